@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+// SPEC §7 answer envelopes.
+export interface ApiOk<T> {
+  status: number;
+  result: T;
+  total?: number;
+}
+export interface ApiError {
+  status: number;
+  message: string;
+  errors?: Record<string, string[]>;
+}
+
+export const apiErrorSchema = z.object({
+  status: z.number().int(),
+  message: z.string(),
+  errors: z.record(z.string(), z.array(z.string())).optional(),
+});
+
+export const okSchema = <T extends z.ZodType>(result: T) =>
+  z.object({ status: z.number().int(), result, total: z.number().int().optional() });
+
+export const lookupItemSchema = z.object({ _id: z.string(), title: z.string() });
+
+export const citySchema = lookupItemSchema.extend({ country: z.string() });
+export const countrySchema = lookupItemSchema.extend({ code: z.string() });
+export const categorySchema = lookupItemSchema.extend({ slug: z.string() });
+export const subCategorySchema = lookupItemSchema.extend({ slug: z.string(), category: z.string() });
+export const tagSchema = z.object({ _id: z.string(), tag: z.string() });
+
+export type City = z.infer<typeof citySchema>;
+export type Country = z.infer<typeof countrySchema>;
+export type Category = z.infer<typeof categorySchema>;
+export type SubCategory = z.infer<typeof subCategorySchema>;
+export type Tag = z.infer<typeof tagSchema>;
+
+/** Rubles per unit (SPEC §3): RUB is always 1. */
+export const ratesSchema = z.object({
+  RUB: z.literal(1),
+  USDT: z.number(),
+  BTC: z.number(),
+  lastUpdated: z.string().nullable(),
+});
+export type Rates = z.infer<typeof ratesSchema>;
+
+export const routeRuleSchema = z.object({ redirect: z.string().nullable() });
+export type RouteRule = z.infer<typeof routeRuleSchema>;
+
+/** The public part of a user (SPEC §3: _id, referralCode, active_role, …). */
+export const meSchema = z.object({
+  _id: z.string(),
+  user_name: z.string(),
+  name: z.string(),
+  surname: z.string(),
+  email: z.string(),
+  avatar: z.string().nullable(),
+  roles: z.array(z.string()),
+  active_role: z.string(),
+  referralCode: z.string(),
+  email_confirmed: z.boolean(),
+  preferences: z.object({ currency: z.string().optional() }),
+});
+export type Me = z.infer<typeof meSchema>;

@@ -1,0 +1,30 @@
+// SPEC §8 texts and the other Russian messages the API answers with.
+
+export const MESSAGES = {
+  loginBadCredentials: 'Неверный логин или пароль',
+  unexpected: 'Непредвиденная ошибка',
+  emailExists: 'Пользователь с таким email уже существует',
+  userNameExists: 'Пользователь с таким логином уже существует',
+  messageCreateFailed: 'Не удалось создать сообщение',
+  disputeCancelled: 'Заявка отменена',
+
+  notFoundTitle: 'Упс! Данной страницы не существует.',
+  notFoundText: 'Страница, которую вы ищете, недоступна.',
+  notFoundBreadcrumb: 'Страница не найдена',
+  notFoundBack: 'Вернуться на главную',
+  home: 'Главная',
+
+  validation: 'Проверьте правильность заполнения полей',
+  unauthorized: 'Требуется вход в аккаунт',
+  forbidden: 'Недостаточно прав',
+  notFound: 'Не найдено',
+  tooManyRequests: 'Слишком много запросов, попробуйте позже',
+  payloadTooLarge: 'Слишком большой запрос',
+  internal: 'Внутренняя ошибка сервера, попробуйте позже',
+} as const;
+
+/** Server-side error codes that SPEC fixes in English (the client maps them to MESSAGES). */
+export const API_ERROR_CODES = {
+  emailExists: 'Email already exists',
+  userNameExists: 'User name already exists',
+} as const;

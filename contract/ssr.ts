@@ -1,0 +1,31 @@
+import type { Me, Rates } from './api.ts';
+
+/** What the server hands to the web app's loaders during server rendering (React Router load context). */
+export interface PublicConfig {
+  brand: string;
+  /** SPEC's development flag: /test exists only when it is on. */
+  dev: boolean;
+  apiBase: string;
+  siteUrl: string;
+  buildId: string;
+}
+
+export interface CatalogueCategory {
+  _id: string;
+  slug: string;
+  title: string;
+  subs: { _id: string; slug: string; title: string }[];
+}
+
+// A type alias, not an interface: React Router's AppLoadContext has an index signature.
+export type SsrContext = {
+  config: PublicConfig;
+  /** The CSP nonce of this response: every inline script must carry it. */
+  nonce: string;
+  /** True for a full page load (no earlier page in this tab), false for a client navigation's data request. */
+  document: boolean;
+  user: Me | null;
+  catalogue(): Promise<CatalogueCategory[]>;
+  rates(): Promise<Rates>;
+  routeRule(path: string): Promise<string | null>;
+};

@@ -1,0 +1,159 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import { serializerCompiler, validatorCompiler, jsonSchemaTransform } from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { Env } from './env.ts';
+import type { Database } from './db/client.ts';
+import { installErrorHandler } from './lib/http.ts';
+import { Tokens, tokenOf, userForToken } from './lib/auth.ts';
+import { LookupService } from './features/lookups/service.ts';
+import { lookupRoutes } from './features/lookups/routes.ts';
+import { RatesService } from './features/rates/service.ts';
+import { ratesRoutes } from './features/rates/routes.ts';
+import { RouteRuleService } from './features/route-rules/service.ts';
+import { routeRuleRoutes } from './features/route-rules/routes.ts';
+import { healthRoutes } from './features/health/routes.ts';
+import { docsRoutes } from './features/docs/routes.ts';
+import { presentMe } from './features/users/presenter.ts';
+import { mountWebApp, readBuildId } from './web-handler.ts';
+import type { SsrContext } from '#contract/ssr';
+import { MESSAGES } from '#contract/messages';
+
+// Field errors in Russian, as the UI shows them.
+z.config(z.locales.ru());
+
+export interface AppDeps {
+  env: Env;
+  database: Database;
+  logger: Logger;
+  /** Serve the built web app too (tests of the API alone leave it out). */
+  web?: boolean;
+}
+
+export interface Services {
+  tokens: Tokens;
+  lookups: LookupService;
+  rates: RatesService;
+  routeRules: RouteRuleService;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+  interface FastifyRequest {
+    cspNonce: string;
+  }
+}
+
+/** Turnstile's script and frame are the only foreign origin a page may use. */
+const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com';
+
+/** Our own assets only, scripts by nonce (React Router's inline hydration scripts carry it), plus Turnstile. */
+export function contentSecurityPolicy(nonce: string): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' ${TURNSTILE_ORIGIN}`,
+    `frame-src 'self' ${TURNSTILE_ORIGIN}`,
+    `connect-src 'self' ${TURNSTILE_ORIGIN}`,
+    "img-src 'self' data: blob:",
+    // Inline style attributes (React's style prop) need this; no script can run through it.
+    "style-src 'self' 'unsafe-inline'",
+    "font-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+export async function buildApp({ env, database, logger, web = true }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: logger as unknown as FastifyBaseLogger,
+    genReqId: (req) => (req.headers['x-request-id'] as string | undefined)?.slice(0, 64) || randomUUID(),
+    requestIdHeader: false,
+    trustProxy: env.TRUST_PROXY,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+
+  const { db } = database;
+  const services: Services = {
+    tokens: new Tokens(env.JWT_SECRET),
+    lookups: new LookupService(db),
+    rates: new RatesService(db, env.RATES_URL, logger),
+    routeRules: new RouteRuleService(db),
+  };
+  app.decorate('services', services);
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    // Set per request below, with a fresh script nonce.
+    contentSecurityPolicy: false,
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginEmbedderPolicy: false,
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    request.cspNonce = randomBytes(16).toString('base64');
+    reply.header('content-security-policy', contentSecurityPolicy(request.cspNonce));
+  });
+  app.decorateRequest('user', null);
+  app.decorateRequest('cspNonce', '');
+  app.addHook('preHandler', async (request) => {
+    // Pages resolve their user in the SSR context; assets need none.
+    if (!request.url.startsWith('/api/')) return;
+    request.user = await userForToken(db, services.tokens, tokenOf(request));
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: `${env.BRAND_NAME} API`, version: '1.0.0', description: 'JSON API of the services exchange' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  await app.register(healthRoutes, { database });
+  await app.register(lookupRoutes, { lookups: services.lookups });
+  await app.register(ratesRoutes, { rates: services.rates });
+  await app.register(routeRuleRoutes, { routeRules: services.routeRules });
+  await app.register(docsRoutes, { brand: env.BRAND_NAME });
+
+  app.get('/api/*', { schema: { hide: true } }, async (_request, reply) =>
+    reply.status(404).send({ status: 404, message: MESSAGES.notFound }),
+  );
+
+  if (web) {
+    const buildId = readBuildId();
+    await mountWebApp(app, async (request): Promise<SsrContext> => {
+      const user = await userForToken(db, services.tokens, tokenOf(request));
+      return {
+        config: {
+          brand: env.BRAND_NAME,
+          dev: env.PUBLIC_DEV,
+          apiBase: '',
+          siteUrl: env.PUBLIC_URL ?? `${request.protocol}://${request.host}`,
+          buildId,
+        },
+        user: user ? presentMe(user) : null,
+        nonce: request.cspNonce,
+        document: !request.url.split('?', 1)[0]!.endsWith('.data'),
+        catalogue: () => services.lookups.catalogue(),
+        rates: () => services.rates.get(),
+        routeRule: (path) => services.routeRules.lookup(path),
+      };
+    });
+  }
+
+  return app;
+}

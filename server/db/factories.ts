@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from './client.ts';
+import { users, type NewUserRow, type Role, type UserRow } from './schema/users.ts';
+import { hashPassword } from '../lib/passwords.ts';
+
+// Factories shared by the tests and the demo seed, so demo data always matches the schema.
+
+const FIRST_NAMES = ['Алексей', 'Мария', 'Дмитрий', 'Анна', 'Сергей', 'Екатерина', 'Иван', 'Ольга', 'Никита', 'Татьяна', 'Артём', 'Юлия', 'Павел', 'Наталья', 'Михаил', 'Алёна'];
+const SURNAMES_M = ['Смирнов', 'Иванов', 'Кузнецов', 'Попов', 'Соколов', 'Лебедев', 'Козлов', 'Новиков', 'Морозов', 'Волков'];
+const FEMALE = new Set(['Мария', 'Анна', 'Екатерина', 'Ольга', 'Татьяна', 'Юлия', 'Наталья', 'Алёна']);
+
+let sequence = 0;
+const pick = <T>(list: T[], i: number) => list[i % list.length]!;
+
+export const DEFAULT_PASSWORD = 'demo12345';
+const hashCache = new Map<string, Promise<string>>();
+const cachedHash = (password: string) => {
+  if (!hashCache.has(password)) hashCache.set(password, hashPassword(password));
+  return hashCache.get(password)!;
+};
+
+export const newReferralCode = () => randomBytes(6).toString('base64url').replace(/[-_]/g, 'x').slice(0, 8).toUpperCase();
+
+export interface UserOverrides extends Partial<NewUserRow> {
+  password?: string;
+  role?: Role;
+}
+
+/** A valid, confirmed user row with a Russian name; every field can be overridden. */
+export async function buildUser(overrides: UserOverrides = {}): Promise<NewUserRow> {
+  const n = ++sequence;
+  const unique = `${Date.now().toString(36)}${n}${randomBytes(2).toString('hex')}`;
+  const name = overrides.name ?? pick(FIRST_NAMES, n);
+  const surname = overrides.surname ?? pick(SURNAMES_M, n * 7) + (FEMALE.has(name) ? 'а' : '');
+  const role = overrides.role ?? 'customer';
+  const { password = DEFAULT_PASSWORD, role: _role, ...rest } = overrides;
+  return {
+    userName: `user_${unique}`,
+    email: `user_${unique}@example.com`,
+    name,
+    surname,
+    passwordHash: await cachedHash(password),
+    roles: role === 'admin' ? ['customer', 'admin'] : [role],
+    activeRole: role,
+    referralCode: newReferralCode(),
+    emailConfirmedAt: new Date(),
+    ...rest,
+  };
+}
+
+export async function createUser(db: Db, overrides: UserOverrides = {}): Promise<UserRow> {
+  const [row] = await db.insert(users).values(await buildUser(overrides)).returning();
+  return row!;
+}

@@ -1,0 +1,47 @@
+import { sql } from 'drizzle-orm';
+import { pgTable, text, uuid, integer, timestamp, jsonb, index, uniqueIndex } from 'drizzle-orm/pg-core';
+
+export const ROLES = ['customer', 'seller', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface UserPreferences {
+  currency?: string;
+  emailNotifications?: Record<string, boolean>;
+}
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userName: text('user_name').notNull(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    surname: text('surname').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    roles: text('roles').array().$type<Role[]>().notNull(),
+    activeRole: text('active_role').$type<Role>().notNull(),
+    referralCode: text('referral_code').notNull().unique(),
+    referredBy: uuid('referred_by'),
+    avatar: text('avatar'),
+    about: text('about').notNull().default(''),
+    cityId: uuid('city_id'),
+    countryId: uuid('country_id'),
+    preferences: jsonb('preferences').$type<UserPreferences>().notNull().default({}),
+    emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
+    /** Bumped to revoke every token issued before (logout everywhere, password change, block). */
+    tokenVersion: integer('token_version').notNull().default(0),
+    blockedAt: timestamp('blocked_at', { withTimezone: true }),
+    blockReason: text('block_reason'),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_email_idx').on(sql`lower(${t.email})`),
+    uniqueIndex('users_user_name_idx').on(sql`lower(${t.userName})`),
+    index('users_created_idx').on(t.createdAt),
+  ],
+);
+
+export type UserRow = typeof users.$inferSelect;
+export type NewUserRow = typeof users.$inferInsert;

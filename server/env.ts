@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const flag = (fallback: boolean) =>
+  z
+    .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? fallback : ['1', 'true', 'yes', 'on'].includes(v)));
+
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || protocols.some((p) => v.startsWith(p)), {
+      message: `must start with ${protocols.join(' or ')}`,
+    });
+
+export const DEFAULT_RATES_URL =
+  'https://api.coingecko.com/api/v3/simple/price?ids=bitcoin,tether&vs_currencies=rub';
+
+function schemaFor(nodeEnv: string) {
+  return z
+    .object({
+      NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+      HOST: z.string().min(1).default('0.0.0.0'),
+      PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+      DATA_DIR: z.string().min(1).default('./data'),
+      DATABASE_URL: optionalUrl(['postgres://', 'postgresql://']),
+      REDIS_URL: optionalUrl(['redis://', 'rediss://']),
+      JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+      ADMIN_EMAIL: z.email().optional(),
+      ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+      SEED_DEMO: flag(nodeEnv !== 'production'),
+      PUBLIC_DEV: flag(false),
+      // An empty RATES_URL switches the rates refresh off (closed networks, tests).
+      RATES_URL: z
+        .string()
+        .default(DEFAULT_RATES_URL)
+        .refine((v) => v === '' || /^https?:\/\//.test(v), 'must be an http(s) URL or empty'),
+      BRAND_NAME: z.string().min(1).default('Подряд'),
+      PUBLIC_URL: optionalUrl(['http://', 'https://']),
+      LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+      TRUST_PROXY: flag(false),
+    })
+    .refine((e) => !e.ADMIN_EMAIL === !e.ADMIN_PASSWORD, {
+      message: 'ADMIN_EMAIL and ADMIN_PASSWORD go together',
+      path: ['ADMIN_PASSWORD'],
+    });
+}
+
+export type Env = Omit<z.output<ReturnType<typeof schemaFor>>, 'JWT_SECRET'> & { JWT_SECRET: string };
+
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Validates the whole environment at once and reports every problem together. */
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
+  const parsed = schemaFor(source.NODE_ENV ?? 'development').safeParse(source);
+  if (!parsed.success) {
+    throw new EnvError(parsed.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`));
+  }
+  const env = parsed.data;
+  return { ...env, JWT_SECRET: env.JWT_SECRET ?? persistentSecret(env.DATA_DIR) };
+}
+
+/** A secret generated once and kept in DATA_DIR, so tokens survive restarts without configuration. */
+function persistentSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,85 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { categories, cities, countries, subCategories, tags } from '../../db/schema/lookups.ts';
+import { sortByRussian } from '../../lib/collation.ts';
+import type { Category, City, Country, SubCategory, Tag } from '#contract/api';
+
+// Reference lists change only with a deploy or an admin edit: cache them per process.
+const TTL_MS = 60_000;
+
+export class LookupService {
+  private cache = new Map<string, { at: number; value: unknown }>();
+
+  constructor(private readonly db: Db) {}
+
+  private async cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const hit = this.cache.get(key);
+    if (hit && Date.now() - hit.at < TTL_MS) return hit.value as T;
+    const value = await load();
+    this.cache.set(key, { at: Date.now(), value });
+    return value;
+  }
+
+  invalidate() {
+    this.cache.clear();
+  }
+
+  cities(): Promise<City[]> {
+    return this.cached('cities', async () => {
+      const rows = await this.db.select().from(cities);
+      return sortByRussian(rows, (r) => r.title).map((r) => ({ _id: r.id, title: r.title, country: r.countryCode }));
+    });
+  }
+
+  countries(): Promise<Country[]> {
+    return this.cached('countries', async () => {
+      const rows = await this.db.select().from(countries);
+      return sortByRussian(rows, (r) => r.title).map((r) => ({ _id: r.id, title: r.title, code: r.code }));
+    });
+  }
+
+  categories(): Promise<Category[]> {
+    return this.cached('categories', async () => {
+      const rows = await this.db.select().from(categories);
+      return sortByRussian(rows, (r) => r.title).map((r) => ({ _id: r.id, title: r.title, slug: r.slug }));
+    });
+  }
+
+  subCategories(): Promise<SubCategory[]> {
+    return this.cached('subCategories', async () => {
+      const rows = await this.db
+        .select({ id: subCategories.id, title: subCategories.title, slug: subCategories.slug, category: categories.slug })
+        .from(subCategories)
+        .innerJoin(categories, eq(categories.id, subCategories.categoryId));
+      return sortByRussian(rows, (r) => r.title).map((r) => ({
+        _id: r.id,
+        title: r.title,
+        slug: r.slug,
+        category: r.category,
+      }));
+    });
+  }
+
+  tags(): Promise<Tag[]> {
+    return this.cached('tags', async () => {
+      const rows = await this.db.select().from(tags);
+      return sortByRussian(rows, (r) => r.tag).map((r) => ({ _id: r.id, tag: r.tag }));
+    });
+  }
+
+  /** The catalogue tree (categories in their editorial order with their sub-categories) for menus. */
+  catalogue() {
+    return this.cached('catalogue', async () => {
+      const cats = await this.db.select().from(categories).orderBy(categories.position);
+      const subs = await this.db.select().from(subCategories).orderBy(subCategories.position);
+      return cats.map((c) => ({
+        _id: c.id,
+        slug: c.slug,
+        title: c.title,
+        subs: subs.filter((s) => s.categoryId === c.id).map((s) => ({ _id: s.id, slug: s.slug, title: s.title })),
+      }));
+    });
+  }
+}
+
+export type CatalogueTree = Awaited<ReturnType<LookupService['catalogue']>>;

@@ -1,0 +1,19 @@
+import type { Me } from '#contract/api';
+import type { UserRow } from '../../db/schema/users.ts';
+
+/** The signed-in user's own view of their account (SPEC: GET /api/users/me/). */
+export function presentMe(user: UserRow): Me {
+  return {
+    _id: user.id,
+    user_name: user.userName,
+    name: user.name,
+    surname: user.surname,
+    email: user.email,
+    avatar: user.avatar,
+    roles: user.roles,
+    active_role: user.activeRole,
+    referralCode: user.referralCode,
+    email_confirmed: user.emailConfirmedAt !== null,
+    preferences: { currency: user.preferences.currency },
+  };
+}

@@ -1,0 +1,74 @@
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../db/client.ts';
+import { users, type UserRow } from '../db/schema/users.ts';
+import { unauthorized, forbidden } from './http.ts';
+import { AUTH_TOKEN_KEY, REMEMBER_ME_SECONDS } from '#contract/constants';
+
+/** Tokens are HS256 JWTs carrying the user id and the user's token version (bumped to revoke). */
+export class Tokens {
+  private readonly key: Uint8Array;
+
+  constructor(secret: string) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  sign(user: Pick<UserRow, 'id' | 'tokenVersion'>, ttlSeconds = REMEMBER_ME_SECONDS): Promise<string> {
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({ ver: user.tokenVersion })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(user.id)
+      .setIssuedAt(now)
+      .setNotBefore(now)
+      .setExpirationTime(now + ttlSeconds)
+      .sign(this.key);
+  }
+
+  /** Returns the claims of a valid token or null: alg none, foreign signatures, expired or early tokens fail. */
+  async verify(token: string): Promise<{ sub: string; ver: number } | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      if (typeof payload.sub !== 'string' || typeof payload.ver !== 'number') return null;
+      return { sub: payload.sub, ver: payload.ver };
+    } catch (err) {
+      if (err instanceof joseErrors.JOSEError || err instanceof TypeError) return null;
+      throw err;
+    }
+  }
+}
+
+/** The bearer token of a request: the Authorization header, else the authToken cookie. */
+export function tokenOf(request: Pick<FastifyRequest, 'headers' | 'cookies'>): string | null {
+  const header = request.headers.authorization;
+  if (header?.startsWith('Bearer ')) return header.slice(7).trim() || null;
+  return request.cookies?.[AUTH_TOKEN_KEY] || null;
+}
+
+/** Resolves a token to an active user, or null when the token is invalid, revoked or the user blocked. */
+export async function userForToken(db: Db, tokens: Tokens, token: string | null): Promise<UserRow | null> {
+  if (!token) return null;
+  const claims = await tokens.verify(token);
+  if (!claims || !/^[0-9a-f-]{36}$/i.test(claims.sub)) return null;
+  const [user] = await db.select().from(users).where(eq(users.id, claims.sub)).limit(1);
+  if (!user || user.tokenVersion !== claims.ver || user.blockedAt) return null;
+  return user;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Resolved once per request by the auth hook; null for guests. */
+    user: UserRow | null;
+  }
+}
+
+export function requireUser(request: FastifyRequest): UserRow {
+  if (!request.user) throw unauthorized();
+  return request.user;
+}
+
+export function requireAdmin(request: FastifyRequest): UserRow {
+  const user = requireUser(request);
+  if (!user.roles.includes('admin')) throw forbidden();
+  return user;
+}

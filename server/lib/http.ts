@@ -1,0 +1,57 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ApiError, ApiOk } from '#contract/api';
+import { MESSAGES } from '#contract/messages';
+
+/** An error whose message is meant for the user (Russian) and whose status is a 4xx. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly errors?: Record<string, string[]>,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, errors?: Record<string, string[]>) => new HttpError(400, message, errors);
+export const unauthorized = (message: string = MESSAGES.unauthorized) => new HttpError(401, message);
+export const forbidden = (message: string = MESSAGES.forbidden) => new HttpError(403, message);
+export const notFound = (message: string = MESSAGES.notFound) => new HttpError(404, message);
+
+export function ok<T>(result: T, total?: number): ApiOk<T> {
+  return total === undefined ? { status: 200, result } : { status: 200, result, total };
+}
+
+/** Every failure leaves as SPEC's `{ status, message, errors? }`; only unexpected ones are 500 and logged. */
+export function installErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const send = (body: ApiError) => reply.status(body.status).send(body);
+
+    if (error instanceof HttpError) {
+      return send({ status: error.statusCode, message: error.message, errors: error.errors });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const errors: Record<string, string[]> = {};
+      for (const issue of error.validation) {
+        const zodPath = (issue.params as { issue?: { path?: PropertyKey[] } }).issue?.path ?? [];
+        const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || zodPath.map(String).join('.') || '_';
+        (errors[field] ??= []).push(issue.message ?? MESSAGES.validation);
+      }
+      return send({ status: 400, message: MESSAGES.validation, errors });
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 429) return send({ status, message: MESSAGES.tooManyRequests });
+    if (status === 413) return send({ status, message: MESSAGES.payloadTooLarge });
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors (bad JSON, wrong content type, …) come in English.
+      return send({ status, message: MESSAGES.validation });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return send({ status: 500, message: MESSAGES.internal });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({ status: 404, message: MESSAGES.notFound } satisfies ApiError);
+  });
+}

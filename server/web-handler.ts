@@ -1,0 +1,56 @@
+import path from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { createRequest, sendResponse } from '@mjackson/node-fetch-server';
+import { createRequestHandler, type ServerBuild } from 'react-router';
+import type { SsrContext } from '#contract/ssr';
+
+export const buildDir = path.resolve(import.meta.dirname, '..', 'build');
+
+export function readBuildId(): string {
+  try {
+    return (JSON.parse(readFileSync(path.join(buildDir, 'client', 'builds', 'latest.json'), 'utf8')) as { id: string }).id;
+  } catch {
+    return 'dev';
+  }
+}
+
+/**
+ * Serves the built web app: hashed assets with immutable caching, other public files briefly cached,
+ * and every other GET/HEAD rendered by React Router on the server.
+ */
+export async function mountWebApp(app: FastifyInstance, context: (request: FastifyRequest) => Promise<SsrContext>) {
+  const serverEntry = path.join(buildDir, 'server', 'index.js');
+  if (!existsSync(serverEntry)) {
+    app.log.warn('no web build found (run `npm run build`): only the API is served');
+    return;
+  }
+  const build = (await import(pathToFileURL(serverEntry).href)) as ServerBuild;
+  const handle = createRequestHandler(build, process.env.NODE_ENV === 'development' ? 'development' : 'production');
+
+  await app.register(fastifyStatic, {
+    root: path.join(buildDir, 'client'),
+    prefix: '/',
+    wildcard: false,
+    index: false,
+    setHeaders(reply, filePath) {
+      const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+      reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
+      if (filePath.endsWith('latest.json')) reply.header('cache-control', 'no-cache');
+    },
+  });
+
+  const render = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
+    reply.hijack();
+    // Headers set by hooks (security headers, request id) go along with the rendered page.
+    for (const [name, value] of Object.entries(reply.getHeaders())) {
+      if (value !== undefined) reply.raw.setHeader(name, value as string);
+    }
+    const response = await handle(createRequest(request.raw, reply.raw), await context(request));
+    await sendResponse(reply.raw, response);
+  };
+  // Pages only read: every change goes through /api, so React Router actions are not served.
+  app.route({ method: ['GET', 'HEAD'], url: '/*', handler: render });
+}

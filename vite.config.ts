@@ -1,0 +1,21 @@
+import { randomUUID } from 'node:crypto';
+import { reactRouter } from '@react-router/dev/vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/** Emits builds/latest.json with this build's id; the client polls it to notice a new version (SPEC §7). */
+function buildInfo(): Plugin {
+  const id = process.env.BUILD_ID ?? `${Date.now().toString(36)}-${randomUUID().slice(0, 8)}`;
+  return {
+    name: 'podryad-build-info',
+    config: () => ({ define: { 'import.meta.env.VITE_BUILD_ID': JSON.stringify(id) } }),
+    generateBundle() {
+      if (this.environment.name !== 'client') return;
+      this.emitFile({ type: 'asset', fileName: 'builds/latest.json', source: JSON.stringify({ id }) });
+    },
+  };
+}
+
+export default defineConfig({
+  plugins: [reactRouter(), buildInfo()],
+  build: { target: 'es2022' },
+});

@@ -1,0 +1,32 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit tests run once; database tests (*.db.test.ts) run on PGlite always and again on PostgreSQL
+// when DATABASE_URL is set, each test file in a database of its own (server/test/database.ts).
+const dbProject = (name: 'pglite' | 'postgres') => ({
+  extends: true as const,
+  test: {
+    name,
+    include: ['server/**/*.db.test.ts'],
+    env: { TEST_DB: name },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
+
+export default defineConfig({
+  test: {
+    environment: 'node',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['{server,web,contract}/**/*.test.{ts,tsx}'],
+          exclude: ['**/*.db.test.ts', 'node_modules/**'],
+        },
+      },
+      dbProject('pglite'),
+      ...(process.env.DATABASE_URL ? [dbProject('postgres')] : []),
+    ],
+  },
+});

@@ -1,0 +1,163 @@
+import { useState } from 'react';
+import { Form, NavLink, useLocation } from 'react-router';
+import { ChevronDown, LogOut, Menu, Search, Shield, User, X } from 'lucide-react';
+import { CURRENCIES, type Currency } from '#contract/constants';
+import { AppLink } from '../../components/ui/app-link.tsx';
+import { Avatar } from '../../components/ui/avatar.tsx';
+import { useShell } from './use-shell.ts';
+import { currencyStore, useCurrency } from './currency-store.ts';
+import { logoutModal } from './logout-store.ts';
+
+function CatalogueMenu() {
+  const { catalogue } = useShell();
+  return (
+    <details className="catalogue">
+      <summary className="catalogue__toggle">
+        Каталог <ChevronDown size={16} aria-hidden />
+      </summary>
+      <div className="catalogue__panel">
+        {catalogue.map((c) => (
+          <div key={c._id} className="catalogue__group">
+            <AppLink to={`/services/${c.slug}`} className="catalogue__category">
+              {c.title}
+            </AppLink>
+            <ul className="catalogue__subs">
+              {c.subs.slice(0, 6).map((s) => (
+                <li key={s._id}>
+                  <AppLink to={`/services/${c.slug}?sub=${s.slug}`}>{s.title}</AppLink>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+      </div>
+    </details>
+  );
+}
+
+function SearchBox() {
+  const { search } = useLocation();
+  const q = new URLSearchParams(search).get('q') ?? '';
+  return (
+    <Form method="get" action="/services/all" role="search" className="search">
+      <label htmlFor="site-search" className="visually-hidden">
+        Поиск услуг
+      </label>
+      <input id="site-search" key={q} name="q" type="search" defaultValue={q} placeholder="Найти услугу" className="search__input" />
+      <button type="submit" className="search__button" aria-label="Найти">
+        <Search size={18} aria-hidden />
+      </button>
+    </Form>
+  );
+}
+
+function CurrencySelector() {
+  const currency = useCurrency();
+  return (
+    <label className="currency">
+      <span className="visually-hidden">Валюта</span>
+      <select
+        value={currency}
+        onChange={(e) => currencyStore.set(e.target.value as Currency)}
+        className="currency__select"
+        aria-label="Валюта"
+      >
+        {CURRENCIES.map((c) => (
+          <option key={c} value={c}>
+            {c}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function UserMenu() {
+  const { user } = useShell();
+  if (!user) {
+    return (
+      <div className="auth-links">
+        <AppLink to="/login" className="btn btn--ghost">
+          Войти
+        </AppLink>
+        <AppLink to="/reg" className="btn btn--primary">
+          Регистрация
+        </AppLink>
+      </div>
+    );
+  }
+  const fullName = `${user.name} ${user.surname}`.trim();
+  return (
+    <details className="user-menu">
+      <summary className="user-menu__toggle" aria-label="Меню пользователя">
+        <Avatar name={fullName || user.user_name} src={user.avatar} size={32} />
+        <span className="user-menu__name">{user.name}</span>
+      </summary>
+      <ul className="user-menu__panel">
+        <li>
+          <AppLink to="/profile/dashboard">
+            <User size={16} aria-hidden /> Профиль
+          </AppLink>
+        </li>
+        <li>
+          <AppLink to="/profile/messages">Сообщения</AppLink>
+        </li>
+        <li>
+          <AppLink to="/profile/orders">Заказы</AppLink>
+        </li>
+        <li>
+          <AppLink to="/profile/settings">Настройки</AppLink>
+        </li>
+        {user.roles.includes('admin') && (
+          <li>
+            <AppLink to="/admin/users">
+              <Shield size={16} aria-hidden /> Администрирование
+            </AppLink>
+          </li>
+        )}
+        <li>
+          <button type="button" onClick={logoutModal.open} className="user-menu__logout">
+            <LogOut size={16} aria-hidden /> Выйти
+          </button>
+        </li>
+      </ul>
+    </details>
+  );
+}
+
+export function Header() {
+  const { config } = useShell();
+  const [open, setOpen] = useState(false);
+  return (
+    <header className="header">
+      <div className="header__inner container">
+        <AppLink to="/" className="logo" aria-label={`${config.brand} — на главную`}>
+          <span className="logo__mark" aria-hidden>
+            П
+          </span>
+          <span className="logo__text">{config.brand}</span>
+        </AppLink>
+        <button
+          type="button"
+          className="header__burger"
+          aria-expanded={open}
+          aria-controls="header-menu"
+          aria-label={open ? 'Закрыть меню' : 'Открыть меню'}
+          onClick={() => setOpen((v) => !v)}
+        >
+          {open ? <X aria-hidden /> : <Menu aria-hidden />}
+        </button>
+        <div id="header-menu" className={`header__menu${open ? ' header__menu--open' : ''}`}>
+          <CatalogueMenu />
+          <nav className="header__nav" aria-label="Разделы">
+            <NavLink to="/projects">Проекты</NavLink>
+            <NavLink to="/freelancers/all">Фрилансеры</NavLink>
+          </nav>
+          <SearchBox />
+          <CurrencySelector />
+          <UserMenu />
+        </div>
+      </div>
+    </header>
+  );
+}

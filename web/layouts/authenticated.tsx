@@ -1,0 +1,12 @@
+import { Outlet } from 'react-router';
+import type { Route } from './+types/authenticated';
+import { requireSignedIn } from '../features/shell/guards.ts';
+
+export function loader({ context, request }: Route.LoaderArgs) {
+  requireSignedIn(context.user, request);
+  return null;
+}
+
+export default function Authenticated() {
+  return <Outlet />;
+}

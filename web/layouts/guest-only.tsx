@@ -1,0 +1,12 @@
+import { Outlet } from 'react-router';
+import type { Route } from './+types/guest-only';
+import { requireGuest } from '../features/shell/guards.ts';
+
+export function loader({ context, request }: Route.LoaderArgs) {
+  requireGuest(context.user, request);
+  return null;
+}
+
+export default function GuestOnly() {
+  return <Outlet />;
+}

@@ -1,0 +1,21 @@
+import { Outlet } from 'react-router';
+import type { Route } from './+types/profile-layout';
+import { requireSignedIn } from '../features/shell/guards.ts';
+import { SiteChrome } from '../features/shell/site-chrome.tsx';
+import { PROFILE_MENU } from '../features/shell/page-titles.ts';
+import { SideMenu } from './side-menu.tsx';
+
+export function loader({ context, request }: Route.LoaderArgs) {
+  requireSignedIn(context.user, request);
+  return null;
+}
+
+export default function ProfileLayout() {
+  return (
+    <SiteChrome aside={<SideMenu label="Личный кабинет" items={PROFILE_MENU} />}>
+      <Outlet />
+    </SiteChrome>
+  );
+}
+
+export { ErrorBoundary } from './default-layout.tsx';

@@ -1,0 +1,68 @@
+import { ofetch, type FetchOptions } from 'ofetch';
+import type { ApiError, ApiOk } from '#contract/api';
+import { MESSAGES } from '#contract/messages';
+import { getToken } from './token.ts';
+import { progressStore as progress } from './progress-store.ts';
+
+// SPEC §7: calls go to apiBase with the bearer token; GETs are cached by method, path and query and
+// retried once (ofetch's default: GET only, on 408/409/425/429/500/502/503/504); other methods are
+// never retried and return their error instead of throwing.
+
+let apiBase = '';
+export const setApiBase = (base: string) => void (apiBase = base);
+
+const client = ofetch.create({
+  onRequest({ options }) {
+    progress.start();
+    const token = getToken();
+    if (token) {
+      const headers = new Headers(options.headers);
+      headers.set('authorization', `Bearer ${token}`);
+      options.headers = headers;
+    }
+  },
+  onResponse: () => progress.done(),
+  onRequestError: () => progress.done(),
+});
+
+type Query = Record<string, string | number | boolean | undefined>;
+export type Result<T> = { data: ApiOk<T>; error?: undefined } | { data?: undefined; error: ApiError };
+
+const cache = new Map<string, Promise<unknown>>();
+const keyOf = (path: string, query?: Query) => `GET ${path}?${new URLSearchParams(Object.entries(query ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]))}`;
+
+function toError(err: unknown): ApiError {
+  const e = err as { data?: Partial<ApiError>; status?: number; statusCode?: number };
+  return {
+    status: e.data?.status ?? e.statusCode ?? e.status ?? 0,
+    message: e.data?.message ?? MESSAGES.unexpected,
+    errors: e.data?.errors,
+  };
+}
+
+export const api = {
+  /** Cached GET; throws an ApiError on failure. `fresh` bypasses and refreshes the cache. */
+  get<T>(path: string, query?: Query, opts: { fresh?: boolean } = {}): Promise<ApiOk<T>> {
+    const key = keyOf(path, query);
+    if (!opts.fresh && cache.has(key)) return cache.get(key) as Promise<ApiOk<T>>;
+    const request = client<ApiOk<T>>(path, { baseURL: apiBase, query }).catch((err: unknown) => {
+      cache.delete(key);
+      throw toError(err);
+    });
+    cache.set(key, request);
+    return request;
+  },
+  async send<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: FetchOptions['body'], query?: Query): Promise<Result<T>> {
+    try {
+      const data = await client<ApiOk<T>>(path, { baseURL: apiBase, method, body, query, retry: 0 });
+      return { data };
+    } catch (err) {
+      return { error: toError(err) };
+    }
+  },
+  post: <T>(path: string, body?: FetchOptions['body']) => api.send<T>('POST', path, body),
+  put: <T>(path: string, body?: FetchOptions['body']) => api.send<T>('PUT', path, body),
+  patch: <T>(path: string, body?: FetchOptions['body']) => api.send<T>('PATCH', path, body),
+  del: <T>(path: string, body?: FetchOptions['body']) => api.send<T>('DELETE', path, body),
+  clearCache: () => cache.clear(),
+};

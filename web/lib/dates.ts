@@ -1,0 +1,80 @@
+import { LOCALE } from '#contract/constants';
+
+export type DateInput = Date | string | number;
+
+const relativeFormat = new Intl.RelativeTimeFormat('ru', { numeric: 'auto' });
+const dayMonthFormat = new Intl.DateTimeFormat(LOCALE, { day: 'numeric', month: 'long' });
+const dayMonthYearFormat = new Intl.DateTimeFormat(LOCALE, { day: 'numeric', month: 'long', year: 'numeric' });
+const pluralRules = new Intl.PluralRules('ru');
+
+const MINUTE = 60;
+const HOUR = 60 * MINUTE;
+const DAY_MS = 86_400_000;
+
+export function toDate(date: DateInput): Date {
+  return date instanceof Date ? date : new Date(date);
+}
+
+/** Whole local calendar days from `from` to `to` (DST-safe: compares local midnights). */
+function calendarDayDiff(from: Date, to: Date): number {
+  const a = new Date(from.getFullYear(), from.getMonth(), from.getDate()).getTime();
+  const b = new Date(to.getFullYear(), to.getMonth(), to.getDate()).getTime();
+  return Math.round((b - a) / DAY_MS);
+}
+
+/**
+ * Russian relative time: "только что", "5 минут назад", "через 2 часа", "вчера",
+ * "3 дня назад", then an absolute date ("5 марта", or "5 марта 2025 г." for another year).
+ * Returns '' for an invalid date. Uses the runtime's local time zone.
+ */
+export function formatRelative(date: DateInput, now: Date = new Date()): string {
+  const d = toDate(date);
+  const t = d.getTime();
+  if (Number.isNaN(t)) return '';
+  const seconds = (t - now.getTime()) / 1000;
+  const abs = Math.abs(seconds);
+
+  if (abs < 45) return 'только что';
+
+  const minutes = Math.round(seconds / MINUTE);
+  if (Math.abs(minutes) < 60) return relativeFormat.format(minutes === 0 ? Math.sign(seconds) : minutes, 'minute');
+
+  const hours = Math.round(seconds / HOUR);
+  if (Math.abs(hours) < 24) return relativeFormat.format(hours, 'hour');
+
+  // At least a day apart: count calendar days so "вчера" really means yesterday.
+  let days = calendarDayDiff(now, d);
+  if (days === 0) days = Math.sign(seconds);
+  if (Math.abs(days) < 7) return relativeFormat.format(days, 'day');
+
+  return d.getFullYear() === now.getFullYear() ? dayMonthFormat.format(d) : dayMonthYearFormat.format(d);
+}
+
+/** Absolute date, e.g. "5 марта 2026 г.". Returns '' for an invalid date. */
+export function formatDate(date: DateInput): string {
+  const d = toDate(date);
+  return Number.isNaN(d.getTime()) ? '' : dayMonthYearFormat.format(d);
+}
+
+/**
+ * Picks the Russian plural form of a word for `n` (the word only):
+ * plural(1, 'отзыв', 'отзыва', 'отзывов') → 'отзыв'; 2 → 'отзыва'; 5 → 'отзывов'; 21 → 'отзыв'.
+ * Fractions (PluralRules "other") use the `few` form: 1,5 отзыва.
+ */
+export function plural(n: number, one: string, few: string, many: string): string {
+  switch (pluralRules.select(n)) {
+    case 'one':
+      return one;
+    case 'few':
+      return few;
+    case 'many':
+      return many;
+    default:
+      return few;
+  }
+}
+
+/** `${n} ${plural(...)}` with the number formatted for ru-RU, e.g. "21 отзыв", "1 500 отзывов". */
+export function pluralWithCount(n: number, one: string, few: string, many: string): string {
+  return `${n.toLocaleString(LOCALE)}\u00a0${plural(n, one, few, many)}`;
+}

@@ -1,0 +1,67 @@
+import { io, type Socket } from 'socket.io-client';
+import {
+  SOCKET_CONNECT_TIMEOUT_MS,
+  SOCKET_RANDOMIZATION,
+  SOCKET_RECONNECT_DELAY_MAX_MS,
+  SOCKET_RECONNECT_DELAY_MS,
+} from '#contract/constants';
+
+// SPEC §4/§9: one socket, only when authenticated; long polling only, no multiplexing, bearer token
+// in the auth data; reconnects 1–5 s with randomisation 0.5, forever; connect timeout 20 s.
+
+export const SOCKET_OPTIONS = {
+  path: '/socket.io/',
+  transports: ['polling'],
+  multiplex: false,
+  reconnection: true,
+  reconnectionAttempts: Infinity,
+  reconnectionDelay: SOCKET_RECONNECT_DELAY_MS,
+  reconnectionDelayMax: SOCKET_RECONNECT_DELAY_MAX_MS,
+  randomizationFactor: SOCKET_RANDOMIZATION,
+  timeout: SOCKET_CONNECT_TIMEOUT_MS,
+  autoConnect: false,
+} as const;
+
+let socket: Socket | null = null;
+let transport = 'N/A';
+const listeners = new Set<() => void>();
+const notify = () => listeners.forEach((l) => l());
+
+export const socketTransport = {
+  subscribe(listener: () => void) {
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  },
+  get: () => transport,
+  getServer: () => 'N/A',
+};
+
+export function connectSocket(apiBase: string, token: string): Socket {
+  if (socket) {
+    socket.auth = { token: `Bearer ${token}` };
+    if (!socket.connected) socket.connect();
+    return socket;
+  }
+  socket = io(apiBase || undefined, { ...SOCKET_OPTIONS, transports: [...SOCKET_OPTIONS.transports], auth: { token: `Bearer ${token}` } });
+  socket.on('connect', () => {
+    transport = socket?.io.engine?.transport?.name ?? 'N/A';
+    notify();
+  });
+  socket.on('disconnect', () => {
+    transport = 'N/A';
+    notify();
+  });
+  // SPEC §8: connect errors are only logged.
+  socket.on('connect_error', (err) => console.warn('socket connect error:', err.message));
+  socket.connect();
+  return socket;
+}
+
+export function disconnectSocket() {
+  socket?.disconnect();
+  socket = null;
+  transport = 'N/A';
+  notify();
+}
+
+export const getSocket = () => socket;

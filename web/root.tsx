@@ -1,0 +1,71 @@
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError } from 'react-router';
+import type { Route } from './+types/root';
+import './lib/load-context.ts';
+import { useNonce } from './lib/nonce.ts';
+import { DEFAULT_DESCRIPTION, errorMeta } from './features/shell/meta.ts';
+import { ShellEffects } from './features/shell/shell-effects.tsx';
+import { ErrorScreen } from './features/shell/error-screen.tsx';
+import { ProgressBar } from './components/ui/progress-bar.tsx';
+import { Toaster } from './components/ui/toaster.tsx';
+import { LogoutModal } from './features/shell/logout-modal.tsx';
+import { useShell } from './features/shell/use-shell.ts';
+import { isChunkLoadError, reloadOnce } from './lib/reload-guard.ts';
+import './styles/app.css';
+import './styles/ui.css';
+
+// The services listing keeps one scroll position for all its categories: it does not jump to the top.
+const scrollKey = (location: { pathname: string; key: string }) =>
+  /^\/(services(\/[^/]+)?)?$/.test(location.pathname) ? 'services' : location.key;
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const [catalogue, rates] = await Promise.all([context.catalogue(), context.rates()]);
+  return { config: context.config, user: context.user, catalogue, rates };
+}
+
+// The shell's data changes only on sign-in/out, which reloads the page.
+export const shouldRevalidate = () => false;
+
+export const meta: Route.MetaFunction = ({ error, matches }) =>
+  error ? errorMeta(matches, error) : [{ name: 'description', content: DEFAULT_DESCRIPTION }];
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  return (
+    <html lang="ru">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#2563eb" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration nonce={nonce} getKey={scrollKey} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const { user } = useShell();
+  return (
+    <>
+      <ProgressBar />
+      <ShellEffects />
+      <Outlet />
+      <Toaster />
+      {user && <LogoutModal />}
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (!isRouteErrorResponse(error) && isChunkLoadError(error) && typeof window !== 'undefined') {
+    reloadOnce('chunk-load-error');
+  }
+  return <ErrorScreen notFound={isRouteErrorResponse(error) && error.status === 404} />;
+}

@@ -1,0 +1,74 @@
+import { type RouteConfig, index, layout, route } from '@react-router/dev/routes';
+
+// SPEC §2 routes. Every route has an id; pages whose issue is not built yet share the placeholder
+// module, which shows their layout and heading (titles in web/features/shell/page-titles.ts).
+const page = (path: string, id: string) => route(path, 'routes/placeholder.tsx', { id });
+
+export default [
+  layout('routes/route-rules.tsx', [
+    layout('layouts/default-layout.tsx', [
+      index('routes/services.tsx', { id: 'home' }),
+      route('services', 'routes/services.tsx', { id: 'services-root' }),
+      route('services/:slug', 'routes/services.tsx', { id: 'services' }),
+      page('services/:slug/:serviceId', 'service'),
+      route('projects', 'routes/projects.tsx', { id: 'projects-root' }),
+      route('projects/:slug', 'routes/projects.tsx', { id: 'projects' }),
+      page('projects/:slug/:projectId', 'project'),
+      route('freelancers/:slug', 'routes/freelancers.tsx', { id: 'freelancers' }),
+      page('user/:id', 'user'),
+      page('blog', 'blog'),
+      page('blog/:id', 'blog-post'),
+      ...(['faq', 'help', 'about', 'contacts', 'conditions'] as const).map((slug) =>
+        route(slug, 'routes/static-page.tsx', { id: `static-${slug}` }),
+      ),
+      page('become-seller', 'become-seller'),
+      page('recover', 'recover'),
+      page('confirm_account', 'confirm-account'),
+      page('payments/:orderId', 'payment'),
+      route('test', 'routes/test.tsx'),
+      layout('layouts/guest-only.tsx', [page('reg', 'reg'), page('login', 'login')]),
+      layout('layouts/authenticated.tsx', { id: 'authenticated-verify' }, [page('verify', 'verify')]),
+      route('*', 'routes/not-found.tsx'),
+    ]),
+    route('profile', 'layouts/profile-layout.tsx', [
+      index('routes/profile-index.tsx'),
+      ...(
+        [
+          'settings',
+          'dashboard',
+          'bids',
+          'items',
+          'items/create',
+          'items/:id/edit',
+          'saved',
+          'orders',
+          'finance',
+          'reviews',
+          'disputes',
+          'messages',
+          'payments',
+          'referral',
+          'notifications',
+        ] as const
+      ).map((p) => page(p, `profile-${p.replace('/:id', '').replaceAll('/', '-')}`)),
+    ]),
+    route('admin', 'layouts/admin-layout.tsx', [
+      index('routes/admin-index.tsx'),
+      ...(
+        [
+          'bids',
+          'orders',
+          'appeals',
+          'disputes',
+          'payments',
+          'users',
+          'users/:id',
+          'projects',
+          'projects/:id/edit',
+          'services',
+          'services/:id/edit',
+        ] as const
+      ).map((p) => page(p, `admin-${p.replaceAll('/:id', '-item').replaceAll('/', '-')}`)),
+    ]),
+  ]),
+] satisfies RouteConfig;

@@ -1,0 +1,22 @@
+import { useLoaderData } from 'react-router';
+import type { Route } from './+types/static-page';
+import { staticPages, type StaticPageSlug } from '../features/static-pages/content.ts';
+import { StaticPageView } from '../features/static-pages/static-page-view.tsx';
+import { pageMeta } from '../features/shell/meta.ts';
+
+const slugOf = (routeId: string) => routeId.replace('static-', '') as StaticPageSlug;
+
+export function loader({ context, request }: Route.LoaderArgs) {
+  const slug = new URL(request.url).pathname.replace(/^\/|\/$/g, '') as StaticPageSlug;
+  return { slug, brand: context.config.brand };
+}
+
+export const meta: Route.MetaFunction = ({ matches, data }) => {
+  const page = staticPages[data?.slug ?? slugOf(matches.at(-1)?.id ?? '')];
+  return page ? pageMeta(matches, page.title, page.description.replaceAll('{brand}', data?.brand ?? '')) : [];
+};
+
+export default function StaticPage() {
+  const { slug, brand } = useLoaderData<typeof loader>();
+  return <StaticPageView page={staticPages[slug]} brand={brand} />;
+}

@@ -1,0 +1,40 @@
+import { redirect, useLoaderData } from 'react-router';
+import { useSyncExternalStore } from 'react';
+import type { Route } from './+types/test';
+import { pageMeta } from '../features/shell/meta.ts';
+import { socketTransport } from '../lib/socket.ts';
+import { useShell } from '../features/shell/use-shell.ts';
+import { useCurrency } from '../features/shell/currency-store.ts';
+import { ratesReady } from '../lib/currency.ts';
+
+// SPEC §2: /test exists only with the public development flag; otherwise it redirects to /.
+export function loader({ context }: Route.LoaderArgs) {
+  if (!context.config.dev) throw redirect('/');
+  return { buildId: context.config.buildId };
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Диагностика');
+
+export default function TestPage() {
+  const { buildId } = useLoaderData<typeof loader>();
+  const { user, rates } = useShell();
+  const transport = useSyncExternalStore(socketTransport.subscribe, socketTransport.get, socketTransport.getServer);
+  const currency = useCurrency();
+  return (
+    <section className="page">
+      <h1 className="page__title">Диагностика</h1>
+      <dl className="facts">
+        <dt>Сборка</dt>
+        <dd data-testid="build-id">{buildId}</dd>
+        <dt>Пользователь</dt>
+        <dd>{user ? `${user.name} ${user.surname} (${user.active_role})` : 'гость'}</dd>
+        <dt>Транспорт сокета</dt>
+        <dd data-testid="socket-transport">{transport}</dd>
+        <dt>Валюта</dt>
+        <dd>{currency}</dd>
+        <dt>Курсы</dt>
+        <dd>{ratesReady(rates) ? `USDT ${rates.USDT} руб., BTC ${rates.BTC} руб.` : 'нет данных'}</dd>
+      </dl>
+    </section>
+  );
+}
