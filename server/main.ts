@@ -22,7 +22,6 @@ if (server.demoAccounts) {
   lines.push('Demo accounts (password for each shown after the email):');
   for (const a of server.demoAccounts) lines.push(`  ${a.role.padEnd(8)} ${a.email}  ${a.password}`);
 }
-lines.push(`Mail: written to ${env.DATA_DIR}/mail (set SMTP_URL to send real letters)`);
 logger.info(lines.join('\n'));
 console.log(`\n${lines.join('\n')}\n`);
 

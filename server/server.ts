@@ -24,8 +24,9 @@ export async function startServer(env: Env, logger: Logger, opts: { database?: D
   const database = opts.database ?? (await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }));
   await database.migrate();
   await seedReference(database.db);
-  if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await ensureBootstrapAdmin(database.db, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
+  // Demo data first: it goes only into a database nobody has registered in yet.
   const demoAccounts = env.SEED_DEMO ? await seedDemo(database.db) : null;
+  if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await ensureBootstrapAdmin(database.db, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
 
   const app = await buildApp({ env, database, logger });
   const realtime = await attachRealtime({

@@ -36,7 +36,7 @@ export async function openPglite(dataDir?: string): Promise<Database> {
     // One PGlite directory belongs to one process, so there is nobody to race with.
     migrate: () => migratePglite(db as never, { migrationsFolder }),
     ping: async () => void (await client.query('select 1')),
-    close: () => client.close(),
+    close: once(() => client.close()),
   };
 }
 
@@ -57,8 +57,14 @@ export function openPostgres(url: string, max = 10): Database {
       }
     },
     ping: async () => void (await db.execute(sql`select 1`)),
-    close: () => pool.end(),
+    close: once(() => pool.end()),
   };
+}
+
+/** Closing twice (shutdown after a failed request, tests) is harmless. */
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | null = null;
+  return () => (done ??= fn());
 }
 
 export function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {

@@ -1,0 +1,148 @@
+/** Benchmark helpers: load measurement, bare twin server, page script size, markdown table. */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
+import { gzipSync } from 'node:zlib';
+import type { LoadJob, LoadResult } from './load-worker.ts';
+
+export interface MeasureOptions {
+  /** Measured seconds (BENCH_SECONDS, default 10). */
+  seconds?: number;
+  /** Concurrent connections (BENCH_CONNECTIONS, default 10). */
+  connections?: number;
+  /** Unmeasured warm-up seconds before the run (default 2). */
+  warmupSeconds?: number;
+}
+
+export interface Row {
+  name: string;
+  /** Responses per second over the measured run. */
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  /** Non-2xx responses plus request errors. */
+  failed: number;
+  /** Our req/s divided by the bare twin's, set by the caller. */
+  ratio?: number;
+}
+
+const envNumber = (name: string, fallback: number) => {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+};
+
+export const defaults = {
+  seconds: envNumber('BENCH_SECONDS', 10),
+  connections: envNumber('BENCH_CONNECTIONS', 10),
+  warmupSeconds: 2,
+};
+
+// Node 20 workers do not get tsx's hooks from `--import tsx`, so the worker registers them before loading.
+const workerSource = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
+  .then(({ register }) => (register(), import(${JSON.stringify(import.meta.resolve('./load-worker.ts'))})))`;
+
+/** Loads `url` with autocannon (in a worker thread) and returns the stats row. */
+export async function measure(name: string, url: string, opts: MeasureOptions = {}): Promise<Row> {
+  const job: LoadJob = { url, ...defaults, ...opts };
+  const result = await new Promise<LoadResult>((resolve, reject) => {
+    const worker = new Worker(workerSource, { eval: true, workerData: job });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`load worker exited with code ${code}`)));
+  });
+  const sorted = result.latencies.sort();
+  const at = (p: number) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? NaN;
+  return {
+    name,
+    rps: result.responses / (result.elapsedMs / 1000),
+    p50: at(0.5),
+    p95: at(0.95),
+    p99: at(0.99),
+    failed: result.failed,
+  };
+}
+
+export interface Captured {
+  body: Buffer;
+  contentType: string;
+}
+
+/** Fetches a page once and keeps its bytes and content type. */
+export async function capture(url: string): Promise<Captured> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
+  return {
+    body: Buffer.from(await response.arrayBuffer()),
+    contentType: response.headers.get('content-type') ?? 'application/octet-stream',
+  };
+}
+
+/** A plain node:http server answering fixed bytes per path: the floor any server of ours could reach. */
+export async function startBareServer(routes: Map<string, Captured>) {
+  const server = createServer((req, res) => {
+    const route = routes.get(req.url ?? '');
+    if (!route) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': route.contentType, 'content-length': route.body.length }).end(route.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve()))),
+  };
+}
+
+/**
+ * Same-origin /assets/ JavaScript a page loads up front: `<script type="module" src>`,
+ * `<link rel="modulepreload" href>` and `import("…")` in inline scripts.
+ */
+export function pageScripts(html: string): string[] {
+  const patterns = [
+    /<script\b[^>]*\btype="module"[^>]*\bsrc="([^"]+)"/g,
+    /<script\b[^>]*\bsrc="([^"]+)"[^>]*\btype="module"/g,
+    /<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g,
+    /<link\b[^>]*\bhref="([^"]+)"[^>]*\brel="modulepreload"/g,
+    /\bimport\(\s*["']([^"']+)["']\s*\)/g,
+  ];
+  const urls = new Set<string>();
+  for (const pattern of patterns) {
+    for (const [, url] of html.matchAll(pattern)) if (url!.startsWith('/assets/')) urls.add(url!);
+  }
+  return [...urls];
+}
+
+/** Fetches each script once; raw and gzip -9 byte totals. */
+export async function scriptSizes(origin: string, urls: string[]) {
+  let raw = 0;
+  let gzip = 0;
+  for (const url of urls) {
+    const { body } = await capture(origin + url);
+    raw += body.length;
+    gzip += gzipSync(body, { level: 9 }).length;
+  }
+  return { files: urls.length, raw, gzip };
+}
+
+const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : '–');
+
+/** Prints rows as a markdown table. */
+export function printTable(rows: Row[]) {
+  const lines = [
+    ['Target', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'ours/bare', 'failed'],
+    ...rows.map((r) => [
+      r.name,
+      Math.round(r.rps).toLocaleString('en-US'),
+      ms(r.p50),
+      ms(r.p95),
+      ms(r.p99),
+      r.ratio === undefined ? '' : `${(r.ratio * 100).toFixed(1)} %`,
+      String(r.failed),
+    ]),
+  ];
+  const widths = lines[0]!.map((_, i) => Math.max(...lines.map((l) => l[i]!.length)));
+  const format = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+  console.log(format(lines[0]!));
+  console.log(`|${widths.map((w, i) => (i === 0 ? ` ${'-'.repeat(w)} ` : ` ${'-'.repeat(w - 1)}: `)).join('|')}|`);
+  for (const line of lines.slice(1)) console.log(format(line));
+}

@@ -1,0 +1,73 @@
+/**
+ * `npm run bench`: the real server in this process, each target beside a bare node:http twin
+ * (same process, same bytes from memory), plus the gzipped JavaScript of the home page.
+ * BENCH_SECONDS (10) and BENCH_CONNECTIONS (10) tune the runs; DATABASE_URL picks PostgreSQL over PGlite.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { capture, defaults, measure, pageScripts, printTable, scriptSizes, startBareServer, type Row } from './lib.ts';
+
+// React picks its production build from this when first imported, so set it before loading the server.
+process.env.NODE_ENV = 'production';
+
+const root = path.resolve(import.meta.dirname, '..');
+if (!existsSync(path.join(root, 'build', 'server', 'index.js'))) {
+  console.log('No web build yet: running `npx react-router build`…');
+  const build = spawnSync('npx', ['react-router', 'build'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error(`react-router build failed (${build.status ?? build.signal})`);
+}
+
+const { loadEnv } = await import('../server/env.ts');
+const { createLogger } = await import('../server/logger.ts');
+const { startServer } = await import('../server/server.ts');
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'podryad-bench-'));
+const env = loadEnv({
+  NODE_ENV: 'production',
+  PORT: '0',
+  HOST: '127.0.0.1',
+  RATES_URL: '',
+  SEED_DEMO: '1',
+  JWT_SECRET: 'bench-only-secret-bench-only-secret-bench-only-secret',
+  DATA_DIR: dataDir,
+  DATABASE_URL: process.env.DATABASE_URL,
+  LOG_LEVEL: 'silent',
+});
+const server = await startServer(env, createLogger(env));
+
+try {
+  const targets = ['/api/categories/', '/'];
+  const captured = new Map(await Promise.all(targets.map(async (t) => [t, await capture(server.url + t)] as const)));
+  const bare = await startBareServer(captured);
+
+  console.log('## Подряд benchmark\n');
+  console.log(`- Machine: ${os.availableParallelism()} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}`);
+  console.log(`- Database: ${server.database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : 'PGlite (embedded)'}`);
+  console.log(
+    `- autocannon: ${defaults.connections} connections, ${defaults.seconds} s per run after ${defaults.warmupSeconds} s warm-up, ` +
+      'from a worker thread of the same process',
+  );
+  console.log('- "bare" = a plain node:http server in the same process answering the captured bytes from memory\n');
+
+  const rows: Row[] = [];
+  for (const target of targets) {
+    const ours = await measure(`GET ${target} (ours)`, server.url + target);
+    const twin = await measure(`GET ${target} (bare, same process)`, bare.url + target);
+    rows.push({ ...ours, ratio: ours.rps / twin.rps }, twin);
+    console.error(`measured ${target}`);
+  }
+  printTable(rows);
+
+  const home = captured.get('/')!;
+  const js = await scriptSizes(server.url, pageScripts(home.body.toString('utf8')));
+  const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
+  console.log(`\n- Home page HTML: ${kib(home.body.length)}`);
+  console.log(`- Home page JavaScript: ${js.files} files, ${kib(js.raw)} raw, ${kib(js.gzip)} gzip -9`);
+  if (rows.some((r) => r.failed > 0)) console.log('\n**Warning:** some requests failed (see the "failed" column).');
+  await bare.close();
+} finally {
+  await server.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}

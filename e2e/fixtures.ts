@@ -1,0 +1,265 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { startServer, type RunningServer } from '../server/server.ts';
+import { loadEnv } from '../server/env.ts';
+import { openPglite } from '../server/db/client.ts';
+import { createUser, type UserOverrides } from '../server/db/factories.ts';
+import type { UserRow } from '../server/db/schema/users.ts';
+import { AUTH_TOKEN_KEY } from '../contract/constants.ts';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+export const BRAND = 'Подряд';
+/** A normal desktop Chrome: the server treats "HeadlessChrome" as a crawler (bare 404s, no error screen). */
+export const DESKTOP_USER_AGENT =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+export const CRAWLER_USER_AGENT = 'Googlebot/2.1 (+http://www.google.com/bot.html)';
+const JWT_SECRET = 'e2e-secret-0123456789-abcdefghijklmnopqrstuvwxyz'.slice(0, 48);
+
+// ---------------------------------------------------------------------------------------------
+// Server
+
+export interface TestServer {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  server: RunningServer;
+  close(): Promise<void>;
+}
+
+/** Boots the real production server in-process: in-memory PGlite, the built web app, a random port. */
+export async function startTestServer(envOverrides: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'podryad-e2e-'));
+  const env = loadEnv({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    RATES_URL: '',
+    SEED_DEMO: '0',
+    LOG_LEVEL: 'silent',
+    JWT_SECRET,
+    DATA_DIR: dataDir,
+    ...envOverrides,
+  });
+  const server = await startServer(env, pino({ level: 'silent' }), { database: await openPglite() });
+  const port = (server.app.server.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    server,
+    async close() {
+      await server.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A confirmed user in the server's database and a token for them. */
+export async function createUserAndToken(
+  server: RunningServer,
+  overrides: UserOverrides = {},
+): Promise<{ user: UserRow; token: string }> {
+  const user = await createUser(server.database.db, overrides);
+  const token = await server.app.services.tokens.sign(user);
+  return { user, token };
+}
+
+/** Signs a browser context in: the authToken cookie, as the login page would leave it. */
+export async function signIn(context: BrowserContext, baseUrl: string, token: string) {
+  await context.addCookies([{ name: AUTH_TOKEN_KEY, value: encodeURIComponent(token), url: `${baseUrl}/`, sameSite: 'Lax' }]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Browser
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+export interface ContextOptions {
+  baseURL?: string;
+  viewport?: { width: number; height: number };
+  userAgent?: string;
+}
+
+export function newContext(browser: Browser, opts: ContextOptions = {}): Promise<BrowserContext> {
+  return browser.newContext({
+    userAgent: opts.userAgent ?? DESKTOP_USER_AGENT,
+    locale: 'ru-RU',
+    viewport: opts.viewport ?? { width: 1280, height: 800 },
+    baseURL: opts.baseURL,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checks
+
+/** Fails on any serious or critical axe violation on the page as it is now. */
+export async function checkA11y(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  if (bad.length) {
+    const list = bad
+      .map((v) => `  - ${v.id} (${v.impact}): ${v.help} — ${JSON.stringify(v.nodes[0]?.target ?? [])} (${v.nodes.length} node(s))`)
+      .join('\n');
+    throw new Error(`Accessibility violations on ${page.url()}:\n${list}`);
+  }
+}
+
+/** Console messages that say nothing about the app (a 404 document logs a failed "resource"). */
+const HARMLESS_CONSOLE = [/^Failed to load resource: the server responded with a status of 404/];
+
+export interface PageProblems {
+  pageErrors: string[];
+  consoleErrors: string[];
+}
+
+/** Records uncaught page errors and console errors of a page (and of the pages it reloads into). */
+export function watchPage(page: Page, problems: PageProblems = { pageErrors: [], consoleErrors: [] }): PageProblems {
+  page.on('pageerror', (err) => problems.pageErrors.push(`${page.url()}: ${err.stack ?? err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() !== 'error') return;
+    const text = msg.text();
+    if (!HARMLESS_CONSOLE.some((re) => re.test(text))) problems.consoleErrors.push(`${page.url()}: ${text}`);
+  });
+  return problems;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Per-file harness
+
+export interface OpenOptions extends ContextOptions {
+  /** Sign the context in with this token first. */
+  token?: string;
+  /** Scripts to run before any page script, on every document (e.g. stubbing navigator APIs). */
+  initScripts?: (() => void)[];
+}
+
+export interface Session {
+  context: BrowserContext;
+  page: Page;
+  problems: PageProblems;
+}
+
+export interface E2E {
+  readonly url: string;
+  readonly server: RunningServer;
+  readonly browser: Browser;
+  /** A fresh browser context with one page, closed (and checked for errors) after the test. */
+  open(opts?: OpenOptions): Promise<Session>;
+  user(overrides?: UserOverrides): Promise<{ user: UserRow; token: string }>;
+  /** Console errors matching these are tolerated in the current test. */
+  allowConsoleErrors(...patterns: RegExp[]): void;
+}
+
+/**
+ * Wires a spec file: one server (with these env overrides) and one browser for the file, a fresh
+ * context per `open()`; after each test every page must have had no uncaught error and no console error.
+ * Call at the top level of a file or inside a describe (each call boots its own server).
+ */
+export function useE2E(envOverrides: Record<string, string> = {}): E2E {
+  let testServer: TestServer | undefined;
+  let browser: Browser | undefined;
+  let sessions: Session[] = [];
+  let allowed: RegExp[] = [];
+
+  beforeAll(async () => {
+    [testServer, browser] = await Promise.all([startTestServer(envOverrides), launchBrowser()]);
+  });
+
+  afterAll(async () => {
+    await Promise.allSettled([browser?.close(), testServer?.close()]);
+  });
+
+  afterEach(async () => {
+    const done = sessions;
+    const tolerated = allowed;
+    sessions = [];
+    allowed = [];
+    await Promise.allSettled(done.map((s) => s.context.close()));
+    const pageErrors = done.flatMap((s) => s.problems.pageErrors);
+    const consoleErrors = done.flatMap((s) => s.problems.consoleErrors).filter((e) => !tolerated.some((re) => re.test(e)));
+    expect(pageErrors, 'uncaught errors in the page').toEqual([]);
+    expect(consoleErrors, 'console errors in the page').toEqual([]);
+  });
+
+  const harness: E2E = {
+    get url() {
+      if (!testServer) throw new Error('server not started yet');
+      return testServer.url;
+    },
+    get server() {
+      if (!testServer) throw new Error('server not started yet');
+      return testServer.server;
+    },
+    get browser() {
+      if (!browser) throw new Error('browser not launched yet');
+      return browser;
+    },
+    async open(opts = {}) {
+      const context = await newContext(harness.browser, { baseURL: harness.url, ...opts });
+      if (opts.token) await signIn(context, harness.url, opts.token);
+      for (const script of opts.initScripts ?? []) await context.addInitScript(script);
+      const page = await context.newPage();
+      const session: Session = { context, page, problems: watchPage(page) };
+      sessions.push(session);
+      return session;
+    },
+    user: (overrides) => createUserAndToken(harness.server, overrides),
+    allowConsoleErrors: (...patterns) => void allowed.push(...patterns),
+  };
+  return harness;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Page helpers
+
+/** The page's pathname + search, e.g. "/login?from=%2Fprofile". */
+export const pathOf = (page: Page) => {
+  const u = new URL(page.url());
+  return u.pathname + u.search;
+};
+
+/** Waits until React has hydrated the document (React Router's data router exists and is idle). */
+export async function hydrated(page: Page) {
+  await page.waitForFunction(() => {
+    const router = (window as unknown as { __reactRouterDataRouter?: { state: { initialized: boolean; navigation: { state: string } } } })
+      .__reactRouterDataRouter;
+    return !!router && router.state.initialized && router.state.navigation.state === 'idle';
+  });
+  // Effects (stores restored from localStorage, the socket) run right after the hydrating commit.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+}
+
+/** Opens a path as a full document load, waits for hydration and returns the HTTP status. */
+export async function visit(page: Page, pathname: string): Promise<number> {
+  const response = await page.goto(pathname);
+  await hydrated(page);
+  return response?.status() ?? 0;
+}
+
+/** A client-side navigation through React Router (no document load), resolved once it has settled. */
+export async function clientNavigate(page: Page, to: string) {
+  await page.evaluate(async (target) => {
+    const router = (window as unknown as { __reactRouterDataRouter: { navigate(to: string): Promise<void> } }).__reactRouterDataRouter;
+    await router.navigate(target);
+  }, to);
+  await hydrated(page);
+}
+
+/** Puts a marker on window: it survives client navigations and disappears with a document load. */
+export const setMarker = (page: Page) => page.evaluate(() => void ((window as unknown as { __e2eMarker?: number }).__e2eMarker = 1));
+export const hasMarker = (page: Page) => page.evaluate(() => (window as unknown as { __e2eMarker?: number }).__e2eMarker === 1);

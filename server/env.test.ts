@@ -1,0 +1,62 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EnvError, loadEnv, DEFAULT_RATES_URL } from './env.ts';
+
+const dataDir = () => mkdtempSync(path.join(tmpdir(), 'podryad-env-'));
+
+describe('loadEnv', () => {
+  it('applies the documented defaults', () => {
+    const env = loadEnv({ DATA_DIR: dataDir() });
+    expect(env.PORT).toBe(3000);
+    expect(env.BRAND_NAME).toBe('Подряд');
+    expect(env.SEED_DEMO).toBe(true);
+    expect(env.PUBLIC_DEV).toBe(false);
+    expect(env.RATES_URL).toBe(DEFAULT_RATES_URL);
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+
+  it('turns demo data off by default in production', () => {
+    expect(loadEnv({ NODE_ENV: 'production', DATA_DIR: dataDir() }).SEED_DEMO).toBe(false);
+    expect(loadEnv({ NODE_ENV: 'production', SEED_DEMO: '1', DATA_DIR: dataDir() }).SEED_DEMO).toBe(true);
+  });
+
+  it('generates JWT_SECRET once and keeps it in DATA_DIR', () => {
+    const dir = dataDir();
+    const first = loadEnv({ DATA_DIR: dir }).JWT_SECRET;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(path.join(dir, 'jwt-secret'), 'utf8')).toBe(first);
+    expect(loadEnv({ DATA_DIR: dir }).JWT_SECRET).toBe(first);
+  });
+
+  it('lists every bad variable at once', () => {
+    let error: unknown;
+    try {
+      loadEnv({
+        PORT: 'abc',
+        DATABASE_URL: 'mysql://x',
+        REDIS_URL: 'http://x',
+        JWT_SECRET: 'short',
+        ADMIN_EMAIL: 'not-an-email',
+        SEED_DEMO: 'maybe',
+        RATES_URL: 'ftp://x',
+      });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(EnvError);
+    const problems = (error as EnvError).problems.join('\n');
+    for (const name of ['PORT', 'DATABASE_URL', 'REDIS_URL', 'JWT_SECRET', 'ADMIN_EMAIL', 'SEED_DEMO', 'RATES_URL']) {
+      expect(problems).toContain(name);
+    }
+  });
+
+  it('wants ADMIN_EMAIL and ADMIN_PASSWORD together', () => {
+    expect(() => loadEnv({ ADMIN_EMAIL: 'a@b.ru', DATA_DIR: dataDir() })).toThrow(/ADMIN_PASSWORD/);
+  });
+
+  it('accepts an empty RATES_URL to switch the refresh off', () => {
+    expect(loadEnv({ RATES_URL: '', DATA_DIR: dataDir() }).RATES_URL).toBe('');
+  });
+});

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../../test/app.ts';
+
+let t: Awaited<ReturnType<typeof createTestApp>>;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('health and readiness', () => {
+  it('GET /api/health says alive', async () => {
+    expect((await t.app.inject({ url: '/api/health' })).json()).toEqual({ status: 200, result: { alive: true } });
+  });
+  it('GET /api/ready checks the database', async () => {
+    const res = await t.app.inject({ url: '/api/ready' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().result.ready).toBe(true);
+  });
+});
+
+describe('every answer', () => {
+  it('carries the security headers and a request id', async () => {
+    const res = await t.app.inject({ url: '/api/health' });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' https:\/\/challenges\.cloudflare\.com/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain("script-src 'self' 'unsafe-inline'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(res.headers['x-request-id']).toBeTruthy();
+  });
+
+  it('gives each response its own script nonce', async () => {
+    const a = String((await t.app.inject({ url: '/api/health' })).headers['content-security-policy']);
+    const b = String((await t.app.inject({ url: '/api/health' })).headers['content-security-policy']);
+    expect(a).not.toBe(b);
+  });
+
+  it('keeps CORS closed', async () => {
+    const res = await t.app.inject({ url: '/api/categories/', headers: { origin: 'https://evil.example' } });
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    const preflight = await t.app.inject({ method: 'OPTIONS', url: '/api/categories/', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } });
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe('errors', () => {
+  it('answers an unknown API path with a JSON 404', async () => {
+    const res = await t.app.inject({ url: '/api/nothing-here' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ status: 404, message: 'Не найдено' });
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents the routes as JSON and as a readable page', async () => {
+    const json = await t.app.inject({ url: '/api/docs/json' });
+    expect(json.statusCode).toBe(200);
+    const doc = json.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    for (const path of ['/api/cities/', '/api/categories/', '/api/countries/', '/api/categories/sub', '/api/tag', '/api/rates', '/api/route-rules']) {
+      expect(doc.paths).toHaveProperty([path]);
+    }
+    expect(doc.paths['/api/route-rules'].get.parameters[0].name).toBe('path');
+    const page = await t.app.inject({ url: '/api/docs', headers: { accept: 'text/html' } });
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('/api/categories/sub');
+  });
+});

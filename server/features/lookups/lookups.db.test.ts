@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../../test/app.ts';
+import { createUser } from '../../db/factories.ts';
+import { tags } from '../../db/schema/lookups.ts';
+
+let t: Awaited<ReturnType<typeof createTestApp>>;
+let token: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const user = await createUser(t.database.db);
+  token = await t.app.services.tokens.sign(user);
+});
+afterAll(() => t.close());
+
+const ru = new Intl.Collator('ru');
+const sortedByRussian = (titles: string[]) => [...titles].sort(ru.compare);
+
+describe('SPEC lookups', () => {
+  it.each([
+    ['/api/cities/', 100],
+    ['/api/countries/', 240],
+    ['/api/categories/', 10],
+    ['/api/categories/sub', 50],
+  ])('%s answers every item with _id and title, sorted with Russian collation, without a token', async (url, min) => {
+    const res = await t.app.inject({ url });
+    expect(res.statusCode).toBe(200);
+    const body = res.json<{ status: number; result: { _id: string; title: string }[]; total: number }>();
+    expect(body.status).toBe(200);
+    expect(body.result.length).toBeGreaterThanOrEqual(min);
+    expect(body.total).toBe(body.result.length);
+    for (const item of body.result) expect(item).toEqual(expect.objectContaining({ _id: expect.any(String), title: expect.any(String) }));
+    const titles = body.result.map((r) => r.title);
+    expect(titles).toEqual(sortedByRussian(titles));
+  });
+
+  it('answers with and without the trailing slash', async () => {
+    expect((await t.app.inject({ url: '/api/cities' })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/api/categories/sub/' })).statusCode).toBe(200);
+  });
+
+  it('every category has a slug and sub-categories name their category', async () => {
+    const cats = (await t.app.inject({ url: '/api/categories/' })).json<{ result: { slug: string }[] }>().result;
+    const subs = (await t.app.inject({ url: '/api/categories/sub' })).json<{ result: { slug: string; category: string }[] }>().result;
+    const slugs = new Set(cats.map((c) => c.slug));
+    for (const c of cats) expect(c.slug).toMatch(/^[a-z0-9-]+$/);
+    for (const s of subs) expect(slugs.has(s.category)).toBe(true);
+  });
+
+  it('GET /api/tag needs a token', async () => {
+    const res = await t.app.inject({ url: '/api/tag' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ status: 401, message: 'Требуется вход в аккаунт' });
+  });
+
+  it('GET /api/tag refuses a foreign or broken token', async () => {
+    for (const bad of ['nonsense', `${token}x`, 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.']) {
+      const res = await t.app.inject({ url: '/api/tag', headers: { authorization: `Bearer ${bad}` } });
+      expect(res.statusCode).toBe(401);
+    }
+  });
+
+  it('GET /api/tag lists tags carrying `tag`, ё after е and Cyrillic before Latin', async () => {
+    await t.database.db.insert(tags).values([{ tag: 'ёж-тест' }, { tag: 'еж-тест' }, { tag: 'ель-тест' }]).onConflictDoNothing();
+    t.app.services.lookups.invalidate();
+    const res = await t.app.inject({ url: '/api/tag', headers: { authorization: `Bearer ${token}` } });
+    expect(res.statusCode).toBe(200);
+    const list = res.json<{ result: { _id: string; tag: string }[] }>().result.map((r) => r.tag);
+    expect(list.length).toBeGreaterThan(50);
+    const pos = (tag: string) => list.indexOf(tag);
+    expect(pos('еж-тест')).toBeLessThan(pos('ёж-тест'));
+    expect(pos('ёж-тест')).toBeLessThan(pos('ель-тест'));
+    const firstLatin = list.findIndex((x) => /^[a-z]/.test(x));
+    const lastCyrillic = list.findLastIndex((x) => /^[а-яё]/.test(x));
+    expect(firstLatin).toBeGreaterThan(lastCyrillic);
+  });
+});

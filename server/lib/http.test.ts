@@ -1,0 +1,55 @@
+import Fastify from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { badRequest, installErrorHandler, ok } from './http.ts';
+
+z.config(z.locales.ru());
+
+async function appWithErrors() {
+  const app = Fastify();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+  app.post('/echo', { schema: { body: z.object({ email: z.email(), age: z.number().int().min(18) }) } }, async (req) => ok(req.body));
+  app.get('/boom', async () => {
+    throw new Error('secret internals');
+  });
+  app.get('/refused', async () => {
+    throw badRequest('Так нельзя', { field: ['Причина'] });
+  });
+  await app.ready();
+  return app;
+}
+
+describe('error answers', () => {
+  it('turns validation failures into a Russian 400 with field errors', async () => {
+    const app = await appWithErrors();
+    const res = await app.inject({ method: 'POST', url: '/echo', payload: { email: 'nope', age: 3 } });
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    expect(body).toMatchObject({ status: 400, message: 'Проверьте правильность заполнения полей' });
+    expect(Object.keys(body.errors).sort()).toEqual(['age', 'email']);
+    expect(body.errors.email[0]).toMatch(/[а-я]/i);
+  });
+
+  it('answers broken JSON with a Russian 400', async () => {
+    const app = await appWithErrors();
+    const res = await app.inject({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/json' }, payload: '{broken' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('Проверьте правильность заполнения полей');
+  });
+
+  it('passes an HttpError through as it is', async () => {
+    const app = await appWithErrors();
+    expect((await app.inject({ url: '/refused' })).json()).toEqual({ status: 400, message: 'Так нельзя', errors: { field: ['Причина'] } });
+  });
+
+  it('hides the internals of an unexpected error behind a Russian 500', async () => {
+    const app = await appWithErrors();
+    const res = await app.inject({ url: '/boom' });
+    expect(res.statusCode).toBe(500);
+    expect(res.body).not.toContain('secret internals');
+    expect(res.json().message).toMatch(/[а-я]/i);
+  });
+});

@@ -1,0 +1,110 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { io as connect, type Socket } from 'socket.io-client';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from './server.ts';
+import { createTestDatabase } from './test/database.ts';
+import { testEnv } from './test/app.ts';
+import { users } from './db/schema/users.ts';
+import { createUser } from './db/factories.ts';
+import { verifyPassword } from './lib/passwords.ts';
+
+let server: RunningServer;
+
+beforeAll(async () => {
+  const database = await createTestDatabase({ reference: false });
+  server = await startServer(
+    testEnv({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SEED_DEMO: '1',
+      ADMIN_EMAIL: 'Boss@Example.org',
+      ADMIN_PASSWORD: 'boss-password-1',
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'podryad-boot-')),
+    }),
+    pino({ level: 'silent' }),
+    { database },
+  );
+});
+afterAll(async () => {
+  await server.close();
+  await (server.database as Awaited<ReturnType<typeof createTestDatabase>>).drop();
+});
+
+const connectWith = (auth: Record<string, unknown>) =>
+  new Promise<{ socket: Socket; error?: Error }>((resolve) => {
+    const socket = connect(server.url, { path: '/socket.io/', transports: ['polling'], multiplex: false, reconnection: false, auth });
+    socket.on('connect', () => resolve({ socket }));
+    socket.on('connect_error', (error) => resolve({ socket, error }));
+  });
+
+describe('boot', () => {
+  it('seeds reference data and demo users with Russian names', async () => {
+    const res = await fetch(`${server.url}/api/categories/`);
+    expect((await res.json()).result.length).toBeGreaterThanOrEqual(10);
+    expect(server.demoAccounts?.map((a) => a.role)).toEqual(['seller', 'customer', 'admin']);
+    const rows = await server.database.db.select().from(users);
+    expect(rows.filter((u) => u.roles.includes('seller')).length).toBeGreaterThanOrEqual(5);
+    expect(rows.filter((u) => u.activeRole === 'customer').length).toBeGreaterThanOrEqual(3);
+    for (const u of rows) expect(u.name).toMatch(/^[А-ЯЁ][а-яё]+$/);
+  });
+
+  it('creates the bootstrap admin from ADMIN_EMAIL / ADMIN_PASSWORD', async () => {
+    const [admin] = await server.database.db.select().from(users).where(sql`lower(${users.email}) = 'boss@example.org'`);
+    expect(admin?.roles).toContain('admin');
+    expect(await verifyPassword(admin!.passwordHash, 'boss-password-1')).toBe(true);
+  });
+
+  it('seeds demo data only into an empty database', async () => {
+    const { seedDemo } = await import('./db/seed/demo.ts');
+    expect(await seedDemo(server.database.db)).toBeNull();
+  });
+
+  it('applies migrations once however many instances start together', async () => {
+    await Promise.all([server.database.migrate(), server.database.migrate(), server.database.migrate()]);
+    const [{ n }] = (await server.database.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`)).rows as [{ n: number }];
+    expect(n).toBe(1);
+  });
+});
+
+describe('socket', () => {
+  it('accepts a valid bearer token in the handshake and joins the user room', async () => {
+    const user = await createUser(server.database.db);
+    const token = await server.app.services.tokens.sign(user);
+    const { socket, error } = await connectWith({ token: `Bearer ${token}` });
+    expect(error).toBeUndefined();
+    expect(socket.io.engine.transport.name).toBe('polling');
+    const received = new Promise((resolve) => socket.once('ping_test', resolve));
+    server.realtime.emitToUsers([user.id], 'ping_test', { ok: true });
+    expect(await received).toEqual({ ok: true });
+    socket.disconnect();
+  });
+
+  it('refuses no token, a foreign token, a revoked token and a blocked user', async () => {
+    const user = await createUser(server.database.db);
+    const token = await server.app.services.tokens.sign(user);
+    const revoked = await createUser(server.database.db);
+    const revokedToken = await server.app.services.tokens.sign(revoked);
+    await server.database.db.update(users).set({ tokenVersion: 1 }).where(eq(users.id, revoked.id));
+    const blocked = await createUser(server.database.db, { blockedAt: new Date() });
+    const blockedToken = await server.app.services.tokens.sign(blocked);
+
+    for (const auth of [{}, { token: `Bearer ${token.slice(0, -4)}abcd` }, { token: revokedToken }, { token: `Bearer ${blockedToken}` }]) {
+      const { socket, error } = await connectWith(auth);
+      expect(error?.message).toBe('unauthorized');
+      socket.close();
+    }
+  });
+
+  it('drops every socket of a user on demand (revocation, blocking)', async () => {
+    const user = await createUser(server.database.db);
+    const token = await server.app.services.tokens.sign(user);
+    const { socket } = await connectWith({ token });
+    const dropped = new Promise((resolve) => socket.once('disconnect', resolve));
+    server.realtime.disconnectUser(user.id);
+    expect(await dropped).toBe('io server disconnect');
+  });
+});

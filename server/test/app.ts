@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { loadEnv, type Env } from '../env.ts';
+import { buildApp } from '../app.ts';
+import { createTestDatabase } from './database.ts';
+import type { Database } from '../db/client.ts';
+
+export const TEST_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
+
+export function testEnv(overrides: Record<string, string> = {}): Env {
+  return loadEnv({ NODE_ENV: 'test', JWT_SECRET: TEST_SECRET, RATES_URL: '', DATA_DIR: '/tmp/podryad-test', ...overrides });
+}
+
+/** The API in-process on a database of its own (no web build, no listening socket). */
+export async function createTestApp(envOverrides: Record<string, string> = {}): Promise<{
+  app: FastifyInstance;
+  database: Database & { drop(): Promise<void> };
+  close(): Promise<void>;
+}> {
+  const database = await createTestDatabase();
+  const app = await buildApp({ env: testEnv(envOverrides), database, logger: pino({ level: 'silent' }), web: false });
+  await app.ready();
+  return {
+    app,
+    database,
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}

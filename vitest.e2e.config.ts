@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// End-to-end specs (e2e/**/*.e2e.ts): each file boots the real server (built web app, in-memory
+// PGlite) and drives Debian's Chromium through playwright-core. Run with `npm run test:e2e`.
+export default defineConfig({
+  test: {
+    environment: 'node',
+    include: ['e2e/**/*.e2e.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    fileParallelism: true,
+    maxWorkers: 2,
+  },
+});
