@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { createRequest, sendResponse } from '@mjackson/node-fetch-server';
 import { createRequestHandler, type ServerBuild } from 'react-router';
@@ -42,7 +42,7 @@ export async function mountWebApp(app: FastifyInstance, context: (request: Fasti
     },
   });
 
-  const render = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
+  const render = async (request: FastifyRequest, reply: FastifyReply) => {
     reply.hijack();
     // Headers set by hooks (security headers, request id) go along with the rendered page.
     for (const [name, value] of Object.entries(reply.getHeaders())) {

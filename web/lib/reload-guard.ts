@@ -84,12 +84,8 @@ export function startVersionCheck(currentId: string, opts: VersionCheckOptions):
 
   const check = async () => {
     timer = undefined;
-    let latest: { id: string } | null = null;
-    try {
-      latest = await opts.fetchLatest();
-    } catch {
-      latest = null;
-    }
+    // A failed check is silent: the next one tries again.
+    const latest = await opts.fetchLatest().catch(() => null);
     if (stopped) return;
     if (latest && typeof latest.id === 'string' && latest.id !== '' && latest.id !== currentId) {
       stopped = true;

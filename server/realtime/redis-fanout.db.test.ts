@@ -1,0 +1,50 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { io as connect, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../server.ts';
+import { createTestDatabase } from '../test/database.ts';
+import { testEnv } from '../test/app.ts';
+import { serviceUrl } from '../test/services.ts';
+import { createUser } from '../db/factories.ts';
+
+// Two instances over one database and one Redis: an event emitted by one reaches a socket held by the other.
+const redisUrl = await serviceUrl('Redis', 'REDIS_URL', 'redis://127.0.0.1:6379');
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let a: RunningServer;
+let b: RunningServer;
+
+describe.skipIf(!redisUrl)('several instances with REDIS_URL', () => {
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const env = () => testEnv({ PORT: '0', HOST: '127.0.0.1', REDIS_URL: redisUrl!, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'podryad-redis-')) });
+    a = await startServer(env(), pino({ level: 'silent' }), { database });
+    b = await startServer(env(), pino({ level: 'silent' }), { database });
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await database?.drop();
+  });
+
+  it('fans an event out to a socket connected to the other instance, and drops it from there too', async () => {
+    const user = await createUser(database.db);
+    const token = await a.app.services.tokens.sign(user);
+    const socket: Socket = connect(b.url, { transports: ['polling'], multiplex: false, reconnection: false, auth: { token: `Bearer ${token}` } });
+    await new Promise((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('connect_error', reject);
+    });
+    const received = new Promise((resolve) => socket.once('fanout_test', resolve));
+    // Give the adapter's subscription a moment to settle before publishing.
+    await new Promise((r) => setTimeout(r, 200));
+    a.realtime.emitToUsers([user.id], 'fanout_test', { from: 'a' });
+    expect(await received).toEqual({ from: 'a' });
+
+    const dropped = new Promise((resolve) => socket.once('disconnect', resolve));
+    a.realtime.disconnectUser(user.id);
+    expect(await dropped).toBe('io server disconnect');
+  });
+});
