@@ -42,6 +42,12 @@ function schemaFor(nodeEnv: string) {
         .refine((v) => v === '' || /^https?:\/\//.test(v), 'must be an http(s) URL or empty'),
       BRAND_NAME: z.string().min(1).default('Подряд'),
       PUBLIC_URL: optionalUrl(['http://', 'https://']),
+      SMTP_URL: optionalUrl(['smtp://', 'smtps://']),
+      MAIL_FROM: z.string().min(3).default('Подряд <no-reply@localhost>'),
+      // Cloudflare Turnstile: without a secret only Cloudflare's documented dummy token passes.
+      TURNSTILE_SECRET: z.string().optional().transform((v) => v || undefined),
+      TURNSTILE_SITE_KEY: z.string().optional().transform((v) => v || undefined),
+      TURNSTILE_VERIFY_URL: z.url().default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
       LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
       TRUST_PROXY: flag(false),
     })
