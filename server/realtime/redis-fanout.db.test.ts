@@ -33,8 +33,8 @@ describe.skipIf(!redisUrl)('several instances with REDIS_URL', () => {
     const user = await createUser(database.db);
     const token = await a.app.services.tokens.sign(user);
     const socket: Socket = connect(b.url, { transports: ['polling'], multiplex: false, reconnection: false, auth: { token: `Bearer ${token}` } });
-    await new Promise((resolve, reject) => {
-      socket.once('connect', resolve);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve());
       socket.once('connect_error', reject);
     });
     const received = new Promise((resolve) => socket.once('fanout_test', resolve));
