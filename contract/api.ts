@@ -59,6 +59,13 @@ export const meSchema = z.object({
   active_role: z.string(),
   referralCode: z.string(),
   email_confirmed: z.boolean(),
-  preferences: z.object({ currency: z.string().optional() }),
+  about: z.string(),
+  city: z.string().nullable(),
+  country: z.string().nullable(),
+  created_at: z.string(),
+  preferences: z.object({
+    currency: z.string().optional(),
+    emailNotifications: z.record(z.string(), z.boolean()).optional(),
+  }),
 });
 export type Me = z.infer<typeof meSchema>;

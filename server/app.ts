@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { Env } from './env.ts';
 import type { Database } from './db/client.ts';
 import { installErrorHandler } from './lib/http.ts';
-import { Tokens, tokenOf, userForToken } from './lib/auth.ts';
+import { Tokens, requireAdmin, tokenOf, userForToken } from './lib/auth.ts';
 import { LookupService } from './features/lookups/service.ts';
 import { lookupRoutes } from './features/lookups/routes.ts';
 import { RatesService } from './features/rates/service.ts';
@@ -19,6 +19,20 @@ import { routeRuleRoutes } from './features/route-rules/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { docsRoutes } from './features/docs/routes.ts';
 import { presentMe } from './features/users/presenter.ts';
+import { AuthService } from './features/auth/service.ts';
+import { authRoutes } from './features/auth/routes.ts';
+import { UserService } from './features/users/service.ts';
+import { userRoutes } from './features/users/routes.ts';
+import { AdminUserService } from './features/admin/users-service.ts';
+import { adminUserRoutes } from './features/admin/users-routes.ts';
+import { FileService } from './features/files/service.ts';
+import { filesRoutes } from './features/files/routes.ts';
+import { createMailer, type Mailer } from './lib/mail.ts';
+import { Turnstile } from './lib/turnstile.ts';
+import { LocalStorage } from './lib/storage.ts';
+import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './lib/rate-limiter.ts';
+import { attachRealtime, type Realtime } from './realtime/socket.ts';
+import path from 'node:path';
 import { mountWebApp, readBuildId } from './web-handler.ts';
 import type { SsrContext } from '#contract/ssr';
 import { MESSAGES } from '#contract/messages';
@@ -39,6 +53,13 @@ export interface Services {
   lookups: LookupService;
   rates: RatesService;
   routeRules: RouteRuleService;
+  realtime: Realtime;
+  mailer: Mailer;
+  limiter: RateLimiter;
+  auth: AuthService;
+  users: UserService;
+  adminUsers: AdminUserService;
+  files: FileService;
 }
 
 declare module 'fastify' {
@@ -71,6 +92,13 @@ export function contentSecurityPolicy(nonce: string): string {
   ].join('; ');
 }
 
+function listeningUrl(app: FastifyInstance): string {
+  const address = app.server.address();
+  if (!address || typeof address === 'string') return 'http://localhost:3000';
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${address.port}`;
+}
+
 export async function buildApp({ env, database, logger, web = true }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger as unknown as FastifyBaseLogger,
@@ -85,13 +113,42 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   installErrorHandler(app);
 
   const { db } = database;
+  const tokens = new Tokens(env.JWT_SECRET);
+  const realtime = await attachRealtime({ server: app.server, db, tokens, log: logger, redisUrl: env.REDIS_URL });
+  const limiter = env.REDIS_URL ? await redisRateLimiter(env.REDIS_URL) : memoryRateLimiter();
+  const mailer = createMailer({ smtpUrl: env.SMTP_URL, outboxDir: path.join(env.DATA_DIR, 'mail'), from: env.MAIL_FROM, log: logger });
+  // Links in letters point at the configured public address, else at the address the server listens on.
+  const siteUrl = () => env.PUBLIC_URL ?? listeningUrl(app);
+  const auth = new AuthService({
+    db,
+    tokens,
+    mailer,
+    limiter,
+    log: logger,
+    brand: env.BRAND_NAME,
+    siteUrl,
+    turnstile: new Turnstile({ secret: env.TURNSTILE_SECRET, verifyUrl: env.TURNSTILE_VERIFY_URL }, logger),
+    onRevoke: (userId) => realtime.disconnectUser(userId),
+  });
   const services: Services = {
-    tokens: new Tokens(env.JWT_SECRET),
+    tokens,
     lookups: new LookupService(db),
     rates: new RatesService(db, env.RATES_URL, logger),
     routeRules: new RouteRuleService(db),
+    realtime,
+    mailer,
+    limiter,
+    auth,
+    users: new UserService({ db, auth, tokens, mailer, brand: env.BRAND_NAME, siteUrl }),
+    adminUsers: new AdminUserService(db, auth),
+    files: new FileService(db, new LocalStorage(path.join(env.DATA_DIR, 'uploads'))),
   };
   app.decorate('services', services);
+  app.addHook('onClose', async () => {
+    await realtime.close();
+    await limiter.close();
+    await mailer.close();
+  });
 
   await app.register(cookie);
   await app.register(helmet, {
@@ -109,10 +166,12 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   });
   app.decorateRequest('user', null);
   app.decorateRequest('cspNonce', '');
-  app.addHook('preHandler', async (request) => {
+  app.addHook('onRequest', async (request) => {
     // Pages resolve their user in the SSR context; assets need none.
     if (!request.url.startsWith('/api/')) return;
     request.user = await userForToken(db, services.tokens, tokenOf(request));
+    // The whole admin API, unknown paths and invalid requests included, exists for admins only.
+    if (request.url.startsWith('/api/admin/') || request.url === '/api/admin') requireAdmin(request);
   });
 
   await app.register(swagger, {
@@ -128,6 +187,10 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   await app.register(ratesRoutes, { rates: services.rates });
   await app.register(routeRuleRoutes, { routeRules: services.routeRules });
   await app.register(docsRoutes, { brand: env.BRAND_NAME });
+  await app.register(authRoutes, { auth: services.auth });
+  await app.register(userRoutes, { users: services.users });
+  await app.register(adminUserRoutes, { adminUsers: services.adminUsers });
+  await app.register(filesRoutes, { files: services.files });
 
   app.get('/api/*', { schema: { hide: true } }, async (_request, reply) =>
     reply.status(404).send({ status: 404, message: MESSAGES.notFound }),

@@ -6,7 +6,7 @@ import { seedReference } from './db/seed/reference.ts';
 import { seedDemo, type DemoAccount } from './db/seed/demo.ts';
 import { ensureBootstrapAdmin } from './db/seed/admin.ts';
 import { buildApp } from './app.ts';
-import { attachRealtime, type Realtime } from './realtime/socket.ts';
+import type { Realtime } from './realtime/socket.ts';
 import { Scheduler } from './jobs/scheduler.ts';
 import { RATES_REFRESH_MS } from '#contract/constants';
 
@@ -29,13 +29,7 @@ export async function startServer(env: Env, logger: Logger, opts: { database?: D
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await ensureBootstrapAdmin(database.db, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
 
   const app = await buildApp({ env, database, logger });
-  const realtime = await attachRealtime({
-    server: app.server,
-    db: database.db,
-    tokens: app.services.tokens,
-    log: logger,
-    redisUrl: env.REDIS_URL,
-  });
+  const realtime = app.services.realtime;
 
   const scheduler = new Scheduler(database.db, logger);
   const ratesJob = { name: 'rates-refresh', everyMs: RATES_REFRESH_MS, run: () => app.services.rates.refresh() };
@@ -56,8 +50,7 @@ export async function startServer(env: Env, logger: Logger, opts: { database?: D
     close: () =>
       (closing ??= (async () => {
         await scheduler.stop();
-        await realtime.close();
-        await app.close(); // stops accepting, lets in-flight requests finish
+        await app.close(); // drops sockets, stops accepting, lets in-flight requests finish
         await database.close();
       })()),
   };

@@ -14,6 +14,10 @@ export function presentMe(user: UserRow): Me {
     active_role: user.activeRole,
     referralCode: user.referralCode,
     email_confirmed: user.emailConfirmedAt !== null,
-    preferences: { currency: user.preferences.currency },
+    about: user.about,
+    city: user.cityId,
+    country: user.countryId,
+    created_at: user.createdAt.toISOString(),
+    preferences: { currency: user.preferences.currency, emailNotifications: user.preferences.emailNotifications ?? {} },
   };
 }

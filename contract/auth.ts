@@ -1,0 +1,106 @@
+import { z } from 'zod';
+
+// Request bodies of the account calls, shared by the server (validation) and the web forms (inline errors).
+
+export const USER_NAME_RULE = /^[A-Za-z0-9_]{3,32}$/;
+export const REGISTRABLE_ROLES = ['customer', 'seller'] as const;
+
+export const passwordSchema = z
+  .string({ error: 'Введите пароль' })
+  .min(8, 'Пароль должен быть не короче 8 символов')
+  .max(128, 'Пароль должен быть не длиннее 128 символов')
+  .refine((p) => /\p{L}/u.test(p) && /\d/.test(p), 'Пароль должен содержать букву и цифру');
+
+export const emailSchema = z
+  .string({ error: 'Введите email' })
+  .trim()
+  .max(254, 'Слишком длинный email')
+  .pipe(z.email('Введите корректный email'))
+  .transform((e) => e.toLowerCase());
+
+const personName = (what: string) =>
+  z
+    .string({ error: `Введите ${what}` })
+    .trim()
+    .min(1, `Введите ${what}`)
+    .max(50, `Слишком длинное значение`);
+
+export const registerSchema = z
+  .object({
+    user_name: z
+      .string({ error: 'Введите логин' })
+      .trim()
+      .regex(USER_NAME_RULE, 'Логин: от 3 до 32 латинских букв, цифр или «_»'),
+    name: personName('имя'),
+    surname: personName('фамилию'),
+    email: emailSchema,
+    password: passwordSchema,
+    repeat_password: z.string({ error: 'Повторите пароль' }),
+    role: z.enum(REGISTRABLE_ROLES, { error: 'Выберите роль: покупатель или продавец' }),
+    'cf-turnstile-response': z.string({ error: 'Подтвердите, что вы не робот' }).min(1, 'Подтвердите, что вы не робот'),
+    referralCode: z.string().max(32).optional(),
+  })
+  .refine((v) => v.password === v.repeat_password, { message: 'Пароли не совпадают', path: ['repeat_password'] });
+export type RegisterBody = z.input<typeof registerSchema>;
+
+export const loginSchema = z.object({
+  email: z.string({ error: 'Введите email' }).trim().min(1, 'Введите email').max(254).transform((e) => e.toLowerCase()),
+  password: z.string({ error: 'Введите пароль' }).min(1, 'Введите пароль').max(128),
+});
+export type LoginBody = z.input<typeof loginSchema>;
+
+export const tokenBodySchema = z.object({ token: z.string().min(10).max(200) });
+
+export const recoverSchema = z.object({ email: emailSchema });
+
+export const resetSchema = z
+  .object({ token: z.string().min(10).max(200), password: passwordSchema, repeat_password: z.string() })
+  .refine((v) => v.password === v.repeat_password, { message: 'Пароли не совпадают', path: ['repeat_password'] });
+
+export const changePasswordSchema = z
+  .object({ current_password: z.string().min(1, 'Введите текущий пароль').max(128), password: passwordSchema, repeat_password: z.string() })
+  .refine((v) => v.password === v.repeat_password, { message: 'Пароли не совпадают', path: ['repeat_password'] });
+
+export const changeEmailSchema = z.object({ email: emailSchema, password: z.string().min(1, 'Введите пароль').max(128) });
+
+export const NOTIFICATION_KINDS = {
+  messages: 'Новые сообщения',
+  orders: 'Заказы и оплата',
+  bids: 'Отклики на проекты',
+  reviews: 'Отзывы',
+  disputes: 'Споры',
+  news: 'Новости площадки',
+} as const;
+export type NotificationKind = keyof typeof NOTIFICATION_KINDS;
+
+export const profileSchema = z.object({
+  name: personName('имя').optional(),
+  surname: personName('фамилию').optional(),
+  about: z.string().trim().max(2000, 'Не более 2000 символов').optional(),
+  city: z.uuid('Выберите город из списка').nullable().optional(),
+  country: z.uuid('Выберите страну из списка').nullable().optional(),
+  preferences: z
+    .object({
+      currency: z.enum(['RUB', 'USDT', 'BTC']).optional(),
+      emailNotifications: z.partialRecord(z.enum(Object.keys(NOTIFICATION_KINDS) as [NotificationKind, ...NotificationKind[]]), z.boolean()).optional(),
+    })
+    .optional(),
+});
+export type ProfileBody = z.input<typeof profileSchema>;
+
+export const roleSwitchSchema = z.object({ role: z.enum(REGISTRABLE_ROLES, { error: 'Неизвестная роль' }) });
+
+export const AUTH_MESSAGES = {
+  blocked: 'Аккаунт заблокирован',
+  tooManyAttempts: 'Слишком много попыток входа, попробуйте через 15 минут',
+  botCheckFailed: 'Проверка на робота не пройдена, попробуйте ещё раз',
+  linkInvalid: 'Ссылка недействительна или устарела',
+  confirmed: 'Email подтверждён',
+  resendTooOften: 'Письмо уже отправлено, повторить можно через минуту',
+  recoverSent: 'Если аккаунт с таким email существует, мы отправили на него письмо со ссылкой',
+  passwordChanged: 'Пароль изменён',
+  wrongPassword: 'Неверный текущий пароль',
+  emailChangeSent: 'Письмо для подтверждения отправлено на новый адрес',
+  needSellerRole: 'Сначала станьте продавцом',
+  mustConfirm: 'Подтвердите email, чтобы продолжить',
+} as const;

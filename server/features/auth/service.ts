@@ -1,0 +1,172 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { users, type UserRow } from '../../db/schema/users.ts';
+import { newReferralCode } from '../../db/factories.ts';
+import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { HttpError, badRequest, forbidden } from '../../lib/http.ts';
+import type { Tokens } from '../../lib/auth.ts';
+import type { Mailer } from '../../lib/mail.ts';
+import type { Turnstile } from '../../lib/turnstile.ts';
+import type { RateLimiter } from '../../lib/rate-limiter.ts';
+import { issueEmailToken, consumeEmailToken } from './email-tokens.ts';
+import { confirmationLetter, passwordResetLetter, CONFIRM_TOKEN_TTL_MS, RESET_TOKEN_TTL_MS } from './letters.ts';
+import { AUTH_MESSAGES, type registerSchema, type resetSchema } from '#contract/auth';
+import { API_ERROR_CODES, MESSAGES } from '#contract/messages';
+import { REMEMBER_ME_SECONDS } from '#contract/constants';
+
+const LOGIN_WINDOW_MS = 15 * 60_000;
+const LOGIN_FAILURES_PER_ACCOUNT = 10;
+const LOGIN_ATTEMPTS_PER_ADDRESS = 50;
+const RESEND_WINDOW_MS = 60_000;
+const RECOVER_PER_ADDRESS = 10;
+
+export interface AuthDeps {
+  db: Db;
+  tokens: Tokens;
+  mailer: Mailer;
+  turnstile: Turnstile;
+  limiter: RateLimiter;
+  log: Logger;
+  brand: string;
+  siteUrl: () => string;
+  /** Drops the user's live sockets after their tokens were revoked. */
+  onRevoke: (userId: string) => void;
+}
+
+const byEmail = (email: string) => sql`lower(${users.email}) = ${email.toLowerCase()}`;
+
+export class AuthService {
+  constructor(private readonly deps: AuthDeps) {}
+
+  /** Mail leaves after the commit; a failed send is logged, never undoes the account change. */
+  private mail(to: string, letter: Parameters<Mailer['send']>[1]) {
+    this.deps.mailer.send(to, letter).catch((err: unknown) => this.deps.log.error({ err, to }, 'mail not sent'));
+  }
+
+  private link(path: string, token: string) {
+    return `${this.deps.siteUrl()}${path}?token=${encodeURIComponent(token)}`;
+  }
+
+  async register(input: z.output<typeof registerSchema>, ip: string): Promise<string> {
+    if (!(await this.deps.turnstile.verify(input['cf-turnstile-response'], ip))) throw badRequest(AUTH_MESSAGES.botCheckFailed);
+    const { db } = this.deps;
+    const [taken] = await db
+      .select({ email: users.email, userName: users.userName })
+      .from(users)
+      .where(sql`${byEmail(input.email)} or lower(${users.userName}) = ${input.user_name.toLowerCase()}`)
+      .limit(1);
+    if (taken) {
+      // SPEC §7/§8: these two codes are English; the client shows the Russian texts.
+      throw badRequest(taken.email.toLowerCase() === input.email ? API_ERROR_CODES.emailExists : API_ERROR_CODES.userNameExists);
+    }
+    const referrer = input.referralCode
+      ? (await db.select({ id: users.id }).from(users).where(eq(users.referralCode, input.referralCode)).limit(1))[0]
+      : undefined;
+
+    let user: UserRow;
+    try {
+      [user] = (await db
+        .insert(users)
+        .values({
+          userName: input.user_name,
+          email: input.email,
+          name: input.name,
+          surname: input.surname,
+          passwordHash: await hashPassword(input.password),
+          roles: [input.role],
+          activeRole: input.role,
+          referralCode: newReferralCode(),
+          referredBy: referrer?.id,
+        })
+        .returning()) as [UserRow];
+    } catch (err) {
+      // Two registrations racing for the same email or login: the unique index decides.
+      if (String((err as { cause?: { code?: string }; code?: string }).cause?.code ?? (err as { code?: string }).code) === '23505') {
+        throw badRequest(String(err).includes('email') ? API_ERROR_CODES.emailExists : API_ERROR_CODES.userNameExists);
+      }
+      throw err;
+    }
+    await this.sendConfirmation(user);
+    return this.deps.tokens.sign(user, REMEMBER_ME_SECONDS);
+  }
+
+  async login(email: string, password: string, ip: string): Promise<string> {
+    const { limiter, db } = this.deps;
+    const address = await limiter.hit(`login:ip:${ip}`, LOGIN_ATTEMPTS_PER_ADDRESS, LOGIN_WINDOW_MS);
+    const accountKey = `login:account:${email.toLowerCase()}`;
+    if (!address.allowed || (await limiter.count(accountKey)) >= LOGIN_FAILURES_PER_ACCOUNT) {
+      throw new HttpError(429, AUTH_MESSAGES.tooManyAttempts);
+    }
+    const [user] = await db.select().from(users).where(byEmail(email)).limit(1);
+    if (!user || !(await verifyPassword(user.passwordHash, password))) {
+      await limiter.hit(accountKey, LOGIN_FAILURES_PER_ACCOUNT, LOGIN_WINDOW_MS);
+      throw badRequest(MESSAGES.loginBadCredentials);
+    }
+    if (user.blockedAt) throw forbidden(AUTH_MESSAGES.blocked);
+    await limiter.reset(accountKey);
+    return this.deps.tokens.sign(user, REMEMBER_ME_SECONDS);
+  }
+
+  /** Revokes every token of the user (logout everywhere, password change, block). */
+  async revokeSessions(userId: string) {
+    await this.deps.db
+      .update(users)
+      .set({ tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
+      .where(eq(users.id, userId));
+    this.deps.onRevoke(userId);
+  }
+
+  async sendConfirmation(user: UserRow) {
+    const token = await issueEmailToken(this.deps.db, user.id, 'confirm', CONFIRM_TOKEN_TTL_MS);
+    this.mail(user.email, confirmationLetter({ brand: this.deps.brand, name: user.name, link: this.link('/confirm_account', token) }));
+  }
+
+  async resendConfirmation(user: UserRow) {
+    if (user.emailConfirmedAt) return;
+    const { allowed } = await this.deps.limiter.hit(`confirm-resend:${user.id}`, 1, RESEND_WINDOW_MS);
+    if (!allowed) throw new HttpError(429, AUTH_MESSAGES.resendTooOften);
+    await this.sendConfirmation(user);
+  }
+
+  /** Confirms a registration or an email change from its one-time link. */
+  async confirm(token: string) {
+    const row = await consumeEmailToken(this.deps.db, token, ['confirm', 'email_change']);
+    if (!row) throw badRequest(AUTH_MESSAGES.linkInvalid);
+    const change = row.purpose === 'email_change' && row.newEmail ? { email: row.newEmail } : {};
+    try {
+      await this.deps.db
+        .update(users)
+        .set({ ...change, emailConfirmedAt: sql`coalesce(${users.emailConfirmedAt}, now())`, updatedAt: new Date() })
+        .where(eq(users.id, row.userId));
+    } catch {
+      // The new address was taken meanwhile.
+      throw badRequest(MESSAGES.emailExists);
+    }
+  }
+
+  /** Same answer whether or not the email exists (no account discovery). */
+  async requestReset(email: string, ip: string) {
+    const { allowed } = await this.deps.limiter.hit(`recover:ip:${ip}`, RECOVER_PER_ADDRESS, LOGIN_WINDOW_MS);
+    if (!allowed) throw new HttpError(429, MESSAGES.tooManyRequests);
+    const [user] = await this.deps.db.select().from(users).where(byEmail(email)).limit(1);
+    if (!user || user.blockedAt) return;
+    const perAccount = await this.deps.limiter.hit(`recover:account:${user.id}`, 3, LOGIN_WINDOW_MS);
+    if (!perAccount.allowed) return;
+    const token = await issueEmailToken(this.deps.db, user.id, 'reset', RESET_TOKEN_TTL_MS);
+    this.mail(user.email, passwordResetLetter({ brand: this.deps.brand, name: user.name, link: this.link('/recover', token) }));
+  }
+
+  /** Sets a new password from a reset link; every other session ends. */
+  async resetPassword(input: z.output<typeof resetSchema>) {
+    const row = await consumeEmailToken(this.deps.db, input.token, ['reset']);
+    if (!row) throw badRequest(AUTH_MESSAGES.linkInvalid);
+    await this.deps.db
+      .update(users)
+      // Following the link proves the mailbox too.
+      .set({ passwordHash: await hashPassword(input.password), emailConfirmedAt: sql`coalesce(${users.emailConfirmedAt}, now())` })
+      .where(eq(users.id, row.userId));
+    await this.revokeSessions(row.userId);
+  }
+}

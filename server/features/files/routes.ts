@@ -1,0 +1,111 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import multipart from '@fastify/multipart';
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { okSchema } from '#contract/api';
+import { badRequest, notFound, ok } from '../../lib/http.ts';
+import { requireUser } from '../../lib/auth.ts';
+import { FILE_MESSAGES, INLINE_MIMES, MAX_FILE_SIZE, STORED_PATH_RE, type FileService } from './service.ts';
+
+// Candidate for contract/api.ts once the web client uploads.
+export const uploadedFileSchema = z.object({
+  _id: z.string(),
+  filePath: z.string(),
+  url: z.string(),
+  name: z.string(),
+  mime: z.string(),
+  size: z.number().int(),
+});
+
+/** Nothing a stored file contains may run: no scripts, no plugins, no forms, its own opaque origin. */
+export const FILE_CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox";
+
+/** RFC 8187 encoding of a file name for `filename*=UTF-8''…`. */
+export const encodeRfc8187 = (name: string) =>
+  encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+export const contentDisposition = (mime: string, name: string) =>
+  INLINE_MIMES.has(mime) ? 'inline' : `attachment; filename*=UTF-8''${encodeRfc8187(name)}`;
+
+export const filesRoutes: FastifyPluginAsyncZod<{ files: FileService }> = async (app, { files }) => {
+  await app.register(multipart, {
+    // One file part, a few small fields at most.
+    limits: { fileSize: MAX_FILE_SIZE, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 11 },
+  });
+
+  app.post(
+    '/api/files/single',
+    {
+      schema: {
+        tags: ['files'],
+        summary: 'Upload one file (multipart field "file", at most 20 MB)',
+        consumes: ['multipart/form-data'],
+        security: [{ bearer: [] }],
+        response: { 200: okSchema(uploadedFileSchema) },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      if (!request.isMultipart()) throw badRequest(FILE_MESSAGES.missing);
+      let part;
+      try {
+        part = await request.file();
+      } catch (err) {
+        // A broken multipart body (no boundary, cut short) is the client's fault.
+        if ((err as { statusCode?: number }).statusCode === 413) throw err;
+        throw badRequest(FILE_MESSAGES.missing);
+      }
+      if (!part) throw badRequest(FILE_MESSAGES.missing);
+      if (part.fieldname !== 'file') {
+        part.file.resume();
+        throw badRequest(FILE_MESSAGES.missing);
+      }
+      return ok(await files.upload(user.id, { filename: part.filename, file: part.file }));
+    },
+  );
+
+  app.delete(
+    '/api/files/single',
+    {
+      schema: {
+        tags: ['files'],
+        summary: 'Delete an own file, by its stored path or its /uploads/ url',
+        security: [{ bearer: [] }],
+        body: z.object({ filePath: z.string().max(500) }),
+        response: { 200: okSchema(z.literal(true)) },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      await files.remove(user.id, request.body.filePath);
+      return ok(true as const);
+    },
+  );
+
+  // Public: avatars and service images are shown to guests too.
+  app.get(
+    '/uploads/*',
+    { schema: { tags: ['files'], summary: 'A stored file', params: z.object({ '*': z.string() }) } },
+    async (request, reply) => {
+      const key = request.params['*'];
+      // Stored names never need escaping: anything percent-encoded (%2F, %2e, %00, …) is not ours.
+      if (request.url.includes('%') || !STORED_PATH_RE.test(key)) throw notFound();
+      const full = files.storage.resolve(key);
+      if (!full) throw notFound();
+      const row = await files.byPath(key);
+      if (!row) throw notFound();
+      const info = await stat(full).catch(() => null);
+      if (!info?.isFile()) throw notFound();
+
+      return reply
+        .header('content-type', row.mime)
+        .header('content-length', info.size)
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', FILE_CSP)
+        .header('content-disposition', contentDisposition(row.mime, row.originalName))
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .send(createReadStream(full));
+    },
+  );
+};

@@ -1,0 +1,112 @@
+import { eq, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { users, type Role, type UserRow } from '../../db/schema/users.ts';
+import { cities, countries } from '../../db/schema/lookups.ts';
+import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { badRequest, forbidden } from '../../lib/http.ts';
+import { ownedFile } from '../files/service.ts';
+import type { AuthService } from '../auth/service.ts';
+import { issueEmailToken } from '../auth/email-tokens.ts';
+import { emailChangeLetter, CONFIRM_TOKEN_TTL_MS } from '../auth/letters.ts';
+import type { Mailer } from '../../lib/mail.ts';
+import type { Tokens } from '../../lib/auth.ts';
+import { AUTH_MESSAGES, type changeEmailSchema, type changePasswordSchema, type profileSchema } from '#contract/auth';
+import { MESSAGES } from '#contract/messages';
+
+export interface UserDeps {
+  db: Db;
+  auth: AuthService;
+  tokens: Tokens;
+  mailer: Mailer;
+  brand: string;
+  siteUrl: () => string;
+}
+
+/** A user's own account: profile, preferences, password, email, avatar and roles. */
+export class UserService {
+  constructor(private readonly deps: UserDeps) {}
+
+  private async update(user: UserRow, set: Partial<typeof users.$inferInsert>): Promise<UserRow> {
+    const [row] = await this.deps.db
+      .update(users)
+      .set({ ...set, updatedAt: new Date() })
+      .where(eq(users.id, user.id))
+      .returning();
+    return row!;
+  }
+
+  async updateProfile(user: UserRow, input: z.output<typeof profileSchema>): Promise<UserRow> {
+    const { db } = this.deps;
+    if (input.city && !(await db.select({ id: cities.id }).from(cities).where(eq(cities.id, input.city))).length) {
+      throw badRequest(MESSAGES.validation, { city: ['Выберите город из списка'] });
+    }
+    if (input.country && !(await db.select({ id: countries.id }).from(countries).where(eq(countries.id, input.country))).length) {
+      throw badRequest(MESSAGES.validation, { country: ['Выберите страну из списка'] });
+    }
+    const preferences = input.preferences
+      ? {
+          ...user.preferences,
+          ...(input.preferences.currency ? { currency: input.preferences.currency } : {}),
+          ...(input.preferences.emailNotifications
+            ? { emailNotifications: { ...user.preferences.emailNotifications, ...input.preferences.emailNotifications } }
+            : {}),
+        }
+      : undefined;
+    return this.update(user, {
+      name: input.name,
+      surname: input.surname,
+      about: input.about,
+      cityId: input.city,
+      countryId: input.country,
+      preferences,
+    });
+  }
+
+  /** Sets (a file the user uploaded) or removes the avatar. */
+  async setAvatar(user: UserRow, filePath: string | null): Promise<UserRow> {
+    if (filePath === null) return this.update(user, { avatar: null });
+    const file = await ownedFile(this.deps.db, user.id, filePath);
+    if (!file) throw forbidden();
+    if (!file.mime.startsWith('image/')) throw badRequest('Аватар должен быть изображением');
+    return this.update(user, { avatar: `/uploads/${file.path}` });
+  }
+
+  /** Changes the password, ends every other session and returns a fresh token for this one. */
+  async changePassword(user: UserRow, input: z.output<typeof changePasswordSchema>): Promise<string> {
+    if (!(await verifyPassword(user.passwordHash, input.current_password))) {
+      throw badRequest(AUTH_MESSAGES.wrongPassword, { current_password: [AUTH_MESSAGES.wrongPassword] });
+    }
+    await this.update(user, { passwordHash: await hashPassword(input.password) });
+    await this.deps.auth.revokeSessions(user.id);
+    const [fresh] = await this.deps.db.select().from(users).where(eq(users.id, user.id));
+    return this.deps.tokens.sign(fresh!);
+  }
+
+  /** Sends a confirmation link to the new address; the email changes when it is followed. */
+  async requestEmailChange(user: UserRow, input: z.output<typeof changeEmailSchema>) {
+    if (!(await verifyPassword(user.passwordHash, input.password))) {
+      throw badRequest(AUTH_MESSAGES.wrongPassword, { password: [AUTH_MESSAGES.wrongPassword] });
+    }
+    const [taken] = await this.deps.db
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.email}) = ${input.email}`);
+    if (taken) throw badRequest(MESSAGES.emailExists, { email: [MESSAGES.emailExists] });
+    const token = await issueEmailToken(this.deps.db, user.id, 'email_change', CONFIRM_TOKEN_TTL_MS, input.email);
+    const link = `${this.deps.siteUrl()}/confirm_account?token=${encodeURIComponent(token)}`;
+    await this.deps.mailer.send(input.email, emailChangeLetter({ brand: this.deps.brand, name: user.name, link }));
+  }
+
+  /** Switches the interface between buying and selling; selling needs the seller role. */
+  async switchRole(user: UserRow, role: Exclude<Role, 'admin'>): Promise<UserRow> {
+    if (role === 'seller' && !user.roles.includes('seller')) throw forbidden(AUTH_MESSAGES.needSellerRole);
+    const roles = user.roles.includes(role) ? user.roles : [...user.roles, role];
+    return this.update(user, { roles, activeRole: role });
+  }
+
+  async becomeSeller(user: UserRow): Promise<UserRow> {
+    const roles = user.roles.includes('seller') ? user.roles : [...user.roles, 'seller' as const];
+    return this.update(user, { roles, activeRole: 'seller' });
+  }
+}

@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { Logger } from 'pino';
+
+/** One letter, in both forms: mail clients show the HTML, the plain text is the fallback. */
+export interface Letter {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface Mailer {
+  /** Sends a letter; rejects when it could not be handed over (callers log and carry on). */
+  send(to: string, letter: Letter): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface MailerOptions {
+  /** smtp:// or smtps:// URL; without it letters go to outboxDir as .eml files. */
+  smtpUrl?: string;
+  outboxDir: string;
+  /** The From header, e.g. `Подряд <no-reply@example.ru>`. */
+  from: string;
+  log: Logger;
+}
+
+/** Every http(s) URL in a text, without trailing punctuation. */
+export function linksIn(text: string): string[] {
+  return [...text.matchAll(/https?:\/\/[^\s<>"'«»]+/g)].map((m) => m[0].replace(/[.,;:!?)\]]+$/, ''));
+}
+
+export function createMailer(opts: MailerOptions): Mailer {
+  return opts.smtpUrl ? smtpMailer(opts.smtpUrl, opts) : outboxMailer(opts);
+}
+
+function smtpMailer(url: string, opts: MailerOptions): Mailer {
+  // The URL's own query parameters (e.g. ?connectionTimeout=…) override these defaults.
+  const transport = nodemailer.createTransport(
+    { url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 },
+    { from: opts.from },
+  );
+  return {
+    async send(to, letter) {
+      const info = await transport.sendMail({ to, subject: letter.subject, text: letter.text, html: letter.html });
+      opts.log.debug({ to, subject: letter.subject, messageId: info.messageId }, 'mail sent');
+    },
+    async close() {
+      transport.close();
+    },
+  };
+}
+
+/** Development without SMTP: each letter becomes an .eml file and its links go to the log. */
+function outboxMailer(opts: MailerOptions): Mailer {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true }, { from: opts.from });
+  return {
+    async send(to, letter) {
+      const info = await transport.sendMail({ to, subject: letter.subject, text: letter.text, html: letter.html });
+      await mkdir(opts.outboxDir, { recursive: true });
+      // Colons are not allowed in Windows file names.
+      const name = `${new Date().toISOString().replaceAll(':', '-')}-${randomBytes(4).toString('hex')}.eml`;
+      const file = path.join(opts.outboxDir, name);
+      await writeFile(file, info.message as Buffer);
+      opts.log.info({ to, subject: letter.subject, links: linksIn(letter.text), file }, 'mail written to the outbox');
+    },
+    async close() {
+      transport.close();
+    },
+  };
+}
