@@ -12,6 +12,8 @@ export interface MeasureOptions {
   connections?: number;
   /** Unmeasured warm-up seconds before the run (default 2). */
   warmupSeconds?: number;
+  /** Method, headers and body (default a plain GET). */
+  request?: LoadJob['request'];
 }
 
 export interface Row {
@@ -94,7 +96,7 @@ export async function startBareServer(routes: Map<string, Captured>) {
 
 /**
  * Same-origin /assets/ JavaScript a page loads up front: `<script type="module" src>`,
- * `<link rel="modulepreload" href>` and `import("…")` in inline scripts.
+ * `<link rel="modulepreload" href>`, and `import("…")` / `import … from "…"` in inline scripts.
  */
 export function pageScripts(html: string): string[] {
   const patterns = [
@@ -103,6 +105,7 @@ export function pageScripts(html: string): string[] {
     /<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g,
     /<link\b[^>]*\bhref="([^"]+)"[^>]*\brel="modulepreload"/g,
     /\bimport\(\s*["']([^"']+)["']\s*\)/g,
+    /\bimport\b[^;"'()]*?\bfrom\s*["']([^"']+)["']/g,
   ];
   const urls = new Set<string>();
   for (const pattern of patterns) {

@@ -8,6 +8,8 @@ import autocannon from 'autocannon';
 
 export interface LoadJob {
   url: string;
+  /** Method, headers and body of every request (plain data: it crosses into the worker). */
+  request?: Pick<autocannon.Options, 'method' | 'headers' | 'body'>;
   seconds: number;
   connections: number;
   warmupSeconds: number;
@@ -20,7 +22,7 @@ export interface LoadResult {
   failed: number;
   elapsedMs: number;
   /** Response times in ms, 2xx only. */
-  latencies: Float64Array;
+  latencies: Float64Array<ArrayBuffer>;
 }
 
 function run(job: LoadJob, seconds: number): Promise<LoadResult> {
@@ -31,7 +33,7 @@ function run(job: LoadJob, seconds: number): Promise<LoadResult> {
     let failed = 0; // non-2xx responses and request errors (timeouts, resets)
     const started = performance.now();
     const instance = autocannon(
-      { url: job.url, connections: job.connections, duration: seconds },
+      { ...job.request, url: job.url, connections: job.connections, duration: seconds },
       (err) => {
         if (err) return reject(err);
         resolve({ responses, failed, elapsedMs: performance.now() - started, latencies: latencies.slice(0, ok) });

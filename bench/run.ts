@@ -36,11 +36,12 @@ const env = loadEnv({
   LOG_LEVEL: 'silent',
 });
 const server = await startServer(env, createLogger(env));
+let bare: Awaited<ReturnType<typeof startBareServer>> | undefined;
 
 try {
   const targets = ['/api/categories/', '/'];
   const captured = new Map(await Promise.all(targets.map(async (t) => [t, await capture(server.url + t)] as const)));
-  const bare = await startBareServer(captured);
+  bare = await startBareServer(captured);
 
   console.log('## Подряд benchmark\n');
   console.log(`- Machine: ${os.availableParallelism()} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}`);
@@ -53,10 +54,10 @@ try {
 
   const rows: Row[] = [];
   for (const target of targets) {
+    console.error(`measuring GET ${target}…`); // progress on stderr keeps stdout pasteable
     const ours = await measure(`GET ${target} (ours)`, server.url + target);
     const twin = await measure(`GET ${target} (bare, same process)`, bare.url + target);
     rows.push({ ...ours, ratio: ours.rps / twin.rps }, twin);
-    console.error(`measured ${target}`);
   }
   printTable(rows);
 
@@ -66,8 +67,8 @@ try {
   console.log(`\n- Home page HTML: ${kib(home.body.length)}`);
   console.log(`- Home page JavaScript: ${js.files} files, ${kib(js.raw)} raw, ${kib(js.gzip)} gzip -9`);
   if (rows.some((r) => r.failed > 0)) console.log('\n**Warning:** some requests failed (see the "failed" column).');
-  await bare.close();
 } finally {
+  await bare?.close();
   await server.close();
   rmSync(dataDir, { recursive: true, force: true });
 }
