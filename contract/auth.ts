@@ -100,6 +100,7 @@ export const AUTH_MESSAGES = {
   recoverSent: 'Если аккаунт с таким email существует, мы отправили на него письмо со ссылкой',
   passwordChanged: 'Пароль изменён',
   wrongPassword: 'Неверный текущий пароль',
+  tooManyPasswordAttempts: 'Слишком много неверных попыток, попробуйте через 15 минут',
   emailChangeSent: 'Письмо для подтверждения отправлено на новый адрес',
   needSellerRole: 'Сначала станьте продавцом',
   mustConfirm: 'Подтвердите email, чтобы продолжить',

@@ -8,6 +8,8 @@ export interface PublicConfig {
   apiBase: string;
   siteUrl: string;
   buildId: string;
+  /** Cloudflare Turnstile site key; null renders the local stand-in widget (development, demo, tests). */
+  turnstileSiteKey: string | null;
 }
 
 export interface CatalogueCategory {

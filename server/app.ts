@@ -207,6 +207,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
           apiBase: '',
           siteUrl: env.PUBLIC_URL ?? `${request.protocol}://${request.host}`,
           buildId,
+          turnstileSiteKey: env.TURNSTILE_SITE_KEY ?? null,
         },
         user: user ? presentMe(user) : null,
         nonce: request.cspNonce,

@@ -1,4 +1,13 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError } from 'react-router';
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useRouteError,
+  type ShouldRevalidateFunction,
+} from 'react-router';
 import type { Route } from './+types/root';
 import './lib/load-context.ts';
 import { useNonce } from './lib/nonce.ts';
@@ -22,8 +31,10 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { config: context.config, user: context.user, catalogue, rates };
 }
 
-// The shell's data changes only on sign-in/out, which reloads the page.
-export const shouldRevalidate = () => false;
+// The shell's data (user, catalogue, rates) is not refetched on navigation; a page that changed the
+// account asks for it with useRevalidator(), which keeps the URL.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
+  currentUrl.href === nextUrl.href && defaultShouldRevalidate;
 
 export const meta: Route.MetaFunction = ({ error, matches }) =>
   error ? errorMeta(matches, error) : [{ name: 'description', content: DEFAULT_DESCRIPTION }];

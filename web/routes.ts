@@ -21,20 +21,20 @@ export default [
       ...(['faq', 'help', 'about', 'contacts', 'conditions'] as const).map((slug) =>
         route(slug, 'routes/static-page.tsx', { id: `static-${slug}` }),
       ),
-      page('become-seller', 'become-seller'),
-      page('recover', 'recover'),
-      page('confirm_account', 'confirm-account'),
+      route('become-seller', 'routes/become-seller.tsx'),
+      route('recover', 'routes/recover.tsx'),
+      route('confirm_account', 'routes/confirm-account.tsx'),
       page('payments/:orderId', 'payment'),
       route('test', 'routes/test.tsx'),
-      layout('layouts/guest-only.tsx', [page('reg', 'reg'), page('login', 'login')]),
-      layout('layouts/authenticated.tsx', { id: 'authenticated-verify' }, [page('verify', 'verify')]),
+      layout('layouts/guest-only.tsx', [route('reg', 'routes/reg.tsx'), route('login', 'routes/login.tsx')]),
+      layout('layouts/authenticated.tsx', { id: 'authenticated-verify' }, [route('verify', 'routes/verify.tsx')]),
       route('*', 'routes/not-found.tsx'),
     ]),
     route('profile', 'layouts/profile-layout.tsx', [
       index('routes/profile-index.tsx'),
+      route('settings', 'routes/profile-settings.tsx', { id: 'profile-settings' }),
       ...(
         [
-          'settings',
           'dashboard',
           'bids',
           'items',
@@ -54,6 +54,8 @@ export default [
     ]),
     route('admin', 'layouts/admin-layout.tsx', [
       index('routes/admin-index.tsx'),
+      route('users', 'routes/admin-users.tsx', { id: 'admin-users' }),
+      route('users/:id', 'routes/admin-user.tsx', { id: 'admin-users-item' }),
       ...(
         [
           'bids',
@@ -61,8 +63,6 @@ export default [
           'appeals',
           'disputes',
           'payments',
-          'users',
-          'users/:id',
           'projects',
           'projects/:id/edit',
           'services',

@@ -46,7 +46,15 @@ export function getToken(): string | null {
   return null;
 }
 
+const REMEMBER_KEY = 'authRemember';
+
+/** Replaces the token (after a password change) keeping the persistence the user chose at sign-in. */
+export function renewToken(token: string) {
+  saveToken(token, localStorage.getItem(REMEMBER_KEY) === '1');
+}
+
 export function saveToken(token: string, remember: boolean) {
+  localStorage.setItem(REMEMBER_KEY, remember ? '1' : '0');
   const maxAge = remember ? `; max-age=${REMEMBER_ME_SECONDS}` : '';
   const secure = location.protocol === 'https:' ? '; secure' : '';
   document.cookie = `${AUTH_TOKEN_KEY}=${encodeURIComponent(token)}; path=/; samesite=lax${maxAge}${secure}`;

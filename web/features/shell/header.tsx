@@ -7,6 +7,7 @@ import { Avatar } from '../../components/ui/avatar.tsx';
 import { useShell } from './use-shell.ts';
 import { currencyStore, useCurrency } from './currency-store.ts';
 import { logoutModal } from './logout-store.ts';
+import { RoleToggle } from './role-toggle.tsx';
 
 function CatalogueMenu() {
   const { catalogue } = useShell();
@@ -155,6 +156,7 @@ export function Header() {
           </nav>
           <SearchBox />
           <CurrencySelector />
+          <RoleToggle />
           <UserMenu />
         </div>
       </div>

@@ -6,6 +6,7 @@ import { recordNavigation } from './navigation-history.ts';
 import { setCurrentUser } from './current-user.ts';
 import { currencyStore } from './currency-store.ts';
 import { logout } from './session.ts';
+import { safeTarget } from '../auth/session-actions.ts';
 import { setApiBase } from '../../lib/api.ts';
 import { getToken } from '../../lib/token.ts';
 import { connectSocket, disconnectSocket } from '../../lib/socket.ts';
@@ -77,8 +78,7 @@ export function ShellEffects() {
     const onStorage = (event: StorageEvent) => {
       if (event.key !== STORAGE_KEYS.isAuth) return;
       if (event.newValue === 'true') {
-        const from = new URLSearchParams(window.location.search).get('from');
-        window.location.assign(from?.startsWith('/') && !from.startsWith('//') ? from : '/');
+        window.location.assign(safeTarget(new URLSearchParams(window.location.search).get('from')));
       } else if (user) {
         logout();
       }

@@ -1,0 +1,131 @@
+import { useState, type FormEvent } from 'react';
+import { useLoaderData, useRevalidator } from 'react-router';
+import type { Route } from './+types/admin-user';
+import type { AdminUser, AuditEntry } from '#contract/admin';
+import { api } from '../lib/api.ts';
+import { toast } from '../lib/toast-store.ts';
+import { formatDate, formatRelative } from '../lib/dates.ts';
+import { pageMeta } from '../features/shell/meta.ts';
+import { pageNotFound } from '../features/shell/guards.ts';
+import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
+import { Avatar } from '../components/ui/avatar.tsx';
+import { FormError, TextField, formValues } from '../components/ui/form.tsx';
+
+const ACTIONS: Record<string, string> = {
+  'user.block': 'Заблокирован',
+  'user.unblock': 'Разблокирован',
+  'user.grant_admin': 'Назначен администратором',
+  'user.revoke_admin': 'Снята роль администратора',
+};
+
+export async function clientLoader({ params }: Route.ClientLoaderArgs) {
+  try {
+    return (await api.get<{ user: AdminUser; audit: AuditEntry[] }>(`/api/admin/users/${params.id}`, undefined, { fresh: true })).result;
+  } catch {
+    throw pageNotFound();
+  }
+}
+clientLoader.hydrate = true as const;
+
+export function HydrateFallback() {
+  return <div className="skeleton" style={{ height: 320 }} />;
+}
+
+export const meta: Route.MetaFunction = ({ matches, data }) =>
+  pageMeta(matches, data ? `${data.user.name} ${data.user.surname}`.trim() || data.user.user_name : 'Пользователь');
+
+export default function AdminUserPage() {
+  const { user, audit } = useLoaderData<typeof clientLoader>();
+  const revalidator = useRevalidator();
+  const [errors, setErrors] = useState<Record<string, string[]>>();
+  const [formError, setFormError] = useState<string | null>(null);
+  const fullName = `${user.name} ${user.surname}`.trim() || user.user_name;
+
+  async function send(path: string, body: Record<string, unknown>, success: string) {
+    const { error } = await api.patch(path, body);
+    setErrors(error?.errors);
+    setFormError(error?.message ?? null);
+    if (error) return;
+    toast(success, { type: 'success' });
+    await revalidator.revalidate();
+  }
+
+  function block(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const { reason } = formValues(event.currentTarget);
+    void send(`/api/admin/users/${user._id}/block`, { blocked: true, reason }, 'Пользователь заблокирован');
+  }
+
+  return (
+    <section className="page">
+      <Breadcrumbs items={[{ label: 'Пользователи', to: '/admin/users' }, { label: fullName }]} />
+      <div className="card">
+        <div className="avatar-editor">
+          <Avatar name={fullName} src={user.avatar} size={64} />
+          <div>
+            <h1 className="page__title">{fullName}</h1>
+            <p className="field__hint">
+              @{user.user_name} · {user.email} · с {formatDate(user.created_at)}
+            </p>
+          </div>
+        </div>
+        <dl className="facts">
+          <dt>Роли</dt>
+          <dd>{user.roles.join(', ')}</dd>
+          <dt>Активная роль</dt>
+          <dd>{user.active_role}</dd>
+          <dt>Email</dt>
+          <dd>{user.email_confirmed ? 'подтверждён' : 'не подтверждён'}</dd>
+          <dt>Состояние</dt>
+          <dd>{user.blocked ? `заблокирован: ${user.block_reason ?? 'без причины'}` : 'активен'}</dd>
+        </dl>
+      </div>
+      <div className="card form">
+        <h2 className="card__title">Доступ</h2>
+        {user.blocked ? (
+          <div>
+            <button type="button" className="btn btn--primary" onClick={() => send(`/api/admin/users/${user._id}/block`, { blocked: false }, 'Пользователь разблокирован')}>
+              Разблокировать
+            </button>
+          </div>
+        ) : (
+          <form className="form" onSubmit={block} noValidate>
+            <TextField label="Причина блокировки" name="reason" errors={errors} hint="Пользователь увидит её при попытке входа в поддержку" />
+            <div>
+              <button type="submit" className="btn btn--primary">
+                Заблокировать
+              </button>
+            </div>
+          </form>
+        )}
+        <FormError message={formError} />
+        <div>
+          <button
+            type="button"
+            className="btn btn--ghost"
+            onClick={() =>
+              send(`/api/admin/users/${user._id}/admin`, { admin: !user.roles.includes('admin') }, user.roles.includes('admin') ? 'Роль администратора снята' : 'Назначен администратором')
+            }
+          >
+            {user.roles.includes('admin') ? 'Снять роль администратора' : 'Сделать администратором'}
+          </button>
+        </div>
+      </div>
+      <div className="card">
+        <h2 className="card__title">Журнал действий</h2>
+        {audit.length === 0 ? (
+          <p className="field__hint">Действий администраторов ещё не было.</p>
+        ) : (
+          <ul className="audit">
+            {audit.map((e) => (
+              <li key={e._id}>
+                <strong>{ACTIONS[e.action] ?? e.action}</strong>
+                {typeof e.details.reason === 'string' && <> — {e.details.reason}</>} <span className="field__hint">{formatRelative(e.created_at)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </section>
+  );
+}

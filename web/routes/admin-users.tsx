@@ -1,0 +1,137 @@
+import { Form, useLoaderData, useNavigation, useSearchParams } from 'react-router';
+import type { Route } from './+types/admin-users';
+import type { AdminUser } from '#contract/admin';
+import type { ApiOk } from '#contract/api';
+import { api } from '../lib/api.ts';
+import { formatDate } from '../lib/dates.ts';
+import { pageMeta } from '../features/shell/meta.ts';
+import { AppLink } from '../components/ui/app-link.tsx';
+import { Avatar } from '../components/ui/avatar.tsx';
+import { SelectField, TextField } from '../components/ui/form.tsx';
+
+const LIMIT = 20;
+const ROLE_LABELS: Record<string, string> = { customer: 'Покупатель', seller: 'Продавец', admin: 'Администратор' };
+
+export async function clientLoader({ request }: Route.ClientLoaderArgs) {
+  const url = new URL(request.url);
+  const query = Object.fromEntries([...url.searchParams].filter(([, v]) => v !== ''));
+  const answer = await api.get<AdminUser[]>('/api/admin/users', { ...query, limit: LIMIT }, { fresh: true }).catch(
+    (): ApiOk<AdminUser[]> => ({ status: 0, result: [], total: 0 }),
+  );
+  return { users: answer.result, total: answer.total ?? 0, page: Number(query.page ?? 1) };
+}
+clientLoader.hydrate = true as const;
+
+export function HydrateFallback() {
+  return (
+    <section className="page">
+      <h1 className="page__title">Пользователи</h1>
+      <div className="skeleton" style={{ height: 240 }} />
+    </section>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Пользователи');
+
+function UserState({ user }: { user: AdminUser }) {
+  if (user.blocked) return <span className="badge badge--danger">Заблокирован</span>;
+  if (!user.email_confirmed) return <span className="badge badge--muted">Email не подтверждён</span>;
+  return <span className="badge">Активен</span>;
+}
+
+export default function AdminUsersPage() {
+  const { users, total, page } = useLoaderData<typeof clientLoader>();
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const pages = Math.max(1, Math.ceil(total / LIMIT));
+  const pageLink = (p: number) => {
+    const next = new URLSearchParams(params);
+    next.set('page', String(p));
+    return `?${next}`;
+  };
+
+  return (
+    <section className="page">
+      <h1 className="page__title">Пользователи</h1>
+      <Form method="get" className="toolbar" role="search">
+        <TextField label="Поиск" name="q" defaultValue={params.get('q') ?? ''} placeholder="Имя, email или логин" />
+        <SelectField
+          label="Роль"
+          name="role"
+          defaultValue={params.get('role') ?? ''}
+          placeholder="Все"
+          options={Object.entries(ROLE_LABELS).map(([value, label]) => ({ value, label }))}
+        />
+        <SelectField
+          label="Состояние"
+          name="state"
+          defaultValue={params.get('state') ?? ''}
+          placeholder="Все"
+          options={[
+            { value: 'active', label: 'Активные' },
+            { value: 'blocked', label: 'Заблокированные' },
+            { value: 'unconfirmed', label: 'Без подтверждения' },
+          ]}
+        />
+        <button type="submit" className="btn btn--primary" disabled={navigation.state !== 'idle'}>
+          Найти
+        </button>
+      </Form>
+      <p className="field__hint" aria-live="polite">
+        Найдено: {total}
+      </p>
+      {users.length === 0 ? (
+        <p className="empty-state">Никого не нашлось. Измените запрос или фильтры.</p>
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Пользователь</th>
+              <th>Email</th>
+              <th>Роли</th>
+              <th>Состояние</th>
+              <th>Регистрация</th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.map((u) => (
+              <tr key={u._id}>
+                <td data-label="Пользователь">
+                  <AppLink to={`/admin/users/${u._id}`} className="user-cell">
+                    <Avatar name={`${u.name} ${u.surname}`.trim() || u.user_name} src={u.avatar} size={32} />
+                    <span>
+                      {u.name} {u.surname} <span className="field__hint">@{u.user_name}</span>
+                    </span>
+                  </AppLink>
+                </td>
+                <td data-label="Email">{u.email}</td>
+                <td data-label="Роли">{u.roles.map((r) => ROLE_LABELS[r] ?? r).join(', ')}</td>
+                <td data-label="Состояние">
+                  <UserState user={u} />
+                </td>
+                <td data-label="Регистрация">{formatDate(u.created_at)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {pages > 1 && (
+        <nav className="pager" aria-label="Страницы">
+          {page > 1 && (
+            <AppLink to={pageLink(page - 1)} className="btn btn--ghost">
+              Назад
+            </AppLink>
+          )}
+          <span>
+            {page} из {pages}
+          </span>
+          {page < pages && (
+            <AppLink to={pageLink(page + 1)} className="btn btn--ghost">
+              Дальше
+            </AppLink>
+          )}
+        </nav>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,53 @@
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import type { Route } from './+types/confirm-account';
+import { api } from '../lib/api.ts';
+import { pageMeta } from '../features/shell/meta.ts';
+import { AppLink } from '../components/ui/app-link.tsx';
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Подтверждение email');
+
+type State = { kind: 'pending' } | { kind: 'done'; message: string } | { kind: 'failed'; message: string };
+
+export default function ConfirmAccountPage() {
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const [state, setState] = useState<State>(() =>
+    token ? { kind: 'pending' } : { kind: 'failed', message: 'Ссылка недействительна или устарела' },
+  );
+
+  useEffect(() => {
+    if (!token) return;
+    let live = true;
+    api.post<{ message: string }>('/api/auth/confirm', { token }).then(({ data, error }) => {
+      if (live) setState(data ? { kind: 'done', message: data.result.message } : { kind: 'failed', message: error.message });
+    });
+    return () => void (live = false);
+  }, [token]);
+
+  return (
+    <section className="page">
+      <div className="form form--card" aria-live="polite">
+        <h1 className="auth-page__title">Подтверждение email</h1>
+        {state.kind === 'pending' && <p>Проверяем ссылку…</p>}
+        {state.kind === 'done' && (
+          <>
+            <p className="form-success">{state.message}</p>
+            {/* A full load: the header and the guards see the confirmed account at once. */}
+            <a href="/" className="btn btn--primary btn--block">
+              На главную
+            </a>
+          </>
+        )}
+        {state.kind === 'failed' && (
+          <>
+            <p className="form-error">{state.message}</p>
+            <AppLink to="/verify" className="btn btn--ghost btn--block">
+              Отправить новую ссылку
+            </AppLink>
+          </>
+        )}
+      </div>
+    </section>
+  );
+}

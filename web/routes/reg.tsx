@@ -1,0 +1,82 @@
+import { useCallback, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import type { Route } from './+types/reg';
+import { api } from '../lib/api.ts';
+import { toast } from '../lib/toast-store.ts';
+import { pageMeta } from '../features/shell/meta.ts';
+import { AppLink } from '../components/ui/app-link.tsx';
+import { FormError, TextField, formValues } from '../components/ui/form.tsx';
+import { BotCheck } from '../features/auth/bot-check.tsx';
+import { registerErrorText } from '../features/auth/messages.ts';
+import { signIn, storedReferralCode } from '../features/auth/session-actions.ts';
+import { registerSchema } from '#contract/auth';
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Регистрация');
+
+export default function RegisterPage() {
+  const [params] = useSearchParams();
+  const [busy, setBusy] = useState(false);
+  const [token, setToken] = useState('');
+  const [errors, setErrors] = useState<Record<string, string[]>>();
+  const [formError, setFormError] = useState<string | null>(null);
+  const onToken = useCallback((t: string) => setToken(t), []);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const values = formValues(event.currentTarget);
+    const body = { ...values, 'cf-turnstile-response': token, referralCode: storedReferralCode() };
+    // The same rules as the server, so most mistakes show at once without a round trip.
+    const checked = registerSchema.safeParse(body);
+    if (!checked.success) {
+      const fieldErrors: Record<string, string[]> = {};
+      for (const issue of checked.error.issues) (fieldErrors[String(issue.path[0])] ??= []).push(issue.message);
+      setErrors(fieldErrors);
+      return;
+    }
+    setBusy(true);
+    const { data, error } = await api.post<string>('/api/auth/register', body);
+    if (data) return signIn(data.result, false, '/verify');
+    setBusy(false);
+    const text = registerErrorText(error);
+    toast(text);
+    setErrors(error.errors);
+    setFormError(text);
+  }
+
+  const role = params.get('role') === 'seller' ? 'seller' : 'customer';
+  return (
+    <section className="page">
+      <form className="form form--card" onSubmit={submit} noValidate>
+        <h1 className="auth-page__title">Регистрация</h1>
+        <fieldset className="segmented">
+          <legend>Я хочу</legend>
+          <label>
+            <input type="radio" name="role" value="customer" defaultChecked={role === 'customer'} /> Заказывать
+          </label>
+          <label>
+            <input type="radio" name="role" value="seller" defaultChecked={role === 'seller'} /> Продавать услуги
+          </label>
+        </fieldset>
+        <div className="form__row">
+          <TextField label="Имя" name="name" autoComplete="given-name" required errors={errors} />
+          <TextField label="Фамилия" name="surname" autoComplete="family-name" required errors={errors} />
+        </div>
+        <TextField label="Логин" name="user_name" autoComplete="username" required errors={errors} hint="Латинские буквы, цифры и «_», от 3 до 32 символов" />
+        <TextField label="Email" name="email" type="email" autoComplete="email" required errors={errors} />
+        <TextField label="Пароль" name="password" type="password" autoComplete="new-password" required errors={errors} hint="Не короче 8 символов, буквы и цифры" />
+        <TextField label="Повторите пароль" name="repeat_password" type="password" autoComplete="new-password" required errors={errors} />
+        <BotCheck onToken={onToken} error={errors?.['cf-turnstile-response']?.[0]} />
+        <FormError message={formError} />
+        <button type="submit" className="btn btn--primary btn--block" disabled={busy}>
+          Зарегистрироваться
+        </button>
+        <p className="field__hint">
+          Регистрируясь, вы принимаете <AppLink to="/conditions">условия использования</AppLink>.
+        </p>
+        <p className="auth-page__alt">
+          Уже есть аккаунт? <AppLink to="/login">Войти</AppLink>
+        </p>
+      </form>
+    </section>
+  );
+}
