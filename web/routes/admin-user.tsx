@@ -10,6 +10,7 @@ import { pageNotFound } from '../features/shell/guards.ts';
 import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
 import { Avatar } from '../components/ui/avatar.tsx';
 import { FormError, TextField, formValues } from '../components/ui/form.tsx';
+import { ROLE_LABELS, roleList } from '../features/admin/labels.ts';
 
 const ACTIONS: Record<string, string> = {
   'user.block': 'Заблокирован',
@@ -71,9 +72,9 @@ export default function AdminUserPage() {
         </div>
         <dl className="facts">
           <dt>Роли</dt>
-          <dd>{user.roles.join(', ')}</dd>
+          <dd>{roleList(user.roles)}</dd>
           <dt>Активная роль</dt>
-          <dd>{user.active_role}</dd>
+          <dd>{ROLE_LABELS[user.active_role] ?? user.active_role}</dd>
           <dt>Email</dt>
           <dd>{user.email_confirmed ? 'подтверждён' : 'не подтверждён'}</dd>
           <dt>Состояние</dt>
@@ -90,7 +91,7 @@ export default function AdminUserPage() {
           </div>
         ) : (
           <form className="form" onSubmit={block} noValidate>
-            <TextField label="Причина блокировки" name="reason" errors={errors} hint="Пользователь увидит её при попытке входа в поддержку" />
+            <TextField label="Причина блокировки" name="reason" errors={errors} hint="Сохранится в журнале действий" />
             <div>
               <button type="submit" className="btn btn--primary">
                 Заблокировать

@@ -8,9 +8,9 @@ import { pageMeta } from '../features/shell/meta.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { Avatar } from '../components/ui/avatar.tsx';
 import { SelectField, TextField } from '../components/ui/form.tsx';
+import { ROLE_LABELS, roleList } from '../features/admin/labels.ts';
 
 const LIMIT = 20;
-const ROLE_LABELS: Record<string, string> = { customer: 'Покупатель', seller: 'Продавец', admin: 'Администратор' };
 
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   const url = new URL(request.url);
@@ -105,7 +105,7 @@ export default function AdminUsersPage() {
                   </AppLink>
                 </td>
                 <td data-label="Email">{u.email}</td>
-                <td data-label="Роли">{u.roles.map((r) => ROLE_LABELS[r] ?? r).join(', ')}</td>
+                <td data-label="Роли">{roleList(u.roles)}</td>
                 <td data-label="Состояние">
                   <UserState user={u} />
                 </td>
