@@ -5,6 +5,7 @@ import type { Db } from '../db/client.ts';
 import { users, type UserRow } from '../db/schema/users.ts';
 import { unauthorized, forbidden } from './http.ts';
 import { AUTH_TOKEN_KEY, REMEMBER_ME_SECONDS } from '#contract/constants';
+import { AUTH_MESSAGES } from '#contract/auth';
 
 /** Tokens are HS256 JWTs carrying the user id and the user's token version (bumped to revoke). */
 export class Tokens {
@@ -70,5 +71,12 @@ export function requireUser(request: FastifyRequest): UserRow {
 export function requireAdmin(request: FastifyRequest): UserRow {
   const user = requireUser(request);
   if (!user.roles.includes('admin')) throw forbidden();
+  return user;
+}
+
+/** PRODUCT.md: an unconfirmed email cannot publish, bid, order or withdraw; the answer says why. */
+export function requireConfirmed(request: FastifyRequest): UserRow {
+  const user = requireUser(request);
+  if (!user.emailConfirmedAt) throw forbidden(AUTH_MESSAGES.mustConfirm);
   return user;
 }

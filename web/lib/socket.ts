@@ -36,7 +36,11 @@ export const socketTransport = {
   getServer: () => 'N/A',
 };
 
-export function connectSocket(apiBase: string, token: string): Socket {
+/**
+ * Connects the user's socket. `onDropped` runs when the server itself ends the connection (the session was
+ * revoked: logout everywhere, a password change elsewhere, a block) so the app can check and sign out.
+ */
+export function connectSocket(apiBase: string, token: string, onDropped?: () => void): Socket {
   if (socket) {
     socket.auth = { token: `Bearer ${token}` };
     if (!socket.connected) socket.connect();
@@ -47,9 +51,14 @@ export function connectSocket(apiBase: string, token: string): Socket {
     transport = socket?.io.engine?.transport?.name ?? 'N/A';
     notify();
   });
-  socket.on('disconnect', () => {
+  socket.on('disconnect', (reason) => {
     transport = 'N/A';
     notify();
+    if (reason === 'io server disconnect') onDropped?.();
+  });
+  // A refused handshake (revoked token) while we think we are signed in means the same.
+  socket.on('connect_error', (err) => {
+    if (err.message === 'unauthorized') onDropped?.();
   });
   // SPEC §8: connect errors are only logged.
   socket.on('connect_error', (err) => console.warn('socket connect error:', err.message));

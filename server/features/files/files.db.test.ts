@@ -335,6 +335,8 @@ describe('POST /api/files/single', () => {
     const res = await upload(big, 'huge.png', { type: 'image/png' });
     expect(res.statusCode).toBe(413);
     expect(res.json()).toEqual({ status: 413, message: 'Файл больше 20 МБ' });
+    // Refused mid-upload: the connection is dropped rather than kept reading the rest.
+    expect(res.headers.connection).toBe('close');
     await expectNothingLeftBehind(before);
   });
 
@@ -368,12 +370,12 @@ describe('GET /uploads/…', () => {
     expect(Number(res.headers['content-length'])).toBe(SVG.length);
   });
 
-  it('serves a PDF inline and sandboxed', async () => {
+  it('serves a PDF as a download (browsers will not run their viewer sandboxed), sandboxed anyway', async () => {
     const r = await uploadOk(PDF, 'Договор.pdf');
     const res = await app.inject({ url: r.url });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
-    expect(res.headers['content-disposition']).toBe('inline');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename\*=UTF-8''/);
     expect(res.headers['content-security-policy']).toContain('sandbox');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { okSchema } from '#contract/api';
@@ -45,25 +46,37 @@ export const filesRoutes: FastifyPluginAsyncZod<{ files: FileService }> = async 
         response: { 200: okSchema(uploadedFileSchema) },
       },
     },
-    async (request) => {
-      const user = requireUser(request);
-      if (!request.isMultipart()) throw badRequest(FILE_MESSAGES.missing);
-      let part;
+    async (request, reply) => {
       try {
-        part = await request.file();
+        return ok(await receive(request));
       } catch (err) {
-        // A broken multipart body (no boundary, cut short) is the client's fault.
-        if ((err as { statusCode?: number }).statusCode === 413) throw err;
-        throw badRequest(FILE_MESSAGES.missing);
+        // Refused before the whole body arrived (guest, too large, …): answer and drop the connection
+        // rather than keep it reading the rest of an upload nobody will look at.
+        if (!request.raw.complete) reply.header('connection', 'close');
+        throw err;
       }
-      if (!part) throw badRequest(FILE_MESSAGES.missing);
-      if (part.fieldname !== 'file') {
-        part.file.resume();
-        throw badRequest(FILE_MESSAGES.missing);
-      }
-      return ok(await files.upload(user.id, { filename: part.filename, file: part.file }));
     },
   );
+
+  /** Reads the one file of an upload request and stores it for the signed-in user. */
+  async function receive(request: FastifyRequest) {
+    const user = requireUser(request);
+    if (!request.isMultipart()) throw badRequest(FILE_MESSAGES.missing);
+    let part;
+    try {
+      part = await request.file();
+    } catch (err) {
+      // A broken multipart body (no boundary, cut short) is the client's fault.
+      if ((err as { statusCode?: number }).statusCode === 413) throw err;
+      throw badRequest(FILE_MESSAGES.missing);
+    }
+    if (!part) throw badRequest(FILE_MESSAGES.missing);
+    if (part.fieldname !== 'file') {
+      part.file.resume();
+      throw badRequest(FILE_MESSAGES.missing);
+    }
+    return files.upload(user.id, { filename: part.filename, file: part.file });
+  }
 
   app.delete(
     '/api/files/single',

@@ -4,10 +4,11 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 import type { Db } from '../../db/client.ts';
 import { files } from '../../db/schema/files.ts';
+import { users } from '../../db/schema/users.ts';
 import { badRequest, forbidden, HttpError, notFound } from '../../lib/http.ts';
 import type { LocalStorage } from '../../lib/storage.ts';
 import { MESSAGES } from '#contract/messages';
@@ -76,7 +77,8 @@ const ALLOWED: Record<string, DetectedType> = {
 const SVG: DetectedType = { ext: 'svg', mime: 'image/svg+xml' };
 
 /** Types a browser may show in place; everything else is served as a download. */
-export const INLINE_MIMES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/svg+xml', 'application/pdf']);
+// PDFs download: browsers refuse to run their PDF viewer under the sandbox CSP that uploads get.
+export const INLINE_MIMES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/svg+xml']);
 
 /**
  * file-type does not know SVG: text whose first tag (after a BOM, whitespace, an XML declaration,
@@ -96,7 +98,10 @@ export function looksLikeSvg(head: Uint8Array): boolean {
  */
 export async function detectFileType(head: Uint8Array, filePath?: string): Promise<DetectedType | null> {
   let found = await fileTypeFromBuffer(head);
-  if (found?.ext === 'zip' && filePath) found = (await fileTypeFromFile(filePath)) ?? found;
+  if (found?.ext === 'zip' && filePath) {
+    // A broken archive stays a plain zip.
+    found = (await fileTypeFromFile(filePath).catch(() => undefined)) ?? found;
+  }
   if (found && found.ext !== 'xml') return ALLOWED[found.ext] ?? null;
   return looksLikeSvg(head) ? SVG : null;
 }
@@ -234,6 +239,8 @@ export class FileService {
     if (row.ownerId !== ownerId) throw forbidden();
     await this.db.transaction(async (tx) => {
       await tx.delete(files).where(eq(files.id, row.id));
+      // An avatar made of this file goes with it.
+      await tx.update(users).set({ avatar: null }).where(and(eq(users.id, ownerId), eq(users.avatar, fileUrl(row.path))));
       // A failure here rolls the row back, so the row and the file go together.
       await this.storage.remove(row.path);
     });

@@ -7,7 +7,7 @@ import { setCurrentUser } from './current-user.ts';
 import { currencyStore } from './currency-store.ts';
 import { logout } from './session.ts';
 import { safeTarget } from '../auth/session-actions.ts';
-import { setApiBase } from '../../lib/api.ts';
+import { api, setApiBase } from '../../lib/api.ts';
 import { getToken } from '../../lib/token.ts';
 import { connectSocket, disconnectSocket } from '../../lib/socket.ts';
 import { progressStore as progress } from '../../lib/progress-store.ts';
@@ -69,7 +69,12 @@ export function ShellEffects() {
   useEffect(() => {
     const token = user ? getToken() : null;
     if (!token) return;
-    connectSocket(config.apiBase, token);
+    connectSocket(config.apiBase, token, () => {
+      // Still signed in? If the server no longer accepts the token, this tab signs out too.
+      api.get('/api/users/me/', undefined, { fresh: true }).catch((err: { status?: number }) => {
+        if (err.status === 401) logout();
+      });
+    });
     return () => disconnectSocket();
   }, [user, config.apiBase]);
 
