@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { categories, cities, countries, subCategories, tags } from '../../db/schema/lookups.ts';
 import { sortByRussian } from '../../lib/collation.ts';
+import { ok } from '../../lib/http.ts';
 import type { Category, City, Country, SubCategory, Tag } from '#contract/api';
 
 // Reference lists change only with a deploy or an admin edit: cache them per process.
@@ -18,6 +19,14 @@ export class LookupService {
     const value = await load();
     this.cache.set(key, { at: Date.now(), value });
     return value;
+  }
+
+  /** The SPEC answer `{ status, result, total }` of a list, serialised once per cache period. */
+  answer(list: 'cities' | 'countries' | 'categories' | 'subCategories' | 'tags'): Promise<string> {
+    return this.cached(`answer:${list}`, async () => {
+      const result: unknown[] = await this[list]();
+      return JSON.stringify(ok(result, result.length));
+    });
   }
 
   invalidate() {

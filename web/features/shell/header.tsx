@@ -11,27 +11,32 @@ import { RoleToggle } from './role-toggle.tsx';
 
 function CatalogueMenu() {
   const { catalogue } = useShell();
+  // The panel's hundred links are rendered once it is opened: every page renders faster, and crawlers
+  // find the same categories in the listings.
+  const [opened, setOpened] = useState(false);
   return (
-    <details className="catalogue">
+    <details className="catalogue" onToggle={(e) => e.currentTarget.open && setOpened(true)}>
       <summary className="catalogue__toggle">
         Каталог <ChevronDown size={16} aria-hidden />
       </summary>
-      <div className="catalogue__panel">
-        {catalogue.map((c) => (
-          <div key={c._id} className="catalogue__group">
-            <AppLink to={`/services/${c.slug}`} className="catalogue__category">
-              {c.title}
-            </AppLink>
-            <ul className="catalogue__subs">
-              {c.subs.slice(0, 6).map((s) => (
-                <li key={s._id}>
-                  <AppLink to={`/services/${c.slug}?sub=${s.slug}`}>{s.title}</AppLink>
-                </li>
-              ))}
-            </ul>
-          </div>
-        ))}
-      </div>
+      {opened && (
+        <div className="catalogue__panel">
+          {catalogue.map((c) => (
+            <div key={c._id} className="catalogue__group">
+              <AppLink to={`/services/${c.slug}`} className="catalogue__category">
+                {c.title}
+              </AppLink>
+              <ul className="catalogue__subs">
+                {c.subs.slice(0, 6).map((s) => (
+                  <li key={s._id}>
+                    <AppLink to={`/services/${c.slug}?sub=${s.slug}`}>{s.title}</AppLink>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+        </div>
+      )}
     </details>
   );
 }
@@ -44,7 +49,15 @@ function SearchBox() {
       <label htmlFor="site-search" className="visually-hidden">
         Поиск услуг
       </label>
-      <input id="site-search" key={q} name="q" type="search" defaultValue={q} placeholder="Найти услугу" className="search__input" />
+      <input
+        id="site-search"
+        key={q}
+        name="q"
+        type="search"
+        defaultValue={q}
+        placeholder="Найти услугу"
+        className="search__input"
+      />
       <button type="submit" className="search__button" aria-label="Найти">
         <Search size={18} aria-hidden />
       </button>
