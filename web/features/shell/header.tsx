@@ -103,7 +103,7 @@ function UserMenu() {
   const fullName = `${user.name} ${user.surname}`.trim();
   return (
     <details className="user-menu">
-      <summary className="user-menu__toggle" aria-label="Меню пользователя">
+      <summary className="user-menu__toggle" aria-label={`${user.name} — меню пользователя`}>
         <Avatar name={fullName || user.user_name} src={user.avatar} size={32} />
         <span className="user-menu__name">{user.name}</span>
       </summary>
@@ -145,7 +145,7 @@ export function Header() {
   return (
     <header className="header">
       <div className="header__inner container">
-        <AppLink to="/" className="logo" aria-label={`${config.brand} — на главную`}>
+        <AppLink to="/" className="logo">
           <span className="logo__mark" aria-hidden>
             П
           </span>
