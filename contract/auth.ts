@@ -38,7 +38,7 @@ export const registerSchema = z
     repeat_password: z.string({ error: 'Повторите пароль' }),
     role: z.enum(REGISTRABLE_ROLES, { error: 'Выберите роль: покупатель или продавец' }),
     'cf-turnstile-response': z.string({ error: 'Подтвердите, что вы не робот' }).min(1, 'Подтвердите, что вы не робот'),
-    referralCode: z.string().max(32).optional(),
+    referralCode: z.string().trim().max(32).optional(),
   })
   .refine((v) => v.password === v.repeat_password, { message: 'Пароли не совпадают', path: ['repeat_password'] });
 export type RegisterBody = z.input<typeof registerSchema>;
@@ -53,15 +53,21 @@ export const tokenBodySchema = z.object({ token: z.string().min(10).max(200) });
 
 export const recoverSchema = z.object({ email: emailSchema });
 
+const repeatSchema = z.string({ error: 'Повторите пароль' });
+
 export const resetSchema = z
-  .object({ token: z.string().min(10).max(200), password: passwordSchema, repeat_password: z.string() })
+  .object({ token: z.string().min(10).max(200), password: passwordSchema, repeat_password: repeatSchema })
   .refine((v) => v.password === v.repeat_password, { message: 'Пароли не совпадают', path: ['repeat_password'] });
 
 export const changePasswordSchema = z
-  .object({ current_password: z.string().min(1, 'Введите текущий пароль').max(128), password: passwordSchema, repeat_password: z.string() })
+  .object({
+    current_password: z.string({ error: 'Введите текущий пароль' }).min(1, 'Введите текущий пароль').max(128),
+    password: passwordSchema,
+    repeat_password: repeatSchema,
+  })
   .refine((v) => v.password === v.repeat_password, { message: 'Пароли не совпадают', path: ['repeat_password'] });
 
-export const changeEmailSchema = z.object({ email: emailSchema, password: z.string().min(1, 'Введите пароль').max(128) });
+export const changeEmailSchema = z.object({ email: emailSchema, password: z.string({ error: 'Введите пароль' }).min(1, 'Введите пароль').max(128) });
 
 export const NOTIFICATION_KINDS = {
   messages: 'Новые сообщения',

@@ -92,6 +92,15 @@ export function contentSecurityPolicy(nonce: string): string {
   ].join('; ');
 }
 
+function decodedPath(url: string): string {
+  const path = url.split('?', 1)[0] ?? '/';
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
 function listeningUrl(app: FastifyInstance): string {
   const address = app.server.address();
   if (!address || typeof address === 'string') return 'http://localhost:3000';
@@ -139,7 +148,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     mailer,
     limiter,
     auth,
-    users: new UserService({ db, auth, tokens, mailer, brand: env.BRAND_NAME, siteUrl }),
+    users: new UserService({ db, auth, tokens, brand: env.BRAND_NAME, siteUrl }),
     adminUsers: new AdminUserService(db, auth),
     files: new FileService(db, new LocalStorage(path.join(env.DATA_DIR, 'uploads'))),
   };
@@ -167,11 +176,13 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   app.decorateRequest('user', null);
   app.decorateRequest('cspNonce', '');
   app.addHook('onRequest', async (request) => {
+    // The router matches the decoded path, so the checks below must look at it too.
+    const path = decodedPath(request.url);
     // Pages resolve their user in the SSR context; assets need none.
-    if (!request.url.startsWith('/api/')) return;
+    if (!path.startsWith('/api/')) return;
     request.user = await userForToken(db, services.tokens, tokenOf(request));
     // The whole admin API, unknown paths and invalid requests included, exists for admins only.
-    if (request.url.startsWith('/api/admin/') || request.url === '/api/admin') requireAdmin(request);
+    if (path === '/api/admin' || path.startsWith('/api/admin/')) requireAdmin(request);
   });
 
   await app.register(swagger, {

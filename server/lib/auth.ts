@@ -41,8 +41,8 @@ export class Tokens {
 
 /** The bearer token of a request: the Authorization header, else the authToken cookie. */
 export function tokenOf(request: Pick<FastifyRequest, 'headers' | 'cookies'>): string | null {
-  const header = request.headers.authorization;
-  if (header?.startsWith('Bearer ')) return header.slice(7).trim() || null;
+  const bearer = /^bearer\s+(\S+)/i.exec(request.headers.authorization ?? '');
+  if (bearer) return bearer[1]!;
   return request.cookies?.[AUTH_TOKEN_KEY] || null;
 }
 

@@ -10,6 +10,12 @@ const security = [{ bearer: [] }];
 const params = z.object({ id: z.uuid('Неверный идентификатор') });
 
 export const adminUserRoutes: FastifyPluginAsyncZod<{ adminUsers: AdminUserService }> = async (app, { adminUsers }) => {
+  // Before validation, so a non-admin learns nothing from a 400; app.ts checks by URL prefix as well,
+  // this also covers a path that reaches these routes spelled differently (percent-encoded).
+  app.addHook('onRequest', async (request) => {
+    requireAdmin(request);
+  });
+
   app.get(
     '/api/admin/users',
     { schema: { tags: ['admin'], security, querystring: adminUsersQuerySchema, response: { 200: okSchema(z.array(adminUserSchema)) } } },

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, ilike, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { users, type UserRow } from '../../db/schema/users.ts';
+import { users, type Role, type UserRow } from '../../db/schema/users.ts';
 import { auditLog } from '../../db/schema/auth.ts';
 import { badRequest, notFound } from '../../lib/http.ts';
 import type { AuthService } from '../auth/service.ts';
@@ -93,31 +93,35 @@ export class AdminUserService {
   /** Blocks (ending every session and socket) or unblocks a user, with the reason on record. */
   async setBlocked(admin: UserRow, id: string, blocked: boolean, reason?: string): Promise<AdminUser> {
     if (admin.id === id) throw badRequest(ADMIN_MESSAGES.notYourself);
-    await this.find(id);
-    const [row] = await this.db
-      .update(users)
-      .set(blocked ? { blockedAt: new Date(), blockReason: reason ?? null } : { blockedAt: null, blockReason: null })
-      .where(eq(users.id, id))
-      .returning();
+    // The change and its audit row commit together: no admin action goes unrecorded.
+    const row = await this.db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(users)
+        .set(blocked ? { blockedAt: new Date(), blockReason: reason ?? null } : { blockedAt: null, blockReason: null })
+        .where(eq(users.id, id))
+        .returning();
+      if (!updated) throw notFound(ADMIN_MESSAGES.userNotFound);
+      await audit(tx, { actorId: admin.id, action: blocked ? 'user.block' : 'user.unblock', targetType: 'user', targetId: id, details: reason ? { reason } : {} });
+      return updated;
+    });
     if (blocked) await this.auth.revokeSessions(id);
-    await audit(this.db, { actorId: admin.id, action: blocked ? 'user.block' : 'user.unblock', targetType: 'user', targetId: id, details: reason ? { reason } : {} });
-    return presentAdminUser(row!);
+    return presentAdminUser(row);
   }
 
   /** Grants or takes away the admin role (only another admin can). */
   async setAdmin(admin: UserRow, id: string, makeAdmin: boolean): Promise<AdminUser> {
     if (admin.id === id) throw badRequest(ADMIN_MESSAGES.notYourself);
-    const user = await this.find(id);
-    const roles = makeAdmin
-      ? [...new Set([...user.roles, 'admin' as const])]
-      : user.roles.filter((r) => r !== 'admin');
-    const activeRole = !makeAdmin && user.activeRole === 'admin' ? (roles[0] ?? 'customer') : user.activeRole;
-    const [row] = await this.db
-      .update(users)
-      .set({ roles: roles.length ? roles : ['customer'], activeRole })
-      .where(eq(users.id, id))
-      .returning();
-    await audit(this.db, { actorId: admin.id, action: makeAdmin ? 'user.grant_admin' : 'user.revoke_admin', targetType: 'user', targetId: id });
-    return presentAdminUser(row!);
+    const row = await this.db.transaction(async (tx) => {
+      // Locked, so two admins changing roles at once cannot lose one of the changes.
+      const [user] = await tx.select().from(users).where(eq(users.id, id)).for('update');
+      if (!user) throw notFound(ADMIN_MESSAGES.userNotFound);
+      const kept = user.roles.filter((r) => r !== 'admin');
+      const roles = makeAdmin ? [...kept, 'admin' as const] : kept.length ? kept : (['customer'] as const satisfies Role[]);
+      const activeRole = !makeAdmin && user.activeRole === 'admin' ? roles[0]! : user.activeRole;
+      const [updated] = await tx.update(users).set({ roles: [...roles], activeRole }).where(eq(users.id, id)).returning();
+      await audit(tx, { actorId: admin.id, action: makeAdmin ? 'user.grant_admin' : 'user.revoke_admin', targetType: 'user', targetId: id });
+      return updated!;
+    });
+    return presentAdminUser(row);
   }
 }

@@ -24,6 +24,14 @@ export async function issueEmailToken(
   return token;
 }
 
+/** Makes the user's unused tokens of these purposes stop working. */
+export async function voidEmailTokens(db: Db, userId: string, purposes: EmailTokenPurpose[]) {
+  await db
+    .update(emailTokens)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(emailTokens.userId, userId), inArray(emailTokens.purpose, purposes), isNull(emailTokens.usedAt)));
+}
+
 /** Uses a token once: the row when it is valid, unused and unexpired, else null. Atomic under races. */
 export async function consumeEmailToken(db: Db, token: string, purposes: EmailTokenPurpose[]) {
   const [row] = await db

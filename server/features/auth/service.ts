@@ -10,7 +10,7 @@ import type { Tokens } from '../../lib/auth.ts';
 import type { Mailer } from '../../lib/mail.ts';
 import type { Turnstile } from '../../lib/turnstile.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
-import { issueEmailToken, consumeEmailToken } from './email-tokens.ts';
+import { issueEmailToken, consumeEmailToken, voidEmailTokens } from './email-tokens.ts';
 import { confirmationLetter, passwordResetLetter, CONFIRM_TOKEN_TTL_MS, RESET_TOKEN_TTL_MS } from './letters.ts';
 import { AUTH_MESSAGES, type registerSchema, type resetSchema } from '#contract/auth';
 import { API_ERROR_CODES, MESSAGES } from '#contract/messages';
@@ -21,6 +21,9 @@ const LOGIN_FAILURES_PER_ACCOUNT = 10;
 const LOGIN_ATTEMPTS_PER_ADDRESS = 50;
 const RESEND_WINDOW_MS = 60_000;
 const RECOVER_PER_ADDRESS = 10;
+const LETTERS_PER_USER = 5;
+
+const loginFailuresKey = (email: string) => `login:account:${email.toLowerCase()}`;
 
 export interface AuthDeps {
   db: Db;
@@ -37,11 +40,22 @@ export interface AuthDeps {
 
 const byEmail = (email: string) => sql`lower(${users.email}) = ${email.toLowerCase()}`;
 
+/** The constraint a unique violation (23505) hit, from the driver's error or the one Drizzle wraps; else null. */
+export function uniqueViolation(err: unknown): string | null {
+  for (let e = err as { code?: unknown; constraint?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (e.code === '23505') return typeof e.constraint === 'string' ? e.constraint : '';
+  }
+  return null;
+}
+
+/** Verifying against this when the email is unknown makes both failures take the same time. */
+let dummyHash: Promise<string> | undefined;
+
 export class AuthService {
   constructor(private readonly deps: AuthDeps) {}
 
   /** Mail leaves after the commit; a failed send is logged, never undoes the account change. */
-  private mail(to: string, letter: Parameters<Mailer['send']>[1]) {
+  mail(to: string, letter: Parameters<Mailer['send']>[1]) {
     this.deps.mailer.send(to, letter).catch((err: unknown) => this.deps.log.error({ err, to }, 'mail not sent'));
   }
 
@@ -52,17 +66,19 @@ export class AuthService {
   async register(input: z.output<typeof registerSchema>, ip: string): Promise<string> {
     if (!(await this.deps.turnstile.verify(input['cf-turnstile-response'], ip))) throw badRequest(AUTH_MESSAGES.botCheckFailed);
     const { db } = this.deps;
-    const [taken] = await db
+    // Both can be taken (by two accounts): the email is reported first.
+    const taken = await db
       .select({ email: users.email, userName: users.userName })
       .from(users)
       .where(sql`${byEmail(input.email)} or lower(${users.userName}) = ${input.user_name.toLowerCase()}`)
-      .limit(1);
-    if (taken) {
+      .limit(2);
+    if (taken.length) {
       // SPEC §7/§8: these two codes are English; the client shows the Russian texts.
-      throw badRequest(taken.email.toLowerCase() === input.email ? API_ERROR_CODES.emailExists : API_ERROR_CODES.userNameExists);
+      throw badRequest(taken.some((u) => u.email.toLowerCase() === input.email) ? API_ERROR_CODES.emailExists : API_ERROR_CODES.userNameExists);
     }
     const referrer = input.referralCode
-      ? (await db.select({ id: users.id }).from(users).where(eq(users.referralCode, input.referralCode)).limit(1))[0]
+      ? // Codes are upper case; one typed by hand may not be.
+        (await db.select({ id: users.id }).from(users).where(eq(users.referralCode, input.referralCode.toUpperCase())).limit(1))[0]
       : undefined;
 
     let user: UserRow;
@@ -83,9 +99,9 @@ export class AuthService {
         .returning()) as [UserRow];
     } catch (err) {
       // Two registrations racing for the same email or login: the unique index decides.
-      if (String((err as { cause?: { code?: string }; code?: string }).cause?.code ?? (err as { code?: string }).code) === '23505') {
-        throw badRequest(String(err).includes('email') ? API_ERROR_CODES.emailExists : API_ERROR_CODES.userNameExists);
-      }
+      const violated = uniqueViolation(err);
+      if (violated === 'users_email_idx') throw badRequest(API_ERROR_CODES.emailExists);
+      if (violated === 'users_user_name_idx') throw badRequest(API_ERROR_CODES.userNameExists);
       throw err;
     }
     await this.sendConfirmation(user);
@@ -95,11 +111,12 @@ export class AuthService {
   async login(email: string, password: string, ip: string): Promise<string> {
     const { limiter, db } = this.deps;
     const address = await limiter.hit(`login:ip:${ip}`, LOGIN_ATTEMPTS_PER_ADDRESS, LOGIN_WINDOW_MS);
-    const accountKey = `login:account:${email.toLowerCase()}`;
+    const accountKey = loginFailuresKey(email);
     if (!address.allowed || (await limiter.count(accountKey)) >= LOGIN_FAILURES_PER_ACCOUNT) {
       throw new HttpError(429, AUTH_MESSAGES.tooManyAttempts);
     }
     const [user] = await db.select().from(users).where(byEmail(email)).limit(1);
+    if (!user) await verifyPassword(await (dummyHash ??= hashPassword('not-a-password-0')), password);
     if (!user || !(await verifyPassword(user.passwordHash, password))) {
       await limiter.hit(accountKey, LOGIN_FAILURES_PER_ACCOUNT, LOGIN_WINDOW_MS);
       throw badRequest(MESSAGES.loginBadCredentials);
@@ -107,6 +124,24 @@ export class AuthService {
     if (user.blockedAt) throw forbidden(AUTH_MESSAGES.blocked);
     await limiter.reset(accountKey);
     return this.deps.tokens.sign(user, REMEMBER_ME_SECONDS);
+  }
+
+  /**
+   * Checks the current password before a sensitive change (password, email). Wrong guesses are limited
+   * like failed logins, so a stolen session cannot be used to find the password out.
+   */
+  async checkCurrentPassword(user: UserRow, password: string, field: string) {
+    const key = `password-check:${user.id}`;
+    if ((await this.deps.limiter.count(key)) >= LOGIN_FAILURES_PER_ACCOUNT) throw new HttpError(429, AUTH_MESSAGES.tooManyPasswordAttempts);
+    if (await verifyPassword(user.passwordHash, password)) return this.deps.limiter.reset(key);
+    await this.deps.limiter.hit(key, LOGIN_FAILURES_PER_ACCOUNT, LOGIN_WINDOW_MS);
+    throw badRequest(AUTH_MESSAGES.wrongPassword, { [field]: [AUTH_MESSAGES.wrongPassword] });
+  }
+
+  /** Counts one letter to a user-given address (an email change); 429 past the limit. */
+  async throttleLetters(userId: string) {
+    const { allowed } = await this.deps.limiter.hit(`letters:${userId}`, LETTERS_PER_USER, LOGIN_WINDOW_MS);
+    if (!allowed) throw new HttpError(429, MESSAGES.tooManyRequests);
   }
 
   /** Revokes every token of the user (logout everywhere, password change, block). */
@@ -132,18 +167,22 @@ export class AuthService {
 
   /** Confirms a registration or an email change from its one-time link. */
   async confirm(token: string) {
-    const row = await consumeEmailToken(this.deps.db, token, ['confirm', 'email_change']);
+    const { db } = this.deps;
+    const row = await consumeEmailToken(db, token, ['confirm', 'email_change']);
     if (!row) throw badRequest(AUTH_MESSAGES.linkInvalid);
     const change = row.purpose === 'email_change' && row.newEmail ? { email: row.newEmail } : {};
     try {
-      await this.deps.db
+      await db
         .update(users)
         .set({ ...change, emailConfirmedAt: sql`coalesce(${users.emailConfirmedAt}, now())`, updatedAt: new Date() })
         .where(eq(users.id, row.userId));
-    } catch {
+    } catch (err) {
       // The new address was taken meanwhile.
-      throw badRequest(MESSAGES.emailExists);
+      if (uniqueViolation(err) !== null) throw badRequest(MESSAGES.emailExists);
+      throw err;
     }
+    // Links mailed to the old address (a password reset above all) stop working with the address.
+    if (change.email) await voidEmailTokens(db, row.userId, ['confirm', 'reset']);
   }
 
   /** Same answer whether or not the email exists (no account discovery). */
@@ -162,11 +201,14 @@ export class AuthService {
   async resetPassword(input: z.output<typeof resetSchema>) {
     const row = await consumeEmailToken(this.deps.db, input.token, ['reset']);
     if (!row) throw badRequest(AUTH_MESSAGES.linkInvalid);
-    await this.deps.db
+    const [user] = await this.deps.db
       .update(users)
       // Following the link proves the mailbox too.
       .set({ passwordHash: await hashPassword(input.password), emailConfirmedAt: sql`coalesce(${users.emailConfirmedAt}, now())` })
-      .where(eq(users.id, row.userId));
+      .where(eq(users.id, row.userId))
+      .returning({ email: users.email });
     await this.revokeSessions(row.userId);
+    // The owner proved themselves: wrong guesses made before no longer lock the account.
+    if (user) await this.deps.limiter.reset(loginFailuresKey(user.email));
   }
 }

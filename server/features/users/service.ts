@@ -1,15 +1,15 @@
 import { eq, sql } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { users, type Role, type UserRow } from '../../db/schema/users.ts';
 import { cities, countries } from '../../db/schema/lookups.ts';
-import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { hashPassword } from '../../lib/passwords.ts';
 import { badRequest, forbidden } from '../../lib/http.ts';
 import { ownedFile } from '../files/service.ts';
 import type { AuthService } from '../auth/service.ts';
 import { issueEmailToken } from '../auth/email-tokens.ts';
 import { emailChangeLetter, CONFIRM_TOKEN_TTL_MS } from '../auth/letters.ts';
-import type { Mailer } from '../../lib/mail.ts';
 import type { Tokens } from '../../lib/auth.ts';
 import { AUTH_MESSAGES, type changeEmailSchema, type changePasswordSchema, type profileSchema } from '#contract/auth';
 import { MESSAGES } from '#contract/messages';
@@ -18,7 +18,6 @@ export interface UserDeps {
   db: Db;
   auth: AuthService;
   tokens: Tokens;
-  mailer: Mailer;
   brand: string;
   siteUrl: () => string;
 }
@@ -27,7 +26,7 @@ export interface UserDeps {
 export class UserService {
   constructor(private readonly deps: UserDeps) {}
 
-  private async update(user: UserRow, set: Partial<typeof users.$inferInsert>): Promise<UserRow> {
+  private async update(user: UserRow, set: PgUpdateSetSource<typeof users>): Promise<UserRow> {
     const [row] = await this.deps.db
       .update(users)
       .set({ ...set, updatedAt: new Date() })
@@ -44,14 +43,14 @@ export class UserService {
     if (input.country && !(await db.select({ id: countries.id }).from(countries).where(eq(countries.id, input.country))).length) {
       throw badRequest(MESSAGES.validation, { country: ['Выберите страну из списка'] });
     }
-    const preferences = input.preferences
-      ? {
-          ...user.preferences,
-          ...(input.preferences.currency ? { currency: input.preferences.currency } : {}),
-          ...(input.preferences.emailNotifications
-            ? { emailNotifications: { ...user.preferences.emailNotifications, ...input.preferences.emailNotifications } }
-            : {}),
-        }
+    // Merged in the database, so two updates at once (say, from two tabs) keep each other's changes.
+    const p = input.preferences;
+    const preferences = p
+      ? sql`${users.preferences} || ${JSON.stringify(p.currency ? { currency: p.currency } : {})}::jsonb${
+          p.emailNotifications
+            ? sql` || jsonb_build_object('emailNotifications', coalesce(${users.preferences} -> 'emailNotifications', '{}'::jsonb) || ${JSON.stringify(p.emailNotifications)}::jsonb)`
+            : sql``
+        }`
       : undefined;
     return this.update(user, {
       name: input.name,
@@ -74,9 +73,7 @@ export class UserService {
 
   /** Changes the password, ends every other session and returns a fresh token for this one. */
   async changePassword(user: UserRow, input: z.output<typeof changePasswordSchema>): Promise<string> {
-    if (!(await verifyPassword(user.passwordHash, input.current_password))) {
-      throw badRequest(AUTH_MESSAGES.wrongPassword, { current_password: [AUTH_MESSAGES.wrongPassword] });
-    }
+    await this.deps.auth.checkCurrentPassword(user, input.current_password, 'current_password');
     await this.update(user, { passwordHash: await hashPassword(input.password) });
     await this.deps.auth.revokeSessions(user.id);
     const [fresh] = await this.deps.db.select().from(users).where(eq(users.id, user.id));
@@ -85,17 +82,16 @@ export class UserService {
 
   /** Sends a confirmation link to the new address; the email changes when it is followed. */
   async requestEmailChange(user: UserRow, input: z.output<typeof changeEmailSchema>) {
-    if (!(await verifyPassword(user.passwordHash, input.password))) {
-      throw badRequest(AUTH_MESSAGES.wrongPassword, { password: [AUTH_MESSAGES.wrongPassword] });
-    }
+    await this.deps.auth.checkCurrentPassword(user, input.password, 'password');
     const [taken] = await this.deps.db
       .select({ id: users.id })
       .from(users)
       .where(sql`lower(${users.email}) = ${input.email}`);
     if (taken) throw badRequest(MESSAGES.emailExists, { email: [MESSAGES.emailExists] });
+    await this.deps.auth.throttleLetters(user.id);
     const token = await issueEmailToken(this.deps.db, user.id, 'email_change', CONFIRM_TOKEN_TTL_MS, input.email);
     const link = `${this.deps.siteUrl()}/confirm_account?token=${encodeURIComponent(token)}`;
-    await this.deps.mailer.send(input.email, emailChangeLetter({ brand: this.deps.brand, name: user.name, link }));
+    this.deps.auth.mail(input.email, emailChangeLetter({ brand: this.deps.brand, name: user.name, link }));
   }
 
   /** Switches the interface between buying and selling; selling needs the seller role. */
