@@ -1,0 +1,195 @@
+import { z } from 'zod';
+
+// Services (kworks), projects, freelancers and favourites: request bodies, queries and answers.
+// Money is integer kopecks everywhere (price: 50000 is 500 ₽).
+
+export const MIN_SERVICE_PRICE = 50_000;
+export const MAX_PRICE = 100_000_000; // 1 000 000 ₽
+export const MAX_SERVICE_IMAGES = 10;
+export const LISTING_MAX_LIMIT = 60;
+export const LISTING_DEFAULT_LIMIT = 24;
+
+export const SERVICE_SORTS = ['popular', 'new', 'price_asc', 'price_desc', 'rating'] as const;
+export const PROJECT_SORTS = ['new', 'budget_desc', 'bids'] as const;
+export const FREELANCER_SORTS = ['rating', 'orders', 'new'] as const;
+export const SELLER_LEVELS = ['new', 'advanced', 'pro'] as const;
+export type SellerLevel = (typeof SELLER_LEVELS)[number];
+export const SELLER_LEVEL_TITLES: Record<SellerLevel, string> = { new: 'Новичок', advanced: 'Продвинутый', pro: 'Профессионал' };
+
+export const PACKAGE_KINDS = ['economy', 'standard', 'business'] as const;
+export const PACKAGE_TITLES = { economy: 'Эконом', standard: 'Стандарт', business: 'Бизнес' } as const;
+
+const money = (what: string) =>
+  z
+    .number({ error: `Укажите ${what}` })
+    .int(`${what[0]!.toUpperCase()}${what.slice(1)} — целое число копеек`)
+    .max(MAX_PRICE, 'Слишком большая сумма');
+const days = z.number({ error: 'Укажите срок' }).int('Срок — целое число дней').min(1, 'Срок — от 1 дня').max(365, 'Срок — не больше 365 дней');
+const uploadPath = z.string().regex(/^\/uploads\/[0-9a-f-]{36}\/[0-9a-f]{32}\.[a-z0-9]{1,5}$/, 'Загрузите файл через форму');
+
+export const servicePackageSchema = z.object({
+  kind: z.enum(PACKAGE_KINDS),
+  price: money('цену пакета').min(MIN_SERVICE_PRICE, 'Цена — от 500 ₽'),
+  days,
+  revisions: z.number().int().min(0).max(20),
+  description: z.string().trim().min(3, 'Опишите, что входит в пакет').max(500),
+});
+export const serviceExtraSchema = z.object({
+  title: z.string().trim().min(3, 'Название опции — от 3 символов').max(100),
+  price: money('цену опции').min(10_000, 'Опция — от 100 ₽'),
+  days: z.number().int().min(0).max(90),
+});
+
+export const serviceInputSchema = z.object({
+  title: z.string({ error: 'Введите название' }).trim().min(10, 'Название — от 10 символов').max(120, 'Название — до 120 символов'),
+  description: z.string({ error: 'Опишите услугу' }).trim().min(50, 'Описание — от 50 символов').max(10_000, 'Описание — до 10 000 символов'),
+  category: z.string({ error: 'Выберите категорию' }).min(1, 'Выберите категорию'),
+  sub: z.string().optional().nullable(),
+  tags: z.array(z.string().trim().min(2).max(40)).max(10, 'Не больше 10 тегов').default([]),
+  images: z.array(uploadPath).max(MAX_SERVICE_IMAGES, 'Не больше 10 изображений').default([]),
+  price: money('цену').min(MIN_SERVICE_PRICE, 'Минимальная цена — 500 ₽'),
+  days,
+  revisions: z.number().int().min(0).max(20).default(2),
+  packages: z
+    .array(servicePackageSchema)
+    .max(3)
+    .refine((p) => new Set(p.map((x) => x.kind)).size === p.length, 'Каждый пакет — один раз')
+    .default([]),
+  extras: z.array(serviceExtraSchema).max(10, 'Не больше 10 опций').default([]),
+  /** Send to moderation right away (else it stays a draft). */
+  publish: z.boolean().default(true),
+});
+export type ServiceInput = z.input<typeof serviceInputSchema>;
+
+export const serviceStatusActionSchema = z.object({ action: z.enum(['pause', 'resume', 'submit']) });
+
+const cursor = z.string().max(200).optional();
+const limit = z.coerce.number().int().min(1).max(LISTING_MAX_LIMIT).default(LISTING_DEFAULT_LIMIT);
+const kopecks = z.coerce.number().int().min(0).max(MAX_PRICE).optional();
+const slug = z.string().regex(/^[a-z0-9-]{1,60}$/).optional();
+
+export const servicesQuerySchema = z.object({
+  category: slug,
+  sub: slug,
+  tag: z.string().trim().min(1).max(40).optional(),
+  q: z.string().trim().max(200).optional(),
+  price_min: kopecks,
+  price_max: kopecks,
+  days_max: z.coerce.number().int().min(1).max(365).optional(),
+  level: z.enum(SELLER_LEVELS).optional(),
+  online: z.enum(['1', 'true']).optional(),
+  sort: z.enum(SERVICE_SORTS).default('popular'),
+  cursor,
+  limit,
+});
+
+export const projectInputSchema = z.object({
+  title: z.string({ error: 'Введите название' }).trim().min(10, 'Название — от 10 символов').max(120, 'Название — до 120 символов'),
+  description: z.string({ error: 'Опишите задачу' }).trim().min(30, 'Описание — от 30 символов').max(10_000),
+  category: z.string({ error: 'Выберите категорию' }).min(1, 'Выберите категорию'),
+  sub: z.string().optional().nullable(),
+  budget: money('бюджет').min(50_000, 'Бюджет — от 500 ₽').nullable().optional(),
+  days: days.nullable().optional(),
+  attachments: z.array(uploadPath).max(10, 'Не больше 10 файлов').default([]),
+});
+export type ProjectInput = z.input<typeof projectInputSchema>;
+
+export const projectsQuerySchema = z.object({
+  category: slug,
+  sub: slug,
+  q: z.string().trim().max(200).optional(),
+  budget_min: kopecks,
+  budget_max: kopecks,
+  sort: z.enum(PROJECT_SORTS).default('new'),
+  cursor,
+  limit,
+});
+
+export const freelancersQuerySchema = z.object({
+  category: slug,
+  online: z.enum(['1', 'true']).optional(),
+  level: z.enum(SELLER_LEVELS).optional(),
+  sort: z.enum(FREELANCER_SORTS).default('rating'),
+  cursor,
+  limit,
+});
+
+export const favoriteSchema = z.object({ id: z.uuid('Неверный идентификатор'), type: z.enum(['service', 'project', 'freelancer']) });
+export type Favorite = z.infer<typeof favoriteSchema>;
+
+/** The public face of a person: never email, balance or anything private. */
+export const publicUserSchema = z.object({
+  _id: z.string(),
+  user_name: z.string(),
+  name: z.string(),
+  surname: z.string(),
+  avatar: z.string().nullable(),
+  level: z.enum(SELLER_LEVELS),
+  rating: z.number(),
+  reviews_count: z.number().int(),
+  orders_count: z.number().int(),
+  online_status: z.boolean(),
+});
+export type PublicUser = z.infer<typeof publicUserSchema>;
+
+export const serviceCardSchema = z.object({
+  _id: z.string(),
+  title: z.string(),
+  cover: z.string().nullable(),
+  price: z.number().int(),
+  days: z.number().int(),
+  category: z.string(),
+  rating: z.number(),
+  reviews_count: z.number().int(),
+  seller: publicUserSchema,
+});
+export type ServiceCard = z.infer<typeof serviceCardSchema>;
+
+export const serviceSchema = serviceCardSchema.extend({
+  description: z.string(),
+  sub: z.string().nullable(),
+  category_title: z.string(),
+  tags: z.array(z.string()),
+  images: z.array(z.string()),
+  revisions: z.number().int(),
+  packages: z.array(servicePackageSchema),
+  extras: z.array(serviceExtraSchema),
+  status: z.string(),
+  reject_reason: z.string().nullable(),
+  views: z.number().int(),
+  orders_count: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Service = z.infer<typeof serviceSchema>;
+
+export const projectSchema = z.object({
+  _id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  category: z.string(),
+  category_title: z.string(),
+  sub: z.string().nullable(),
+  budget: z.number().int().nullable(),
+  days: z.number().int().nullable(),
+  attachments: z.array(z.string()),
+  status: z.string(),
+  hidden_reason: z.string().nullable(),
+  bids_count: z.number().int(),
+  views: z.number().int(),
+  created_at: z.string(),
+  customer: publicUserSchema,
+});
+export type Project = z.infer<typeof projectSchema>;
+
+export const CATALOG_MESSAGES = {
+  serviceNotFound: 'Услуга не найдена',
+  projectNotFound: 'Проект не найден',
+  unknownCategory: 'Выберите категорию из списка',
+  unknownSub: 'Подкатегория не из выбранной категории',
+  sellerOnly: 'Размещать услуги могут продавцы: включите режим «Продавец»',
+  customerOnly: 'Размещать проекты можно в режиме «Покупатель»',
+  badCursor: 'Неверная ссылка на страницу списка',
+  notYourImage: 'Изображение должно быть загружено вами',
+  cannotChange: 'Это действие сейчас недоступно',
+} as const;

@@ -1,0 +1,142 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { pgTable, text, uuid, integer, timestamp, jsonb, index, primaryKey, customType, check } from 'drizzle-orm/pg-core';
+import { users } from './users.ts';
+import { categories, subCategories } from './lookups.ts';
+
+// Services (kworks), projects (customers' requests) and favourites. Money is integer kopecks.
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/** Russian full-text document: title weighs most, then tags, then the description. */
+const searchDocument = (title: SQL, tags: SQL, description: SQL) =>
+  sql`setweight(to_tsvector('russian', coalesce(${title}, '')), 'A') || setweight(to_tsvector('russian', coalesce(${tags}, '')), 'B') || setweight(to_tsvector('russian', coalesce(${description}, '')), 'C')`;
+
+export const SERVICE_STATUSES = ['draft', 'moderation', 'active', 'rejected', 'paused', 'hidden'] as const;
+export type ServiceStatus = (typeof SERVICE_STATUSES)[number];
+
+export interface ServicePackage {
+  kind: 'economy' | 'standard' | 'business';
+  price: number;
+  days: number;
+  revisions: number;
+  description: string;
+}
+export interface ServiceExtra {
+  title: string;
+  price: number;
+  days: number;
+}
+
+export const services = pgTable(
+  'services',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sellerId: uuid('seller_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    categoryId: uuid('category_id')
+      .notNull()
+      .references(() => categories.id),
+    subCategoryId: uuid('sub_category_id').references(() => subCategories.id),
+    /** Tags as words, and joined for the search document. */
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    tagsText: text('tags_text').notNull().default(''),
+    images: text('images').array().notNull().default(sql`'{}'::text[]`),
+    price: integer('price').notNull(),
+    days: integer('days').notNull(),
+    revisions: integer('revisions').notNull().default(2),
+    packages: jsonb('packages').$type<ServicePackage[]>().notNull().default([]),
+    extras: jsonb('extras').$type<ServiceExtra[]>().notNull().default([]),
+    status: text('status').$type<ServiceStatus>().notNull().default('draft'),
+    rejectReason: text('reject_reason'),
+    views: integer('views').notNull().default(0),
+    ordersCount: integer('orders_count').notNull().default(0),
+    /** Sort key of "popular": completed orders weigh 20 views (kept up to date by the writers). */
+    popularity: integer('popularity').notNull().default(0),
+    /** Mean rating × 100 (0 without reviews) and the number of reviews, from the reviews issue. */
+    rating: integer('rating').notNull().default(0),
+    reviewsCount: integer('reviews_count').notNull().default(0),
+    search: tsvector('search')
+      .notNull()
+      .generatedAlwaysAs((): SQL => searchDocument(sql`title`, sql`tags_text`, sql`description`)),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('services_price_min', sql`${t.price} >= 50000`),
+    index('services_search_idx').using('gin', t.search),
+    index('services_seller_idx').on(t.sellerId, t.createdAt),
+    index('services_status_idx').on(t.status, t.updatedAt),
+    // Keyset pagination of the public listing, per sort, overall and within a category.
+    index('services_active_new_idx').on(t.publishedAt.desc(), t.id.desc()).where(sql`status = 'active'`),
+    index('services_active_popular_idx').on(t.popularity.desc(), t.id.desc()).where(sql`status = 'active'`),
+    index('services_active_price_idx').on(t.price, t.id).where(sql`status = 'active'`),
+    index('services_active_rating_idx').on(t.rating.desc(), t.id.desc()).where(sql`status = 'active'`),
+    index('services_active_cat_new_idx').on(t.categoryId, t.publishedAt.desc(), t.id.desc()).where(sql`status = 'active'`),
+    index('services_active_cat_popular_idx').on(t.categoryId, t.popularity.desc(), t.id.desc()).where(sql`status = 'active'`),
+    index('services_active_cat_price_idx').on(t.categoryId, t.price, t.id).where(sql`status = 'active'`),
+    index('services_active_cat_rating_idx').on(t.categoryId, t.rating.desc(), t.id.desc()).where(sql`status = 'active'`),
+    index('services_active_sub_popular_idx').on(t.subCategoryId, t.popularity.desc(), t.id.desc()).where(sql`status = 'active'`),
+    index('services_tags_idx').using('gin', t.tags),
+  ],
+);
+
+export const PROJECT_STATUSES = ['active', 'in_progress', 'closed', 'archived', 'hidden'] as const;
+export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
+
+export const projects = pgTable(
+  'projects',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    categoryId: uuid('category_id')
+      .notNull()
+      .references(() => categories.id),
+    subCategoryId: uuid('sub_category_id').references(() => subCategories.id),
+    /** Upper bound of the budget in kopecks; null means "by agreement". */
+    budget: integer('budget'),
+    days: integer('days'),
+    attachments: text('attachments').array().notNull().default(sql`'{}'::text[]`),
+    status: text('status').$type<ProjectStatus>().notNull().default('active'),
+    hiddenReason: text('hidden_reason'),
+    views: integer('views').notNull().default(0),
+    bidsCount: integer('bids_count').notNull().default(0),
+    search: tsvector('search')
+      .notNull()
+      .generatedAlwaysAs((): SQL => searchDocument(sql`title`, sql`''`, sql`description`)),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('projects_search_idx').using('gin', t.search),
+    index('projects_customer_idx').on(t.customerId, t.createdAt),
+    index('projects_active_new_idx').on(t.createdAt.desc(), t.id.desc()).where(sql`status = 'active'`),
+    index('projects_active_budget_idx').on(t.budget.desc().nullsLast(), t.id.desc()).where(sql`status = 'active'`),
+    index('projects_active_bids_idx').on(t.bidsCount.desc(), t.id.desc()).where(sql`status = 'active'`),
+    index('projects_active_cat_new_idx').on(t.categoryId, t.createdAt.desc(), t.id.desc()).where(sql`status = 'active'`),
+  ],
+);
+
+export const FAVORITE_TYPES = ['service', 'project', 'freelancer'] as const;
+export type FavoriteType = (typeof FAVORITE_TYPES)[number];
+
+/** SPEC §3 favourites ({id, type}), synced to the account when signed in. */
+export const favorites = pgTable(
+  'favorites',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type').$type<FavoriteType>().notNull(),
+    itemId: uuid('item_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.type, t.itemId] })],
+);
