@@ -23,6 +23,8 @@ export interface Realtime {
   io: Server;
   /** Sends an event to every socket of these users, on any instance. Call only after the commit. */
   emitToUsers(userIds: string[], event: string, payload: unknown): void;
+  /** Which of these users have a socket connected right now, on any instance. */
+  onlineAmong(userIds: string[]): Promise<Set<string>>;
   /** Drops every socket of a user (revoked token, blocked account), on any instance. */
   disconnectUser(userId: string): void;
   close(): Promise<void>;
@@ -73,6 +75,11 @@ export async function attachRealtime(opts: {
     io: io as unknown as Server,
     emitToUsers(userIds, event, payload) {
       if (userIds.length) io.to(userIds.map(userRoom)).emit(event as never, payload as never);
+    },
+    async onlineAmong(userIds) {
+      if (userIds.length === 0) return new Set();
+      const sockets = await io.in([...new Set(userIds)].map(userRoom)).fetchSockets();
+      return new Set(sockets.map((s) => s.data.userId));
     },
     disconnectUser(userId) {
       io.in(userRoom(userId)).disconnectSockets(true);

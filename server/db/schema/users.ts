@@ -33,6 +33,10 @@ export const users = pgTable(
     blockedAt: timestamp('blocked_at', { withTimezone: true }),
     blockReason: text('block_reason'),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+    /** Seller statistics kept by the orders and reviews features: completed orders, mean rating × 100. */
+    completedOrders: integer('completed_orders').notNull().default(0),
+    rating: integer('rating').notNull().default(0),
+    reviewsCount: integer('reviews_count').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

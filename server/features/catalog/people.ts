@@ -1,0 +1,28 @@
+import type { UserRow } from '../../db/schema/users.ts';
+import type { PublicUser, SellerLevel } from '#contract/catalog';
+
+/**
+ * PRODUCT.md seller levels, derived, never stored: Профессионал (≥ 50 completed orders, rating ≥ 4.7, no
+ * dispute lost in 90 days), Продвинутый (≥ 10, rating ≥ 4.5), else Новичок. `rating` is the mean × 100.
+ */
+export function sellerLevel(completedOrders: number, rating: number, lostDisputeRecently = false): SellerLevel {
+  if (completedOrders >= 50 && rating >= 470 && !lostDisputeRecently) return 'pro';
+  if (completedOrders >= 10 && rating >= 450) return 'advanced';
+  return 'new';
+}
+
+/** The public face of a person (SPEC: never email, balance or anything private). */
+export function presentPublicUser(user: UserRow, online: boolean): PublicUser {
+  return {
+    _id: user.id,
+    user_name: user.userName,
+    name: user.name,
+    surname: user.surname,
+    avatar: user.avatar,
+    level: sellerLevel(user.completedOrders, user.rating),
+    rating: user.rating / 100,
+    reviews_count: user.reviewsCount,
+    orders_count: user.completedOrders,
+    online_status: online,
+  };
+}
