@@ -30,4 +30,9 @@ export type SsrContext = {
   catalogue(): Promise<CatalogueCategory[]>;
   rates(): Promise<Rates>;
   routeRule(path: string): Promise<string | null>;
+  /**
+   * A GET of our own API, run in-process as the visitor (same token, same validation and rules, no
+   * network hop). Resolves with the HTTP status and the parsed answer; never throws for a 4xx.
+   */
+  api<T = unknown>(path: string, query?: Record<string, string | number | undefined>): Promise<{ status: number; body: T }>;
 };

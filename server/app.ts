@@ -226,6 +226,17 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
         catalogue: () => services.lookups.catalogue(),
         rates: () => services.rates.get(),
         routeRule: (path) => services.routeRules.lookup(path),
+        api: async <T,>(path: string, query?: Record<string, string | number | undefined>) => {
+          const search = new URLSearchParams(
+            Object.entries(query ?? {}).flatMap(([k, v]) => (v === undefined || v === '' ? [] : [[k, String(v)]])),
+          ).toString();
+          const res = await app.inject({
+            method: 'GET',
+            url: search ? `${path}?${search}` : path,
+            headers: { authorization: request.headers.authorization ?? '', cookie: request.headers.cookie ?? '' },
+          });
+          return { status: res.statusCode, body: res.json() as T };
+        },
       };
     });
   }
