@@ -18,6 +18,7 @@ import { RouteRuleService } from './features/route-rules/service.ts';
 import { routeRuleRoutes } from './features/route-rules/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { docsRoutes } from './features/docs/routes.ts';
+import { seoRoutes } from './features/seo/routes.ts';
 import { presentMe } from './features/users/presenter.ts';
 import { AuthService } from './features/auth/service.ts';
 import { authRoutes } from './features/auth/routes.ts';
@@ -202,6 +203,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   await app.register(userRoutes, { users: services.users });
   await app.register(adminUserRoutes, { adminUsers: services.adminUsers });
   await app.register(filesRoutes, { files: services.files });
+  await app.register(seoRoutes, { db, publicUrl: env.PUBLIC_URL });
 
   app.get('/api/*', { schema: { hide: true } }, async (_request, reply) =>
     reply.status(404).send({ status: 404, message: MESSAGES.notFound }),

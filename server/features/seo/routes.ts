@@ -1,0 +1,122 @@
+import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import { services, projects } from '../../db/schema/catalog.ts';
+import { categories } from '../../db/schema/lookups.ts';
+import { users } from '../../db/schema/users.ts';
+
+// sitemap.xml (an index of parts of at most 50,000 URLs) and robots.txt for crawlers.
+
+export const SITEMAP_PART_SIZE = 50_000;
+const CACHE_MS = 60 * 60_000;
+const STATIC_PATHS = ['/', '/projects', '/faq', '/help', '/about', '/contacts', '/conditions', '/blog', '/become-seller'];
+
+const xmlEscape = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+const urlset = (urls: { loc: string; lastmod?: Date }[]) =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls
+    .map((u) => `<url><loc>${xmlEscape(u.loc)}</loc>${u.lastmod ? `<lastmod>${u.lastmod.toISOString()}</lastmod>` : ''}</url>`)
+    .join('\n')}\n</urlset>\n`;
+
+type Part = 'static' | 'categories' | 'services' | 'projects' | 'freelancers';
+
+export const seoRoutes: FastifyPluginAsync<{ db: Db; publicUrl?: string }> = async (app, { db, publicUrl }) => {
+  const site = (request: FastifyRequest) => (publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/$/, '');
+  const cache = new Map<string, { at: number; body: string }>();
+  const cached = async (key: string, build: () => Promise<string>) => {
+    const hit = cache.get(key);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.body;
+    const body = await build();
+    cache.set(key, { at: Date.now(), body });
+    return body;
+  };
+
+  const activeServices = and(eq(services.status, 'active'), isNull(users.blockedAt));
+  const activeProjects = and(eq(projects.status, 'active'), isNull(users.blockedAt));
+  const sellersWithServices = sql`exists (select 1 from ${services} s where s.seller_id = ${users.id} and s.status = 'active') and ${users.blockedAt} is null`;
+
+  async function partCounts(): Promise<Record<'services' | 'projects' | 'freelancers', number>> {
+    const [[s], [p], [f]] = await Promise.all([
+      db.select({ n: count() }).from(services).innerJoin(users, eq(users.id, services.sellerId)).where(activeServices),
+      db.select({ n: count() }).from(projects).innerJoin(users, eq(users.id, projects.customerId)).where(activeProjects),
+      db.select({ n: count() }).from(users).where(sellersWithServices),
+    ]);
+    return { services: s?.n ?? 0, projects: p?.n ?? 0, freelancers: f?.n ?? 0 };
+  }
+
+  async function part(kind: Part, index: number, base: string): Promise<string> {
+    const offset = index * SITEMAP_PART_SIZE;
+    switch (kind) {
+      case 'static':
+        return urlset(STATIC_PATHS.map((p) => ({ loc: `${base}${p}` })));
+      case 'categories': {
+        const cats = await db.select({ slug: categories.slug }).from(categories).orderBy(asc(categories.position));
+        return urlset(cats.flatMap((c) => ['services', 'projects', 'freelancers'].map((area) => ({ loc: `${base}/${area}/${c.slug}` }))));
+      }
+      case 'services': {
+        const rows = await db
+          .select({ id: services.id, slug: categories.slug, updatedAt: services.updatedAt })
+          .from(services)
+          .innerJoin(users, eq(users.id, services.sellerId))
+          .innerJoin(categories, eq(categories.id, services.categoryId))
+          .where(activeServices)
+          .orderBy(asc(services.id))
+          .limit(SITEMAP_PART_SIZE)
+          .offset(offset);
+        return urlset(rows.map((r) => ({ loc: `${base}/services/${r.slug}/${r.id}`, lastmod: r.updatedAt })));
+      }
+      case 'projects': {
+        const rows = await db
+          .select({ id: projects.id, slug: categories.slug, updatedAt: projects.updatedAt })
+          .from(projects)
+          .innerJoin(users, eq(users.id, projects.customerId))
+          .innerJoin(categories, eq(categories.id, projects.categoryId))
+          .where(activeProjects)
+          .orderBy(asc(projects.id))
+          .limit(SITEMAP_PART_SIZE)
+          .offset(offset);
+        return urlset(rows.map((r) => ({ loc: `${base}/projects/${r.slug}/${r.id}`, lastmod: r.updatedAt })));
+      }
+      case 'freelancers': {
+        const rows = await db
+          .select({ id: users.id })
+          .from(users)
+          .where(sellersWithServices)
+          .orderBy(asc(users.id))
+          .limit(SITEMAP_PART_SIZE)
+          .offset(offset);
+        return urlset(rows.map((r) => ({ loc: `${base}/user/${r.id}` })));
+      }
+    }
+  }
+
+  app.get('/sitemap.xml', { schema: { hide: true } }, async (request, reply) => {
+    const base = site(request);
+    const body = await cached(`index:${base}`, async () => {
+      const counts = await partCounts();
+      const parts = ['static-0', 'categories-0'];
+      for (const kind of ['services', 'projects', 'freelancers'] as const) {
+        for (let i = 0; i < Math.max(1, Math.ceil(counts[kind] / SITEMAP_PART_SIZE)); i++) parts.push(`${kind}-${i}`);
+      }
+      return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${parts
+        .map((p) => `<sitemap><loc>${xmlEscape(`${base}/sitemaps/${p}.xml`)}</loc></sitemap>`)
+        .join('\n')}\n</sitemapindex>\n`;
+    });
+    return reply.type('application/xml; charset=utf-8').send(body);
+  });
+
+  app.get<{ Params: { part: string } }>('/sitemaps/:part', { schema: { hide: true } }, async (request, reply) => {
+    const match = /^(static|categories|services|projects|freelancers)-(\d{1,4})\.xml$/.exec(request.params.part);
+    if (!match) return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
+    const base = site(request);
+    const body = await cached(`${request.params.part}:${base}`, () => part(match[1] as Part, Number(match[2]), base));
+    return reply.type('application/xml; charset=utf-8').send(body);
+  });
+
+  app.get('/robots.txt', { schema: { hide: true } }, async (request, reply) =>
+    reply
+      .type('text/plain; charset=utf-8')
+      .send(
+        ['User-agent: *', 'Disallow: /profile', 'Disallow: /admin', 'Disallow: /api/', 'Disallow: /test', 'Disallow: /verify', 'Allow: /', '', `Sitemap: ${site(request)}/sitemap.xml`, ''].join('\n'),
+      ),
+  );
+};
