@@ -19,6 +19,9 @@ import { routeRuleRoutes } from './features/route-rules/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { docsRoutes } from './features/docs/routes.ts';
 import { seoRoutes } from './features/seo/routes.ts';
+import { ServiceCatalog } from './features/catalog/services-service.ts';
+import { servicesRoutes } from './features/catalog/services-routes.ts';
+import { adminServicesRoutes } from './features/catalog/admin-services-routes.ts';
 import { presentMe } from './features/users/presenter.ts';
 import { AuthService } from './features/auth/service.ts';
 import { authRoutes } from './features/auth/routes.ts';
@@ -61,6 +64,7 @@ export interface Services {
   users: UserService;
   adminUsers: AdminUserService;
   files: FileService;
+  serviceCatalog: ServiceCatalog;
 }
 
 declare module 'fastify' {
@@ -152,6 +156,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     users: new UserService({ db, auth, tokens, brand: env.BRAND_NAME, siteUrl }),
     adminUsers: new AdminUserService(db, auth),
     files: new FileService(db, new LocalStorage(path.join(env.DATA_DIR, 'uploads'))),
+    serviceCatalog: new ServiceCatalog({ db, realtime, mailer, log: logger, brand: env.BRAND_NAME, siteUrl }),
   };
   app.decorate('services', services);
   app.addHook('onClose', async () => {
@@ -204,6 +209,8 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   await app.register(adminUserRoutes, { adminUsers: services.adminUsers });
   await app.register(filesRoutes, { files: services.files });
   await app.register(seoRoutes, { db, publicUrl: env.PUBLIC_URL });
+  await app.register(servicesRoutes, { catalog: services.serviceCatalog });
+  await app.register(adminServicesRoutes, { catalog: services.serviceCatalog });
 
   app.get('/api/*', { schema: { hide: true } }, async (_request, reply) =>
     reply.status(404).send({ status: 404, message: MESSAGES.notFound }),

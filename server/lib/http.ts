@@ -40,6 +40,9 @@ export function installErrorHandler(app: FastifyInstance) {
       }
       return send({ status: 400, message: MESSAGES.validation, errors });
     }
+    // PostgreSQL refusing a value it cannot store (a NUL byte, broken UTF-8) is the client's mistake.
+    const pgCode = (error as { code?: string; cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
+    if (pgCode === '22021' || pgCode === '22P05') return send({ status: 400, message: MESSAGES.validation });
     const status = error.statusCode ?? 500;
     if (status === 429) return send({ status, message: MESSAGES.tooManyRequests });
     if (status === 413) return send({ status, message: MESSAGES.payloadTooLarge });

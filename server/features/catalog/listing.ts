@@ -1,0 +1,221 @@
+import { and, asc, count, desc, eq, gte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { PgSelect } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client.ts';
+import { badRequest } from '../../lib/http.ts';
+import { CATALOG_MESSAGES, type SellerLevel } from '#contract/catalog';
+
+// Shared by the public listings (services, projects, freelancers): keyset cursors, Russian full-text search,
+// the capped total, and the SQL forms of the derived seller level and of "online now".
+
+// ---------------------------------------------------------------------------------------------------------
+// Keyset cursors. A listing never uses OFFSET: every sort is a total order ending with the row id, and the
+// cursor carries the sort values of the last row of a page, so the next page is "rows strictly after it".
+// ---------------------------------------------------------------------------------------------------------
+
+export type CursorValue = string | number | null;
+
+/**
+ * What a cursor position must hold, checked on decoding: 'int' a safe integer, 'number' a finite number,
+ * 'uuid', 'timestamp' (ISO 8601 in UTC with up to microseconds, as `timestampKey` writes it), 'string';
+ * a trailing '?' also allows null.
+ */
+export type CursorKind = 'int' | 'number' | 'uuid' | 'timestamp' | 'string';
+export type CursorSpec = CursorKind | `${CursorKind}?`;
+
+/** Longest cursor accepted (the query schemas cap it at 200 characters too). */
+const MAX_CURSOR_LENGTH = 200;
+const MAX_STRING_VALUE = 100;
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const TIMESTAMP_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z$/;
+
+/** The sort values of a row as an opaque page link: base64url of a JSON array. */
+export function encodeCursor(values: CursorValue[]): string {
+  return Buffer.from(JSON.stringify(values), 'utf8').toString('base64url');
+}
+
+/** The 400 of a cursor that cannot be used (malformed, or made for another sort). */
+export const badCursor = () => badRequest(CATALOG_MESSAGES.badCursor, { cursor: [CATALOG_MESSAGES.badCursor] });
+const malformed = badCursor;
+
+function fits(value: unknown, spec: CursorSpec): boolean {
+  const nullable = spec.endsWith('?');
+  if (value === null) return nullable;
+  switch (spec.replace('?', '') as CursorKind) {
+    case 'int':
+      return Number.isSafeInteger(value);
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'uuid':
+      return typeof value === 'string' && UUID_RE.test(value);
+    case 'timestamp':
+      return typeof value === 'string' && TIMESTAMP_RE.test(value) && !Number.isNaN(Date.parse(value));
+    case 'string':
+      return typeof value === 'string' && value.length <= MAX_STRING_VALUE;
+  }
+}
+
+/**
+ * Reads a cursor made by `encodeCursor`: an array of exactly `arity` values, each a string, a finite number
+ * or null (and, with `kinds`, of the kind given for its position). Anything else is a 400 with
+ * CATALOG_MESSAGES.badCursor: a cursor comes from the URL, so it is user input.
+ */
+export function decodeCursor(cursor: string, arity: number, kinds?: readonly CursorSpec[]): CursorValue[] {
+  if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw malformed();
+  let parsed: unknown;
+  try {
+    const json = Buffer.from(cursor, 'base64url').toString('utf8');
+    // Node's decoder skips what it cannot read: a cursor must be exactly what encodeCursor wrote.
+    if (Buffer.from(json, 'utf8').toString('base64url') !== cursor) throw malformed();
+    parsed = JSON.parse(json);
+  } catch {
+    throw malformed();
+  }
+  if (!Array.isArray(parsed) || parsed.length !== arity) throw malformed();
+  for (const [i, value] of parsed.entries()) {
+    const plain = value === null || (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.length <= MAX_STRING_VALUE);
+    if (!plain) throw malformed();
+    if (kinds && !fits(value, kinds[i] ?? 'string')) throw malformed();
+  }
+  return parsed as CursorValue[];
+}
+
+/** One key of a sort order. The expression must never be null (coalesce it); `cast` types the cursor value. */
+export interface SortKey {
+  expr: SQLWrapper;
+  dir: 'asc' | 'desc';
+  cast?: 'timestamptz' | 'uuid' | 'int' | 'bigint' | 'real';
+}
+
+/**
+ * ORDER BY of a sort. Descending keys are NULLS LAST, as the listing indexes are declared (PostgreSQL's own
+ * default for DESC is NULLS FIRST, which such an index cannot serve).
+ */
+export const orderBy = (keys: readonly SortKey[]): SQL[] => keys.map((k) => (k.dir === 'asc' ? asc(k.expr) : sql`${desc(k.expr)} nulls last`));
+
+const param = (key: SortKey, value: CursorValue): SQL =>
+  key.cast ? sql`cast(${value} as ${sql.raw(key.cast)})` : sql`${value}`;
+
+/**
+ * "Strictly after the row with these sort values". One direction throughout is a row comparison
+ * (`(a, b) < (x, y)`), which PostgreSQL answers from a matching index; mixed directions expand to
+ * `a > x or (a = x and b < y) …`.
+ */
+export function keysetAfter(keys: readonly SortKey[], values: readonly CursorValue[]): SQL {
+  if (keys.length !== values.length || keys.length === 0) throw new Error('keysetAfter: one value per key');
+  const uniform = keys.every((k) => k.dir === keys[0]!.dir);
+  if (uniform) {
+    const columns = sql.join(keys.map((k) => sql`${k.expr}`), sql`, `);
+    const params = sql.join(keys.map((k, i) => param(k, values[i]!)), sql`, `);
+    return keys[0]!.dir === 'asc' ? sql`(${columns}) > (${params})` : sql`(${columns}) < (${params})`;
+  }
+  const branches: SQL[] = keys.map((key, i) => {
+    const equalBefore = keys.slice(0, i).map((k, j) => eq(k.expr as never, param(k, values[j]!)));
+    const beyond = key.dir === 'asc' ? sql`${key.expr} > ${param(key, values[i]!)}` : sql`${key.expr} < ${param(key, values[i]!)}`;
+    return and(...equalBefore, beyond)!;
+  });
+  return or(...branches)!;
+}
+
+/**
+ * A timestamp as a cursor value, computed in SQL: ISO 8601 in UTC with microseconds, so that no precision
+ * is lost on the way through JavaScript (a Date keeps milliseconds only, which would skip or repeat rows).
+ */
+export const timestampKey = (column: SQLWrapper) =>
+  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/**
+ * One page of a keyset listing: fetch `limit + 1` rows, keep `limit`, and make the next cursor from the last
+ * kept row (null when there is nothing after it).
+ */
+export function page<T>(rows: T[], limit: number, cursorOf: (row: T) => CursorValue[]): { rows: T[]; next: string | null } {
+  if (rows.length <= limit) return { rows, next: null };
+  const kept = rows.slice(0, limit);
+  return { rows: kept, next: encodeCursor(cursorOf(kept[kept.length - 1]!)) };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Russian full-text search. The documents are generated `search` tsvector columns (schema/catalog.ts).
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * The text of a search worth running, or null. websearch_to_tsquery never fails on user input (quotes,
+ * operators, SQL), but a text without a single letter or digit makes an empty query that matches nothing,
+ * so it is treated as no search at all.
+ */
+export function searchText(q: string | undefined | null): string | null {
+  // PostgreSQL text cannot hold NUL, and no control character means anything in a search.
+  const text = q ? withoutControls(q).trim() : '';
+  return text && /[\p{L}\p{N}]/u.test(text) ? text : null;
+}
+
+/** The text with control characters (NUL above all, which PostgreSQL text refuses) turned into spaces. */
+// eslint-disable-next-line no-control-regex
+export const withoutControls = (text: string) => text.replace(/[\u0000-\u001f\u007f]/g, ' ');
+
+/** `websearch_to_tsquery('russian', q)`: quotes for phrases, `-` to exclude, `or`; words stemmed. */
+export const searchQuery = (q: string): SQL => sql`websearch_to_tsquery('russian', ${q})`;
+
+/** The document matches the search. */
+export const matches = (document: SQLWrapper, q: string): SQL => sql`${document} @@ ${searchQuery(q)}`;
+
+/**
+ * Relevance as an integer (0 … 999 999), for ordering and for cursors: ts_rank_cd normalised by
+ * rank/(rank+1) (flag 32), scaled. An integer compares exactly after a trip through JSON; a float4 rank
+ * might not.
+ */
+export const searchRank = (document: SQLWrapper, q: string): SQL<number> =>
+  sql<number>`(ts_rank_cd(${document}, ${searchQuery(q)}, 32) * 1000000)::int`;
+
+// ---------------------------------------------------------------------------------------------------------
+// Totals. A count over a huge filtered set is the one slow part of a listing, so it stops counting at a cap.
+// ---------------------------------------------------------------------------------------------------------
+
+/** Counted exactly up to this; a total of TOTAL_CAP + 1 means "more than TOTAL_CAP" (the UI: "более 10 000"). */
+export const TOTAL_CAP = 10_000;
+
+/**
+ * The number of rows of `rows` (a select of the listing's filter, made dynamic), counted up to TOTAL_CAP + 1:
+ * `select count(*) from (<rows> limit 10001)`. Pass the rows with a cheap selection, e.g.
+ * `db.select({ one: sql`1` }).from(services).innerJoin(…).where(condition).$dynamic()`.
+ */
+export async function cappedTotal(db: Db, rows: PgSelect): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(rows.limit(TOTAL_CAP + 1).as('capped'));
+  return row?.n ?? 0;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Seller level and presence in SQL.
+// ---------------------------------------------------------------------------------------------------------
+
+/** PRODUCT.md thresholds, the same as sellerLevel() in people.ts: rating is the mean × 100. */
+export const LEVEL_THRESHOLDS = {
+  pro: { orders: 50, rating: 470 },
+  advanced: { orders: 10, rating: 450 },
+} as const;
+
+/**
+ * Sellers of this derived level, given their completed-orders and rating columns. (The "no dispute lost in
+ * 90 days" part of Профессионал arrives with disputes, in sellerLevel() and here together.)
+ */
+export function levelCondition(level: SellerLevel, columns: { completedOrders: SQLWrapper; rating: SQLWrapper }): SQL {
+  const reaches = (t: { orders: number; rating: number }) =>
+    and(gte(columns.completedOrders as never, t.orders), gte(columns.rating as never, t.rating))!;
+  const pro = reaches(LEVEL_THRESHOLDS.pro);
+  const advanced = reaches(LEVEL_THRESHOLDS.advanced);
+  if (level === 'pro') return pro;
+  if (level === 'advanced') return sql`(${advanced} and not ${pro})`;
+  return sql`not ${advanced}`;
+}
+
+/**
+ * "Online now" for filtering in SQL. The socket registry (realtime.onlineAmong) answers only about given
+ * users, so a listing filters by recent activity instead: users.last_seen_at within ONLINE_WINDOW_MS, which the
+ * real-time layer keeps fresh while a socket is connected. Cards still show the live socket state.
+ */
+export const ONLINE_WINDOW_MS = 5 * 60 * 1000;
+
+export const onlineCondition = (lastSeenAt: SQLWrapper): SQL =>
+  sql`${lastSeenAt} > now() - make_interval(secs => ${ONLINE_WINDOW_MS / 1000})`;
+
+/** Escapes % _ and \ for a LIKE pattern. */
+export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);

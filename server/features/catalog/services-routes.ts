@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { serviceCardSchema, serviceInputSchema, serviceSchema, servicesQuerySchema, serviceStatusActionSchema } from '#contract/catalog';
+import { okSchema } from '#contract/api';
+import { ok } from '../../lib/http.ts';
+import { requireConfirmed, requireUser } from '../../lib/auth.ts';
+import type { ServiceCatalog } from './services-service.ts';
+
+const security = [{ bearer: [] }];
+const tags = ['services'];
+const params = z.object({ id: z.uuid('Неверный идентификатор') });
+
+/** A page of a keyset listing: `next` is the cursor of the following page, null on the last one. */
+export const listingAnswerSchema = <T extends z.ZodType>(item: T) =>
+  okSchema(z.array(item)).extend({ total: z.number().int(), next: z.string().nullable() });
+
+/** The public catalogue of services and the seller's own ones (/profile/items). */
+export const servicesRoutes: FastifyPluginAsyncZod<{ catalog: ServiceCatalog }> = async (app, { catalog }) => {
+  app.get(
+    '/api/services',
+    { schema: { tags, querystring: servicesQuerySchema, response: { 200: listingAnswerSchema(serviceCardSchema) } } },
+    async (request) => {
+      const { result, total, next } = await catalog.list(request.query);
+      return { ...ok(result, total), total, next };
+    },
+  );
+
+  app.get(
+    '/api/services/my',
+    { schema: { tags, security, response: { 200: okSchema(z.array(serviceSchema)) } } },
+    async (request) => {
+      const result = await catalog.mine(requireUser(request));
+      return ok(result, result.length);
+    },
+  );
+
+  app.get(
+    '/api/services/:id',
+    { schema: { tags, params, response: { 200: okSchema(serviceSchema) } } },
+    async (request) => ok(await catalog.get(request.user, request.params.id)),
+  );
+
+  app.post(
+    '/api/services',
+    { schema: { tags, security, body: serviceInputSchema, response: { 200: okSchema(serviceSchema) } } },
+    async (request) => ok(await catalog.create(requireConfirmed(request), request.body)),
+  );
+
+  app.put(
+    '/api/services/:id',
+    { schema: { tags, security, params, body: serviceInputSchema, response: { 200: okSchema(serviceSchema) } } },
+    async (request) => ok(await catalog.update(requireConfirmed(request), request.params.id, request.body)),
+  );
+
+  app.delete(
+    '/api/services/:id',
+    { schema: { tags, security, params, response: { 200: okSchema(z.literal(true)) } } },
+    async (request) => {
+      await catalog.remove(requireUser(request), request.params.id);
+      return ok(true as const);
+    },
+  );
+
+  app.patch(
+    '/api/services/:id/status',
+    { schema: { tags, security, params, body: serviceStatusActionSchema, response: { 200: okSchema(serviceSchema) } } },
+    async (request) => ok(await catalog.changeStatus(requireUser(request), request.params.id, request.body.action)),
+  );
+};
