@@ -22,6 +22,13 @@ import { seoRoutes } from './features/seo/routes.ts';
 import { ServiceCatalog } from './features/catalog/services-service.ts';
 import { servicesRoutes } from './features/catalog/services-routes.ts';
 import { adminServicesRoutes } from './features/catalog/admin-services-routes.ts';
+import { ProjectService } from './features/catalog/projects-service.ts';
+import { projectRoutes } from './features/catalog/projects-routes.ts';
+import { adminProjectRoutes } from './features/catalog/admin-projects-routes.ts';
+import { FavoriteService } from './features/catalog/favorites-service.ts';
+import { favoriteRoutes } from './features/catalog/favorites-routes.ts';
+import { PeopleService } from './features/catalog/people-service.ts';
+import { peopleRoutes } from './features/catalog/people-routes.ts';
 import { presentMe } from './features/users/presenter.ts';
 import { AuthService } from './features/auth/service.ts';
 import { authRoutes } from './features/auth/routes.ts';
@@ -65,6 +72,9 @@ export interface Services {
   adminUsers: AdminUserService;
   files: FileService;
   serviceCatalog: ServiceCatalog;
+  projects: ProjectService;
+  favorites: FavoriteService;
+  people: PeopleService;
 }
 
 declare module 'fastify' {
@@ -144,6 +154,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     turnstile: new Turnstile({ secret: env.TURNSTILE_SECRET, verifyUrl: env.TURNSTILE_VERIFY_URL }, logger),
     onRevoke: (userId) => realtime.disconnectUser(userId),
   });
+  const projects = new ProjectService({ db, presence: realtime, mailer, log: logger, brand: env.BRAND_NAME, siteUrl });
   const services: Services = {
     tokens,
     lookups: new LookupService(db),
@@ -157,6 +168,9 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     adminUsers: new AdminUserService(db, auth),
     files: new FileService(db, new LocalStorage(path.join(env.DATA_DIR, 'uploads'))),
     serviceCatalog: new ServiceCatalog({ db, realtime, mailer, log: logger, brand: env.BRAND_NAME, siteUrl }),
+    projects,
+    favorites: new FavoriteService({ db, presence: realtime, projects }),
+    people: new PeopleService({ db, presence: realtime }),
   };
   app.decorate('services', services);
   app.addHook('onClose', async () => {
@@ -211,6 +225,10 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   await app.register(seoRoutes, { db, publicUrl: env.PUBLIC_URL });
   await app.register(servicesRoutes, { catalog: services.serviceCatalog });
   await app.register(adminServicesRoutes, { catalog: services.serviceCatalog });
+  await app.register(projectRoutes, { projects: services.projects });
+  await app.register(adminProjectRoutes, { projects: services.projects });
+  await app.register(favoriteRoutes, { favorites: services.favorites });
+  await app.register(peopleRoutes, { people: services.people });
 
   app.get('/api/*', { schema: { hide: true } }, async (_request, reply) =>
     reply.status(404).send({ status: 404, message: MESSAGES.notFound }),

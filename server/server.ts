@@ -8,6 +8,7 @@ import { ensureBootstrapAdmin } from './db/seed/admin.ts';
 import { buildApp } from './app.ts';
 import type { Realtime } from './realtime/socket.ts';
 import { Scheduler } from './jobs/scheduler.ts';
+import { archiveStaleProjects } from './features/catalog/projects-service.ts';
 import { RATES_REFRESH_MS } from '#contract/constants';
 
 export interface RunningServer {
@@ -34,6 +35,7 @@ export async function startServer(env: Env, logger: Logger, opts: { database?: D
   const scheduler = new Scheduler(database.db, logger);
   const ratesJob = { name: 'rates-refresh', everyMs: RATES_REFRESH_MS, run: () => app.services.rates.refresh() };
   scheduler.add(ratesJob);
+  scheduler.add({ name: 'archive-stale-projects', everyMs: 60 * 60_000, run: () => archiveStaleProjects(database.db) });
   await scheduler.start();
   // SPEC §7: fetched once at startup when no rate is held, then hourly.
   if (env.RATES_URL && !(await app.services.rates.held())) void scheduler.runIfDue(ratesJob, true);

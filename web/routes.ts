@@ -10,12 +10,12 @@ export default [
       index('routes/services.tsx', { id: 'home' }),
       route('services', 'routes/services.tsx', { id: 'services-root' }),
       route('services/:slug', 'routes/services.tsx', { id: 'services' }),
-      page('services/:slug/:serviceId', 'service'),
+      route('services/:slug/:serviceId', 'routes/service-detail.tsx', { id: 'service' }),
       route('projects', 'routes/projects.tsx', { id: 'projects-root' }),
       route('projects/:slug', 'routes/projects.tsx', { id: 'projects' }),
-      page('projects/:slug/:projectId', 'project'),
+      route('projects/:slug/:projectId', 'routes/project-detail.tsx', { id: 'project' }),
       route('freelancers/:slug', 'routes/freelancers.tsx', { id: 'freelancers' }),
-      page('user/:id', 'user'),
+      route('user/:id', 'routes/user-profile.tsx', { id: 'user' }),
       page('blog', 'blog'),
       page('blog/:id', 'blog-post'),
       ...(['faq', 'help', 'about', 'contacts', 'conditions'] as const).map((slug) =>
@@ -33,14 +33,14 @@ export default [
     route('profile', 'layouts/profile-layout.tsx', [
       index('routes/profile-index.tsx'),
       route('settings', 'routes/profile-settings.tsx', { id: 'profile-settings' }),
+      route('saved', 'routes/profile-saved.tsx', { id: 'profile-saved' }),
+      route('items', 'routes/profile-items.tsx', { id: 'profile-items' }),
+      route('items/create', 'routes/profile-items-create.tsx', { id: 'profile-items-create' }),
+      route('items/:id/edit', 'routes/profile-items-edit.tsx', { id: 'profile-items-edit' }),
       ...(
         [
           'dashboard',
           'bids',
-          'items',
-          'items/create',
-          'items/:id/edit',
-          'saved',
           'orders',
           'finance',
           'reviews',
@@ -56,19 +56,13 @@ export default [
       index('routes/admin-index.tsx'),
       route('users', 'routes/admin-users.tsx', { id: 'admin-users' }),
       route('users/:id', 'routes/admin-user.tsx', { id: 'admin-users-item' }),
-      ...(
-        [
-          'bids',
-          'orders',
-          'appeals',
-          'disputes',
-          'payments',
-          'projects',
-          'projects/:id/edit',
-          'services',
-          'services/:id/edit',
-        ] as const
-      ).map((p) => page(p, `admin-${p.replaceAll('/:id', '-item').replaceAll('/', '-')}`)),
+      route('services', 'routes/admin-services.tsx', { id: 'admin-services' }),
+      route('services/:id/edit', 'routes/admin-service-edit.tsx', { id: 'admin-services-item-edit' }),
+      route('projects', 'routes/admin-projects.tsx', { id: 'admin-projects' }),
+      route('projects/:id/edit', 'routes/admin-project-edit.tsx', { id: 'admin-projects-item-edit' }),
+      ...(['bids', 'orders', 'appeals', 'disputes', 'payments'] as const).map((p) =>
+        page(p, `admin-${p.replaceAll('/:id', '-item').replaceAll('/', '-')}`),
+      ),
     ]),
   ]),
 ] satisfies RouteConfig;

@@ -42,6 +42,9 @@ export async function openPglite(dataDir?: string): Promise<Database> {
 
 export function openPostgres(url: string, max = 10): Database {
   const pool = new pg.Pool({ connectionString: url, max });
+  // An idle connection the server closed (restart, failover, a dropped test database) must not crash the
+  // process: the pool replaces it, and the next query reports any lasting problem.
+  pool.on('error', () => {});
   const db = drizzlePg(pool) as unknown as Db;
   return {
     db,

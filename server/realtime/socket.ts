@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
@@ -5,6 +6,7 @@ import { createClient } from 'redis';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.ts';
 import { userForToken, type Tokens } from '../lib/auth.ts';
+import { coMembersOf, memoryPresence, redisPresence, touchLastSeen, type PresenceRegistry } from './presence.ts';
 
 export const userRoom = (userId: string) => `user:${userId}`;
 
@@ -19,14 +21,39 @@ function handshakeToken(socket: Socket): string | null {
   return raw.startsWith('Bearer ') ? raw.slice(7) : raw;
 }
 
+/** Events queued while a transaction runs, sent once it has committed. */
+export interface Outbox {
+  emit(userIds: string[], event: string, payload: unknown): void;
+}
+
+/** SPEC §7 update_user: sent to the people who share a chat with the user. */
+export const UPDATE_USER_EVENT = 'update_user';
+
+/** How often a connected user's users.last_seen_at is refreshed (the "online now" filter looks 5 minutes back). */
+export const LAST_SEEN_REFRESH_MS = 60_000;
+/** An instance whose heartbeat is older than this is taken for dead and its sockets are counted out. */
+export const PRESENCE_TTL_MS = 30_000;
+
 export interface Realtime {
   io: Server;
   /** Sends an event to every socket of these users, on any instance. Call only after the commit. */
   emitToUsers(userIds: string[], event: string, payload: unknown): void;
+  /**
+   * Runs `work` (which commits its transaction) with an outbox, and sends what it queued only when `work`
+   * succeeded: an event never tells about a change that was rolled back.
+   */
+  afterCommit<T>(work: (outbox: Outbox) => Promise<T>): Promise<T>;
   /** Which of these users have a socket connected right now, on any instance. */
   onlineAmong(userIds: string[]): Promise<Set<string>>;
   /** Drops every socket of a user (revoked token, blocked account), on any instance. */
   disconnectUser(userId: string): void;
+  /**
+   * Drops this instance's sockets and counts them out of presence (their co-members hear "offline"); events can
+   * still be sent to other instances. For Fastify's preClose: otherwise the HTTP server waits for the pending
+   * long-polling requests (up to the ping interval) before onClose runs. Calling it again does nothing.
+   */
+  drain(): Promise<void>;
+  /** drain(), then closes the Redis connections. */
   close(): Promise<void>;
 }
 
@@ -36,6 +63,8 @@ export async function attachRealtime(opts: {
   tokens: Tokens;
   log: Logger;
   redisUrl?: string;
+  /** Heartbeat lifetime of this instance's presence (tests shorten it). */
+  presenceTtlMs?: number;
 }): Promise<Realtime> {
   const io = new Server<Record<string, never>, Record<string, never>, Record<string, never>, SocketData>(opts.server, {
     path: '/socket.io/',
@@ -46,6 +75,10 @@ export async function attachRealtime(opts: {
   });
 
   const redisClients: { quit(): Promise<unknown> }[] = [];
+  /** Set once the instance starts stopping (drain). */
+  let closing = false;
+  const ttlMs = opts.presenceTtlMs ?? PRESENCE_TTL_MS;
+  let presence: PresenceRegistry = memoryPresence();
   if (opts.redisUrl) {
     const pub = createClient({ url: opts.redisUrl });
     const sub = pub.duplicate();
@@ -53,9 +86,12 @@ export async function attachRealtime(opts: {
     await Promise.all([pub.connect(), sub.connect()]);
     io.adapter(createAdapter(pub as never, sub as never));
     redisClients.push(pub, sub);
+    presence = redisPresence(pub as never, { instanceId: randomUUID(), ttlMs });
   }
 
   io.use(async (socket, next) => {
+    // A stopping instance takes no new sockets: the client reconnects to another one.
+    if (closing) return next(new Error('unavailable'));
     try {
       const user = await userForToken(opts.db, opts.tokens, handshakeToken(socket));
       if (!user) return next(new Error('unauthorized'));
@@ -67,27 +103,125 @@ export async function attachRealtime(opts: {
     }
   });
 
+  // Once the Redis connections are closed an emit would fail unseen inside the adapter: nothing is sent then.
+  let closed = false;
+  const emitToUsers = (userIds: string[], event: string, payload: unknown) => {
+    if (closed || userIds.length === 0) return;
+    io.to([...new Set(userIds)].map(userRoom)).emit(event as never, payload as never);
+  };
+
+  /** Presence work in flight (joins, leaves, announcements), awaited before the connections close. */
+  const pending = new Set<Promise<unknown>>();
+  const track = <T,>(promise: Promise<T>): Promise<T> => {
+    pending.add(promise);
+    void promise.finally(() => pending.delete(promise)).catch(() => {});
+    return promise;
+  };
+
+  // Presence. `local` counts this instance's sockets per user; the registry counts them everywhere.
+  const local = new Map<string, number>();
+  const fail = (what: string) => (err: unknown) => opts.log.error({ err }, what);
+
+  // Tells co-members the user's state as it is when the event leaves (not as it was when the change began),
+  // one announcement per user at a time, so a quick reconnect never ends with a stale "offline".
+  const announcing = new Map<string, Promise<void>>();
+  const announce = (userId: string) => {
+    const previous = announcing.get(userId) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      const coMembers = await coMembersOf(opts.db, userId);
+      if (coMembers.length === 0) return;
+      const online = (await presence.onlineAmong([userId])).has(userId);
+      emitToUsers(coMembers, UPDATE_USER_EVENT, { id: userId, online_status: online });
+    });
+    const settled = next.catch(fail('presence announcement failed')).finally(() => {
+      if (announcing.get(userId) === settled) announcing.delete(userId);
+    });
+    announcing.set(userId, settled);
+    return track(settled);
+  };
+
   io.on('connection', (socket) => {
-    void socket.join(userRoom(socket.data.userId));
+    const userId = socket.data.userId;
+    void socket.join(userRoom(userId));
+    local.set(userId, (local.get(userId) ?? 0) + 1);
+    const joined = track(
+      presence
+        .join(userId)
+        .then(async (first) => {
+          await touchLastSeen(opts.db, [userId]);
+          if (first) await announce(userId);
+        })
+        .catch(fail('presence join failed')),
+    );
+    socket.on('disconnect', () => {
+      const n = (local.get(userId) ?? 1) - 1;
+      if (n > 0) local.set(userId, n);
+      else local.delete(userId);
+      if (closing) return;
+      // After the join is counted, whatever the order in which the two finish.
+      void track(
+        joined
+          .then(() => presence.leave(userId))
+          .then(async (last) => {
+            await touchLastSeen(opts.db, [userId]);
+            if (last) await announce(userId);
+          })
+          .catch(fail('presence leave failed')),
+      );
+    });
   });
 
-  return {
-    io: io as unknown as Server,
-    emitToUsers(userIds, event, payload) {
-      if (userIds.length) io.to(userIds.map(userRoom)).emit(event as never, payload as never);
-    },
-    async onlineAmong(userIds) {
-      if (userIds.length === 0) return new Set();
-      const sockets = await io.in([...new Set(userIds)].map(userRoom)).fetchSockets();
-      return new Set(sockets.map((s) => s.data.userId));
-    },
-    disconnectUser(userId) {
-      io.in(userRoom(userId)).disconnectSockets(true);
-    },
-    async close() {
+  await presence.heartbeat(local);
+  const beat = setInterval(() => {
+    void track(
+      presence
+        .heartbeat(local)
+        .then(({ online, offline }) => Promise.all([...online, ...offline].map(announce)))
+        .catch(fail('presence heartbeat failed')),
+    );
+  }, Math.max(1000, Math.floor(ttlMs / 3)));
+  const seen = setInterval(() => void track(touchLastSeen(opts.db, [...local.keys()]).catch(fail('last seen refresh failed'))), LAST_SEEN_REFRESH_MS);
+  beat.unref();
+  seen.unref();
+
+  let draining: Promise<void> | null = null;
+  const drain = () =>
+    (draining ??= (async () => {
+      closing = true;
+      clearInterval(beat);
+      clearInterval(seen);
+      // This instance's sockets are counted out at once; their people are told while the database is still open.
+      const users = [...local.keys()];
+      try {
+        const offline = await presence.close();
+        await touchLastSeen(opts.db, users);
+        await Promise.all(offline.map(announce));
+      } catch (err) {
+        fail('presence shutdown failed')(err);
+      }
       // Not io.close(): that would also close the HTTP server, which Fastify owns and closes itself.
       io.local.disconnectSockets(true);
       io.engine.close();
+    })());
+
+  return {
+    io: io as unknown as Server,
+    emitToUsers,
+    async afterCommit(work) {
+      const queued: [string[], string, unknown][] = [];
+      const result = await work({ emit: (userIds, event, payload) => void queued.push([userIds, event, payload]) });
+      for (const [userIds, event, payload] of queued) emitToUsers(userIds, event, payload);
+      return result;
+    },
+    onlineAmong: (userIds) => presence.onlineAmong(userIds),
+    disconnectUser(userId) {
+      io.in(userRoom(userId)).disconnectSockets(true);
+    },
+    drain,
+    async close() {
+      await drain();
+      await Promise.allSettled([...pending]);
+      closed = true;
       await Promise.all(redisClients.map((c) => c.quit().catch(() => {})));
     },
   };

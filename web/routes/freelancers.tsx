@@ -1,33 +1,32 @@
-import { useParams } from 'react-router';
 import type { Route } from './+types/freelancers';
+import type { PublicUser } from '#contract/catalog';
 import { ListingPage } from '../features/catalog/listing-page.tsx';
-import { categoryParam } from '../features/catalog/category-param.ts';
-import { errorMeta, pageMeta } from '../features/shell/meta.ts';
+import { clientListing, loadListing } from '../features/catalog/listing-data.ts';
+import { listingSeo } from '../features/catalog/listing-seo.ts';
+import { errorMeta } from '../features/shell/meta.ts';
 
-const FREELANCER_SORTS = [
-  ['rating', 'По рейтингу'],
-  ['orders', 'По числу заказов'],
-  ['new', 'Новые'],
-] as const;
+export async function loader({ params, context, request }: Route.LoaderArgs) {
+  return loadListing<PublicUser>('freelancers', params.slug, request, context);
+}
 
-export async function loader({ params, context }: Route.LoaderArgs) {
-  const category = await categoryParam(params.slug, context.catalogue);
-  return { category: category && { slug: category.slug, title: category.title } };
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  return clientListing('freelancers', request, serverLoader);
 }
 
 export const meta: Route.MetaFunction = ({ data, matches, error }) =>
-  error ? errorMeta(matches, error) : pageMeta(matches, data?.category ? `Фрилансеры: ${data.category.title}` : 'Фрилансеры');
+  error || !data ? errorMeta(matches, error) : listingSeo(matches, data, 'Фрилансеры');
 
-export default function FreelancersPage() {
-  const { slug } = useParams();
+export default function FreelancersPage({ loaderData }: Route.ComponentProps) {
   return (
     <ListingPage
-      cacheKey="freelancers"
-      basePath="/freelancers"
+      kind="freelancers"
+      data={loaderData}
       title="Фрилансеры"
-      activeSlug={slug}
-      sorts={FREELANCER_SORTS}
-      empty="Здесь появятся продавцы выбранной категории с рейтингом и статусом «в сети»."
+      crumb="Фрилансеры"
+      empty={{
+        text: 'Здесь появятся продавцы с рейтингом и статусом «в сети». Умеете что-то делать хорошо? Станьте продавцом.',
+        action: { to: '/become-seller', label: 'Стать продавцом' },
+      }}
     />
   );
 }

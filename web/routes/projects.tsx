@@ -1,33 +1,32 @@
-import { useParams } from 'react-router';
 import type { Route } from './+types/projects';
+import type { Project } from '#contract/catalog';
 import { ListingPage } from '../features/catalog/listing-page.tsx';
-import { categoryParam } from '../features/catalog/category-param.ts';
-import { errorMeta, pageMeta } from '../features/shell/meta.ts';
+import { clientListing, loadListing } from '../features/catalog/listing-data.ts';
+import { listingSeo } from '../features/catalog/listing-seo.ts';
+import { errorMeta } from '../features/shell/meta.ts';
 
-const PROJECT_SORTS = [
-  ['new', 'Новые'],
-  ['budget_desc', 'Дороже'],
-  ['bids', 'Больше откликов'],
-] as const;
+export async function loader({ params, context, request }: Route.LoaderArgs) {
+  return loadListing<Project>('projects', params.slug, request, context);
+}
 
-export async function loader({ params, context }: Route.LoaderArgs) {
-  const category = await categoryParam(params.slug, context.catalogue);
-  return { category: category && { slug: category.slug, title: category.title } };
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  return clientListing('projects', request, serverLoader);
 }
 
 export const meta: Route.MetaFunction = ({ data, matches, error }) =>
-  error ? errorMeta(matches, error) : pageMeta(matches, data?.category ? `Проекты: ${data.category.title}` : 'Биржа проектов');
+  error || !data ? errorMeta(matches, error) : listingSeo(matches, data, 'Биржа проектов');
 
-export default function ProjectsPage() {
-  const { slug } = useParams();
+export default function ProjectsPage({ loaderData }: Route.ComponentProps) {
   return (
     <ListingPage
-      cacheKey="projects"
-      basePath="/projects"
+      kind="projects"
+      data={loaderData}
       title="Биржа проектов"
-      activeSlug={slug}
-      sorts={PROJECT_SORTS}
-      empty="Здесь появятся проекты заказчиков: выберите категорию и откликайтесь."
+      crumb="Биржа проектов"
+      empty={{
+        text: 'Здесь появятся проекты заказчиков. Нужна работа? Опишите задачу — фрилансеры откликнутся сами.',
+        action: { to: '/profile/items/create', label: 'Разместить проект' },
+      }}
     />
   );
 }

@@ -37,6 +37,12 @@ export function encodeCursor(values: CursorValue[]): string {
 export const badCursor = () => badRequest(CATALOG_MESSAGES.badCursor, { cursor: [CATALOG_MESSAGES.badCursor] });
 const malformed = badCursor;
 
+/** A date PostgreSQL accepts too: JavaScript rolls 2026-02-30 over to March, and year 0 does not exist. */
+function isRealTimestamp(value: string): boolean {
+  const ms = Date.parse(value);
+  return ms >= Date.UTC(1, 0, 1) && new Date(ms).toISOString().slice(0, 19) === value.slice(0, 19);
+}
+
 function fits(value: unknown, spec: CursorSpec): boolean {
   const nullable = spec.endsWith('?');
   if (value === null) return nullable;
@@ -48,7 +54,7 @@ function fits(value: unknown, spec: CursorSpec): boolean {
     case 'uuid':
       return typeof value === 'string' && UUID_RE.test(value);
     case 'timestamp':
-      return typeof value === 'string' && TIMESTAMP_RE.test(value) && !Number.isNaN(Date.parse(value));
+      return typeof value === 'string' && TIMESTAMP_RE.test(value) && isRealTimestamp(value);
     case 'string':
       return typeof value === 'string' && value.length <= MAX_STRING_VALUE;
   }

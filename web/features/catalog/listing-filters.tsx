@@ -1,0 +1,282 @@
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { X } from 'lucide-react';
+import { SELLER_LEVELS, SELLER_LEVEL_TITLES, type SellerLevel } from '#contract/catalog';
+import {
+  DELIVERY_OPTIONS,
+  LISTING_FIELDS,
+  filtersToSearch,
+  hasActiveFilters,
+  parseRubles,
+  urlKey,
+  type FilterField,
+  type ListingFilters,
+  type ListingKind,
+} from './filters.ts';
+
+// The filter panel of a listing: a column beside the results on wide screens, a sheet (a modal dialog) at
+// ≤ 900 px. Choices in selects and checkboxes apply at once; typed values (price, tag, search) on "Применить".
+// It is also a plain GET form, so without scripts it still works.
+
+interface Sub {
+  slug: string;
+  title: string;
+}
+
+export interface ListingFiltersProps {
+  kind: ListingKind;
+  filters: ListingFilters;
+  subs: readonly Sub[];
+  action: string;
+  onApply: (next: ListingFilters) => void;
+  /** The sheet is open (small screens). */
+  open: boolean;
+  onClose: () => void;
+  /** "Найдено 5 услуг", shown at the top of the sheet. */
+  summary: string;
+}
+
+interface Draft {
+  q: string;
+  tag: string;
+  priceFrom: string;
+  priceTo: string;
+}
+
+const draftOf = (f: ListingFilters): Draft => ({
+  q: f.q ?? '',
+  tag: f.tag ?? '',
+  priceFrom: f.priceFrom ? String(f.priceFrom) : '',
+  priceTo: f.priceTo ? String(f.priceTo) : '',
+});
+
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled])';
+
+export function ListingFiltersPanel({ kind, filters, subs, action, onApply, open, onClose, summary }: ListingFiltersProps) {
+  const id = useId();
+  const panel = useRef<HTMLDivElement>(null);
+  const fields = LISTING_FIELDS[kind];
+  const has = (field: FilterField) => fields.includes(field) && (field !== 'sub' || subs.length > 0);
+
+  // Typed values are drafts until applied; they follow the applied filters when those change.
+  const key = filtersToSearch(filters, kind);
+  const [draft, setDraft] = useState(() => draftOf(filters));
+  const [draftKey, setDraftKey] = useState(key);
+  if (draftKey !== key) {
+    setDraftKey(key);
+    setDraft(draftOf(filters));
+  }
+
+  // The sheet: focus moves into it, the page behind does not scroll, Escape closes it.
+  useEffect(() => {
+    if (!open) return;
+    const previous = document.activeElement as HTMLElement | null;
+    panel.current?.querySelector<HTMLElement>('.filters__close')?.focus();
+    document.body.classList.add('sheet-open');
+    const wide = window.matchMedia('(min-width: 901px)');
+    const onWide = () => wide.matches && onClose();
+    wide.addEventListener('change', onWide);
+    return () => {
+      document.body.classList.remove('sheet-open');
+      wide.removeEventListener('change', onWide);
+      previous?.focus();
+    };
+  }, [open, onClose]);
+
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    if (!open) return;
+    if (event.key === 'Escape') {
+      event.stopPropagation();
+      onClose();
+      return;
+    }
+    if (event.key !== 'Tab' || !panel.current) return;
+    // Keep the focus inside the sheet.
+    const items = [...panel.current.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null);
+    const first = items[0];
+    const last = items[items.length - 1];
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last?.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first?.focus();
+    }
+  }
+
+  const set = (patch: Partial<ListingFilters>) => onApply({ ...filters, ...patch });
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const text = (s: string) => s.replace(/\s+/g, ' ').trim() || undefined;
+    let from = parseRubles(draft.priceFrom) || undefined;
+    let to = parseRubles(draft.priceTo) || undefined;
+    if (from !== undefined && to !== undefined && from > to) [from, to] = [to, from];
+    onApply({
+      ...filters,
+      ...(has('q') ? { q: text(draft.q) } : {}),
+      ...(has('tag') ? { tag: text(draft.tag) } : {}),
+      ...(has('priceFrom') ? { priceFrom: from, priceTo: to } : {}),
+    });
+    if (open) onClose();
+  }
+
+  const reset = () => {
+    onApply({ sort: filters.sort });
+    if (open) onClose();
+  };
+
+  const priceLegend = kind === 'projects' ? 'Бюджет, руб.' : 'Цена, руб.';
+
+  return (
+    <>
+      {open && <div className="sheet-backdrop" onClick={onClose} aria-hidden />}
+      <div
+        ref={panel}
+        id="listing-filters"
+        className={`filters${open ? ' filters--open' : ''}`}
+        role={open ? 'dialog' : undefined}
+        aria-modal={open || undefined}
+        aria-labelledby={`${id}-title`}
+        onKeyDown={onKeyDown}
+      >
+        <div className="filters__head">
+          <h2 id={`${id}-title`} className="filters__title">
+            Фильтры
+          </h2>
+          <button type="button" className="filters__close" aria-label="Закрыть фильтры" onClick={onClose}>
+            <X size={20} aria-hidden />
+          </button>
+        </div>
+        {open && summary && <p className="filters__summary">{summary}</p>}
+        <form method="get" action={action} className="filters__form" onSubmit={submit}>
+          {filters.sort && <input type="hidden" name="sort" value={filters.sort} />}
+          {has('q') && (
+            <label className="filters__field">
+              <span className="filters__label">{kind === 'projects' ? 'Поиск по проектам' : 'Поиск'}</span>
+              <input
+                className="input"
+                type="search"
+                name={urlKey(kind, 'q')}
+                value={draft.q}
+                maxLength={200}
+                placeholder={kind === 'projects' ? 'Например, лендинг' : 'Например, логотип'}
+                onChange={(e) => setDraft({ ...draft, q: e.target.value })}
+              />
+            </label>
+          )}
+          {has('sub') && (
+            <label className="filters__field">
+              <span className="filters__label">Подкатегория</span>
+              <select className="input" name="sub" value={filters.sub ?? ''} onChange={(e) => set({ sub: e.target.value || undefined })}>
+                <option value="">Все подкатегории</option>
+                {subs.map((s) => (
+                  <option key={s.slug} value={s.slug}>
+                    {s.title}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          {has('priceFrom') && (
+            <fieldset className="filters__field filters__range">
+              <legend className="filters__label">{priceLegend}</legend>
+              <label>
+                <span className="visually-hidden">{priceLegend} от</span>
+                <input
+                  className="input"
+                  name={urlKey(kind, 'priceFrom')}
+                  inputMode="numeric"
+                  autoComplete="off"
+                  placeholder="от"
+                  value={draft.priceFrom}
+                  onChange={(e) => setDraft({ ...draft, priceFrom: e.target.value })}
+                />
+              </label>
+              <span aria-hidden>—</span>
+              <label>
+                <span className="visually-hidden">{priceLegend} до</span>
+                <input
+                  className="input"
+                  name={urlKey(kind, 'priceTo')}
+                  inputMode="numeric"
+                  autoComplete="off"
+                  placeholder="до"
+                  value={draft.priceTo}
+                  onChange={(e) => setDraft({ ...draft, priceTo: e.target.value })}
+                />
+              </label>
+            </fieldset>
+          )}
+          {has('daysMax') && (
+            <label className="filters__field">
+              <span className="filters__label">Срок выполнения</span>
+              <select
+                className="input"
+                name="days"
+                value={filters.daysMax ?? ''}
+                onChange={(e) => set({ daysMax: e.target.value ? Number(e.target.value) : undefined })}
+              >
+                <option value="">Любой</option>
+                {DELIVERY_OPTIONS.map(([days, label]) => (
+                  <option key={days} value={days}>
+                    {label}
+                  </option>
+                ))}
+                {filters.daysMax && !DELIVERY_OPTIONS.some(([d]) => d === filters.daysMax) && (
+                  <option value={filters.daysMax}>До {filters.daysMax} дн.</option>
+                )}
+              </select>
+            </label>
+          )}
+          {has('level') && (
+            <label className="filters__field">
+              <span className="filters__label">Уровень продавца</span>
+              <select
+                className="input"
+                name="level"
+                value={filters.level ?? ''}
+                onChange={(e) => set({ level: (e.target.value || undefined) as SellerLevel | undefined })}
+              >
+                <option value="">Любой</option>
+                {SELLER_LEVELS.map((level) => (
+                  <option key={level} value={level}>
+                    {SELLER_LEVEL_TITLES[level]}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          {has('tag') && (
+            <label className="filters__field">
+              <span className="filters__label">Тег</span>
+              <input
+                className="input"
+                name="tag"
+                value={draft.tag}
+                maxLength={40}
+                placeholder="Например, figma"
+                onChange={(e) => setDraft({ ...draft, tag: e.target.value })}
+              />
+            </label>
+          )}
+          {has('online') && (
+            <label className="checkbox filters__check">
+              <input type="checkbox" name="online" value="1" checked={!!filters.online} onChange={(e) => set({ online: e.target.checked || undefined })} />
+              <span>{kind === 'freelancers' ? 'Сейчас в сети' : 'Продавец в сети'}</span>
+            </label>
+          )}
+          <div className="filters__actions">
+            <button type="submit" className="btn btn--primary">
+              Применить
+            </button>
+            {hasActiveFilters(filters, kind) && (
+              <button type="button" className="btn btn--ghost" onClick={reset}>
+                Сбросить
+              </button>
+            )}
+          </div>
+        </form>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,43 @@
+import type { CatalogueCategory } from '#contract/ssr';
+
+// Addresses of catalogue items. A service or project lives under its category's slug
+// (/services/{slug}/{id}); the API names the category by id or by slug, both resolve here.
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string | undefined): value is string => !!value && UUID_RE.test(value);
+
+export function findCategory(catalogue: readonly CatalogueCategory[], ref: string | null | undefined) {
+  if (!ref) return undefined;
+  return catalogue.find((c) => c.slug === ref || c._id === ref);
+}
+
+export function findSub(category: CatalogueCategory | undefined, ref: string | null | undefined) {
+  if (!category || !ref) return undefined;
+  return category.subs.find((s) => s.slug === ref || s._id === ref);
+}
+
+/** The category slug of an item ("all" when the category is unknown, which still resolves and redirects). */
+export const categorySlug = (catalogue: readonly CatalogueCategory[], ref: string | null | undefined) =>
+  findCategory(catalogue, ref)?.slug ?? (ref && /^[a-z0-9-]+$/.test(ref) ? ref : 'all');
+
+export const servicePath = (catalogue: readonly CatalogueCategory[], s: { _id: string; category: string }) =>
+  `/services/${categorySlug(catalogue, s.category)}/${s._id}`;
+
+export const projectPath = (catalogue: readonly CatalogueCategory[], p: { _id: string; category: string }) =>
+  `/projects/${categorySlug(catalogue, p.category)}/${p._id}`;
+
+export const userPath = (id: string) => `/user/${id}`;
+
+/** /login that comes back to `to` afterwards (SPEC §2 `from`). */
+export const loginPath = (to: string) => `/login?from=${encodeURIComponent(to)}`;
+
+/** The chat with a person, optionally about a service. */
+export function messagesPath(to: string, serviceId?: string) {
+  const params = new URLSearchParams({ to });
+  if (serviceId) params.set('service', serviceId);
+  return `/profile/messages?${params}`;
+}
+
+/** A person's display name: "Имя Фамилия", else the login. */
+export const displayName = (u: { name: string; surname: string; user_name: string }) =>
+  `${u.name} ${u.surname}`.trim() || u.user_name;

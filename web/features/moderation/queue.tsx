@@ -1,0 +1,199 @@
+import { Form, useNavigation, useRevalidator, useSearchParams } from 'react-router';
+import { Pencil } from 'lucide-react';
+import type { PublicUser } from '#contract/catalog';
+import { formatDate, formatRelative } from '../../lib/dates.ts';
+import { AppLink } from '../../components/ui/app-link.tsx';
+import { Avatar } from '../../components/ui/avatar.tsx';
+import { TextField } from '../../components/ui/form.tsx';
+import { StatusBadge } from '../items/badges.tsx';
+import { isPublic, publicPath, type ItemKind } from '../items/status.ts';
+import { ModerationActions } from './moderation-actions.tsx';
+import type { QueueTab } from './tabs.ts';
+
+/** One row of a moderation queue, whatever its kind. */
+export interface QueueRow {
+  _id: string;
+  title: string;
+  category: string;
+  category_title: string;
+  status: string;
+  reason: string | null;
+  owner: PublicUser;
+  /** Shown under the owner's name (the customer's email for projects). */
+  ownerNote?: string;
+  /** Price or budget, formatted. */
+  money: string;
+  created_at: string;
+}
+
+export interface QueueProps {
+  kind: ItemKind;
+  title: string;
+  tabs: readonly QueueTab[];
+  /** The tab in the URL (or the default one). */
+  tab: string;
+  rows: QueueRow[];
+  total: number;
+  next: string | null;
+  failed: boolean;
+  moneyLabel: string;
+  searchHint: string;
+}
+
+const ownerName = (u: PublicUser) => `${u.name} ${u.surname}`.trim() || u.user_name;
+
+export function ModerationQueue({
+  kind,
+  title,
+  tabs,
+  tab,
+  rows,
+  total,
+  next,
+  failed,
+  moneyLabel,
+  searchHint,
+}: QueueProps) {
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const revalidator = useRevalidator();
+  const base = kind === 'service' ? '/admin/services' : '/admin/projects';
+  const q = params.get('q') ?? '';
+  const link = (change: Record<string, string | null>) => {
+    const next = new URLSearchParams(params);
+    next.delete('cursor');
+    for (const [k, v] of Object.entries(change)) {
+      if (v === null) next.delete(k);
+      else next.set(k, v);
+    }
+    const search = next.toString();
+    return search ? `?${search}` : base;
+  };
+  const onFirstPage = !params.get('cursor');
+  const empty = tabs.find((t) => t.value === tab)?.empty ?? 'Ничего не нашлось.';
+
+  return (
+    <section className="page">
+      <h1 className="page__title">{title}</h1>
+      <nav className="tabs" aria-label="Состояние">
+        <ul>
+          {tabs.map((t) => (
+            <li key={t.value}>
+              <AppLink
+                to={link({ status: t.value })}
+                className="tabs__link"
+                aria-current={t.value === tab ? 'page' : undefined}
+              >
+                {t.label}
+              </AppLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <Form method="get" className="toolbar queue-search" role="search">
+        <input type="hidden" name="status" value={tab} />
+        <TextField label="Поиск" name="q" defaultValue={q} placeholder={searchHint} key={q} />
+        <button type="submit" className="btn btn--primary" disabled={navigation.state !== 'idle'}>
+          Найти
+        </button>
+        {q && (
+          <AppLink to={link({ q: null })} className="btn btn--ghost">
+            Сбросить
+          </AppLink>
+        )}
+      </Form>
+      {failed ? (
+        <div className="empty-state" role="alert">
+          <p>Не удалось загрузить список.</p>
+          <button type="button" className="btn btn--primary" onClick={() => revalidator.revalidate()}>
+            Повторить
+          </button>
+        </div>
+      ) : (
+        <>
+          <p className="field__hint" aria-live="polite">
+            Найдено: {total > 10_000 ? 'больше 10 000' : total}
+          </p>
+          {rows.length === 0 ? (
+            <p className="empty-state">
+              {q ? 'По запросу ничего не нашлось. Измените запрос или выберите другую вкладку.' : empty}
+            </p>
+          ) : (
+            <table className="table queue">
+              <thead>
+                <tr>
+                  <th scope="col">Название и категория</th>
+                  <th scope="col">Владелец</th>
+                  <th scope="col">{moneyLabel}</th>
+                  <th scope="col">Создан{kind === 'service' ? 'а' : ''}</th>
+                  <th scope="col">Действия</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((row) => (
+                  <tr key={row._id}>
+                    <td className="queue__title">
+                      <div className="queue__title-line">
+                        {isPublic(kind, row.status) ? (
+                          <AppLink to={publicPath(kind, row)} className="queue__name">
+                            {row.title}
+                          </AppLink>
+                        ) : (
+                          <span className="queue__name">{row.title}</span>
+                        )}
+                        <StatusBadge kind={kind} status={row.status} />
+                      </div>
+                      <p className="queue__category">{row.category_title}</p>
+                      {row.reason && <p className="queue__reason">Причина: {row.reason}</p>}
+                      <AppLink
+                        to={`${base}/${row._id}/edit`}
+                        className="queue__edit"
+                        aria-label={`Редактировать «${row.title}»`}
+                      >
+                        <Pencil size={14} aria-hidden="true" /> Редактировать
+                      </AppLink>
+                    </td>
+                    <td data-label="Владелец">
+                      <AppLink to={`/admin/users/${row.owner._id}`} className="user-cell">
+                        <Avatar name={ownerName(row.owner)} src={row.owner.avatar} size={28} />
+                        <span>
+                          {ownerName(row.owner)}
+                          {row.ownerNote && <span className="field__hint queue__note">{row.ownerNote}</span>}
+                        </span>
+                      </AppLink>
+                    </td>
+                    <td data-label={moneyLabel} className="queue__money">
+                      {row.money}
+                    </td>
+                    <td data-label="Создано">
+                      <time dateTime={row.created_at} title={formatDate(row.created_at)}>
+                        {formatRelative(row.created_at)}
+                      </time>
+                    </td>
+                    <td className="queue__actions">
+                      <ModerationActions kind={kind} item={row} onDone={() => revalidator.revalidate()} compact />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {(next || !onFirstPage) && (
+            <nav className="pager" aria-label="Страницы">
+              {!onFirstPage && (
+                <AppLink to={link({})} className="btn btn--ghost">
+                  В начало
+                </AppLink>
+              )}
+              {next && (
+                <AppLink to={link({ cursor: next })} className="btn btn--ghost">
+                  Дальше
+                </AppLink>
+              )}
+            </nav>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

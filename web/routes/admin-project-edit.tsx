@@ -1,0 +1,100 @@
+import { useLoaderData, useRevalidator } from 'react-router';
+import type { Route } from './+types/admin-project-edit';
+import type { AuditEntry } from '#contract/admin';
+import type { Project } from '#contract/catalog';
+import { api } from '../lib/api.ts';
+import { toast } from '../lib/toast-store.ts';
+import { formatRelative } from '../lib/dates.ts';
+import { pageMeta } from '../features/shell/meta.ts';
+import { pageNotFound } from '../features/shell/guards.ts';
+import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
+import { AppLink } from '../components/ui/app-link.tsx';
+import { ProjectForm } from '../features/items/project-form.tsx';
+import { projectToValues } from '../features/items/values.ts';
+import { ModerationPanel } from '../features/moderation/moderation-panel.tsx';
+
+// /admin/projects/{id}/edit: hide or restore a project, correct its fields, see what moderators did with it.
+
+type AdminProject = Project & { customer_email?: string; updated_at?: string };
+
+const ACTIONS: Record<string, string> = {
+  'project.hide': 'Скрыт',
+  'project.restore': 'Восстановлен',
+  'project.edit': 'Отредактирован',
+};
+
+export async function clientLoader({ params }: Route.ClientLoaderArgs) {
+  try {
+    return (
+      await api.get<{ project: AdminProject; audit: AuditEntry[] }>(`/api/admin/projects/${params.id}`, undefined, {
+        fresh: true,
+      })
+    ).result;
+  } catch {
+    throw pageNotFound();
+  }
+}
+clientLoader.hydrate = true as const;
+
+export function HydrateFallback() {
+  return (
+    <section className="page" aria-busy="true">
+      <h1 className="page__title">Редактирование проекта</h1>
+      <div className="skeleton" style={{ height: 160, marginBottom: 16 }} />
+      <div className="skeleton" style={{ height: 420 }} />
+    </section>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ matches, data }) =>
+  pageMeta(matches, data ? `Проект: ${data.project.title}` : 'Редактирование проекта');
+
+export default function AdminProjectEditPage() {
+  const { project, audit } = useLoaderData<typeof clientLoader>();
+  const revalidator = useRevalidator();
+  return (
+    <section className="page">
+      <Breadcrumbs items={[{ label: 'Проекты', to: '/admin/projects' }, { label: project.title }]} />
+      <h1 className="page__title">Редактирование проекта</h1>
+      <ModerationPanel
+        kind="project"
+        item={project}
+        owner={project.customer}
+        ownerNote={project.customer_email}
+        reason={project.status === 'hidden' ? project.hidden_reason : null}
+        onDone={() => revalidator.revalidate()}
+      >
+        {audit.length > 0 && (
+          <>
+            <h3 className="moderation-panel__subtitle">История</h3>
+            <ul className="audit">
+              {audit.map((e) => (
+                <li key={e._id}>
+                  <strong>{ACTIONS[e.action] ?? e.action}</strong>
+                  {typeof e.details.reason === 'string' && <> — {e.details.reason}</>}{' '}
+                  <span className="field__hint">{formatRelative(e.created_at)}</span>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </ModerationPanel>
+      <ProjectForm
+        key={project.updated_at ?? project.created_at}
+        mode="admin"
+        submitLabel="Сохранить"
+        initial={projectToValues(project)}
+        onSubmit={(body) => api.put<Project>(`/api/admin/projects/${project._id}`, body)}
+        onSaved={() => {
+          toast('Изменения сохранены, заказчик получит письмо', { type: 'success' });
+          void revalidator.revalidate();
+        }}
+        cancelTo={
+          <AppLink to="/admin/projects" className="btn btn--ghost item-form__cancel">
+            К списку
+          </AppLink>
+        }
+      />
+    </section>
+  );
+}

@@ -1,0 +1,75 @@
+import { useLoaderData } from 'react-router';
+import type { Route } from './+types/admin-projects';
+import type { ApiOk } from '#contract/api';
+import type { Project } from '#contract/catalog';
+import { api } from '../lib/api.ts';
+import { pageMeta } from '../features/shell/meta.ts';
+import { ModerationQueue, type QueueRow } from '../features/moderation/queue.tsx';
+import { PROJECT_TABS, queueQuery } from '../features/moderation/tabs.ts';
+import { projectBudget } from '../features/items/format.ts';
+
+// /admin/projects: projects are published at once and moderated afterwards, newest first.
+
+type AdminProject = Project & { customer_email?: string };
+
+const toRow = (p: AdminProject): QueueRow => ({
+  _id: p._id,
+  title: p.title,
+  category: p.category,
+  category_title: p.category_title,
+  status: p.status,
+  reason: p.status === 'hidden' ? p.hidden_reason : null,
+  owner: p.customer,
+  ownerNote: p.customer_email,
+  money: projectBudget(p.budget),
+  created_at: p.created_at,
+});
+
+export async function clientLoader({ request }: Route.ClientLoaderArgs) {
+  const { tab, query } = queueQuery(new URL(request.url), PROJECT_TABS, 'active');
+  try {
+    const answer = (await api.get<AdminProject[]>(
+      '/api/admin/projects',
+      { ...query, limit: 20 },
+      { fresh: true },
+    )) as ApiOk<AdminProject[]> & {
+      next?: string | null;
+    };
+    return {
+      tab,
+      rows: answer.result.map(toRow),
+      total: answer.total ?? answer.result.length,
+      next: answer.next ?? null,
+      failed: false,
+    };
+  } catch {
+    return { tab, rows: [], total: 0, next: null, failed: true };
+  }
+}
+clientLoader.hydrate = true as const;
+
+export function HydrateFallback() {
+  return (
+    <section className="page" aria-busy="true">
+      <h1 className="page__title">Проекты</h1>
+      <div className="skeleton" style={{ height: 40, marginBottom: 16 }} />
+      <div className="skeleton" style={{ height: 320 }} />
+    </section>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Проекты');
+
+export default function AdminProjectsPage() {
+  const data = useLoaderData<typeof clientLoader>();
+  return (
+    <ModerationQueue
+      kind="project"
+      title="Проекты"
+      tabs={PROJECT_TABS}
+      moneyLabel="Бюджет"
+      searchHint="Название, слова, email или логин заказчика"
+      {...data}
+    />
+  );
+}

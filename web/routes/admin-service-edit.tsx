@@ -1,0 +1,71 @@
+import { useLoaderData, useRevalidator } from 'react-router';
+import type { Route } from './+types/admin-service-edit';
+import type { Service } from '#contract/catalog';
+import { api } from '../lib/api.ts';
+import { toast } from '../lib/toast-store.ts';
+import { pageMeta } from '../features/shell/meta.ts';
+import { pageNotFound } from '../features/shell/guards.ts';
+import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
+import { AppLink } from '../components/ui/app-link.tsx';
+import { ServiceForm } from '../features/items/service-form.tsx';
+import { serviceToValues } from '../features/items/values.ts';
+import { ModerationPanel } from '../features/moderation/moderation-panel.tsx';
+
+// /admin/services/{id}/edit: decide about a service and correct its fields (the state stays as it is).
+
+export async function clientLoader({ params }: Route.ClientLoaderArgs) {
+  try {
+    return (await api.get<Service>(`/api/admin/services/${params.id}`, undefined, { fresh: true })).result;
+  } catch {
+    throw pageNotFound();
+  }
+}
+clientLoader.hydrate = true as const;
+
+export function HydrateFallback() {
+  return (
+    <section className="page" aria-busy="true">
+      <h1 className="page__title">Редактирование услуги</h1>
+      <div className="skeleton" style={{ height: 160, marginBottom: 16 }} />
+      <div className="skeleton" style={{ height: 420 }} />
+    </section>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ matches, data }) =>
+  pageMeta(matches, data ? `Услуга: ${data.title}` : 'Редактирование услуги');
+
+export default function AdminServiceEditPage() {
+  const service = useLoaderData<typeof clientLoader>();
+  const revalidator = useRevalidator();
+  return (
+    <section className="page">
+      <Breadcrumbs items={[{ label: 'Услуги', to: '/admin/services' }, { label: service.title }]} />
+      <h1 className="page__title">Редактирование услуги</h1>
+      <ModerationPanel
+        kind="service"
+        item={service}
+        owner={service.seller}
+        reason={service.status === 'rejected' || service.status === 'hidden' ? service.reject_reason : null}
+        onDone={() => revalidator.revalidate()}
+      />
+      <ServiceForm
+        // A saved edit comes back normalised (tags in lower case): the form starts again from it.
+        key={service.updated_at}
+        mode="admin"
+        status={service.status}
+        initial={serviceToValues(service)}
+        onSubmit={(body) => api.put<Service>(`/api/admin/services/${service._id}`, body)}
+        onSaved={() => {
+          toast('Изменения сохранены, продавец получит письмо', { type: 'success' });
+          void revalidator.revalidate();
+        }}
+        cancelTo={
+          <AppLink to="/admin/services" className="btn btn--ghost item-form__cancel">
+            К списку
+          </AppLink>
+        }
+      />
+    </section>
+  );
+}

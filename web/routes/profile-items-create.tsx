@@ -1,0 +1,82 @@
+import { useNavigate, useSearchParams } from 'react-router';
+import type { Route } from './+types/profile-items-create';
+import type { Project, Service } from '#contract/catalog';
+import { api } from '../lib/api.ts';
+import { toast } from '../lib/toast-store.ts';
+import { pageMeta } from '../features/shell/meta.ts';
+import { useShell } from '../features/shell/use-shell.ts';
+import { AppLink } from '../components/ui/app-link.tsx';
+import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
+import { ServiceForm } from '../features/items/service-form.tsx';
+import { ProjectForm } from '../features/items/project-form.tsx';
+import { ConfirmEmailNotice } from '../features/items/form-problem.tsx';
+import { SwitchRoleButton } from '../features/items/switch-role.tsx';
+
+// /profile/items/create: a seller creates a service, a customer a project (by the active role). ?kind=service or
+// ?kind=project asks for one explicitly; when it does not match the role, the page offers to switch.
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Новое объявление');
+
+const cancel = (
+  <AppLink to="/profile/items" className="btn btn--ghost item-form__cancel">
+    Отмена
+  </AppLink>
+);
+
+export default function CreateItemPage() {
+  const { user } = useShell();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  if (!user) return null;
+  const seller = user.active_role === 'seller';
+  const asked = params.get('kind');
+  const kind = asked === 'service' || asked === 'project' ? asked : seller ? 'service' : 'project';
+  const wrongRole = (kind === 'service') !== seller;
+  const title = kind === 'service' ? 'Новая услуга' : 'Новый проект';
+
+  return (
+    <section className="page">
+      <Breadcrumbs items={[{ label: seller ? 'Мои услуги' : 'Мои проекты', to: '/profile/items' }, { label: title }]} />
+      <h1 className="page__title">{title}</h1>
+      {wrongRole ? (
+        <div className="card items-switch">
+          <p>
+            {kind === 'project'
+              ? 'Проекты размещают в режиме «Покупатель». Переключитесь, и форма проекта откроется здесь же.'
+              : user.roles.includes('seller')
+                ? 'Услуги размещают в режиме «Продавец». Переключитесь, и форма услуги откроется здесь же.'
+                : 'Услуги размещают продавцы. Станьте продавцом — это бесплатно — и возвращайтесь сюда, чтобы создать услугу.'}
+          </p>
+          <SwitchRoleButton role={kind === 'service' ? 'seller' : 'customer'} />
+        </div>
+      ) : (
+        <>
+          {!user.email_confirmed && (
+            <ConfirmEmailNotice action={kind === 'service' ? 'отправить услугу на модерацию' : 'опубликовать проект'} />
+          )}
+          {kind === 'service' ? (
+            <ServiceForm
+              mode="owner"
+              onSubmit={(body) => api.post<Service>('/api/services', body)}
+              onSaved={(published) => {
+                toast(published ? 'Услуга отправлена на модерацию' : 'Черновик сохранён', { type: 'success' });
+                void navigate('/profile/items');
+              }}
+              cancelTo={cancel}
+            />
+          ) : (
+            <ProjectForm
+              submitLabel="Опубликовать"
+              onSubmit={(body) => api.post<Project>('/api/projects', body)}
+              onSaved={() => {
+                toast('Проект опубликован', { type: 'success' });
+                void navigate('/profile/items');
+              }}
+              cancelTo={cancel}
+            />
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,167 @@
+import { useLoaderData, useNavigate } from 'react-router';
+import type { Route } from './+types/profile-items-edit';
+import type { Me } from '#contract/api';
+import type { Project, Service } from '#contract/catalog';
+import { api } from '../lib/api.ts';
+import { toast } from '../lib/toast-store.ts';
+import { pageMeta } from '../features/shell/meta.ts';
+import { pageNotFound } from '../features/shell/guards.ts';
+import { useShell } from '../features/shell/use-shell.ts';
+import { AppLink } from '../components/ui/app-link.tsx';
+import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
+import { ServiceForm } from '../features/items/service-form.tsx';
+import { ProjectForm } from '../features/items/project-form.tsx';
+import { ConfirmEmailNotice } from '../features/items/form-problem.tsx';
+import { StatusBadge } from '../features/items/badges.tsx';
+import { projectToValues, serviceToValues } from '../features/items/values.ts';
+
+// /profile/items/{id}/edit: the owner's service or project. The id does not say which: the active role's kind is
+// tried first, then the other one.
+
+type Loaded = { kind: 'service'; service: Service } | { kind: 'project'; project: Project };
+
+async function load(kind: 'service' | 'project', id: string, me: Me): Promise<Loaded | null> {
+  try {
+    if (kind === 'service') {
+      const service = (await api.get<Service>(`/api/services/${id}`, undefined, { fresh: true })).result;
+      return service.seller._id === me._id ? { kind, service } : null;
+    }
+    const project = (await api.get<Project>(`/api/projects/${id}`, undefined, { fresh: true })).result;
+    return project.customer._id === me._id ? { kind, project } : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function clientLoader({ params }: Route.ClientLoaderArgs): Promise<Loaded> {
+  const me = await api.get<Me>('/api/users/me/', undefined, { fresh: true }).then(
+    (a) => a.result,
+    () => null,
+  );
+  if (!me || !/^[0-9a-f-]{36}$/i.test(params.id)) throw pageNotFound();
+  const first = me.active_role === 'seller' ? 'service' : 'project';
+  const found =
+    (await load(first, params.id, me)) ?? (await load(first === 'service' ? 'project' : 'service', params.id, me));
+  if (!found) throw pageNotFound();
+  return found;
+}
+clientLoader.hydrate = true as const;
+
+export function HydrateFallback() {
+  return (
+    <section className="page" aria-busy="true">
+      <h1 className="page__title">Редактирование</h1>
+      <div className="skeleton" style={{ height: 420 }} />
+    </section>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ matches, data }) =>
+  pageMeta(
+    matches,
+    data
+      ? `Редактирование: ${data.kind === 'service' ? data.service.title : data.project.title}`
+      : 'Редактирование объявления',
+  );
+
+const cancel = (
+  <AppLink to="/profile/items" className="btn btn--ghost item-form__cancel">
+    Отмена
+  </AppLink>
+);
+
+export default function EditItemPage() {
+  const data = useLoaderData<typeof clientLoader>();
+  const { user } = useShell();
+  const navigate = useNavigate();
+  const done = (message: string) => {
+    toast(message, { type: 'success' });
+    void navigate('/profile/items');
+  };
+
+  if (data.kind === 'service') {
+    const s = data.service;
+    return (
+      <section className="page">
+        <Breadcrumbs items={[{ label: 'Мои услуги', to: '/profile/items' }, { label: 'Редактирование' }]} />
+        <div className="page__head">
+          <h1 className="page__title">Редактирование услуги</h1>
+          <StatusBadge kind="service" status={s.status} />
+        </div>
+        {s.status === 'hidden' ? (
+          <div className="items-notice items-notice--danger" role="note">
+            <p>Услуга скрыта модератором{s.reject_reason ? `: ${s.reject_reason}` : '.'}</p>
+            <p>Скрытую услугу нельзя изменить. Если вы не согласны с решением, напишите в поддержку.</p>
+          </div>
+        ) : (
+          <>
+            {(s.status === 'active' || s.status === 'paused') && (
+              <p className="items-notice items-notice--warning" role="note">
+                После сохранения услуга снова уйдёт на модерацию и не будет видна в каталоге, пока модератор её не
+                одобрит.
+              </p>
+            )}
+            {s.status === 'rejected' && (
+              <p className="items-notice items-notice--danger" role="note">
+                Модератор отклонил услугу{s.reject_reason ? `: ${s.reject_reason}` : '.'} Исправьте замечания и
+                отправьте её на модерацию снова.
+              </p>
+            )}
+            {s.status === 'moderation' && (
+              <p className="items-notice" role="note">
+                Услуга на модерации. Правки попадут к модератору вместе с ней.
+              </p>
+            )}
+            {user && !user.email_confirmed && <ConfirmEmailNotice action="сохранять изменения" />}
+            <ServiceForm
+              mode="owner"
+              status={s.status}
+              initial={serviceToValues(s)}
+              onSubmit={(body) => api.put<Service>(`/api/services/${s._id}`, body)}
+              onSaved={(published) =>
+                done(
+                  !published
+                    ? 'Черновик сохранён'
+                    : s.status === 'moderation'
+                      ? 'Изменения сохранены'
+                      : 'Изменения сохранены, услуга отправлена на модерацию',
+                )
+              }
+              cancelTo={cancel}
+            />
+          </>
+        )}
+      </section>
+    );
+  }
+
+  const p = data.project;
+  return (
+    <section className="page">
+      <Breadcrumbs items={[{ label: 'Мои проекты', to: '/profile/items' }, { label: 'Редактирование' }]} />
+      <div className="page__head">
+        <h1 className="page__title">Редактирование проекта</h1>
+        <StatusBadge kind="project" status={p.status} />
+      </div>
+      {p.status !== 'active' ? (
+        <div className="items-notice" role="note">
+          <p>
+            Изменить можно только активный проект.
+            {p.status === 'hidden' && p.hidden_reason ? ` Проект скрыт модератором: ${p.hidden_reason}` : ''}
+          </p>
+        </div>
+      ) : (
+        <>
+          {user && !user.email_confirmed && <ConfirmEmailNotice action="сохранять изменения" />}
+          <ProjectForm
+            submitLabel="Сохранить"
+            initial={projectToValues(p)}
+            onSubmit={(body) => api.put<Project>(`/api/projects/${p._id}`, body)}
+            onSaved={() => done('Проект сохранён')}
+            cancelTo={cancel}
+          />
+        </>
+      )}
+    </section>
+  );
+}

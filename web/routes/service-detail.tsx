@@ -1,0 +1,259 @@
+import { data as answer, redirect } from 'react-router';
+import { CalendarClock, Eye, MessageCircle, Pencil, RefreshCw } from 'lucide-react';
+import type { Route } from './+types/service-detail';
+import type { ApiOk } from '#contract/api';
+import { PACKAGE_TITLES, type Service, type ServiceCard } from '#contract/catalog';
+import { errorMeta } from '../features/shell/meta.ts';
+import { pageNotFound } from '../features/shell/guards.ts';
+import { useShell } from '../features/shell/use-shell.ts';
+import { AppLink } from '../components/ui/app-link.tsx';
+import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
+import { Price } from '../components/ui/price.tsx';
+import { FavoriteButton } from '../features/favorites/favorite-button.tsx';
+import { ServiceCardView } from '../features/catalog/cards.tsx';
+import { Gallery } from '../features/catalog/gallery.tsx';
+import { JsonLd } from '../features/catalog/json-ld.tsx';
+import { PersonCard } from '../features/catalog/person-card.tsx';
+import { Rating } from '../features/catalog/parts.tsx';
+import { findCategory, findSub, isUuid, loginPath, messagesPath, userPath } from '../features/catalog/paths.ts';
+import { breadcrumbLd, excerpt, seoMeta, serviceLd } from '../features/catalog/seo.ts';
+import { FORMS, count, daysText, revisionsText } from '../features/catalog/texts.ts';
+import type { PublicProfile } from '../features/catalog/types.ts';
+
+// /services/{slug}/{serviceId}: one service (kwork). The slug is its category's: any other slug answers with a
+// permanent redirect to the canonical address.
+
+const STATUS_NOTES: Record<string, string> = {
+  draft: 'Это черновик: услуга не опубликована.',
+  moderation: 'Услуга на модерации: она появится в каталоге после проверки.',
+  rejected: 'Услуга отклонена модератором.',
+  paused: 'Услуга приостановлена и не показывается в каталоге.',
+  hidden: 'Услуга скрыта администратором.',
+};
+
+export async function loader({ params, context, request }: Route.LoaderArgs) {
+  const id = params.serviceId;
+  if (!isUuid(id)) throw pageNotFound();
+  const res = await context.api<ApiOk<Service>>(`/api/services/${id}`);
+  if (res.status >= 500) throw answer('Server error', { status: 500 });
+  if (res.status !== 200 || !res.body?.result) throw pageNotFound();
+  const service = res.body.result;
+
+  // Only the seller and admins see a service that is not public (the API decides what it hands out).
+  const me = context.user;
+  const own = me?._id === service.seller._id;
+  if (service.status !== 'active' && !own && !me?.roles.includes('admin')) throw pageNotFound();
+
+  const category = findCategory(await context.catalogue(), service.category);
+  if (category && params.slug !== category.slug) {
+    throw redirect(`/services/${category.slug}/${id}${new URL(request.url).search}`, 301);
+  }
+  const slug = category?.slug ?? params.slug;
+  const sub = findSub(category, service.sub);
+
+  const profile = await context.api<ApiOk<PublicProfile>>(`/api/users/${service.seller._id}`);
+  const others: ServiceCard[] =
+    profile.status === 200 ? (profile.body.result.services ?? []).filter((s) => s._id !== service._id).slice(0, 4) : [];
+
+  return {
+    service,
+    own,
+    others,
+    path: `/services/${slug}/${id}`,
+    category: { slug, title: category?.title ?? service.category_title },
+    sub: sub ? { slug: sub.slug, title: sub.title } : null,
+  };
+}
+
+export const meta: Route.MetaFunction = ({ data, matches, error }) => {
+  if (error || !data) return errorMeta(matches, error);
+  const { service } = data;
+  return seoMeta(matches, {
+    title: service.title,
+    description: excerpt(service.description),
+    path: data.path,
+    type: 'product',
+    image: service.images[0] ?? service.cover,
+    noindex: service.status !== 'active',
+  });
+};
+
+const minPrice = (s: Service) => Math.min(s.price, ...s.packages.map((p) => p.price));
+
+function OrderBox({ service, own, path }: { service: Service; own: boolean; path: string }) {
+  const { user } = useShell();
+  const chat = messagesPath(service.seller._id, service._id);
+  return (
+    <div className="card order-box">
+      <p className="order-box__price">
+        <Price kopecks={minPrice(service)} prefix="от" />
+      </p>
+      <ul className="order-box__facts">
+        <li>
+          <CalendarClock size={18} aria-hidden /> Срок: {daysText(service.days)}
+        </li>
+        <li>
+          <RefreshCw size={18} aria-hidden /> Правки: {revisionsText(service.revisions)}
+        </li>
+      </ul>
+      {own ? (
+        <AppLink to={`/profile/items/${service._id}/edit`} className="btn btn--primary btn--block">
+          <Pencil size={18} aria-hidden /> Редактировать услугу
+        </AppLink>
+      ) : user ? (
+        <>
+          <button type="button" className="btn btn--primary btn--block" disabled aria-describedby="order-hint">
+            Заказать
+          </button>
+          <p id="order-hint" className="order-box__hint">
+            Заказы скоро заработают
+          </p>
+        </>
+      ) : (
+        <AppLink to={loginPath(path)} className="btn btn--primary btn--block">
+          Заказать
+        </AppLink>
+      )}
+      {!own && (
+        <AppLink to={user ? chat : loginPath(chat)} className="btn btn--ghost btn--block">
+          <MessageCircle size={18} aria-hidden /> Написать продавцу
+        </AppLink>
+      )}
+      <div className="order-box__row">
+        <FavoriteButton id={service._id} type="service" withText />
+        <span className="order-box__views">
+          <Eye size={16} aria-hidden /> {count(service.views, FORMS.views)}
+        </span>
+      </div>
+    </div>
+  );
+}
+
+export default function ServiceDetailPage({ loaderData }: Route.ComponentProps) {
+  const { service, own, others, path, category } = loaderData;
+  const { catalogue, config } = useShell();
+  const siteUrl = config.siteUrl.replace(/\/+$/, '');
+  const crumbs = [
+    { label: 'Главная', to: '/' },
+    { label: category.title, to: `/services/${category.slug}` },
+    { label: service.title },
+  ];
+  const paragraphs = service.description.split(/\n{2,}/).filter((p) => p.trim());
+
+  return (
+    <article className="detail service-page">
+      <Breadcrumbs items={crumbs} />
+      <JsonLd data={breadcrumbLd(siteUrl, crumbs.map((c) => ({ name: c.label, path: c.to ?? path })))} />
+      {service.status === 'active' && <JsonLd data={serviceLd(siteUrl, service, path)} />}
+      {service.status !== 'active' && (
+        <p className="notice" role="note">
+          {STATUS_NOTES[service.status] ?? 'Услуга не опубликована.'} {service.reject_reason && `Причина: ${service.reject_reason}`}
+        </p>
+      )}
+      <div className="detail__layout">
+        <header className="detail__head">
+          <h1 className="page__title">{service.title}</h1>
+          <div className="detail__facts">
+            <Rating rating={service.rating} reviews={service.reviews_count} />
+            {service.orders_count > 0 && <span>{count(service.orders_count, FORMS.orders)}</span>}
+          </div>
+        </header>
+        <div className="detail__gallery">
+          <Gallery images={service.images} title={service.title} seed={service._id} />
+        </div>
+        <aside className="detail__aside" aria-label="Заказ">
+          <OrderBox service={service} own={own} path={path} />
+          <PersonCard person={service.seller} role="seller" />
+        </aside>
+        <div className="detail__content">
+          <section className="detail__section">
+            <h2>Об услуге</h2>
+            <div className="prose">
+              {paragraphs.map((p, i) => (
+                <p key={i}>{p}</p>
+              ))}
+            </div>
+          </section>
+          {service.packages.length > 0 && (
+            <section className="detail__section">
+              <h2>Пакеты</h2>
+              <table className="table svc-packages">
+                <thead>
+                  <tr>
+                    <th scope="col">Пакет</th>
+                    <th scope="col">Цена</th>
+                    <th scope="col">Срок</th>
+                    <th scope="col">Правки</th>
+                    <th scope="col">Что входит</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {service.packages.map((p) => (
+                    <tr key={p.kind}>
+                      <th scope="row" className="svc-packages__name">
+                        {PACKAGE_TITLES[p.kind]}
+                      </th>
+                      <td data-label="Цена">
+                        <Price kopecks={p.price} />
+                      </td>
+                      <td data-label="Срок">{daysText(p.days)}</td>
+                      <td data-label="Правки">{revisionsText(p.revisions)}</td>
+                      <td data-label="Что входит" className="svc-packages__text">
+                        {p.description}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </section>
+          )}
+          {service.extras.length > 0 && (
+            <section className="detail__section">
+              <h2>Дополнительные опции</h2>
+              <ul className="svc-extras">
+                {service.extras.map((e, i) => (
+                  <li key={i}>
+                    <span className="svc-extras__title">{e.title}</span>
+                    {e.days > 0 && <span className="svc-extras__days">+{daysText(e.days)}</span>}
+                    <Price kopecks={e.price} prefix="+" className="svc-extras__price" />
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+          {service.tags.length > 0 && (
+            <section className="detail__section">
+              <h2>Теги</h2>
+              <ul className="tags">
+                {service.tags.map((tag) => (
+                  <li key={tag}>
+                    <AppLink to={`/services/all?tag=${encodeURIComponent(tag)}`} className="tag">
+                      #{tag}
+                    </AppLink>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+          {others.length > 0 && (
+            <section className="detail__section">
+              <div className="detail__section-head">
+                <h2>Другие услуги продавца</h2>
+                <AppLink to={userPath(service.seller._id)} className="detail__more">
+                  Все услуги
+                </AppLink>
+              </div>
+              <ul className="card-grid card-grid--compact">
+                {others.map((s) => (
+                  <li key={s._id}>
+                    <ServiceCardView service={s} catalogue={catalogue} />
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+        </div>
+      </div>
+    </article>
+  );
+}
