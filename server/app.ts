@@ -29,6 +29,8 @@ import { FavoriteService } from './features/catalog/favorites-service.ts';
 import { favoriteRoutes } from './features/catalog/favorites-routes.ts';
 import { PeopleService } from './features/catalog/people-service.ts';
 import { peopleRoutes } from './features/catalog/people-routes.ts';
+import { ChatService } from './features/chat/service.ts';
+import { chatRoutes } from './features/chat/routes.ts';
 import { presentMe } from './features/users/presenter.ts';
 import { AuthService } from './features/auth/service.ts';
 import { authRoutes } from './features/auth/routes.ts';
@@ -75,6 +77,7 @@ export interface Services {
   projects: ProjectService;
   favorites: FavoriteService;
   people: PeopleService;
+  chat: ChatService;
 }
 
 declare module 'fastify' {
@@ -171,8 +174,13 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     projects,
     favorites: new FavoriteService({ db, presence: realtime, projects }),
     people: new PeopleService({ db, presence: realtime }),
+    chat: new ChatService({ db, realtime, limiter, log: logger }),
   };
   app.decorate('services', services);
+  // Open long-polling requests would hold the HTTP server's close: end them first.
+  app.addHook('preClose', async () => {
+    await realtime.drain();
+  });
   app.addHook('onClose', async () => {
     await realtime.close();
     await limiter.close();
@@ -229,6 +237,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   await app.register(adminProjectRoutes, { projects: services.projects });
   await app.register(favoriteRoutes, { favorites: services.favorites });
   await app.register(peopleRoutes, { people: services.people });
+  await app.register(chatRoutes, { chat: services.chat });
 
   app.get('/api/*', { schema: { hide: true } }, async (_request, reply) =>
     reply.status(404).send({ status: 404, message: MESSAGES.notFound }),

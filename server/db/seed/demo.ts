@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { users } from '../schema/users.ts';
 import { createUser, DEFAULT_PASSWORD } from '../factories.ts';
+import { createProject, createService } from '../catalog-factories.ts';
+import type { UserRow } from '../schema/users.ts';
 
 export interface DemoAccount {
   email: string;
@@ -22,6 +24,31 @@ const SELLERS: [string, string, string, string][] = [
   ['ivan_seo', 'Иван', 'Лебедев', 'SEO-специалист: аудит, семантическое ядро, продвижение.'],
   ['maria_smm', 'Мария', 'Волкова', 'Веду соцсети брендов: контент-план, таргет, аналитика.'],
 ];
+// [seller index, category, sub-category, title, price in rubles, days, tags]
+const DEMO_SERVICES: [number, string, string | null, string, number, number, string[]][] = [
+  [0, 'design', 'logo-design', 'Создам современный логотип для вашего бизнеса', 1500, 3, ['логотип', 'фирменный стиль']],
+  [0, 'design', 'brand-identity', 'Разработаю фирменный стиль: логотип, цвета, шрифты', 7000, 7, ['фирменный стиль', 'брендбук']],
+  [0, 'design', 'banners-icons', 'Нарисую иконки для приложения в едином стиле', 2500, 4, ['иконки', 'figma']],
+  [1, 'development', 'landing-pages', 'Сверстаю лендинг по вашему макету из Figma', 5000, 5, ['лендинг', 'вёрстка', 'figma']],
+  [1, 'development', null, 'Сделаю Telegram-бота для приёма заказов', 8000, 7, ['telegram-бот']],
+  [1, 'development', 'website-fixes', 'Доработаю сайт на WordPress: правки и плагины', 1500, 2, ['wordpress']],
+  [2, 'texts-translations', null, 'Напишу продающий текст для лендинга', 2000, 2, ['копирайтинг', 'лендинг']],
+  [2, 'texts-translations', null, 'Отредактирую и вычитаю текст до 10 000 знаков', 800, 1, ['редактура']],
+  [2, 'texts-translations', null, 'Переведу текст с английского на русский', 1200, 2, ['перевод']],
+  [3, 'seo-traffic', null, 'Проведу SEO-аудит сайта с рекомендациями', 4000, 5, ['seo-аудит']],
+  [3, 'seo-traffic', null, 'Соберу семантическое ядро для интернет-магазина', 3500, 4, ['семантическое ядро']],
+  [4, 'smm-marketing', null, 'Составлю контент-план для соцсетей на месяц', 3000, 3, ['контент-план', 'smm']],
+  [4, 'smm-marketing', null, 'Настрою таргетированную рекламу ВКонтакте', 6000, 5, ['таргет', 'вконтакте']],
+  [5, 'design', 'presentation-design', 'Оформлю презентацию в PowerPoint или Google Slides', 2000, 2, ['презентация']],
+];
+
+const DEMO_PROJECTS: [number, string, string, string, number | null, number | null][] = [
+  [0, 'development', 'Нужен сайт-визитка для кофейни', 'Нужен простой сайт: меню, фотографии зала, контакты и карта. Есть логотип и фотографии.', 25000, 14],
+  [1, 'design', 'Логотип для семейной пекарни', 'Ищу дизайнера для логотипа пекарни «Тёплый хлеб». Нужны три варианта и исходники.', 8000, 7],
+  [2, 'texts-translations', 'Тексты для карточек товаров на маркетплейсе', 'Нужно 30 описаний товаров для Wildberries, 800–1000 знаков каждое, с ключевыми словами.', 12000, 10],
+  [0, 'seo-traffic', 'Продвижение интернет-магазина сантехники', 'Ищем специалиста для SEO-продвижения магазина в Яндексе, нужен план работ на 3 месяца.', null, 90],
+];
+
 const CUSTOMERS: [string, string, string][] = [
   ['sergey_shop', 'Сергей', 'Попов'],
   ['ekaterina_cafe', 'Екатерина', 'Новикова'],
@@ -38,11 +65,31 @@ export async function seedDemo(db: Db): Promise<DemoAccount[] | null> {
     about: 'Веб-дизайнер и верстальщик. Делаю лендинги и интернет-магазины под ключ.' });
   await createUser(db, { email: customer.email, userName: 'demo_customer', name: 'Татьяна', surname: 'Иванова', role: 'customer' });
   await createUser(db, { email: admin.email, userName: 'demo_admin', name: 'Михаил', surname: 'Администратор', role: 'admin' });
+  const sellers: UserRow[] = [];
   for (const [userName, name, surname, about] of SELLERS) {
-    await createUser(db, { email: `${userName}@example.com`, userName, name, surname, about, role: 'seller' });
+    sellers.push(await createUser(db, { email: `${userName}@example.com`, userName, name, surname, about, role: 'seller' }));
   }
+  const customers: UserRow[] = [];
   for (const [userName, name, surname] of CUSTOMERS) {
-    await createUser(db, { email: `${userName}@example.com`, userName, name, surname, role: 'customer' });
+    customers.push(await createUser(db, { email: `${userName}@example.com`, userName, name, surname, role: 'customer' }));
+  }
+  const demoSeller = (await db.select().from(users).where(sql`${users.email} = ${seller.email}`))[0]!;
+  const owners = [...sellers, demoSeller];
+  for (const [i, category, sub, title, rubles, days, tags] of DEMO_SERVICES) {
+    await createService(db, owners[i % owners.length]!.id, {
+      category,
+      sub,
+      title,
+      description: `${title}. Работаю по договорённости, вношу правки до полного согласования. Перед началом уточню задачу и пришлю план работ. Сдаю в срок, исходники передаю вместе с результатом.`,
+      price: rubles * 100,
+      days,
+      tags,
+      views: 20 + ((i * 37) % 200),
+      popularity: 20 + ((i * 37) % 200),
+    });
+  }
+  for (const [i, category, title, description, budget, days] of DEMO_PROJECTS) {
+    await createProject(db, customers[i % customers.length]!.id, { category, title, description, budget: budget && budget * 100, days });
   }
   return DEMO_ACCOUNTS;
 }

@@ -19,7 +19,7 @@ import { call } from '../auth/test-helpers.ts';
 import { ProjectService, PROJECT_MESSAGES, type AdminProject } from './projects-service.ts';
 import { projectRoutes } from './projects-routes.ts';
 import { adminProjectRoutes } from './admin-projects-routes.ts';
-import { createProject } from './test-factories.ts';
+import { createProject } from '../../db/catalog-factories.ts';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let app: FastifyInstance;

@@ -19,7 +19,7 @@ import { encodeCursor } from './listing.ts';
 import { ADMIN_SERVICE_MESSAGES, ServiceCatalog } from './services-service.ts';
 import { servicesRoutes } from './services-routes.ts';
 import { adminServicesRoutes } from './admin-services-routes.ts';
-import { createService } from './test-factories.ts';
+import { createService } from '../../db/catalog-factories.ts';
 
 type Page<T> = { status: number; result: T[]; total: number; next: string | null; message?: string; errors?: Record<string, string[]> };
 

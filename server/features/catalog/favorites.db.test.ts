@@ -15,7 +15,7 @@ import { call } from '../auth/test-helpers.ts';
 import { FavoriteService, FAVORITE_MESSAGES, FAVORITES_MAX } from './favorites-service.ts';
 import { favoriteRoutes } from './favorites-routes.ts';
 import { ProjectService } from './projects-service.ts';
-import { createProject, createService } from './test-factories.ts';
+import { createProject, createService } from '../../db/catalog-factories.ts';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let app: FastifyInstance;

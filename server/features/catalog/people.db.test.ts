@@ -16,7 +16,7 @@ import { encodeCursor } from './listing.ts';
 import { sellerLevel } from './people.ts';
 import { PeopleService, PEOPLE_MESSAGES, PROFILE_SERVICES_MAX, type PublicProfile } from './people-service.ts';
 import { peopleRoutes } from './people-routes.ts';
-import { createService } from './test-factories.ts';
+import { createService } from '../../db/catalog-factories.ts';
 
 type Page<T> = { status: number; result: T[]; total: number; next: string | null; message: string };
 

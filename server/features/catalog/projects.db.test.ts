@@ -17,7 +17,7 @@ import { call } from '../auth/test-helpers.ts';
 import { encodeCursor } from './listing.ts';
 import { archiveStaleProjects, ProjectService, PROJECT_MESSAGES } from './projects-service.ts';
 import { projectRoutes } from './projects-routes.ts';
-import { createProject } from './test-factories.ts';
+import { createProject } from '../../db/catalog-factories.ts';
 
 type Page<T> = { status: number; result: T[]; total: number; next: string | null };
 

@@ -466,11 +466,12 @@ describe('another user\'s account is out of reach', () => {
     expect((await login(app, other.email, DEFAULT_PASSWORD)).status).toBe(200);
   });
 
-  it('there is no route that reads or changes a user by id', async () => {
+  it('there is no route that changes a user by id, and reading one gives public fields only', async () => {
     const { token } = await account();
     const { user: other } = await account();
+    const profile = await call(app, 'GET', `/api/users/${other.id}`, { token });
+    expect(JSON.stringify(profile.body)).not.toContain(other.email);
     for (const [method, url] of [
-      ['GET', `/api/users/${other.id}`],
       ['PATCH', `/api/users/${other.id}`],
       ['PUT', `/api/users/${other.id}/password`],
       ['PUT', `/api/users/${other.id}/role`],

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { projects, services } from '../../db/schema/catalog.ts';
-import { categories, subCategories } from '../../db/schema/lookups.ts';
+import type { Db } from './client.ts';
+import { projects, services } from './schema/catalog.ts';
+import { categories, subCategories } from './schema/lookups.ts';
 
-// Catalog test factories: valid rows in reference categories, every column overridable.
+// Catalog factories (tests and the demo seed): valid rows in reference categories, every column overridable.
 
 // ---------------------------------------------------------------------------------------------------------
 // Projects (customers' requests).
