@@ -10,5 +10,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     fileParallelism: true,
     maxWorkers: 2,
+    // Files in one worker share the imported server modules instead of transforming them again for
+    // each file; every file still boots its own server, database and browser.
+    isolate: false,
   },
 });

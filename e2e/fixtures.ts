@@ -18,7 +18,7 @@ export const BRAND = 'Подряд';
 export const DESKTOP_USER_AGENT =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
 export const CRAWLER_USER_AGENT = 'Googlebot/2.1 (+http://www.google.com/bot.html)';
-const JWT_SECRET = 'e2e-secret-0123456789-abcdefghijklmnopqrstuvwxyz'.slice(0, 48);
+const JWT_SECRET = 'e2e-secret-0123456789-abcdefghijklmnopqrstuvwxyz'; // 48 characters
 
 // ---------------------------------------------------------------------------------------------
 // Server
@@ -95,21 +95,39 @@ export interface ContextOptions {
   userAgent?: string;
 }
 
-export function newContext(browser: Browser, opts: ContextOptions = {}): Promise<BrowserContext> {
-  return browser.newContext({
+export async function newContext(browser: Browser, opts: ContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({
     userAgent: opts.userAgent ?? DESKTOP_USER_AGENT,
     locale: 'ru-RU',
     viewport: opts.viewport ?? { width: 1280, height: 800 },
     baseURL: opts.baseURL,
   });
+  // Lets `hydrated()` see when the app's effects have run: they register window listeners.
+  await context.addInitScript(() => {
+    const seen = new Set<string>();
+    Object.defineProperty(window, '__e2eWindowListeners', { value: seen });
+    const add = window.addEventListener;
+    window.addEventListener = function (this: Window, type: string, ...rest: unknown[]) {
+      seen.add(type);
+      return (add as (...args: unknown[]) => void).call(this, type, ...rest);
+    } as typeof window.addEventListener;
+  });
+  return context;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Checks
 
-/** Fails on any serious or critical axe violation on the page as it is now. */
+/**
+ * Fails on any serious or critical axe violation on the page as it is now.
+ * Legacy mode runs axe in the page itself: the default mode opens an extra page per run to merge
+ * frame results, which costs ~1 s per check, and our pages have no frames of their own.
+ */
 export async function checkA11y(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await new AxeBuilder({ page })
+    .setLegacyMode(true)
+    .options({ resultTypes: ['violations'] })
+    .analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   if (bad.length) {
     const list = bad
@@ -119,8 +137,15 @@ export async function checkA11y(page: Page) {
   }
 }
 
-/** Console messages that say nothing about the app (a 404 document logs a failed "resource"). */
-const HARMLESS_CONSOLE = [/^Failed to load resource: the server responded with a status of 404/];
+/**
+ * Chrome logs every 404 response as a failed resource. A 404 page's own document and React Router's
+ * data request for it (`….data`) are expected; any other missing resource (a chunk, a stylesheet) is not.
+ */
+function isExpected404(text: string, source: string, pageUrl: string): boolean {
+  if (!/^Failed to load resource: the server responded with a status of 404/.test(text)) return false;
+  const strip = (u: string) => u.split('#')[0];
+  return strip(source) === strip(pageUrl) || new URL(source, pageUrl).pathname.endsWith('.data');
+}
 
 export interface PageProblems {
   pageErrors: string[];
@@ -133,7 +158,8 @@ export function watchPage(page: Page, problems: PageProblems = { pageErrors: [],
   page.on('console', (msg) => {
     if (msg.type() !== 'error') return;
     const text = msg.text();
-    if (!HARMLESS_CONSOLE.some((re) => re.test(text))) problems.consoleErrors.push(`${page.url()}: ${text}`);
+    const source = msg.location().url;
+    if (!isExpected404(text, source, page.url())) problems.consoleErrors.push(`${page.url()}: ${text}${source ? ` [${source}]` : ''}`);
   });
   return problems;
 }
@@ -213,8 +239,11 @@ export function useE2E(envOverrides: Record<string, string> = {}): E2E {
       const context = await newContext(harness.browser, { baseURL: harness.url, ...opts });
       if (opts.token) await signIn(context, harness.url, opts.token);
       for (const script of opts.initScripts ?? []) await context.addInitScript(script);
+      // Every page of the context is watched, the first one and any opened later (a second tab).
+      const problems: PageProblems = { pageErrors: [], consoleErrors: [] };
+      context.on('page', (p) => void watchPage(p, problems));
       const page = await context.newPage();
-      const session: Session = { context, page, problems: watchPage(page) };
+      const session: Session = { context, page, problems };
       sessions.push(session);
       return session;
     },
@@ -233,16 +262,53 @@ export const pathOf = (page: Page) => {
   return u.pathname + u.search;
 };
 
-/** Waits until React has hydrated the document (React Router's data router exists and is idle). */
+/**
+ * Waits until the page is interactive: React Router is idle, React has hydrated and run the shell's
+ * effects (they register the window listeners, seen through the init script of `newContext`), and
+ * the DOM has stopped changing (React commits navigations in transitions, after the URL changes).
+ */
 export async function hydrated(page: Page) {
   await page.waitForFunction(() => {
-    const router = (window as unknown as { __reactRouterDataRouter?: { state: { initialized: boolean; navigation: { state: string } } } })
-      .__reactRouterDataRouter;
-    return !!router && router.state.initialized && router.state.navigation.state === 'idle';
-  });
-  // Effects (stores restored from localStorage, the socket) run right after the hydrating commit.
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+    const w = window as unknown as {
+      __reactRouterDataRouter?: { state: { initialized: boolean; navigation: { state: string }; errors: Record<string, unknown> | null } };
+      __e2eWindowListeners?: Set<string>;
+    };
+    const router = w.__reactRouterDataRouter;
+    if (!router || !router.state.initialized || router.state.navigation.state !== 'idle') return false;
+    // The root's own error boundary renders without the shell (and its effects).
+    return !!w.__e2eWindowListeners?.has('vite:preloadError') || !!router.state.errors?.root;
+  }, undefined, { timeout: 20_000 });
+  await domQuiet(page);
 }
+
+/** Resolves once the DOM has not changed for `quietMs` (at most `maxMs`). */
+export function domQuiet(page: Page, quietMs = 100, maxMs = 3000) {
+  return page.evaluate(
+    ([quiet, max]) =>
+      new Promise<void>((resolve) => {
+        const finish = () => {
+          observer.disconnect();
+          clearTimeout(timer);
+          clearTimeout(cap);
+          resolve();
+        };
+        const observer = new MutationObserver(() => {
+          clearTimeout(timer);
+          timer = setTimeout(finish, quiet);
+        });
+        let timer = setTimeout(finish, quiet);
+        const cap = setTimeout(finish, max);
+        observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+      }),
+    [quietMs, maxMs] as const,
+  );
+}
+
+/** The signed-in user's menu toggle in the header (its accessible name ends with "меню пользователя"). */
+export const userMenuToggle = (page: Page) => page.locator('header summary[aria-label*="меню пользователя" i]');
+
+/** The text of the page's main heading. */
+export const h1Of = async (page: Page) => ((await page.locator('main h1').first().textContent()) ?? '').trim();
 
 /** Opens a path as a full document load, waits for hydration and returns the HTTP status. */
 export async function visit(page: Page, pathname: string): Promise<number> {

@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { BRAND, checkA11y, h1Of, hydrated, pathOf, useE2E, userMenuToggle, visit } from './fixtures.ts';
+
+// The foundation shell: server-rendered document, header (logo, catalogue, search, currency, guest
+// links), footer pages and the mobile menu.
+
+describe('shell', () => {
+  const e2e = useE2E();
+
+  it('server-renders the home page in Russian with the title template and default description', async () => {
+    const response = await fetch(`${e2e.url}/`, { headers: { 'user-agent': 'Mozilla/5.0 Chrome/156.0.0.0' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await response.text();
+    expect(html).toContain('<html lang="ru"');
+    expect(html).toContain(`<title>Услуги фрилансеров - ${BRAND}</title>`);
+    expect(html).toMatch(/<meta name="description" content="Биржа услуг"\/?>/);
+    // The page itself is in the HTML, not only rendered by scripts.
+    expect(html).toContain('<h1 class="page__title">Все услуги</h1>');
+    expect(html).toContain('Войти');
+  });
+
+  it('shows the header: logo, catalogue from the reference data, search, currency and guest links', async () => {
+    const catalogue = await e2e.server.app.services.lookups.catalogue();
+    const design = catalogue.find((c) => c.title === 'Дизайн');
+    expect(design, 'reference data has the Дизайн category').toBeDefined();
+
+    const { page } = await e2e.open();
+    expect(await visit(page, '/')).toBe(200);
+    await checkA11y(page);
+    expect(await page.title()).toBe(`Услуги фрилансеров - ${BRAND}`);
+
+    const header = page.locator('header');
+    const logo = header.getByRole('link', { name: new RegExp(`^${BRAND}`) });
+    await expect.poll(() => logo.isVisible()).toBe(true);
+    expect(await logo.getAttribute('href')).toBe('/');
+
+    expect(await header.getByRole('link', { name: 'Войти' }).getAttribute('href')).toBe('/login');
+    expect(await header.getByRole('link', { name: 'Регистрация' }).getAttribute('href')).toBe('/reg');
+    expect(await userMenuToggle(page).count()).toBe(0);
+
+    // Каталог opens a panel of the real categories.
+    const designLink = header.getByRole('link', { name: 'Дизайн', exact: true });
+    expect(await designLink.isVisible()).toBe(false);
+    await header.locator('summary', { hasText: 'Каталог' }).click();
+    await expect.poll(() => designLink.isVisible()).toBe(true);
+    expect(await designLink.getAttribute('href')).toBe(`/services/${design!.slug}`);
+    for (const c of catalogue) {
+      expect(await header.getByRole('link', { name: c.title, exact: true }).count(), c.title).toBeGreaterThan(0);
+    }
+    await checkA11y(page);
+    await designLink.click();
+    await page.waitForURL((u) => u.pathname === `/services/${design!.slug}`);
+    await hydrated(page);
+    await expect.poll(() => h1Of(page)).toBe('Дизайн');
+    await expect.poll(() => page.title()).toBe(`Дизайн - ${BRAND}`);
+    await checkA11y(page);
+  });
+
+  it('searches services from the header', async () => {
+    const { page } = await e2e.open();
+    await visit(page, '/faq');
+    const box = page.getByRole('searchbox', { name: 'Поиск услуг' });
+    await box.fill('логотип');
+    await box.press('Enter');
+    await page.waitForURL((u) => u.pathname === '/services/all' && u.searchParams.get('q') === 'логотип');
+    await hydrated(page);
+    // The box keeps the query on the results page.
+    await expect.poll(() => page.getByRole('searchbox', { name: 'Поиск услуг' }).inputValue()).toBe('логотип');
+    await checkA11y(page);
+  });
+
+  it('keeps the selected currency across reloads (localStorage selectedCurrency)', async () => {
+    const { page } = await e2e.open();
+    await visit(page, '/');
+    const select = page.getByRole('combobox', { name: 'Валюта' });
+    expect(await select.inputValue()).toBe('RUB');
+    expect(await select.locator('option').allTextContents()).toEqual(['RUB', 'USDT', 'BTC']);
+    await select.selectOption('USDT');
+    expect(await page.evaluate(() => localStorage.getItem('selectedCurrency'))).toBe('USDT');
+
+    await page.reload();
+    await hydrated(page);
+    await expect.poll(() => page.getByRole('combobox', { name: 'Валюта' }).inputValue()).toBe('USDT');
+    await checkA11y(page);
+
+    // And on another page of the same visit.
+    await visit(page, '/about');
+    await expect.poll(() => page.getByRole('combobox', { name: 'Валюта' }).inputValue()).toBe('USDT');
+  });
+
+  it('opens every footer page with a heading and the "{h1} - Подряд" title', async () => {
+    const { page } = await e2e.open();
+    await visit(page, '/');
+    const footer = page.locator('footer');
+    const expected = ['/faq', '/help', '/about', '/contacts', '/conditions', '/blog'];
+    const hrefs = await footer.getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    expect(hrefs).toEqual(expected);
+
+    let previous = await h1Of(page);
+    for (const href of expected) {
+      await page.locator(`footer a[href="${href}"]`).click();
+      await page.waitForURL((u) => u.pathname === href);
+      await hydrated(page);
+      // Every footer page has a heading of its own.
+      await expect.poll(() => h1Of(page), { message: href }).not.toBe(previous);
+      const h1 = await h1Of(page);
+      expect(h1, href).not.toBe('');
+      await expect.poll(() => page.title(), { message: href }).toBe(`${h1} - ${BRAND}`);
+      await checkA11y(page);
+      previous = h1;
+    }
+
+    // Loaded directly, a static page is the same.
+    expect(await visit(page, '/conditions')).toBe(200);
+    expect(await page.title()).toBe(`${await page.locator('main h1').textContent()} - ${BRAND}`);
+  });
+
+  it('collapses the header into a burger menu at 375 px', async () => {
+    const { page } = await e2e.open({ viewport: { width: 375, height: 740 } });
+    await visit(page, '/');
+    const burger = page.getByRole('button', { name: 'Открыть меню' });
+    const catalogueToggle = page.locator('header summary', { hasText: 'Каталог' });
+    expect(await burger.isVisible()).toBe(true);
+    expect(await catalogueToggle.isVisible()).toBe(false);
+    expect(await page.getByRole('link', { name: 'Войти' }).isVisible()).toBe(false);
+    await checkA11y(page);
+
+    await burger.click();
+    const close = page.getByRole('button', { name: 'Закрыть меню' });
+    await expect.poll(() => close.getAttribute('aria-expanded')).toBe('true');
+    expect(await catalogueToggle.isVisible()).toBe(true);
+    expect(await page.getByRole('searchbox', { name: 'Поиск услуг' }).isVisible()).toBe(true);
+    expect(await page.getByRole('link', { name: 'Войти' }).isVisible()).toBe(true);
+    await checkA11y(page);
+
+    await close.click();
+    await expect.poll(() => catalogueToggle.isVisible()).toBe(false);
+    expect(pathOf(page)).toBe('/');
+  });
+});
