@@ -14,6 +14,8 @@ export interface MeasureOptions {
   warmupSeconds?: number;
   /** Method, headers and body (default a plain GET). */
   request?: LoadJob['request'];
+  /** Paths to rotate through, one per request (e.g. many ids of one route); `url` gives the origin. */
+  paths?: string[];
 }
 
 export interface Row {

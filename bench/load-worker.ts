@@ -10,6 +10,8 @@ export interface LoadJob {
   url: string;
   /** Method, headers and body of every request (plain data: it crosses into the worker). */
   request?: Pick<autocannon.Options, 'method' | 'headers' | 'body'>;
+  /** Paths (with query) to rotate through, one per request, instead of the url's own; same origin as url. */
+  paths?: string[];
   seconds: number;
   connections: number;
   warmupSeconds: number;
@@ -32,8 +34,16 @@ function run(job: LoadJob, seconds: number): Promise<LoadResult> {
     let responses = 0;
     let failed = 0; // non-2xx responses and request errors (timeouts, resets)
     const started = performance.now();
+    let next = 0;
+    const paths = job.paths?.length ? job.paths : undefined;
     const instance = autocannon(
-      { ...job.request, url: job.url, connections: job.connections, duration: seconds },
+      {
+        ...job.request,
+        url: job.url,
+        connections: job.connections,
+        duration: seconds,
+        ...(paths && { requests: [{ setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length]! }) }] }),
+      },
       (err) => {
         if (err) return reject(err);
         resolve({ responses, failed, elapsedMs: performance.now() - started, latencies: latencies.slice(0, ok) });

@@ -2,6 +2,7 @@
  * `npm run bench`: the real server in this process, each target beside a bare node:http twin
  * (same process, same bytes from memory), plus the gzipped JavaScript of the home page.
  * BENCH_SECONDS (10) and BENCH_CONNECTIONS (10) tune the runs; DATABASE_URL picks PostgreSQL over PGlite.
+ * BENCH_CATALOG=1 adds the catalog benchmark (bench/catalog.ts, PostgreSQL only) after it.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -71,4 +72,10 @@ try {
   await bare?.close();
   await server.close();
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+if (process.env.BENCH_CATALOG === '1') {
+  console.log('');
+  const { runCatalogBench } = await import('./catalog.ts');
+  await runCatalogBench();
 }

@@ -37,6 +37,7 @@ export default [
       route('items', 'routes/profile-items.tsx', { id: 'profile-items' }),
       route('items/create', 'routes/profile-items-create.tsx', { id: 'profile-items-create' }),
       route('items/:id/edit', 'routes/profile-items-edit.tsx', { id: 'profile-items-edit' }),
+      route('messages', 'routes/profile-messages.tsx', { id: 'profile-messages' }),
       ...(
         [
           'dashboard',
@@ -45,7 +46,6 @@ export default [
           'finance',
           'reviews',
           'disputes',
-          'messages',
           'payments',
           'referral',
           'notifications',

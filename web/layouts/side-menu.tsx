@@ -1,5 +1,6 @@
 import { NavLink } from 'react-router';
 import { PAGE_TITLES } from '../features/shell/page-titles.ts';
+import { UnseenBadge } from '../features/chat/unseen-badge.tsx';
 
 export function SideMenu({ label, items }: { label: string; items: readonly (readonly [string, string])[] }) {
   return (
@@ -9,6 +10,7 @@ export function SideMenu({ label, items }: { label: string; items: readonly (rea
           <li key={to}>
             <NavLink to={to} className={({ isActive }) => `side-menu__link${isActive ? ' side-menu__link--active' : ''}`}>
               {PAGE_TITLES[id]}
+              {id === 'profile-messages' && <UnseenBadge />}
             </NavLink>
           </li>
         ))}

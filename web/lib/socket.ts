@@ -24,6 +24,19 @@ export const SOCKET_OPTIONS = {
 
 let socket: Socket | null = null;
 let transport = 'N/A';
+type EventHandler = (payload: unknown) => void;
+const eventHandlers = new Map<string, Set<EventHandler>>();
+
+/**
+ * Subscribes to a server event of the user's socket, whether it is connected yet or not (and across
+ * reconnects and new sockets after signing in again). Returns the unsubscribe function.
+ */
+export function onSocketEvent(event: string, handler: EventHandler): () => void {
+  let set = eventHandlers.get(event);
+  if (!set) eventHandlers.set(event, (set = new Set()));
+  set.add(handler);
+  return () => void set.delete(handler);
+}
 const listeners = new Set<() => void>();
 const notify = () => listeners.forEach((l) => l());
 
@@ -47,6 +60,9 @@ export function connectSocket(apiBase: string, token: string, onDropped?: () => 
     return socket;
   }
   socket = io(apiBase || undefined, { ...SOCKET_OPTIONS, transports: [...SOCKET_OPTIONS.transports], auth: { token: `Bearer ${token}` } });
+  socket.onAny((event: string, payload: unknown) => {
+    for (const handler of [...(eventHandlers.get(event) ?? [])]) handler(payload);
+  });
   socket.on('connect', () => {
     transport = socket?.io.engine?.transport?.name ?? 'N/A';
     notify();

@@ -184,9 +184,28 @@ export const TOTAL_CAP = 10_000;
  * `select count(*) from (<rows> limit 10001)`. Pass the rows with a cheap selection, e.g.
  * `db.select({ one: sql`1` }).from(services).innerJoin(…).where(condition).$dynamic()`.
  */
-export async function cappedTotal(db: Db, rows: PgSelect): Promise<number> {
+export async function cappedTotal(db: Db, rows: PgSelect, cursor?: string): Promise<number> {
+  // Pages after the first reuse the total their first page counted (for a minute): the count is the
+  // expensive part of a listing, and the client already has it.
+  const { sql: text, params } = rows.toSQL();
+  const key = `${text}|${JSON.stringify(params)}`;
+  const totals = totalsOf(db);
+  const kept = cursor ? totals.get(key) : undefined;
+  if (kept && Date.now() - kept.at < TOTAL_REUSE_MS) return kept.n;
   const [row] = await db.select({ n: count() }).from(rows.limit(TOTAL_CAP + 1).as('capped'));
-  return row?.n ?? 0;
+  const n = row?.n ?? 0;
+  if (totals.size >= TOTAL_REUSE_MAX) totals.clear();
+  totals.set(key, { at: Date.now(), n });
+  return n;
+}
+
+const TOTAL_REUSE_MS = 60_000;
+const TOTAL_REUSE_MAX = 10_000;
+const totalsByDb = new WeakMap<Db, Map<string, { at: number; n: number }>>();
+function totalsOf(db: Db) {
+  let totals = totalsByDb.get(db);
+  if (!totals) totalsByDb.set(db, (totals = new Map()));
+  return totals;
 }
 
 // ---------------------------------------------------------------------------------------------------------

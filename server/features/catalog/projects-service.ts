@@ -305,7 +305,7 @@ export class ProjectService {
     };
     const [rows, total] = await Promise.all([
       read(),
-      cappedTotal(this.db, this.db.select({ one: sql`1` }).from(projects).innerJoin(users, eq(users.id, projects.customerId)).where(filter).$dynamic()),
+      cappedTotal(this.db, this.db.select({ one: sql`1` }).from(projects).innerJoin(users, eq(users.id, projects.customerId)).where(filter).$dynamic(), query.cursor),
     ]);
     const { rows: kept, next } = page(rows, query.limit, (r) => cursorOf(sort, r));
     return { result: await this.present(kept), total, next };

@@ -333,7 +333,7 @@ export class ServiceCatalog {
         .where(position ? and(filter, position) : filter)
         .orderBy(...orderBy(plan.keys))
         .limit(query.limit + 1),
-      cappedTotal(this.db, this.db.select({ one: sql`1` }).from(services).innerJoin(users, eq(users.id, services.sellerId)).where(filter).$dynamic()),
+      cappedTotal(this.db, this.db.select({ one: sql`1` }).from(services).innerJoin(users, eq(users.id, services.sellerId)).where(filter).$dynamic(), query.cursor),
     ]);
 
     const { rows: kept, next } = page(rows, query.limit, (row) => [sort, ...plan.values(row)]);

@@ -8,6 +8,7 @@ import { useShell } from './use-shell.ts';
 import { currencyStore, useCurrency } from './currency-store.ts';
 import { logoutModal } from './logout-store.ts';
 import { RoleToggle } from './role-toggle.tsx';
+import { HeaderMessagesLink } from '../chat/unseen-badge.tsx';
 
 function CatalogueMenu() {
   const { catalogue } = useShell();
@@ -170,6 +171,7 @@ export function Header() {
           <SearchBox />
           <CurrencySelector />
           <RoleToggle />
+          <HeaderMessagesLink />
           <UserMenu />
         </div>
       </div>

@@ -1,0 +1,153 @@
+import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { Paperclip, Send, X } from 'lucide-react';
+import { CHAT_MESSAGES, MAX_MESSAGE_FILES, MAX_MESSAGE_LENGTH, type SentMessage } from '#contract/chat';
+import { api } from '../../lib/api.ts';
+import { toast } from '../../lib/toast-store.ts';
+import { fileSize } from './format.ts';
+import { uploadFile } from './upload.ts';
+
+const MAX_BYTES = 20 * 1024 * 1024;
+
+interface Attachment {
+  key: number;
+  name: string;
+  size: number;
+  progress: number;
+  url?: string;
+  failed?: boolean;
+}
+
+export type Target = { chat_id: string; service_id?: string } | { recipient: string; service_id?: string };
+
+export interface ComposerProps {
+  apiBase: string;
+  target: Target;
+  onSent: (message: SentMessage) => void;
+}
+
+let nextKey = 1;
+
+export function Composer({ apiBase, target, onSent }: ComposerProps) {
+  const [text, setText] = useState('');
+  const [files, setFiles] = useState<Attachment[]>([]);
+  const [sending, setSending] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const area = useRef<HTMLTextAreaElement>(null);
+  const textId = useId();
+
+  const patch = (key: number, p: Partial<Attachment>) => setFiles((list) => list.map((f) => (f.key === key ? { ...f, ...p } : f)));
+
+  function attach(list: FileList | null) {
+    if (!list) return;
+    const room = MAX_MESSAGE_FILES - files.length;
+    const picked = [...list];
+    if (picked.length > room) toast(CHAT_MESSAGES.tooManyFiles);
+    for (const file of picked.slice(0, Math.max(0, room))) {
+      if (file.size > MAX_BYTES) {
+        toast(`Файл «${file.name}» больше 20 МБ`);
+        continue;
+      }
+      const key = nextKey++;
+      setFiles((l) => [...l, { key, name: file.name, size: file.size, progress: 0 }]);
+      uploadFile(apiBase, file, (p) => patch(key, { progress: p })).then(
+        (up) => patch(key, { url: up.url, progress: 1 }),
+        (err: Error) => {
+          patch(key, { failed: true });
+          toast(err.message);
+        },
+      );
+    }
+    if (input.current) input.current.value = '';
+  }
+
+  const uploading = files.some((f) => !f.url && !f.failed);
+  const ready = files.filter((f) => f.url).map((f) => f.url!);
+  const canSend = !sending && !uploading && (text.trim().length > 0 || ready.length > 0);
+
+  async function send(e?: FormEvent) {
+    e?.preventDefault();
+    if (!canSend) return;
+    setSending(true);
+    const { data, error } = await api.post<SentMessage>('/api/messages/', { message: text, files: ready, ...target });
+    setSending(false);
+    if (error || !data?.result) {
+      // SPEC §8; the server's reason, when it gave one, helps (too many messages, a blocked person, …).
+      const reason = error && error.status >= 400 && error.status < 500 && error.message ? ` ${error.message}` : '';
+      toast(`Не удалось создать сообщение.${reason}`.replace(/\.$/, ''));
+      return;
+    }
+    if (data.result.masked) toast(data.result.notice ?? CHAT_MESSAGES.contactsMasked);
+    setText('');
+    setFiles([]);
+    onSent(data.result);
+    area.current?.focus();
+  }
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void send();
+    }
+  };
+
+  return (
+    <form className="composer" onSubmit={send}>
+      {files.length > 0 && (
+        <ul className="composer__files" aria-label="Вложения">
+          {files.map((f) => (
+            <li key={f.key} className={`chip${f.failed ? ' chip--failed' : ''}`}>
+              <span className="chip__name">{f.name}</span>
+              <span className="chip__size">
+                {f.failed ? 'ошибка' : f.url ? fileSize(f.size) : `${Math.round(f.progress * 100)}%`}
+              </span>
+              {!f.url && !f.failed && (
+                <progress className="chip__progress" max={1} value={f.progress} aria-label={`Загрузка ${f.name}`} />
+              )}
+              <button
+                type="button"
+                className="chip__remove"
+                aria-label={`Убрать файл ${f.name}`}
+                onClick={() => setFiles((l) => l.filter((x) => x.key !== f.key))}
+              >
+                <X size={14} aria-hidden />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="composer__row">
+        <label className="composer__attach btn btn--ghost" title="Прикрепить файлы">
+          <Paperclip size={18} aria-hidden />
+          <span className="visually-hidden">Прикрепить файлы</span>
+          <input
+            ref={input}
+            type="file"
+            multiple
+            className="visually-hidden"
+            disabled={files.length >= MAX_MESSAGE_FILES}
+            onChange={(e) => attach(e.target.files)}
+            data-testid="chat-file-input"
+          />
+        </label>
+        <label htmlFor={textId} className="visually-hidden">
+          Сообщение
+        </label>
+        <textarea
+          id={textId}
+          ref={area}
+          className="input composer__text"
+          rows={2}
+          maxLength={MAX_MESSAGE_LENGTH}
+          placeholder="Напишите сообщение…"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        <button type="submit" className="btn btn--primary composer__send" disabled={!canSend}>
+          <Send size={18} aria-hidden />
+          <span className="visually-hidden">Отправить</span>
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,76 @@
+import { LOCALE } from '#contract/constants';
+import { toDate, type DateInput } from '../../lib/dates.ts';
+
+// Pure helpers of the chat page: plain text split into text and safe links, day separators, sizes.
+
+export type TextPart = { type: 'text'; text: string } | { type: 'link'; text: string; href: string };
+
+const URL_RE = /\bhttps?:\/\/[^\s<>"'`]+/gi;
+const TRAILING = /[.,!?;:)\]}»"']+$/;
+
+/** Splits plain text into text and http(s) links; nothing else ever becomes a link. */
+export function linkify(text: string): TextPart[] {
+  const parts: TextPart[] = [];
+  let last = 0;
+  for (const match of text.matchAll(URL_RE)) {
+    const start = match.index;
+    let raw = match[0];
+    const trail = TRAILING.exec(raw)?.[0] ?? '';
+    raw = raw.slice(0, raw.length - trail.length);
+    let href: string | null = null;
+    try {
+      const url = new URL(raw);
+      if (url.protocol === 'http:' || url.protocol === 'https:') href = url.href;
+    } catch {
+      href = null;
+    }
+    if (!href) continue;
+    if (start > last) parts.push({ type: 'text', text: text.slice(last, start) });
+    parts.push({ type: 'link', text: raw, href });
+    last = start + raw.length;
+  }
+  if (last < text.length) parts.push({ type: 'text', text: text.slice(last) });
+  return parts;
+}
+
+const dayMonth = new Intl.DateTimeFormat(LOCALE, { day: 'numeric', month: 'long' });
+const dayMonthYear = new Intl.DateTimeFormat(LOCALE, { day: 'numeric', month: 'long', year: 'numeric' });
+const time = new Intl.DateTimeFormat(LOCALE, { hour: '2-digit', minute: '2-digit' });
+
+const midnight = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+
+/** "Сегодня", "Вчера", "5 марта", or "5 марта 2025 г." for another year. */
+export function dayLabel(date: DateInput, now: Date = new Date()): string {
+  const d = toDate(date);
+  if (Number.isNaN(d.getTime())) return '';
+  const days = Math.round((midnight(now) - midnight(d)) / 86_400_000);
+  if (days === 0) return 'Сегодня';
+  if (days === 1) return 'Вчера';
+  return d.getFullYear() === now.getFullYear() ? dayMonth.format(d) : dayMonthYear.format(d);
+}
+
+/** A key that changes with the local calendar day. */
+export const dayKey = (date: DateInput) => {
+  const d = toDate(date);
+  return `${d.getFullYear()}-${d.getMonth()}-${d.getDate()}`;
+};
+
+export const timeLabel = (date: DateInput) => {
+  const d = toDate(date);
+  return Number.isNaN(d.getTime()) ? '' : time.format(d);
+};
+
+/** "512 Б", "1,5 КБ", "2,3 МБ". */
+export function fileSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} Б`;
+  const units = ['КБ', 'МБ', 'ГБ'];
+  let n = bytes / 1024;
+  let i = 0;
+  while (n >= 1024 && i < units.length - 1) {
+    n /= 1024;
+    i += 1;
+  }
+  return `${n.toLocaleString(LOCALE, { maximumFractionDigits: 1 })} ${units[i]}`;
+}
+
+export const isImage = (mime: string) => /^image\/(png|jpe?g|gif|webp|avif)$/i.test(mime);
