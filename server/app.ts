@@ -31,6 +31,7 @@ import { PeopleService } from './features/catalog/people-service.ts';
 import { peopleRoutes } from './features/catalog/people-routes.ts';
 import { ChatService } from './features/chat/service.ts';
 import { chatRoutes } from './features/chat/routes.ts';
+import { paymentRatesRoutes } from './features/payments/rates-routes.ts';
 import { presentMe } from './features/users/presenter.ts';
 import { AuthService } from './features/auth/service.ts';
 import { authRoutes } from './features/auth/routes.ts';
@@ -238,6 +239,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   await app.register(favoriteRoutes, { favorites: services.favorites });
   await app.register(peopleRoutes, { people: services.people });
   await app.register(chatRoutes, { chat: services.chat });
+  await app.register(paymentRatesRoutes);
 
   app.get('/api/*', { schema: { hide: true } }, async (_request, reply) =>
     reply.status(404).send({ status: 404, message: MESSAGES.notFound }),

@@ -7,6 +7,7 @@ import { setCurrentUser } from './current-user.ts';
 import { currencyStore } from './currency-store.ts';
 import { logout } from './session.ts';
 import { safeTarget } from '../auth/session-actions.ts';
+import { loadPaymentRates } from './payment-rates.ts';
 import { api, setApiBase } from '../../lib/api.ts';
 import { getToken } from '../../lib/token.ts';
 import { connectSocket, disconnectSocket } from '../../lib/socket.ts';
@@ -65,10 +66,11 @@ export function ShellEffects() {
 
   useEffect(() => currencyStore.restore(user?.preferences.currency), [user?.preferences.currency]);
 
-  // The socket lives only while authenticated.
+  // The socket lives only while authenticated; signing in also fetches the payment rates.
   useEffect(() => {
     const token = user ? getToken() : null;
     if (!token) return;
+    loadPaymentRates();
     connectSocket(config.apiBase, token, () => {
       // Still signed in? If the server no longer accepts the token, this tab signs out too.
       api.get('/api/users/me/', undefined, { fresh: true }).catch((err: { status?: number }) => {
