@@ -1,5 +1,4 @@
 import type { SsrContext } from '#contract/ssr';
-import type { KEPT_PAGES } from '../../lib/kept-state.ts';
 import { api } from '../../lib/api.ts';
 import { categoryParam } from './category-param.ts';
 import {
@@ -109,7 +108,7 @@ export async function fetchListing<T extends ListingItem>(
 // Kept state (SPEC §2 route options: cache keys "services", "projects", "freelancers").
 // ---------------------------------------------------------------------------------------------------------
 
-export type CacheKey = (typeof KEPT_PAGES)[keyof typeof KEPT_PAGES];
+export type CacheKey = 'services' | 'projects' | 'freelancers';
 
 export interface KeptListing extends ListingData {
   scrollY: number;
