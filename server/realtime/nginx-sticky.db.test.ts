@@ -1,0 +1,114 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { io as connect, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../server.ts';
+import { createTestDatabase } from '../test/database.ts';
+import { testEnv } from '../test/app.ts';
+import { serviceUrl } from '../test/services.ts';
+import { createUser } from '../db/factories.ts';
+
+// docs/deploy.md's nginx configuration, run by Debian's nginx in front of two instances sharing one database
+// and one Redis: long polling works through it (sticky), and a message sent through one instance reaches a
+// socket that nginx pinned to the other.
+
+const NGINX = '/usr/sbin/nginx';
+const redisUrl = await serviceUrl('Redis', 'REDIS_URL', 'redis://127.0.0.1:6379');
+const nginxMissing = !existsSync(NGINX);
+if (nginxMissing) {
+  const message = `nginx is not installed at ${NGINX} (apt-get install nginx)`;
+  if (process.env.CI) throw new Error(`${message}: CI must run this test`);
+  console.warn(`skipping: ${message}`);
+}
+
+/** The ```nginx block of docs/deploy.md, pointed at these ports. */
+function deployConfig(listenPort: number, upstreamPorts: number[]): string {
+  const doc = readFileSync(path.resolve(import.meta.dirname, '../../docs/deploy.md'), 'utf8');
+  const block = /```nginx\n([\s\S]*?)```/.exec(doc)?.[1];
+  if (!block) throw new Error('docs/deploy.md has no nginx block');
+  const upstreams = upstreamPorts.map((p) => `    server 127.0.0.1:${p};`).join('\n');
+  return block
+    .replace(/(upstream podryad \{[\s\S]*?ip_hash;[^\n]*\n)([\s\S]*?)(    keepalive)/, `$1${upstreams}\n$3`)
+    .replace(/listen 80;/, `listen 127.0.0.1:${listenPort};`);
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let a: RunningServer;
+let b: RunningServer;
+let nginx: ChildProcess;
+let proxy = '';
+
+describe.skipIf(!redisUrl || nginxMissing)('docs/deploy.md nginx in front of two instances', () => {
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const env = () => testEnv({ PORT: '0', HOST: '127.0.0.1', REDIS_URL: redisUrl!, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'podryad-nginx-')) });
+    a = await startServer(env(), pino({ level: 'silent' }), { database });
+    b = await startServer(env(), pino({ level: 'silent' }), { database });
+    const port = await freePort();
+    const prefix = mkdtempSync(path.join(tmpdir(), 'podryad-nginx-conf-'));
+    mkdirSync(path.join(prefix, 'logs'));
+    const ports = [a, b].map((s) => Number(new URL(s.url).port));
+    writeFileSync(
+      path.join(prefix, 'nginx.conf'),
+      `daemon off;\nworker_processes 1;\npid ${prefix}/nginx.pid;\nerror_log ${prefix}/logs/error.log warn;\nevents { worker_connections 256; }\nhttp {\n  access_log off;\n  client_body_temp_path ${prefix}/body;\n  proxy_temp_path ${prefix}/proxy;\n  fastcgi_temp_path ${prefix}/fastcgi;\n  uwsgi_temp_path ${prefix}/uwsgi;\n  scgi_temp_path ${prefix}/scgi;\n${deployConfig(port, ports)}\n}\n`,
+    );
+    nginx = spawn(NGINX, ['-p', prefix, '-c', path.join(prefix, 'nginx.conf')], { stdio: 'inherit' });
+    proxy = `http://127.0.0.1:${port}`;
+    for (let i = 0; i < 50; i++) {
+      if ((await fetch(`${proxy}/api/health`).then((r) => r.status).catch(() => 0)) === 200) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  });
+  afterAll(async () => {
+    nginx?.kill('SIGQUIT');
+    await a?.close();
+    await b?.close();
+    await database?.drop();
+  });
+
+  it('keeps long polling on one instance and fans messages out across instances', async () => {
+    expect((await fetch(`${proxy}/api/health`)).status).toBe(200);
+    const alice = await createUser(database.db);
+    const bob = await createUser(database.db, { role: 'seller' });
+    const bobToken = await a.app.services.tokens.sign(bob);
+    const aliceToken = await a.app.services.tokens.sign(alice);
+
+    // Bob connects through nginx: every poll of his session must reach the same instance, or it breaks.
+    const socket: Socket = connect(proxy, { transports: ['polling'], multiplex: false, reconnection: false, auth: { token: `Bearer ${bobToken}` } });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', reject);
+    });
+    const received: string[] = [];
+    socket.on('new_message', (event: { newMessage: { message: string } }) => received.push(event.newMessage.message));
+
+    // Alice writes once through nginx and once straight to each instance: all three reach Bob.
+    for (const [base, text] of [
+      [proxy, 'через nginx'],
+      [a.url, 'через первый экземпляр'],
+      [b.url, 'через второй экземпляр'],
+    ] as const) {
+      const res = await fetch(`${base}/api/messages/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${aliceToken}` },
+        body: JSON.stringify({ message: text, recipient: bob.id }),
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+    }
+    await expect.poll(() => received.sort(), { timeout: 10_000 }).toEqual(['через nginx', 'через второй экземпляр', 'через первый экземпляр'].sort());
+    expect(socket.connected).toBe(true);
+    socket.disconnect();
+  });
+});
