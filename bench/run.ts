@@ -2,7 +2,8 @@
  * `npm run bench`: the real server in this process, each target beside a bare node:http twin
  * (same process, same bytes from memory), plus the gzipped JavaScript of the home page.
  * BENCH_SECONDS (10) and BENCH_CONNECTIONS (10) tune the runs; DATABASE_URL picks PostgreSQL over PGlite.
- * BENCH_CATALOG=1 adds the catalog benchmark (bench/catalog.ts, PostgreSQL only) after it.
+ * BENCH_CATALOG=1 adds the catalog benchmark (bench/catalog.ts, PostgreSQL only) after it;
+ * BENCH_CHAT=1 the chat benchmark (bench/chat.ts, PostgreSQL only).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -78,4 +79,10 @@ if (process.env.BENCH_CATALOG === '1') {
   console.log('');
   const { runCatalogBench } = await import('./catalog.ts');
   await runCatalogBench();
+}
+
+if (process.env.BENCH_CHAT === '1') {
+  console.log('');
+  const { runChatBench } = await import('./chat.ts');
+  await runChatBench();
 }
