@@ -32,7 +32,7 @@ function deployConfig(listenPort: number, upstreamPorts: number[]): string {
   if (!block) throw new Error('docs/deploy.md has no nginx block');
   const upstreams = upstreamPorts.map((p) => `    server 127.0.0.1:${p};`).join('\n');
   return block
-    .replace(/(upstream podryad \{[\s\S]*?ip_hash;[^\n]*\n)([\s\S]*?)(    keepalive)/, `$1${upstreams}\n$3`)
+    .replace(/(upstream podryad \{[\s\S]*?ip_hash;[^\n]*\n)([\s\S]*?)( {4}keepalive)/, `$1${upstreams}\n$3`)
     .replace(/listen 80;/, `listen 127.0.0.1:${listenPort};`);
 }
 
