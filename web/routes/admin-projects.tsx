@@ -1,11 +1,10 @@
 import { useLoaderData } from 'react-router';
 import type { Route } from './+types/admin-projects';
-import type { ApiOk } from '#contract/api';
 import type { Project } from '#contract/catalog';
-import { api } from '../lib/api.ts';
 import { pageMeta } from '../features/shell/meta.ts';
 import { ModerationQueue, type QueueRow } from '../features/moderation/queue.tsx';
-import { PROJECT_TABS, queueQuery } from '../features/moderation/tabs.ts';
+import { PROJECT_TABS } from '../features/moderation/tabs.ts';
+import { loadQueue } from '../features/moderation/load-queue.ts';
 import { projectBudget } from '../features/items/format.ts';
 
 // /admin/projects: projects are published at once and moderated afterwards, newest first.
@@ -25,26 +24,8 @@ const toRow = (p: AdminProject): QueueRow => ({
   created_at: p.created_at,
 });
 
-export async function clientLoader({ request }: Route.ClientLoaderArgs) {
-  const { tab, query } = queueQuery(new URL(request.url), PROJECT_TABS, 'active');
-  try {
-    const answer = (await api.get<AdminProject[]>(
-      '/api/admin/projects',
-      { ...query, limit: 20 },
-      { fresh: true },
-    )) as ApiOk<AdminProject[]> & {
-      next?: string | null;
-    };
-    return {
-      tab,
-      rows: answer.result.map(toRow),
-      total: answer.total ?? answer.result.length,
-      next: answer.next ?? null,
-      failed: false,
-    };
-  } catch {
-    return { tab, rows: [], total: 0, next: null, failed: true };
-  }
+export function clientLoader({ request }: Route.ClientLoaderArgs) {
+  return loadQueue(new URL(request.url), { path: '/api/admin/projects', tabs: PROJECT_TABS, fallback: 'active', toRow });
 }
 clientLoader.hydrate = true as const;
 

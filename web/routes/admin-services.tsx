@@ -1,11 +1,10 @@
 import { useLoaderData } from 'react-router';
 import type { Route } from './+types/admin-services';
-import type { ApiOk } from '#contract/api';
 import type { Service } from '#contract/catalog';
-import { api } from '../lib/api.ts';
 import { pageMeta } from '../features/shell/meta.ts';
 import { ModerationQueue, type QueueRow } from '../features/moderation/queue.tsx';
-import { SERVICE_TABS, queueQuery } from '../features/moderation/tabs.ts';
+import { SERVICE_TABS } from '../features/moderation/tabs.ts';
+import { loadQueue } from '../features/moderation/load-queue.ts';
 import { servicePrice } from '../features/items/format.ts';
 
 // /admin/services: the moderation queue (oldest first) and every other state, searchable.
@@ -22,22 +21,8 @@ const toRow = (s: Service): QueueRow => ({
   created_at: s.created_at,
 });
 
-export async function clientLoader({ request }: Route.ClientLoaderArgs) {
-  const { tab, query } = queueQuery(new URL(request.url), SERVICE_TABS, 'moderation');
-  try {
-    const answer = (await api.get<Service[]>('/api/admin/services', { ...query, limit: 20 }, { fresh: true })) as ApiOk<
-      Service[]
-    > & { next?: string | null };
-    return {
-      tab,
-      rows: answer.result.map(toRow),
-      total: answer.total ?? answer.result.length,
-      next: answer.next ?? null,
-      failed: false,
-    };
-  } catch {
-    return { tab, rows: [], total: 0, next: null, failed: true };
-  }
+export function clientLoader({ request }: Route.ClientLoaderArgs) {
+  return loadQueue(new URL(request.url), { path: '/api/admin/services', tabs: SERVICE_TABS, fallback: 'moderation', toRow });
 }
 clientLoader.hydrate = true as const;
 
