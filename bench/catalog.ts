@@ -144,9 +144,11 @@ async function describeDataset(url: string) {
               (select count(*) from services s join categories c on c.id = s.category_id where c.slug = 'design' and s.status = 'active') as design,
               (select count(*) from users) as sellers`,
     );
-    const sizes = await one<{ table_size: string; index_size: string; version: string }>(
+    const sizes = await one<{ table_size: string; index_size: string; version: string; settings: string }>(
       `select pg_size_pretty(pg_table_size('services')) as table_size, pg_size_pretty(pg_indexes_size('services')) as index_size,
-              split_part(version(), ' (', 1) as version`,
+              split_part(version(), ' (', 1) as version,
+              current_setting('shared_buffers') || ' shared_buffers, random_page_cost ' || current_setting('random_page_cost') ||
+              ', effective_cache_size ' || current_setting('effective_cache_size') as settings`,
     );
     const ids = (
       await client.query<{ id: string }>(
@@ -161,7 +163,7 @@ async function describeDataset(url: string) {
       sellers: Number(counts.sellers),
       tableSize: sizes.table_size,
       indexSize: sizes.index_size,
-      version: sizes.version,
+      version: `${sizes.version} (${sizes.settings})`,
       ids,
     };
   } finally {

@@ -28,6 +28,19 @@ const MAX_STRING_VALUE = 100;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TIMESTAMP_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z$/;
 
+/**
+ * The first value of a cursor (the listings put the name of their sort there), or undefined when the cursor
+ * cannot be read; `decodeCursor` still checks the whole of it.
+ */
+export function cursorTag(cursor: string): unknown {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    return Array.isArray(parsed) ? parsed[0] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The sort values of a row as an opaque page link: base64url of a JSON array. */
 export function encodeCursor(values: CursorValue[]): string {
   return Buffer.from(JSON.stringify(values), 'utf8').toString('base64url');
@@ -173,35 +186,97 @@ export const searchRank = (document: SQLWrapper, q: string): SQL<number> =>
   sql<number>`(ts_rank_cd(${document}, ${searchQuery(q)}, 32) * 1000000)::int`;
 
 // ---------------------------------------------------------------------------------------------------------
-// Totals. A count over a huge filtered set is the one slow part of a listing, so it stops counting at a cap.
+// Totals. Counting a huge filtered set is the one part of a listing whose cost grows with the table, so a
+// public listing counts only small sets and takes the planner's estimate for big ones (docs/decisions/006).
 // ---------------------------------------------------------------------------------------------------------
 
-/** Counted exactly up to this; a total of TOTAL_CAP + 1 means "more than TOTAL_CAP" (the UI: "более 10 000"). */
+/** Admin lists: counted exactly up to this; a total of TOTAL_CAP + 1 means "more than TOTAL_CAP". */
 export const TOTAL_CAP = 10_000;
 
 /**
- * The number of rows of `rows` (a select of the listing's filter, made dynamic), counted up to TOTAL_CAP + 1:
- * `select count(*) from (<rows> limit 10001)`. Pass the rows with a cheap selection, e.g.
- * `db.select({ one: sql`1` }).from(services).innerJoin(…).where(condition).$dynamic()`.
+ * Public listings: a set the planner expects to be at most this large is counted exactly (up to this + 1);
+ * a larger one gets the planner's estimate, rounded, with `exact: false` (the UI: "около 72 000").
+ */
+export const EXACT_TOTAL_LIMIT = 1_000;
+
+export interface ListingTotal {
+  total: number;
+  exact: boolean;
+  /** The planner's estimate of the set, when it was asked (the first page of a listing). */
+  estimate?: number;
+}
+
+/**
+ * The planner's estimate of the number of rows of `rows`: EXPLAIN plans the select (with its parameters, so
+ * the estimate sees the real values) and runs nothing. Sub-millisecond, whatever the size of the table.
+ */
+export async function estimateRows(db: Db, rows: PgSelect): Promise<number> {
+  const result = (await db.execute(sql`explain (format json) ${rows.getSQL()}`)) as unknown as {
+    rows: { 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] | string }[];
+  };
+  const plan = result.rows[0]?.['QUERY PLAN'];
+  const parsed = typeof plan === 'string' ? (JSON.parse(plan) as { Plan: { 'Plan Rows': number } }[]) : plan;
+  return Math.round(parsed?.[0]?.Plan['Plan Rows'] ?? 0);
+}
+
+/** An estimate as people say it: two significant digits (72 458 → 72 000, 1 234 → 1 200). */
+export function roughly(n: number): number {
+  if (n < 100) return Math.round(n);
+  const unit = 10 ** (Math.floor(Math.log10(n)) - 1);
+  return Math.round(n / unit) * unit;
+}
+
+/** `select count(*) from (<rows> limit cap + 1)`. */
+async function countUpTo(db: Db, rows: PgSelect, cap: number): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(rows.limit(cap + 1).as('capped'));
+  return row?.n ?? 0;
+}
+
+/**
+ * The total of a public listing whose filter `rows` selects (made dynamic, with a cheap selection, e.g.
+ * `db.select({ one: sql`1` }).from(services).innerJoin(…).where(condition).$dynamic()`): exact when the
+ * planner expects at most EXACT_TOTAL_LIMIT rows and a count confirms it, else the estimate, rounded. Work is
+ * bounded either way: one plan, and a count of at most EXACT_TOTAL_LIMIT + 1 rows. Pass `estimate` when the
+ * caller already asked the planner.
+ */
+export async function listingTotal(db: Db, rows: PgSelect, cursor?: string, estimate?: number): Promise<ListingTotal> {
+  return reusedTotal(db, rows, cursor, async () => {
+    const expected = estimate ?? (await estimateRows(db, rows));
+    if (expected > EXACT_TOTAL_LIMIT) return { total: roughly(expected), exact: false, estimate: expected };
+    const n = await countUpTo(db, rows, EXACT_TOTAL_LIMIT);
+    if (n > EXACT_TOTAL_LIMIT) return { total: roughly(Math.max(n, expected)), exact: false, estimate: expected };
+    return { total: n, exact: true, estimate: expected };
+  });
+}
+
+/**
+ * The number of rows of `rows`, counted up to TOTAL_CAP + 1 (admin lists, where an exact figure matters more
+ * than a millisecond).
  */
 export async function cappedTotal(db: Db, rows: PgSelect, cursor?: string): Promise<number> {
-  // Pages after the first reuse the total their first page counted (for a minute): the count is the
-  // expensive part of a listing, and the client already has it.
+  const { total } = await reusedTotal(db, rows, cursor, async () => ({ total: await countUpTo(db, rows, TOTAL_CAP), exact: true }));
+  return total;
+}
+
+/**
+ * Pages after the first reuse the total their first page computed (for a minute): the client already has it,
+ * and a listing paged through should not change its total under the reader.
+ */
+async function reusedTotal(db: Db, rows: PgSelect, cursor: string | undefined, compute: () => Promise<ListingTotal>): Promise<ListingTotal> {
   const { sql: text, params } = rows.toSQL();
   const key = `${text}|${JSON.stringify(params)}`;
   const totals = totalsOf(db);
   const kept = cursor ? totals.get(key) : undefined;
-  if (kept && Date.now() - kept.at < TOTAL_REUSE_MS) return kept.n;
-  const [row] = await db.select({ n: count() }).from(rows.limit(TOTAL_CAP + 1).as('capped'));
-  const n = row?.n ?? 0;
+  if (kept && Date.now() - kept.at < TOTAL_REUSE_MS) return kept.value;
+  const value = await compute();
   if (totals.size >= TOTAL_REUSE_MAX) totals.clear();
-  totals.set(key, { at: Date.now(), n });
-  return n;
+  totals.set(key, { at: Date.now(), value });
+  return value;
 }
 
 const TOTAL_REUSE_MS = 60_000;
 const TOTAL_REUSE_MAX = 10_000;
-const totalsByDb = new WeakMap<Db, Map<string, { at: number; n: number }>>();
+const totalsByDb = new WeakMap<Db, Map<string, { at: number; value: ListingTotal }>>();
 function totalsOf(db: Db) {
   let totals = totalsByDb.get(db);
   if (!totals) totalsByDb.set(db, (totals = new Map()));

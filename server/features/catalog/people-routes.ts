@@ -4,16 +4,18 @@ import { okSchema } from '#contract/api';
 import { freelancersQuerySchema, publicUserSchema } from '#contract/catalog';
 import { ok } from '../../lib/http.ts';
 import { publicProfileSchema, type PeopleService } from './people-service.ts';
-import { pageSchema } from './projects-routes.ts';
+import { publicListingSchema } from './services-routes.ts';
+import { TOTAL_CAP } from './listing.ts';
 
 /** The freelancers listing and a person's public page (/user/{id}); both open to everybody. */
 export const peopleRoutes: FastifyPluginAsyncZod<{ people: PeopleService }> = async (app, { people }) => {
   app.get(
     '/api/freelancers',
-    { schema: { tags: ['people'], querystring: freelancersQuerySchema, response: { 200: pageSchema(publicUserSchema) } } },
+    { schema: { tags: ['people'], querystring: freelancersQuerySchema, response: { 200: publicListingSchema(publicUserSchema) } } },
     async (request) => {
       const { result, total, next } = await people.freelancers(request.query);
-      return { ...ok(result, total), next };
+      // Sellers are counted exactly up to TOTAL_CAP: there are far fewer of them than of services.
+      return { ...ok(result, total), total, total_exact: total <= TOTAL_CAP, next };
     },
   );
 

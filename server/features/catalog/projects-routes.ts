@@ -5,6 +5,7 @@ import { okSchema } from '#contract/api';
 import { projectInputSchema, projectSchema, projectsQuerySchema } from '#contract/catalog';
 import { ok } from '../../lib/http.ts';
 import { requireConfirmed, requireUser } from '../../lib/auth.ts';
+import { publicListingSchema } from './services-routes.ts';
 import { myProjectsQuerySchema, type ProjectService } from './projects-service.ts';
 
 const security = [{ bearer: [] }];
@@ -24,10 +25,10 @@ export const pageSchema = <T extends z.ZodType>(item: T) => okSchema(z.array(ite
 export const projectRoutes: FastifyPluginAsyncZod<{ projects: ProjectService }> = async (app, { projects }) => {
   app.get(
     '/api/projects',
-    { schema: { tags: ['projects'], querystring: projectsQuerySchema, response: { 200: pageSchema(projectSchema) } } },
+    { schema: { tags: ['projects'], querystring: projectsQuerySchema, response: { 200: publicListingSchema(projectSchema) } } },
     async (request) => {
-      const { result, total, next } = await projects.list(request.query);
-      return { ...ok(result, total), next };
+      const { result, total, total_exact, next } = await projects.list(request.query);
+      return { ...ok(result, total), total, total_exact, next };
     },
   );
 

@@ -15,6 +15,7 @@ import { presentPublicUser } from './people.ts';
 import {
   badCursor,
   cappedTotal,
+  listingTotal,
   decodeCursor,
   escapeLike,
   keysetAfter,
@@ -279,12 +280,12 @@ export class ProjectService {
   }
 
   /** GET /api/projects: active projects of customers in good standing, filtered, sorted, one keyset page. */
-  async list(query: z.output<typeof projectsQuerySchema>): Promise<Page<Project>> {
+  async list(query: z.output<typeof projectsQuerySchema>): Promise<Page<Project> & { total_exact: boolean }> {
     const sort = query.sort;
     // Read first: a broken cursor is a 400 whatever the filters.
     const position = after(sort, query.cursor);
     const byCategory = await this.categoryFilter(query.category, query.sub);
-    if (!byCategory) return { result: [], total: 0, next: null };
+    if (!byCategory) return { result: [], total: 0, total_exact: true, next: null };
 
     // A literal, not a parameter: the listing indexes are partial on exactly this predicate.
     const where: SQL[] = [sql`${projects.status} = 'active'`, isNull(users.blockedAt), ...byCategory];
@@ -303,12 +304,12 @@ export class ProjectService {
       }
       return rows;
     };
-    const [rows, total] = await Promise.all([
+    const [rows, counted] = await Promise.all([
       read(),
-      cappedTotal(this.db, this.db.select({ one: sql`1` }).from(projects).innerJoin(users, eq(users.id, projects.customerId)).where(filter).$dynamic(), query.cursor),
+      listingTotal(this.db, this.db.select({ one: sql`1` }).from(projects).innerJoin(users, eq(users.id, projects.customerId)).where(filter).$dynamic(), query.cursor),
     ]);
     const { rows: kept, next } = page(rows, query.limit, (r) => cursorOf(sort, r));
-    return { result: await this.present(kept), total, next };
+    return { result: await this.present(kept), total: counted.total, total_exact: counted.exact, next };
   }
 
   /**

@@ -14,14 +14,18 @@ const params = z.object({ id: z.uuid('Неверный идентификато�
 export const listingAnswerSchema = <T extends z.ZodType>(item: T) =>
   okSchema(z.array(item)).extend({ total: z.number().int(), next: z.string().nullable() });
 
+/** A page of a public listing: `total` is a count when `total_exact`, else the planner's rounded estimate. */
+export const publicListingSchema = <T extends z.ZodType>(item: T) =>
+  listingAnswerSchema(item).extend({ total_exact: z.boolean() });
+
 /** The public catalogue of services and the seller's own ones (/profile/items). */
 export const servicesRoutes: FastifyPluginAsyncZod<{ catalog: ServiceCatalog }> = async (app, { catalog }) => {
   app.get(
     '/api/services',
-    { schema: { tags, querystring: servicesQuerySchema, response: { 200: listingAnswerSchema(serviceCardSchema) } } },
+    { schema: { tags, querystring: servicesQuerySchema, response: { 200: publicListingSchema(serviceCardSchema) } } },
     async (request) => {
-      const { result, total, next } = await catalog.list(request.query);
-      return { ...ok(result, total), total, next };
+      const { result, total, total_exact, next } = await catalog.list(request.query);
+      return { ...ok(result, total), total, total_exact, next };
     },
   );
 

@@ -14,6 +14,10 @@ import { presentPublicUser } from './people.ts';
 import {
   badCursor,
   cappedTotal,
+  cursorTag,
+  estimateRows,
+  EXACT_TOTAL_LIMIT,
+  listingTotal,
   decodeCursor,
   escapeLike,
   keysetAfter,
@@ -171,6 +175,13 @@ function sortPlan(sort: ListingSort, q: string | null): SortPlan<ListingRow> {
   }
 }
 
+/**
+ * A search with the default sort is ranked when the planner expects at most this many matches: ranking scores
+ * every match, so its cost grows with them, while popularity order is an index walk. The same bound as an
+ * exact total: a set small enough to count is small enough to rank.
+ */
+const RANK_LIMIT = EXACT_TOTAL_LIMIT;
+
 /** Cursor of the admin queue: the moderation queue is first come, first served; other lists newest first. */
 function adminSortPlan(oldestFirst: boolean): SortPlan<{ id: string; updatedKey: string }> {
   const dir = oldestFirst ? 'asc' : 'desc';
@@ -295,23 +306,36 @@ export class ServiceCatalog {
    * One page of the public listing.
    *
    * Search: `q` filters by `search @@ websearch_to_tsquery('russian', q)` (stemmed: "логотипа" finds
-   * "логотип"). With the default sort, popular, a search orders by relevance instead — rank desc, then
-   * popularity, then id — and the cursor carries the rank (an integer, see searchRank). An explicit other sort
-   * keeps its own order among the matches: ranking and keyset pagination do not mix otherwise.
+   * "логотип"). With the default sort, popular, a search is ranked — rank desc, then popularity, then id, the
+   * cursor carrying the rank (an integer, see searchRank) — when the planner expects at most RANK_LIMIT
+   * matches. Ranking reads every match, so a query that matches more (a common word over a million services)
+   * is ordered by popularity among the matches instead, which an index walk answers at once
+   * (docs/decisions/006). The cursor names the order it was made for, so later pages keep it. An explicit
+   * other sort keeps its own order among the matches.
    *
-   * Total: counted over the same filter but only up to TOTAL_CAP + 1 (10 001 means "more than 10 000"), so a
-   * broad listing over a million rows stays cheap.
+   * Total: see listingTotal — exact for small sets, the planner's estimate for big ones.
    *
    * Online: sellers active within ONLINE_WINDOW_MS (users.last_seen_at); see listing.ts.
    */
-  async list(query: ServicesQuery): Promise<{ result: ServiceCard[]; total: number; next: string | null }> {
+  async list(query: ServicesQuery): Promise<{ result: ServiceCard[]; total: number; total_exact: boolean; next: string | null }> {
     const q = searchText(query.q);
-    const sort: ListingSort = q && query.sort === 'popular' ? 'relevance' : query.sort;
-    const plan = sortPlan(sort, q);
     const filter = and(...this.publicFilter(query, q))!;
+    const matching = this.db.select({ one: sql`1` }).from(services).innerJoin(users, eq(users.id, services.sellerId)).where(filter).$dynamic();
+
+    let sort: ListingSort = query.sort;
+    let estimate: number | undefined;
+    if (q && query.sort === 'popular') {
+      if (query.cursor) {
+        sort = cursorTag(query.cursor) === 'relevance' ? 'relevance' : 'popular';
+      } else {
+        estimate = await estimateRows(this.db, matching);
+        sort = estimate <= RANK_LIMIT ? 'relevance' : 'popular';
+      }
+    }
+    const plan = sortPlan(sort, q);
     const position = after(plan, sort, query.cursor);
 
-    const [rows, total] = await Promise.all([
+    const [rows, counted] = await Promise.all([
       this.db
         .select({
           id: services.id,
@@ -323,7 +347,7 @@ export class ServiceCatalog {
           reviewsCount: services.reviewsCount,
           popularity: services.popularity,
           publishedKey: timestampKey(services.publishedAt),
-          rank: q ? searchRank(services.search, q) : sql<number>`0`,
+          rank: sort === 'relevance' ? searchRank(services.search, q ?? '') : sql<number>`0`,
           categorySlug: categories.slug,
           seller: users,
         })
@@ -333,12 +357,17 @@ export class ServiceCatalog {
         .where(position ? and(filter, position) : filter)
         .orderBy(...orderBy(plan.keys))
         .limit(query.limit + 1),
-      cappedTotal(this.db, this.db.select({ one: sql`1` }).from(services).innerJoin(users, eq(users.id, services.sellerId)).where(filter).$dynamic(), query.cursor),
+      listingTotal(this.db, matching, query.cursor, estimate),
     ]);
 
     const { rows: kept, next } = page(rows, query.limit, (row) => [sort, ...plan.values(row)]);
     const online = await this.deps.realtime.onlineAmong(kept.map((r) => r.seller.id));
-    return { result: kept.map((row) => presentServiceCard(row, online.has(row.seller.id))), total, next };
+    return {
+      result: kept.map((row) => presentServiceCard(row, online.has(row.seller.id))),
+      total: counted.total,
+      total_exact: counted.exact,
+      next,
+    };
   }
 
   private publicFilter(query: ServicesQuery, q: string | null): SQL[] {

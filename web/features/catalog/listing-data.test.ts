@@ -9,6 +9,7 @@ const kept = (over: Partial<KeptListing> = {}): KeptListing => ({
   search: '?sort=budget_desc',
   items: [],
   total: 0,
+  exact: true,
   next: null,
   error: null,
   scrollY: 800,
@@ -56,9 +57,12 @@ describe('fromAnswer', () => {
     expect(fromAnswer(200, { status: 200, result: [{ _id: 'a' }] as never, total: 7, next: 'c2' })).toEqual({
       items: [{ _id: 'a' }],
       total: 7,
+      exact: true,
       next: 'c2',
       error: null,
     });
+    const estimated = fromAnswer(200, { status: 200, result: [] as never, total: 72_000, total_exact: false, next: null });
+    expect(estimated).toMatchObject({ total: 72_000, exact: false });
   });
   it('turns failures into a message, the API one for bad requests', () => {
     expect(fromAnswer(400, { message: 'Неверная ссылка на страницу списка' }).error).toBe('Неверная ссылка на страницу списка');

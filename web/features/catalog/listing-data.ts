@@ -26,6 +26,8 @@ export interface ListingData<T extends ListingItem = ListingItem> {
   search: string;
   items: T[];
   total: number;
+  /** False when `total` is an estimate ("около 72 000"). */
+  exact: boolean;
   next: string | null;
   /** A Russian message when the list could not be loaded. */
   error: string | null;
@@ -57,12 +59,18 @@ export function isListingPath(kind: ListingKind, pathname: string): boolean {
 export function fromAnswer<T extends ListingItem>(
   status: number,
   body: ListingAnswer<T> | { message?: string } | undefined,
-): Pick<ListingData<T>, 'items' | 'total' | 'next' | 'error'> {
+): Pick<ListingData<T>, 'items' | 'total' | 'exact' | 'next' | 'error'> {
   if (status === 200 && body && 'result' in body && Array.isArray(body.result)) {
-    return { items: body.result, total: body.total ?? body.result.length, next: body.next ?? null, error: null };
+    return {
+      items: body.result,
+      total: body.total ?? body.result.length,
+      exact: body.total_exact ?? true,
+      next: body.next ?? null,
+      error: null,
+    };
   }
   const message = status === 400 && body && 'message' in body && body.message ? body.message : LOAD_ERROR;
-  return { items: [], total: 0, next: null, error: message };
+  return { items: [], total: 0, exact: true, next: null, error: message };
 }
 
 /** Server loader of a listing: validates the category (404), reads the filters, renders the first page. */
@@ -94,7 +102,7 @@ export async function fetchListing<T extends ListingItem>(
   category: string | null | undefined,
   filters: ListingFilters,
   cursor?: string | null,
-): Promise<Pick<ListingData<T>, 'items' | 'total' | 'next' | 'error'>> {
+): Promise<Pick<ListingData<T>, 'items' | 'total' | 'exact' | 'next' | 'error'>> {
   try {
     const answer = await api.get<T[]>(API_PATHS[kind], toApiQuery(kind, filters, category, { cursor }));
     return fromAnswer(200, answer as ListingAnswer<T>);

@@ -6,6 +6,7 @@ import { useShell } from '../shell/use-shell.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { Breadcrumbs, type Crumb } from '../../components/ui/breadcrumbs.tsx';
 import { toast } from '../../lib/toast-store.ts';
+import { useRevealCurrent } from '../../lib/reveal-current.ts';
 import { FreelancerCardView, ProjectCardView, ServiceCardView, SkeletonCard } from './cards.tsx';
 import { ListingFiltersPanel } from './listing-filters.tsx';
 import { JsonLd } from './json-ld.tsx';
@@ -19,7 +20,7 @@ import {
   type ListingKind,
 } from './filters.ts';
 import { fetchListing, isListingPath, listingStore, type ListingData } from './listing-data.ts';
-import { FORMS, count, foundText } from './texts.ts';
+import { foundText, totalText } from './texts.ts';
 import type { ListingItem } from './types.ts';
 
 export interface ListingPageProps {
@@ -47,20 +48,22 @@ export function ListingPage({ kind, data, title, crumb, empty }: ListingPageProp
   const revalidator = useRevalidator();
 
   // The loaded pages: the loader's first page (or the kept ones), then what "Показать ещё" adds.
-  const [list, setList] = useState(() => ({ items: data.items, total: data.total, next: data.next }));
+  const [list, setList] = useState(() => ({ items: data.items, total: data.total, exact: data.exact, next: data.next }));
   const [pending, setPending] = useState<ListingFilters | null>(null);
   const [seen, setSeen] = useState(data);
   if (seen !== data) {
     setSeen(data);
-    setList({ items: data.items, total: data.total, next: data.next });
+    setList({ items: data.items, total: data.total, exact: data.exact, next: data.next });
     setPending(null);
   }
   const [loadingMore, setLoadingMore] = useState(false);
   const [sheetOpen, setSheetOpen] = useState(false);
+  const categoryStrip = useRef<HTMLUListElement>(null);
   const closeSheet = useCallback(() => setSheetOpen(false), []);
 
   const filters = pending ?? data.filters;
   const active = catalogue.find((c) => c.slug === data.category?.slug);
+  useRevealCurrent(categoryStrip, active?.slug);
   const subs = active?.subs ?? [];
   const base = BASE[kind];
   const allPath = `${base}/all`;
@@ -128,6 +131,7 @@ export function ListingPage({ kind, data, title, crumb, empty }: ListingPageProp
     setList((current) => ({
       items: [...current.items, ...page.items.filter((x) => !current.items.some((y) => y._id === x._id))],
       total: page.total || current.total,
+      exact: page.total ? page.exact : current.exact,
       next: page.next,
     }));
   }
@@ -144,7 +148,7 @@ export function ListingPage({ kind, data, title, crumb, empty }: ListingPageProp
   const carry = filtersToSearch({ ...filters, sub: undefined }, kind);
   const chips = filterChips(filters, kind, subs);
   const filtered = hasActiveFilters(filters, kind);
-  const summary = data.error ? '' : foundText(kind, list.total);
+  const summary = data.error ? '' : foundText(kind, list.total, list.exact);
 
   return (
     <section className="listing">
@@ -177,7 +181,7 @@ export function ListingPage({ kind, data, title, crumb, empty }: ListingPageProp
       <div className="listing__body">
         <aside className="listing__aside">
           <nav aria-label="Категории" className="listing__categories">
-            <ul>
+            <ul ref={categoryStrip}>
               <li>
                 <AppLink to={`${allPath}${carry}`} className="listing__cat" preventScrollReset aria-current={!active ? 'page' : undefined}>
                   Все категории
@@ -276,7 +280,7 @@ export function ListingPage({ kind, data, title, crumb, empty }: ListingPageProp
                 {loadingMore ? 'Загружаем…' : 'Показать ещё'}
               </button>
               <p className="listing__shown">
-                Показано {list.items.length.toLocaleString('ru-RU')} из {count(list.total, FORMS[kind])}
+                Показано {list.items.length.toLocaleString('ru-RU')} из {totalText(kind, list.total, list.exact)}
               </p>
             </div>
           )}

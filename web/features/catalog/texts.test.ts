@@ -9,7 +9,8 @@ describe('catalogue texts', () => {
     expect(foundText('services', 21)).toBe('Найдено 21\u00a0услуга');
     expect(foundText('projects', 0)).toBe('Найдено 0\u00a0проектов');
     expect(foundText('freelancers', 3)).toBe('Найдено 3\u00a0фрилансера');
-    expect(foundText('services', 10_001)).toBe('Найдено более 10\u00a0000\u00a0услуг');
+    expect(foundText('services', 72_000, false)).toBe('Найдено около 72\u00a0000\u00a0услуг');
+    expect(foundText('projects', 1_200, false)).toBe('Найдено около 1\u00a0200\u00a0проектов');
   });
 
   it('writes ratings, days and revisions', () => {

@@ -20,14 +20,16 @@ export const FORMS = {
 
 export const count = (n: number, forms: Forms) => pluralWithCount(n, ...forms);
 
-/** The listing API counts exactly up to this; one more means "more than". */
-export const TOTAL_CAP = 10_000;
-
-/** "Найдено 1 услуга", "Найдено 2 услуги", "Найдено 5 услуг", "Найдено более 10 000 услуг". */
-export function foundText(kind: ListingKind, total: number): string {
-  if (total > TOTAL_CAP) return `Найдено более ${TOTAL_CAP.toLocaleString(LOCALE)}\u00a0${FORMS[kind][2]}`;
-  return `Найдено ${count(total, FORMS[kind])}`;
+/**
+ * A listing's total as people say it: "1 услуга", "5 услуг", or for the server's estimate of a big set
+ * (`exact` false) "около 72 000 услуг" (после "около" — родительный падеж множественного числа).
+ */
+export function totalText(kind: ListingKind, total: number, exact = true): string {
+  return exact ? count(total, FORMS[kind]) : `около ${total.toLocaleString(LOCALE)}\u00a0${FORMS[kind][2]}`;
 }
+
+/** "Найдено 1 услуга", "Найдено 2 услуги", "Найдено 5 услуг", "Найдено около 72 000 услуг". */
+export const foundText = (kind: ListingKind, total: number, exact = true) => `Найдено ${totalText(kind, total, exact)}`;
 
 /** Rating as people write it: "4,9". */
 export const formatRating = (rating: number) =>
