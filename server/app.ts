@@ -183,6 +183,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     await realtime.drain();
   });
   app.addHook('onClose', async () => {
+    await services.serviceCatalog.flushViews();
     await realtime.close();
     await limiter.close();
     await mailer.close();

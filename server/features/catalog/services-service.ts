@@ -11,6 +11,7 @@ import type { Realtime } from '../../realtime/socket.ts';
 import { audit } from '../admin/audit.ts';
 import { FILE_MESSAGES, ownedFile } from '../files/service.ts';
 import { presentPublicUser } from './people.ts';
+import { ViewTally } from './view-tally.ts';
 import {
   badCursor,
   cappedTotal,
@@ -294,7 +295,23 @@ const storable = (text: string) => text.replace(/\r\n?/g, '\n').replace(/[\u0000
 const oneLine = (text: string) => withoutControls(text).replace(/\s+/g, ' ').trim();
 
 export class ServiceCatalog {
-  constructor(private readonly deps: ServiceCatalogDeps) {}
+  /** Views of service pages, written in batches (see ViewTally): a view adds to views and popularity. */
+  private readonly views: ViewTally;
+
+  constructor(private readonly deps: ServiceCatalogDeps) {
+    this.views = new ViewTally(async (batch) => {
+      const rows = JSON.stringify(batch.map(([id, n]) => ({ id, n })));
+      await this.db.execute(sql`
+        update ${services} set views = ${services.views} + v.n, popularity = ${services.popularity} + v.n
+        from jsonb_to_recordset(${rows}::jsonb) as v(id uuid, n int)
+        where ${services.id} = v.id`);
+    }, deps.log);
+  }
+
+  /** Writes the pending page views now (on shutdown, and in tests that read the table). */
+  flushViews(): Promise<void> {
+    return this.views.flush();
+  }
 
   private get db() {
     return this.deps.db;
@@ -412,14 +429,9 @@ export class ServiceCatalog {
     const row = await this.find(id);
     const own = row !== null && viewer?.id === row.seller.id;
     if (!row || (!own && !isPublic(row))) throw notFound(CATALOG_MESSAGES.serviceNotFound);
-    if (!own) {
-      const [counted] = await this.db
-        .update(services)
-        .set({ views: sql`${services.views} + 1`, popularity: sql`${services.popularity} + 1` })
-        .where(eq(services.id, id))
-        .returning({ views: services.views, popularity: services.popularity });
-      if (counted) Object.assign(row.service, counted);
-    }
+    const unwritten = own ? this.views.unwritten(id) : this.views.add(id);
+    row.service.views += unwritten;
+    row.service.popularity += unwritten;
     return this.present(row);
   }
 

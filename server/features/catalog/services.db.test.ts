@@ -406,7 +406,11 @@ describe('GET /api/services/{id}', () => {
     expect((await detail(s.id)).body.result.views).toBe(6);
     expect((await detail(s.id, (await seller()).token)).body.result.views).toBe(7);
     expect((await detail(s.id, owner.token)).body.result.views).toBe(7);
+    // Views are written in batches: not yet in the table, then all at once.
+    expect(await row(s.id)).toMatchObject({ views: 5, popularity: 45 });
+    await app.services.serviceCatalog.flushViews();
     expect(await row(s.id)).toMatchObject({ views: 7, popularity: 47 });
+    expect((await detail(s.id)).body.result.views).toBe(8);
   });
 
   it('answers the whole service; a blocked seller\'s service is gone', async () => {
