@@ -17,6 +17,9 @@ export const BRAND = 'Подряд';
 /** A normal desktop Chrome: the server treats "HeadlessChrome" as a crawler (bare 404s, no error screen). */
 export const DESKTOP_USER_AGENT =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+/** Chrome on an Android phone, for the phone layouts (with `isMobile`). */
+export const MOBILE_USER_AGENT =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36';
 export const CRAWLER_USER_AGENT = 'Googlebot/2.1 (+http://www.google.com/bot.html)';
 const JWT_SECRET = 'e2e-secret-0123456789-abcdefghijklmnopqrstuvwxyz'; // 48 characters
 
@@ -93,6 +96,8 @@ export interface ContextOptions {
   baseURL?: string;
   viewport?: { width: number; height: number };
   userAgent?: string;
+  /** Phone emulation: the page's meta viewport is honoured and touch events are on. */
+  isMobile?: boolean;
 }
 
 export async function newContext(browser: Browser, opts: ContextOptions = {}): Promise<BrowserContext> {
@@ -101,6 +106,7 @@ export async function newContext(browser: Browser, opts: ContextOptions = {}): P
     locale: 'ru-RU',
     viewport: opts.viewport ?? { width: 1280, height: 800 },
     baseURL: opts.baseURL,
+    ...(opts.isMobile ? { isMobile: true, hasTouch: true } : {}),
   });
   // Lets `hydrated()` see when the app's effects have run: they register window listeners.
   await context.addInitScript(() => {

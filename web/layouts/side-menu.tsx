@@ -1,11 +1,15 @@
-import { NavLink } from 'react-router';
+import { useRef } from 'react';
+import { NavLink, useLocation } from 'react-router';
+import { useRevealCurrent } from '../lib/reveal-current.ts';
 import { PAGE_TITLES } from '../features/shell/page-titles.ts';
 import { UnseenBadge } from '../features/chat/unseen-badge.tsx';
 
 export function SideMenu({ label, items }: { label: string; items: readonly (readonly [string, string])[] }) {
+  const strip = useRef<HTMLUListElement>(null);
+  useRevealCurrent(strip, useLocation().pathname);
   return (
     <nav aria-label={label} className="side-menu">
-      <ul>
+      <ul ref={strip}>
         {items.map(([to, id]) => (
           <li key={to}>
             <NavLink to={to} className={({ isActive }) => `side-menu__link${isActive ? ' side-menu__link--active' : ''}`}>

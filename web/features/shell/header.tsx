@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Form, NavLink, useLocation } from 'react-router';
 import { ChevronDown, LogOut, Menu, Search, Shield, User, X } from 'lucide-react';
 import { CURRENCIES, type Currency } from '#contract/constants';
@@ -142,9 +142,21 @@ function UserMenu() {
 
 export function Header() {
   const { config } = useShell();
+  const { key } = useLocation();
   const [open, setOpen] = useState(false);
+  const header = useRef<HTMLElement>(null);
+  // Going somewhere (a link in the menu, a search) closes the phone menu and the catalogue panel: the header
+  // stays mounted across pages, and an open menu would cover the page it led to.
+  const [shownKey, setShownKey] = useState(key);
+  if (shownKey !== key) {
+    setShownKey(key);
+    setOpen(false);
+  }
+  useEffect(() => {
+    header.current?.querySelectorAll('details[open]').forEach((d) => d.removeAttribute('open'));
+  }, [key]);
   return (
-    <header className="header">
+    <header className="header" ref={header}>
       <div className="header__inner container">
         <AppLink to="/" className="logo">
           <span className="logo__mark" aria-hidden>
