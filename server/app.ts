@@ -43,7 +43,7 @@ import { FileService } from './features/files/service.ts';
 import { filesRoutes } from './features/files/routes.ts';
 import { createMailer, type Mailer } from './lib/mail.ts';
 import { Turnstile } from './lib/turnstile.ts';
-import { LocalStorage } from './lib/storage.ts';
+import { LocalStorage, uploadsRoot } from './lib/storage.ts';
 import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './lib/rate-limiter.ts';
 import { attachRealtime, type Realtime } from './realtime/socket.ts';
 import path from 'node:path';
@@ -170,7 +170,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     auth,
     users: new UserService({ db, auth, tokens, brand: env.BRAND_NAME, siteUrl }),
     adminUsers: new AdminUserService(db, auth),
-    files: new FileService(db, new LocalStorage(path.join(env.DATA_DIR, 'uploads'))),
+    files: new FileService(db, new LocalStorage(uploadsRoot(env.DATA_DIR))),
     serviceCatalog: new ServiceCatalog({ db, realtime, mailer, log: logger, brand: env.BRAND_NAME, siteUrl }),
     projects,
     favorites: new FavoriteService({ db, presence: realtime, projects }),

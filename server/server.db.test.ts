@@ -9,6 +9,9 @@ import { startServer, type RunningServer } from './server.ts';
 import { createTestDatabase } from './test/database.ts';
 import { testEnv } from './test/app.ts';
 import { users } from './db/schema/users.ts';
+import { services } from './db/schema/catalog.ts';
+import { DEMO_SERVICES } from './db/seed/demo.ts';
+import { ownedFile } from './features/files/service.ts';
 import { createUser } from './db/factories.ts';
 import { verifyPassword } from './lib/passwords.ts';
 
@@ -33,6 +36,20 @@ afterAll(async () => {
   await server.close();
   await (server.database as Awaited<ReturnType<typeof createTestDatabase>>).drop();
 });
+
+/** Width and height from a JPEG's start-of-frame segment. */
+function jpegSize(jpeg: Buffer): { width: number; height: number } | null {
+  if (jpeg.readUInt16BE(0) !== 0xffd8) return null;
+  for (let at = 2; at + 9 < jpeg.length; ) {
+    if (jpeg[at] !== 0xff) return null;
+    const marker = jpeg[at + 1]!;
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return { width: jpeg.readUInt16BE(at + 7), height: jpeg.readUInt16BE(at + 5) };
+    }
+    at += 2 + jpeg.readUInt16BE(at + 2);
+  }
+  return null;
+}
 
 const connectWith = (auth: Record<string, unknown>) =>
   new Promise<{ socket: Socket; error?: Error }>((resolve) => {
@@ -60,7 +77,37 @@ describe('boot', () => {
 
   it('seeds demo data only into an empty database', async () => {
     const { seedDemo } = await import('./db/seed/demo.ts');
-    expect(await seedDemo(server.database.db)).toBeNull();
+    expect(await seedDemo(server.database.db, server.app.services.files.storage)).toBeNull();
+    expect(await server.database.db.select().from(services)).toHaveLength(DEMO_SERVICES.length);
+  });
+
+  it('gives every demo service 1–3 pictures: JPEGs its seller uploaded, served under /uploads/ and shown as card covers', async () => {
+    const db = server.database.db;
+    const rows = await db.select().from(services);
+    expect(rows).toHaveLength(DEMO_SERVICES.length);
+    const covers = new Map<string, string | null>();
+    const res = await fetch(`${server.url}/api/services?limit=60`);
+    for (const card of (await res.json()).result as { _id: string; cover: string | null }[]) covers.set(card._id, card.cover);
+    const seen = new Set<string>();
+    for (const service of rows) {
+      expect(service.images.length, service.title).toBeGreaterThanOrEqual(1);
+      expect(service.images.length, service.title).toBeLessThanOrEqual(3);
+      expect(covers.get(service.id)).toBe(service.images[0]);
+      for (const url of service.images) {
+        expect(seen.has(url)).toBe(false);
+        seen.add(url);
+        // The same check the services API applies to a seller's images.
+        const file = await ownedFile(db, service.sellerId, url);
+        expect(file?.mime, url).toBe('image/jpeg');
+        const image = await fetch(`${server.url}${url}`);
+        expect(image.status).toBe(200);
+        expect(image.headers.get('content-type')).toBe('image/jpeg');
+        const body = Buffer.from(await image.arrayBuffer());
+        expect(body.length).toBe(file!.size);
+        expect(body.length).toBeLessThan(60 * 1024);
+        expect(jpegSize(body)).toEqual({ width: 800, height: 600 });
+      }
+    }
   });
 
   it('applies migrations once however many instances start together', async () => {

@@ -6,6 +6,7 @@ import { seedReference } from './db/seed/reference.ts';
 import { seedDemo, type DemoAccount } from './db/seed/demo.ts';
 import { ensureBootstrapAdmin } from './db/seed/admin.ts';
 import { buildApp } from './app.ts';
+import { LocalStorage, uploadsRoot } from './lib/storage.ts';
 import type { Realtime } from './realtime/socket.ts';
 import { Scheduler } from './jobs/scheduler.ts';
 import { archiveStaleProjects } from './features/catalog/projects-service.ts';
@@ -25,8 +26,9 @@ export async function startServer(env: Env, logger: Logger, opts: { database?: D
   const database = opts.database ?? (await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }));
   await database.migrate();
   await seedReference(database.db);
-  // Demo data first: it goes only into a database nobody has registered in yet.
-  const demoAccounts = env.SEED_DEMO ? await seedDemo(database.db) : null;
+  // Demo data first: it goes only into a database nobody has registered in yet. Its pictures go where
+  // the app keeps uploads.
+  const demoAccounts = env.SEED_DEMO ? await seedDemo(database.db, new LocalStorage(uploadsRoot(env.DATA_DIR))) : null;
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await ensureBootstrapAdmin(database.db, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
 
   const app = await buildApp({ env, database, logger });

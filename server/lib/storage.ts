@@ -12,6 +12,9 @@ export interface Storage {
   remove(key: string): Promise<void>;
 }
 
+/** Where uploads live on disk: `<DATA_DIR>/uploads` (the app serves them, the demo seed fills them). */
+export const uploadsRoot = (dataDir: string) => path.join(dataDir, 'uploads');
+
 export class LocalStorage implements Storage {
   readonly root: string;
 

@@ -1,5 +1,10 @@
+import { createReadStream } from 'node:fs';
+import { access } from 'node:fs/promises';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
+import { FileService } from '../../features/files/service.ts';
+import type { LocalStorage } from '../../lib/storage.ts';
 import { users } from '../schema/users.ts';
 import { createUser, DEFAULT_PASSWORD } from '../factories.ts';
 import { createProject, createService } from '../catalog-factories.ts';
@@ -24,23 +29,29 @@ const SELLERS: [string, string, string, string][] = [
   ['ivan_seo', 'Иван', 'Лебедев', 'SEO-специалист: аудит, семантическое ядро, продвижение.'],
   ['maria_smm', 'Мария', 'Волкова', 'Веду соцсети брендов: контент-план, таргет, аналитика.'],
 ];
-// [seller index, category, sub-category, title, price in rubles, days, tags]
-const DEMO_SERVICES: [number, string, string | null, string, number, number, string[]][] = [
-  [0, 'design', 'logo-design', 'Создам современный логотип для вашего бизнеса', 1500, 3, ['логотип', 'фирменный стиль']],
-  [0, 'design', 'brand-identity', 'Разработаю фирменный стиль: логотип, цвета, шрифты', 7000, 7, ['фирменный стиль', 'брендбук']],
-  [0, 'design', 'banners-icons', 'Нарисую иконки для приложения в едином стиле', 2500, 4, ['иконки', 'figma']],
-  [1, 'development', 'landing-pages', 'Сверстаю лендинг по вашему макету из Figma', 5000, 5, ['лендинг', 'вёрстка', 'figma']],
-  [1, 'development', null, 'Сделаю Telegram-бота для приёма заказов', 8000, 7, ['telegram-бот']],
-  [1, 'development', 'website-fixes', 'Доработаю сайт на WordPress: правки и плагины', 1500, 2, ['wordpress']],
-  [2, 'texts-translations', null, 'Напишу продающий текст для лендинга', 2000, 2, ['копирайтинг', 'лендинг']],
-  [2, 'texts-translations', null, 'Отредактирую и вычитаю текст до 10 000 знаков', 800, 1, ['редактура']],
-  [2, 'texts-translations', null, 'Переведу текст с английского на русский', 1200, 2, ['перевод']],
-  [3, 'seo-traffic', null, 'Проведу SEO-аудит сайта с рекомендациями', 4000, 5, ['seo-аудит']],
-  [3, 'seo-traffic', null, 'Соберу семантическое ядро для интернет-магазина', 3500, 4, ['семантическое ядро']],
-  [4, 'smm-marketing', null, 'Составлю контент-план для соцсетей на месяц', 3000, 3, ['контент-план', 'smm']],
-  [4, 'smm-marketing', null, 'Настрою таргетированную рекламу ВКонтакте', 6000, 5, ['таргет', 'вконтакте']],
-  [5, 'design', 'presentation-design', 'Оформлю презентацию в PowerPoint или Google Slides', 2000, 2, ['презентация']],
+// [seller index, category, sub-category, title, price in rubles, days, tags, covers]
+// Covers: pictures in ./covers (<name>.jpg, 800×600), the first one is the card's cover. They are drawn by
+// scripts/make-demo-covers.ts; run it again after adding or renaming one here.
+export const DEMO_SERVICES: [number, string, string | null, string, number, number, string[], string[]][] = [
+  [0, 'design', 'logo-design', 'Создам современный логотип для вашего бизнеса', 1500, 3, ['логотип', 'фирменный стиль'], ['logo-1', 'logo-2', 'logo-3']],
+  [0, 'design', 'brand-identity', 'Разработаю фирменный стиль: логотип, цвета, шрифты', 7000, 7, ['фирменный стиль', 'брендбук'], ['brand-1', 'brand-2', 'brand-3']],
+  [0, 'design', 'banners-icons', 'Нарисую иконки для приложения в едином стиле', 2500, 4, ['иконки', 'figma'], ['icons-1', 'icons-2']],
+  [1, 'development', 'landing-pages', 'Сверстаю лендинг по вашему макету из Figma', 5000, 5, ['лендинг', 'вёрстка', 'figma'], ['landing-1', 'landing-2', 'landing-3']],
+  [1, 'development', null, 'Сделаю Telegram-бота для приёма заказов', 8000, 7, ['telegram-бот'], ['bot-1', 'bot-2']],
+  [1, 'development', 'website-fixes', 'Доработаю сайт на WordPress: правки и плагины', 1500, 2, ['wordpress'], ['wordpress-1', 'wordpress-2']],
+  [2, 'texts-translations', null, 'Напишу продающий текст для лендинга', 2000, 2, ['копирайтинг', 'лендинг'], ['copy-1', 'copy-2']],
+  [2, 'texts-translations', null, 'Отредактирую и вычитаю текст до 10 000 знаков', 800, 1, ['редактура'], ['proofreading-1']],
+  [2, 'texts-translations', null, 'Переведу текст с английского на русский', 1200, 2, ['перевод'], ['translation-1', 'translation-2']],
+  [3, 'seo-traffic', null, 'Проведу SEO-аудит сайта с рекомендациями', 4000, 5, ['seo-аудит'], ['seo-audit-1', 'seo-audit-2', 'seo-audit-3']],
+  [3, 'seo-traffic', null, 'Соберу семантическое ядро для интернет-магазина', 3500, 4, ['семантическое ядро'], ['semantic-1', 'semantic-2']],
+  [4, 'smm-marketing', null, 'Составлю контент-план для соцсетей на месяц', 3000, 3, ['контент-план', 'smm'], ['content-plan-1', 'content-plan-2']],
+  [4, 'smm-marketing', null, 'Настрою таргетированную рекламу ВКонтакте', 6000, 5, ['таргет', 'вконтакте'], ['target-1', 'target-2', 'target-3']],
+  [5, 'design', 'presentation-design', 'Оформлю презентацию в PowerPoint или Google Slides', 2000, 2, ['презентация'], ['presentation-1', 'presentation-2']],
 ];
+
+/** The demo services' pictures, committed with the code (not needed by anything but the seed). */
+export const DEMO_COVERS_DIR = path.join(import.meta.dirname, 'covers');
+export const demoCoverPath = (name: string) => path.join(DEMO_COVERS_DIR, `${name}.jpg`);
 
 const DEMO_PROJECTS: [number, string, string, string, number | null, number | null][] = [
   [0, 'development', 'Нужен сайт-визитка для кофейни', 'Нужен простой сайт: меню, фотографии зала, контакты и карта. Есть логотип и фотографии.', 25000, 14],
@@ -55,10 +66,16 @@ const CUSTOMERS: [string, string, string][] = [
   ['pavel_startup', 'Павел', 'Козлов'],
 ];
 
-/** Demo data for a fresh database: only when SEED_DEMO is on and nobody has registered yet. */
-export async function seedDemo(db: Db): Promise<DemoAccount[] | null> {
+/**
+ * Demo data for a fresh database: only when SEED_DEMO is on and nobody has registered yet. The services'
+ * pictures are uploaded by their sellers the way the files API does it (`storage`: where uploads live).
+ */
+export async function seedDemo(db: Db, storage: LocalStorage): Promise<DemoAccount[] | null> {
   const [{ count }] = (await db.select({ count: sql<number>`count(*)::int` }).from(users)) as [{ count: number }];
   if (count > 0) return null;
+  // A missing picture fails before anything is written: a half-seeded database would never be seeded again.
+  await Promise.all(DEMO_SERVICES.flatMap(([, , , , , , , covers]) => covers.map((name) => access(demoCoverPath(name)))));
+  const uploads = new FileService(db, storage);
   const [seller, customer, admin] = DEMO_ACCOUNTS as [DemoAccount, DemoAccount, DemoAccount];
 
   await createUser(db, { email: seller.email, userName: 'demo_seller', name: 'Алексей', surname: 'Смирнов', role: 'seller',
@@ -75,11 +92,16 @@ export async function seedDemo(db: Db): Promise<DemoAccount[] | null> {
   }
   const demoSeller = (await db.select().from(users).where(sql`${users.email} = ${seller.email}`))[0]!;
   const owners = [...sellers, demoSeller];
-  for (const [i, category, sub, title, rubles, days, tags] of DEMO_SERVICES) {
-    await createService(db, owners[i % owners.length]!.id, {
+  for (const [i, category, sub, title, rubles, days, tags, covers] of DEMO_SERVICES) {
+    const sellerId = owners[i % owners.length]!.id;
+    const images = await Promise.all(
+      covers.map(async (name) => (await uploads.upload(sellerId, { filename: `${name}.jpg`, file: createReadStream(demoCoverPath(name)) })).url),
+    );
+    await createService(db, sellerId, {
       category,
       sub,
       title,
+      images,
       description: `${title}. Работаю по договорённости, вношу правки до полного согласования. Перед началом уточню задачу и пришлю план работ. Сдаю в срок, исходники передаю вместе с результатом.`,
       price: rubles * 100,
       days,
