@@ -69,6 +69,12 @@ describe('chat', () => {
 
     // B's header counter rises live, without a reload.
     await expect.poll(() => headerCount(b.page), POLL).toBe(1);
+    // Where the header collapses into a menu, the menu button carries the count.
+    await b.page.setViewportSize({ width: 375, height: 800 });
+    const burger = b.page.getByRole('button', { name: 'Открыть меню, 1 непрочитанное' });
+    await expect.poll(() => burger.isVisible(), POLL).toBe(true);
+    expect(await burger.getByTestId('unseen-total-menu').textContent()).toContain('1');
+    await b.page.setViewportSize({ width: 1280, height: 800 });
 
     // B opens the chat: A sees the ✓✓ live.
     await visit(b.page, '/profile/messages');

@@ -12,14 +12,14 @@ export function useChatLive() {
   useEffect(() => (id ? chatStore.start(id) : undefined), [id]);
 }
 
-const unseenText = (n: number) => pluralWithCount(n, 'непрочитанное', 'непрочитанных', 'непрочитанных');
+export const unseenText = (n: number) => pluralWithCount(n, 'непрочитанное', 'непрочитанных', 'непрочитанных');
 
 /** The total unseen count as a small badge (nothing when zero). */
-export function UnseenBadge({ className = '' }: { className?: string }) {
+export function UnseenBadge({ className = '', testId = 'unseen-total' }: { className?: string; testId?: string }) {
   const total = useUnseenTotal();
   if (total <= 0) return null;
   return (
-    <span className={`unseen-badge ${className}`.trim()} data-testid="unseen-total">
+    <span className={`unseen-badge ${className}`.trim()} data-testid={testId}>
       <span aria-hidden>{total > 99 ? '99+' : total}</span>
       <span className="visually-hidden">, {unseenText(total)}</span>
     </span>

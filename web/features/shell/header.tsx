@@ -8,7 +8,8 @@ import { useShell } from './use-shell.ts';
 import { currencyStore, useCurrency } from './currency-store.ts';
 import { logoutModal } from './logout-store.ts';
 import { RoleToggle } from './role-toggle.tsx';
-import { HeaderMessagesLink } from '../chat/unseen-badge.tsx';
+import { HeaderMessagesLink, UnseenBadge, unseenText } from '../chat/unseen-badge.tsx';
+import { useUnseenTotal } from '../chat/store.ts';
 
 function CatalogueMenu() {
   const { catalogue } = useShell();
@@ -144,6 +145,7 @@ export function Header() {
   const { config } = useShell();
   const { key } = useLocation();
   const [open, setOpen] = useState(false);
+  const unseen = useUnseenTotal();
   const header = useRef<HTMLElement>(null);
   // Going somewhere (a link in the menu, a search) closes the phone menu and the catalogue panel: the header
   // stays mounted across pages, and an open menu would cover the page it led to.
@@ -169,10 +171,12 @@ export function Header() {
           className="header__burger"
           aria-expanded={open}
           aria-controls="header-menu"
-          aria-label={open ? 'Закрыть меню' : 'Открыть меню'}
+          aria-label={open ? 'Закрыть меню' : `Открыть меню${unseen > 0 ? `, ${unseenText(unseen)}` : ''}`}
           onClick={() => setOpen((v) => !v)}
         >
           {open ? <X aria-hidden /> : <Menu aria-hidden />}
+          {/* The messages link is inside the collapsed menu: the burger carries its unseen count. */}
+          {!open && <UnseenBadge className="header__burger-badge" testId="unseen-total-menu" />}
         </button>
         <div id="header-menu" className={`header__menu${open ? ' header__menu--open' : ''}`}>
           <CatalogueMenu />
