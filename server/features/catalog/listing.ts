@@ -208,15 +208,22 @@ export interface ListingTotal {
 
 /**
  * The planner's estimate of the number of rows of `rows`: EXPLAIN plans the select (with its parameters, so
- * the estimate sees the real values) and runs nothing. Sub-millisecond, whatever the size of the table.
+ * the estimate sees the real values) and runs nothing. Sub-millisecond, whatever the size of the table. The
+ * estimate only changes when the table is analyzed, so it is kept for a minute per select.
  */
 export async function estimateRows(db: Db, rows: PgSelect): Promise<number> {
+  const key = selectKey(rows);
+  const estimates = cacheOf(estimatesByDb, db);
+  const kept = estimates.get(key);
+  if (kept && Date.now() - kept.at < REUSE_MS) return kept.value;
   const result = (await db.execute(sql`explain (format json) ${rows.getSQL()}`)) as unknown as {
     rows: { 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] | string }[];
   };
   const plan = result.rows[0]?.['QUERY PLAN'];
   const parsed = typeof plan === 'string' ? (JSON.parse(plan) as { Plan: { 'Plan Rows': number } }[]) : plan;
-  return Math.round(parsed?.[0]?.Plan['Plan Rows'] ?? 0);
+  const value = Math.round(parsed?.[0]?.Plan['Plan Rows'] ?? 0);
+  remember(estimates, key, value);
+  return value;
 }
 
 /** An estimate as people say it: two significant digits (72 458 → 72 000, 1 234 → 1 200). */
@@ -263,24 +270,36 @@ export async function cappedTotal(db: Db, rows: PgSelect, cursor?: string): Prom
  * and a listing paged through should not change its total under the reader.
  */
 async function reusedTotal(db: Db, rows: PgSelect, cursor: string | undefined, compute: () => Promise<ListingTotal>): Promise<ListingTotal> {
-  const { sql: text, params } = rows.toSQL();
-  const key = `${text}|${JSON.stringify(params)}`;
-  const totals = totalsOf(db);
+  const key = selectKey(rows);
+  const totals = cacheOf(totalsByDb, db);
   const kept = cursor ? totals.get(key) : undefined;
-  if (kept && Date.now() - kept.at < TOTAL_REUSE_MS) return kept.value;
+  if (kept && Date.now() - kept.at < REUSE_MS) return kept.value;
   const value = await compute();
-  if (totals.size >= TOTAL_REUSE_MAX) totals.clear();
-  totals.set(key, { at: Date.now(), value });
+  remember(totals, key, value);
   return value;
 }
 
-const TOTAL_REUSE_MS = 60_000;
-const TOTAL_REUSE_MAX = 10_000;
-const totalsByDb = new WeakMap<Db, Map<string, { at: number; value: ListingTotal }>>();
-function totalsOf(db: Db) {
-  let totals = totalsByDb.get(db);
-  if (!totals) totalsByDb.set(db, (totals = new Map()));
-  return totals;
+// Per-database caches of totals and estimates, keyed by the select's SQL and parameters.
+type Kept<T> = Map<string, { at: number; value: T }>;
+const REUSE_MS = 60_000;
+const REUSE_MAX = 10_000;
+const totalsByDb = new WeakMap<Db, Kept<ListingTotal>>();
+const estimatesByDb = new WeakMap<Db, Kept<number>>();
+
+function cacheOf<T>(caches: WeakMap<Db, Kept<T>>, db: Db): Kept<T> {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new Map()));
+  return cache;
+}
+
+function remember<T>(cache: Kept<T>, key: string, value: T) {
+  if (cache.size >= REUSE_MAX) cache.clear();
+  cache.set(key, { at: Date.now(), value });
+}
+
+function selectKey(rows: PgSelect): string {
+  const { sql: text, params } = rows.toSQL();
+  return `${text}|${JSON.stringify(params)}`;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-import type { UserRow } from '../../db/schema/users.ts';
+import { users, type UserRow } from '../../db/schema/users.ts';
 import type { PublicUser, SellerLevel } from '#contract/catalog';
 
 /**
@@ -11,8 +11,21 @@ export function sellerLevel(completedOrders: number, rating: number, lostDispute
   return 'new';
 }
 
+/** The columns a public face is made of: select just these where many people are listed. */
+export const publicUserColumns = {
+  id: users.id,
+  userName: users.userName,
+  name: users.name,
+  surname: users.surname,
+  avatar: users.avatar,
+  completedOrders: users.completedOrders,
+  rating: users.rating,
+  reviewsCount: users.reviewsCount,
+};
+export type PublicUserRow = Pick<UserRow, keyof typeof publicUserColumns>;
+
 /** The public face of a person (SPEC: never email, balance or anything private). */
-export function presentPublicUser(user: UserRow, online: boolean): PublicUser {
+export function presentPublicUser(user: PublicUserRow, online: boolean): PublicUser {
   return {
     _id: user.id,
     user_name: user.userName,

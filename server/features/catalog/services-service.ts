@@ -10,7 +10,7 @@ import type { Letter, Mailer } from '../../lib/mail.ts';
 import type { Realtime } from '../../realtime/socket.ts';
 import { audit } from '../admin/audit.ts';
 import { FILE_MESSAGES, ownedFile } from '../files/service.ts';
-import { presentPublicUser } from './people.ts';
+import { presentPublicUser, publicUserColumns, type PublicUserRow } from './people.ts';
 import { ViewTally } from './view-tally.ts';
 import {
   badCursor,
@@ -85,7 +85,7 @@ const detailSelection = {
 const isPublic = (row: ServiceJoined) => row.service.status === 'active' && row.seller.blockedAt === null;
 
 export function presentServiceCard(
-  row: Pick<ServiceData, 'id' | 'title' | 'images' | 'price' | 'days' | 'rating' | 'reviewsCount'> & { categorySlug: string; seller: UserRow },
+  row: Pick<ServiceData, 'id' | 'title' | 'images' | 'price' | 'days' | 'rating' | 'reviewsCount'> & { categorySlug: string; seller: PublicUserRow },
   online: boolean,
 ): ServiceCard {
   return {
@@ -366,7 +366,7 @@ export class ServiceCatalog {
           publishedKey: timestampKey(services.publishedAt),
           rank: sort === 'relevance' ? searchRank(services.search, q ?? '') : sql<number>`0`,
           categorySlug: categories.slug,
-          seller: users,
+          seller: publicUserColumns,
         })
         .from(services)
         .innerJoin(users, eq(users.id, services.sellerId))
