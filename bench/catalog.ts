@@ -7,6 +7,11 @@
  * DATABASE_URL names any database of the server: the benchmark makes and keeps its own, podryad_bench_<N>
  * (see generate-services.ts), reused on the next run; BENCH_REGENERATE=1 makes it again. BENCH_SECONDS (10)
  * and BENCH_CONNECTIONS (10) tune the runs. `npm run bench` runs this too when BENCH_CATALOG=1.
+ *
+ * Each target is measured twice. Latency: one client at a time, so the percentiles are the time a request
+ * takes, which is what the p95 targets are judged on. Load: BENCH_CONNECTIONS clients at once, which
+ * saturates the server (and the load generator shares its two cores): its req/s is the capacity, and its
+ * p95 is mostly time spent queueing behind the other clients (about connections ÷ req/s).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -25,6 +30,8 @@ type Kind = keyof typeof TARGETS | 'page';
 
 interface CatalogRow extends Row {
   kind: Kind;
+  /** The same target with BENCH_CONNECTIONS clients at once. */
+  load: Row;
 }
 
 const DEEP_ROWS = 10_000;
@@ -86,8 +93,10 @@ export async function runCatalogBench(): Promise<void> {
     for (const run of runs) {
       console.error(`measuring ${run.name}…`); // progress on stderr keeps stdout pasteable
       const url = run.paths ? `${server.url}${run.paths[0]}` : base + run.path;
-      const row = await measure(run.name, url, run.paths ? { paths: run.paths } : {});
-      rows.push({ ...row, kind: run.kind });
+      const paths = run.paths ? { paths: run.paths } : {};
+      const row = await measure(run.name, url, { ...paths, connections: 1 });
+      const load = await measure(run.name, url, paths);
+      rows.push({ ...row, kind: run.kind, load });
     }
 
     console.log(`## Подряд catalog benchmark, ${n.toLocaleString('en-US')} services\n`);
@@ -99,8 +108,8 @@ export async function runCatalogBench(): Promise<void> {
         `services table ${dataset.tableSize}, its indexes ${dataset.indexSize}`,
     );
     console.log(
-      `- autocannon: ${defaults.connections} connections, ${defaults.seconds} s per run after ${defaults.warmupSeconds} s warm-up, ` +
-        'from a worker thread of the same process; deep-page cursor found in ' +
+      `- autocannon from a worker thread of the same process, ${defaults.seconds} s per run after ${defaults.warmupSeconds} s warm-up: ` +
+        `latency with 1 connection (p50/p95/p99, judged against the targets), load with ${defaults.connections} connections; deep-page cursor found in ` +
         `${deep.requests} requests of limit=60 (${deep.ms.toFixed(0)} ms)`,
     );
     console.log(
@@ -108,7 +117,7 @@ export async function runCatalogBench(): Promise<void> {
         `${scale === 1 ? 'as is here' : 'with 20 % slack below 1,000,000 (here ≤ ' + TARGETS.listing * scale + ' / ≤ ' + TARGETS.search * scale + ' ms)'}\n`,
     );
     printCatalogTable(rows, scale);
-    if (rows.some((r) => r.failed > 0)) console.log('\n**Warning:** some requests failed (see the "failed" column).');
+    if (rows.some((r) => r.failed + r.load.failed > 0)) console.log('\n**Warning:** some requests failed (see the "failed" column).');
   } finally {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -175,18 +184,19 @@ const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : '–');
 
 function printCatalogTable(rows: CatalogRow[], scale: number) {
   const lines = [
-    ['Target', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'p95 target', 'met', 'failed'],
+    ['Target', 'p50 ms', 'p95 ms', 'p99 ms', 'p95 target', 'met', `req/s (${defaults.connections} conn.)`, `p95 ms (${defaults.connections} conn.)`, 'failed'],
     ...rows.map((r) => {
       const target = r.kind === 'page' ? undefined : TARGETS[r.kind] * scale;
       return [
         r.name,
-        Math.round(r.rps).toLocaleString('en-US'),
         ms(r.p50),
         ms(r.p95),
         ms(r.p99),
         target === undefined ? '—' : `≤ ${target} ms`,
         target === undefined ? '' : r.p95 <= target ? 'yes' : '**no**',
-        String(r.failed),
+        Math.round(r.load.rps).toLocaleString('en-US'),
+        ms(r.load.p95),
+        String(r.failed + r.load.failed),
       ];
     }),
   ];

@@ -44,6 +44,8 @@ export const users = pgTable(
     uniqueIndex('users_email_idx').on(sql`lower(${t.email})`),
     uniqueIndex('users_user_name_idx').on(sql`lower(${t.userName})`),
     index('users_created_idx').on(t.createdAt),
+    // The few blocked people, for the listings' "not by a blocked owner" check (a hashed set of this index).
+    index('users_blocked_idx').on(t.id).where(sql`blocked_at is not null`),
   ],
 );
 

@@ -16,6 +16,7 @@ import {
   badCursor,
   cappedTotal,
   listingTotal,
+  notByBlockedOwner,
   decodeCursor,
   escapeLike,
   keysetAfter,
@@ -288,7 +289,7 @@ export class ProjectService {
     if (!byCategory) return { result: [], total: 0, total_exact: true, next: null };
 
     // A literal, not a parameter: the listing indexes are partial on exactly this predicate.
-    const where: SQL[] = [sql`${projects.status} = 'active'`, isNull(users.blockedAt), ...byCategory];
+    const where: SQL[] = [sql`${projects.status} = 'active'`, notByBlockedOwner(projects.customerId), ...byCategory];
     const q = searchText(query.q);
     if (q) where.push(matches(projects.search, q));
     if (query.budget_min !== undefined) where.push(gte(projects.budget, query.budget_min));
@@ -306,7 +307,7 @@ export class ProjectService {
     };
     const [rows, counted] = await Promise.all([
       read(),
-      listingTotal(this.db, this.db.select({ one: sql`1` }).from(projects).innerJoin(users, eq(users.id, projects.customerId)).where(filter).$dynamic(), query.cursor),
+      listingTotal(this.db, this.db.select({ one: sql`1` }).from(projects).where(filter).$dynamic(), query.cursor),
     ]);
     const { rows: kept, next } = page(rows, query.limit, (r) => cursorOf(sort, r));
     return { result: await this.present(kept), total: counted.total, total_exact: counted.exact, next };

@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
@@ -19,6 +19,7 @@ import {
   estimateRows,
   EXACT_TOTAL_LIMIT,
   listingTotal,
+  notByBlockedOwner,
   decodeCursor,
   escapeLike,
   keysetAfter,
@@ -337,7 +338,9 @@ export class ServiceCatalog {
   async list(query: ServicesQuery): Promise<{ result: ServiceCard[]; total: number; total_exact: boolean; next: string | null }> {
     const q = searchText(query.q);
     const filter = and(...this.publicFilter(query, q))!;
-    const matching = this.db.select({ one: sql`1` }).from(services).innerJoin(users, eq(users.id, services.sellerId)).where(filter).$dynamic();
+    // The filter is on services alone (sellers' conditions are semi-joins), so a page is sorted and cut
+    // before its sellers are read, and only the page's sellers are.
+    const matching = this.db.select({ one: sql`1` }).from(services).where(filter).$dynamic();
 
     let sort: ListingSort = query.sort;
     let estimate: number | undefined;
@@ -366,10 +369,9 @@ export class ServiceCatalog {
           publishedKey: timestampKey(services.publishedAt),
           rank: sort === 'relevance' ? searchRank(services.search, q ?? '') : sql<number>`0`,
           categorySlug: categories.slug,
-          seller: publicUserColumns,
+          sellerId: services.sellerId,
         })
         .from(services)
-        .innerJoin(users, eq(users.id, services.sellerId))
         .innerJoin(categories, eq(categories.id, services.categoryId))
         .where(position ? and(filter, position) : filter)
         .orderBy(...orderBy(plan.keys))
@@ -378,9 +380,14 @@ export class ServiceCatalog {
     ]);
 
     const { rows: kept, next } = page(rows, query.limit, (row) => [sort, ...plan.values(row)]);
-    const online = await this.deps.realtime.onlineAmong(kept.map((r) => r.seller.id));
+    const sellerIds = [...new Set(kept.map((r) => r.sellerId))];
+    const [sellers, online] = await Promise.all([
+      sellerIds.length ? this.db.select(publicUserColumns).from(users).where(inArray(users.id, sellerIds)) : [],
+      this.deps.realtime.onlineAmong(sellerIds),
+    ]);
+    const sellerById = new Map(sellers.map((u) => [u.id, u]));
     return {
-      result: kept.map((row) => presentServiceCard(row, online.has(row.seller.id))),
+      result: kept.map((row) => presentServiceCard({ ...row, seller: sellerById.get(row.sellerId)! }, online.has(row.sellerId))),
       total: counted.total,
       total_exact: counted.exact,
       next,
@@ -389,7 +396,7 @@ export class ServiceCatalog {
 
   private publicFilter(query: ServicesQuery, q: string | null): SQL[] {
     // A literal, not a parameter: the listing indexes are partial on exactly this predicate.
-    const where: SQL[] = [sql`${services.status} = 'active'`, isNull(users.blockedAt)];
+    const where: SQL[] = [sql`${services.status} = 'active'`, notByBlockedOwner(services.sellerId)];
     if (query.category) where.push(sql`${services.categoryId} = (select ${categories.id} from ${categories} where ${categories.slug} = ${query.category})`);
     if (query.sub) where.push(sql`${services.subCategoryId} = (select ${subCategories.id} from ${subCategories} where ${subCategories.slug} = ${query.sub})`);
     if (query.tag) where.push(sql`${services.tags} @> array[${normalizeTags([query.tag])[0] ?? ''}]::text[]`);
@@ -397,8 +404,9 @@ export class ServiceCatalog {
     if (query.price_min !== undefined) where.push(sql`${services.price} >= ${query.price_min}`);
     if (query.price_max !== undefined) where.push(sql`${services.price} <= ${query.price_max}`);
     if (query.days_max !== undefined) where.push(sql`${services.days} <= ${query.days_max}`);
-    if (query.level) where.push(levelCondition(query.level, { completedOrders: users.completedOrders, rating: users.rating }));
-    if (query.online) where.push(onlineCondition(users.lastSeenAt));
+    const sellersWhere = (condition: SQL) => sql`${services.sellerId} in (select ${users.id} from ${users} where ${condition})`;
+    if (query.level) where.push(sellersWhere(levelCondition(query.level, { completedOrders: users.completedOrders, rating: users.rating })));
+    if (query.online) where.push(sellersWhere(onlineCondition(users.lastSeenAt)));
     return where;
   }
 
