@@ -111,7 +111,7 @@ async function expectNoHorizontalOverflow(page: Page) {
 
 /** Types into the header's search box and submits it (on a phone the header menu is opened first, and closes after). */
 async function searchFromHeader(page: Page, text: string) {
-  const box = page.getByRole('searchbox', { name: 'Поиск услуг' });
+  const box = page.getByRole('combobox', { name: 'Поиск услуг' });
   const phone = !(await box.isVisible());
   if (phone) await page.getByRole('button', { name: 'Открыть меню' }).click();
   await box.fill(text);

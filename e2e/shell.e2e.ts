@@ -60,13 +60,13 @@ describe('shell', () => {
   it('searches services from the header', async () => {
     const { page } = await e2e.open();
     await visit(page, '/faq');
-    const box = page.getByRole('searchbox', { name: 'Поиск услуг' });
+    const box = page.getByRole('combobox', { name: 'Поиск услуг' });
     await box.fill('логотип');
     await box.press('Enter');
     await page.waitForURL((u) => u.pathname === '/services/all' && u.searchParams.get('q') === 'логотип');
     await hydrated(page);
     // The box keeps the query on the results page.
-    await expect.poll(() => page.getByRole('searchbox', { name: 'Поиск услуг' }).inputValue()).toBe('логотип');
+    await expect.poll(() => page.getByRole('combobox', { name: 'Поиск услуг' }).inputValue()).toBe('логотип');
     await checkA11y(page);
   });
 
@@ -130,7 +130,7 @@ describe('shell', () => {
     const close = page.getByRole('button', { name: 'Закрыть меню' });
     await expect.poll(() => close.getAttribute('aria-expanded')).toBe('true');
     expect(await catalogueToggle.isVisible()).toBe(true);
-    expect(await page.getByRole('searchbox', { name: 'Поиск услуг' }).isVisible()).toBe(true);
+    expect(await page.getByRole('combobox', { name: 'Поиск услуг' }).isVisible()).toBe(true);
     expect(await page.getByRole('link', { name: 'Войти' }).isVisible()).toBe(true);
     await checkA11y(page);
 

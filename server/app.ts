@@ -20,6 +20,7 @@ import { healthRoutes } from './features/health/routes.ts';
 import { docsRoutes } from './features/docs/routes.ts';
 import { seoRoutes } from './features/seo/routes.ts';
 import { ServiceCatalog } from './features/catalog/services-service.ts';
+import { SearchSuggestions } from './features/catalog/search-suggestions.ts';
 import { servicesRoutes } from './features/catalog/services-routes.ts';
 import { adminServicesRoutes } from './features/catalog/admin-services-routes.ts';
 import { ProjectService } from './features/catalog/projects-service.ts';
@@ -75,6 +76,7 @@ export interface Services {
   adminUsers: AdminUserService;
   files: FileService;
   serviceCatalog: ServiceCatalog;
+  searchSuggestions: SearchSuggestions;
   projects: ProjectService;
   favorites: FavoriteService;
   people: PeopleService;
@@ -172,6 +174,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     adminUsers: new AdminUserService(db, auth),
     files: new FileService(db, new LocalStorage(uploadsRoot(env.DATA_DIR))),
     serviceCatalog: new ServiceCatalog({ db, realtime, mailer, log: logger, brand: env.BRAND_NAME, siteUrl }),
+    searchSuggestions: new SearchSuggestions(db, logger),
     projects,
     favorites: new FavoriteService({ db, presence: realtime, projects }),
     people: new PeopleService({ db, presence: realtime }),
@@ -184,6 +187,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   });
   app.addHook('onClose', async () => {
     await services.serviceCatalog.flushViews();
+    await services.searchSuggestions.flush();
     await realtime.close();
     await limiter.close();
     await mailer.close();
@@ -233,7 +237,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   await app.register(adminUserRoutes, { adminUsers: services.adminUsers });
   await app.register(filesRoutes, { files: services.files });
   await app.register(seoRoutes, { db, publicUrl: env.PUBLIC_URL });
-  await app.register(servicesRoutes, { catalog: services.serviceCatalog });
+  await app.register(servicesRoutes, { catalog: services.serviceCatalog, suggestions: services.searchSuggestions });
   await app.register(adminServicesRoutes, { catalog: services.serviceCatalog });
   await app.register(projectRoutes, { projects: services.projects });
   await app.register(adminProjectRoutes, { projects: services.projects });

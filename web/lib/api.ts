@@ -65,4 +65,7 @@ export const api = {
   patch: <T>(path: string, body?: FetchOptions['body']) => api.send<T>('PATCH', path, body),
   del: <T>(path: string, body?: FetchOptions['body']) => api.send<T>('DELETE', path, body),
   clearCache: () => cache.clear(),
+  /** A GET as the user types (suggestions): not cached, never retried, and no progress bar. */
+  background: <T>(path: string, query: Query | undefined, signal: AbortSignal) =>
+    ofetch<ApiOk<T>>(path, { baseURL: apiBase, query, signal, retry: 0 }),
 };

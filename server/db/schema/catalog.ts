@@ -140,3 +140,18 @@ export const favorites = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.type, t.itemId] })],
 );
+
+/**
+ * What people search for, normalised (see normalizeSearch), with how often a search for it found something: the
+ * header's suggestions offer the popular ones that start with what is typed.
+ */
+export const searchQueries = pgTable(
+  'search_queries',
+  {
+    query: text('query').primaryKey(),
+    searches: integer('searches').notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  // text_pattern_ops: `like 'лог%'` is an index range whatever the database's collation.
+  (t) => [index('search_queries_prefix_idx').on(sql`${t.query} text_pattern_ops`)],
+);

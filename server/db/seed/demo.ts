@@ -6,6 +6,7 @@ import type { Db } from '../client.ts';
 import { FileService } from '../../features/files/service.ts';
 import type { LocalStorage } from '../../lib/storage.ts';
 import { users } from '../schema/users.ts';
+import { searchQueries } from '../schema/catalog.ts';
 import { createUser, DEFAULT_PASSWORD } from '../factories.ts';
 import { createProject, createService } from '../catalog-factories.ts';
 import type { UserRow } from '../schema/users.ts';
@@ -70,6 +71,19 @@ const CUSTOMERS: [string, string, string][] = [
  * Demo data for a fresh database: only when SEED_DEMO is on and nobody has registered yet. The services'
  * pictures are uploaded by their sellers the way the files API does it (`storage`: where uploads live).
  */
+/** Popular searches of the demo (normalised as SearchSuggestions keeps them), with how often they were made. */
+const DEMO_SEARCHES: [string, number][] = [
+  ['логотип', 120],
+  ['лендинг', 95],
+  ['презентация', 70],
+  ['сайт под ключ', 64],
+  ['seo аудит', 52],
+  ['контент план', 41],
+  ['таргетированная реклама', 38],
+  ['логотип для кофейни', 21],
+  ['текст для лендинга', 17],
+];
+
 export async function seedDemo(db: Db, storage: LocalStorage): Promise<DemoAccount[] | null> {
   const [{ count }] = (await db.select({ count: sql<number>`count(*)::int` }).from(users)) as [{ count: number }];
   if (count > 0) return null;
@@ -113,5 +127,7 @@ export async function seedDemo(db: Db, storage: LocalStorage): Promise<DemoAccou
   for (const [i, category, title, description, budget, days] of DEMO_PROJECTS) {
     await createProject(db, customers[i % customers.length]!.id, { category, title, description, budget: budget && budget * 100, days });
   }
+  // Searches as if people had made them, so the header's suggestions have something to offer at once.
+  await db.insert(searchQueries).values(DEMO_SEARCHES.map(([query, searches]) => ({ query, searches })));
   return DEMO_ACCOUNTS;
 }

@@ -16,9 +16,7 @@ import { CATALOG_MESSAGES, type Service } from '#contract/catalog';
 import { MESSAGES } from '#contract/messages';
 import { call, sleep } from '../auth/test-helpers.ts';
 import { encodeCursor } from './listing.ts';
-import { ADMIN_SERVICE_MESSAGES, ServiceCatalog } from './services-service.ts';
-import { servicesRoutes } from './services-routes.ts';
-import { adminServicesRoutes } from './admin-services-routes.ts';
+import { ADMIN_SERVICE_MESSAGES } from './services-service.ts';
 import { createService } from '../../db/catalog-factories.ts';
 
 type Page<T> = { status: number; result: T[]; total: number; next: string | null; message?: string; errors?: Record<string, string[]> };
@@ -37,12 +35,6 @@ beforeAll(async () => {
   const env = testEnv({ SMTP_URL: sink.url, PUBLIC_URL: 'http://podryad.test' });
   const log = pino({ level: 'silent' });
   app = await buildApp({ env, database, logger: log, web: false });
-  // Once app.ts registers the catalogue itself, registering it again would clash.
-  if (!app.hasRoute({ method: 'GET', url: '/api/services' })) {
-    const catalog = new ServiceCatalog({ db, realtime: app.services.realtime, mailer: app.services.mailer, log, brand: env.BRAND_NAME, siteUrl: () => env.PUBLIC_URL! });
-    await app.register(servicesRoutes, { catalog });
-    await app.register(adminServicesRoutes, { catalog });
-  }
   await app.ready();
   admin = await account({ role: 'admin' });
   customer = await account({ role: 'customer' });

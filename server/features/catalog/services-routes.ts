@@ -5,6 +5,7 @@ import { okSchema } from '#contract/api';
 import { ok } from '../../lib/http.ts';
 import { requireConfirmed, requireUser } from '../../lib/auth.ts';
 import type { ServiceCatalog } from './services-service.ts';
+import type { SearchSuggestions } from './search-suggestions.ts';
 
 const security = [{ bearer: [] }];
 const tags = ['services'];
@@ -19,14 +20,32 @@ export const publicListingSchema = <T extends z.ZodType>(item: T) =>
   listingAnswerSchema(item).extend({ total_exact: z.boolean() });
 
 /** The public catalogue of services and the seller's own ones (/profile/items). */
-export const servicesRoutes: FastifyPluginAsyncZod<{ catalog: ServiceCatalog }> = async (app, { catalog }) => {
+export const servicesRoutes: FastifyPluginAsyncZod<{ catalog: ServiceCatalog; suggestions: SearchSuggestions }> = async (
+  app,
+  { catalog, suggestions },
+) => {
   app.get(
     '/api/services',
     { schema: { tags, querystring: servicesQuerySchema, response: { 200: publicListingSchema(serviceCardSchema) } } },
     async (request) => {
       const { result, total, total_exact, next } = await catalog.list(request.query);
+      // A first page that found something makes its search a candidate for the header's suggestions.
+      if (request.query.q && !request.query.cursor && total > 0) suggestions.record(request.query.q);
       return { ...ok(result, total), total, total_exact, next };
     },
+  );
+
+  app.get(
+    '/api/search/suggestions',
+    {
+      schema: {
+        tags,
+        description: 'Popular searches starting with `q` (the most popular ones without it), for the header search box.',
+        querystring: z.object({ q: z.string().max(100).optional() }),
+        response: { 200: okSchema(z.array(z.string())) },
+      },
+    },
+    async (request) => ok(await suggestions.popular(request.query.q)),
   );
 
   app.get(

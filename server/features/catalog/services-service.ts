@@ -11,7 +11,7 @@ import type { Realtime } from '../../realtime/socket.ts';
 import { audit } from '../admin/audit.ts';
 import { FILE_MESSAGES, ownedFile } from '../files/service.ts';
 import { presentPublicUser, publicUserColumns, type PublicUserRow } from './people.ts';
-import { ViewTally } from './view-tally.ts';
+import { Tally } from './tally.ts';
 import {
   badCursor,
   cappedTotal,
@@ -296,11 +296,11 @@ const storable = (text: string) => text.replace(/\r\n?/g, '\n').replace(/[\u0000
 const oneLine = (text: string) => withoutControls(text).replace(/\s+/g, ' ').trim();
 
 export class ServiceCatalog {
-  /** Views of service pages, written in batches (see ViewTally): a view adds to views and popularity. */
-  private readonly views: ViewTally;
+  /** Views of service pages, written in batches (see Tally): a view adds to views and popularity. */
+  private readonly views: Tally;
 
   constructor(private readonly deps: ServiceCatalogDeps) {
-    this.views = new ViewTally(async (batch) => {
+    this.views = new Tally(async (batch) => {
       const rows = JSON.stringify(batch.map(([id, n]) => ({ id, n })));
       await this.db.execute(sql`
         update ${services} set views = ${services.views} + v.n, popularity = ${services.popularity} + v.n

@@ -17,9 +17,6 @@ import { call } from '../auth/test-helpers.ts';
 import { FILE_MESSAGES } from '../files/service.ts';
 import { encodeCursor, EXACT_TOTAL_LIMIT } from './listing.ts';
 import { sellerLevel } from './people.ts';
-import { ServiceCatalog } from './services-service.ts';
-import { servicesRoutes } from './services-routes.ts';
-import { adminServicesRoutes } from './admin-services-routes.ts';
 import { createService } from '../../db/catalog-factories.ts';
 
 type Page<T> = { status: number; result: T[]; total: number; total_exact?: boolean; next: string | null; message?: string; errors?: Record<string, string[]> };
@@ -35,12 +32,6 @@ beforeAll(async () => {
   const env = testEnv();
   const log = pino({ level: 'silent' });
   app = await buildApp({ env, database, logger: log, web: false });
-  // Once app.ts registers the catalogue itself, registering it again would clash.
-  if (!app.hasRoute({ method: 'GET', url: '/api/services' })) {
-    const catalog = new ServiceCatalog({ db, realtime: app.services.realtime, mailer: app.services.mailer, log, brand: env.BRAND_NAME, siteUrl: () => 'http://localhost:3000' });
-    await app.register(servicesRoutes, { catalog });
-    await app.register(adminServicesRoutes, { catalog });
-  }
   await app.ready();
   admin = await account({ role: 'admin' });
 });

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ViewTally } from './view-tally.ts';
+import { Tally } from './tally.ts';
 
 const quiet = { warn: () => {} };
 
-describe('ViewTally', () => {
-  it('adds views per id and writes them in one batch', async () => {
+describe('Tally', () => {
+  it('adds counts per id and writes them in one batch', async () => {
     const batches: [string, number][][] = [];
-    const tally = new ViewTally(async (batch) => void batches.push(batch), quiet, 60_000);
+    const tally = new Tally(async (batch) => void batches.push(batch), quiet, 60_000);
     expect(tally.add('a')).toBe(1);
     expect(tally.add('a')).toBe(2);
     expect(tally.add('b')).toBe(1);
@@ -20,7 +20,7 @@ describe('ViewTally', () => {
   it('keeps a batch that failed to be written and writes it with the next one', async () => {
     const batches: [string, number][][] = [];
     let fail = true;
-    const tally = new ViewTally(async (batch) => {
+    const tally = new Tally(async (batch) => {
       if (fail) throw new Error('database down');
       batches.push(batch);
     }, quiet, 60_000);
@@ -35,7 +35,7 @@ describe('ViewTally', () => {
 
   it('writes by itself after its interval', async () => {
     const batches: [string, number][][] = [];
-    const tally = new ViewTally(async (batch) => void batches.push(batch), quiet, 10);
+    const tally = new Tally(async (batch) => void batches.push(batch), quiet, 10);
     tally.add('a');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(batches).toEqual([[['a', 1]]]);

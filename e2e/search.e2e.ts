@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { searchQueries } from '../server/db/schema/catalog.ts';
+import { checkA11y, hydrated, useE2E, visit } from './fixtures.ts';
+
+// The header search box's suggestions: categories from the catalogue and popular searches from the API.
+
+const e2e = useE2E();
+const POLL = { timeout: 15_000, interval: 100 };
+
+describe('header search suggestions', () => {
+  it('offers categories and popular searches as one types, by mouse and by keyboard', async () => {
+    // A popular search of its own (a made-up word), as if many people had made it.
+    const popular = `логотип с квокками ${Date.now() % 100_000}`;
+    await e2e.server.database.db.insert(searchQueries).values({ query: popular, searches: 10_000 }).onConflictDoNothing();
+
+    const { page } = await e2e.open();
+    await visit(page, '/');
+    const box = page.getByRole('combobox', { name: 'Поиск услуг' });
+    const list = page.getByRole('listbox', { name: 'Подсказки поиска' });
+    const options = list.getByRole('option');
+
+    await box.fill('логот');
+    await expect.poll(() => options.allTextContents(), POLL).toContain(`${popular}`);
+    const texts = await options.allTextContents();
+    expect(texts[0]).toBe('ЛоготипыДизайн'); // the sub-category first, with its category
+    expect(await box.getAttribute('aria-expanded')).toBe('true');
+    await checkA11y(page);
+
+    // The mouse: a category opens its listing.
+    await options.first().click();
+    await page.waitForURL((url) => url.pathname === '/services/design' && url.searchParams.get('sub') === 'logo-design');
+    await hydrated(page);
+    expect(await list.isHidden()).toBe(true);
+
+    // The keyboard: arrows walk the options, Enter runs the popular search, Escape closes.
+    await box.fill('логотип с кв');
+    await expect.poll(() => options.allTextContents(), POLL).toEqual([popular]);
+    await box.press('ArrowDown');
+    expect(await box.getAttribute('aria-activedescendant')).toBe('site-search-option-0');
+    expect(await options.first().getAttribute('aria-selected')).toBe('true');
+    await box.press('Enter');
+    await page.waitForURL((url) => url.pathname === '/services/all' && url.searchParams.get('q') === popular);
+    expect(await box.inputValue()).toBe(popular);
+    await box.fill('лого');
+    await expect.poll(() => list.isVisible(), POLL).toBe(true);
+    await box.press('Escape');
+    expect(await list.isHidden()).toBe(true);
+    expect(await box.inputValue()).toBe('лого');
+  });
+});
