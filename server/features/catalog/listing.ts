@@ -268,13 +268,14 @@ export async function cappedTotal(db: Db, rows: PgSelect, cursor?: string): Prom
 
 /**
  * Pages after the first reuse the total their first page computed (for a minute): the client already has it,
- * and a listing paged through should not change its total under the reader.
+ * and a listing paged through should not change its total under the reader. An approximate total is reused
+ * by first pages too: it is an estimate anyway, and a count that overflowed once would overflow again.
  */
 async function reusedTotal(db: Db, rows: PgSelect, cursor: string | undefined, compute: () => Promise<ListingTotal>): Promise<ListingTotal> {
   const key = selectKey(rows);
   const totals = cacheOf(totalsByDb, db);
-  const kept = cursor ? totals.get(key) : undefined;
-  if (kept && Date.now() - kept.at < REUSE_MS) return kept.value;
+  const kept = totals.get(key);
+  if (kept && (cursor || !kept.value.exact) && Date.now() - kept.at < REUSE_MS) return kept.value;
   const value = await compute();
   remember(totals, key, value);
   return value;
