@@ -1,4 +1,4 @@
-/** Benchmark helpers: load measurement, bare twin server, page script size, markdown table. */
+/** Benchmark helpers: load measurement, TypeScript worker threads, bare twin server, page script size, markdown table. */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
@@ -42,15 +42,21 @@ export const defaults = {
   warmupSeconds: 2,
 };
 
-// Node 20 workers do not get tsx's hooks from `--import tsx`, so the worker registers them before loading.
-const workerSource = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
-  .then(({ register }) => (register(), import(${JSON.stringify(import.meta.resolve('./load-worker.ts'))})))`;
+/**
+ * A worker thread running a TypeScript module (`moduleUrl`, e.g. `import.meta.resolve('./x.ts')`). Node 20 workers
+ * do not get tsx's hooks from `--import tsx`, so the worker registers them before loading the module.
+ */
+export function tsWorker(moduleUrl: string, workerData: unknown): Worker {
+  const source = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
+  .then(({ register }) => (register(), import(${JSON.stringify(moduleUrl)})))`;
+  return new Worker(source, { eval: true, workerData });
+}
 
 /** Loads `url` with autocannon (in a worker thread) and returns the stats row. */
 export async function measure(name: string, url: string, opts: MeasureOptions = {}): Promise<Row> {
   const job: LoadJob = { url, ...defaults, ...opts };
   const result = await new Promise<LoadResult>((resolve, reject) => {
-    const worker = new Worker(workerSource, { eval: true, workerData: job });
+    const worker = tsWorker(import.meta.resolve('./load-worker.ts'), job);
     worker.once('message', resolve);
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`load worker exited with code ${code}`)));

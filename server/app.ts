@@ -183,6 +183,8 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   app.decorate('services', services);
   // Open long-polling requests would hold the HTTP server's close: end them first.
   app.addHook('preClose', async () => {
+    // Events of messages already answered go out before the sockets are dropped.
+    await services.chat.idle();
     await realtime.drain();
   });
   app.addHook('onClose', async () => {

@@ -72,6 +72,14 @@ export async function attachRealtime(opts: {
     transports: ['polling'],
     serveClient: false,
     cors: undefined,
+    // Every poll answer of 1 KB or more (engine.io's default threshold) was gzipped for browsers, and the usual
+    // answer, a new_message event (the chat as the person sees it and the message), is about 1.5 KB: a zlib stream
+    // per answer cost the server about a quarter of its CPU time per chat message (bench/chat.ts), and memory, to
+    // save well under a kilobyte. Larger answers (long texts, several events at once) are still compressed.
+    httpCompression: { threshold: 8 * 1024 },
+    // Clients send nothing but engine.io's pongs and the handshake: a poll body of 1 MB (the default) is never
+    // legitimate and would only be buffered.
+    maxHttpBufferSize: 64 * 1024,
   });
 
   const redisClients: { quit(): Promise<unknown> }[] = [];

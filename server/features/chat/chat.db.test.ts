@@ -2,7 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Logger } from 'pino';
 import { buildApp } from '../../app.ts';
 import { createTestDatabase } from '../../test/database.ts';
 import { testEnv } from '../../test/app.ts';
@@ -11,7 +12,7 @@ import { chatMembers, chats, messages } from '../../db/schema/chat.ts';
 import { services } from '../../db/schema/catalog.ts';
 import { categories } from '../../db/schema/lookups.ts';
 import { files } from '../../db/schema/files.ts';
-import type { UserRow } from '../../db/schema/users.ts';
+import { users, type UserRow } from '../../db/schema/users.ts';
 import { call, type Answer } from '../auth/test-helpers.ts';
 import { chatRoutes } from './routes.ts';
 import { ChatService } from './service.ts';
@@ -379,6 +380,79 @@ describe('files', () => {
     const message = await sent(alice, { message: 'Файл', files: [url], recipient: bob.user.id });
     await db.delete(files).where(eq(files.path, url.slice('/uploads/'.length)));
     expect((await chatMessages(bob, message.chat_id)).body.result[0]?.files).toEqual([]);
+  });
+});
+
+describe('writing into a chat that exists (one statement)', () => {
+  it('masks, attaches files and moves the chat up as the first message does, by recipient or by chat id', async () => {
+    const alice = await person();
+    const bob = await person();
+    const chatId = await directChat(alice, bob, 'Здравствуйте');
+    const file = await storedFile(alice.user, 'смета.png');
+    for (const target of [{ recipient: bob.user.id }, { chat_id: chatId }]) {
+      const before = (await db.select().from(chats).where(eq(chats.id, chatId)))[0]!.lastMessageAt;
+      const message = await sent(alice, { message: 'Почта ivan@mail.ru, смета во вложении', files: [file], ...target });
+      expect(message).toMatchObject({
+        chat_id: chatId,
+        recipient: bob.user.id,
+        sender: { _id: alice.user.id, name: alice.user.name },
+        message: `Почта ${CONTACT_MASK}, смета во вложении`,
+        masked: true,
+        notice: CHAT_MESSAGES.contactsMasked,
+        files: [{ url: file, name: 'смета.png', mime: 'image/png', size: 1234 }],
+        seen: false,
+      });
+      const [stored] = await db.select().from(messages).where(eq(messages.id, message._id));
+      expect(stored).toMatchObject({ message: message.message, masked: true, files: [file], serviceId: null });
+      expect(stored!.createdAt.toISOString()).toBe(message.created_at);
+      const after = (await db.select().from(chats).where(eq(chats.id, chatId)))[0]!.lastMessageAt;
+      expect(after.getTime()).toBeGreaterThanOrEqual(Math.max(before.getTime(), stored!.createdAt.getTime()));
+    }
+    expect((await chatMessages(bob, chatId)).body.total).toBe(3);
+    expect(await unseenTotal(bob)).toBe(3);
+  });
+
+  it('refuses as before: a recipient blocked since, a chat of others, an unknown chat; nothing is stored', async () => {
+    const alice = await person();
+    const bob = await person();
+    const outsider = await person();
+    const chatId = await directChat(alice, bob, 'Привет');
+    await db.update(users).set({ blockedAt: new Date() }).where(eq(users.id, bob.user.id));
+    const cases: [Person, unknown, number, string][] = [
+      [alice, { message: 'Ау', recipient: bob.user.id }, 403, CHAT_MESSAGES.recipientBlocked],
+      [outsider, { message: 'Ау', chat_id: chatId }, 403, CHAT_MESSAGES.notMember],
+      [alice, { message: 'Ау', chat_id: UNKNOWN }, 404, CHAT_MESSAGES.chatNotFound],
+    ];
+    for (const [who, body, status, message] of cases) {
+      const res = await send(who, body);
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(res.body.message, JSON.stringify(body)).toBe(message);
+    }
+    expect(await db.select().from(messages).where(eq(messages.chatId, chatId))).toHaveLength(1);
+  });
+
+  it('a fan-out that fails is logged; the message is stored and answered all the same', async () => {
+    const alice = await person();
+    const bob = await person();
+    const log = { error: vi.fn(), warn: vi.fn(), info: vi.fn(), debug: vi.fn() };
+    const failing = new ChatService({
+      db,
+      realtime: {
+        ...app.services.realtime,
+        afterCommit: (work) => app.services.realtime.afterCommit(work),
+        onlineAmong: async () => new Set<string>(),
+        emitToUsers: () => {
+          throw new Error('sockets are down');
+        },
+      },
+      limiter: app.services.limiter,
+      log: log as unknown as Logger,
+    });
+    const message = await failing.send(alice.user, { message: 'Привет', recipient: bob.user.id, files: [] });
+    expect(message.message).toBe('Привет');
+    await failing.idle();
+    expect(log.error).toHaveBeenCalledWith({ err: expect.objectContaining({ message: 'sockets are down' }) }, expect.stringContaining('fan-out failed'));
+    expect((await chatMessages(bob, message.chat_id)).body.result.map((m) => m._id)).toEqual([message._id]);
   });
 });
 

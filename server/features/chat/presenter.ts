@@ -8,8 +8,10 @@ import type { Chat, ChatMember, Message, MessageFile } from '#contract/chat';
 
 export type ChatRow = typeof chats.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
+/** What chats and messages show of a person (a full user row will do). */
+export type ChatPerson = Pick<UserRow, 'id' | 'activeRole' | 'name' | 'surname' | 'avatar' | 'userName'>;
 
-export function presentMember(user: UserRow, online: boolean): ChatMember {
+export function presentMember(user: ChatPerson, online: boolean): ChatMember {
   return {
     _id: user.id,
     active_role: user.activeRole,
@@ -32,7 +34,7 @@ export function presentFiles(urls: string[], files: ReadonlyMap<string, FileRow>
 
 export interface MessageContext {
   /** Users by id: at least the sender. */
-  users: ReadonlyMap<string, UserRow>;
+  users: ReadonlyMap<string, ChatPerson>;
   /** Member ids of the message's chat. */
   memberIds: readonly string[];
   /** Stored files by stored path. */
@@ -59,7 +61,7 @@ export function presentMessage(row: MessageRow, ctx: MessageContext): Message {
 }
 
 export interface ChatContext {
-  members: readonly UserRow[];
+  members: readonly ChatPerson[];
   online: ReadonlySet<string>;
   unseen: number;
   lastMessage: Message | null;

@@ -224,6 +224,50 @@ describe('one instance', () => {
     expect(aliceSocket.of(SOCKET_EVENTS.updateMessage)).toHaveLength(2);
   });
 
+  it('a burst of messages: every new_message arrives, and the last get_counters has the final count', async () => {
+    const alice = await person();
+    const bob = await person();
+    const first = await post(a.app, alice.token, { message: 'Начнём', recipient: bob.user.id });
+    // The answer comes before the fan-out: let the first message's events go before Bob connects.
+    await a.app.services.chat.idle();
+    const bobSocket = await client(bob.token);
+    const burst = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => post(a.app, alice.token, i % 2 ? { message: `№${i}`, chat_id: first.chat_id } : { message: `№${i}`, recipient: bob.user.id })),
+    );
+    for (const m of burst) await bobSocket.waitFor<{ newMessage: { _id: string } }>(SOCKET_EVENTS.newMessage, (p) => p.newMessage._id === m._id);
+    await bobSocket.waitFor<{ totalUnseen: Record<string, number> }>(SOCKET_EVENTS.counters, (p) => p.totalUnseen[bob.user.id] === 9);
+    await sleep(300);
+    const counters = bobSocket.of(SOCKET_EVENTS.counters).map((p) => countersEventSchema.parse(p));
+    expect(counters).toHaveLength(8);
+    expect(counters.at(-1)).toEqual({ totalUnseen: { [bob.user.id]: 9 }, chatTotalUnseen: { [bob.user.id]: 9 }, chat_id: first.chat_id });
+    // Never a count going back: each batch counts after the commits before it.
+    const totals = counters.map((c) => c.totalUnseen[bob.user.id]!);
+    expect(totals).toEqual([...totals].sort((x, y) => x - y));
+    // new_message in the order the messages were stored, the chat as it is now.
+    const views = bobSocket.of(SOCKET_EVENTS.newMessage).map((p) => newMessageEventSchema.parse(p));
+    // Sent at once, the messages have no order but the database's (created_at, id): the chat's last message is
+    // one of them, whichever event came last.
+    expect(views.at(-1)!.chat.unseen_messages).toBe(9);
+    expect(burst.map((m) => m._id)).toContain((views.at(-1)!.chat as { last_message: { _id: string } }).last_message._id);
+  });
+
+  it('a member who deleted the chat gets it back in new_message with only what came after', async () => {
+    const alice = await person();
+    const bob = await person();
+    const hello = await post(a.app, alice.token, { message: 'Привет', recipient: bob.user.id });
+    expect((await call(a.app, 'DELETE', `/api/chat/${hello.chat_id}`, { token: bob.token })).status).toBe(200);
+    const bobSocket = await client(bob.token);
+    const again = await post(a.app, alice.token, { message: 'Вы удалили чат?', recipient: bob.user.id });
+    const event = newMessageEventSchema.parse(await bobSocket.waitFor(SOCKET_EVENTS.newMessage));
+    expect(event.newMessage._id).toBe(again._id);
+    expect(event.chat).toMatchObject({ _id: hello.chat_id, unseen_messages: 1, last_message: { _id: again._id } });
+    expect(countersEventSchema.parse(await bobSocket.waitFor(SOCKET_EVENTS.counters))).toEqual({
+      totalUnseen: { [bob.user.id]: 1 },
+      chatTotalUnseen: { [bob.user.id]: 1 },
+      chat_id: hello.chat_id,
+    });
+  });
+
   it('delete_chat goes to the deleting person\'s sockets only', async () => {
     const alice = await person();
     const bob = await person();
