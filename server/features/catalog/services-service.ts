@@ -387,7 +387,11 @@ export class ServiceCatalog {
     ]);
     const sellerById = new Map(sellers.map((u) => [u.id, u]));
     return {
-      result: kept.map((row) => presentServiceCard({ ...row, seller: sellerById.get(row.sellerId)! }, online.has(row.sellerId))),
+      // A seller deleted between the two reads takes their services along: skip what has no seller any more.
+      result: kept.flatMap((row) => {
+        const seller = sellerById.get(row.sellerId);
+        return seller ? [presentServiceCard({ ...row, seller }, online.has(row.sellerId))] : [];
+      }),
       total: counted.total,
       total_exact: counted.exact,
       next,
