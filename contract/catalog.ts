@@ -3,6 +3,9 @@ import { z } from 'zod';
 // Services (kworks), projects, freelancers and favourites: request bodies, queries and answers.
 // Money is integer kopecks everywhere (price: 50000 is 500 ₽).
 
+/** A search text as suggestions compare it: lower case, ё as е, single spaces (the header box and the API). */
+export const foldSearch = (text: string) => text.toLocaleLowerCase('ru').replace(/ё/g, 'е').replace(/\s+/g, ' ').trim();
+
 export const MIN_SERVICE_PRICE = 50_000;
 export const MAX_PRICE = 100_000_000; // 1 000 000 ₽
 export const MAX_SERVICE_IMAGES = 10;

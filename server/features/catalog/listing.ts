@@ -299,9 +299,15 @@ function remember<T>(cache: Kept<T>, key: string, value: T) {
   cache.set(key, { at: Date.now(), value });
 }
 
+/** The cache key of a select: its SQL and parameters, built once per select (building is not free). */
+const keys = new WeakMap<PgSelect, string>();
 function selectKey(rows: PgSelect): string {
-  const { sql: text, params } = rows.toSQL();
-  return `${text}|${JSON.stringify(params)}`;
+  let key = keys.get(rows);
+  if (key === undefined) {
+    const { sql: text, params } = rows.toSQL();
+    keys.set(rows, (key = `${text}|${JSON.stringify(params)}`));
+  }
+  return key;
 }
 
 // ---------------------------------------------------------------------------------------------------------

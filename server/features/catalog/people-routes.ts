@@ -5,7 +5,6 @@ import { freelancersQuerySchema, publicUserSchema } from '#contract/catalog';
 import { ok } from '../../lib/http.ts';
 import { publicProfileSchema, type PeopleService } from './people-service.ts';
 import { publicListingSchema } from './services-routes.ts';
-import { TOTAL_CAP } from './listing.ts';
 
 /** The freelancers listing and a person's public page (/user/{id}); both open to everybody. */
 export const peopleRoutes: FastifyPluginAsyncZod<{ people: PeopleService }> = async (app, { people }) => {
@@ -13,9 +12,8 @@ export const peopleRoutes: FastifyPluginAsyncZod<{ people: PeopleService }> = as
     '/api/freelancers',
     { schema: { tags: ['people'], querystring: freelancersQuerySchema, response: { 200: publicListingSchema(publicUserSchema) } } },
     async (request) => {
-      const { result, total, next } = await people.freelancers(request.query);
-      // Sellers are counted exactly up to TOTAL_CAP: there are far fewer of them than of services.
-      return { ...ok(result, total), total, total_exact: total <= TOTAL_CAP, next };
+      const { result, total, total_exact, next } = await people.freelancers(request.query);
+      return { ...ok(result, total), total, total_exact, next };
     },
   );
 

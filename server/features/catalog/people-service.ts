@@ -10,6 +10,7 @@ import { presentServiceCard } from './services-service.ts';
 import {
   badCursor,
   cappedTotal,
+  TOTAL_CAP,
   decodeCursor,
   keysetAfter,
   levelCondition,
@@ -154,7 +155,7 @@ export class PeopleService {
    * GET /api/freelancers: sellers in good standing with at least one active service (in the category, when
    * given), by level and "online now", sorted by rating (then reviews), completed orders or newest; keyset pages.
    */
-  async freelancers(query: z.output<typeof freelancersQuerySchema>): Promise<{ result: PublicUser[]; total: number; next: string | null }> {
+  async freelancers(query: z.output<typeof freelancersQuerySchema>): Promise<{ result: PublicUser[]; total: number; total_exact: boolean; next: string | null }> {
     const position = after(query.sort, query.cursor);
     const inCategory = query.category
       ? sql` and ${services.categoryId} = (select ${categories.id} from ${categories} where ${categories.slug} = ${query.category})`
@@ -178,7 +179,8 @@ export class PeopleService {
     ]);
     const { rows: kept, next } = page(rows, query.limit, (r) => cursorOf(query.sort, { ...r.user, createdKey: r.createdKey }));
     const online = await this.deps.presence.onlineAmong(kept.map((r) => r.user.id));
-    return { result: kept.map((r) => presentPublicUser(r.user, online.has(r.user.id))), total, next };
+    // Sellers are counted exactly up to TOTAL_CAP: there are far fewer of them than of services.
+    return { result: kept.map((r) => presentPublicUser(r.user, online.has(r.user.id))), total, total_exact: total <= TOTAL_CAP, next };
   }
 
   /** GET /api/users/{id}: a person's public page; unknown, malformed and blocked ids are all 404. */

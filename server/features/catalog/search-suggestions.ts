@@ -2,6 +2,7 @@ import { and, desc, gte, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.ts';
 import { searchQueries } from '../../db/schema/catalog.ts';
+import { foldSearch } from '#contract/catalog';
 import { escapeLike, searchText } from './listing.ts';
 import { Tally } from './tally.ts';
 
@@ -18,7 +19,7 @@ const SUGGESTIONS = 6;
 export function normalizeSearch(q: string | undefined | null): string | null {
   const text = searchText(q);
   if (!text) return null;
-  const normal = text.toLocaleLowerCase('ru').replace(/ё/g, 'е').replace(/\s+/g, ' ').trim();
+  const normal = foldSearch(text);
   return normal.length >= 2 && normal.length <= MAX_QUERY_LENGTH ? normal : null;
 }
 

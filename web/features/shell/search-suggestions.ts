@@ -1,4 +1,5 @@
 import type { CatalogueCategory } from '#contract/ssr';
+import { foldSearch } from '#contract/catalog';
 
 // The header search box's suggestions: categories and sub-categories whose names have a word starting with
 // the typed text (from the catalogue the page already has), then popular searches from the API.
@@ -15,12 +16,10 @@ export interface SuggestionOption {
 export const SUGGEST_DELAY_MS = 150;
 const MAX_CATEGORIES = 4;
 
-/** Lower case with ё as е, as the API keeps searches. */
-const normal = (text: string) => text.toLocaleLowerCase('ru').replace(/ё/g, 'е').trim();
-const wordStarts = (title: string, start: string) => normal(title).split(/[\s,.\-–—/()]+/).some((word) => word.startsWith(start));
+const wordStarts = (title: string, start: string) => foldSearch(title).split(/[\s,.\-–—/()]+/).some((word) => word.startsWith(start));
 
 export function suggestionOptions(catalogue: CatalogueCategory[], typed: string, popular: string[]): SuggestionOption[] {
-  const start = normal(typed);
+  const start = foldSearch(typed);
   const categories: SuggestionOption[] = [];
   if (start.length >= 2) {
     for (const c of catalogue) {
