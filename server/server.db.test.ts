@@ -7,7 +7,8 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from './server.ts';
 import { createTestDatabase } from './test/database.ts';
-import { testEnv } from './test/app.ts';
+import { SignJWT } from 'jose';
+import { TEST_SECRET, testEnv } from './test/app.ts';
 import { users } from './db/schema/users.ts';
 import { services } from './db/schema/catalog.ts';
 import { DEMO_SERVICES } from './db/seed/demo.ts';
@@ -131,7 +132,7 @@ describe('socket', () => {
     socket.disconnect();
   });
 
-  it('refuses no token, a foreign token, a revoked token and a blocked user', async () => {
+  it('refuses no token, a foreign token, a revoked token, a blocked user and a token without exp', async () => {
     const user = await createUser(server.database.db);
     const token = await server.app.services.tokens.sign(user);
     const revoked = await createUser(server.database.db);
@@ -139,8 +140,14 @@ describe('socket', () => {
     await server.database.db.update(users).set({ tokenVersion: 1 }).where(eq(users.id, revoked.id));
     const blocked = await createUser(server.database.db, { blockedAt: new Date() });
     const blockedToken = await server.app.services.tokens.sign(blocked);
+    // Signed with the real secret, valid in every other way, but without exp: it would never expire.
+    const forever = await new SignJWT({ ver: user.tokenVersion })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(user.id)
+      .setIssuedAt()
+      .sign(new TextEncoder().encode(TEST_SECRET));
 
-    for (const auth of [{}, { token: `Bearer ${token.slice(0, -4)}abcd` }, { token: revokedToken }, { token: `Bearer ${blockedToken}` }]) {
+    for (const auth of [{}, { token: `Bearer ${token.slice(0, -4)}abcd` }, { token: revokedToken }, { token: `Bearer ${blockedToken}` }, { token: `Bearer ${forever}` }]) {
       const { socket, error } = await connectWith(auth);
       expect(error?.message).toBe('unauthorized');
       socket.close();
