@@ -11,14 +11,17 @@ import { SignJWT } from 'jose';
 import { TEST_SECRET, testEnv } from './test/app.ts';
 import { users } from './db/schema/users.ts';
 import { services } from './db/schema/catalog.ts';
-import { DEMO_SERVICES } from './db/seed/demo.ts';
+import { DEMO_SERVICES, demoPasswordFile } from './db/seed/demo.ts';
 import { ownedFile } from './features/files/service.ts';
-import { createUser } from './db/factories.ts';
+import { createUser, DEFAULT_PASSWORD } from './db/factories.ts';
+import { passwordSchema } from '#contract/auth';
 import { verifyPassword } from './lib/passwords.ts';
 
 let server: RunningServer;
+let dataDir: string;
 
 beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'podryad-boot-'));
   const database = await createTestDatabase({ reference: false });
   server = await startServer(
     testEnv({
@@ -27,7 +30,7 @@ beforeAll(async () => {
       SEED_DEMO: '1',
       ADMIN_EMAIL: 'Boss@Example.org',
       ADMIN_PASSWORD: 'boss-password-1',
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'podryad-boot-')),
+      DATA_DIR: dataDir,
     }),
     pino({ level: 'silent' }),
     { database },
@@ -70,6 +73,23 @@ describe('boot', () => {
     for (const u of rows) expect(u.name).toMatch(/^[А-ЯЁ][а-яё]+$/);
   });
 
+  it("gives every demo user the data folder's own random password, kept in DATA_DIR/demo-password, never the published one", async () => {
+    const password = readFileSync(demoPasswordFile(dataDir), 'utf8').trim();
+    expect(password).not.toBe(DEFAULT_PASSWORD);
+    expect(passwordSchema.safeParse(password).success).toBe(true);
+    expect(server.demoAccounts?.map((a) => a.password)).toEqual([password, password, password]);
+    const demoUsers = (await server.database.db.select().from(users)).filter((u) => u.email.endsWith('@example.com'));
+    expect(demoUsers.length).toBeGreaterThanOrEqual(11);
+    for (const u of demoUsers) {
+      expect(await verifyPassword(u.passwordHash, password), u.email).toBe(true);
+      expect(await verifyPassword(u.passwordHash, DEFAULT_PASSWORD), u.email).toBe(false);
+    }
+    const login = (p: string) =>
+      fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@example.com', password: p }) });
+    expect((await login(DEFAULT_PASSWORD)).status).toBe(400);
+    expect((await login(password)).status).toBe(200);
+  });
+
   it('creates the bootstrap admin from ADMIN_EMAIL / ADMIN_PASSWORD', async () => {
     const [admin] = await server.database.db.select().from(users).where(sql`lower(${users.email}) = 'boss@example.org'`);
     expect(admin?.roles).toContain('admin');
@@ -78,7 +98,7 @@ describe('boot', () => {
 
   it('seeds demo data only into an empty database', async () => {
     const { seedDemo } = await import('./db/seed/demo.ts');
-    expect(await seedDemo(server.database.db, server.app.services.files.storage)).toBeNull();
+    expect(await seedDemo(server.database.db, server.app.services.files.storage, () => 'other-password-1')).toBeNull();
     expect(await server.database.db.select().from(services)).toHaveLength(DEMO_SERVICES.length);
   });
 
