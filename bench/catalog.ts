@@ -66,6 +66,8 @@ export async function runCatalogBench(): Promise<void> {
     HOST: '127.0.0.1',
     RATES_URL: '',
     SEED_DEMO: '0',
+    // Registration is not measured: no bot check.
+    TURNSTILE_DISABLED: 'true',
     JWT_SECRET: 'bench-only-secret-bench-only-secret-bench-only-secret',
     DATA_DIR: dataDir,
     DATABASE_URL: bench.url,

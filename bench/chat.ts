@@ -354,6 +354,8 @@ export async function runChatBench(): Promise<void> {
       HOST: '127.0.0.1',
       RATES_URL: '',
       SEED_DEMO: '0',
+      // Registration is not measured: no bot check.
+      TURNSTILE_DISABLED: 'true',
       LOG_LEVEL: 'silent',
       JWT_SECRET,
       DATA_DIR: dataDir,

@@ -31,7 +31,10 @@ const env = loadEnv({
   PORT: '0',
   HOST: '127.0.0.1',
   RATES_URL: '',
+  // The demo's data, as `npm start` loads it (production mode, marked as the demo), and no bot check.
   SEED_DEMO: '1',
+  DEMO_MODE: '1',
+  TURNSTILE_DISABLED: 'true',
   JWT_SECRET: 'bench-only-secret-bench-only-secret-bench-only-secret',
   DATA_DIR: dataDir,
   DATABASE_URL: process.env.DATABASE_URL,

@@ -177,4 +177,19 @@ describe('accounts', () => {
     await register(page, { login: user.userName.toUpperCase(), email: `x_${unique()}@example.com` });
     await expect.poll(() => page.locator('.toast', { hasText: 'логином' }).first().textContent()).toBe('Пользователь с таким логином уже существует');
   });
+
+  it('after sign-in goes to ?from= only when it is a path of our own', async () => {
+    const { user } = await e2e.user({ password: 'right-pass-1' });
+    const { page, context } = await e2e.open();
+    // A second tab on a hostile ?from= follows the sign-in through isAuth, and must stay on our origin too.
+    const second = await context.newPage();
+    await visit(second, '/login?from=%2F%5C%2Fevil.example');
+    await visit(page, '/login?from=/%5Cevil.example');
+    await login(page, user.email, 'right-pass-1');
+    await page.waitForURL((u) => u.pathname === '/');
+    expect(new URL(page.url()).origin).toBe(e2e.url);
+    await second.waitForURL((u) => u.pathname === '/');
+    expect(new URL(second.url()).origin).toBe(e2e.url);
+    await second.close();
+  });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { AUTH_TOKEN_KEY } from '../contract/constants.ts';
 import { BRAND, DESKTOP_USER_AGENT, checkA11y, h1Of, hydrated, pathOf, useE2E, userMenuToggle, visit } from './fixtures.ts';
 
 // SPEC §2/§6 route guards: authenticated (profile area, /verify), redirect-if-authenticated
@@ -152,6 +153,19 @@ describe('route guards', () => {
     // …or to where ?from= points.
     await visit(page, '/login?from=%2Fprofile%2Forders');
     expect(pathOf(page)).toBe('/profile/orders');
+
+    // …but never to another host, however ?from= is spelled: the document's own 302 stays on our origin.
+    const headers = { 'user-agent': DESKTOP_USER_AGENT, cookie: `${AUTH_TOKEN_KEY}=${encodeURIComponent(token)}` };
+    for (const from of ['/%5Cevil.example', '%2F%5Cevil.example', '%2F%2Fevil.example', '/%09/evil.example', '%2F..%2F%2Fevil.example', 'https%3A%2F%2Fevil.example', 'javascript%3Aalert(1)']) {
+      const raw = await fetch(`${e2e.url}/login?from=${from}`, { redirect: 'manual', headers });
+      expect(raw.status, from).toBe(302);
+      const location = raw.headers.get('location')!;
+      expect(location, from).toMatch(/^\/(?![/\\])/);
+      expect(new URL(location, e2e.url).origin, from).toBe(e2e.url);
+    }
+    // And in the browser, the page it lands on is ours.
+    await visit(page, '/login?from=/%5Cevil.example');
+    expect(new URL(page.url()).origin).toBe(e2e.url);
   });
 
   it('shows a signed-in user every profile page with the profile side menu', async () => {

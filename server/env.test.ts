@@ -18,8 +18,32 @@ describe('loadEnv', () => {
   });
 
   it('turns demo data off by default in production', () => {
-    expect(loadEnv({ NODE_ENV: 'production', DATA_DIR: dataDir() }).SEED_DEMO).toBe(false);
-    expect(loadEnv({ NODE_ENV: 'production', SEED_DEMO: '1', DATA_DIR: dataDir() }).SEED_DEMO).toBe(true);
+    expect(loadEnv({ NODE_ENV: 'production', TURNSTILE_SECRET: 's', DATA_DIR: dataDir() }).SEED_DEMO).toBe(false);
+  });
+
+  it('never seeds demo users when the operator set NODE_ENV=production, only in the demo `npm start` runs', () => {
+    expect(() => loadEnv({ NODE_ENV: 'production', SEED_DEMO: '1', TURNSTILE_SECRET: 's', DATA_DIR: dataDir() })).toThrow(
+      /SEED_DEMO: demo users are never seeded with NODE_ENV=production/,
+    );
+    const demo = loadEnv({ NODE_ENV: 'production', SEED_DEMO: '1', DEMO_MODE: '1', TURNSTILE_DISABLED: 'true', DATA_DIR: dataDir() });
+    expect(demo.SEED_DEMO).toBe(true);
+    expect(demo.DEMO_MODE).toBe(true);
+  });
+
+  it('refuses production without TURNSTILE_SECRET unless TURNSTILE_DISABLED=true, listed with the other problems', () => {
+    let error: unknown;
+    try {
+      loadEnv({ NODE_ENV: 'production', PORT: 'abc', DATA_DIR: dataDir() });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(EnvError);
+    expect((error as EnvError).problems).toEqual([expect.stringMatching(/^PORT: /), expect.stringMatching(/^TURNSTILE_SECRET: required with NODE_ENV=production/)]);
+    expect(() => loadEnv({ NODE_ENV: 'production', TURNSTILE_DISABLED: 'false', DATA_DIR: dataDir() })).toThrow(/TURNSTILE_SECRET/);
+    expect(loadEnv({ NODE_ENV: 'production', TURNSTILE_SECRET: 'the-secret', DATA_DIR: dataDir() }).TURNSTILE_DISABLED).toBe(false);
+    expect(loadEnv({ NODE_ENV: 'production', TURNSTILE_DISABLED: 'true', DATA_DIR: dataDir() }).TURNSTILE_DISABLED).toBe(true);
+    // Outside production the stand-in keeps working without configuration.
+    expect(loadEnv({ DATA_DIR: dataDir() }).TURNSTILE_SECRET).toBeUndefined();
   });
 
   it('generates JWT_SECRET once and keeps it in DATA_DIR', () => {

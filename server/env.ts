@@ -34,6 +34,8 @@ function schemaFor(nodeEnv: string) {
       ADMIN_EMAIL: z.email().optional(),
       ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
       SEED_DEMO: flag(nodeEnv !== 'production'),
+      // Set by `npm start` run without NODE_ENV: the one-step demo, in production mode, with demo data.
+      DEMO_MODE: flag(false),
       PUBLIC_DEV: flag(false),
       // An empty RATES_URL switches the rates refresh off (closed networks, tests).
       RATES_URL: z
@@ -48,12 +50,25 @@ function schemaFor(nodeEnv: string) {
       TURNSTILE_SECRET: z.string().optional().transform((v) => v || undefined),
       TURNSTILE_SITE_KEY: z.string().optional().transform((v) => v || undefined),
       TURNSTILE_VERIFY_URL: z.url().default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
+      // Production without a bot check must be chosen explicitly.
+      TURNSTILE_DISABLED: flag(false),
       LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
       TRUST_PROXY: flag(false),
     })
     .refine((e) => !e.ADMIN_EMAIL === !e.ADMIN_PASSWORD, {
       message: 'ADMIN_EMAIL and ADMIN_PASSWORD go together',
       path: ['ADMIN_PASSWORD'],
+    })
+    // These two are checked even when other variables are bad, so that the boot error lists them too.
+    .refine((e) => e.NODE_ENV !== 'production' || e.TURNSTILE_SECRET || e.TURNSTILE_DISABLED, {
+      message: 'required with NODE_ENV=production (or set TURNSTILE_DISABLED=true to run without a bot check)',
+      path: ['TURNSTILE_SECRET'],
+      when: () => true,
+    })
+    .refine((e) => e.NODE_ENV !== 'production' || !e.SEED_DEMO || e.DEMO_MODE, {
+      message: 'demo users are never seeded with NODE_ENV=production (run `npm start` without NODE_ENV for the demo)',
+      path: ['SEED_DEMO'],
+      when: () => true,
     });
 }
 

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -34,6 +34,10 @@ describe('server/main.ts', () => {
     while (!/running at (http:\/\/\S+)/.test(output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     const url = output().match(/running at (http:\/\/\S+)/)![1]!;
     expect(output()).toContain('seller@example.com');
+    // The data folder's own password, not a published one.
+    const password = readFileSync(path.join(dataDir, 'demo-password'), 'utf8').trim();
+    expect(output()).toContain(`admin@example.com  ${password}`);
+    expect(output()).not.toContain('demo12345');
     expect((await fetch(`${url}/api/health`)).status).toBe(200);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);

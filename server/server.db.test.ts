@@ -7,17 +7,21 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from './server.ts';
 import { createTestDatabase } from './test/database.ts';
-import { testEnv } from './test/app.ts';
+import { SignJWT } from 'jose';
+import { TEST_SECRET, testEnv } from './test/app.ts';
 import { users } from './db/schema/users.ts';
 import { services } from './db/schema/catalog.ts';
-import { DEMO_SERVICES } from './db/seed/demo.ts';
+import { DEMO_SERVICES, demoPasswordFile } from './db/seed/demo.ts';
 import { ownedFile } from './features/files/service.ts';
-import { createUser } from './db/factories.ts';
+import { createUser, DEFAULT_PASSWORD } from './db/factories.ts';
+import { passwordSchema } from '#contract/auth';
 import { verifyPassword } from './lib/passwords.ts';
 
 let server: RunningServer;
+let dataDir: string;
 
 beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'podryad-boot-'));
   const database = await createTestDatabase({ reference: false });
   server = await startServer(
     testEnv({
@@ -26,7 +30,7 @@ beforeAll(async () => {
       SEED_DEMO: '1',
       ADMIN_EMAIL: 'Boss@Example.org',
       ADMIN_PASSWORD: 'boss-password-1',
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'podryad-boot-')),
+      DATA_DIR: dataDir,
     }),
     pino({ level: 'silent' }),
     { database },
@@ -69,6 +73,23 @@ describe('boot', () => {
     for (const u of rows) expect(u.name).toMatch(/^[А-ЯЁ][а-яё]+$/);
   });
 
+  it("gives every demo user the data folder's own random password, kept in DATA_DIR/demo-password, never the published one", async () => {
+    const password = readFileSync(demoPasswordFile(dataDir), 'utf8').trim();
+    expect(password).not.toBe(DEFAULT_PASSWORD);
+    expect(passwordSchema.safeParse(password).success).toBe(true);
+    expect(server.demoAccounts?.map((a) => a.password)).toEqual([password, password, password]);
+    const demoUsers = (await server.database.db.select().from(users)).filter((u) => u.email.endsWith('@example.com'));
+    expect(demoUsers.length).toBeGreaterThanOrEqual(11);
+    for (const u of demoUsers) {
+      expect(await verifyPassword(u.passwordHash, password), u.email).toBe(true);
+      expect(await verifyPassword(u.passwordHash, DEFAULT_PASSWORD), u.email).toBe(false);
+    }
+    const login = (p: string) =>
+      fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@example.com', password: p }) });
+    expect((await login(DEFAULT_PASSWORD)).status).toBe(400);
+    expect((await login(password)).status).toBe(200);
+  });
+
   it('creates the bootstrap admin from ADMIN_EMAIL / ADMIN_PASSWORD', async () => {
     const [admin] = await server.database.db.select().from(users).where(sql`lower(${users.email}) = 'boss@example.org'`);
     expect(admin?.roles).toContain('admin');
@@ -77,7 +98,7 @@ describe('boot', () => {
 
   it('seeds demo data only into an empty database', async () => {
     const { seedDemo } = await import('./db/seed/demo.ts');
-    expect(await seedDemo(server.database.db, server.app.services.files.storage)).toBeNull();
+    expect(await seedDemo(server.database.db, server.app.services.files.storage, () => 'other-password-1')).toBeNull();
     expect(await server.database.db.select().from(services)).toHaveLength(DEMO_SERVICES.length);
   });
 
@@ -131,7 +152,7 @@ describe('socket', () => {
     socket.disconnect();
   });
 
-  it('refuses no token, a foreign token, a revoked token and a blocked user', async () => {
+  it('refuses no token, a foreign token, a revoked token, a blocked user and a token without exp', async () => {
     const user = await createUser(server.database.db);
     const token = await server.app.services.tokens.sign(user);
     const revoked = await createUser(server.database.db);
@@ -139,8 +160,14 @@ describe('socket', () => {
     await server.database.db.update(users).set({ tokenVersion: 1 }).where(eq(users.id, revoked.id));
     const blocked = await createUser(server.database.db, { blockedAt: new Date() });
     const blockedToken = await server.app.services.tokens.sign(blocked);
+    // Signed with the real secret, valid in every other way, but without exp: it would never expire.
+    const forever = await new SignJWT({ ver: user.tokenVersion })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(user.id)
+      .setIssuedAt()
+      .sign(new TextEncoder().encode(TEST_SECRET));
 
-    for (const auth of [{}, { token: `Bearer ${token.slice(0, -4)}abcd` }, { token: revokedToken }, { token: `Bearer ${blockedToken}` }]) {
+    for (const auth of [{}, { token: `Bearer ${token.slice(0, -4)}abcd` }, { token: revokedToken }, { token: `Bearer ${blockedToken}` }, { token: `Bearer ${forever}` }]) {
       const { socket, error } = await connectWith(auth);
       expect(error?.message).toBe('unauthorized');
       socket.close();

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Env } from './env.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { seedReference } from './db/seed/reference.ts';
-import { seedDemo, type DemoAccount } from './db/seed/demo.ts';
+import { demoPassword, seedDemo, type DemoAccount } from './db/seed/demo.ts';
 import { ensureBootstrapAdmin } from './db/seed/admin.ts';
 import { buildApp } from './app.ts';
 import { LocalStorage, uploadsRoot } from './lib/storage.ts';
@@ -27,8 +27,10 @@ export async function startServer(env: Env, logger: Logger, opts: { database?: D
   await database.migrate();
   await seedReference(database.db);
   // Demo data first: it goes only into a database nobody has registered in yet. Its pictures go where
-  // the app keeps uploads.
-  const demoAccounts = env.SEED_DEMO ? await seedDemo(database.db, new LocalStorage(uploadsRoot(env.DATA_DIR))) : null;
+  // the app keeps uploads; its users' password is the data folder's own (never a published one).
+  const demoAccounts = env.SEED_DEMO
+    ? await seedDemo(database.db, new LocalStorage(uploadsRoot(env.DATA_DIR)), () => demoPassword(env.DATA_DIR))
+    : null;
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await ensureBootstrapAdmin(database.db, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
 
   const app = await buildApp({ env, database, logger });

@@ -24,4 +24,13 @@ describe('Tokens', () => {
     const early = await new SignJWT({ ver: 3 }).setProtectedHeader({ alg: 'HS256' }).setSubject(user.id).setNotBefore(now + 600).setExpirationTime(now + 3600).sign(key);
     for (const bad of [none, foreign, expired, early, 'garbage', '']) expect(await tokens.verify(bad)).toBeNull();
   });
+
+  it('refuses a token without exp, even signed with the real secret', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const forever = await new SignJWT({ ver: 3 }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(user.id).setIssuedAt(now).setNotBefore(now).sign(key);
+    expect(await tokens.verify(forever)).toBeNull();
+    // The same token with an exp passes: the refusal is about the missing claim alone.
+    const bounded = await new SignJWT({ ver: 3 }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(user.id).setIssuedAt(now).setNotBefore(now).setExpirationTime(now + 60).sign(key);
+    expect(await tokens.verify(bounded)).toEqual({ sub: user.id, ver: 3 });
+  });
 });

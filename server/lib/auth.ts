@@ -30,10 +30,13 @@ export class Tokens {
       .sign(await this.key);
   }
 
-  /** Returns the claims of a valid token or null: alg none, foreign signatures, expired or early tokens fail. */
+  /**
+   * Returns the claims of a valid token or null: alg none, foreign signatures, expired or early tokens fail,
+   * and so does a token without `exp` (it would never expire). The socket handshake checks tokens here too.
+   */
   async verify(token: string): Promise<{ sub: string; ver: number } | null> {
     try {
-      const { payload } = await jwtVerify(token, await this.key, { algorithms: ['HS256'] });
+      const { payload } = await jwtVerify(token, await this.key, { algorithms: ['HS256'], requiredClaims: ['exp'] });
       if (typeof payload.sub !== 'string' || typeof payload.ver !== 'number') return null;
       return { sub: payload.sub, ver: payload.ver };
     } catch (err) {

@@ -112,3 +112,21 @@ describe('Turnstile without a secret', () => {
     expect(await new Turnstile({ secret: '', verifyUrl }, log).verify(TURNSTILE_DUMMY_TOKEN)).toBe(true);
   });
 });
+
+describe('Turnstile without a secret in production', () => {
+  it('refuses the dummy token unless the operator switched the bot check off', async () => {
+    const production = new Turnstile({ verifyUrl, production: true }, log);
+    expect(await production.verify(TURNSTILE_DUMMY_TOKEN)).toBe(false);
+    expect(await new Turnstile({ secret: '', verifyUrl, production: true, disabled: false }, log).verify(TURNSTILE_DUMMY_TOKEN)).toBe(false);
+    const disabled = new Turnstile({ verifyUrl, production: true, disabled: true }, log);
+    expect(await disabled.verify(TURNSTILE_DUMMY_TOKEN)).toBe(true);
+    expect(await disabled.verify('some-other-token')).toBe(false);
+    expect(posted).toHaveLength(0);
+  });
+
+  it('asks siteverify about the dummy token when a secret is set (Cloudflare refuses it for a real secret)', async () => {
+    reply = json({ success: false, 'error-codes': ['invalid-input-response'] });
+    expect(await new Turnstile({ secret: 'the-secret', verifyUrl, production: true }, log).verify(TURNSTILE_DUMMY_TOKEN)).toBe(false);
+    expect(posted).toHaveLength(1);
+  });
+});

@@ -1,6 +1,9 @@
 import type { Logger } from 'pino';
 
-/** Cloudflare's documented dummy token; the only one accepted when no secret is configured. */
+/**
+ * Cloudflare's documented dummy token; without a secret the only one accepted, and in production only when
+ * the operator switched the bot check off (TURNSTILE_DISABLED).
+ */
 export const TURNSTILE_DUMMY_TOKEN = 'XXXX.DUMMY.TOKEN.XXXX';
 
 export interface TurnstileOptions {
@@ -8,6 +11,10 @@ export interface TurnstileOptions {
   /** Cloudflare's siteverify endpoint (or a compatible one). */
   verifyUrl: string;
   timeoutMs?: number;
+  /** NODE_ENV=production: without a secret nothing passes unless `disabled`. */
+  production?: boolean;
+  /** TURNSTILE_DISABLED: the operator chose to run without a bot check. */
+  disabled?: boolean;
 }
 
 /** Checks Cloudflare Turnstile tokens; every failure, including Cloudflare being unreachable, is a refusal. */
@@ -15,6 +22,7 @@ export class Turnstile {
   private readonly secret?: string;
   private readonly verifyUrl: string;
   private readonly timeoutMs: number;
+  private readonly acceptsDummy: boolean;
 
   constructor(
     opts: TurnstileOptions,
@@ -23,6 +31,8 @@ export class Turnstile {
     this.secret = opts.secret || undefined;
     this.verifyUrl = opts.verifyUrl;
     this.timeoutMs = opts.timeoutMs ?? 5000;
+    // A production server missing its secret by mistake must not let everyone through with a public token.
+    this.acceptsDummy = !opts.production || opts.disabled === true;
   }
 
   /** Whether a site key/secret pair is configured (otherwise only the dummy token passes). */
@@ -33,7 +43,7 @@ export class Turnstile {
   async verify(token: unknown, remoteIp?: string): Promise<boolean> {
     // Cloudflare's tokens are at most 2048 characters long.
     if (typeof token !== 'string' || token === '' || token.length > 2048) return false;
-    if (!this.secret) return token === TURNSTILE_DUMMY_TOKEN;
+    if (!this.secret) return this.acceptsDummy && token === TURNSTILE_DUMMY_TOKEN;
 
     const form = new URLSearchParams({ secret: this.secret, response: token });
     if (remoteIp) form.set('remoteip', remoteIp);

@@ -1,4 +1,5 @@
-import { createReadStream } from 'node:fs';
+import { randomInt } from 'node:crypto';
+import { createReadStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -7,7 +8,7 @@ import { FileService } from '../../features/files/service.ts';
 import type { LocalStorage } from '../../lib/storage.ts';
 import { users } from '../schema/users.ts';
 import { searchQueries } from '../schema/catalog.ts';
-import { createUser, DEFAULT_PASSWORD } from '../factories.ts';
+import { createUser } from '../factories.ts';
 import { createProject, createService } from '../catalog-factories.ts';
 import type { UserRow } from '../schema/users.ts';
 
@@ -17,11 +18,47 @@ export interface DemoAccount {
   role: string;
 }
 
-export const DEMO_ACCOUNTS: DemoAccount[] = [
-  { email: 'seller@example.com', password: DEFAULT_PASSWORD, role: 'seller' },
-  { email: 'customer@example.com', password: DEFAULT_PASSWORD, role: 'customer' },
-  { email: 'admin@example.com', password: DEFAULT_PASSWORD, role: 'admin' },
+export const DEMO_ACCOUNTS: Omit<DemoAccount, 'password'>[] = [
+  { email: 'seller@example.com', role: 'seller' },
+  { email: 'customer@example.com', role: 'customer' },
+  { email: 'admin@example.com', role: 'admin' },
 ];
+
+/** Where the demo accounts' password is kept: one per data folder, so no two demos share a known one. */
+export const demoPasswordFile = (dataDir: string) => path.join(dataDir, 'demo-password');
+
+// Letters and digits that cannot be mistaken for one another when copied from a terminal.
+const PASSWORD_LETTERS = 'abcdefghjkmnpqrstuvwxyz';
+const PASSWORD_DIGITS = '23456789';
+
+/** A random password of 12 characters (about 58 bits) with letters and digits, as the password rules want. */
+export function newDemoPassword(): string {
+  const alphabet = PASSWORD_LETTERS + PASSWORD_DIGITS;
+  const chars = Array.from({ length: 10 }, () => alphabet[randomInt(alphabet.length)]!);
+  chars.splice(randomInt(chars.length + 1), 0, PASSWORD_LETTERS[randomInt(PASSWORD_LETTERS.length)]!);
+  chars.splice(randomInt(chars.length + 1), 0, PASSWORD_DIGITS[randomInt(PASSWORD_DIGITS.length)]!);
+  return chars.join('');
+}
+
+/** The demo accounts' password of this data folder: generated once and kept there (like DATA_DIR/jwt-secret). */
+export function demoPassword(dataDir: string): string {
+  const file = demoPasswordFile(dataDir);
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const password = newDemoPassword();
+  try {
+    // 'wx': of two instances starting on one folder, the first one's password stays.
+    writeFileSync(file, `${password}\n`, { mode: 0o600, flag: 'wx' });
+    return password;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    return readFileSync(file, 'utf8').trim();
+  }
+}
 
 const SELLERS: [string, string, string, string][] = [
   ['anna_design', 'Анна', 'Соколова', 'Дизайнер логотипов и фирменного стиля, 8 лет опыта.'],
@@ -67,10 +104,6 @@ const CUSTOMERS: [string, string, string][] = [
   ['pavel_startup', 'Павел', 'Козлов'],
 ];
 
-/**
- * Demo data for a fresh database: only when SEED_DEMO is on and nobody has registered yet. The services'
- * pictures are uploaded by their sellers the way the files API does it (`storage`: where uploads live).
- */
 /** Popular searches of the demo (normalised as SearchSuggestions keeps them), with how often they were made. */
 const DEMO_SEARCHES: [string, number][] = [
   ['логотип', 120],
@@ -84,25 +117,33 @@ const DEMO_SEARCHES: [string, number][] = [
   ['текст для лендинга', 17],
 ];
 
-export async function seedDemo(db: Db, storage: LocalStorage): Promise<DemoAccount[] | null> {
+/**
+ * Demo data for a fresh database: only when SEED_DEMO is on and nobody has registered yet. The services'
+ * pictures are uploaded by their sellers the way the files API does it (`storage`: where uploads live).
+ * Every demo user, the printed ones and the others, gets the password `passwordOf` gives (demoPassword(): one
+ * per data folder), asked only when the seed runs.
+ */
+export async function seedDemo(db: Db, storage: LocalStorage, passwordOf: () => string): Promise<DemoAccount[] | null> {
   const [{ count }] = (await db.select({ count: sql<number>`count(*)::int` }).from(users)) as [{ count: number }];
   if (count > 0) return null;
+  const password = passwordOf();
   // A missing picture fails before anything is written: a half-seeded database would never be seeded again.
   await Promise.all(DEMO_SERVICES.flatMap(([, , , , , , , covers]) => covers.map((name) => access(demoCoverPath(name)))));
   const uploads = new FileService(db, storage);
-  const [seller, customer, admin] = DEMO_ACCOUNTS as [DemoAccount, DemoAccount, DemoAccount];
+  const accounts = DEMO_ACCOUNTS.map((a) => ({ ...a, password }));
+  const [seller, customer, admin] = accounts as [DemoAccount, DemoAccount, DemoAccount];
 
-  await createUser(db, { email: seller.email, userName: 'demo_seller', name: 'Алексей', surname: 'Смирнов', role: 'seller',
+  await createUser(db, { email: seller.email, password, userName: 'demo_seller', name: 'Алексей', surname: 'Смирнов', role: 'seller',
     about: 'Веб-дизайнер и верстальщик. Делаю лендинги и интернет-магазины под ключ.' });
-  await createUser(db, { email: customer.email, userName: 'demo_customer', name: 'Татьяна', surname: 'Иванова', role: 'customer' });
-  await createUser(db, { email: admin.email, userName: 'demo_admin', name: 'Михаил', surname: 'Администратор', role: 'admin' });
+  await createUser(db, { email: customer.email, password, userName: 'demo_customer', name: 'Татьяна', surname: 'Иванова', role: 'customer' });
+  await createUser(db, { email: admin.email, password, userName: 'demo_admin', name: 'Михаил', surname: 'Администратор', role: 'admin' });
   const sellers: UserRow[] = [];
   for (const [userName, name, surname, about] of SELLERS) {
-    sellers.push(await createUser(db, { email: `${userName}@example.com`, userName, name, surname, about, role: 'seller' }));
+    sellers.push(await createUser(db, { email: `${userName}@example.com`, password, userName, name, surname, about, role: 'seller' }));
   }
   const customers: UserRow[] = [];
   for (const [userName, name, surname] of CUSTOMERS) {
-    customers.push(await createUser(db, { email: `${userName}@example.com`, userName, name, surname, role: 'customer' }));
+    customers.push(await createUser(db, { email: `${userName}@example.com`, password, userName, name, surname, role: 'customer' }));
   }
   const demoSeller = (await db.select().from(users).where(sql`${users.email} = ${seller.email}`))[0]!;
   const owners = [...sellers, demoSeller];
@@ -129,5 +170,5 @@ export async function seedDemo(db: Db, storage: LocalStorage): Promise<DemoAccou
   }
   // Searches as if people had made them, so the header's suggestions have something to offer at once.
   await db.insert(searchQueries).values(DEMO_SEARCHES.map(([query, searches]) => ({ query, searches })));
-  return DEMO_ACCOUNTS;
+  return accounts;
 }

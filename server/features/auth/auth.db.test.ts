@@ -1,8 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { SignJWT, UnsecuredJWT } from 'jose';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SECRET, createTestApp } from '../../test/app.ts';
 import { startSmtpSink, type SmtpSink } from '../../test/smtp-sink.ts';
@@ -11,6 +12,19 @@ import { users } from '../../db/schema/users.ts';
 import { emailTokens } from '../../db/schema/auth.ts';
 import { AUTH_MESSAGES } from '#contract/auth';
 import { API_ERROR_CODES, MESSAGES } from '#contract/messages';
+import { memoryRateLimiter } from '../../lib/rate-limiter.ts';
+import { Turnstile } from '../../lib/turnstile.ts';
+import {
+  AuthService,
+  LOGIN_DELAY_BASE_MS,
+  LOGIN_DELAY_MAX_MS,
+  LOGIN_FAILURES_PER_ADDRESS,
+  LOGIN_FAILURES_PER_PAIR,
+  LOGIN_FREE_FAILURES,
+  REGISTRATIONS_PER_ADDRESS,
+  TAKEN_ANSWERS_PER_ADDRESS,
+  loginDelayMs,
+} from './service.ts';
 import { PASSWORD, SUBJECTS, call, letterTo, linkToken, login, me, register, registration, sleep, unique } from './test-helpers.ts';
 
 let sink: SmtpSink;
@@ -299,6 +313,37 @@ describe('register', () => {
     });
   });
 
+  it(`lets one address create ${REGISTRATIONS_PER_ADDRESS} accounts an hour, parallel ones included; other addresses unaffected`, async () => {
+    const remoteAddress = '203.0.113.50';
+    const bodies = Array.from({ length: REGISTRATIONS_PER_ADDRESS + 4 }, () => registration());
+    const answers = await Promise.all(bodies.map((body) => register(app, body, { remoteAddress })));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(REGISTRATIONS_PER_ADDRESS);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused).toHaveLength(4);
+    expect(refused[0]!.body.message).toBe(MESSAGES.tooManyRequests);
+    const created = await db.select({ id: users.id }).from(users).where(inArray(users.email, bodies.map((b) => b.email)));
+    expect(created).toHaveLength(REGISTRATIONS_PER_ADDRESS);
+    expect((await register(app, registration(), { remoteAddress })).status).toBe(429);
+    expect((await register(app, registration(), { remoteAddress: '203.0.113.51' })).status).toBe(200);
+  });
+
+  it(`answers "already exists" ${TAKEN_ANSWERS_PER_ADDRESS} times an hour to one address, then 429 (no email lookup service)`, async () => {
+    const taken = await createUser(db);
+    const remoteAddress = '203.0.113.52';
+    for (let i = 0; i < TAKEN_ANSWERS_PER_ADDRESS; i++) {
+      const res = await register(app, registration(i % 2 ? { email: taken.email } : { user_name: taken.userName }), { remoteAddress });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe(i % 2 ? 'Email already exists' : 'User name already exists');
+    }
+    const probe = await register(app, registration({ email: taken.email }), { remoteAddress });
+    expect(probe.status).toBe(429);
+    expect(probe.body.message).toBe(MESSAGES.tooManyRequests);
+    // An unknown email gets no different answer from that address either way, and a real registration still goes
+    // through: the taken answers did not use up the address's registrations.
+    expect((await register(app, registration(), { remoteAddress })).status).toBe(200);
+    expect((await register(app, registration({ email: taken.email }), { remoteAddress: '203.0.113.53' })).status).toBe(400);
+  });
+
   it('refuses a bot-check token other than the dummy one when no secret is configured', async () => {
     const body = registration({ 'cf-turnstile-response': 'some-real-looking-token' });
     const res = await register(app, body);
@@ -424,35 +469,124 @@ describe('login', () => {
     expect((await login(app, user.email, 'wrong-password1')).status).toBe(400);
   });
 
-  it('after 10 wrong passwords refuses even the right one with 429, other accounts unaffected', async () => {
+  it('a stranger guessing from one address never locks the owner out: that address gets 429, the owner signs in from another', async () => {
     const victim = await createUser(db);
     const bystander = await createUser(db);
-    for (let i = 0; i < 10; i++) expect((await login(app, victim.email, `wrong${i}pass`)).status).toBe(400);
-    const locked = await login(app, victim.email, DEFAULT_PASSWORD);
-    expect(locked.status).toBe(429);
-    expect(locked.body.message).toBe('Слишком много попыток входа, попробуйте через 15 минут');
-    expect((await login(app, victim.email.toUpperCase(), DEFAULT_PASSWORD)).status).toBe(429);
-    expect((await login(app, bystander.email, DEFAULT_PASSWORD)).status).toBe(200);
+    const stranger = '203.0.113.66';
+    for (let i = 0; i < LOGIN_FAILURES_PER_PAIR; i++) expect((await login(app, victim.email, `wrong${i}pass`, { remoteAddress: stranger })).status).toBe(400);
+    const refused = await login(app, victim.email, `wrong-again`, { remoteAddress: stranger });
+    expect(refused.status).toBe(429);
+    expect(refused.body.message).toBe('Слишком много попыток входа, попробуйте через 15 минут');
+    // The pair is refused whatever the password and however the email is spelled.
+    expect((await login(app, victim.email.toUpperCase(), DEFAULT_PASSWORD, { remoteAddress: stranger })).status).toBe(429);
+    // The owner, from their own address, gets in at once or after a short pause at most.
+    const started = Date.now();
+    const owner = await login(app, victim.email, DEFAULT_PASSWORD, { remoteAddress: '198.51.100.7' });
+    expect(owner.status).toBe(200);
+    expect((await me<{ _id: string }>(app, owner.body.result)).body.result._id).toBe(victim.id);
+    expect(Date.now() - started).toBeLessThan(LOGIN_DELAY_MAX_MS + 2000);
+    // The stranger's address is not refused for other accounts until the address limit.
+    expect((await login(app, bystander.email, DEFAULT_PASSWORD, { remoteAddress: stranger })).status).toBe(200);
   });
 
-  it('a successful login clears the failures counted so far', async () => {
+  it('a right password clears the failures of its own address for the account', async () => {
     const user = await createUser(db);
-    for (let i = 0; i < 9; i++) expect((await login(app, user.email, `wrong${i}pass`)).status).toBe(400);
-    expect((await login(app, user.email, DEFAULT_PASSWORD)).status).toBe(200);
-    for (let i = 0; i < 9; i++) expect((await login(app, user.email, `wrong${i}pass`)).status).toBe(400);
-    expect((await login(app, user.email, DEFAULT_PASSWORD)).status).toBe(200);
+    const remoteAddress = '198.51.100.31';
+    // Twice six wrong ones would pass the limit of ten if the right one in between did not clear them.
+    for (let i = 0; i < 6; i++) expect((await login(app, user.email, `wrong${i}pass`, { remoteAddress })).status).toBe(400);
+    expect((await login(app, user.email, DEFAULT_PASSWORD, { remoteAddress })).status).toBe(200);
+    for (let i = 0; i < 6; i++) expect((await login(app, user.email, `wrong${i}pass`, { remoteAddress })).status).toBe(400);
+    expect((await login(app, user.email, DEFAULT_PASSWORD, { remoteAddress })).status).toBe(200);
   });
 
-  it('refuses an address after 50 attempts in the window, other addresses unaffected', async () => {
+  it('refuses an address after 50 failures in the window, other addresses unaffected', async () => {
     const user = await createUser(db);
     const remoteAddress = '198.51.100.23';
-    for (let i = 0; i < 50; i++) {
+    for (let i = 0; i < LOGIN_FAILURES_PER_ADDRESS; i++) {
       expect((await login(app, `nobody_${i}_${unique()}@example.com`, 'whatever1', { remoteAddress })).status).toBe(400);
     }
     const res = await login(app, user.email, DEFAULT_PASSWORD, { remoteAddress });
     expect(res.status).toBe(429);
     expect(res.body.message).toMatch(/[а-я]/);
     expect((await login(app, user.email, DEFAULT_PASSWORD, { remoteAddress: '198.51.100.24' })).status).toBe(200);
+  });
+
+  it('counts only failures against an address: many people signing in behind one address are not refused', async () => {
+    const people = await Promise.all(Array.from({ length: 6 }, () => createUser(db)));
+    const remoteAddress = '198.51.100.25';
+    for (let i = 0; i < LOGIN_FAILURES_PER_ADDRESS + 10; i++) {
+      const res = await login(app, people[i % people.length]!.email, DEFAULT_PASSWORD, { remoteAddress });
+      expect(res.status, `login ${i + 1}`).toBe(200);
+    }
+    expect((await login(app, people[0]!.email, 'wrong-pass-1', { remoteAddress })).status).toBe(400);
+  });
+});
+
+describe('login throttling (the service, with the waits recorded)', () => {
+  const waits: number[] = [];
+  let auth: AuthService;
+  beforeAll(() => {
+    const s = app.services;
+    auth = new AuthService({
+      db,
+      tokens: s.tokens,
+      mailer: s.mailer,
+      limiter: memoryRateLimiter(),
+      turnstile: new Turnstile({ verifyUrl: 'http://127.0.0.1:1/' }, pino({ level: 'silent' })),
+      log: pino({ level: 'silent' }),
+      brand: 'Подряд',
+      siteUrl: () => 'http://podryad.test',
+      onRevoke: () => {},
+      sleep: async (ms) => void waits.push(ms),
+    });
+  });
+  const attempt = (email: string, password: string, ip: string) =>
+    auth.login(email, password, ip).then(
+      (token) => ({ status: 200, token }),
+      (err: { statusCode?: number }) => ({ status: err.statusCode ?? 500, token: null }),
+    );
+
+  it('20 wrong passwords from address A, then many from other addresses: A is refused, the owner signs in from B after a bounded wait', async () => {
+    const owner = await createUser(db);
+    waits.length = 0;
+    const fromA = [];
+    for (let i = 0; i < 20; i++) fromA.push((await attempt(owner.email, `wrong${i}pass`, '203.0.113.1')).status);
+    expect(fromA).toEqual([...Array(LOGIN_FAILURES_PER_PAIR).fill(400), ...Array(20 - LOGIN_FAILURES_PER_PAIR).fill(429)]);
+    // A botnet: one guess from each of 30 addresses.
+    for (let i = 0; i < 30; i++) expect((await attempt(owner.email, `botnet${i}pass`, `203.0.113.${100 + i}`)).status).toBe(400);
+    // A stays refused, even with the right password; the owner from B gets in.
+    expect((await attempt(owner.email, DEFAULT_PASSWORD, '203.0.113.1')).status).toBe(429);
+    const mine = await attempt(owner.email, DEFAULT_PASSWORD, '198.51.100.2');
+    expect(mine.status).toBe(200);
+    expect((await app.services.tokens.verify(mine.token!))?.sub).toBe(owner.id);
+
+    // Every wait is bounded; they grow with the failures and reach the cap.
+    expect(Math.max(...waits)).toBe(LOGIN_DELAY_MAX_MS);
+    expect(waits.every((ms, i) => ms > 0 && ms <= LOGIN_DELAY_MAX_MS && (i === 0 || ms >= waits[i - 1]!))).toBe(true);
+    expect(waits.at(-1)).toBe(LOGIN_DELAY_MAX_MS);
+    // Refused attempts wait for nothing (and check no password): 10 free failures, then one wait per checked attempt.
+    expect(waits).toHaveLength(30 + 1);
+  });
+
+  it('parallel guesses from one address cannot slip past the limit', async () => {
+    const owner = await createUser(db);
+    const answers = await Promise.all(Array.from({ length: 25 }, (_, i) => attempt(owner.email, `wrong${i}pass`, '203.0.113.2')));
+    expect(answers.filter((a) => a.status === 400)).toHaveLength(LOGIN_FAILURES_PER_PAIR);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(25 - LOGIN_FAILURES_PER_PAIR);
+  });
+
+  it('the wait grows with the failures and never passes the cap, whatever their number', () => {
+    expect(loginDelayMs(0)).toBe(0);
+    expect(loginDelayMs(LOGIN_FREE_FAILURES - 1)).toBe(0);
+    expect(loginDelayMs(LOGIN_FREE_FAILURES)).toBeGreaterThan(0);
+    let previous = 0;
+    for (const failures of [LOGIN_FREE_FAILURES, LOGIN_FREE_FAILURES + 1, LOGIN_FREE_FAILURES + 3, 100, 10_000, 1e12, Number.MAX_SAFE_INTEGER]) {
+      const ms = loginDelayMs(failures);
+      expect(ms).toBeGreaterThanOrEqual(previous);
+      expect(ms).toBeLessThanOrEqual(LOGIN_DELAY_MAX_MS);
+      previous = ms;
+    }
+    expect(previous).toBe(LOGIN_DELAY_MAX_MS);
   });
 });
 
@@ -491,6 +625,7 @@ describe('tokens', () => {
       async (sub: string) => new SignJWT({ ver: 0 }).setProtectedHeader({ alg: 'HS256' }).setSubject(sub).setNotBefore(now() + 600).setExpirationTime(now() + 3600).sign(key),
     ],
     ['HS512 with our key', async (sub: string) => new SignJWT({ ver: 0 }).setProtectedHeader({ alg: 'HS512' }).setSubject(sub).setExpirationTime('1h').sign(key)],
+    ['without exp (it would never expire)', async (sub: string) => new SignJWT({ ver: 0 }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(sub).setIssuedAt().setNotBefore(now() - 5).sign(key)],
     ['without a version', async (sub: string) => new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(sub).setExpirationTime('1h').sign(key)],
     ['with a stale version', async (sub: string) => new SignJWT({ ver: -1 }).setProtectedHeader({ alg: 'HS256' }).setSubject(sub).setExpirationTime('1h').sign(key)],
     ['for a user that does not exist', async () => new SignJWT({ ver: 0 }).setProtectedHeader({ alg: 'HS256' }).setSubject('00000000-0000-4000-8000-00000000beef').setExpirationTime('1h').sign(key)],
@@ -590,14 +725,18 @@ describe('password recovery', () => {
     expect((await login(app, user.email, 'other1234')).status).toBe(400);
   });
 
-  it('a reset unlocks an account locked by wrong passwords', async () => {
+  it('a reset lets the address it came from in again after too many wrong passwords', async () => {
     const user = await createUser(db);
-    for (let i = 0; i < 10; i++) await login(app, user.email, `wrong${i}pass`);
-    expect((await login(app, user.email, DEFAULT_PASSWORD)).status).toBe(429);
-    await call(app, 'POST', '/api/auth/recover', { body: { email: user.email }, remoteAddress: '192.0.2.4' });
+    const remoteAddress = '192.0.2.4';
+    for (let i = 0; i < 10; i++) await login(app, user.email, `wrong${i}pass`, { remoteAddress });
+    expect((await login(app, user.email, DEFAULT_PASSWORD, { remoteAddress })).status).toBe(429);
+    await call(app, 'POST', '/api/auth/recover', { body: { email: user.email }, remoteAddress });
     const token = linkToken(await letterTo(sink, user.email, SUBJECTS.reset), '/recover');
-    expect((await call(app, 'POST', '/api/auth/reset', { body: { token, password: 'newpass123', repeat_password: 'newpass123' } })).status).toBe(200);
-    expect((await login(app, user.email, 'newpass123')).status).toBe(200);
+    expect((await call(app, 'POST', '/api/auth/reset', { body: { token, password: 'newpass123', repeat_password: 'newpass123' }, remoteAddress })).status).toBe(200);
+    const started = Date.now();
+    expect((await login(app, user.email, 'newpass123', { remoteAddress })).status).toBe(200);
+    // The account's failures went with the old password: no wait either.
+    expect(Date.now() - started).toBeLessThan(LOGIN_DELAY_BASE_MS);
   });
 
   it('refuses an expired reset link', async () => {

@@ -39,7 +39,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
   });
 
   app.post('/api/auth/reset', { schema: { tags: ['auth'], body: resetSchema, ...messageAnswer } }, async (request) => {
-    await auth.resetPassword(request.body);
+    await auth.resetPassword(request.body, request.ip);
     return ok({ message: AUTH_MESSAGES.passwordChanged });
   });
 };

@@ -16,14 +16,37 @@ import { AUTH_MESSAGES, type registerSchema, type resetSchema } from '#contract/
 import { API_ERROR_CODES, MESSAGES } from '#contract/messages';
 import { REMEMBER_ME_SECONDS } from '#contract/constants';
 
-const LOGIN_WINDOW_MS = 15 * 60_000;
-const LOGIN_FAILURES_PER_ACCOUNT = 10;
-const LOGIN_ATTEMPTS_PER_ADDRESS = 50;
+// Sign-in and registration limits (docs/decisions/008). A limit refuses an address, or an account from one
+// address; wrong guesses from elsewhere only slow an account down, so nobody can lock its owner out.
+export const LOGIN_WINDOW_MS = 15 * 60_000;
+/** Wrong passwords for one account from one address before that address gets 429 for the account. */
+export const LOGIN_FAILURES_PER_PAIR = 10;
+/** Wrong passwords from one address, whatever the accounts, before the address gets 429. */
+export const LOGIN_FAILURES_PER_ADDRESS = 50;
+/** Wrong passwords for one account (from anywhere) that cost no delay; each one after doubles it… */
+export const LOGIN_FREE_FAILURES = 10;
+export const LOGIN_DELAY_BASE_MS = 250;
+/** …up to this, the most any sign-in waits before its password is checked. */
+export const LOGIN_DELAY_MAX_MS = 3000;
+const REGISTRATION_WINDOW_MS = 60 * 60_000;
+/** Accounts one address may create in an hour. */
+export const REGISTRATIONS_PER_ADDRESS = 5;
+/** "Email/login already taken" answers one address may get in an hour (they tell whether an email is registered). */
+export const TAKEN_ANSWERS_PER_ADDRESS = 10;
 const RESEND_WINDOW_MS = 60_000;
 const RECOVER_PER_ADDRESS = 10;
 const LETTERS_PER_USER = 5;
 
-const loginFailuresKey = (email: string) => `login:account:${email.toLowerCase()}`;
+const accountKey = (email: string) => `login:account:${email.toLowerCase()}`;
+const pairKey = (email: string, ip: string) => `login:pair:${ip}:${email.toLowerCase()}`;
+const addressKey = (ip: string) => `login:ip:${ip}`;
+
+/** The wait before checking a password, after `failures` wrong ones for the account in the window. */
+export function loginDelayMs(failures: number): number {
+  if (failures < LOGIN_FREE_FAILURES) return 0;
+  // The exponent is capped too, so a huge count cannot overflow into Infinity or NaN.
+  return Math.min(LOGIN_DELAY_MAX_MS, LOGIN_DELAY_BASE_MS * 2 ** Math.min(failures - LOGIN_FREE_FAILURES, 16));
+}
 
 export interface AuthDeps {
   db: Db;
@@ -36,7 +59,11 @@ export interface AuthDeps {
   siteUrl: () => string;
   /** Drops the user's live sockets after their tokens were revoked. */
   onRevoke: (userId: string) => void;
+  /** Waits before a password is checked (tests pass one that records the waits). */
+  sleep?: (ms: number) => Promise<void>;
 }
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const byEmail = (email: string) => sql`lower(${users.email}) = ${email.toLowerCase()}`;
 
@@ -65,7 +92,12 @@ export class AuthService {
 
   async register(input: z.output<typeof registerSchema>, ip: string): Promise<string> {
     if (!(await this.deps.turnstile.verify(input['cf-turnstile-response'], ip))) throw badRequest(AUTH_MESSAGES.botCheckFailed);
-    const { db } = this.deps;
+    const { db, limiter } = this.deps;
+    // Counted up front, so that parallel registrations cannot all pass; given back when the name is taken.
+    const slotKey = `register:ip:${ip}`;
+    if (!(await limiter.hit(slotKey, REGISTRATIONS_PER_ADDRESS, REGISTRATION_WINDOW_MS)).allowed) {
+      throw new HttpError(429, MESSAGES.tooManyRequests);
+    }
     // Both can be taken (by two accounts): the email is reported first.
     const taken = await db
       .select({ email: users.email, userName: users.userName })
@@ -73,8 +105,8 @@ export class AuthService {
       .where(sql`${byEmail(input.email)} or lower(${users.userName}) = ${input.user_name.toLowerCase()}`)
       .limit(2);
     if (taken.length) {
-      // SPEC §7/§8: these two codes are English; the client shows the Russian texts.
-      throw badRequest(taken.some((u) => u.email.toLowerCase() === input.email) ? API_ERROR_CODES.emailExists : API_ERROR_CODES.userNameExists);
+      await limiter.undo(slotKey);
+      throw await this.takenAnswer(ip, taken.some((u) => u.email.toLowerCase() === input.email) ? 'email' : 'userName');
     }
     const referrer = input.referralCode
       ? // Codes are upper case; one typed by hand may not be.
@@ -100,29 +132,50 @@ export class AuthService {
     } catch (err) {
       // Two registrations racing for the same email or login: the unique index decides.
       const violated = uniqueViolation(err);
-      if (violated === 'users_email_idx') throw badRequest(API_ERROR_CODES.emailExists);
-      if (violated === 'users_user_name_idx') throw badRequest(API_ERROR_CODES.userNameExists);
+      if (violated === 'users_email_idx' || violated === 'users_user_name_idx') {
+        await limiter.undo(slotKey);
+        throw await this.takenAnswer(ip, violated === 'users_email_idx' ? 'email' : 'userName');
+      }
       throw err;
     }
     await this.sendConfirmation(user);
     return this.deps.tokens.sign(user, REMEMBER_ME_SECONDS);
   }
 
+  /**
+   * SPEC §8's "already exists" answer for the form, limited per address: it tells whether an email is
+   * registered, so it must not serve as a lookup.
+   */
+  private async takenAnswer(ip: string, what: 'email' | 'userName'): Promise<HttpError> {
+    const { allowed } = await this.deps.limiter.hit(`register-taken:ip:${ip}`, TAKEN_ANSWERS_PER_ADDRESS, REGISTRATION_WINDOW_MS);
+    if (!allowed) return new HttpError(429, MESSAGES.tooManyRequests);
+    // SPEC §7/§8: these two codes are English; the client shows the Russian texts.
+    return badRequest(what === 'email' ? API_ERROR_CODES.emailExists : API_ERROR_CODES.userNameExists);
+  }
+
+  /**
+   * Wrong guesses are limited per address and per (account, address) pair, both counted up front so that
+   * parallel attempts cannot slip past; a right password takes its attempt back. Guesses at one account from
+   * many addresses only delay every attempt at it a little (at most LOGIN_DELAY_MAX_MS): a stranger can slow
+   * the owner down, never lock them out.
+   */
   async login(email: string, password: string, ip: string): Promise<string> {
     const { limiter, db } = this.deps;
-    const address = await limiter.hit(`login:ip:${ip}`, LOGIN_ATTEMPTS_PER_ADDRESS, LOGIN_WINDOW_MS);
-    const accountKey = loginFailuresKey(email);
-    if (!address.allowed || (await limiter.count(accountKey)) >= LOGIN_FAILURES_PER_ACCOUNT) {
-      throw new HttpError(429, AUTH_MESSAGES.tooManyAttempts);
-    }
+    const pair = await limiter.hit(pairKey(email, ip), LOGIN_FAILURES_PER_PAIR, LOGIN_WINDOW_MS);
+    const address = await limiter.hit(addressKey(ip), LOGIN_FAILURES_PER_ADDRESS, LOGIN_WINDOW_MS);
+    if (!pair.allowed || !address.allowed) throw new HttpError(429, AUTH_MESSAGES.tooManyAttempts);
+    const delay = loginDelayMs(await limiter.count(accountKey(email)));
+    if (delay > 0) await (this.deps.sleep ?? sleep)(delay);
+
     const [user] = await db.select().from(users).where(byEmail(email)).limit(1);
     if (!user) await verifyPassword(await (dummyHash ??= hashPassword('not-a-password-0')), password);
     if (!user || !(await verifyPassword(user.passwordHash, password))) {
-      await limiter.hit(accountKey, LOGIN_FAILURES_PER_ACCOUNT, LOGIN_WINDOW_MS);
+      await limiter.hit(accountKey(email), Number.MAX_SAFE_INTEGER, LOGIN_WINDOW_MS);
       throw badRequest(MESSAGES.loginBadCredentials);
     }
+    // The right password: not a failure, for the address as for the pair.
+    await Promise.all([limiter.undo(addressKey(ip)), limiter.reset(pairKey(email, ip))]);
     if (user.blockedAt) throw forbidden(AUTH_MESSAGES.blocked);
-    await limiter.reset(accountKey);
     return this.deps.tokens.sign(user, REMEMBER_ME_SECONDS);
   }
 
@@ -132,9 +185,11 @@ export class AuthService {
    */
   async checkCurrentPassword(user: UserRow, password: string, field: string) {
     const key = `password-check:${user.id}`;
-    if ((await this.deps.limiter.count(key)) >= LOGIN_FAILURES_PER_ACCOUNT) throw new HttpError(429, AUTH_MESSAGES.tooManyPasswordAttempts);
+    // Counted before the check, so that parallel guesses cannot all slip past the limit.
+    if (!(await this.deps.limiter.hit(key, LOGIN_FAILURES_PER_PAIR, LOGIN_WINDOW_MS)).allowed) {
+      throw new HttpError(429, AUTH_MESSAGES.tooManyPasswordAttempts);
+    }
     if (await verifyPassword(user.passwordHash, password)) return this.deps.limiter.reset(key);
-    await this.deps.limiter.hit(key, LOGIN_FAILURES_PER_ACCOUNT, LOGIN_WINDOW_MS);
     throw badRequest(AUTH_MESSAGES.wrongPassword, { [field]: [AUTH_MESSAGES.wrongPassword] });
   }
 
@@ -198,7 +253,7 @@ export class AuthService {
   }
 
   /** Sets a new password from a reset link; every other session ends. */
-  async resetPassword(input: z.output<typeof resetSchema>) {
+  async resetPassword(input: z.output<typeof resetSchema>, ip: string) {
     const row = await consumeEmailToken(this.deps.db, input.token, ['reset']);
     if (!row) throw badRequest(AUTH_MESSAGES.linkInvalid);
     const [user] = await this.deps.db
@@ -208,7 +263,8 @@ export class AuthService {
       .where(eq(users.id, row.userId))
       .returning({ email: users.email });
     await this.revokeSessions(row.userId);
-    // The owner proved themselves: wrong guesses made before no longer lock the account.
-    if (user) await this.deps.limiter.reset(loginFailuresKey(user.email));
+    // The owner proved themselves: wrong guesses made before no longer slow the account down, nor keep
+    // the address the link was opened from out of it.
+    if (user) await Promise.all([this.deps.limiter.reset(accountKey(user.email)), this.deps.limiter.reset(pairKey(user.email, ip))]);
   }
 }

@@ -51,8 +51,9 @@ export function registration(overrides: Record<string, unknown> = {}) {
   };
 }
 
+/** A registration from a random address unless one is given (registrations are limited per address). */
 export const register = (app: FastifyInstance, body: Record<string, unknown>, opts: CallOptions = {}) =>
-  call<string>(app, 'POST', '/api/auth/register', { ...opts, body });
+  call<string>(app, 'POST', '/api/auth/register', { remoteAddress: randomAddress(), ...opts, body });
 
 /** A login from a random address unless one is given (the per-address limit would otherwise add up over a file). */
 export const login = (app: FastifyInstance, email: string, password: string, opts: CallOptions = {}) =>

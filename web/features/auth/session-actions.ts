@@ -1,5 +1,6 @@
 import { STORAGE_KEYS } from '#contract/constants';
 import { saveToken } from '../../lib/token.ts';
+import { safeTarget } from './safe-target.ts';
 
 /**
  * SPEC §4 sign-in: the token is saved (cookie for 7 days with remember-me, else for the session, and
@@ -8,12 +9,7 @@ import { saveToken } from '../../lib/token.ts';
  */
 export function signIn(token: string, remember: boolean, to: string) {
   saveToken(token, remember);
-  window.location.assign(safeTarget(to));
-}
-
-/** Only same-site paths may be a target after sign-in. */
-export function safeTarget(from: string | null | undefined): string {
-  return from && from.startsWith('/') && !from.startsWith('//') ? from : '/';
+  window.location.assign(safeTarget(to, window.location.origin));
 }
 
 export function storedReferralCode(): string | undefined {

@@ -1,5 +1,6 @@
 import { data, redirect } from 'react-router';
 import type { Me } from '#contract/api';
+import { safeTarget } from '../auth/safe-target.ts';
 
 // SPEC §6 guards, enforced in loaders on the server (document requests and client navigations alike).
 
@@ -13,8 +14,8 @@ export function requireSignedIn(user: Me | null, request: Request): Me {
 /** redirect-if-authenticated: a signed-in user leaves /login and /reg for ?from= or /. */
 export function requireGuest(user: Me | null, request: Request) {
   if (!user) return;
-  const from = new URL(request.url).searchParams.get('from');
-  throw redirect(from?.startsWith('/') && !from.startsWith('//') ? from : '/');
+  const url = new URL(request.url);
+  throw redirect(safeTarget(url.searchParams.get('from'), url.origin));
 }
 
 /** is-admin: the admin area does not exist for anybody else. */

@@ -6,7 +6,7 @@ import { recordNavigation } from './navigation-history.ts';
 import { setCurrentUser } from './current-user.ts';
 import { currencyStore } from './currency-store.ts';
 import { logout } from './session.ts';
-import { safeTarget } from '../auth/session-actions.ts';
+import { safeTarget } from '../auth/safe-target.ts';
 import { loadPaymentRates } from './payment-rates.ts';
 import { api, setApiBase } from '../../lib/api.ts';
 import { getToken } from '../../lib/token.ts';
@@ -85,7 +85,7 @@ export function ShellEffects() {
     const onStorage = (event: StorageEvent) => {
       if (event.key !== STORAGE_KEYS.isAuth) return;
       if (event.newValue === 'true') {
-        window.location.assign(safeTarget(new URLSearchParams(window.location.search).get('from')));
+        window.location.assign(safeTarget(new URLSearchParams(window.location.search).get('from'), window.location.origin));
       } else if (user) {
         logout();
       }

@@ -1,0 +1,28 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { serverEnv } from '../scripts/start.mjs';
+import { loadEnv } from './env.ts';
+
+// `npm start` (scripts/start.mjs): the bare demo versus an operator's production.
+
+const dataDir = () => mkdtempSync(path.join(tmpdir(), 'podryad-start-'));
+
+describe('npm start', () => {
+  it('run bare, is the demo: production mode, demo data, the bot-check stand-in', () => {
+    const env = loadEnv(serverEnv({ DATA_DIR: dataDir() }));
+    expect(env).toMatchObject({ NODE_ENV: 'production', DEMO_MODE: true, SEED_DEMO: true, TURNSTILE_DISABLED: true });
+    // A Turnstile secret given to the demo is used.
+    expect(loadEnv(serverEnv({ DATA_DIR: dataDir(), TURNSTILE_SECRET: 's' }))).toMatchObject({ TURNSTILE_DISABLED: false, TURNSTILE_SECRET: 's' });
+  });
+
+  it('with NODE_ENV=production from the operator, never seeds demo users', () => {
+    const operator = { NODE_ENV: 'production', TURNSTILE_SECRET: 's', DATA_DIR: dataDir() };
+    expect(serverEnv(operator)).toEqual(operator);
+    expect(loadEnv(serverEnv(operator)).SEED_DEMO).toBe(false);
+    expect(() => loadEnv(serverEnv({ ...operator, SEED_DEMO: '1' }))).toThrow(/SEED_DEMO/);
+    // …and wants a bot check or an explicit choice to run without one.
+    expect(() => loadEnv(serverEnv({ NODE_ENV: 'production', DATA_DIR: dataDir() }))).toThrow(/TURNSTILE_SECRET/);
+  });
+});
