@@ -12,6 +12,7 @@ import type { Realtime } from '../../realtime/socket.ts';
 import { audit } from '../admin/audit.ts';
 import { ownedFile } from '../files/service.ts';
 import { presentPublicUser } from './people.ts';
+import { SeenToday } from './visitors.ts';
 import {
   cappedTotal,
   listingTotal,
@@ -216,13 +217,17 @@ export interface ProjectServiceDeps {
   log: Logger;
   brand: string;
   siteUrl: () => string;
+  /** Who was counted today (shared by instances in production); memory of this instance when absent. */
+  seen?: SeenToday;
 }
 
 export class ProjectService {
   private readonly db: Db;
+  private readonly seen: SeenToday;
 
   constructor(private readonly deps: ProjectServiceDeps) {
     this.db = deps.db;
+    this.seen = deps.seen ?? new SeenToday(null, deps.log);
   }
 
   // -------------------------------------------------------------------------------------------------------
@@ -319,15 +324,16 @@ export class ProjectService {
 
   /**
    * GET /api/projects/{id}: a public project for anyone; the owner's (and an admin's) in every state; a
-   * view by someone other than the owner counts. Unknown, malformed and non-public ids are all 404.
+   * view by someone other than the owner counts, once a day per visitor (see visitorOf). Unknown, malformed and
+   * non-public ids are all 404.
    */
-  async get(id: string, viewer: UserRow | null): Promise<Project> {
+  async get(id: string, viewer: UserRow | null, visitor: string): Promise<Project> {
     const record = await this.record(id);
     if (!record) throw notFound(CATALOG_MESSAGES.projectNotFound);
     const owner = viewer?.id === record.project.customerId;
     const isPublic = this.isPublic(record);
     if (!owner && !isPublic && !viewer?.roles.includes('admin')) throw notFound(CATALOG_MESSAGES.projectNotFound);
-    if (!owner && isPublic) {
+    if (!owner && isPublic && (await this.seen.first(`view:project:${record.project.id}:${visitor}`))) {
       const [counted] = await this.db
         .update(projects)
         .set({ views: sql`${projects.views} + 1` })

@@ -244,19 +244,19 @@ const SERVICE_FIELDS = ['price', 'days', 'revisions', 'packages.0.price', 'packa
 const PROJECT_FIELDS = ['budget', 'days'];
 
 const positions: Position[] = [
-  ...['price_min', 'price_max', 'days_max', 'limit'].map((query) => ({ name: 'GET /api/services', method: 'GET' as const, url: () => '/api/services', query })),
-  ...['budget_min', 'budget_max', 'limit'].map((query) => ({ name: 'GET /api/projects', method: 'GET' as const, url: () => '/api/projects', query })),
+  ...['price_min', 'price_max', 'days_max', 'limit'].map((query): Position => ({ name: 'GET /api/services', method: 'GET' as const, url: () => '/api/services', query })),
+  ...['budget_min', 'budget_max', 'limit'].map((query): Position => ({ name: 'GET /api/projects', method: 'GET' as const, url: () => '/api/projects', query })),
   { name: 'GET /api/projects/my', method: 'GET', url: () => '/api/projects/my', token: () => customer, query: 'limit' },
   { name: 'GET /api/freelancers', method: 'GET', url: () => '/api/freelancers', query: 'limit' },
   { name: 'GET /api/admin/services', method: 'GET', url: () => '/api/admin/services', token: () => admin, query: 'limit' },
   { name: 'GET /api/admin/projects', method: 'GET', url: () => '/api/admin/projects', token: () => admin, query: 'limit' },
-  ...['page', 'limit'].map((query) => ({ name: 'GET /api/admin/users', method: 'GET' as const, url: () => '/api/admin/users', token: () => admin, query })),
-  ...SERVICE_FIELDS.flatMap((field) => [
+  ...['page', 'limit'].map((query): Position => ({ name: 'GET /api/admin/users', method: 'GET' as const, url: () => '/api/admin/users', token: () => admin, query })),
+  ...SERVICE_FIELDS.flatMap((field): Position[] => [
     { name: 'POST /api/services', method: 'POST' as const, url: () => '/api/services', token: () => seller, field, body: serviceBody },
     { name: 'PUT /api/services/{id}', method: 'PUT' as const, url: () => `/api/services/${serviceId}`, token: () => seller, field, body: serviceBody },
     { name: 'PUT /api/admin/services/{id}', method: 'PUT' as const, url: () => `/api/admin/services/${serviceId}`, token: () => admin, field, body: serviceBody },
   ]),
-  ...PROJECT_FIELDS.flatMap((field) => [
+  ...PROJECT_FIELDS.flatMap((field): Position[] => [
     { name: 'POST /api/projects', method: 'POST' as const, url: () => '/api/projects', token: () => customer, field, body: projectBody },
     { name: 'PUT /api/projects/{id}', method: 'PUT' as const, url: () => `/api/projects/${projectId}`, token: () => customer, field, body: projectBody },
     { name: 'PUT /api/admin/projects/{id}', method: 'PUT' as const, url: () => `/api/admin/projects/${projectId}`, token: () => admin, field, body: projectBody },

@@ -12,6 +12,7 @@ import { audit } from '../admin/audit.ts';
 import { FILE_MESSAGES, ownedFile } from '../files/service.ts';
 import { presentPublicUser, publicUserColumns, type PublicUserRow } from './people.ts';
 import { Tally } from './tally.ts';
+import { SeenToday } from './visitors.ts';
 import {
   cappedTotal,
   cursorTag,
@@ -247,6 +248,8 @@ export interface ServiceCatalogDeps {
   log: Logger;
   brand: string;
   siteUrl: () => string;
+  /** Who was counted today (shared by instances in production); memory of this instance when absent. */
+  seen?: SeenToday;
 }
 
 /** What a seller may do to their own service: from which states, to which. */
@@ -287,8 +290,10 @@ const oneLine = (text: string) => withoutControls(text).replace(/\s+/g, ' ').tri
 export class ServiceCatalog {
   /** Views of service pages, written in batches (see Tally): a view adds to views and popularity. */
   private readonly views: Tally;
+  private readonly seen: SeenToday;
 
   constructor(private readonly deps: ServiceCatalogDeps) {
+    this.seen = deps.seen ?? new SeenToday(null, deps.log);
     this.views = new Tally(async (batch) => {
       const rows = JSON.stringify(batch.map(([id, n]) => ({ id, n })));
       await this.db.execute(sql`
@@ -424,13 +429,15 @@ export class ServiceCatalog {
 
   /**
    * A service page: public when active (and its seller not blocked); its owner sees it in every state; for
-   * anyone else it does not exist. A view by anyone but the owner counts (views and popularity).
+   * anyone else it does not exist. A view by anyone but the owner counts (views and popularity), once a day
+   * per visitor (see visitorOf): reloading a page does not make a service popular.
    */
-  async get(viewer: UserRow | null, id: string): Promise<Service> {
+  async get(viewer: UserRow | null, id: string, visitor: string): Promise<Service> {
     const row = await this.find(id);
     const own = row !== null && viewer?.id === row.seller.id;
     if (!row || (!own && !isPublic(row))) throw notFound(CATALOG_MESSAGES.serviceNotFound);
-    const unwritten = own ? this.views.unwritten(id) : this.views.add(id);
+    const counts = !own && (await this.seen.first(`view:service:${id}:${visitor}`));
+    const unwritten = counts ? this.views.add(id) : this.views.unwritten(id);
     row.service.views += unwritten;
     row.service.popularity += unwritten;
     return this.present(row);
