@@ -47,4 +47,32 @@ describe('header search suggestions', () => {
     expect(await list.isHidden()).toBe(true);
     expect(await box.inputValue()).toBe('лого');
   });
+
+  it('an administrator removes a suggestion from the admin page, and the header stops offering it', async () => {
+    const planted = `логотип с капибарами ${Date.now() % 100_000}`;
+    await e2e.server.database.db.insert(searchQueries).values({ query: planted, searches: 10_000 }).onConflictDoNothing();
+
+    const { token } = await e2e.user({ role: 'admin' });
+    const { page } = await e2e.open({ token });
+    await visit(page, '/admin/services');
+    await page.getByRole('link', { name: 'просмотреть и удалить' }).click();
+    await page.waitForURL((url) => url.pathname === '/admin/search-suggestions');
+    await hydrated(page);
+    const row = page.getByRole('row').filter({ hasText: planted });
+    await expect.poll(() => row.count(), POLL).toBe(1);
+    await checkA11y(page);
+
+    await row.getByRole('button', { name: `Удалить подсказку «${planted}»` }).click();
+    await expect.poll(() => page.locator('.toast').first().textContent(), POLL).toContain('удалена');
+    await expect.poll(() => row.count(), POLL).toBe(0);
+    await page.getByRole('link', { name: 'Удалённые' }).click();
+    await expect.poll(() => page.getByRole('row').filter({ hasText: planted }).count(), POLL).toBe(1);
+
+    const box = page.getByRole('combobox', { name: 'Поиск услуг' });
+    // The box asks the API as one types; a removed suggestion is not among the answers.
+    const answered = page.waitForResponse((res) => res.url().includes('/api/search/suggestions'));
+    await box.fill('логотип с капиб');
+    const answer = await answered;
+    expect(((await answer.json()) as { result: string[] }).result).not.toContain(planted);
+  });
 });
