@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { searchQueries } from '../server/db/schema/catalog.ts';
+import { eq } from 'drizzle-orm';
+import { createService } from '../server/db/catalog-factories.ts';
+import { searchQueries, services } from '../server/db/schema/catalog.ts';
 import { checkA11y, hydrated, useE2E, visit } from './fixtures.ts';
 
 // The header search box's suggestions: categories from the catalogue and popular searches from the API.
@@ -74,5 +76,27 @@ describe('header search suggestions', () => {
     await box.fill('логотип с капиб');
     const answer = await answered;
     expect(((await answer.json()) as { result: string[] }).result).not.toContain(planted);
+  });
+});
+
+describe('server-rendered pages count their visitors by the visitor’s address', () => {
+  // Behind a proxy the address comes from X-Forwarded-For: a request can pose as any address here.
+  const proxied = useE2E({ TRUST_PROXY: '1' });
+  const page = (path: string, address: string) => fetch(`${proxied.url}${path}`, { headers: { 'x-forwarded-for': address } });
+
+  it('searches and views made through SSR count per address, not as the loopback', async () => {
+    const { user } = await proxied.user({ role: 'seller' });
+    const word = `окапи${Date.now().toString(36).replace(/\d/g, '')}`;
+    const service = await createService(proxied.server.database.db, user.id, { title: `Нарисую логотип с ${word} для кафе` });
+
+    for (const address of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) expect((await page(`/services/all?q=${encodeURIComponent(word)}`, address)).status).toBe(200);
+    await proxied.server.app.services.searchSuggestions.flush();
+    const offered = await fetch(`${proxied.url}/api/search/suggestions?q=${encodeURIComponent(word)}`);
+    expect(((await offered.json()) as { result: string[] }).result).toEqual([word]);
+
+    for (const address of ['198.51.100.1', '198.51.100.1', '198.51.100.2']) expect((await page(`/services/design/${service.id}`, address)).status).toBe(200);
+    await proxied.server.app.services.serviceCatalog.flushViews();
+    const [row] = await proxied.server.database.db.select({ views: services.views }).from(services).where(eq(services.id, service.id));
+    expect(row?.views).toBe(2);
   });
 });
