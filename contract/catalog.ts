@@ -1,7 +1,9 @@
 import { z } from 'zod';
 
 // Services (kworks), projects, freelancers and favourites: request bodies, queries and answers.
-// Money is integer kopecks everywhere (price: 50000 is 500 ₽).
+// Money is integer kopecks everywhere (price: 50000 is 500 ₽). Every number has a range that fits its column
+// (integer, int4): prices up to MAX_PRICE, days up to a year, revisions up to 20, page sizes up to
+// LISTING_MAX_LIMIT; the packages and extras inside jsonb keep the same ranges.
 
 /** A search text as suggestions compare it: lower case, ё as е, single spaces (the header box and the API). */
 export const foldSearch = (text: string) => text.toLocaleLowerCase('ru').replace(/ё/g, 'е').replace(/\s+/g, ' ').trim();
@@ -28,19 +30,24 @@ const money = (what: string) =>
     .int(`${what[0]!.toUpperCase()}${what.slice(1)} — целое число копеек`)
     .max(MAX_PRICE, 'Слишком большая сумма');
 const days = z.number({ error: 'Укажите срок' }).int('Срок — целое число дней').min(1, 'Срок — от 1 дня').max(365, 'Срок — не больше 365 дней');
+const revisions = z
+  .number({ error: 'Укажите число правок' })
+  .int('Число правок — целое')
+  .min(0, 'Число правок не может быть отрицательным')
+  .max(20, 'Правок — не больше 20');
 const uploadPath = z.string().regex(/^\/uploads\/[0-9a-f-]{36}\/[0-9a-f]{32}\.[a-z0-9]{1,5}$/, 'Загрузите файл через форму');
 
 export const servicePackageSchema = z.object({
   kind: z.enum(PACKAGE_KINDS),
   price: money('цену пакета').min(MIN_SERVICE_PRICE, 'Цена — от 500 ₽'),
   days,
-  revisions: z.number().int().min(0).max(20),
+  revisions,
   description: z.string().trim().min(3, 'Опишите, что входит в пакет').max(500),
 });
 export const serviceExtraSchema = z.object({
   title: z.string().trim().min(3, 'Название опции — от 3 символов').max(100),
   price: money('цену опции').min(10_000, 'Опция — от 100 ₽'),
-  days: z.number().int().min(0).max(90),
+  days: z.number({ error: 'Укажите срок опции' }).int('Срок — целое число дней').min(0, 'Срок опции — от 0 дней').max(90, 'Срок опции — не больше 90 дней'),
 });
 
 export const serviceInputSchema = z.object({
@@ -52,7 +59,7 @@ export const serviceInputSchema = z.object({
   images: z.array(uploadPath).max(MAX_SERVICE_IMAGES, 'Не больше 10 изображений').default([]),
   price: money('цену').min(MIN_SERVICE_PRICE, 'Минимальная цена — 500 ₽'),
   days,
-  revisions: z.number().int().min(0).max(20).default(2),
+  revisions: revisions.default(2),
   packages: z
     .array(servicePackageSchema)
     .max(3)
@@ -185,6 +192,22 @@ export const projectSchema = z.object({
 });
 export type Project = z.infer<typeof projectSchema>;
 
+/** A search suggestion as the admin area lists it (GET /api/admin/search-suggestions). */
+export const adminSearchSuggestionSchema = z.object({
+  query: z.string(),
+  /** Searchers who found something with it (each counted once a day). */
+  searches: z.number().int(),
+  hidden: z.boolean(),
+  updated_at: z.string(),
+});
+export type AdminSearchSuggestion = z.infer<typeof adminSearchSuggestionSchema>;
+
+export const adminSearchSuggestionsQuerySchema = z.object({
+  q: z.string().trim().max(100).optional(),
+  hidden: z.enum(['1', 'true']).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+
 export const CATALOG_MESSAGES = {
   serviceNotFound: 'Услуга не найдена',
   projectNotFound: 'Проект не найден',
@@ -195,4 +218,5 @@ export const CATALOG_MESSAGES = {
   badCursor: 'Неверная ссылка на страницу списка',
   notYourImage: 'Изображение должно быть загружено вами',
   cannotChange: 'Это действие сейчас недоступно',
+  badSuggestion: 'Такой поисковый запрос не может быть подсказкой',
 } as const;

@@ -1,14 +1,15 @@
 import { z } from 'zod';
+import { MAX_PRICE } from './catalog.ts';
 
 /** A way to pay (SPEC §7 `GET /api/payments/rates`: keyed entries; PRODUCT.md: currency, fee %, min and max). */
 export const paymentRateSchema = z.object({
   title: z.string(),
   currency: z.enum(['RUB', 'USDT', 'BTC']),
   /** Provider fee in percent, added to the amount paid. */
-  fee: z.number(),
-  /** Limits in kopecks of the order amount. */
-  min: z.number().int(),
-  max: z.number().int(),
+  fee: z.number().min(0, 'Комиссия не может быть отрицательной').max(100, 'Комиссия — не больше 100 %'),
+  /** Limits in kopecks of the order amount (an order costs at most MAX_PRICE). */
+  min: z.number().int('Сумма — целое число копеек').min(0, 'Сумма не может быть отрицательной').max(MAX_PRICE, 'Слишком большая сумма'),
+  max: z.number().int('Сумма — целое число копеек').min(0, 'Сумма не может быть отрицательной').max(MAX_PRICE, 'Слишком большая сумма'),
 });
 export type PaymentRate = z.infer<typeof paymentRateSchema>;
 export const paymentRatesSchema = z.record(z.string(), paymentRateSchema);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { searchQueries } from '../server/db/schema/catalog.ts';
+import { eq } from 'drizzle-orm';
+import { createService } from '../server/db/catalog-factories.ts';
+import { searchQueries, services } from '../server/db/schema/catalog.ts';
 import { checkA11y, hydrated, useE2E, visit } from './fixtures.ts';
 
 // The header search box's suggestions: categories from the catalogue and popular searches from the API.
@@ -46,5 +48,55 @@ describe('header search suggestions', () => {
     await box.press('Escape');
     expect(await list.isHidden()).toBe(true);
     expect(await box.inputValue()).toBe('лого');
+  });
+
+  it('an administrator removes a suggestion from the admin page, and the header stops offering it', async () => {
+    const planted = `логотип с капибарами ${Date.now() % 100_000}`;
+    await e2e.server.database.db.insert(searchQueries).values({ query: planted, searches: 10_000 }).onConflictDoNothing();
+
+    const { token } = await e2e.user({ role: 'admin' });
+    const { page } = await e2e.open({ token });
+    await visit(page, '/admin/services');
+    await page.getByRole('link', { name: 'просмотреть и удалить' }).click();
+    await page.waitForURL((url) => url.pathname === '/admin/search-suggestions');
+    await hydrated(page);
+    const row = page.getByRole('row').filter({ hasText: planted });
+    await expect.poll(() => row.count(), POLL).toBe(1);
+    await checkA11y(page);
+
+    await row.getByRole('button', { name: `Удалить подсказку «${planted}»` }).click();
+    await expect.poll(() => page.locator('.toast').first().textContent(), POLL).toContain('удалена');
+    await expect.poll(() => row.count(), POLL).toBe(0);
+    await page.getByRole('link', { name: 'Удалённые' }).click();
+    await expect.poll(() => page.getByRole('row').filter({ hasText: planted }).count(), POLL).toBe(1);
+
+    const box = page.getByRole('combobox', { name: 'Поиск услуг' });
+    // The box asks the API as one types; a removed suggestion is not among the answers.
+    const answered = page.waitForResponse((res) => res.url().includes('/api/search/suggestions'));
+    await box.fill('логотип с капиб');
+    const answer = await answered;
+    expect(((await answer.json()) as { result: string[] }).result).not.toContain(planted);
+  });
+});
+
+describe('server-rendered pages count their visitors by the visitor’s address', () => {
+  // Behind a proxy the address comes from X-Forwarded-For: a request can pose as any address here.
+  const proxied = useE2E({ TRUST_PROXY: '1' });
+  const page = (path: string, address: string) => fetch(`${proxied.url}${path}`, { headers: { 'x-forwarded-for': address } });
+
+  it('searches and views made through SSR count per address, not as the loopback', async () => {
+    const { user } = await proxied.user({ role: 'seller' });
+    const word = `окапи${Date.now().toString(36).replace(/\d/g, '')}`;
+    const service = await createService(proxied.server.database.db, user.id, { title: `Нарисую логотип с ${word} для кафе` });
+
+    for (const address of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) expect((await page(`/services/all?q=${encodeURIComponent(word)}`, address)).status).toBe(200);
+    await proxied.server.app.services.searchSuggestions.flush();
+    const offered = await fetch(`${proxied.url}/api/search/suggestions?q=${encodeURIComponent(word)}`);
+    expect(((await offered.json()) as { result: string[] }).result).toEqual([word]);
+
+    for (const address of ['198.51.100.1', '198.51.100.1', '198.51.100.2']) expect((await page(`/services/design/${service.id}`, address)).status).toBe(200);
+    await proxied.server.app.services.serviceCatalog.flushViews();
+    const [row] = await proxied.server.database.db.select({ views: services.views }).from(services).where(eq(services.id, service.id));
+    expect(row?.views).toBe(2);
   });
 });

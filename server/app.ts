@@ -21,6 +21,7 @@ import { docsRoutes } from './features/docs/routes.ts';
 import { seoRoutes } from './features/seo/routes.ts';
 import { ServiceCatalog } from './features/catalog/services-service.ts';
 import { SearchSuggestions } from './features/catalog/search-suggestions.ts';
+import { SeenToday } from './features/catalog/visitors.ts';
 import { servicesRoutes } from './features/catalog/services-routes.ts';
 import { adminServicesRoutes } from './features/catalog/admin-services-routes.ts';
 import { ProjectService } from './features/catalog/projects-service.ts';
@@ -160,7 +161,8 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     turnstile: new Turnstile({ secret: env.TURNSTILE_SECRET, verifyUrl: env.TURNSTILE_VERIFY_URL }, logger),
     onRevoke: (userId) => realtime.disconnectUser(userId),
   });
-  const projects = new ProjectService({ db, presence: realtime, mailer, log: logger, brand: env.BRAND_NAME, siteUrl });
+  const seen = new SeenToday(env.REDIS_URL ? limiter : null, logger);
+  const projects = new ProjectService({ db, presence: realtime, mailer, log: logger, brand: env.BRAND_NAME, siteUrl, seen });
   const services: Services = {
     tokens,
     lookups: new LookupService(db),
@@ -173,8 +175,8 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     users: new UserService({ db, auth, tokens, brand: env.BRAND_NAME, siteUrl }),
     adminUsers: new AdminUserService(db, auth),
     files: new FileService(db, new LocalStorage(uploadsRoot(env.DATA_DIR))),
-    serviceCatalog: new ServiceCatalog({ db, realtime, mailer, log: logger, brand: env.BRAND_NAME, siteUrl }),
-    searchSuggestions: new SearchSuggestions(db, logger),
+    serviceCatalog: new ServiceCatalog({ db, realtime, mailer, log: logger, brand: env.BRAND_NAME, siteUrl, seen }),
+    searchSuggestions: new SearchSuggestions(db, logger, seen),
     projects,
     favorites: new FavoriteService({ db, presence: realtime, projects }),
     people: new PeopleService({ db, presence: realtime }),
@@ -279,6 +281,8 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
             method: 'GET',
             url: search ? `${path}?${search}` : path,
             headers: { authorization: request.headers.authorization ?? '', cookie: request.headers.cookie ?? '' },
+            // The visitor's address, not the loopback's: views and searches count visitors by it.
+            remoteAddress: request.ip,
           });
           return { status: res.statusCode, body: res.json() as T };
         },

@@ -58,6 +58,7 @@ export default [
       route('users/:id', 'routes/admin-user.tsx', { id: 'admin-users-item' }),
       route('services', 'routes/admin-services.tsx', { id: 'admin-services' }),
       route('services/:id/edit', 'routes/admin-service-edit.tsx', { id: 'admin-services-item-edit' }),
+      route('search-suggestions', 'routes/admin-search-suggestions.tsx', { id: 'admin-search-suggestions' }),
       route('projects', 'routes/admin-projects.tsx', { id: 'admin-projects' }),
       route('projects/:id/edit', 'routes/admin-project-edit.tsx', { id: 'admin-projects-item-edit' }),
       ...(['bids', 'orders', 'appeals', 'disputes', 'payments'] as const).map((p) =>

@@ -2,6 +2,7 @@ import { useLoaderData } from 'react-router';
 import type { Route } from './+types/admin-services';
 import type { Service } from '#contract/catalog';
 import { pageMeta } from '../features/shell/meta.ts';
+import { AppLink } from '../components/ui/app-link.tsx';
 import { ModerationQueue, type QueueRow } from '../features/moderation/queue.tsx';
 import { SERVICE_TABS } from '../features/moderation/tabs.ts';
 import { loadQueue } from '../features/moderation/load-queue.ts';
@@ -41,13 +42,18 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Ус
 export default function AdminServicesPage() {
   const data = useLoaderData<typeof clientLoader>();
   return (
-    <ModerationQueue
-      kind="service"
-      title="Услуги"
-      tabs={SERVICE_TABS}
-      moneyLabel="Цена"
-      searchHint="Слова из названия или описания"
-      {...data}
-    />
+    <>
+      <ModerationQueue
+        kind="service"
+        title="Услуги"
+        tabs={SERVICE_TABS}
+        moneyLabel="Цена"
+        searchHint="Слова из названия или описания"
+        {...data}
+      />
+      <p className="field__hint">
+        Подсказки поиска в шапке сайта: <AppLink to="/admin/search-suggestions">просмотреть и удалить</AppLink>
+      </p>
+    </>
   );
 }

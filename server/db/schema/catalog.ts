@@ -142,8 +142,9 @@ export const favorites = pgTable(
 );
 
 /**
- * What people search for, normalised (see normalizeSearch), with how often a search for it found something: the
- * header's suggestions offer the popular ones that start with what is typed.
+ * What people search for, normalised (see normalizeSearch), with how many searchers it found something for (one
+ * a day per visitor): the header's suggestions offer the popular ones that start with what is typed, never one
+ * an admin removed (hidden_at set; the row stays so that searching it again does not bring it back).
  */
 export const searchQueries = pgTable(
   'search_queries',
@@ -151,6 +152,7 @@ export const searchQueries = pgTable(
     query: text('query').primaryKey(),
     searches: integer('searches').notNull().default(0),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    hiddenAt: timestamp('hidden_at', { withTimezone: true }),
   },
   // text_pattern_ops: `like 'лог%'` is an index range whatever the database's collation.
   (t) => [index('search_queries_prefix_idx').on(sql`${t.query} text_pattern_ops`)],

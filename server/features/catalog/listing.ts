@@ -16,11 +16,14 @@ import { CATALOG_MESSAGES, type SellerLevel } from '#contract/catalog';
 export type CursorValue = string | number | null;
 
 /**
- * What a cursor position must hold, checked on decoding: 'int' a safe integer, 'number' a finite number,
- * 'uuid', 'timestamp' (ISO 8601 in UTC with up to microseconds, as `timestampKey` writes it), 'string';
+ * The SQL type of a sort key, which is also what its cursor position must hold, checked on decoding so that a
+ * value the column cannot hold is a 400 rather than a failed cast (a 500): 'int4' and 'int8' integers within
+ * the column's range (int8 within JavaScript's safe integers, which JSON carries exactly), 'real' a finite
+ * float4 (no overflow, no underflow to zero), 'numeric' a finite number, 'uuid', 'timestamptz' (ISO 8601 in UTC
+ * with up to microseconds, as `timestampKey` writes it), 'text' (up to 100 characters PostgreSQL can store);
  * a trailing '?' also allows null.
  */
-export type CursorKind = 'int' | 'number' | 'uuid' | 'timestamp' | 'string';
+export type CursorKind = 'int4' | 'int8' | 'real' | 'numeric' | 'uuid' | 'timestamptz' | 'text';
 export type CursorSpec = CursorKind | `${CursorKind}?`;
 
 /** Longest cursor accepted (the query schemas cap it at 200 characters too). */
@@ -28,6 +31,13 @@ const MAX_CURSOR_LENGTH = 200;
 const MAX_STRING_VALUE = 100;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TIMESTAMP_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z$/;
+// eslint-disable-next-line no-control-regex
+const CONTROL_RE = /[\u0000-\u001f\u007f]/;
+
+/** The ranges of PostgreSQL's integer and float4 types. */
+export const INT4 = { min: -(2 ** 31), max: 2 ** 31 - 1 } as const;
+const FLOAT4_MAX = 3.4028234663852886e38;
+const FLOAT4_MIN_NORMAL = 1.1754943508222875e-38;
 
 /**
  * The first value of a cursor (the listings put the name of their sort there), or undefined when the cursor
@@ -57,29 +67,42 @@ function isRealTimestamp(value: string): boolean {
   return ms >= Date.UTC(1, 0, 1) && new Date(ms).toISOString().slice(0, 19) === value.slice(0, 19);
 }
 
-function fits(value: unknown, spec: CursorSpec): boolean {
+/** No lone UTF-16 surrogate (UTF-8 cannot carry one: the round trip turns it into U+FFFD). */
+const wellFormed = (text: string) => Buffer.from(text, 'utf8').toString('utf8') === text;
+
+const inRange = (value: unknown, min: number, max: number) => Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max;
+
+/** Whether `value` may stand at a cursor position of this kind. */
+export function fits(value: unknown, spec: CursorSpec): boolean {
   const nullable = spec.endsWith('?');
   if (value === null) return nullable;
   switch (spec.replace('?', '') as CursorKind) {
-    case 'int':
-      return Number.isSafeInteger(value);
-    case 'number':
+    case 'int4':
+      return inRange(value, INT4.min, INT4.max);
+    case 'int8':
+      return inRange(value, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+    case 'real': {
+      if (typeof value !== 'number' || !Number.isFinite(value)) return false;
+      const size = Math.abs(value);
+      return size === 0 || (size >= FLOAT4_MIN_NORMAL && size <= FLOAT4_MAX);
+    }
+    case 'numeric':
       return typeof value === 'number' && Number.isFinite(value);
     case 'uuid':
       return typeof value === 'string' && UUID_RE.test(value);
-    case 'timestamp':
+    case 'timestamptz':
       return typeof value === 'string' && TIMESTAMP_RE.test(value) && isRealTimestamp(value);
-    case 'string':
-      return typeof value === 'string' && value.length <= MAX_STRING_VALUE;
+    case 'text':
+      return typeof value === 'string' && value.length <= MAX_STRING_VALUE && wellFormed(value) && !CONTROL_RE.test(value);
   }
 }
 
 /**
- * Reads a cursor made by `encodeCursor`: an array of exactly `arity` values, each a string, a finite number
- * or null (and, with `kinds`, of the kind given for its position). Anything else is a 400 with
- * CATALOG_MESSAGES.badCursor: a cursor comes from the URL, so it is user input.
+ * Reads a cursor made by `encodeCursor`: an array of exactly one value per kind, each fitting its kind
+ * (see CursorKind). Anything else is a 400 with CATALOG_MESSAGES.badCursor: a cursor comes from the URL, so it
+ * is user input.
  */
-export function decodeCursor(cursor: string, arity: number, kinds?: readonly CursorSpec[]): CursorValue[] {
+export function decodeCursor(cursor: string, kinds: readonly CursorSpec[]): CursorValue[] {
   if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw malformed();
   let parsed: unknown;
   try {
@@ -90,20 +113,27 @@ export function decodeCursor(cursor: string, arity: number, kinds?: readonly Cur
   } catch {
     throw malformed();
   }
-  if (!Array.isArray(parsed) || parsed.length !== arity) throw malformed();
-  for (const [i, value] of parsed.entries()) {
-    const plain = value === null || (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.length <= MAX_STRING_VALUE);
-    if (!plain) throw malformed();
-    if (kinds && !fits(value, kinds[i] ?? 'string')) throw malformed();
-  }
+  if (!Array.isArray(parsed) || parsed.length !== kinds.length) throw malformed();
+  for (const [i, value] of parsed.entries()) if (!fits(value, kinds[i]!)) throw malformed();
   return parsed as CursorValue[];
 }
 
-/** One key of a sort order. The expression must never be null (coalesce it); `cast` types the cursor value. */
+/** One key of a sort order. The expression must never be null (coalesce it) unless its kind says so. */
 export interface SortKey {
   expr: SQLWrapper;
   dir: 'asc' | 'desc';
-  cast?: 'timestamptz' | 'uuid' | 'int' | 'bigint' | 'real';
+  /** The SQL type of the key: the cursor value is checked against it and cast to it. */
+  kind: CursorSpec;
+}
+
+/**
+ * The position a cursor of a sort names: the cursor must start with the sort's name (a cursor made for another
+ * sort is refused) and hold one value per key, each fitting the key's kind.
+ */
+export function cursorPosition(cursor: string, sort: string, keys: readonly SortKey[]): CursorValue[] {
+  const [tag, ...values] = decodeCursor(cursor, ['text', ...keys.map((k) => k.kind)]);
+  if (tag !== sort) throw badCursor();
+  return values;
 }
 
 /**
@@ -112,8 +142,12 @@ export interface SortKey {
  */
 export const orderBy = (keys: readonly SortKey[]): SQL[] => keys.map((k) => (k.dir === 'asc' ? asc(k.expr) : sql`${desc(k.expr)} nulls last`));
 
-const param = (key: SortKey, value: CursorValue): SQL =>
-  key.cast ? sql`cast(${value} as ${sql.raw(key.cast)})` : sql`${value}`;
+/** A cursor value as a parameter of the key's type (text goes as it is). */
+export const cursorParam = (key: Pick<SortKey, 'kind'>, value: CursorValue): SQL => {
+  const type = key.kind.replace('?', '');
+  return type === 'text' ? sql`${value}` : sql`cast(${value} as ${sql.raw(type)})`;
+};
+const param = cursorParam;
 
 /**
  * "Strictly after the row with these sort values". One direction throughout is a row comparison

@@ -8,17 +8,15 @@ import { notFound } from '../../lib/http.ts';
 import { presentPublicUser } from './people.ts';
 import { presentServiceCard } from './services-service.ts';
 import {
-  badCursor,
   cappedTotal,
   TOTAL_CAP,
-  decodeCursor,
+  cursorPosition,
   keysetAfter,
   levelCondition,
   onlineCondition,
   orderBy,
   page,
   timestampKey,
-  type CursorSpec,
   type CursorValue,
   type SortKey,
 } from './listing.ts';
@@ -101,31 +99,22 @@ export async function publicFreelancersByIds(db: Db, presence: Presence, ids: st
 
 type FreelancerSort = z.output<typeof freelancersQuerySchema>['sort'];
 
-/** Sorts of the freelancers listing, each a total order ending with the id. */
-const SORTS = {
-  rating: {
-    keys: [
-      { expr: users.rating, dir: 'desc', cast: 'int' },
-      { expr: users.reviewsCount, dir: 'desc', cast: 'int' },
-      { expr: users.id, dir: 'desc', cast: 'uuid' },
-    ],
-    kinds: ['int', 'int', 'uuid'],
-  },
-  orders: {
-    keys: [
-      { expr: users.completedOrders, dir: 'desc', cast: 'int' },
-      { expr: users.id, dir: 'desc', cast: 'uuid' },
-    ],
-    kinds: ['int', 'uuid'],
-  },
-  new: {
-    keys: [
-      { expr: users.createdAt, dir: 'desc', cast: 'timestamptz' },
-      { expr: users.id, dir: 'desc', cast: 'uuid' },
-    ],
-    kinds: ['timestamp', 'uuid'],
-  },
-} as const satisfies Record<FreelancerSort, { keys: readonly SortKey[]; kinds: readonly CursorSpec[] }>;
+/** Sorts of the freelancers listing, each a total order ending with the id (exported for the cursor tests). */
+export const FREELANCER_SORT_KEYS = {
+  rating: [
+    { expr: users.rating, dir: 'desc', kind: 'int4' },
+    { expr: users.reviewsCount, dir: 'desc', kind: 'int4' },
+    { expr: users.id, dir: 'desc', kind: 'uuid' },
+  ],
+  orders: [
+    { expr: users.completedOrders, dir: 'desc', kind: 'int4' },
+    { expr: users.id, dir: 'desc', kind: 'uuid' },
+  ],
+  new: [
+    { expr: users.createdAt, dir: 'desc', kind: 'timestamptz' },
+    { expr: users.id, dir: 'desc', kind: 'uuid' },
+  ],
+} as const satisfies Record<FreelancerSort, readonly SortKey[]>;
 
 function cursorOf(sort: FreelancerSort, row: UserRow & { createdKey: string }): CursorValue[] {
   const values: Record<FreelancerSort, CursorValue[]> = {
@@ -138,10 +127,8 @@ function cursorOf(sort: FreelancerSort, row: UserRow & { createdKey: string }): 
 
 function after(sort: FreelancerSort, cursor: string | undefined): SQL | undefined {
   if (!cursor) return undefined;
-  const { keys, kinds } = SORTS[sort];
-  const [tag, ...values] = decodeCursor(cursor, keys.length + 1, ['string', ...kinds]);
-  if (tag !== sort) throw badCursor();
-  return keysetAfter(keys, values);
+  const keys = FREELANCER_SORT_KEYS[sort];
+  return keysetAfter(keys, cursorPosition(cursor, sort, keys));
 }
 
 export class PeopleService {
@@ -173,7 +160,7 @@ export class PeopleService {
         .select({ user: users, createdKey: timestampKey(users.createdAt) })
         .from(users)
         .where(and(filter, position))
-        .orderBy(...orderBy(SORTS[query.sort].keys))
+        .orderBy(...orderBy(FREELANCER_SORT_KEYS[query.sort]))
         .limit(query.limit + 1),
       cappedTotal(this.db, this.db.select({ one: sql`1` }).from(users).where(filter).$dynamic()),
     ]);

@@ -7,6 +7,7 @@ import { ok } from '../../lib/http.ts';
 import { requireConfirmed, requireUser } from '../../lib/auth.ts';
 import { publicListingSchema } from './services-routes.ts';
 import { myProjectsQuerySchema, type ProjectService } from './projects-service.ts';
+import { visitorOf } from './visitors.ts';
 
 const security = [{ bearer: [] }];
 /** A project is looked up like a page: a malformed id is a 404 (the service checks it), not a 400. */
@@ -44,7 +45,7 @@ export const projectRoutes: FastifyPluginAsyncZod<{ projects: ProjectService }> 
   app.get(
     '/api/projects/:id',
     { schema: { tags: ['projects'], params, response: { 200: okSchema(projectSchema) } } },
-    async (request) => ok(await projects.get(request.params.id, request.user)),
+    async (request) => ok(await projects.get(request.params.id, request.user, visitorOf(request.user, request.ip))),
   );
 
   app.post(

@@ -12,12 +12,13 @@ import type { Realtime } from '../../realtime/socket.ts';
 import { audit } from '../admin/audit.ts';
 import { ownedFile } from '../files/service.ts';
 import { presentPublicUser } from './people.ts';
+import { SeenToday } from './visitors.ts';
 import {
-  badCursor,
   cappedTotal,
   listingTotal,
   notByBlockedOwner,
-  decodeCursor,
+  cursorParam,
+  cursorPosition,
   escapeLike,
   keysetAfter,
   matches,
@@ -25,7 +26,6 @@ import {
   page,
   searchText,
   timestampKey,
-  type CursorSpec,
   type CursorValue,
   type SortKey,
 } from './listing.ts';
@@ -126,14 +126,23 @@ export const isUuid = (value: string) => UUID_RE.test(value);
 const { search: _search, ...projectColumns } = getTableColumns(projects);
 
 /** The orders of the lists: each a total order ending with the id, so a cursor is a position in it. */
-const SORTS = {
-  new: { keys: [{ expr: projects.createdAt, dir: 'desc', cast: 'timestamptz' }, { expr: projects.id, dir: 'desc', cast: 'uuid' }], kinds: ['timestamp', 'uuid'] },
-  bids: { keys: [{ expr: projects.bidsCount, dir: 'desc', cast: 'int' }, { expr: projects.id, dir: 'desc', cast: 'uuid' }], kinds: ['int', 'uuid'] },
+export const PROJECT_SORT_KEYS = {
+  new: [
+    { expr: projects.createdAt, dir: 'desc', kind: 'timestamptz' },
+    { expr: projects.id, dir: 'desc', kind: 'uuid' },
+  ],
+  bids: [
+    { expr: projects.bidsCount, dir: 'desc', kind: 'int4' },
+    { expr: projects.id, dir: 'desc', kind: 'uuid' },
+  ],
   // "By agreement" (NULL budget) last, as orderBy writes desc keys and as the index (budget desc nulls last, id
   // desc) holds them; the only nullable key, so its cursor position is handled apart in after().
-  budget_desc: { keys: [{ expr: projects.budget, dir: 'desc', cast: 'int' }, { expr: projects.id, dir: 'desc', cast: 'uuid' }], kinds: ['int?', 'uuid'] },
-} as const satisfies Record<string, { keys: readonly SortKey[]; kinds: readonly CursorSpec[] }>;
-type ProjectSort = keyof typeof SORTS;
+  budget_desc: [
+    { expr: projects.budget, dir: 'desc', kind: 'int4?' },
+    { expr: projects.id, dir: 'desc', kind: 'uuid' },
+  ],
+} as const satisfies Record<string, readonly SortKey[]>;
+type ProjectSort = keyof typeof PROJECT_SORT_KEYS;
 
 /** The cursor values of a row in a sort; the sort's name goes first, so a cursor made for another is refused. */
 function cursorOf(sort: ProjectSort, r: ProjectRecord): CursorValue[] {
@@ -146,10 +155,6 @@ function cursorOf(sort: ProjectSort, r: ProjectRecord): CursorValue[] {
 }
 
 /**
- * A timestamp PostgreSQL accepts: Date.parse lets through 30 February and the year 0, which would fail in the
- * query (a 500) rather than in the cursor check (a 400). Belongs in decodeCursor's 'timestamp' check.
- */
-/**
  * "Strictly after" the position of a cursor in a sort (400 when malformed), as segments of the order to read
  * one after another: one segment for most sorts, none without a cursor. After a budget, budget_desc reads two —
  * the smaller budgets, then the NULLs ("by agreement") — because `row < cursor OR budget IS NULL` is no index
@@ -158,14 +163,14 @@ function cursorOf(sort: ProjectSort, r: ProjectRecord): CursorValue[] {
  */
 function after(sort: ProjectSort, cursor: string | undefined): SQL[] | null {
   if (!cursor) return null;
-  const { keys, kinds } = SORTS[sort];
-  const [tag, ...values] = decodeCursor(cursor, keys.length + 1, ['string', ...kinds]);
-  if (tag !== sort) throw badCursor();
+  const keys = PROJECT_SORT_KEYS[sort];
+  const values = cursorPosition(cursor, sort, keys);
   if (sort !== 'budget_desc') return [keysetAfter(keys, values)];
   const [budget, id] = values as [number | null, string];
-  const idBefore = sql`${projects.id} < cast(${id} as uuid)`;
+  const [budgetKey, idKey] = keys;
+  const idBefore = sql`${projects.id} < ${cursorParam(idKey, id)}`;
   if (budget === null) return [and(isNull(projects.budget), idBefore)!];
-  return [sql`(${projects.budget}, ${projects.id}) < (cast(${budget} as int), cast(${id} as uuid))`, isNull(projects.budget)];
+  return [sql`(${projects.budget}, ${projects.id}) < (${cursorParam(budgetKey, budget)}, ${cursorParam(idKey, id)})`, isNull(projects.budget)];
 }
 
 export function presentProject({ project: p, category, sub, customer }: ProjectRecord, online: boolean): Project {
@@ -212,13 +217,17 @@ export interface ProjectServiceDeps {
   log: Logger;
   brand: string;
   siteUrl: () => string;
+  /** Who was counted today (shared by instances in production); memory of this instance when absent. */
+  seen?: SeenToday;
 }
 
 export class ProjectService {
   private readonly db: Db;
+  private readonly seen: SeenToday;
 
   constructor(private readonly deps: ProjectServiceDeps) {
     this.db = deps.db;
+    this.seen = deps.seen ?? new SeenToday(null, deps.log);
   }
 
   // -------------------------------------------------------------------------------------------------------
@@ -301,7 +310,7 @@ export class ProjectService {
       for (const segment of position ?? [undefined]) {
         const wanted = query.limit + 1 - rows.length;
         if (wanted <= 0) break;
-        rows.push(...(await this.records().where(and(filter, segment)).orderBy(...orderBy(SORTS[sort].keys)).limit(wanted)));
+        rows.push(...(await this.records().where(and(filter, segment)).orderBy(...orderBy(PROJECT_SORT_KEYS[sort])).limit(wanted)));
       }
       return rows;
     };
@@ -315,15 +324,16 @@ export class ProjectService {
 
   /**
    * GET /api/projects/{id}: a public project for anyone; the owner's (and an admin's) in every state; a
-   * view by someone other than the owner counts. Unknown, malformed and non-public ids are all 404.
+   * view by someone other than the owner counts, once a day per visitor (see visitorOf). Unknown, malformed and
+   * non-public ids are all 404.
    */
-  async get(id: string, viewer: UserRow | null): Promise<Project> {
+  async get(id: string, viewer: UserRow | null, visitor: string): Promise<Project> {
     const record = await this.record(id);
     if (!record) throw notFound(CATALOG_MESSAGES.projectNotFound);
     const owner = viewer?.id === record.project.customerId;
     const isPublic = this.isPublic(record);
     if (!owner && !isPublic && !viewer?.roles.includes('admin')) throw notFound(CATALOG_MESSAGES.projectNotFound);
-    if (!owner && isPublic) {
+    if (!owner && isPublic && (await this.seen.first(`view:project:${record.project.id}:${visitor}`))) {
       const [counted] = await this.db
         .update(projects)
         .set({ views: sql`${projects.views} + 1` })
@@ -359,7 +369,7 @@ export class ProjectService {
     const [rows, total] = await Promise.all([
       this.records()
         .where(and(filter, position))
-        .orderBy(...orderBy(SORTS.new.keys))
+        .orderBy(...orderBy(PROJECT_SORT_KEYS.new))
         .limit(query.limit + 1),
       cappedTotal(this.db, this.db.select({ one: sql`1` }).from(projects).where(filter).$dynamic()),
     ]);
@@ -474,7 +484,7 @@ export class ProjectService {
     const [rows, total] = await Promise.all([
       this.records()
         .where(and(filter, position))
-        .orderBy(...orderBy(SORTS.new.keys))
+        .orderBy(...orderBy(PROJECT_SORT_KEYS.new))
         .limit(query.limit + 1),
       cappedTotal(this.db, this.db.select({ one: sql`1` }).from(projects).innerJoin(users, eq(users.id, projects.customerId)).where(filter).$dynamic()),
     ]);

@@ -6,6 +6,8 @@ import { ok } from '../../lib/http.ts';
 import { requireConfirmed, requireUser } from '../../lib/auth.ts';
 import type { ServiceCatalog } from './services-service.ts';
 import type { SearchSuggestions } from './search-suggestions.ts';
+import { searchSuggestionRoutes } from './search-suggestions-routes.ts';
+import { visitorOf } from './visitors.ts';
 
 const security = [{ bearer: [] }];
 const tags = ['services'];
@@ -24,28 +26,17 @@ export const servicesRoutes: FastifyPluginAsyncZod<{ catalog: ServiceCatalog; su
   app,
   { catalog, suggestions },
 ) => {
+  await app.register(searchSuggestionRoutes, { suggestions });
+
   app.get(
     '/api/services',
     { schema: { tags, querystring: servicesQuerySchema, response: { 200: publicListingSchema(serviceCardSchema) } } },
     async (request) => {
       const { result, total, total_exact, next } = await catalog.list(request.query);
       // A first page that found something makes its search a candidate for the header's suggestions.
-      if (request.query.q && !request.query.cursor && total > 0) suggestions.record(request.query.q);
+      if (request.query.q && !request.query.cursor && total > 0) await suggestions.record(request.query.q, visitorOf(request.user, request.ip));
       return { ...ok(result, total), total, total_exact, next };
     },
-  );
-
-  app.get(
-    '/api/search/suggestions',
-    {
-      schema: {
-        tags,
-        description: 'Popular searches starting with `q` (the most popular ones without it), for the header search box.',
-        querystring: z.object({ q: z.string().max(100).optional() }),
-        response: { 200: okSchema(z.array(z.string())) },
-      },
-    },
-    async (request) => ok(await suggestions.popular(request.query.q)),
   );
 
   app.get(
@@ -60,7 +51,7 @@ export const servicesRoutes: FastifyPluginAsyncZod<{ catalog: ServiceCatalog; su
   app.get(
     '/api/services/:id',
     { schema: { tags, params, response: { 200: okSchema(serviceSchema) } } },
-    async (request) => ok(await catalog.get(request.user, request.params.id)),
+    async (request) => ok(await catalog.get(request.user, request.params.id, visitorOf(request.user, request.ip))),
   );
 
   app.post(

@@ -12,15 +12,15 @@ import { audit } from '../admin/audit.ts';
 import { FILE_MESSAGES, ownedFile } from '../files/service.ts';
 import { presentPublicUser, publicUserColumns, type PublicUserRow } from './people.ts';
 import { Tally } from './tally.ts';
+import { SeenToday } from './visitors.ts';
 import {
-  badCursor,
   cappedTotal,
   cursorTag,
   estimateRows,
   EXACT_TOTAL_LIMIT,
   listingTotal,
   notByBlockedOwner,
-  decodeCursor,
+  cursorPosition,
   escapeLike,
   keysetAfter,
   levelCondition,
@@ -32,7 +32,6 @@ import {
   searchText,
   timestampKey,
   withoutControls,
-  type CursorSpec,
   type CursorValue,
   type SortKey,
 } from './listing.ts';
@@ -129,7 +128,7 @@ export function presentService(row: ServiceJoined, online: boolean): Service {
  * The orders of the public listing; each ends with the id, so it is total and a cursor is a position in it.
  * `relevance` is what "popular" becomes when there is a search (see ServiceCatalog.list).
  */
-type ListingSort = ServicesQuery['sort'] | 'relevance';
+export type ListingSort = ServicesQuery['sort'] | 'relevance';
 
 interface ListingRow {
   id: string;
@@ -142,36 +141,31 @@ interface ListingRow {
 
 interface SortPlan<R> {
   keys: SortKey[];
-  kinds: CursorSpec[];
   /** The cursor values of a row, one per key. */
   values: (row: R) => CursorValue[];
 }
 
-function sortPlan(sort: ListingSort, q: string | null): SortPlan<ListingRow> {
-  const id = (dir: 'asc' | 'desc'): SortKey => ({ expr: services.id, dir, cast: 'uuid' });
+/** The orders of the public listing, each a total order ending with the id (exported for the cursor tests). */
+export function sortPlan(sort: ListingSort, q: string | null): SortPlan<ListingRow> {
+  const id = (dir: 'asc' | 'desc'): SortKey => ({ expr: services.id, dir, kind: 'uuid' });
   switch (sort) {
     case 'popular':
-      return { keys: [{ expr: services.popularity, dir: 'desc', cast: 'int' }, id('desc')], kinds: ['int', 'uuid'], values: (r) => [r.popularity, r.id] };
+      return { keys: [{ expr: services.popularity, dir: 'desc', kind: 'int4' }, id('desc')], values: (r) => [r.popularity, r.id] };
     case 'new':
-      return {
-        keys: [{ expr: services.publishedAt, dir: 'desc', cast: 'timestamptz' }, id('desc')],
-        kinds: ['timestamp', 'uuid'],
-        values: (r) => [r.publishedKey, r.id],
-      };
+      return { keys: [{ expr: services.publishedAt, dir: 'desc', kind: 'timestamptz' }, id('desc')], values: (r) => [r.publishedKey, r.id] };
     case 'price_asc':
-      return { keys: [{ expr: services.price, dir: 'asc', cast: 'int' }, id('asc')], kinds: ['int', 'uuid'], values: (r) => [r.price, r.id] };
+      return { keys: [{ expr: services.price, dir: 'asc', kind: 'int4' }, id('asc')], values: (r) => [r.price, r.id] };
     case 'price_desc':
-      return { keys: [{ expr: services.price, dir: 'desc', cast: 'int' }, id('desc')], kinds: ['int', 'uuid'], values: (r) => [r.price, r.id] };
+      return { keys: [{ expr: services.price, dir: 'desc', kind: 'int4' }, id('desc')], values: (r) => [r.price, r.id] };
     case 'rating':
-      return { keys: [{ expr: services.rating, dir: 'desc', cast: 'int' }, id('desc')], kinds: ['int', 'uuid'], values: (r) => [r.rating, r.id] };
+      return { keys: [{ expr: services.rating, dir: 'desc', kind: 'int4' }, id('desc')], values: (r) => [r.rating, r.id] };
     case 'relevance':
       return {
         keys: [
-          { expr: searchRank(services.search, q ?? ''), dir: 'desc', cast: 'int' },
-          { expr: services.popularity, dir: 'desc', cast: 'int' },
+          { expr: searchRank(services.search, q ?? ''), dir: 'desc', kind: 'int4' },
+          { expr: services.popularity, dir: 'desc', kind: 'int4' },
           id('desc'),
         ],
-        kinds: ['int', 'int', 'uuid'],
         values: (r) => [r.rank, r.popularity, r.id],
       };
   }
@@ -185,24 +179,20 @@ function sortPlan(sort: ListingSort, q: string | null): SortPlan<ListingRow> {
 const RANK_LIMIT = EXACT_TOTAL_LIMIT;
 
 /** Cursor of the admin queue: the moderation queue is first come, first served; other lists newest first. */
-function adminSortPlan(oldestFirst: boolean): SortPlan<{ id: string; updatedKey: string }> {
+export function adminSortPlan(oldestFirst: boolean): SortPlan<{ id: string; updatedKey: string }> {
   const dir = oldestFirst ? 'asc' : 'desc';
   return {
     keys: [
-      { expr: services.updatedAt, dir, cast: 'timestamptz' },
-      { expr: services.id, dir, cast: 'uuid' },
+      { expr: services.updatedAt, dir, kind: 'timestamptz' },
+      { expr: services.id, dir, kind: 'uuid' },
     ],
-    kinds: ['timestamp', 'uuid'],
     values: (r) => [r.updatedKey, r.id],
   };
 }
 
 /** The position after which a page starts; the cursor names its sort, so one made for another is refused. */
 function after(plan: SortPlan<never>, sort: string, cursor: string | undefined): SQL | undefined {
-  if (!cursor) return undefined;
-  const [tag, ...values] = decodeCursor(cursor, plan.keys.length + 1, ['string', ...plan.kinds]);
-  if (tag !== sort) throw badCursor();
-  return keysetAfter(plan.keys, values);
+  return cursor ? keysetAfter(plan.keys, cursorPosition(cursor, sort, plan.keys)) : undefined;
 }
 
 // --- Letters -----------------------------------------------------------------------------------------------
@@ -258,6 +248,8 @@ export interface ServiceCatalogDeps {
   log: Logger;
   brand: string;
   siteUrl: () => string;
+  /** Who was counted today (shared by instances in production); memory of this instance when absent. */
+  seen?: SeenToday;
 }
 
 /** What a seller may do to their own service: from which states, to which. */
@@ -298,8 +290,10 @@ const oneLine = (text: string) => withoutControls(text).replace(/\s+/g, ' ').tri
 export class ServiceCatalog {
   /** Views of service pages, written in batches (see Tally): a view adds to views and popularity. */
   private readonly views: Tally;
+  private readonly seen: SeenToday;
 
   constructor(private readonly deps: ServiceCatalogDeps) {
+    this.seen = deps.seen ?? new SeenToday(null, deps.log);
     this.views = new Tally(async (batch) => {
       const rows = JSON.stringify(batch.map(([id, n]) => ({ id, n })));
       await this.db.execute(sql`
@@ -435,13 +429,15 @@ export class ServiceCatalog {
 
   /**
    * A service page: public when active (and its seller not blocked); its owner sees it in every state; for
-   * anyone else it does not exist. A view by anyone but the owner counts (views and popularity).
+   * anyone else it does not exist. A view by anyone but the owner counts (views and popularity), once a day
+   * per visitor (see visitorOf): reloading a page does not make a service popular.
    */
-  async get(viewer: UserRow | null, id: string): Promise<Service> {
+  async get(viewer: UserRow | null, id: string, visitor: string): Promise<Service> {
     const row = await this.find(id);
     const own = row !== null && viewer?.id === row.seller.id;
     if (!row || (!own && !isPublic(row))) throw notFound(CATALOG_MESSAGES.serviceNotFound);
-    const unwritten = own ? this.views.unwritten(id) : this.views.add(id);
+    const counts = !own && (await this.seen.first(`view:service:${id}:${visitor}`));
+    const unwritten = counts ? this.views.add(id) : this.views.unwritten(id);
     row.service.views += unwritten;
     row.service.popularity += unwritten;
     return this.present(row);

@@ -38,6 +38,7 @@ export const PAGE_TITLES: Record<string, string> = {
   'admin-projects-item-edit': 'Редактирование проекта',
   'admin-services': 'Услуги',
   'admin-services-item-edit': 'Редактирование услуги',
+  'admin-search-suggestions': 'Поисковые подсказки',
 };
 
 /** Side menus of the profile and admin layouts (SPEC §2): every page that has a menu entry. */

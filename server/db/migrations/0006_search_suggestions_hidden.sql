@@ -1,0 +1,1 @@
+ALTER TABLE "search_queries" ADD COLUMN "hidden_at" timestamp with time zone;

@@ -1,0 +1,130 @@
+import { useState } from 'react';
+import { Form, useLoaderData, useNavigation, useRevalidator, useSearchParams } from 'react-router';
+import { Trash2 } from 'lucide-react';
+import type { Route } from './+types/admin-search-suggestions';
+import type { ApiOk } from '#contract/api';
+import type { AdminSearchSuggestion } from '#contract/catalog';
+import { api } from '../lib/api.ts';
+import { formatDate } from '../lib/dates.ts';
+import { toast } from '../lib/toast-store.ts';
+import { pageMeta } from '../features/shell/meta.ts';
+import { AppLink } from '../components/ui/app-link.tsx';
+import { TextField } from '../components/ui/form.tsx';
+
+// /admin/search-suggestions: what the header's search box suggests, and a way to remove a suggestion for good.
+
+export async function clientLoader({ request }: Route.ClientLoaderArgs) {
+  const url = new URL(request.url);
+  const hidden = url.searchParams.get('hidden') === '1';
+  const q = url.searchParams.get('q')?.trim() ?? '';
+  const answer = await api
+    .get<AdminSearchSuggestion[]>('/api/admin/search-suggestions', { q: q || undefined, hidden: hidden ? '1' : undefined }, { fresh: true })
+    .catch((): ApiOk<AdminSearchSuggestion[]> | null => null);
+  return { rows: answer?.result ?? [], failed: answer === null, hidden, q };
+}
+clientLoader.hydrate = true as const;
+
+export function HydrateFallback() {
+  return (
+    <section className="page" aria-busy="true">
+      <h1 className="page__title">Поисковые подсказки</h1>
+      <div className="skeleton" style={{ height: 240 }} />
+    </section>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Поисковые подсказки');
+
+export default function AdminSearchSuggestionsPage() {
+  const { rows, failed, hidden, q } = useLoaderData<typeof clientLoader>();
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const revalidator = useRevalidator();
+  const [busy, setBusy] = useState<string | null>(null);
+
+  async function remove(query: string) {
+    setBusy(query);
+    const { error } = await api.del<string>(`/api/admin/search-suggestions/${encodeURIComponent(query)}`);
+    setBusy(null);
+    if (error) return void toast(error.message);
+    toast(`Подсказка «${query}» удалена`, { type: 'success' });
+    await revalidator.revalidate();
+  }
+
+  const tab = (toHidden: boolean) => {
+    const next = new URLSearchParams(params);
+    if (toHidden) next.set('hidden', '1');
+    else next.delete('hidden');
+    const search = next.toString();
+    return search ? `?${search}` : '/admin/search-suggestions';
+  };
+
+  return (
+    <section className="page">
+      <h1 className="page__title">Поисковые подсказки</h1>
+      <p className="field__hint">
+        Подсказкой становится запрос, по которому нашли услуги разные посетители (каждый считается раз в сутки). Удалённая
+        подсказка больше не показывается, даже если её снова ищут.
+      </p>
+      <nav className="tabs" aria-label="Подсказки">
+        <ul>
+          <li>
+            <AppLink to={tab(false)} className="tabs__link" aria-current={hidden ? undefined : 'page'}>
+              Показываются
+            </AppLink>
+          </li>
+          <li>
+            <AppLink to={tab(true)} className="tabs__link" aria-current={hidden ? 'page' : undefined}>
+              Удалённые
+            </AppLink>
+          </li>
+        </ul>
+      </nav>
+      <Form method="get" className="toolbar" role="search">
+        {hidden && <input type="hidden" name="hidden" value="1" />}
+        <TextField label="Начало запроса" name="q" defaultValue={q} key={q} />
+        <button type="submit" className="btn btn--primary" disabled={navigation.state !== 'idle'}>
+          Найти
+        </button>
+      </Form>
+      {failed ? (
+        <p className="empty-state">Не удалось загрузить подсказки. Обновите страницу.</p>
+      ) : rows.length === 0 ? (
+        <p className="empty-state">{hidden ? 'Удалённых подсказок нет.' : 'Подсказок нет.'}</p>
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Запрос</th>
+              <th>Искавших</th>
+              <th>Обновлено</th>
+              {!hidden && <th>Действия</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.query}>
+                <td data-label="Запрос">{row.query}</td>
+                <td data-label="Искавших">{row.searches}</td>
+                <td data-label="Обновлено">{formatDate(row.updated_at)}</td>
+                {!hidden && (
+                  <td data-label="Действия">
+                    <button
+                      type="button"
+                      className="btn btn--danger btn--sm"
+                      onClick={() => remove(row.query)}
+                      disabled={busy !== null}
+                      aria-label={`Удалить подсказку «${row.query}»`}
+                    >
+                      <Trash2 size={16} aria-hidden="true" /> Удалить
+                    </button>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
