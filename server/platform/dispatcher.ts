@@ -187,7 +187,8 @@ export class Dispatcher {
             return ran;
           }
           if (rows.length === 0) break;
-          await Promise.all(rows.map((row) => this.run(row)));
+          const finished = await Promise.all(rows.map((row) => this.run(row)));
+          await this.deleteFinished(rows.filter((_, i) => finished[i]));
           ran += rows.length;
         }
       } while (this.again && !this.stopped);
@@ -233,7 +234,8 @@ export class Dispatcher {
     return and(eq(outbox.id, row.id), eq(outbox.attempts, row.attempts), eq(outbox.state, 'pending'));
   }
 
-  private async run(row: OutboxRow): Promise<void> {
+  /** Runs one row; answers true when it succeeded and still has to be deleted (deleteFinished, in one statement). */
+  private async run(row: OutboxRow): Promise<boolean> {
     let completed = false;
     const job: JobContext = {
       row,
@@ -249,15 +251,46 @@ export class Dispatcher {
       await this.execute(row, job);
     } catch (err) {
       await this.failed(row, err).catch((e: unknown) => this.deps.log.error({ err: e, id: row.id }, 'outbox: recording a failure failed'));
-      return;
+      return false;
     }
-    if (completed) return;
+    if (completed) return false;
+    if (!this.isRecurring(row)) return true;
     try {
-      if (!(await this.complete(this.db, row))) this.deps.log.warn({ id: row.id, kind: row.kind, name: row.name }, 'outbox: row was claimed again before it was completed (lease too short?)');
+      if (!(await this.complete(this.db, row))) this.lostLease([row]);
     } catch (err) {
       // The row stays leased and runs again after the lease: at least once.
       this.deps.log.error({ err, id: row.id }, 'outbox: completing a row failed');
     }
+    return false;
+  }
+
+  /** Deletes the rows that ran, in one statement (a busy transaction's socket events are many small rows). */
+  private async deleteFinished(rows: OutboxRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    try {
+      const claims = sql.join(rows.map((r) => sql`(${r.id}::bigint, ${r.attempts}::integer)`), sql`, `);
+      const deleted = await this.db
+        .delete(outbox)
+        .where(and(eq(outbox.state, 'pending'), sql`(${outbox.id}, ${outbox.attempts}) in (${claims})`))
+        .returning({ id: outbox.id });
+      if (deleted.length < rows.length) {
+        const gone = new Set(deleted.map((d) => d.id));
+        this.lostLease(rows.filter((r) => !gone.has(r.id)));
+      }
+    } catch (err) {
+      // They stay leased and run again after the lease: at least once.
+      this.deps.log.error({ err, ids: rows.map((r) => r.id) }, 'outbox: completing rows failed');
+    }
+  }
+
+  private lostLease(rows: OutboxRow[]) {
+    for (const row of rows) {
+      this.deps.log.warn({ id: row.id, kind: row.kind, name: row.name }, 'outbox: row was claimed again before it was completed (lease too short?)');
+    }
+  }
+
+  private isRecurring(row: OutboxRow): boolean {
+    return row.kind === 'job' && row.dedupeKey === row.name && this.recurring.has(row.name);
   }
 
   private async execute(row: OutboxRow, job: JobContext): Promise<void> {
@@ -294,9 +327,8 @@ export class Dispatcher {
 
   /** Deletes a finished row, or moves a recurring job to its next run. False when the row is no longer ours. */
   private async complete(db: Db, row: OutboxRow): Promise<boolean> {
-    const every = row.kind === 'job' ? this.recurring.get(row.name) : undefined;
-    if (every !== undefined && row.dedupeKey === row.name) {
-      const next = new Date(this.clock.now().getTime() + every);
+    if (this.isRecurring(row)) {
+      const next = new Date(this.clock.now().getTime() + this.recurring.get(row.name)!);
       const moved = await db
         .update(outbox)
         .set({ dueAt: next, attempts: 0, lastError: null, lockedUntil: null })
@@ -312,14 +344,13 @@ export class Dispatcher {
     const message = (err instanceof Error ? err.message || err.name : String(err)).slice(0, 2000);
     const now = this.clock.now().getTime();
     const where = { id: row.id, kind: row.kind, name: row.name, attempts: row.attempts };
-    const every = row.kind === 'job' ? this.recurring.get(row.name) : undefined;
     if (row.attempts >= this.opts.maxAttempts) {
-      if (every !== undefined && row.dedupeKey === row.name) {
+      if (this.isRecurring(row)) {
         // A recurring job is not given up: its error stays on the row until a later run succeeds.
         this.deps.log.error({ ...where, err }, 'outbox: recurring job failed on every attempt; next regular run scheduled');
         await this.db
           .update(outbox)
-          .set({ dueAt: new Date(now + every), attempts: 0, lastError: message, lockedUntil: null })
+          .set({ dueAt: new Date(now + this.recurring.get(row.name)!), attempts: 0, lastError: message, lockedUntil: null })
           .where(this.ours(row));
         return;
       }
