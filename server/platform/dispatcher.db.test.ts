@@ -295,6 +295,31 @@ describe('dispatcher', () => {
     expect(await p.dispatcher.runDue()).toBe(0);
   });
 
+  it('does not hold back socket events behind a slow letter', async () => {
+    const p = platformOn(database.db, manualClock());
+    const smtp = gate();
+    const events: string[] = [];
+    let sent = 0;
+    p.dispatcher
+      .deliverLetters(async () => {
+        await smtp.opened;
+        sent++;
+      })
+      .deliverSockets((_users, event) => void events.push(event));
+    await p.dispatcher.start();
+    await p.withTx(actor, async ({ outbox: out }) => out.mail('a@example.org', { subject: 's', text: 't', html: 'h' }));
+    await new Promise((r) => setTimeout(r, 50));
+    await p.withTx(actor, async ({ outbox: out }) => out.emit(['u1'], 'after_the_letter', {}));
+    const deadline = Date.now() + 5000;
+    while (events.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(events).toEqual(['after_the_letter']);
+    expect(sent).toBe(0);
+    smtp.open();
+    await p.dispatcher.stop();
+    expect(sent).toBe(1);
+    expect(await rows()).toEqual([]);
+  });
+
   it('delivers socket events of one transaction in the order they were written', async () => {
     const clock = manualClock();
     const p = platformOn(database.db, clock);

@@ -77,7 +77,11 @@ export class Dispatcher {
   private started = false;
   private stopped = false;
   private draining: Promise<number> | null = null;
+  /** Set by a nudge during a pass: claim again before the pass ends. */
   private again = false;
+  private wake: (() => void) | null = null;
+  /** Rows whose handlers succeeded, deleted together. */
+  private finished: OutboxRow[] = [];
 
   constructor(private readonly deps: DispatcherOptions) {
     this.db = deps.db;
@@ -166,37 +170,57 @@ export class Dispatcher {
   }
 
   /**
-   * Claims and runs due rows until none is left; answers how many ran. Concurrent calls share one pass (a call
-   * during a pass makes it look once more).
+   * Claims and runs due rows until none is left and no handler is running; answers how many ran. Up to
+   * `batchSize` handlers run at once, and a free slot is filled without waiting for the others, so a slow letter
+   * does not hold back the socket events committed after it. A call during a pass makes the pass look again.
    */
   runDue(): Promise<number> {
     if (this.draining) {
       this.again = true;
+      this.wake?.();
       return this.draining;
     }
-    this.draining = (async () => {
-      let ran = 0;
-      do {
-        this.again = false;
-        while (!this.stopped) {
-          let rows: OutboxRow[];
-          try {
-            rows = await this.claim();
-          } catch (err) {
-            this.deps.log.error({ err }, 'outbox: claiming rows failed');
-            return ran;
-          }
-          if (rows.length === 0) break;
-          const finished = await Promise.all(rows.map((row) => this.run(row)));
-          await this.deleteFinished(rows.filter((_, i) => finished[i]));
-          ran += rows.length;
-        }
-      } while (this.again && !this.stopped);
-      return ran;
-    })().finally(() => {
+    this.draining = this.pass().finally(() => {
       this.draining = null;
     });
     return this.draining;
+  }
+
+  private async pass(): Promise<number> {
+    let ran = 0;
+    const running = new Set<Promise<void>>();
+    for (;;) {
+      const room = this.stopped ? 0 : this.opts.batchSize - running.size;
+      let full = room === 0;
+      if (room > 0) {
+        this.again = false;
+        let rows: OutboxRow[] = [];
+        try {
+          rows = await this.claim(room);
+        } catch (err) {
+          this.deps.log.error({ err }, 'outbox: claiming rows failed');
+        }
+        for (const row of rows) {
+          const done: Promise<void> = this.run(row).then((finished) => {
+            running.delete(done);
+            if (finished) this.finished.push(row);
+          });
+          running.add(done);
+        }
+        ran += rows.length;
+        full = rows.length === room;
+      }
+      await this.deleteFinished();
+      if (running.size === 0 && (this.stopped || !(full || this.again))) break;
+      // Perhaps more are due (a full claim, a nudge): fill the free slots.
+      if (!this.stopped && running.size < this.opts.batchSize && (full || this.again)) continue;
+      // Full: wait for a free slot. Otherwise nothing else was due: wait for the handlers, or for a nudge.
+      const wake = new Promise<void>((resolve) => (this.wake = resolve));
+      await Promise.race([full ? Promise.race(running) : Promise.all(running), wake]);
+      this.wake = null;
+    }
+    await this.deleteFinished();
+    return ran;
   }
 
   /** Stops claiming; resolves once the handlers in flight have finished and their rows are settled. */
@@ -211,14 +235,14 @@ export class Dispatcher {
     return or(isNull(outbox.lockedUntil), lte(outbox.lockedUntil, now));
   }
 
-  private async claim(): Promise<OutboxRow[]> {
+  private async claim(limit: number): Promise<OutboxRow[]> {
     const now = this.clock.now();
     const due = this.db
       .select({ id: outbox.id })
       .from(outbox)
       .where(and(eq(outbox.state, 'pending'), lte(outbox.dueAt, now), this.unleased(now)))
       .orderBy(asc(outbox.dueAt), asc(outbox.id))
-      .limit(this.opts.batchSize)
+      .limit(limit)
       .for('update', { skipLocked: true });
     const rows = await this.db
       .update(outbox)
@@ -234,7 +258,7 @@ export class Dispatcher {
     return and(eq(outbox.id, row.id), eq(outbox.attempts, row.attempts), eq(outbox.state, 'pending'));
   }
 
-  /** Runs one row; answers true when it succeeded and still has to be deleted (deleteFinished, in one statement). */
+  /** Runs one row; answers true when it succeeded and still has to be deleted (by deleteFinished). */
   private async run(row: OutboxRow): Promise<boolean> {
     let completed = false;
     const job: JobContext = {
@@ -265,8 +289,10 @@ export class Dispatcher {
   }
 
   /** Deletes the rows that ran, in one statement (a busy transaction's socket events are many small rows). */
-  private async deleteFinished(rows: OutboxRow[]): Promise<void> {
+  private async deleteFinished(): Promise<void> {
+    const rows = this.finished;
     if (rows.length === 0) return;
+    this.finished = [];
     try {
       const claims = sql.join(rows.map((r) => sql`(${r.id}::bigint, ${r.attempts}::integer)`), sql`, `);
       const deleted = await this.db
