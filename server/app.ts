@@ -48,6 +48,7 @@ import { Turnstile } from './lib/turnstile.ts';
 import { LocalStorage, uploadsRoot } from './lib/storage.ts';
 import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './lib/rate-limiter.ts';
 import { attachRealtime, type Realtime } from './realtime/socket.ts';
+import { createPlatform, type Platform } from './platform/platform.ts';
 import path from 'node:path';
 import { mountWebApp, readBuildId } from './web-handler.ts';
 import type { SsrContext } from '#contract/ssr';
@@ -65,6 +66,8 @@ export interface AppDeps {
 }
 
 export interface Services {
+  /** Transactions with their outbox, and the dispatcher that delivers it (started by startServer). */
+  platform: Platform;
   tokens: Tokens;
   lookups: LookupService;
   rates: RatesService;
@@ -148,6 +151,10 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   const realtime = await attachRealtime({ server: app.server, db, tokens, log: logger, redisUrl: env.REDIS_URL });
   const limiter = env.REDIS_URL ? await redisRateLimiter(env.REDIS_URL) : memoryRateLimiter();
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, outboxDir: path.join(env.DATA_DIR, 'mail'), from: env.MAIL_FROM, log: logger });
+  const platform = createPlatform({ db, log: logger });
+  platform.dispatcher
+    .deliverSockets((userIds, event, payload) => realtime.emitToUsers(userIds, event, payload))
+    .deliverLetters((to, letter) => mailer.send(to, letter));
   // Links in letters point at the configured public address, else at the address the server listens on.
   const siteUrl = () => env.PUBLIC_URL ?? listeningUrl(app);
   const auth = new AuthService({
@@ -164,6 +171,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   const seen = new SeenToday(env.REDIS_URL ? limiter : null, logger);
   const projects = new ProjectService({ db, presence: realtime, mailer, log: logger, brand: env.BRAND_NAME, siteUrl, seen });
   const services: Services = {
+    platform,
     tokens,
     lookups: new LookupService(db),
     rates: new RatesService(db, env.RATES_URL, logger),
@@ -190,6 +198,9 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     await realtime.drain();
   });
   app.addHook('onClose', async () => {
+    // In-flight requests have finished: their rows are delivered by the pass in flight or left for the next start
+    // (or another instance). Handlers in flight finish while the sockets and the mailer are still open.
+    await platform.dispatcher.stop();
     await services.serviceCatalog.flushViews();
     await services.searchSuggestions.flush();
     await realtime.close();

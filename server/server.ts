@@ -8,7 +8,6 @@ import { ensureBootstrapAdmin } from './db/seed/admin.ts';
 import { buildApp } from './app.ts';
 import { LocalStorage, uploadsRoot } from './lib/storage.ts';
 import type { Realtime } from './realtime/socket.ts';
-import { Scheduler } from './jobs/scheduler.ts';
 import { archiveStaleProjects } from './features/catalog/projects-service.ts';
 import { RATES_REFRESH_MS } from '#contract/constants';
 
@@ -21,8 +20,22 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Boot: database → migrations → reference (and demo) data → app → socket → jobs → listen. */
-export async function startServer(env: Env, logger: Logger, opts: { database?: Database } = {}): Promise<RunningServer> {
+/** Recurring jobs, run through the outbox dispatcher (one run across instances). */
+export const RECURRING_JOBS = { ratesRefresh: 'rates-refresh', archiveStaleProjects: 'archive-stale-projects' } as const;
+
+/** Boot: database → migrations → reference (and demo) data → app → socket → outbox dispatcher → listen. */
+export async function startServer(
+  env: Env,
+  logger: Logger,
+  opts: {
+    database?: Database;
+    /**
+     * False leaves the outbox undelivered by this instance (its rows wait for another one or the next start): a
+     * test stands for a server killed between a commit and its dispatch with it.
+     */
+    dispatch?: boolean;
+  } = {},
+): Promise<RunningServer> {
   const database = opts.database ?? (await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }));
   await database.migrate();
   await seedReference(database.db);
@@ -36,13 +49,14 @@ export async function startServer(env: Env, logger: Logger, opts: { database?: D
   const app = await buildApp({ env, database, logger });
   const realtime = app.services.realtime;
 
-  const scheduler = new Scheduler(database.db, logger);
-  const ratesJob = { name: 'rates-refresh', everyMs: RATES_REFRESH_MS, run: () => app.services.rates.refresh() };
-  scheduler.add(ratesJob);
-  scheduler.add({ name: 'archive-stale-projects', everyMs: 60 * 60_000, run: () => archiveStaleProjects(database.db) });
-  await scheduler.start();
-  // SPEC §7: fetched once at startup when no rate is held, then hourly.
-  if (env.RATES_URL && !(await app.services.rates.held())) void scheduler.runIfDue(ratesJob, true);
+  const { dispatcher } = app.services.platform;
+  dispatcher.every(RECURRING_JOBS.ratesRefresh, RATES_REFRESH_MS, () => app.services.rates.refresh());
+  dispatcher.every(RECURRING_JOBS.archiveStaleProjects, 60 * 60_000, () => archiveStaleProjects(database.db));
+  if (opts.dispatch !== false) {
+    await dispatcher.start();
+    // SPEC §7: fetched once at startup when no rate is held, then hourly.
+    if (env.RATES_URL && !(await app.services.rates.held())) await dispatcher.trigger(RECURRING_JOBS.ratesRefresh);
+  }
 
   const url = await app.listen({ port: env.PORT, host: env.HOST });
 
@@ -55,8 +69,9 @@ export async function startServer(env: Env, logger: Logger, opts: { database?: D
     demoAccounts,
     close: () =>
       (closing ??= (async () => {
-        await scheduler.stop();
-        await app.close(); // drops sockets, stops accepting, lets in-flight requests finish
+        // Drops sockets, stops accepting, lets in-flight requests finish, then stops the dispatcher (its handlers
+        // in flight finish) before the mailer, Redis and the database close.
+        await app.close();
         await database.close();
       })()),
   };

@@ -7,10 +7,13 @@ import { seedReference } from '../db/seed/reference.ts';
  * A database of its own for one test file: in-memory PGlite, or (TEST_DB=postgres) a fresh database
  * on the server of DATABASE_URL, dropped afterwards. Migrated and seeded with reference data.
  */
-export async function createTestDatabase(opts: { reference?: boolean } = {}): Promise<Database & { drop(): Promise<void> }> {
+export async function createTestDatabase(
+  opts: { reference?: boolean } = {},
+): Promise<Database & { drop(): Promise<void>; /** PostgreSQL only: for more pools or processes on it. */ url?: string }> {
   const kind = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
   let database: Database;
   let drop = async () => {};
+  let databaseUrl: string | undefined;
 
   if (kind === 'postgres') {
     const adminUrl = process.env.DATABASE_URL;
@@ -22,7 +25,8 @@ export async function createTestDatabase(opts: { reference?: boolean } = {}): Pr
     await admin.end();
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
-    database = openPostgres(url.toString(), 5);
+    databaseUrl = url.toString();
+    database = openPostgres(databaseUrl, 5);
     drop = async () => {
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
@@ -37,6 +41,7 @@ export async function createTestDatabase(opts: { reference?: boolean } = {}): Pr
   if (opts.reference !== false) await seedReference(database.db);
   return {
     ...database,
+    url: databaseUrl,
     async drop() {
       await database.close();
       await drop();

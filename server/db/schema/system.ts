@@ -7,17 +7,6 @@ export const settings = pgTable('settings', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/**
- * Recurring jobs. An instance runs a job only after moving its next_run_at forward in one
- * conditional UPDATE, so each run happens once however many instances share the database.
- */
-export const jobs = pgTable('jobs', {
-  name: text('name').primaryKey(),
-  nextRunAt: timestamp('next_run_at', { withTimezone: true }).notNull().defaultNow(),
-  lastRunAt: timestamp('last_run_at', { withTimezone: true }),
-  lastError: text('last_error'),
-});
-
 /** SPEC §2 route rules: a path the app should redirect elsewhere (managed by admins). */
 export const routeRules = pgTable('route_rules', {
   id: uuid('id').primaryKey().defaultRandom(),

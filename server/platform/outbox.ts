@@ -1,0 +1,87 @@
+import type { Letter } from '../lib/mail.ts';
+import type { Clock } from './clock.ts';
+import type { NewOutboxRow } from '../db/schema/outbox.ts';
+
+/** When a job runs: at a time, after a delay, or (neither) as soon as its transaction has committed. */
+export interface JobOptions {
+  at?: Date;
+  delayMs?: number;
+  /** At most one pending row per key: a second job with a key already pending is dropped. */
+  dedupeKey?: string;
+}
+
+/** What the dispatcher finds in each kind's payload. */
+export interface SocketPayload {
+  userIds: string[];
+  payload: unknown;
+}
+export interface LetterPayload {
+  to: string;
+  letter: Letter;
+}
+export interface NotificationPayload {
+  userId: string;
+  data: unknown;
+}
+
+/**
+ * Side effects of a command, written as outbox rows in the command's own transaction: they happen after it commits
+ * and never when it rolls back. The calls only queue; the rows are inserted just before the commit.
+ */
+export interface OutboxWriter {
+  /** A Socket.IO event to every socket of these users, on any instance. */
+  emit(userIds: readonly string[], event: string, payload: unknown): void;
+  /** A letter, handed to the mailer (SMTP or the outbox folder). */
+  mail(to: string, letter: Letter): void;
+  /** An in-app notification of `kind`, delivered by the handler registered for that kind. */
+  notify(userId: string, kind: string, data: unknown): void;
+  /** A job run by the handler registered under `name`, now or later. */
+  job(name: string, payload?: unknown, opts?: JobOptions): void;
+}
+
+/** Queues rows in memory for one transaction; `take()` hands them over for the insert before the commit. */
+export class OutboxBuffer implements OutboxWriter {
+  private rows: NewOutboxRow[] = [];
+  private closed = false;
+
+  constructor(private readonly clock: Clock) {}
+
+  emit(userIds: readonly string[], event: string, payload: unknown) {
+    const unique = [...new Set(userIds)];
+    if (unique.length === 0) return;
+    this.push({ kind: 'socket', name: event, payload: { userIds: unique, payload } satisfies SocketPayload });
+  }
+
+  mail(to: string, letter: Letter) {
+    this.push({ kind: 'letter', name: 'letter', payload: { to, letter } satisfies LetterPayload });
+  }
+
+  notify(userId: string, kind: string, data: unknown) {
+    this.push({ kind: 'notification', name: kind, payload: { userId, data } satisfies NotificationPayload });
+  }
+
+  job(name: string, payload: unknown = {}, opts: JobOptions = {}) {
+    const now = this.clock.now().getTime();
+    const due = opts.at ? opts.at.getTime() : now + (opts.delayMs ?? 0);
+    this.push({ kind: 'job', name, payload, dueAt: new Date(due), dedupeKey: opts.dedupeKey ?? null });
+  }
+
+  private push(row: Omit<NewOutboxRow, 'dueAt'> & { dueAt?: Date }) {
+    // A write from work that outlived its transaction (a forgotten await) would be lost silently otherwise.
+    if (this.closed) throw new Error(`outbox: "${row.name}" written after its transaction ended`);
+    this.rows.push({ ...row, dueAt: row.dueAt ?? this.clock.now() });
+  }
+
+  /** The queued rows; the buffer takes no more writes afterwards. */
+  take(): NewOutboxRow[] {
+    this.closed = true;
+    const rows = this.rows;
+    this.rows = [];
+    return rows;
+  }
+
+  close() {
+    this.closed = true;
+    this.rows = [];
+  }
+}

@@ -1,0 +1,74 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { PgTransactionConfig } from 'drizzle-orm/pg-core';
+import type { Db } from '../db/client.ts';
+import { outbox as outboxTable, type NewOutboxRow } from '../db/schema/outbox.ts';
+import type { Actor } from './actor.ts';
+import type { Clock } from './clock.ts';
+import { OutboxBuffer, type OutboxWriter } from './outbox.ts';
+
+/** A Drizzle transaction. It is a `Db` too: query helpers that take a `Db` accept it without a cast. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** Everything a command needs: its transaction, who acts, where its side effects go, and the time. */
+export interface TxContext {
+  tx: Tx;
+  actor: Actor;
+  outbox: OutboxWriter;
+  clock: Clock;
+}
+
+/**
+ * Runs `fn` in a transaction and commits it with the outbox rows `fn` queued. Called inside another `withTx`
+ * (directly or through commands it calls) it joins the outer transaction: one commit, one set of rows, with the
+ * inner call's actor. `config` applies to an outermost call only.
+ *
+ * PGlite has a single connection and every other query waits while a transaction is open: do no slow I/O (mail,
+ * HTTP, files) inside `fn`; queue it on the outbox instead.
+ */
+export type WithTx = <T>(actor: Actor, fn: (ctx: TxContext) => Promise<T>, config?: PgTransactionConfig) => Promise<T>;
+
+interface Open {
+  tx: Tx;
+  buffer: OutboxBuffer;
+  /** False once the outer transaction has ended: work that outlived it must not join it. */
+  open: boolean;
+}
+
+export interface WithTxDeps {
+  db: Db;
+  clock: Clock;
+  /** Called after a commit that wrote rows; `dueNow` when one of them is due at once (the dispatcher's nudge). */
+  onCommit?: (rows: NewOutboxRow[], dueNow: boolean) => void;
+}
+
+export function createWithTx(deps: WithTxDeps): WithTx {
+  const current = new AsyncLocalStorage<Open>();
+
+  return async function withTx<T>(actor: Actor, fn: (ctx: TxContext) => Promise<T>, config?: PgTransactionConfig): Promise<T> {
+    const outer = current.getStore();
+    if (outer?.open) return fn({ tx: outer.tx, actor, outbox: outer.buffer, clock: deps.clock });
+
+    const buffer = new OutboxBuffer(deps.clock);
+    let rows: NewOutboxRow[] = [];
+    let state: Open | undefined;
+    try {
+      const result = await deps.db.transaction(async (tx) => {
+        const open: Open = { tx, buffer, open: true };
+        state = open;
+        const value = await current.run(open, () => fn({ tx, actor, outbox: buffer, clock: deps.clock }));
+        rows = buffer.take();
+        // Without a target: a job whose dedupe key is already pending is dropped, whichever index says so.
+        if (rows.length) await tx.insert(outboxTable).values(rows).onConflictDoNothing();
+        return value;
+      }, config);
+      if (rows.length) {
+        const now = deps.clock.now().getTime();
+        deps.onCommit?.(rows, rows.some((r) => (r.dueAt as Date).getTime() <= now));
+      }
+      return result;
+    } finally {
+      if (state) state.open = false;
+      buffer.close();
+    }
+  };
+}
