@@ -81,7 +81,7 @@ describe('header search suggestions', () => {
 
 describe('server-rendered pages count their visitors by the visitor’s address', () => {
   // Behind a proxy the address comes from X-Forwarded-For: a request can pose as any address here.
-  const proxied = useE2E({ TRUST_PROXY: '1' });
+  const proxied = useE2E({ TRUST_PROXY: '127.0.0.1' });
   const page = (path: string, address: string) => fetch(`${proxied.url}${path}`, { headers: { 'x-forwarded-for': address } });
 
   it('searches and views made through SSR count per address, not as the loopback', async () => {

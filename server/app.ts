@@ -8,7 +8,10 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Env } from './env.ts';
 import type { Database } from './db/client.ts';
-import { installErrorHandler } from './lib/http.ts';
+import { forbidden, installErrorHandler } from './lib/http.ts';
+import { normaliseStrings } from './lib/text.ts';
+import { createPublicOrigin } from './lib/public-origin.ts';
+import { CROSS_SITE_MESSAGE, cookieAuthenticated, crossSiteWrite } from './lib/same-origin.ts';
 import { Tokens, requireAdmin, tokenOf, userForToken } from './lib/auth.ts';
 import { LookupService } from './features/lookups/service.ts';
 import { lookupRoutes } from './features/lookups/routes.ts';
@@ -96,6 +99,9 @@ declare module 'fastify' {
   }
 }
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const PRIVATE_NO_STORE = 'private, no-store';
+
 /** Turnstile's script and frame are the only foreign origin a page may use. */
 const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com';
 
@@ -136,7 +142,8 @@ function listeningUrl(app: FastifyInstance): string {
 export async function buildApp({ env, database, logger, web = true }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger as unknown as FastifyBaseLogger,
-    genReqId: (req) => (req.headers['x-request-id'] as string | undefined)?.slice(0, 64) || randomUUID(),
+    // Ours, never the client's: a chosen id could forge or tangle log lines.
+    genReqId: () => randomUUID(),
     requestIdHeader: false,
     trustProxy: env.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
@@ -155,8 +162,14 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   platform.dispatcher
     .deliverSockets((userIds, event, payload) => realtime.emitToUsers(userIds, event, payload))
     .deliverLetters((to, letter) => mailer.send(to, letter));
-  // Links in letters point at the configured public address, else at the address the server listens on.
-  const siteUrl = () => env.PUBLIC_URL ?? listeningUrl(app);
+  const origin = createPublicOrigin({
+    publicUrl: env.PUBLIC_URL,
+    production: env.NODE_ENV === 'production',
+    fallback: () => listeningUrl(app),
+    onLearnt: (learnt) => logger.warn({ origin: learnt }, 'PUBLIC_URL is not set: links use the first origin this server was addressed by'),
+  });
+  // Links in letters point at the public origin, else at the address the server listens on.
+  const siteUrl = () => origin.site();
   const auth = new AuthService({
     db,
     tokens,
@@ -165,7 +178,15 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     log: logger,
     brand: env.BRAND_NAME,
     siteUrl,
-    turnstile: new Turnstile({ secret: env.TURNSTILE_SECRET, verifyUrl: env.TURNSTILE_VERIFY_URL }, logger),
+    turnstile: new Turnstile(
+      {
+        secret: env.TURNSTILE_SECRET,
+        verifyUrl: env.TURNSTILE_VERIFY_URL,
+        production: env.NODE_ENV === 'production',
+        disabled: env.TURNSTILE_DISABLED,
+      },
+      logger,
+    ),
     onRevoke: (userId) => realtime.disconnectUser(userId),
   });
   const seen = new SeenToday(env.REDIS_URL ? limiter : null, logger);
@@ -219,6 +240,9 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // Probes from the load balancer address an instance directly: they do not say what the public origin is.
+    const path = decodedPath(request.url);
+    if (path !== '/api/health' && path !== '/api/ready') origin.observe(request);
     request.cspNonce = randomBytes(16).toString('base64');
     reply.header('content-security-policy', contentSecurityPolicy(request.cspNonce));
   });
@@ -229,9 +253,31 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     const path = decodedPath(request.url);
     // Pages resolve their user in the SSR context; assets need none.
     if (!path.startsWith('/api/')) return;
+    // Refused before anything is read or written.
+    if (crossSiteWrite(request, env.PUBLIC_URL)) throw forbidden(CROSS_SITE_MESSAGE);
     request.user = await userForToken(db, services.tokens, tokenOf(request));
     // The whole admin API, unknown paths and invalid requests included, exists for admins only.
     if (path === '/api/admin' || path.startsWith('/api/admin/')) requireAdmin(request);
+  });
+
+  // Every string of a request, before any schema sees it: PostgreSQL cannot store a lone surrogate in jsonb nor
+  // a NUL anywhere, and equal words should compare equal.
+  app.addHook('preValidation', async (request) => {
+    if (!request.routeOptions.url?.startsWith('/api/')) return;
+    request.body = normaliseStrings(request.body);
+    request.query = normaliseStrings(request.query);
+    request.params = normaliseStrings(request.params);
+  });
+
+  // What one signed-in user sees (and any answer to a write, a login's token among them) stays out of shared
+  // and browser caches; public anonymous reads keep their own caching.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (decodedPath(request.url).startsWith('/api/') && !reply.hasHeader('cache-control')) {
+      if (request.user || request.headers.authorization || cookieAuthenticated(request) || !SAFE_METHODS.has(request.method)) {
+        reply.header('cache-control', PRIVATE_NO_STORE);
+      }
+    }
+    return payload;
   });
 
   await app.register(swagger, {
@@ -251,7 +297,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   await app.register(userRoutes, { users: services.users });
   await app.register(adminUserRoutes, { adminUsers: services.adminUsers });
   await app.register(filesRoutes, { files: services.files });
-  await app.register(seoRoutes, { db, publicUrl: env.PUBLIC_URL });
+  await app.register(seoRoutes, { db, origin: (request) => origin.of(request) });
   await app.register(servicesRoutes, { catalog: services.serviceCatalog, suggestions: services.searchSuggestions });
   await app.register(adminServicesRoutes, { catalog: services.serviceCatalog });
   await app.register(projectRoutes, { projects: services.projects });
@@ -274,7 +320,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
           brand: env.BRAND_NAME,
           dev: env.PUBLIC_DEV,
           apiBase: '',
-          siteUrl: env.PUBLIC_URL ?? `${request.protocol}://${request.host}`,
+          siteUrl: origin.of(request),
           buildId,
           turnstileSiteKey: env.TURNSTILE_SITE_KEY ?? null,
         },

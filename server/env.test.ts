@@ -83,4 +83,26 @@ describe('loadEnv', () => {
   it('accepts an empty RATES_URL to switch the refresh off', () => {
     expect(loadEnv({ RATES_URL: '', DATA_DIR: dataDir() }).RATES_URL).toBe('');
   });
+
+  it('takes TRUST_PROXY as the proxies\' addresses and CIDRs', () => {
+    const trust = (v: string) => loadEnv({ TRUST_PROXY: v, DATA_DIR: dataDir() }).TRUST_PROXY;
+    expect(loadEnv({ DATA_DIR: dataDir() }).TRUST_PROXY).toBe(false);
+    for (const off of ['', '0', 'false', 'off']) expect(trust(off)).toBe(false);
+    expect(trust('127.0.0.1')).toEqual(['127.0.0.1']);
+    expect(trust(' 10.0.0.0/8, ::1 ,fd00::/8,loopback ')).toEqual(['10.0.0.0/8', '::1', 'fd00::/8', 'loopback']);
+  });
+
+  it('refuses a TRUST_PROXY that would let any client choose its address', () => {
+    for (const bad of ['1', 'true', 'yes', '2']) {
+      expect(() => loadEnv({ TRUST_PROXY: bad, DATA_DIR: dataDir() }), bad).toThrow(/TRUST_PROXY: .*would trust any client.*TRUST_PROXY=127\.0\.0\.1/);
+    }
+    for (const bad of ['nginx', '10.0.0.0/33', '::1/129', '10.0.0.1/8/8', '10.0.0.0/x']) {
+      expect(() => loadEnv({ TRUST_PROXY: bad, DATA_DIR: dataDir() }), bad).toThrow(/TRUST_PROXY/);
+    }
+  });
+
+  it('keeps PUBLIC_URL as an origin', () => {
+    expect(loadEnv({ PUBLIC_URL: 'https://Podryad.example/', DATA_DIR: dataDir() }).PUBLIC_URL).toBe('https://podryad.example');
+    expect(() => loadEnv({ PUBLIC_URL: 'https://', DATA_DIR: dataDir() })).toThrow(/PUBLIC_URL/);
+  });
 });

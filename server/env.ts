@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -17,6 +18,53 @@ const optionalUrl = (protocols: string[]) =>
     .refine((v) => v === undefined || protocols.some((p) => v.startsWith(p)), {
       message: `must start with ${protocols.join(' or ')}`,
     });
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const TRUST_PROXY_HELP = 'list the addresses or CIDRs of your reverse proxies, e.g. TRUST_PROXY=127.0.0.1';
+
+/** One entry of TRUST_PROXY: an address, an address/prefix, or one of proxy-addr's named ranges. */
+function proxyEntryProblem(entry: string): string | null {
+  if (PROXY_NAMES.has(entry)) return null;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return `"${entry}" is not an address or CIDR`;
+  if (prefix === undefined) return null;
+  const bits = Number(prefix);
+  return /^\d{1,3}$/.test(prefix) && bits <= (family === 4 ? 32 : 128) ? null : `"${entry}" has a bad prefix length`;
+}
+
+/**
+ * The proxies whose X-Forwarded-* headers are believed, as Fastify's trustProxy address list; false trusts none.
+ * "true" and hop counts are refused: they trust whoever reaches the port, so any client could pick its own
+ * address and walk past every per-address limit (docs/decisions/009).
+ */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((value, ctx): string[] | false => {
+    const v = (value ?? '').trim().toLowerCase();
+    if (['', '0', 'false', 'no', 'off'].includes(v)) return false;
+    if (['true', 'yes', 'on'].includes(v) || /^\d+$/.test(v)) {
+      ctx.addIssue({ code: 'custom', message: `"${value}" would trust any client's X-Forwarded-For: ${TRUST_PROXY_HELP}` });
+      return z.NEVER;
+    }
+    const entries = v.split(',').map((e) => e.trim()).filter(Boolean);
+    for (const problem of entries.map(proxyEntryProblem)) {
+      if (problem) ctx.addIssue({ code: 'custom', message: `${problem}: ${TRUST_PROXY_HELP}` });
+    }
+    return entries;
+  });
+
+/** PUBLIC_URL as an origin (scheme, host, port): links are built by appending paths to it. */
+const publicUrl = optionalUrl(['http://', 'https://']).transform((v, ctx) => {
+  if (v === undefined) return undefined;
+  try {
+    return new URL(v).origin;
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be a URL such as https://podryad.example' });
+    return z.NEVER;
+  }
+});
 
 export const DEFAULT_RATES_URL =
   'https://api.coingecko.com/api/v3/simple/price?ids=bitcoin,tether&vs_currencies=rub';
@@ -43,7 +91,7 @@ function schemaFor(nodeEnv: string) {
         .default(DEFAULT_RATES_URL)
         .refine((v) => v === '' || /^https?:\/\//.test(v), 'must be an http(s) URL or empty'),
       BRAND_NAME: z.string().min(1).default('Подряд'),
-      PUBLIC_URL: optionalUrl(['http://', 'https://']),
+      PUBLIC_URL: publicUrl,
       SMTP_URL: optionalUrl(['smtp://', 'smtps://']),
       MAIL_FROM: z.string().min(3).default('Подряд <no-reply@localhost>'),
       // Cloudflare Turnstile: without a secret only Cloudflare's documented dummy token passes.
@@ -53,7 +101,7 @@ function schemaFor(nodeEnv: string) {
       // Production without a bot check must be chosen explicitly.
       TURNSTILE_DISABLED: flag(false),
       LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-      TRUST_PROXY: flag(false),
+      TRUST_PROXY: trustProxy,
     })
     .refine((e) => !e.ADMIN_EMAIL === !e.ADMIN_PASSWORD, {
       message: 'ADMIN_EMAIL and ADMIN_PASSWORD go together',

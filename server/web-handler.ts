@@ -17,6 +17,34 @@ export function readBuildId(): string {
   }
 }
 
+/** The profile and admin areas, their pages and their data requests (`/profile/items.data`). */
+const PRIVATE_PAGES = /^\/(?:profile|admin)(?:[/.]|$)/;
+
+/**
+ * The Cache-Control of a rendered page: what was rendered for one signed-in user, and the private areas
+ * whoever asks, stay out of shared and browser caches; public pages for guests keep React Router's headers.
+ */
+export function pageCacheControl(path: string, signedIn: boolean): string | null {
+  return signedIn || PRIVATE_PAGES.test(path) ? 'private, no-store' : null;
+}
+
+/** The path as the router matches it (decoded), so that `/%70rofile` is the profile too. */
+function decodedPath(url: string): string {
+  const path = url.split('?', 1)[0]!;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+function withHeader(response: Response, name: string, value: string): Response {
+  // A redirect's headers are immutable: copy them.
+  const headers = new Headers(response.headers);
+  headers.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
 /**
  * Serves the built web app: hashed assets with immutable caching, other public files briefly cached,
  * and every other GET/HEAD rendered by React Router on the server.
@@ -48,8 +76,10 @@ export async function mountWebApp(app: FastifyInstance, context: (request: Fasti
     for (const [name, value] of Object.entries(reply.getHeaders())) {
       if (value !== undefined) reply.raw.setHeader(name, value as string);
     }
-    const response = await handle(createRequest(request.raw, reply.raw), await context(request));
-    await sendResponse(reply.raw, response);
+    const ssr = await context(request);
+    const response = await handle(createRequest(request.raw, reply.raw), ssr);
+    const cacheControl = pageCacheControl(decodedPath(request.url), ssr.user !== null);
+    await sendResponse(reply.raw, cacheControl ? withHeader(response, 'cache-control', cacheControl) : response);
   };
   // Pages only read: every change goes through /api, so React Router actions are not served.
   app.route({ method: ['GET', 'HEAD'], url: '/*', handler: render });

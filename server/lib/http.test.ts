@@ -52,4 +52,20 @@ describe('error answers', () => {
     expect(res.body).not.toContain('secret internals');
     expect(res.json().message).toMatch(/[а-я]/i);
   });
+
+  it('answers a value PostgreSQL refuses with a 400, also when the driver wraps the error', async () => {
+    const app = Fastify({ logger: false });
+    installErrorHandler(app);
+    app.get('/pg/:code', async (request) => {
+      const { code } = request.params as { code: string };
+      throw Object.assign(new Error('Failed query'), { cause: Object.assign(new Error('invalid input syntax'), { code }) });
+    });
+    for (const code of ['22P02', '22P05', '22021', '22001', '22003']) {
+      const res = await app.inject({ url: `/pg/${code}` });
+      expect(res.statusCode, code).toBe(400);
+      expect(res.json().message).toBe('Проверьте правильность заполнения полей');
+    }
+    // Anything else from the database (a broken query, a lost connection) stays a 500.
+    expect((await app.inject({ url: '/pg/42601' })).statusCode).toBe(500);
+  });
 });

@@ -23,6 +23,13 @@ export function ok<T>(result: T, total?: number): ApiOk<T> {
   return total === undefined ? { status: 200, result } : { status: 200, result, total };
 }
 
+/**
+ * PostgreSQL's data exceptions caused by a value a client sent: too long (22001), a number out of range
+ * (22003), a bad date (22007, 22008), broken UTF-8 or a NUL (22021), text that is not of the type, e.g. a lone
+ * surrogate in jsonb or a malformed uuid (22P02), an unsupported Unicode escape (22P05).
+ */
+const CLIENT_DATA_ERRORS = new Set(['22001', '22003', '22007', '22008', '22021', '22P02', '22P05']);
+
 /** Every failure leaves as SPEC's `{ status, message, errors? }`; only unexpected ones are 500 and logged. */
 export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -40,9 +47,13 @@ export function installErrorHandler(app: FastifyInstance) {
       }
       return send({ status: 400, message: MESSAGES.validation, errors });
     }
-    // PostgreSQL refusing a value it cannot store (a NUL byte, broken UTF-8) is the client's mistake.
+    // PostgreSQL refusing a value it cannot store or read is the client's mistake. Logged all the same: the
+    // schema in front of the query should have refused the value first.
     const pgCode = (error as { code?: string; cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
-    if (pgCode === '22021' || pgCode === '22P05') return send({ status: 400, message: MESSAGES.validation });
+    if (pgCode && CLIENT_DATA_ERRORS.has(pgCode)) {
+      request.log.warn({ err: error }, 'value refused by the database');
+      return send({ status: 400, message: MESSAGES.validation });
+    }
     const status = error.statusCode ?? 500;
     if (status === 429) return send({ status, message: MESSAGES.tooManyRequests });
     if (status === 413) return send({ status, message: MESSAGES.payloadTooLarge });

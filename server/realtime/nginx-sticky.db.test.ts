@@ -1,9 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomInt } from 'node:crypto';
+import http from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
+import { createClient } from 'redis';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../server.ts';
@@ -14,7 +17,8 @@ import { createUser } from '../db/factories.ts';
 
 // docs/deploy.md's nginx configuration, run by Debian's nginx in front of two instances sharing one database
 // and one Redis: long polling works through it (sticky), and a message sent through one instance reaches a
-// socket that nginx pinned to the other.
+// socket that nginx pinned to the other. Behind it, a client cannot choose its address or its origin with
+// forged X-Forwarded-* headers.
 
 const NGINX = '/usr/sbin/nginx';
 const redisUrl = await serviceUrl('Redis', 'REDIS_URL', 'redis://127.0.0.1:6379');
@@ -49,11 +53,41 @@ let a: RunningServer;
 let b: RunningServer;
 let nginx: ChildProcess;
 let proxy = '';
+// The instances believe any loopback proxy (TRUST_PROXY=loopback), a list as broad as the clients' own addresses:
+// only nginx overwriting X-Forwarded-For keeps them from choosing their address then.
+const TRUST_PROXY = 'loopback';
+
+/** One request through nginx from a loopback address of its own (Linux routes all of 127/8 to lo). */
+function viaNginx(opts: { method?: string; path: string; headers?: Record<string, string>; body?: unknown; from: string }) {
+  const { port } = new URL(proxy);
+  const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: Number(port),
+        method: opts.method ?? 'GET',
+        path: opts.path,
+        localAddress: opts.from,
+        agent: false,
+        headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...opts.headers },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
 
 describe.skipIf(!redisUrl || nginxMissing)('docs/deploy.md nginx in front of two instances', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
-    const env = () => testEnv({ PORT: '0', HOST: '127.0.0.1', REDIS_URL: redisUrl!, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'podryad-nginx-')) });
+    const env = () => testEnv({ PORT: '0', HOST: '127.0.0.1', TRUST_PROXY, REDIS_URL: redisUrl!, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'podryad-nginx-')) });
     a = await startServer(env(), pino({ level: 'silent' }), { database });
     b = await startServer(env(), pino({ level: 'silent' }), { database });
     const port = await freePort();
@@ -110,5 +144,42 @@ describe.skipIf(!redisUrl || nginxMissing)('docs/deploy.md nginx in front of two
     await expect.poll(() => received.sort(), { timeout: 10_000 }).toEqual(['через nginx', 'через второй экземпляр', 'через первый экземпляр'].sort());
     expect(socket.connected).toBe(true);
     socket.disconnect();
+  });
+
+  it('counts every login through it against the one real address, whatever X-Forwarded-For the client sends', async () => {
+    // An address of this test's own, so that its counters (in the shared Redis) touch no other test.
+    const from = `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
+    const statuses: number[] = [];
+    try {
+      for (let i = 0; i < 60; i++) {
+        const res = await viaNginx({
+          method: 'POST',
+          path: '/api/auth/login',
+          from,
+          headers: { 'x-forwarded-for': `198.51.100.${i}, 127.0.0.${i + 2}`, 'x-real-ip': `203.0.113.${i}` },
+          body: { email: `nobody-${from}-${i}@example.com`, password: 'wrong-password' },
+        });
+        statuses.push(res.status);
+      }
+    } finally {
+      const redis = await createClient({ url: redisUrl! }).connect();
+      const keys = await redis.keys(`podryad:rl:*${from}*`);
+      if (keys.length) await redis.del(keys);
+      await redis.quit();
+    }
+    // Wrong passwords are refused (400) until the per-address limit answers 429, and it keeps answering it.
+    expect(statuses.filter((s) => s !== 400 && s !== 429)).toEqual([]);
+    expect(statuses).toContain(429);
+    expect(statuses.at(-1)).toBe(429);
+  });
+
+  it('takes the host and the scheme from nginx, not from forged forwarding headers', async () => {
+    const res = await viaNginx({
+      path: '/robots.txt',
+      from: '127.0.0.1',
+      headers: { host: 'podryad.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toContain('Sitemap: http://podryad.example/sitemap.xml');
   });
 });

@@ -195,10 +195,10 @@ describe('POST /api/services', () => {
       expect(res.body.result).toMatchObject({ images, sub: null, price: 50_000 });
     });
 
-    it('control characters are dropped, line breaks kept', async () => {
+    it('control characters are dropped (NUL at the edge, the others by the schema), line breaks kept', async () => {
       const res = await create(input({ title: 'Нарисую\u0000 логотип\tдля вас', description: `${input().description}\r\nВторая строка\u0000.`, tags: ['лого\u0000тип'] }), s.token);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(res.body.result).toMatchObject({ title: 'Нарисую логотип для вас', description: `${input().description}\nВторая строка.`, tags: ['лого тип'] });
+      expect(res.body.result).toMatchObject({ title: 'Нарисую логотип для вас', description: `${input().description}\nВторая строка.`, tags: ['логотип'] });
       await db.delete(services).where(eq(services.id, res.body.result._id));
     });
 

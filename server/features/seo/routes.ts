@@ -19,14 +19,16 @@ const urlset = (urls: { loc: string; lastmod?: Date }[]) =>
 
 type Part = 'static' | 'categories' | 'services' | 'projects' | 'freelancers';
 
-export const seoRoutes: FastifyPluginAsync<{ db: Db; publicUrl?: string }> = async (app, { db, publicUrl }) => {
-  const site = (request: FastifyRequest) => (publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/$/, '');
-  const cache = new Map<string, { at: number; body: string }>();
-  const cached = async (key: string, build: () => Promise<string>) => {
+/** `origin` is the app's public origin for a request (server/lib/public-origin.ts), without a trailing slash. */
+export const seoRoutes: FastifyPluginAsync<{ db: Db; origin: (request: FastifyRequest) => string }> = async (app, { db, origin }) => {
+  const site = (request: FastifyRequest) => origin(request).replace(/\/$/, '');
+  // One entry per part, whatever Host headers arrive: a body built for another origin is rebuilt, not kept beside.
+  const cache = new Map<string, { at: number; base: string; body: string }>();
+  const cached = async (key: string, base: string, build: () => Promise<string>) => {
     const hit = cache.get(key);
-    if (hit && Date.now() - hit.at < CACHE_MS) return hit.body;
+    if (hit && hit.base === base && Date.now() - hit.at < CACHE_MS) return hit.body;
     const body = await build();
-    cache.set(key, { at: Date.now(), body });
+    cache.set(key, { at: Date.now(), base, body });
     return body;
   };
 
@@ -91,7 +93,7 @@ export const seoRoutes: FastifyPluginAsync<{ db: Db; publicUrl?: string }> = asy
 
   app.get('/sitemap.xml', { schema: { hide: true } }, async (request, reply) => {
     const base = site(request);
-    const body = await cached(`index:${base}`, async () => {
+    const body = await cached('index', base, async () => {
       const counts = await partCounts();
       const parts = ['static-0', 'categories-0'];
       for (const kind of ['services', 'projects', 'freelancers'] as const) {
@@ -108,7 +110,7 @@ export const seoRoutes: FastifyPluginAsync<{ db: Db; publicUrl?: string }> = asy
     const match = /^(static|categories|services|projects|freelancers)-(\d{1,4})\.xml$/.exec(request.params.part);
     if (!match) return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
     const base = site(request);
-    const body = await cached(`${request.params.part}:${base}`, () => part(match[1] as Part, Number(match[2]), base));
+    const body = await cached(request.params.part, base, () => part(match[1] as Part, Number(match[2]), base));
     return reply.type('application/xml; charset=utf-8').send(body);
   });
 
