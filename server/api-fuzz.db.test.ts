@@ -124,7 +124,9 @@ describe('API fuzz', () => {
         `API fuzz: ${stats.requests} requests over ${ops.length} operations × 3 actors in ${(stats.ms / 1000).toFixed(1)} s ` +
           `(seed ${SEED}, ${RUNS} draws per operation${LONG_RUN ? ', every value at every position' : ''})`,
         `by class (requests, ms): ${Object.entries(stats.byClass).map(([k, v]) => `${k} ${v} ${stats.msByClass[k as keyof typeof stats.msByClass]}`).join(', ')}`,
+        `by status: ${Object.entries(stats.byStatus).map(([k, v]) => `${k} ${v}`).join(', ')}`,
         `restoring fixtures ${(stats.restoreMs / 1000).toFixed(1)} s, building cases ${(stats.buildMs / 1000).toFixed(1)} s`,
+        `real cursors mutated: ${Object.entries(stats.cursors).map(([op, sorts]) => `${op} (${sorts.join(', ')})`).join('; ')}`,
         `slowest: ${stats.slowest.slice(0, 5).map((s) => `${s.ms} ms ${s.method} ${s.path} ${s.cls} ${s.where}`).join('; ')}`,
         `valid requests refused to a signed-in actor (cases of these reach only the checks before): ` +
           (refused.map((b) => `${b.method} ${b.path} as ${b.actor} ${b.status} ${b.message}`).join('; ') || 'none'),

@@ -31,7 +31,10 @@ export function groupFailures(failures: Failure[]): FailureGroup[] {
 
 const cell = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width));
 
-/** A compact table: one line per group, then its example request. */
+/**
+ * A compact table: one line per group, where it failed, the hostile value of one example and the request that
+ * reproduces it (FUZZ_ONLY="<method> <path>" reruns that operation alone).
+ */
 export function failureTable(groups: FailureGroup[], known: Record<string, string>): string {
   const lines = [
     `${cell('method path', 44)} ${cell('input class', 15)} ${cell('kind', 12)} ${cell('status', 7)} ${cell('n', 4)} ${cell('actors', 20)} message / known as`,
@@ -42,7 +45,8 @@ export function failureTable(groups: FailureGroup[], known: Record<string, strin
     lines.push(
       `${cell(`${method} ${path}`, 44)} ${cell(g.example.cls, 15)} ${cell(g.example.kind, 12)} ${cell(g.statuses.join(','), 7)} ${cell(String(g.count), 4)} ${cell(g.actors.join(','), 20)} ${g.example.message} [${note}]`,
       `    at ${g.wheres.slice(0, 4).join('; ')}${g.wheres.length > 4 ? ` (+${g.wheres.length - 4})` : ''}${g.example.changed ? `; changed: ${g.example.changed}` : ''}`,
-      `    e.g. (${g.example.actor}) ${g.example.repro}`,
+      `    e.g. ${g.example.where} = ${g.example.value}`,
+      `         (${g.example.actor}) ${g.example.repro}`,
     );
   }
   return lines.join('\n');

@@ -19,6 +19,8 @@ export interface Failure {
   message: string;
   /** What changed (tables, stored files) for write-on-4xx. */
   changed?: string;
+  /** The hostile part of the request, decoded. */
+  value: string;
   /** A request that reproduces it. */
   repro: string;
 }
@@ -32,6 +34,10 @@ export interface FuzzStats {
   msByClass: Partial<Record<InputClass, number>>;
   /** Status of the valid request per operation and actor: shows how deep the other cases could reach. */
   baselines: { method: string; path: string; actor: ActorName; status: number; message: string }[];
+  /** Answers per status, to see at a glance how many cases got past validation. */
+  byStatus: Record<string, number>;
+  /** The listings' real cursors the cursor cases started from, by operation. */
+  cursors: Record<string, string[]>;
   slowest: { ms: number; method: string; path: string; actor: ActorName; cls: InputClass; where: string }[];
   ms: number;
   /** Time spent putting fixtures back and building cases (the rest is requests and write checks). */
@@ -63,7 +69,7 @@ function hintsOf(ids: Ids): Hints {
   const unique = () => `${Date.now().toString(36)}${++n}`;
   return {
     category: () => 'design',
-    sub: () => null,
+    sub: () => null, // a sub-category must belong to the category: none is always right
     images: () => [ids.fileUrl],
     attachments: () => [ids.fileUrl],
     files: () => [ids.fileUrl],
@@ -118,18 +124,16 @@ interface Sent {
 function describeRequest(op: Operation, c: Case, url: string): string {
   const type = c.body?.contentType ? ` [${c.body.contentType}]` : '';
   let body = '';
-  if (c.body) {
-    const text = Buffer.isBuffer(c.body.payload) ? c.body.payload.toString('latin1') : c.body.payload;
-    body = text.length > 240 ? ` ${c.show}` : ` ${escapeControls(text)}`;
-  }
+  // Binary and long bodies by their description (multipart ones are named as in hostileMultipart()).
+  if (c.body) body = Buffer.isBuffer(c.body.payload) || c.body.payload.length > 240 ? ` <${c.show}>` : ` ${escapeControls(c.body.payload)}`;
   const shortUrl = url.length > 300 ? `${url.slice(0, 300)}…` : url;
   return `${op.method} ${shortUrl}${type}${body}`;
 }
 
-export async function runFuzz(world: World, ops: Operation[], options: FuzzOptions, onProgress?: (line: string) => void): Promise<{ failures: Failure[]; stats: FuzzStats }> {
+export async function runFuzz(world: World, ops: Operation[], options: FuzzOptions): Promise<{ failures: Failure[]; stats: FuzzStats }> {
   const started = Date.now();
   const failures: Failure[] = [];
-  const stats: FuzzStats = { requests: 0, byClass: {}, msByClass: {}, baselines: [], slowest: [], ms: 0, restoreMs: 0, buildMs: 0 };
+  const stats: FuzzStats = { requests: 0, byClass: {}, msByClass: {}, baselines: [], byStatus: {}, cursors: {}, slowest: [], ms: 0, restoreMs: 0, buildMs: 0 };
   const timed = async <T>(key: 'restoreMs' | 'buildMs', fn: () => Promise<T> | T): Promise<T> => {
     const t0 = performance.now();
     try {
@@ -152,6 +156,7 @@ export async function runFuzz(world: World, ops: Operation[], options: FuzzOptio
     if (token) headers.authorization = `Bearer ${token}`;
     if (c.body?.contentType) headers['content-type'] = c.body.contentType;
     const write = WRITE.has(op.method);
+    await world.resetLimits();
     const before = write ? await probe.start() : undefined;
     const t0 = performance.now();
     let timer: NodeJS.Timeout | undefined;
@@ -173,6 +178,7 @@ export async function runFuzz(world: World, ops: Operation[], options: FuzzOptio
     ]);
     clearTimeout(timer);
     const sent = { ...answer, ms: performance.now() - t0 };
+    stats.byStatus[sent.status] = (stats.byStatus[sent.status] ?? 0) + 1;
     let changed: string | undefined;
     if (before && sent.status >= 400 && sent.status < 500) changed = (await probe.changes(before)) || undefined;
     return { sent, url, changed };
@@ -184,7 +190,8 @@ export async function runFuzz(world: World, ops: Operation[], options: FuzzOptio
     const sorts: (string | undefined)[] = (sortParam?.schema.enum as string[] | undefined) ?? [undefined];
     const limit = op.query.find((p) => p.name === 'limit');
     const out: CaseContext['cursors'] = [];
-    for (const sort of [...sorts, ...(sortParam ? (['relevance'] as const) : [])]) {
+    const searchable = op.query.some((p) => p.name === 'q');
+    for (const sort of [...sorts, ...(sortParam && searchable ? (['relevance'] as const) : [])]) {
       // Relevance is the order of a search without a sort of its own.
       const pairs: [string, string][] = sort === 'relevance' ? [['q', 'презентация']] : sort ? [['sort', sort]] : [];
       const required = op.query.filter((p) => p.required && p.name !== 'sort' && p.name !== 'limit');
@@ -212,6 +219,7 @@ export async function runFuzz(world: World, ops: Operation[], options: FuzzOptio
       seed: options.seed,
       exhaustive: options.exhaustive,
     };
+    if (ctx.cursors.length) stats.cursors[`${op.method} ${op.path}`] = ctx.cursors.map((c) => c.name);
     const all = await timed('buildMs', () => casesOf(op, ctx));
     for (const actor of ACTORS) {
       await timed('restoreMs', () => world.restore(memberRole));
@@ -240,11 +248,11 @@ export async function runFuzz(world: World, ops: Operation[], options: FuzzOptio
             status: sent.status,
             message: sent.message,
             changed,
+            value: c.show,
             repro: describeRequest(op, c, url),
           });
         }
       }
-      onProgress?.(`${op.method} ${op.path} as ${actor}: ${cases.length} requests`);
     }
   }
   stats.slowest = stats.slowest.sort((a, b) => b.ms - a.ms).slice(0, 10);
