@@ -52,6 +52,8 @@ export interface FuzzOptions {
   exhaustive: boolean;
   /** A request that takes longer is given up and reported (it would hold the event loop of a real server). */
   timeoutMs: number;
+  /** Tables an operation may write to when it answers 4xx (e.g. a record of failed attempts), by "METHOD path". */
+  allowedWrites?: Record<string, string[]>;
 }
 
 /**
@@ -180,7 +182,11 @@ export async function runFuzz(world: World, ops: Operation[], options: FuzzOptio
     const sent = { ...answer, ms: performance.now() - t0 };
     stats.byStatus[sent.status] = (stats.byStatus[sent.status] ?? 0) + 1;
     let changed: string | undefined;
-    if (before && sent.status >= 400 && sent.status < 500) changed = (await probe.changes(before)) || undefined;
+    if (before && sent.status >= 400 && sent.status < 500) {
+      const allowed = options.allowedWrites?.[`${op.method} ${op.path}`] ?? [];
+      const diffs = (await probe.changes(before)).filter((d) => !allowed.includes(d.split(' ', 1)[0]!));
+      if (diffs.length) changed = diffs.join(', ');
+    }
     return { sent, url, changed };
   }
 

@@ -325,8 +325,8 @@ export function changeProbe(world: World) {
     async start() {
       return { state: await state(), files: await world.storedFiles() };
     },
-    /** What changed since `from`, e.g. "files 3→4 rows, uploads 2→3 files"; '' when nothing did. */
-    async changes(from: { state: { snapshot: Map<string, string> }; files: number }): Promise<string> {
+    /** What changed since `from`, e.g. ["files 3→4 rows", "uploads 2→3 files"]; empty when nothing did. */
+    async changes(from: { state: { snapshot: Map<string, string> }; files: number }): Promise<string[]> {
       const now = await state();
       const diffs =
         now.snapshot === from.state.snapshot
@@ -336,7 +336,7 @@ export function changeProbe(world: World) {
               .map(([t, v]) => `${t} ${from.state.snapshot.get(t)?.split(':')[0]}→${v.split(':')[0]} rows`);
       const files = await world.storedFiles();
       if (files !== from.files) diffs.push(`uploads ${from.files}→${files} files`);
-      return diffs.join(', ');
+      return diffs;
     },
   };
 }
