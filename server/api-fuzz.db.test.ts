@@ -42,18 +42,6 @@ const HIDDEN_ROUTES = ['GET /api/docs', 'GET /api/docs/json', 'GET /api/*'];
  * here when its fix lands.
  */
 const KNOWN_FAILURES: Record<string, string> = {
-  // M1: a cursor value beyond int4 reaches `cast($1 as int)`.
-  'GET /api/services · int-range · 5xx': 'M1 cursor int beyond int4',
-  'GET /api/services · cursor · 5xx': 'M1 cursor int beyond int4 (made-up cursor)',
-  'GET /api/projects · int-range · 5xx': 'M1 cursor int beyond int4',
-  'GET /api/freelancers · int-range · 5xx': 'M1 cursor int beyond int4',
-  // L1: a lone surrogate stored in jsonb (packages, extras) or in an admin reason field is a 22P02.
-  'POST /api/services · surrogate-nul · 5xx': 'L1 lone surrogate in packages/extras',
-  'PUT /api/services/{id} · surrogate-nul · 5xx': 'L1 lone surrogate in packages/extras',
-  'PUT /api/admin/services/{id} · surrogate-nul · 5xx': 'L1 lone surrogate in packages/extras',
-  'PATCH /api/admin/services/{id} · surrogate-nul · 5xx': 'L1 lone surrogate in the reason',
-  'PATCH /api/admin/projects/{id} · surrogate-nul · 5xx': 'L1 lone surrogate in the reason',
-  'PATCH /api/admin/users/{id}/block · surrogate-nul · 5xx': 'L1 lone surrogate in the reason',
   // L2: a multipart body without its closing boundary.
   'POST /api/files/single · multipart · 5xx': 'L2 truncated multipart',
 };
