@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
+import { trimEnd } from '#contract/text';
 
 /** One letter, in both forms: mail clients show the HTML, the plain text is the fallback. */
 export interface Letter {
@@ -28,7 +29,7 @@ export interface MailerOptions {
 
 /** Every http(s) URL in a text, without trailing punctuation. */
 export function linksIn(text: string): string[] {
-  return [...text.matchAll(/https?:\/\/[^\s<>"'«»]+/g)].map((m) => m[0].replace(/[.,;:!?)\]]+$/, ''));
+  return [...text.matchAll(/https?:\/\/[^\s<>"'«»]+/g)].map((m) => trimEnd(m[0], '.,;:!?)]'));
 }
 
 export function createMailer(opts: MailerOptions): Mailer {

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { trimEnd } from '#contract/text';
 
 /** A letter the sink received, parsed enough for tests to read it. */
 export interface SinkMessage {
@@ -128,7 +129,7 @@ export function parseMessage(raw: Buffer): Pick<SinkMessage, 'raw' | 'subject' |
     subject: decodeHeader(root.headers.get('subject') ?? ''),
     text: plain,
     html: html ?? '',
-    links: [...plain.matchAll(/https?:\/\/[^\s<>"'«»]+/g)].map((m) => m[0].replace(/[.,;:!?)\]]+$/, '')),
+    links: [...plain.matchAll(/https?:\/\/[^\s<>"'«»]+/g)].map((m) => trimEnd(m[0], '.,;:!?)]')),
   };
 }
 

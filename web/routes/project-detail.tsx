@@ -16,6 +16,7 @@ import { PersonCard } from '../features/catalog/person-card.tsx';
 import { findCategory, isUuid, loginPath } from '../features/catalog/paths.ts';
 import { breadcrumbLd, excerpt, seoMeta } from '../features/catalog/seo.ts';
 import { FORMS, attachmentLabel, count, daysText } from '../features/catalog/texts.ts';
+import { trimEnd } from '#contract/text';
 
 // /projects/{slug}/{projectId}: a customer's project on the exchange. Bids come with a later issue; the
 // section that will hold the bid form already says who can bid.
@@ -120,7 +121,7 @@ function BidSection({ project, own, path }: { project: Project; own: boolean; pa
 export default function ProjectDetailPage({ loaderData }: Route.ComponentProps) {
   const { project, own, path, category } = loaderData;
   const { config } = useShell();
-  const siteUrl = config.siteUrl.replace(/\/+$/, '');
+  const siteUrl = trimEnd(config.siteUrl, '/');
   const crumbs = [
     { label: 'Главная', to: '/' },
     { label: 'Биржа проектов', to: '/projects' },

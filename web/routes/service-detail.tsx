@@ -19,6 +19,7 @@ import { findCategory, findSub, isUuid, loginPath, messagesPath, userPath } from
 import { breadcrumbLd, excerpt, seoMeta, serviceLd } from '../features/catalog/seo.ts';
 import { FORMS, count, daysText, revisionsText } from '../features/catalog/texts.ts';
 import type { PublicProfile } from '../features/catalog/types.ts';
+import { trimEnd } from '#contract/text';
 
 // /services/{slug}/{serviceId}: one service (kwork). The slug is its category's: any other slug answers with a
 // permanent redirect to the canonical address.
@@ -132,7 +133,7 @@ function OrderBox({ service, own, path }: { service: Service; own: boolean; path
 export default function ServiceDetailPage({ loaderData }: Route.ComponentProps) {
   const { service, own, others, path, category } = loaderData;
   const { catalogue, config } = useShell();
-  const siteUrl = config.siteUrl.replace(/\/+$/, '');
+  const siteUrl = trimEnd(config.siteUrl, '/');
   const crumbs = [
     { label: 'Главная', to: '/' },
     { label: category.title, to: `/services/${category.slug}` },

@@ -18,6 +18,7 @@ import { absoluteUrl, breadcrumbLd, excerpt, seoMeta } from '../features/catalog
 import { FORMS, count } from '../features/catalog/texts.ts';
 import type { PublicProfile } from '../features/catalog/types.ts';
 import { SELLER_LEVEL_TITLES } from '#contract/catalog';
+import { trimEnd } from '#contract/text';
 
 // /user/{id}: a person's public page — who they are, their rating and their services.
 
@@ -46,7 +47,7 @@ export const meta: Route.MetaFunction = ({ data, matches, error }) => {
 export default function UserProfilePage({ loaderData }: Route.ComponentProps) {
   const { person, own, path } = loaderData;
   const { user, catalogue, config } = useShell();
-  const siteUrl = config.siteUrl.replace(/\/+$/, '');
+  const siteUrl = trimEnd(config.siteUrl, '/');
   const name = displayName(person);
   const place = [person.city, person.country].filter(Boolean).join(', ');
   const total = person.services_total ?? person.services.length;

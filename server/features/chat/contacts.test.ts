@@ -1,5 +1,6 @@
+import { analyse } from 'scslre';
 import { describe, expect, it } from 'vitest';
-import { looksLikePhone, maskContacts } from './contacts.ts';
+import { CONTACT_PATTERNS, looksLikePhone, maskContacts } from './contacts.ts';
 import { CONTACT_MASK } from '#contract/chat';
 
 const M = CONTACT_MASK;
@@ -211,5 +212,53 @@ describe('looksLikePhone', () => {
     expect(looksLikePhone('12345678901')).toBe(false);
     expect(looksLikePhone('89991234567', ' руб.')).toBe(false);
     expect(looksLikePhone('+7999123456789012')).toBe(false);
+  });
+});
+
+describe('maskContacts: linear time (docs/decisions/007)', () => {
+  // Messages built to make a backtracking matcher or a quadratic loop work hard. Before the fix the first two
+  // blocked the server for 54 s each at this length; now each takes a few milliseconds.
+  const LENGTH = 4000;
+  const fill = (unit: string, prefix = '', suffix = '') => prefix + unit.repeat(Math.ceil(LENGTH / unit.length)).slice(0, LENGTH - prefix.length - suffix.length) + suffix;
+  const adversarial: Record<string, string> = {
+    'digits and spaces': fill('1 '),
+    'a messenger word, spaces, a digit': fill(' ', 'tg:', '1'),
+    'digits and dashes': fill('1-'),
+    'digits in brackets': fill('(1)'),
+    'plus signs': fill('+1 '),
+    'phone-like groups': fill('8 (999) 1'),
+    'dots between digits': fill('1.'),
+    'letters without an @': fill('a'),
+    'an email without a domain end': fill('a.', 'x@'),
+    'spelled-out at': fill('a at '),
+    'spelled-out dot': fill(' dot', 'ivan at mail'),
+    'brackets around at': fill('(at) '),
+    'handles': fill('@ab'),
+    'messenger words': fill('телеграм '),
+    'messenger word and a number word': fill(' ', 'вотсап по номеру', '1'),
+    'link look-alikes': fill('t.me'),
+    'schemes': fill('tg:'),
+    'dates': fill('12.05.'),
+    'times': fill('1:'),
+  };
+
+  it.each(Object.entries(adversarial))('%s: 4,000 characters masked in under 50 ms', (_name, text) => {
+    expect(text.length).toBe(LENGTH);
+    maskContacts(text);
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      maskContacts(text);
+      times.push(performance.now() - started);
+    }
+    // The median, so that one pause of a shared machine does not decide.
+    expect(times.sort((a, b) => a - b)[2]).toBeLessThan(50);
+  });
+
+  it('no pattern can backtrack super-linearly (scslre, the analyser of the lint rules, on the built RegExps)', () => {
+    for (const [name, re] of Object.entries(CONTACT_PATTERNS)) {
+      const reports = analyse({ source: re.source, flags: re.flags }).reports.map((r) => `${r.type}${r.exponential ? ' (exponential)' : ''}`);
+      expect(reports, name).toEqual([]);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { CONTACT_MASK } from '#contract/chat';
+import { trimEnd } from '#contract/text';
 
 // PRODUCT.md: personal contacts in messages before an order exists are masked. A pure function, so that the
 // rules can be tested on their own: messenger and social links, emails, @handles, handles named after a
@@ -10,7 +11,11 @@ export interface Masked {
   masked: boolean;
 }
 
+// Every pattern here runs on whatever a member types, so each is linear (docs/decisions/007): no unbounded
+// quantifier may trade characters with its neighbour, and a match may only start where a token starts.
 const SPACE = '[ \\t\\u00a0\\u2007\\u202f]';
+/** The spaces people leave between a word and what follows: a few at most, so that gaps side by side stay cheap. */
+const GAP = `${SPACE}{0,3}`;
 
 /** Messenger and social network addresses; portfolios (GitHub, Behance, YouTube) stay. */
 const CONTACT_DOMAINS = [
@@ -53,12 +58,12 @@ const LINK_RE = new RegExp(
 /** Links that open a messenger or a call directly. */
 const SCHEME_RE = /(?<![\p{L}\p{N}_])(?:tg|viber|skype|whatsapp|sgnl|mailto|tel|callto|sms|fb-messenger):\/{0,2}[^\s]+/giu;
 
-const EMAIL_RE = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/gu;
+const EMAIL_RE = /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/gu;
 
 // "ivan (at) mail (dot) ru", "ivan [собака] mail.ru", "ivan собака mail точка ru".
 const AT = '(?:\\s*[([{]\\s*(?:at|собака)\\s*[)\\]}]\\s*|\\s+(?:at|собака)\\s+)';
 const DOT = '(?:\\s*[([{]\\s*(?:dot|точка)\\s*[)\\]}]\\s*|\\s+(?:dot|точка)\\s+|\\.)';
-const OBFUSCATED_EMAIL_RE = new RegExp(`[\\p{L}\\p{N}._%+-]+${AT}[\\p{L}\\p{N}-]+(?:${DOT}[\\p{L}\\p{N}-]+)*${DOT}\\p{L}{2,}`, 'giu');
+const OBFUSCATED_EMAIL_RE = new RegExp(`(?<![\\p{L}\\p{N}._%+-])[\\p{L}\\p{N}._%+-]+${AT}[\\p{L}\\p{N}-]+(?:${DOT}[\\p{L}\\p{N}-]+)*${DOT}\\p{L}{2,}`, 'giu');
 
 /** A Telegram / Instagram style handle: a Latin letter first, at least 4 characters after the @. */
 const HANDLE_RE = /(?<![\p{L}\p{N}_.@/])@[A-Za-z](?:[A-Za-z0-9_]|\.(?=[A-Za-z0-9_])){3,31}(?![\p{L}\p{N}_@])/gu;
@@ -96,13 +101,13 @@ const MESSENGER_WORDS = [
   'мессенджер\\p{L}*',
 ];
 const MESSENGER_HANDLE_RE = new RegExp(
-  `(?<![\\p{L}\\p{N}_])((?:${MESSENGER_WORDS.join('|')})${SPACE}*(?:[:—–-]${SPACE}*)?)(@?[A-Za-z][A-Za-z0-9_.]{2,31}[A-Za-z0-9_])(?![\\p{L}\\p{N}_])`,
+  `(?<![\\p{L}\\p{N}_])((?:${MESSENGER_WORDS.join('|')})${GAP}(?:[:—–-]${GAP})?)(@?[A-Za-z][A-Za-z0-9_.]{2,31}[A-Za-z0-9_])(?![\\p{L}\\p{N}_])`,
   'giu',
 );
 
 // A messenger's name and a number of at least seven digits in any shape ("вотсап 1234567", "whatsapp: 99 91 23 45 67").
 const MESSENGER_NUMBER_RE = new RegExp(
-  `(?<![\\p{L}\\p{N}_])((?:${MESSENGER_WORDS.join('|')})${SPACE}*(?:[:—–-]${SPACE}*)?(?:(?:по|на)${SPACE}+)?(?:номер\\p{L}*|number|#|№)?${SPACE}*[:—–-]?${SPACE}*)(\\+?${SPACE}?\\(?\\d(?:[ \\t\\u00a0\\u202f().-]{0,3}\\d){6,14})(?![\\p{N}])`,
+  `(?<![\\p{L}\\p{N}_])((?:${MESSENGER_WORDS.join('|')})${GAP}(?:[:—–-]${GAP})?(?:(?:по|на)${SPACE}{1,3})?(?:номер\\p{L}{0,4}|number|#|№)?${GAP}[:—–-]?${GAP})(\\+?${SPACE}?\\(?\\d(?:[ \\t\\u00a0\\u202f().-]{0,3}\\d){6,14})(?![\\p{N}])`,
   'giu',
 );
 
@@ -125,50 +130,64 @@ const THOUSANDS_RE = /^\d{1,3}(?:[ \u00a0\u2007\u202f]\d{3})+$/u;
 const PLAIN_OR_THOUSANDS_RE = /^(?:\d+|\d{1,3}(?:[ \u00a0\u2007\u202f]\d{3})+)$/u;
 const CIS_CODES_RE = /^(?:375|380|374|994|995|996|998|992|993|373|371|372|370)/;
 
+/** looksLikePhone refuses fewer or more digits than these, so only candidates in between are tried. */
+const MIN_PHONE_DIGITS = 7;
+const MAX_PHONE_DIGITS = 15;
+/** How much of the text after a number is read to tell an amount ("… руб.", "… тыс") from a phone. */
+const AFTER_CHARS = 16;
+
 /** Whether a run of digits (and separators) is a phone number rather than a price, a range or an id. */
 export function looksLikePhone(run: string, after = ''): boolean {
   const plus = run.startsWith('+');
   const digits = run.replace(/\D/g, '');
   const n = digits.length;
-  if (n < 7 || n > 15) return false;
-  const body = run.replace(/^\+/, '').trim();
-  if (!plus) {
-    // An amount: "1 500 000", "1500000 руб.".
-    if (THOUSANDS_RE.test(body)) return false;
-    if (PLAIN_OR_THOUSANDS_RE.test(body) && CURRENCY_AFTER_RE.test(after)) return false;
-    // A range of amounts: "30 000 – 40 000", "30000-40000", "5 000 - 10 000".
-    const parts = body.split(/[ \t\u00a0\u202f]*[–—][ \t\u00a0\u202f]*|[ \t\u00a0\u202f]+-[ \t\u00a0\u202f]+|-/u);
-    if (
-      parts.length === 2 &&
-      parts.every((p) => PLAIN_OR_THOUSANDS_RE.test(p)) &&
-      (/[–—]|\s-\s/u.test(body) || parts.every((p) => p.replace(/\D/g, '').length >= 4))
-    ) {
-      return false;
-    }
-  }
-  const groups = body.split(/[^\d]+/).filter(Boolean);
+  if (n < MIN_PHONE_DIGITS || n > MAX_PHONE_DIGITS) return false;
   if (plus) return n >= 10;
+  const body = run.trim();
+  // The shape of a number first (cheap, and most runs fail it), then what would make it an amount instead.
+  return hasPhoneShape(digits, body) && !isAmount(body, after);
+}
+
+function hasPhoneShape(digits: string, body: string): boolean {
+  const n = digits.length;
   // +7 / 8 and ten digits: "8 999 123 45 67", "89991234567", "7 (999) 123-45-67".
-  if (n === 11 && /^[78]/.test(digits)) return true;
+  if (n === 11) return /^[78]/.test(digits);
   // Ten digits without the prefix, a code of three first: "999 123-45-67", "(495) 123 45 67", "9991234567".
-  if (n === 10 && /^[3489]/.test(digits) && (groups.length === 1 || groups[0]!.length === 3)) return true;
+  if (n === 10) return /^[3489]/.test(digits) && /^\D*(?:\d{3}\D|\d{10})/.test(body);
   // A neighbouring country's code without the plus: "375 29 123 45 67".
-  if (n === 12 && CIS_CODES_RE.test(digits)) return true;
+  if (n === 12) return CIS_CODES_RE.test(digits);
   // A local seven-digit number: "123-45-67", "123 45 67".
-  if (n === 7 && /^\d{3}[- \u00a0]\d{2}[- \u00a0]\d{2}$/u.test(body)) return true;
-  return false;
+  return n === 7 && /^\d{3}[- \u00a0]\d{2}[- \u00a0]\d{2}$/u.test(body);
+}
+
+/** An amount ("1 500 000", "1500000 руб.") or a range of amounts ("30 000 – 40 000", "30000-40000"). */
+function isAmount(body: string, after: string): boolean {
+  if (THOUSANDS_RE.test(body)) return true;
+  if (PLAIN_OR_THOUSANDS_RE.test(body) && CURRENCY_AFTER_RE.test(after)) return true;
+  const parts = body.split(/[ \t\u00a0\u202f]{0,3}[–—][ \t\u00a0\u202f]{0,3}|[ \t\u00a0\u202f]{1,3}-[ \t\u00a0\u202f]{1,3}|-/u);
+  return (
+    parts.length === 2 &&
+    parts.every((p) => PLAIN_OR_THOUSANDS_RE.test(p)) &&
+    (/[–—]|\s-\s/u.test(body) || parts.every((p) => p.replace(/\D/g, '').length >= 4))
+  );
 }
 
 /**
  * The phone numbers in one run of digits: the whole run, else the longest runs of its digit groups that are
- * one ("заказ 123456 89991234567", "89991234567 5 000 руб."). Spans are relative to the run.
+ * one ("заказ 123456 89991234567", "89991234567 5 000 руб."). Spans are relative to the run. Linear in the run:
+ * from each group only the groups within MAX_PHONE_DIGITS digits are tried, each a short slice.
  */
 function phonesInRun(run: string, after: (end: number) => string): [number, number][] {
   if (looksLikePhone(run, after(run.length))) return [[0, run.length]];
   const groups = [...run.matchAll(/\d+/g)].map((g) => [g.index, g.index + g[0].length] as const);
   const spans: [number, number][] = [];
+  const size = (g: number) => groups[g]![1] - groups[g]![0];
   for (let i = 0; i < groups.length; i++) {
-    for (let j = groups.length - 1; j >= i; j--) {
+    let reach = i;
+    let digits = size(i);
+    while (reach + 1 < groups.length && digits + size(reach + 1) <= MAX_PHONE_DIGITS) digits += size(++reach);
+    for (let j = reach; j >= i; digits -= size(j--)) {
+      if (digits < MIN_PHONE_DIGITS) break;
       if (i === 0 && j === groups.length - 1) continue;
       const start = i === 0 ? 0 : groups[i]![0];
       const end = groups[j]![1];
@@ -195,8 +214,8 @@ function maskPhones(text: string): string {
       run = run.slice(1);
       start += 1;
     }
-    run = run.replace(/[\s.(–—-]+$/u, '');
-    for (const [s, e] of phonesInRun(run, (end) => shielded.slice(start + end))) spans.push([start + s, start + e]);
+    run = trimEnd(run, ' \t\n\r\u00a0\u2007\u202f.(–—-');
+    for (const [s, e] of phonesInRun(run, (end) => shielded.slice(start + end, start + end + AFTER_CHARS))) spans.push([start + s, start + e]);
   }
   let out = '';
   let at = 0;
@@ -225,3 +244,20 @@ export function maskContacts(input: string): Masked {
   text = maskPhones(text);
   return { text, masked: text !== input };
 }
+
+/** Every pattern above, for the test that checks them for super-linear backtracking (lint cannot read `new RegExp`). */
+export const CONTACT_PATTERNS: Readonly<Record<string, RegExp>> = {
+  LINK_RE,
+  SCHEME_RE,
+  EMAIL_RE,
+  OBFUSCATED_EMAIL_RE,
+  HANDLE_RE,
+  MESSENGER_HANDLE_RE,
+  MESSENGER_NUMBER_RE,
+  PROTECTED_RE,
+  NUMBER_RUN_RE,
+  CURRENCY_AFTER_RE,
+  THOUSANDS_RE,
+  PLAIN_OR_THOUSANDS_RE,
+  CIS_CODES_RE,
+};

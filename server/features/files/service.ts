@@ -87,7 +87,7 @@ export const INLINE_MIMES: ReadonlySet<string> = new Set(['image/jpeg', 'image/p
 export function looksLikeSvg(head: Uint8Array): boolean {
   let text = new TextDecoder('utf-8', { fatal: false }).decode(head);
   if (text.startsWith('\uFEFF')) text = text.slice(1);
-  const prolog = /^(?:\s+|<\?xml[^>]*\?>|<!--[\s\S]*?-->|<!DOCTYPE\s+svg[^>[]*(?:\[[\s\S]*?\])?\s*>)/i;
+  const prolog = /^(?:\s+|<\?xml[^>]*\?>|<!--[\s\S]*?-->|<!DOCTYPE\s+svg[^>[]*(?:\[[^\]]*\][^>]*)?>)/i;
   for (let m = prolog.exec(text); m && m[0].length > 0; m = prolog.exec(text)) text = text.slice(m[0].length);
   return /^<svg[\s>/]/i.test(text);
 }

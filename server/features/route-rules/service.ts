@@ -1,13 +1,14 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { routeRules } from '../../db/schema/system.ts';
+import { trimEnd } from '#contract/text';
 
 const CACHE_MS = 30_000;
 
 /** Normalises a request path: no query, no trailing slash (but "/"), at most 2,000 characters. */
 export function normalisePath(path: string): string {
   const bare = path.split(/[?#]/, 1)[0] ?? '/';
-  const trimmed = bare.length > 1 ? bare.replace(/\/+$/, '') : bare;
+  const trimmed = bare.length > 1 ? trimEnd(bare, '/') : bare;
   return (trimmed || '/').slice(0, 2000);
 }
 

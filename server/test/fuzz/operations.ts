@@ -33,7 +33,7 @@ export interface OpenApiDocument {
 
 /** One spelling for a route of Fastify (/a/:id, /a/*) and of OpenAPI (/a/{id}, /a/{*}), trailing slash ignored. */
 export const routeKey = (method: string, url: string) =>
-  `${method.toUpperCase()} ${url.replace(/\{([^}]+)\}/g, (_, name: string) => (name === '*' ? '*' : `:${name}`)).replace(/(.)\/$/, '$1')}`;
+  `${method.toUpperCase()} ${url.replace(/\{([^{}]+)\}/g, (_, name: string) => (name === '*' ? '*' : `:${name}`)).replace(/(.)\/$/, '$1')}`;
 
 const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
 
@@ -70,7 +70,7 @@ export function undocumentedOperations(doc: OpenApiDocument, routes: RegisteredR
     if (documented.has(key) || seen.has(key)) continue;
     seen.add(key);
     const path = r.url.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{*}');
-    const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+    const names = [...path.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);
     ops.push({
       method: r.method,
       path,

@@ -151,7 +151,7 @@ export async function runFuzz(world: World, ops: Operation[], options: FuzzOptio
   async function send(op: Operation, c: Case, actor: ActorName): Promise<{ sent: Sent; url: string; changed?: string }> {
     const n = ++stats.requests;
     stats.byClass[c.cls] = (stats.byClass[c.cls] ?? 0) + 1;
-    let url = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => c.params[name] ?? realParam(world.ids, op.path, name));
+    let url = op.path.replace(/\{([^{}]+)\}/g, (_, name: string) => c.params[name] ?? realParam(world.ids, op.path, name));
     if (c.query) url += `?${c.query}`;
     const token = world.token(actor);
     const headers: Record<string, string> = {};

@@ -11,6 +11,7 @@ import {
   type ListingKind,
 } from './filters.ts';
 import type { ListingAnswer, ListingItem } from './types.ts';
+import { trimEnd } from '#contract/text';
 
 // A listing's data: the first page rendered on the server (crawlers read it), further pages fetched by the
 // browser, and SPEC's kept page state — the filters, loaded pages and scroll position of each listing, kept per
@@ -44,7 +45,7 @@ export const BASE_PATHS: Record<ListingKind, string> = { services: '/services', 
  * ("/services/all"); "/projects" is "/projects/all".
  */
 export function listingPath(kind: ListingKind, pathname: string): string {
-  const path = pathname.replace(/(.)\/+$/, '$1');
+  const path = trimEnd(pathname, '/') || pathname.slice(0, 1);
   const base = BASE_PATHS[kind];
   if (path === base || (kind === 'services' && path === '/')) return `${base}/all`;
   return path;

@@ -22,6 +22,7 @@ import {
 import { fetchListing, isListingPath, listingStore, type ListingData } from './listing-data.ts';
 import { foundText, totalText } from './texts.ts';
 import type { ListingItem } from './types.ts';
+import { trimEnd } from '#contract/text';
 
 export interface ListingPageProps {
   /** The listing, also SPEC's cache key: its state survives visits to other pages. */
@@ -141,7 +142,7 @@ export function ListingPage({ kind, data, title, crumb, empty }: ListingPageProp
     ...(active ? [{ label: crumb, to: allPath }, { label: active.title }] : [{ label: crumb }]),
   ];
   const ld = breadcrumbLd(
-    config.siteUrl.replace(/\/+$/, ''),
+    trimEnd(config.siteUrl, '/'),
     crumbs.map((c, i) => ({ name: c.label, path: c.to ?? (i === crumbs.length - 1 ? location.pathname : undefined) })),
   );
   // Moving to another category keeps the other filters (a sub-category belongs to its category).

@@ -2,6 +2,7 @@ import type { MetaDescriptor } from 'react-router';
 import type { PublicConfig } from '#contract/ssr';
 import type { Service } from '#contract/catalog';
 import { DEFAULT_DESCRIPTION, pageMeta } from '../shell/meta.ts';
+import { trimEnd } from '#contract/text';
 
 // What crawlers read beyond the page itself: description, canonical address, Open Graph and JSON-LD.
 
@@ -13,7 +14,7 @@ interface MetaMatch {
 /** The public address of the site from the root loader (config.siteUrl), without a trailing slash. */
 export function siteUrlOf(matches: readonly (MetaMatch | undefined)[]): string {
   const root = matches.find((m) => m?.id === 'root')?.data as { config?: PublicConfig } | undefined;
-  return (root?.config?.siteUrl ?? '').replace(/\/+$/, '');
+  return trimEnd(root?.config?.siteUrl ?? '', '/');
 }
 
 /** An absolute address for a path of ours (already absolute ones pass through). */
@@ -28,7 +29,7 @@ export function excerpt(text: string, max = 160): string {
   if (flat.length <= max) return flat;
   const cut = flat.slice(0, max - 1);
   const space = cut.lastIndexOf(' ');
-  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,.;:!?—-]+$/, '')}…`;
+  return `${trimEnd(space > max * 0.6 ? cut.slice(0, space) : cut, ' \t\n\r\u00a0,.;:!?—-')}…`;
 }
 
 export interface SeoOptions {

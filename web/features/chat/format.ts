@@ -1,12 +1,14 @@
 import { LOCALE } from '#contract/constants';
 import { toDate, type DateInput } from '../../lib/dates.ts';
+import { trimEnd } from '#contract/text';
 
 // Pure helpers of the chat page: plain text split into text and safe links, day separators, sizes.
 
 export type TextPart = { type: 'text'; text: string } | { type: 'link'; text: string; href: string };
 
 const URL_RE = /\bhttps?:\/\/[^\s<>"'`]+/gi;
-const TRAILING = /[.,!?;:)\]}»"']+$/;
+/** Punctuation that ends a sentence rather than a link. */
+const TRAILING = '.,!?;:)]}»"\'';
 
 /** Splits plain text into text and http(s) links; nothing else ever becomes a link. */
 export function linkify(text: string): TextPart[] {
@@ -14,9 +16,7 @@ export function linkify(text: string): TextPart[] {
   let last = 0;
   for (const match of text.matchAll(URL_RE)) {
     const start = match.index;
-    let raw = match[0];
-    const trail = TRAILING.exec(raw)?.[0] ?? '';
-    raw = raw.slice(0, raw.length - trail.length);
+    const raw = trimEnd(match[0], TRAILING);
     let href: string | null = null;
     try {
       const url = new URL(raw);
