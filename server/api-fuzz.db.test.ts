@@ -42,8 +42,6 @@ const HIDDEN_ROUTES = ['GET /api/docs', 'GET /api/docs/json', 'GET /api/*'];
  * here when its fix lands.
  */
 const KNOWN_FAILURES: Record<string, string> = {
-  // L2: a multipart body without its closing boundary.
-  'POST /api/files/single · multipart · 5xx': 'L2 truncated multipart',
 };
 
 /**

@@ -46,6 +46,8 @@ import { AdminUserService } from './features/admin/users-service.ts';
 import { adminUserRoutes } from './features/admin/users-routes.ts';
 import { FileService } from './features/files/service.ts';
 import { filesRoutes } from './features/files/routes.ts';
+import { adminSettingsRoutes } from './features/admin/settings-routes.ts';
+import { SettingsService } from './platform/settings.ts';
 import { createMailer, type Mailer } from './lib/mail.ts';
 import { Turnstile } from './lib/turnstile.ts';
 import { LocalStorage, uploadsRoot } from './lib/storage.ts';
@@ -82,6 +84,7 @@ export interface Services {
   users: UserService;
   adminUsers: AdminUserService;
   files: FileService;
+  settings: SettingsService;
   serviceCatalog: ServiceCatalog;
   searchSuggestions: SearchSuggestions;
   projects: ProjectService;
@@ -189,6 +192,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     ),
     onRevoke: (userId) => realtime.disconnectUser(userId),
   });
+  const settings = new SettingsService(db, logger);
   const seen = new SeenToday(env.REDIS_URL ? limiter : null, logger);
   const projects = new ProjectService({ db, presence: realtime, mailer, log: logger, brand: env.BRAND_NAME, siteUrl, seen });
   const services: Services = {
@@ -203,7 +207,8 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     auth,
     users: new UserService({ db, auth, tokens, brand: env.BRAND_NAME, siteUrl }),
     adminUsers: new AdminUserService(db, auth),
-    files: new FileService(db, new LocalStorage(uploadsRoot(env.DATA_DIR))),
+    files: new FileService(db, new LocalStorage(uploadsRoot(env.DATA_DIR)), { settings, limiter }),
+    settings,
     serviceCatalog: new ServiceCatalog({ db, realtime, mailer, log: logger, brand: env.BRAND_NAME, siteUrl, seen }),
     searchSuggestions: new SearchSuggestions(db, logger, seen),
     projects,
@@ -296,7 +301,8 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   await app.register(authRoutes, { auth: services.auth });
   await app.register(userRoutes, { users: services.users });
   await app.register(adminUserRoutes, { adminUsers: services.adminUsers });
-  await app.register(filesRoutes, { files: services.files });
+  await app.register(filesRoutes, { files: services.files, tokens, db });
+  await app.register(adminSettingsRoutes, { db, settings: services.settings });
   await app.register(seoRoutes, { db, origin: (request) => origin.of(request) });
   await app.register(servicesRoutes, { catalog: services.serviceCatalog, suggestions: services.searchSuggestions });
   await app.register(adminServicesRoutes, { catalog: services.serviceCatalog });

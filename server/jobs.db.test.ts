@@ -74,6 +74,7 @@ describe('recurring jobs', () => {
     expect(rows.map((r) => [r.kind, r.name, r.dedupeKey, r.state])).toEqual([
       ['job', RECURRING_JOBS.archiveStaleProjects, RECURRING_JOBS.archiveStaleProjects, 'pending'],
       ['job', RECURRING_JOBS.ratesRefresh, RECURRING_JOBS.ratesRefresh, 'pending'],
+      ['job', RECURRING_JOBS.uploadsCleanup, RECURRING_JOBS.uploadsCleanup, 'pending'],
     ]);
     const ratesDue = rows.find((r) => r.name === RECURRING_JOBS.ratesRefresh)!.dueAt.getTime();
     expect(ratesDue).toBeGreaterThan(Date.now() + RATES_REFRESH_MS - 60_000);
@@ -82,12 +83,12 @@ describe('recurring jobs', () => {
     await boot();
     await new Promise((r) => setTimeout(r, 1500));
     expect(calls).toBe(1);
-    expect(await database.db.select().from(outbox)).toHaveLength(2);
+    expect(await database.db.select().from(outbox)).toHaveLength(Object.keys(RECURRING_JOBS).length);
 
     // No rates held at boot: fetched at once.
     await database.db.delete(settings).where(eq(settings.key, 'rates'));
     await boot();
     await until(() => calls === 2);
-    expect(await database.db.select().from(outbox)).toHaveLength(2);
+    expect(await database.db.select().from(outbox)).toHaveLength(Object.keys(RECURRING_JOBS).length);
   });
 });

@@ -21,7 +21,13 @@ export interface RunningServer {
 }
 
 /** Recurring jobs, run through the outbox dispatcher (one run across instances). */
-export const RECURRING_JOBS = { ratesRefresh: 'rates-refresh', archiveStaleProjects: 'archive-stale-projects' } as const;
+export const RECURRING_JOBS = {
+  ratesRefresh: 'rates-refresh',
+  archiveStaleProjects: 'archive-stale-projects',
+  uploadsCleanup: 'uploads-cleanup',
+} as const;
+/** An upload nothing uses is deleted once it is this old (time enough to finish the form it was made for). */
+const UNUSED_UPLOAD_MS = 24 * 60 * 60_000;
 
 /** Boot: database → migrations → reference (and demo) data → app → socket → outbox dispatcher → listen. */
 export async function startServer(
@@ -52,6 +58,7 @@ export async function startServer(
   const { dispatcher } = app.services.platform;
   dispatcher.every(RECURRING_JOBS.ratesRefresh, RATES_REFRESH_MS, () => app.services.rates.refresh());
   dispatcher.every(RECURRING_JOBS.archiveStaleProjects, 60 * 60_000, () => archiveStaleProjects(database.db));
+  dispatcher.every(RECURRING_JOBS.uploadsCleanup, 60 * 60_000, () => app.services.files.sweepUnused(new Date(Date.now() - UNUSED_UPLOAD_MS)));
   if (opts.dispatch !== false) {
     await dispatcher.start();
     // SPEC §7: fetched once at startup when no rate is held, then hourly.

@@ -81,6 +81,8 @@ export const services = pgTable(
     index('services_active_cat_rating_idx').on(t.categoryId, t.rating.desc(), t.id.desc()).where(sql`status = 'active'`),
     index('services_active_sub_popular_idx').on(t.subCategoryId, t.popularity.desc(), t.id.desc()).where(sql`status = 'active'`),
     index('services_tags_idx').using('gin', t.tags),
+    // Whether a file is still used (uploads cleanup).
+    index('services_images_idx').using('gin', t.images),
   ],
 );
 
@@ -117,6 +119,7 @@ export const projects = pgTable(
   (t) => [
     index('projects_search_idx').using('gin', t.search),
     index('projects_customer_idx').on(t.customerId, t.createdAt),
+    index('projects_attachments_idx').using('gin', t.attachments),
     index('projects_active_new_idx').on(t.createdAt.desc(), t.id.desc()).where(sql`status = 'active'`),
     index('projects_active_budget_idx').on(t.budget.desc().nullsLast(), t.id.desc()).where(sql`status = 'active'`),
     index('projects_active_bids_idx').on(t.bidsCount.desc(), t.id.desc()).where(sql`status = 'active'`),

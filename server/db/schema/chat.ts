@@ -68,5 +68,7 @@ export const messages = pgTable(
   (t) => [
     index('messages_chat_created_idx').on(t.chatId, t.createdAt.desc(), t.id.desc()),
     index('messages_unseen_idx').on(t.chatId, t.senderId).where(sql`seen = false`),
+    // Who may open an attachment, and whether a file is still used (uploads cleanup).
+    index('messages_files_idx').using('gin', t.files),
   ],
 );

@@ -46,6 +46,7 @@ export const users = pgTable(
     index('users_created_idx').on(t.createdAt),
     // The few blocked people, for the listings' "not by a blocked owner" check (a hashed set of this index).
     index('users_blocked_idx').on(t.id).where(sql`blocked_at is not null`),
+    index('users_avatar_idx').on(t.avatar).where(sql`avatar is not null`),
   ],
 );
 

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { okSchema } from '#contract/api';
 import { badRequest, notFound, ok } from '../../lib/http.ts';
-import { requireUser } from '../../lib/auth.ts';
+import { requireUser, tokenOf, userForToken, type Tokens } from '../../lib/auth.ts';
+import type { Db } from '../../db/client.ts';
 import { FILE_MESSAGES, INLINE_MIMES, MAX_FILE_SIZE, STORED_PATH_RE, type FileService } from './service.ts';
 
 // Candidate for contract/api.ts once the web client uploads.
@@ -29,7 +30,38 @@ export const encodeRfc8187 = (name: string) =>
 export const contentDisposition = (mime: string, name: string) =>
   INLINE_MIMES.has(mime) ? 'inline' : `attachment; filename*=UTF-8''${encodeRfc8187(name)}`;
 
-export const filesRoutes: FastifyPluginAsyncZod<{ files: FileService }> = async (app, { files }) => {
+/** A refused upload's body is read out up to this much more, so the client can read the answer (L6). */
+const DRAIN_BYTES = MAX_FILE_SIZE + 5 * 1024 * 1024;
+const DRAIN_MS = 30_000;
+
+/**
+ * Reads what is left of a request body and throws it away, up to `limit` bytes and `ms`: a client that is still
+ * sending when it is refused then reads the 401 or 413 instead of a reset connection. Answers whether the body
+ * ended; past the limits the connection is closed after the answer.
+ */
+function drain(raw: FastifyRequest['raw'], limit = DRAIN_BYTES, ms = DRAIN_MS): Promise<boolean> {
+  if (raw.complete || raw.readableEnded) return Promise.resolve(true);
+  if (raw.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    let read = 0;
+    const done = (ended: boolean) => {
+      clearTimeout(timer);
+      raw.off('data', onData).off('end', onEnd).off('error', onEnd).off('close', onEnd);
+      if (!ended) raw.pause();
+      resolve(ended);
+    };
+    const onData = (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > limit) done(false);
+    };
+    const onEnd = () => done(raw.complete || raw.readableEnded);
+    const timer = setTimeout(() => done(false), ms);
+    raw.on('data', onData).once('end', onEnd).once('error', onEnd).once('close', onEnd);
+    raw.resume();
+  });
+}
+
+export const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; tokens: Tokens; db: Db }> = async (app, { files, tokens, db }) => {
   await app.register(multipart, {
     // One file part, a few small fields at most.
     limits: { fileSize: MAX_FILE_SIZE, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 11 },
@@ -50,9 +82,9 @@ export const filesRoutes: FastifyPluginAsyncZod<{ files: FileService }> = async 
       try {
         return ok(await receive(request));
       } catch (err) {
-        // Refused before the whole body arrived (guest, too large, …): answer and drop the connection
-        // rather than keep it reading the rest of an upload nobody will look at.
-        if (!request.raw.complete) reply.header('connection', 'close');
+        // Refused before the whole body arrived (guest, too large, over the quota): read the rest out, within
+        // bounds, so that the client sees the answer; a body beyond them closes the connection after it.
+        if (!(await drain(request.raw))) reply.header('connection', 'close');
         throw err;
       }
     },
@@ -62,6 +94,7 @@ export const filesRoutes: FastifyPluginAsyncZod<{ files: FileService }> = async 
   async function receive(request: FastifyRequest) {
     const user = requireUser(request);
     if (!request.isMultipart()) throw badRequest(FILE_MESSAGES.missing);
+    const free = await files.admit(user.id, request.ip);
     let part;
     try {
       part = await request.file();
@@ -75,7 +108,7 @@ export const filesRoutes: FastifyPluginAsyncZod<{ files: FileService }> = async 
       part.file.resume();
       throw badRequest(FILE_MESSAGES.missing);
     }
-    return files.upload(user.id, { filename: part.filename, file: part.file });
+    return files.upload(user.id, { filename: part.filename, file: part.file }, free);
   }
 
   app.delete(
@@ -96,7 +129,8 @@ export const filesRoutes: FastifyPluginAsyncZod<{ files: FileService }> = async 
     },
   );
 
-  // Public: avatars and service images are shown to guests too.
+  // Avatars, service images and project attachments are shown to guests too; a file sent in a chat only to its
+  // members (and its owner, and admins), and never kept by a shared cache.
   app.get(
     '/uploads/*',
     { schema: { tags: ['files'], summary: 'A stored file', params: z.object({ '*': z.string() }) } },
@@ -108,6 +142,12 @@ export const filesRoutes: FastifyPluginAsyncZod<{ files: FileService }> = async 
       if (!full) throw notFound();
       const row = await files.byPath(key);
       if (!row) throw notFound();
+      const inChat = await files.chatAccess(row);
+      if (inChat) {
+        // Outside /api the auth hook does not run: the cookie (sent with <img> and links) says who asks.
+        const viewer = await userForToken(db, tokens, tokenOf(request));
+        if (!viewer || !(await inChat(viewer))) throw notFound();
+      }
       const info = await stat(full).catch(() => null);
       if (!info?.isFile()) throw notFound();
 
@@ -117,7 +157,7 @@ export const filesRoutes: FastifyPluginAsyncZod<{ files: FileService }> = async 
         .header('x-content-type-options', 'nosniff')
         .header('content-security-policy', FILE_CSP)
         .header('content-disposition', contentDisposition(row.mime, row.originalName))
-        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('cache-control', inChat ? 'private, no-store' : 'public, max-age=31536000, immutable')
         .send(createReadStream(full));
     },
   );

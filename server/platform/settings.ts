@@ -1,0 +1,57 @@
+import { inArray, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { Db } from '../db/client.ts';
+import { settings as settingsTable } from '../db/schema/system.ts';
+import { SETTING_KEYS, settingsSchema, type Settings, type SettingsPatch } from '#contract/settings';
+
+/** How long a read is reused: instances converge on a change within this time. */
+const CACHE_MS = 5_000;
+
+/**
+ * The operator settings (contract/settings.ts) over the key-value `settings` table: a stored value that no longer
+ * fits its range falls back to the default (and is logged), so a bad row can never stop the marketplace.
+ */
+export class SettingsService {
+  private cached: { at: number; value: Promise<Settings> } | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: Pick<Logger, 'warn'>,
+  ) {}
+
+  all(): Promise<Settings> {
+    if (this.cached && Date.now() - this.cached.at < CACHE_MS) return this.cached.value;
+    const value = this.read();
+    this.cached = { at: Date.now(), value };
+    value.catch(() => (this.cached = null));
+    return value;
+  }
+
+  async get<K extends keyof Settings>(key: K): Promise<Settings[K]> {
+    return (await this.all())[key];
+  }
+
+  /** Stores the changed values (already validated against settingsPatchSchema) and answers the whole set. */
+  async update(patch: SettingsPatch): Promise<Settings> {
+    const rows = Object.entries(patch).map(([key, value]) => ({ key, value, updatedAt: new Date() }));
+    if (rows.length) {
+      await this.db
+        .insert(settingsTable)
+        .values(rows)
+        .onConflictDoUpdate({ target: settingsTable.key, set: { value: sql`excluded.value`, updatedAt: sql`excluded.updated_at` } });
+    }
+    this.cached = null;
+    return this.all();
+  }
+
+  private async read(): Promise<Settings> {
+    const rows = await this.db.select().from(settingsTable).where(inArray(settingsTable.key, SETTING_KEYS));
+    const stored: Record<string, unknown> = {};
+    for (const row of rows) {
+      const field = settingsSchema.shape[row.key as keyof Settings];
+      if (field.safeParse(row.value).success) stored[row.key] = row.value;
+      else this.log.warn({ key: row.key, value: row.value }, 'stored setting out of range: using its default');
+    }
+    return settingsSchema.parse(stored);
+  }
+}
