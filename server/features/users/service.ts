@@ -83,12 +83,14 @@ export class UserService {
   /** Sends a confirmation link to the new address; the email changes when it is followed. */
   async requestEmailChange(user: UserRow, input: z.output<typeof changeEmailSchema>) {
     await this.deps.auth.checkCurrentPassword(user, input.password, 'password');
+    // Counted before the answer: "already registered" tells whether an address has an account, so it is limited
+    // like the letters themselves.
+    await this.deps.auth.throttleLetters(user.id);
     const [taken] = await this.deps.db
       .select({ id: users.id })
       .from(users)
       .where(sql`lower(${users.email}) = ${input.email}`);
     if (taken) throw badRequest(MESSAGES.emailExists, { email: [MESSAGES.emailExists] });
-    await this.deps.auth.throttleLetters(user.id);
     const token = await issueEmailToken(this.deps.db, user.id, 'email_change', CONFIRM_TOKEN_TTL_MS, input.email);
     const link = `${this.deps.siteUrl()}/confirm_account?token=${encodeURIComponent(token)}`;
     this.deps.auth.mail(input.email, emailChangeLetter({ brand: this.deps.brand, name: user.name, link }));

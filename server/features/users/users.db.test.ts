@@ -344,6 +344,14 @@ describe('PUT /api/users/me/email', () => {
     expect(sink.messages.filter((m) => m.to.includes(target) || m.to.includes(other.email))).toEqual([]);
   });
 
+  it('limits "already registered" answers like letters, so the form cannot look addresses up', async () => {
+    const { token } = await account();
+    const { user: other } = await account();
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await changeEmail(token, { email: other.email, password: DEFAULT_PASSWORD })).status);
+    expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
+  });
+
   it('refuses the change when the address was taken between the letter and the click', async () => {
     const { user, token } = await account();
     const contested = `contested_${unique()}@example.com`;
