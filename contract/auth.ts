@@ -75,6 +75,7 @@ export const NOTIFICATION_KINDS = {
   bids: 'Отклики на проекты',
   reviews: 'Отзывы',
   disputes: 'Споры',
+  moderation: 'Решения модерации о ваших услугах и проектах',
   news: 'Новости площадки',
 } as const;
 export type NotificationKind = keyof typeof NOTIFICATION_KINDS;

@@ -54,6 +54,7 @@ import { LocalStorage, uploadsRoot } from './lib/storage.ts';
 import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './lib/rate-limiter.ts';
 import { attachRealtime, type Realtime } from './realtime/socket.ts';
 import { createPlatform, type Platform } from './platform/platform.ts';
+import { Letters } from './platform/letters/index.ts';
 import path from 'node:path';
 import { mountWebApp, readBuildId } from './web-handler.ts';
 import type { SsrContext } from '#contract/ssr';
@@ -73,6 +74,8 @@ export interface AppDeps {
 export interface Services {
   /** Transactions with their outbox, and the dispatcher that delivers it (started by startServer). */
   platform: Platform;
+  /** Every letter, queued on a transaction's outbox after the person's email preferences are checked. */
+  letters: Letters;
   tokens: Tokens;
   lookups: LookupService;
   rates: RatesService;
@@ -173,14 +176,15 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   });
   // Links in letters point at the public origin, else at the address the server listens on.
   const siteUrl = () => origin.site();
+  const letters = new Letters({ brand: env.BRAND_NAME, siteUrl });
+  const { withTx } = platform;
   const auth = new AuthService({
     db,
     tokens,
-    mailer,
+    withTx,
+    letters,
     limiter,
     log: logger,
-    brand: env.BRAND_NAME,
-    siteUrl,
     turnstile: new Turnstile(
       {
         secret: env.TURNSTILE_SECRET,
@@ -194,9 +198,10 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   });
   const settings = new SettingsService(db, logger);
   const seen = new SeenToday(env.REDIS_URL ? limiter : null, logger);
-  const projects = new ProjectService({ db, presence: realtime, mailer, log: logger, brand: env.BRAND_NAME, siteUrl, seen });
+  const projects = new ProjectService({ db, presence: realtime, withTx, letters, log: logger, seen });
   const services: Services = {
     platform,
+    letters,
     tokens,
     lookups: new LookupService(db),
     rates: new RatesService(db, env.RATES_URL, logger),
@@ -205,11 +210,11 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     mailer,
     limiter,
     auth,
-    users: new UserService({ db, auth, tokens, brand: env.BRAND_NAME, siteUrl }),
+    users: new UserService({ db, auth, tokens, withTx, letters }),
     adminUsers: new AdminUserService(db, auth),
     files: new FileService(db, new LocalStorage(uploadsRoot(env.DATA_DIR)), { settings, limiter }),
     settings,
-    serviceCatalog: new ServiceCatalog({ db, realtime, mailer, log: logger, brand: env.BRAND_NAME, siteUrl, seen }),
+    serviceCatalog: new ServiceCatalog({ db, realtime, withTx, letters, log: logger, seen }),
     searchSuggestions: new SearchSuggestions(db, logger, seen),
     projects,
     favorites: new FavoriteService({ db, presence: realtime, projects }),

@@ -11,8 +11,15 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
   return loadEnv({ NODE_ENV: 'test', JWT_SECRET: TEST_SECRET, RATES_URL: '', DATA_DIR: '/tmp/podryad-test', ...overrides });
 }
 
-/** The API in-process on a database of its own (no web build, no listening socket). */
-export async function createTestApp(envOverrides: Record<string, string> = {}): Promise<{
+/**
+ * The API in-process on a database of its own (no web build, no listening socket). The outbox dispatcher runs as
+ * in a server, so letters and events arrive a few milliseconds after the commit; `dispatch: false` leaves it
+ * stopped (tests that must see no write but their own, or call `platform.dispatcher.runDue()` themselves).
+ */
+export async function createTestApp(
+  envOverrides: Record<string, string> = {},
+  { dispatch = true }: { dispatch?: boolean } = {},
+): Promise<{
   app: FastifyInstance;
   database: Database & { drop(): Promise<void> };
   close(): Promise<void>;
@@ -20,6 +27,7 @@ export async function createTestApp(envOverrides: Record<string, string> = {}): 
   const database = await createTestDatabase();
   const app = await buildApp({ env: testEnv(envOverrides), database, logger: pino({ level: 'silent' }), web: false });
   await app.ready();
+  if (dispatch) await app.services.platform.dispatcher.start();
   return {
     app,
     database,

@@ -530,12 +530,11 @@ describe('login throttling (the service, with the waits recorded)', () => {
     auth = new AuthService({
       db,
       tokens: s.tokens,
-      mailer: s.mailer,
+      withTx: s.platform.withTx,
+      letters: s.letters,
       limiter: memoryRateLimiter(),
       turnstile: new Turnstile({ verifyUrl: 'http://127.0.0.1:1/' }, pino({ level: 'silent' })),
       log: pino({ level: 'silent' }),
-      brand: 'Подряд',
-      siteUrl: () => 'http://podryad.test',
       onRevoke: () => {},
       sleep: async (ms) => void waits.push(ms),
     });

@@ -7,11 +7,12 @@ import { newReferralCode } from '../../db/factories.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { HttpError, badRequest, forbidden } from '../../lib/http.ts';
 import type { Tokens } from '../../lib/auth.ts';
-import type { Mailer } from '../../lib/mail.ts';
 import type { Turnstile } from '../../lib/turnstile.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import { issueEmailToken, consumeEmailToken, voidEmailTokens } from './email-tokens.ts';
-import { confirmationLetter, passwordResetLetter, CONFIRM_TOKEN_TTL_MS, RESET_TOKEN_TTL_MS } from './letters.ts';
+import { CONFIRM_TOKEN_TTL_MS, RESET_TOKEN_TTL_MS, type Letters } from '../../platform/letters/index.ts';
+import { systemActor, userActor } from '../../platform/actor.ts';
+import type { WithTx } from '../../platform/tx.ts';
 import { AUTH_MESSAGES, type registerSchema, type resetSchema } from '#contract/auth';
 import { API_ERROR_CODES, MESSAGES } from '#contract/messages';
 import { REMEMBER_ME_SECONDS } from '#contract/constants';
@@ -51,12 +52,12 @@ export function loginDelayMs(failures: number): number {
 export interface AuthDeps {
   db: Db;
   tokens: Tokens;
-  mailer: Mailer;
+  /** Transactions whose letters leave through the outbox after the commit. */
+  withTx: WithTx;
+  letters: Letters;
   turnstile: Turnstile;
   limiter: RateLimiter;
   log: Logger;
-  brand: string;
-  siteUrl: () => string;
   /** Drops the user's live sockets after their tokens were revoked. */
   onRevoke: (userId: string) => void;
   /** Waits before a password is checked (tests pass one that records the waits). */
@@ -81,15 +82,6 @@ let dummyHash: Promise<string> | undefined;
 export class AuthService {
   constructor(private readonly deps: AuthDeps) {}
 
-  /** Mail leaves after the commit; a failed send is logged, never undoes the account change. */
-  mail(to: string, letter: Parameters<Mailer['send']>[1]) {
-    this.deps.mailer.send(to, letter).catch((err: unknown) => this.deps.log.error({ err, to }, 'mail not sent'));
-  }
-
-  private link(path: string, token: string) {
-    return `${this.deps.siteUrl()}${path}?token=${encodeURIComponent(token)}`;
-  }
-
   async register(input: z.output<typeof registerSchema>, ip: string): Promise<string> {
     if (!(await this.deps.turnstile.verify(input['cf-turnstile-response'], ip))) throw badRequest(AUTH_MESSAGES.botCheckFailed);
     const { db, limiter } = this.deps;
@@ -113,22 +105,29 @@ export class AuthService {
         (await db.select({ id: users.id }).from(users).where(eq(users.referralCode, input.referralCode.toUpperCase())).limit(1))[0]
       : undefined;
 
+    // Hashed before the transaction: PGlite's one connection waits while a transaction is open.
+    const passwordHash = await hashPassword(input.password);
     let user: UserRow;
     try {
-      [user] = (await db
-        .insert(users)
-        .values({
-          userName: input.user_name,
-          email: input.email,
-          name: input.name,
-          surname: input.surname,
-          passwordHash: await hashPassword(input.password),
-          roles: [input.role],
-          activeRole: input.role,
-          referralCode: newReferralCode(),
-          referredBy: referrer?.id,
-        })
-        .returning()) as [UserRow];
+      // The account and its confirmation letter commit together.
+      user = await this.deps.withTx(systemActor('registration'), async ({ tx }) => {
+        const [row] = (await tx
+          .insert(users)
+          .values({
+            userName: input.user_name,
+            email: input.email,
+            name: input.name,
+            surname: input.surname,
+            passwordHash,
+            roles: [input.role],
+            activeRole: input.role,
+            referralCode: newReferralCode(),
+            referredBy: referrer?.id,
+          })
+          .returning()) as [UserRow];
+        await this.sendConfirmation(row);
+        return row;
+      });
     } catch (err) {
       // Two registrations racing for the same email or login: the unique index decides.
       const violated = uniqueViolation(err);
@@ -138,7 +137,6 @@ export class AuthService {
       }
       throw err;
     }
-    await this.sendConfirmation(user);
     return this.deps.tokens.sign(user, REMEMBER_ME_SECONDS);
   }
 
@@ -208,9 +206,12 @@ export class AuthService {
     this.deps.onRevoke(userId);
   }
 
-  async sendConfirmation(user: UserRow) {
-    const token = await issueEmailToken(this.deps.db, user.id, 'confirm', CONFIRM_TOKEN_TTL_MS);
-    this.mail(user.email, confirmationLetter({ brand: this.deps.brand, name: user.name, link: this.link('/confirm_account', token) }));
+  /** A fresh confirmation link, mailed after the commit (joins the caller's transaction, if any). */
+  sendConfirmation(user: UserRow) {
+    return this.deps.withTx(userActor(user), async ({ tx, outbox }) => {
+      const token = await issueEmailToken(tx, user.id, 'confirm', CONFIRM_TOKEN_TTL_MS);
+      this.deps.letters.notify(outbox, user, 'account.confirm', { token });
+    });
   }
 
   async resendConfirmation(user: UserRow) {
@@ -248,8 +249,10 @@ export class AuthService {
     if (!user || user.blockedAt) return;
     const perAccount = await this.deps.limiter.hit(`recover:account:${user.id}`, 3, LOGIN_WINDOW_MS);
     if (!perAccount.allowed) return;
-    const token = await issueEmailToken(this.deps.db, user.id, 'reset', RESET_TOKEN_TTL_MS);
-    this.mail(user.email, passwordResetLetter({ brand: this.deps.brand, name: user.name, link: this.link('/recover', token) }));
+    await this.deps.withTx(systemActor('password-reset'), async ({ tx, outbox }) => {
+      const token = await issueEmailToken(tx, user.id, 'reset', RESET_TOKEN_TTL_MS);
+      this.deps.letters.notify(outbox, user, 'account.passwordReset', { token });
+    });
   }
 
   /** Sets a new password from a reset link; every other session ends. */

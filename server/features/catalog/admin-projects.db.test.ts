@@ -10,6 +10,7 @@ import { createUser, type UserOverrides } from '../../db/factories.ts';
 import { projects } from '../../db/schema/catalog.ts';
 import { auditLog } from '../../db/schema/auth.ts';
 import { files } from '../../db/schema/files.ts';
+import { outbox } from '../../db/schema/outbox.ts';
 import type { UserRow } from '../../db/schema/users.ts';
 import type { AuditEntry } from '#contract/admin';
 import { CATALOG_MESSAGES, type Project } from '#contract/catalog';
@@ -35,10 +36,9 @@ beforeAll(async () => {
   const service = new ProjectService({
     db,
     presence: app.services.realtime,
-    mailer: app.services.mailer,
+    withTx: app.services.platform.withTx,
+    letters: app.services.letters,
     log: pino({ level: 'silent' }),
-    brand: 'Подряд',
-    siteUrl: () => 'http://localhost:3000',
   });
   if (!app.hasRoute({ method: 'GET', url: '/api/projects' })) await app.register(projectRoutes, { projects: service });
   if (!app.hasRoute({ method: 'GET', url: '/api/admin/projects' })) await app.register(adminProjectRoutes, { projects: service });
@@ -77,7 +77,9 @@ const input = (overrides: Record<string, unknown> = {}) => ({
 const row = async (id: string) => (await db.select().from(projects).where(eq(projects.id, id)))[0]!;
 const auditOf = (id: string) => db.select().from(auditLog).where(and(eq(auditLog.targetType, 'project'), eq(auditLog.targetId, id)));
 const decide = (id: string, body: unknown, token = adminToken) => call<AdminProject>(app, 'PATCH', `/api/admin/projects/${id}`, { token, body });
-const lettersTo = (email: string) => send.mock.calls.filter(([to]) => to === email).map(([, letter]) => letter);
+/** Delivers the letters committed so far (the dispatcher is not started here), then those sent to `email`. */
+const delivered = () => app.services.platform.dispatcher.runDue();
+const lettersTo = async (email: string) => (await delivered(), send.mock.calls).filter(([to]) => to === email).map(([, letter]) => letter);
 
 describe('authorization: admins only, before validation', () => {
   type Request = { title: string; method: InjectOptions['method']; url: (id: string) => string; body?: unknown; query?: Record<string, string>; adminStatus: number };
@@ -126,7 +128,7 @@ describe('authorization: admins only, before validation', () => {
     await call(app, 'PUT', `/api/admin/projects/${project.id}`, { token: owner.token, body: input({ title: 'Захваченный проект' }) });
     expect(await row(project.id)).toMatchObject({ status: 'active', title: project.title });
     expect(await auditOf(project.id)).toEqual([]);
-    expect(send).not.toHaveBeenCalled();
+    expect(await lettersTo(owner.user.email)).toEqual([]);
   });
 });
 
@@ -200,7 +202,7 @@ describe('PATCH /api/admin/projects/{id}', () => {
     const [entry] = await auditOf(project.id);
     expect(entry).toMatchObject({ actorId: admin.id, action: 'project.hide', details: { from: 'active', reason: 'Контакты в описании' } });
 
-    const [letter] = lettersTo(owner.user.email);
+    const [letter] = await lettersTo(owner.user.email);
     expect(letter?.subject).toContain('скрыт');
     expect(letter?.text).toContain('Контакты в описании');
     expect(letter?.text).toContain(`http://localhost:3000/projects/design/${project.id}`);
@@ -220,7 +222,7 @@ describe('PATCH /api/admin/projects/{id}', () => {
     expect(res.body.result).toMatchObject({ status: 'active', hidden_reason: null });
     expect((await call(app, 'GET', `/api/projects/${project.id}`)).status).toBe(200);
     expect((await auditOf(project.id)).map((e) => e.action)).toEqual(['project.restore']);
-    expect(lettersTo(owner.user.email).map((l) => l.subject)).toEqual([expect.stringContaining('снова опубликован')]);
+    expect((await lettersTo(owner.user.email)).map((l) => l.subject)).toEqual([expect.stringContaining('снова опубликован')]);
 
     // Only a hidden project can be restored.
     const active = await decide(project.id, { status: 'active' });
@@ -242,14 +244,25 @@ describe('PATCH /api/admin/projects/{id}', () => {
     expect((await decide('00000000-0000-4000-8000-000000000000', { status: 'hidden', reason: 'Спам' })).status).toBe(404);
   });
 
-  it('a failing mailer does not fail the decision', async () => {
+  it('a failing mailer does not fail the decision; the letter stays in the outbox for a retry', async () => {
     send.mockRejectedValue(new Error('smtp down'));
     const owner = await account();
     const project = await createProject(db, owner.user.id);
     const res = await decide(project.id, { status: 'hidden', reason: 'Спам' });
     expect(res.status).toBe(200);
     expect((await row(project.id)).status).toBe('hidden');
-    expect(send).toHaveBeenCalledTimes(1);
+    expect(await lettersTo(owner.user.email)).toHaveLength(1);
+    const kept = (await db.select().from(outbox).where(eq(outbox.kind, 'letter'))).filter((r) => (r.payload as { to: string }).to === owner.user.email);
+    expect(kept).toMatchObject([{ state: 'pending', attempts: 1, lastError: expect.stringContaining('smtp down') }]);
+  });
+
+  it('a decision that fails queues no letter', async () => {
+    const owner = await account();
+    const project = await createProject(db, owner.user.id, { status: 'hidden', hiddenReason: 'Спам' });
+    // Hiding a hidden project is refused inside the transaction.
+    expect((await decide(project.id, { status: 'hidden', reason: 'Ещё раз' })).status).toBe(400);
+    expect(await lettersTo(owner.user.email)).toEqual([]);
+    expect((await db.select().from(outbox)).filter((r) => JSON.stringify(r.payload).includes(owner.user.email))).toEqual([]);
   });
 });
 
@@ -268,7 +281,7 @@ describe('PUT /api/admin/projects/{id}', () => {
     const [entry] = await auditOf(project.id);
     expect(entry).toMatchObject({ action: 'project.edit', actorId: admin.id });
     expect((entry!.details as { fields: string[] }).fields.sort()).toEqual(['subCategoryId', 'title']);
-    expect(lettersTo(owner.user.email).map((l) => l.subject)).toEqual([expect.stringContaining('отредактирован')]);
+    expect((await lettersTo(owner.user.email)).map((l) => l.subject)).toEqual([expect.stringContaining('отредактирован')]);
   });
 
   it('attachments stay the customer’s own files (not the admin’s)', async () => {

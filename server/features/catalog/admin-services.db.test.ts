@@ -14,7 +14,7 @@ import { files } from '../../db/schema/files.ts';
 import type { UserRow } from '../../db/schema/users.ts';
 import { CATALOG_MESSAGES, type Service } from '#contract/catalog';
 import { MESSAGES } from '#contract/messages';
-import { call, sleep } from '../auth/test-helpers.ts';
+import { call } from '../auth/test-helpers.ts';
 import { encodeCursor } from './listing.ts';
 import { ADMIN_SERVICE_MESSAGES } from './services-service.ts';
 import { createService } from '../../db/catalog-factories.ts';
@@ -36,6 +36,8 @@ beforeAll(async () => {
   const log = pino({ level: 'silent' });
   app = await buildApp({ env, database, logger: log, web: false });
   await app.ready();
+  // Letters leave through the outbox, as in a server.
+  await app.services.platform.dispatcher.start();
   admin = await account({ role: 'admin' });
   customer = await account({ role: 'customer' });
 });
@@ -269,7 +271,8 @@ describe('PATCH /api/admin/services/{id}: decisions, audited, the owner told by 
       expect((await row(s.id)).status).toBe(status);
       expect(await auditOf(s.id)).toEqual([]);
     }
-    await sleep(200);
+    // Whatever was committed has been delivered by now: nothing was.
+    await app.services.platform.dispatcher.runDue();
     expect(lettersTo(owner.user.email)).toEqual([]);
   });
 

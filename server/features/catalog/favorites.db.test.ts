@@ -27,7 +27,7 @@ beforeAll(async () => {
   app = await buildApp({ env: testEnv(), database, logger: pino({ level: 'silent' }), web: false });
   if (!app.hasRoute({ method: 'GET', url: '/api/favorites' })) {
     const presence = app.services.realtime;
-    const projectService = new ProjectService({ db, presence, mailer: app.services.mailer, log: pino({ level: 'silent' }), brand: 'Подряд', siteUrl: () => '' });
+    const projectService = new ProjectService({ db, presence, withTx: app.services.platform.withTx, letters: app.services.letters, log: pino({ level: 'silent' }) });
     await app.register(favoriteRoutes, { favorites: new FavoriteService({ db, presence, projects: projectService }) });
   }
   await app.ready();

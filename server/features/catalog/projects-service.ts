@@ -7,7 +7,10 @@ import { categories, subCategories } from '../../db/schema/lookups.ts';
 import { users, type UserRow } from '../../db/schema/users.ts';
 import { auditLog } from '../../db/schema/auth.ts';
 import { badRequest, forbidden, notFound } from '../../lib/http.ts';
-import type { Letter, Mailer } from '../../lib/mail.ts';
+import type { Letters, ProjectDecision } from '../../platform/letters/index.ts';
+import type { OutboxWriter } from '../../platform/outbox.ts';
+import { userActor } from '../../platform/actor.ts';
+import type { WithTx } from '../../platform/tx.ts';
 import type { Realtime } from '../../realtime/socket.ts';
 import { audit } from '../admin/audit.ts';
 import { ownedFile } from '../files/service.ts';
@@ -213,10 +216,10 @@ export async function archiveStaleProjects(db: Db, days = PROJECT_ARCHIVE_DAYS):
 export interface ProjectServiceDeps {
   db: Db;
   presence: Presence;
-  mailer: Mailer;
+  /** Transactions whose letters leave through the outbox after the commit. */
+  withTx: WithTx;
+  letters: Letters;
   log: Logger;
-  brand: string;
-  siteUrl: () => string;
   /** Who was counted today (shared by instances in production); memory of this instance when absent. */
   seen?: SeenToday;
 }
@@ -235,8 +238,8 @@ export class ProjectService {
   // -------------------------------------------------------------------------------------------------------
 
   /** Projects with their category, sub-category and customer. */
-  private records() {
-    return this.db
+  private records(db: Db = this.db) {
+    return db
       .select({
         project: projectColumns,
         category: { slug: categories.slug, title: categories.title },
@@ -251,9 +254,9 @@ export class ProjectService {
       .$dynamic();
   }
 
-  private async record(id: string): Promise<ProjectRecord | null> {
+  private async record(id: string, db: Db = this.db): Promise<ProjectRecord | null> {
     if (!isUuid(id)) return null;
-    const [row] = await this.records().where(eq(projects.id, id)).limit(1);
+    const [row] = await this.records(db).where(eq(projects.id, id)).limit(1);
     return row ?? null;
   }
 
@@ -522,7 +525,7 @@ export class ProjectService {
   async decide(admin: UserRow, id: string, decision: z.output<typeof projectDecisionSchema>): Promise<AdminProject> {
     if (!isUuid(id)) throw notFound(CATALOG_MESSAGES.projectNotFound);
     const hide = decision.status === 'hidden';
-    const previous = await this.db.transaction(async (tx) => {
+    const record = await this.deps.withTx(userActor(admin), async ({ tx, outbox }) => {
       const [row] = await tx.select(projectColumns).from(projects).where(eq(projects.id, id)).for('update');
       if (!row) throw notFound(CATALOG_MESSAGES.projectNotFound);
       if (hide ? row.status === 'hidden' : row.status !== 'hidden') throw cannotChange();
@@ -537,23 +540,10 @@ export class ProjectService {
         targetId: id,
         details: { from: row.status, ...(decision.reason ? { reason: decision.reason } : {}) },
       });
-      return row;
+      const record = (await this.record(id, tx))!;
+      this.notify(outbox, record, hide ? 'hide' : 'restore', decision.reason ?? null);
+      return record;
     });
-    const record = (await this.record(id))!;
-    this.notify(
-      record,
-      hide
-        ? {
-            subject: `Проект «${previous.title}» скрыт модератором`,
-            intro: `Модератор скрыл ваш проект «${previous.title}». Он больше не виден исполнителям.`,
-            notes: [`Причина: ${decision.reason}`, 'Исправьте проект и обратитесь в поддержку, если не согласны с решением.'],
-          }
-        : {
-            subject: `Проект «${previous.title}» снова опубликован`,
-            intro: `Модератор восстановил ваш проект «${previous.title}». Он снова виден исполнителям.`,
-            notes: [],
-          },
-    );
     const [project] = await this.presentAdmin([record]);
     return project!;
   }
@@ -566,7 +556,7 @@ export class ProjectService {
     const changed = (Object.keys(values) as (keyof typeof values)[]).filter(
       (key) => JSON.stringify(values[key]) !== JSON.stringify(before.project[key]),
     );
-    await this.db.transaction(async (tx) => {
+    const record = await this.deps.withTx(userActor(admin), async ({ tx, outbox }) => {
       const updated = await tx
         .update(projects)
         .set({ ...values, updatedAt: sql`now()` })
@@ -574,59 +564,18 @@ export class ProjectService {
         .returning({ id: projects.id });
       if (updated.length === 0) throw notFound(CATALOG_MESSAGES.projectNotFound);
       await audit(tx, { actorId: admin.id, action: 'project.edit', targetType: 'project', targetId: before.project.id, details: { fields: changed } });
+      const record = (await this.record(before.project.id, tx))!;
+      if (changed.length) this.notify(outbox, record, 'edit', null);
+      return record;
     });
-    const record = (await this.record(before.project.id))!;
-    if (changed.length) {
-      this.notify(record, {
-        subject: `Проект «${record.project.title}» отредактирован модератором`,
-        intro: `Модератор внёс правки в ваш проект «${record.project.title}», чтобы он соответствовал правилам площадки.`,
-        notes: ['Проверьте проект по ссылке и обратитесь в поддержку, если не согласны с правками.'],
-      });
-    }
     const [project] = await this.presentAdmin([record]);
     return project!;
   }
 
-  /** A letter to the project's customer, sent in the background: a failure is logged, never answered. */
-  private notify(record: ProjectRecord, parts: { subject: string; intro: string; notes: string[] }) {
-    const link = `${this.deps.siteUrl()}/projects/${record.category.slug}/${record.project.id}`;
-    const letter = projectLetter({ brand: this.deps.brand, name: record.customer.name, link, ...parts });
-    this.deps.mailer
-      .send(record.customer.email, letter)
-      .catch((err: unknown) => this.deps.log.error({ err, projectId: record.project.id }, 'project letter not sent'));
+  /** The customer's letter about a decision, queued in the decision's transaction (unless they switched it off). */
+  private notify(outbox: OutboxWriter, record: ProjectRecord, decision: ProjectDecision, reason: string | null) {
+    const path = `/projects/${record.category.slug}/${record.project.id}`;
+    this.deps.letters.notify(outbox, record.customer, 'project.decision', { title: record.project.title, decision, reason, path });
   }
-}
 
-// ---------------------------------------------------------------------------------------------------------
-// Letters about moderation decisions.
-// ---------------------------------------------------------------------------------------------------------
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-export function projectLetter(parts: { brand: string; name: string; link: string; subject: string; intro: string; notes: string[] }): Letter {
-  const { brand, name, link, subject, intro, notes } = parts;
-  const greeting = name.trim() ? `Здравствуйте, ${name.trim()}!` : 'Здравствуйте!';
-  const footer = `Письмо отправлено автоматически, отвечать на него не нужно.\n— Команда ${brand}`;
-  const text = [greeting, intro, ...notes, `Проект: ${link}`, footer].join('\n\n') + '\n';
-  const e = escapeHtml;
-  const p = (content: string, style = '') => `<p style="margin:0 0 16px;${style}">${content}</p>`;
-  const html = `<!doctype html>
-<html lang="ru">
-<head><meta charset="utf-8"><title>${e(subject)}</title></head>
-<body style="margin:0;padding:0;background:#f3f4f6;">
-<div style="max-width:560px;margin:0 auto;padding:24px 12px;font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.5;color:#111827;">
-<div style="background:#ffffff;border-radius:12px;padding:28px 24px;">
-${p(e(brand), 'font-size:20px;font-weight:700;color:#2563eb;')}
-${p(e(greeting))}
-${p(e(intro))}
-${notes.map((note) => p(e(note))).join('\n')}
-${p(`<a href="${e(link)}" style="color:#2563eb;">Открыть проект</a>`)}
-</div>
-<p style="margin:16px 0 0;font-size:12px;color:#6b7280;text-align:center;">${e(footer).replace('\n', '<br>')}</p>
-</div>
-</body>
-</html>
-`;
-  return { subject, text, html };
 }

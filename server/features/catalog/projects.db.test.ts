@@ -33,10 +33,9 @@ beforeAll(async () => {
     const service = new ProjectService({
       db,
       presence: app.services.realtime,
-      mailer: app.services.mailer,
+      withTx: app.services.platform.withTx,
+      letters: app.services.letters,
       log: pino({ level: 'silent' }),
-      brand: 'Подряд',
-      siteUrl: () => 'http://localhost:3000',
     });
     await app.register(projectRoutes, { projects: service });
   }

@@ -6,7 +6,10 @@ import { services, type ServiceStatus } from '../../db/schema/catalog.ts';
 import { categories, subCategories } from '../../db/schema/lookups.ts';
 import { users, type UserRow } from '../../db/schema/users.ts';
 import { badRequest, forbidden, notFound } from '../../lib/http.ts';
-import type { Letter, Mailer } from '../../lib/mail.ts';
+import type { Letters, ServiceDecision } from '../../platform/letters/index.ts';
+import { userActor } from '../../platform/actor.ts';
+import type { WithTx } from '../../platform/tx.ts';
+import type { OutboxWriter } from '../../platform/outbox.ts';
 import type { Realtime } from '../../realtime/socket.ts';
 import { audit } from '../admin/audit.ts';
 import { FILE_MESSAGES, ownedFile } from '../files/service.ts';
@@ -195,59 +198,15 @@ function after(plan: SortPlan<never>, sort: string, cursor: string | undefined):
   return cursor ? keysetAfter(plan.keys, cursorPosition(cursor, sort, plan.keys)) : undefined;
 }
 
-// --- Letters -----------------------------------------------------------------------------------------------
-
-export type ServiceDecision = 'approve' | 'reject' | 'hide' | 'restore' | 'edit';
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-/** The letter telling a seller what the moderation did with their service. */
-export function serviceDecisionLetter(p: {
-  brand: string;
-  name: string;
-  title: string;
-  decision: ServiceDecision;
-  reason?: string | null;
-  link: string;
-}): Letter {
-  const what = `«${p.title}»`;
-  const parts: Record<ServiceDecision, { subject: string; intro: string }> = {
-    approve: { subject: 'Услуга прошла модерацию', intro: `Ваша услуга ${what} прошла модерацию и опубликована в каталоге.` },
-    reject: { subject: 'Услуга не прошла модерацию', intro: `Ваша услуга ${what} не прошла модерацию. Исправьте её и отправьте на проверку снова.` },
-    hide: { subject: 'Услуга скрыта администратором', intro: `Администратор скрыл вашу услугу ${what} из каталога.` },
-    restore: { subject: 'Услуга снова в каталоге', intro: `Администратор вернул вашу услугу ${what} в каталог.` },
-    edit: { subject: 'Администратор изменил вашу услугу', intro: `Администратор внёс изменения в вашу услугу ${what}.` },
-  };
-  const { subject: topic, intro } = parts[p.decision];
-  const subject = `${topic} — ${p.brand}`;
-  const greeting = p.name.trim() ? `Здравствуйте, ${p.name.trim()}!` : 'Здравствуйте!';
-  const reason = p.reason ? `Причина: ${p.reason}` : null;
-  const footer = `Письмо отправлено автоматически, отвечать на него не нужно.\n— Команда ${p.brand}`;
-  const lines = [greeting, intro, ...(reason ? [reason] : []), `Ваши услуги: ${p.link}`, footer];
-  const e = escapeHtml;
-  const html = `<!doctype html>
-<html lang="ru">
-<head><meta charset="utf-8"><title>${e(subject)}</title></head>
-<body style="font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.5;color:#111827;">
-${[greeting, intro, ...(reason ? [reason] : [])].map((line) => `<p>${e(line)}</p>`).join('\n')}
-<p><a href="${e(p.link)}">Ваши услуги</a></p>
-<p style="font-size:12px;color:#6b7280;">${e(footer).replace('\n', '<br>')}</p>
-</body>
-</html>
-`;
-  return { subject, text: lines.join('\n\n') + '\n', html };
-}
-
 // --- The service ------------------------------------------------------------------------------------------
 
 export interface ServiceCatalogDeps {
   db: Db;
   realtime: Pick<Realtime, 'onlineAmong'>;
-  mailer: Mailer;
+  /** Transactions whose letters leave through the outbox after the commit. */
+  withTx: WithTx;
+  letters: Letters;
   log: Logger;
-  brand: string;
-  siteUrl: () => string;
   /** Who was counted today (shared by instances in production); memory of this instance when absent. */
   seen?: SeenToday;
 }
@@ -623,7 +582,7 @@ export class ServiceCatalog {
     if (!transition) throw cannotChange();
     const { decision, from } = transition;
     const kept = status === 'active' ? null : (reason ?? null);
-    await this.db.transaction(async (tx) => {
+    await this.deps.withTx(userActor(admin), async ({ tx, outbox }) => {
       const [row] = await tx
         .update(services)
         .set({
@@ -637,8 +596,8 @@ export class ServiceCatalog {
       // Changed by someone else in between: the decision was about a state that is gone.
       if (!row) throw cannotChange();
       await audit(tx, { actorId: admin.id, action: `service.${decision}`, targetType: 'service', targetId: id, details: kept ? { reason: kept } : {} });
+      this.notify(outbox, current, decision, kept);
     });
-    this.notify(current, decision, kept);
     return this.reload(id);
   }
 
@@ -648,26 +607,17 @@ export class ServiceCatalog {
     if (!current) throw notFound(CATALOG_MESSAGES.serviceNotFound);
     // The images stay the seller's own files.
     const values = await this.fields(current.seller.id, input);
-    await this.db.transaction(async (tx) => {
+    await this.deps.withTx(userActor(admin), async ({ tx, outbox }) => {
       await tx.update(services).set({ ...values, updatedAt: new Date() }).where(eq(services.id, id));
       await audit(tx, { actorId: admin.id, action: 'service.edit', targetType: 'service', targetId: id });
+      this.notify(outbox, current, 'edit', null);
     });
-    this.notify(current, 'edit', null);
     return this.reload(id);
   }
 
-  /** The owner's letter about a decision; sent in the background, a failure is logged. */
-  private notify(row: ServiceJoined, decision: ServiceDecision, reason: string | null) {
-    const letter = serviceDecisionLetter({
-      brand: this.deps.brand,
-      name: row.seller.name,
-      title: row.service.title,
-      decision,
-      reason,
-      link: `${this.deps.siteUrl()}/profile/items`,
-    });
-    this.deps.mailer
-      .send(row.seller.email, letter)
-      .catch((err: unknown) => this.deps.log.error({ err, serviceId: row.service.id, decision }, 'service decision letter not sent'));
+  /** The owner's letter about a decision, queued in the decision's transaction (unless they switched it off). */
+  private notify(outbox: OutboxWriter, row: ServiceJoined, decision: ServiceDecision, reason: string | null) {
+    this.deps.letters.notify(outbox, row.seller, 'service.decision', { title: row.service.title, decision, reason });
   }
+
 }

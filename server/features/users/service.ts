@@ -9,7 +9,9 @@ import { badRequest, forbidden } from '../../lib/http.ts';
 import { ownedFile } from '../files/service.ts';
 import type { AuthService } from '../auth/service.ts';
 import { issueEmailToken } from '../auth/email-tokens.ts';
-import { emailChangeLetter, CONFIRM_TOKEN_TTL_MS } from '../auth/letters.ts';
+import { CONFIRM_TOKEN_TTL_MS, type Letters } from '../../platform/letters/index.ts';
+import { userActor } from '../../platform/actor.ts';
+import type { WithTx } from '../../platform/tx.ts';
 import type { Tokens } from '../../lib/auth.ts';
 import { AUTH_MESSAGES, type changeEmailSchema, type changePasswordSchema, type profileSchema } from '#contract/auth';
 import { MESSAGES } from '#contract/messages';
@@ -18,8 +20,9 @@ export interface UserDeps {
   db: Db;
   auth: AuthService;
   tokens: Tokens;
-  brand: string;
-  siteUrl: () => string;
+  /** Transactions whose letters leave through the outbox after the commit. */
+  withTx: WithTx;
+  letters: Letters;
 }
 
 /** A user's own account: profile, preferences, password, email, avatar and roles. */
@@ -91,9 +94,10 @@ export class UserService {
       .from(users)
       .where(sql`lower(${users.email}) = ${input.email}`);
     if (taken) throw badRequest(MESSAGES.emailExists, { email: [MESSAGES.emailExists] });
-    const token = await issueEmailToken(this.deps.db, user.id, 'email_change', CONFIRM_TOKEN_TTL_MS, input.email);
-    const link = `${this.deps.siteUrl()}/confirm_account?token=${encodeURIComponent(token)}`;
-    this.deps.auth.mail(input.email, emailChangeLetter({ brand: this.deps.brand, name: user.name, link }));
+    await this.deps.withTx(userActor(user), async ({ tx, outbox }) => {
+      const token = await issueEmailToken(tx, user.id, 'email_change', CONFIRM_TOKEN_TTL_MS, input.email);
+      this.deps.letters.notify(outbox, user, 'account.emailChange', { token }, { to: input.email });
+    });
   }
 
   /** Switches the interface between buying and selling; selling needs the seller role. */

@@ -1,0 +1,117 @@
+import type { Letter } from '../../lib/mail.ts';
+import { renderLetter } from './layout.ts';
+
+// Every letter the site sends, each through the one layout. Values are plain text: the layout escapes them.
+
+/** How long a link from a letter works. */
+export const CONFIRM_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
+export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+
+export interface LetterParams {
+  brand: string;
+  /** The addressee's name; an empty one gives a greeting without a name. */
+  name: string;
+  link: string;
+}
+
+/** "1 час", "24 часа", "5 часов". */
+function hours(ms: number): string {
+  const n = Math.round(ms / 3_600_000);
+  const form = new Intl.PluralRules('ru').select(n);
+  return `${n} ${form === 'one' ? 'час' : form === 'few' ? 'часа' : 'часов'}`;
+}
+
+// --- Account ---------------------------------------------------------------------------------------------
+
+export function confirmationLetter({ brand, name, link }: LetterParams): Letter {
+  return renderLetter({
+    brand,
+    name,
+    subject: `Подтвердите email на ${brand}`,
+    paragraphs: [`Вы зарегистрировались на ${brand}. Чтобы завершить регистрацию, подтвердите свой email.`],
+    action: { label: 'Подтвердить email', link },
+    notes: [`Ссылка действительна ${hours(CONFIRM_TOKEN_TTL_MS)}.`, 'Если вы не регистрировались — просто проигнорируйте письмо.'],
+  });
+}
+
+export function passwordResetLetter({ brand, name, link }: LetterParams): Letter {
+  return renderLetter({
+    brand,
+    name,
+    subject: `Восстановление пароля на ${brand}`,
+    paragraphs: [`Мы получили запрос на восстановление пароля на ${brand}. Чтобы задать новый пароль, перейдите по ссылке.`],
+    action: { label: 'Задать новый пароль', link },
+    notes: [
+      `Ссылка действительна ${hours(RESET_TOKEN_TTL_MS)}.`,
+      'Если вы не запрашивали восстановление пароля — просто проигнорируйте письмо, пароль останется прежним.',
+    ],
+  });
+}
+
+export function emailChangeLetter({ brand, name, link }: LetterParams): Letter {
+  return renderLetter({
+    brand,
+    name,
+    subject: `Подтвердите новый email на ${brand}`,
+    paragraphs: [`Вы указали этот адрес как новый email своего аккаунта на ${brand}. Чтобы сменить адрес, подтвердите его.`],
+    action: { label: 'Подтвердить новый email', link },
+    notes: [
+      `Ссылка действительна ${hours(CONFIRM_TOKEN_TTL_MS)}.`,
+      'Если вы не меняли email — просто проигнорируйте письмо, адрес останется прежним.',
+    ],
+  });
+}
+
+// --- Moderation ------------------------------------------------------------------------------------------
+
+export type ServiceDecision = 'approve' | 'reject' | 'hide' | 'restore' | 'edit';
+
+/** The letter telling a seller what the moderation did with their service. */
+export function serviceDecisionLetter(p: LetterParams & { title: string; decision: ServiceDecision; reason?: string | null }): Letter {
+  const what = `«${p.title}»`;
+  const parts: Record<ServiceDecision, { subject: string; intro: string }> = {
+    approve: { subject: 'Услуга прошла модерацию', intro: `Ваша услуга ${what} прошла модерацию и опубликована в каталоге.` },
+    reject: { subject: 'Услуга не прошла модерацию', intro: `Ваша услуга ${what} не прошла модерацию. Исправьте её и отправьте на проверку снова.` },
+    hide: { subject: 'Услуга скрыта администратором', intro: `Администратор скрыл вашу услугу ${what} из каталога.` },
+    restore: { subject: 'Услуга снова в каталоге', intro: `Администратор вернул вашу услугу ${what} в каталог.` },
+    edit: { subject: 'Администратор изменил вашу услугу', intro: `Администратор внёс изменения в вашу услугу ${what}.` },
+  };
+  const { subject, intro } = parts[p.decision];
+  return renderLetter({
+    brand: p.brand,
+    name: p.name,
+    subject: `${subject} — ${p.brand}`,
+    paragraphs: [intro, ...(p.reason ? [`Причина: ${p.reason}`] : [])],
+    action: { label: 'Ваши услуги', link: p.link },
+  });
+}
+
+export type ProjectDecision = 'hide' | 'restore' | 'edit';
+
+/** The letter telling a customer what the moderation did with their project. */
+export function projectDecisionLetter(p: LetterParams & { title: string; decision: ProjectDecision; reason?: string | null }): Letter {
+  const what = `«${p.title}»`;
+  const parts: Record<ProjectDecision, { subject: string; paragraphs: string[] }> = {
+    hide: {
+      subject: `Проект ${what} скрыт модератором`,
+      paragraphs: [
+        `Модератор скрыл ваш проект ${what}. Он больше не виден исполнителям.`,
+        ...(p.reason ? [`Причина: ${p.reason}`] : []),
+        'Исправьте проект и обратитесь в поддержку, если не согласны с решением.',
+      ],
+    },
+    restore: {
+      subject: `Проект ${what} снова опубликован`,
+      paragraphs: [`Модератор восстановил ваш проект ${what}. Он снова виден исполнителям.`],
+    },
+    edit: {
+      subject: `Проект ${what} отредактирован модератором`,
+      paragraphs: [
+        `Модератор внёс правки в ваш проект ${what}, чтобы он соответствовал правилам площадки.`,
+        'Проверьте проект по ссылке и обратитесь в поддержку, если не согласны с правками.',
+      ],
+    },
+  };
+  const { subject, paragraphs } = parts[p.decision];
+  return renderLetter({ brand: p.brand, name: p.name, subject, paragraphs, action: { label: 'Открыть проект', link: p.link } });
+}

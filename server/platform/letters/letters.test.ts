@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CONFIRM_TOKEN_TTL_MS,
+  RESET_TOKEN_TTL_MS,
+  confirmationLetter,
+  emailChangeLetter,
+  passwordResetLetter,
+  projectDecisionLetter,
+  serviceDecisionLetter,
+  LETTER_KINDS,
+  Letters,
+} from './index.ts';
+import type { Letter } from '../../lib/mail.ts';
+import type { OutboxWriter } from '../outbox.ts';
+import { NOTIFICATION_KINDS } from '#contract/auth';
+
+const link = 'https://podryad.example/auth/confirm?token=abc123&next=%2F';
+const params = { brand: 'Подряд', name: 'Алёна', link };
+
+describe('account letters', () => {
+  it('export the link lifetimes', () => {
+    expect(CONFIRM_TOKEN_TTL_MS).toBe(24 * 60 * 60 * 1000);
+    expect(RESET_TOKEN_TTL_MS).toBe(60 * 60 * 1000);
+  });
+
+  it('put the brand into the subjects', () => {
+    expect(confirmationLetter(params).subject).toBe('Подтвердите email на Подряд');
+    expect(passwordResetLetter(params).subject).toBe('Восстановление пароля на Подряд');
+    expect(emailChangeLetter({ ...params, brand: 'Биржа' }).subject).toBe('Подтвердите новый email на Биржа');
+  });
+
+  it('carry the link in the text and (escaped) in the html', () => {
+    for (const letter of [confirmationLetter(params), passwordResetLetter(params), emailChangeLetter(params)]) {
+      expect(letter.text).toContain(link);
+      expect(letter.text).toContain('Алёна');
+      expect(letter.html).toContain(`href="${link.replace('&', '&amp;')}"`);
+      expect(letter.html).not.toContain(link); // the raw & never reaches the html
+      expect(letter.html).toMatch(/^<!doctype html>/);
+      expect(letter.html).not.toMatch(/<table/i);
+    }
+  });
+
+  it('state how long the link works', () => {
+    expect(confirmationLetter(params).text).toContain('24 часа');
+    expect(emailChangeLetter(params).text).toContain('24 часа');
+    const reset = passwordResetLetter(params);
+    expect(reset.text).toContain('1 час');
+    expect(reset.text).toContain('просто проигнорируйте письмо');
+    expect(reset.html).toContain('просто проигнорируйте письмо');
+  });
+
+  it('escape every interpolated value in the html', () => {
+    const evil = { brand: 'Б&<b>ренд</b>', name: '<script>alert("x")</script>', link: 'https://x.example/?a="><img src=x>' };
+    for (const make of [confirmationLetter, passwordResetLetter, emailChangeLetter]) {
+      const { html, text } = make(evil);
+      expect(html).not.toContain('<script>');
+      expect(html).not.toContain('<b>');
+      expect(html).not.toContain('"><img');
+      expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+      expect(html).toContain('Б&amp;&lt;b&gt;ренд&lt;/b&gt;');
+      expect(text).toContain('<script>alert("x")</script>'); // plain text stays as it is
+    }
+  });
+
+  it('greet without a name when there is none', () => {
+    expect(confirmationLetter({ ...params, name: '  ' }).text).toMatch(/^Здравствуйте!\n/);
+  });
+});
+
+describe('every letter', () => {
+  const hostile = '<script>alert("x")</script>&<img src=x onerror=1>';
+  const link = 'https://x.example/?a="><img src=x>&b=1';
+  const escaped = '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&lt;img src=x onerror=1&gt;';
+  const base = { brand: hostile, name: hostile, link };
+  const all = {
+    confirmation: confirmationLetter(base),
+    reset: passwordResetLetter(base),
+    emailChange: emailChangeLetter(base),
+    ...Object.fromEntries(
+      (['approve', 'reject', 'hide', 'restore', 'edit'] as const).map((decision) => [
+        `service ${decision}`,
+        serviceDecisionLetter({ ...base, title: hostile, decision, reason: hostile }),
+      ]),
+    ),
+    ...Object.fromEntries(
+      (['hide', 'restore', 'edit'] as const).map((decision) => [
+        `project ${decision}`,
+        projectDecisionLetter({ ...base, title: hostile, decision, reason: hostile }),
+      ]),
+    ),
+  };
+
+  it.each(Object.entries(all))('%s escapes hostile names, titles, reasons and links in the html', (_kind, letter) => {
+    expect(letter.html).not.toContain('<script');
+    expect(letter.html).not.toContain('<img');
+    expect(letter.html).not.toContain('"><img');
+    expect(letter.html).toContain(escaped);
+    // The only tags are the layout's own.
+    const tags = new Set([...letter.html.matchAll(/<\/?([a-z]+)/g)].map((m) => m[1]));
+    expect([...tags].sort()).toEqual(['a', 'body', 'br', 'div', 'head', 'html', 'meta', 'p', 'title']);
+    expect(letter.text).toContain(hostile); // plain text stays as it is
+    expect(letter.text).toContain(link);
+  });
+
+  it('service and project letters name the title and the reason', () => {
+    const letter = serviceDecisionLetter({ brand: 'Подряд', name: 'Алёна', link: 'https://p.example/profile/items', title: 'Логотип', decision: 'reject', reason: 'Копия' });
+    expect(letter.subject).toBe('Услуга не прошла модерацию — Подряд');
+    expect(letter.text).toContain('«Логотип»');
+    expect(letter.text).toContain('Причина: Копия');
+    const project = projectDecisionLetter({ brand: 'Подряд', name: '', link: 'https://p.example/projects/design/1', title: 'Сайт', decision: 'hide', reason: 'Контакты' });
+    expect(project.subject).toBe('Проект «Сайт» скрыт модератором');
+    expect(project.text).toMatch(/^Здравствуйте!\n/);
+    expect(project.text).toContain('Причина: Контакты');
+    expect(project.text).toContain('https://p.example/projects/design/1');
+  });
+});
+
+describe('Letters.notify', () => {
+  const letters = new Letters({ brand: 'Подряд', siteUrl: () => 'https://p.example' });
+  const outbox = () => {
+    const mailed: { to: string; letter: Letter }[] = [];
+    const writer: OutboxWriter = { mail: (to, letter) => void mailed.push({ to, letter }), emit() {}, notify() {}, job() {} };
+    return { mailed, writer };
+  };
+  const person = (emailNotifications?: Record<string, boolean>) => ({ email: 'a@p.example', name: 'Алёна', preferences: { emailNotifications } });
+  const moderation = { title: 'Логотип', decision: 'approve', reason: null } as const;
+
+  it('queues a switchable kind when its preference is on or unset', () => {
+    for (const prefs of [undefined, {}, { moderation: true, news: false }] as (Record<string, boolean> | undefined)[]) {
+      const { mailed, writer } = outbox();
+      expect(letters.notify(writer, person(prefs), 'service.decision', moderation)).toBe(true);
+      expect(mailed).toHaveLength(1);
+      expect(mailed[0]!.to).toBe('a@p.example');
+      expect(mailed[0]!.letter.text).toContain('https://p.example/profile/items');
+    }
+  });
+
+  it('queues nothing of a kind the person switched off', () => {
+    const { mailed, writer } = outbox();
+    const off = person({ moderation: false });
+    expect(letters.notify(writer, off, 'service.decision', moderation)).toBe(false);
+    expect(letters.notify(writer, off, 'project.decision', { ...moderation, decision: 'restore', path: '/projects/x/1' })).toBe(false);
+    expect(mailed).toEqual([]);
+  });
+
+  it('always queues the transactional kinds, whatever is switched off', () => {
+    const { mailed, writer } = outbox();
+    const everythingOff = person(Object.fromEntries(Object.keys(NOTIFICATION_KINDS).map((k) => [k, false])));
+    expect(letters.notify(writer, everythingOff, 'account.confirm', { token: 't/1' })).toBe(true);
+    expect(letters.notify(writer, everythingOff, 'account.passwordReset', { token: 't2' })).toBe(true);
+    expect(letters.notify(writer, everythingOff, 'account.emailChange', { token: 't3' }, { to: 'new@p.example' })).toBe(true);
+    expect(mailed.map((m) => m.to)).toEqual(['a@p.example', 'a@p.example', 'new@p.example']);
+    expect(mailed[0]!.letter.text).toContain('https://p.example/confirm_account?token=t%2F1');
+    expect(mailed[1]!.letter.text).toContain('https://p.example/recover?token=t2');
+  });
+
+  it('every kind is transactional or switched by a preference the settings page shows', () => {
+    for (const def of Object.values(LETTER_KINDS)) {
+      if (def.preference !== null) expect(Object.keys(NOTIFICATION_KINDS)).toContain(def.preference);
+    }
+    expect(Object.entries(LETTER_KINDS).filter(([, d]) => d.preference === null).map(([k]) => k).sort()).toEqual([
+      'account.confirm',
+      'account.emailChange',
+      'account.passwordReset',
+    ]);
+  });
+});
