@@ -7,6 +7,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test/app.ts';
+import { multipartBody } from '../../test/multipart.ts';
 import { createUser } from '../../db/factories.ts';
 import { files as filesTable } from '../../db/schema/files.ts';
 import type { UserRow } from '../../db/schema/users.ts';
@@ -121,29 +122,6 @@ const TAR = tar('hello.txt', 'Привет');
 const EXE = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(126), Buffer.from('PE\0\0'), Buffer.alloc(256)]);
 const HTML = Buffer.from('<!doctype html><html><body><script>alert(document.cookie)</script></body></html>');
 
-// ---------------------------------------------------------------- multipart by hand
-
-interface Part {
-  name: string;
-  filename?: string;
-  type?: string;
-  data: Buffer | string;
-}
-
-function multipart(parts: Part[]) {
-  const boundary = `----podryad${Math.random().toString(16).slice(2)}`;
-  const chunks: Buffer[] = [];
-  for (const p of parts) {
-    let head = `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"`;
-    if (p.filename !== undefined) head += `; filename="${p.filename}"`;
-    head += '\r\n';
-    if (p.type) head += `Content-Type: ${p.type}\r\n`;
-    chunks.push(Buffer.from(`${head}\r\n`), Buffer.from(p.data), Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
-
 // ---------------------------------------------------------------- app
 
 let t: Awaited<ReturnType<typeof createTestApp>>;
@@ -187,7 +165,7 @@ interface Uploaded {
 
 function upload(data: Buffer | string, filename = 'file.bin', opts: { token?: string | null; type?: string; field?: string } = {}) {
   const token = opts.token === undefined ? ownerToken : opts.token;
-  const body = multipart([{ name: opts.field ?? 'file', filename, type: opts.type ?? 'application/octet-stream', data }]);
+  const body = multipartBody([{ name: opts.field ?? 'file', filename, type: opts.type ?? 'application/octet-stream', data }]);
   return app.inject({
     method: 'POST',
     url: '/api/files/single',
@@ -307,7 +285,7 @@ describe('POST /api/files/single', () => {
   });
 
   it('refuses a request without the "file" field', async () => {
-    const onlyText = multipart([{ name: 'title', data: 'без файла' }]);
+    const onlyText = multipartBody([{ name: 'title', data: 'без файла' }]);
     const res1 = await app.inject({ method: 'POST', url: '/api/files/single', payload: onlyText.payload, headers: { ...onlyText.headers, ...auth(ownerToken) } });
     expect(res1.statusCode).toBe(400);
     expect(res1.json()).toEqual({ status: 400, message: 'Файл не передан' });

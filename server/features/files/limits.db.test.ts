@@ -7,6 +7,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test/app.ts';
+import { multipartBody, PNG } from '../../test/multipart.ts';
 import { createUser } from '../../db/factories.ts';
 import { createService } from '../../db/catalog-factories.ts';
 import { files as filesTable } from '../../db/schema/files.ts';
@@ -18,19 +19,16 @@ import { MAX_FILE_SIZE } from './service.ts';
 // Issue 9: L2 (a cut-off multipart body), L6 (refused uploads answer readably), M6 (quota, upload rate, the
 // operator settings that hold them, the cleanup of unused uploads) and private chat attachments.
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const pdf = (size: number) => {
   const body = Buffer.alloc(size, 0x20);
   Buffer.from('%PDF-1.4\n').copy(body);
   return body;
 };
 
-function multipart(data: Buffer, filename = 'file.bin', { close = true } = {}) {
-  const boundary = `----podryad${Math.random().toString(16).slice(2)}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
-  const tail = Buffer.from(close ? `\r\n--${boundary}--\r\n` : '');
-  return { payload: Buffer.concat([head, data, tail]), contentType: `multipart/form-data; boundary=${boundary}` };
-}
+const multipart = (data: Buffer, { close = true } = {}) => {
+  const { payload, headers } = multipartBody([{ name: 'file', filename: 'file.bin', type: 'application/octet-stream', data }], { close });
+  return { payload, contentType: headers['content-type'] };
+};
 
 let t: Awaited<ReturnType<typeof createTestApp>>;
 let app: FastifyInstance;
@@ -59,7 +57,7 @@ afterAll(async () => {
 });
 
 async function upload(user: UserRow | null, data: Buffer, opts: { close?: boolean; ip?: string } = {}) {
-  const body = multipart(data, 'file.bin', opts);
+  const body = multipart(data, opts);
   return app.inject({
     method: 'POST',
     url: '/api/files/single',

@@ -13,7 +13,7 @@ import { services as servicesTable, projects as projectsTable } from '../../db/s
 import { chatMembers } from '../../db/schema/chat.ts';
 import { cities, countries, subCategories } from '../../db/schema/lookups.ts';
 import type { Database } from '../../db/client.ts';
-import { multipartBody, PNG } from './multipart.ts';
+import { multipartBody, PNG } from '../multipart.ts';
 
 // The app under fuzz, the routes Fastify registered, three actors and the data they own.
 
