@@ -12,7 +12,7 @@ import { TEST_SECRET, testEnv } from './test/app.ts';
 import { users } from './db/schema/users.ts';
 import { services } from './db/schema/catalog.ts';
 import { DEMO_SERVICES, demoPasswordFile } from './db/seed/demo.ts';
-import { ownedFile } from './features/files/service.ts';
+import { ownedFile } from './platform/files.ts';
 import { createUser, DEFAULT_PASSWORD } from './db/factories.ts';
 import { passwordSchema } from '#contract/auth';
 import { verifyPassword } from './lib/passwords.ts';

@@ -7,7 +7,7 @@ import { createUser } from './db/factories.ts';
 import { createProject, createService } from './db/catalog-factories.ts';
 import { services } from './db/schema/catalog.ts';
 import { users } from './db/schema/users.ts';
-import { call } from './features/auth/test-helpers.ts';
+import { call } from './test/api.ts';
 
 // Text that PostgreSQL cannot store (a lone UTF-16 surrogate in jsonb, a NUL anywhere) is normalised at the edge:
 // no endpoint answers 500 for it.

@@ -8,7 +8,7 @@ import { createProject, createService } from '../../db/catalog-factories.ts';
 import { outbox } from '../../db/schema/outbox.ts';
 import { emailTokens } from '../../db/schema/auth.ts';
 import { users, type UserRow } from '../../db/schema/users.ts';
-import { call, register, registration, unique } from '../../features/auth/test-helpers.ts';
+import { call, register, registration, unique } from '../../test/api.ts';
 import { userActor } from '../actor.ts';
 
 // Every letter of the site goes through the outbox: nothing reaches the SMTP server before the dispatcher runs

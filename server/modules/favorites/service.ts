@@ -1,0 +1,150 @@
+import { and, asc, count, desc, eq, inArray, not, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { FAVORITE_TYPES, favorites, projects, services, type FavoriteType } from '../../db/schema/catalog.ts';
+import { users, type UserRow } from '../../db/schema/users.ts';
+import { badRequest, notFound } from '../../lib/http.ts';
+import { publicFreelancersByIds, publicServiceCardsByIds } from '../people/service.ts';
+import { PUBLIC_PROJECT_STATUSES, type Presence, type ProjectService } from '../projects/service.ts';
+import { favoriteSchema, type Favorite, type Project, type PublicUser, type ServiceCard } from '#contract/catalog';
+
+// SPEC §3/§4 favourites ({id, type}) of a signed-in person. The web keeps the list locally and, once signed in,
+// toggles on the server and merges a guest's list into the account (sync).
+//
+// An item that stops being public (a hidden or deleted service or project, a blocked person) drops out of every
+// answer, but its row stays: when the item comes back, so does the favourite.
+
+/** At most this many favourites per person (a cap on abuse, far above real use). */
+export const FAVORITES_MAX = 500;
+/** At most this many items per sync. */
+export const FAVORITES_SYNC_MAX = 200;
+
+// Candidates for contract/catalog.ts once the web client shows them.
+export const FAVORITE_MESSAGES = {
+  tooMany: `В избранном может быть не больше ${FAVORITES_MAX} элементов`,
+  itemNotFound: 'Объявление или исполнитель не найдены',
+} as const;
+
+export const favoritesSyncSchema = z.object({
+  items: z.array(favoriteSchema).max(FAVORITES_SYNC_MAX, `Не больше ${FAVORITES_SYNC_MAX} элементов за раз`),
+});
+export const favoriteItemsQuerySchema = z.object({ type: z.enum(FAVORITE_TYPES) });
+
+/**
+ * The item of a favourite is public now: an active service of a seller in good standing, a project whose page
+ * is open (active, in progress, closed) of a customer in good standing, a seller who is not blocked.
+ * `itemId` is the favourites column (the subqueries name their own tables).
+ */
+function publicItem(type: FavoriteType, itemId: SQLWrapper): SQL {
+  switch (type) {
+    case 'service':
+      return sql`exists (select 1 from ${services} inner join ${users} on ${users.id} = ${services.sellerId} where ${services.id} = ${itemId} and ${services.status} = 'active' and ${users.blockedAt} is null)`;
+    case 'project':
+      return sql`exists (select 1 from ${projects} inner join ${users} on ${users.id} = ${projects.customerId} where ${projects.id} = ${itemId} and ${inArray(projects.status, [...PUBLIC_PROJECT_STATUSES])} and ${users.blockedAt} is null)`;
+    case 'freelancer':
+      return sql`exists (select 1 from ${users} where ${users.id} = ${itemId} and 'seller' = any(${users.roles}) and ${users.blockedAt} is null)`;
+  }
+}
+
+/** The favourite row's item is public, whatever its type. */
+const rowIsPublic = or(...FAVORITE_TYPES.map((type) => and(eq(favorites.type, type), publicItem(type, favorites.itemId))))!;
+
+/** Newest first; the rest of the key only makes the order total. */
+const newestFirst = [desc(favorites.createdAt), asc(favorites.type), desc(favorites.itemId)];
+
+export type FavoriteCards = ServiceCard[] | Project[] | PublicUser[];
+
+export class FavoriteService {
+  constructor(private readonly deps: { db: Db; presence: Presence; projects: ProjectService }) {}
+
+  private get db() {
+    return this.deps.db;
+  }
+
+  /** GET /api/favorites: the person's favourites that are public now, newest first. */
+  async list(user: UserRow): Promise<Favorite[]> {
+    return this.db
+      .select({ id: favorites.itemId, type: favorites.type })
+      .from(favorites)
+      .where(and(eq(favorites.userId, user.id), rowIsPublic))
+      .orderBy(...newestFirst)
+      .limit(FAVORITES_MAX);
+  }
+
+  /** GET /api/favorites/items: the cards of one type for /profile/saved, newest favourite first, public only. */
+  async items(user: UserRow, type: FavoriteType): Promise<FavoriteCards> {
+    const rows = await this.db
+      .select({ id: favorites.itemId })
+      .from(favorites)
+      .where(and(eq(favorites.userId, user.id), eq(favorites.type, type)))
+      .orderBy(...newestFirst)
+      .limit(FAVORITES_MAX);
+    const ids = rows.map((r) => r.id);
+    if (type === 'service') return publicServiceCardsByIds(this.db, this.deps.presence, ids);
+    if (type === 'project') return this.deps.projects.publicByIds(ids);
+    return publicFreelancersByIds(this.db, this.deps.presence, ids);
+  }
+
+  /**
+   * POST /api/favorites/toggle: removes the item when it is a favourite (whatever its state now), else adds it
+   * — it must exist and be public (404 otherwise). Answers whether it is a favourite now.
+   */
+  async toggle(user: UserRow, item: Favorite): Promise<{ favorite: boolean }> {
+    return this.db.transaction(async (tx) => {
+      // One person's favourites change one request at a time (the cap holds under concurrent requests).
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
+      const key = and(eq(favorites.userId, user.id), eq(favorites.type, item.type), eq(favorites.itemId, item.id))!;
+      const removed = await tx.delete(favorites).where(key).returning({ id: favorites.itemId });
+      if (removed.length > 0) return { favorite: false };
+
+      await tx.insert(favorites).values({ userId: user.id, type: item.type, itemId: item.id }).onConflictDoNothing();
+      // Checked on the row itself, with the same predicate as the lists; a failure rolls the insert back.
+      const [kept] = await tx.select({ id: favorites.itemId }).from(favorites).where(and(key, publicItem(item.type, favorites.itemId)));
+      if (!kept) throw notFound(FAVORITE_MESSAGES.itemNotFound);
+      const [total] = await tx.select({ n: count() }).from(favorites).where(eq(favorites.userId, user.id));
+      if ((total?.n ?? 0) > FAVORITES_MAX) throw badRequest(FAVORITE_MESSAGES.tooMany);
+      return { favorite: true };
+    });
+  }
+
+  /**
+   * POST /api/favorites/sync: merges a guest's list (in the order the web keeps it, oldest first) into the
+   * account: items already there stay as they are, unknown or non-public ones are skipped, and past the cap
+   * the oldest of the new ones are left out. Answers the merged list, as GET /api/favorites.
+   */
+  async sync(user: UserRow, items: Favorite[]): Promise<Favorite[]> {
+    const unique = [...new Map(items.map((i) => [`${i.type}:${i.id}`, i])).values()];
+    if (unique.length > 0) {
+      await this.db.transaction(async (tx) => {
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
+        const mine = eq(favorites.userId, user.id);
+        const have = await tx.select({ id: favorites.itemId, type: favorites.type }).from(favorites).where(mine);
+        const known = new Set(have.map((f) => `${f.type}:${f.id}`));
+        const fresh = unique.filter((i) => !known.has(`${i.type}:${i.id}`));
+        if (fresh.length === 0) return;
+
+        // The last of the list is the newest.
+        const now = Date.now();
+        await tx
+          .insert(favorites)
+          .values(fresh.map((i, n) => ({ userId: user.id, type: i.type, itemId: i.id, createdAt: new Date(now - (fresh.length - 1 - n)) })))
+          .onConflictDoNothing();
+        const freshIds = fresh.map((i) => i.id);
+        await tx.delete(favorites).where(and(mine, inArray(favorites.itemId, freshIds), not(rowIsPublic)));
+
+        const [total] = await tx.select({ n: count() }).from(favorites).where(mine);
+        const surplus = (total?.n ?? 0) - FAVORITES_MAX;
+        if (surplus > 0) {
+          const dropped = await tx
+            .select({ id: favorites.itemId })
+            .from(favorites)
+            .where(and(mine, inArray(favorites.itemId, freshIds)))
+            .orderBy(asc(favorites.createdAt), asc(favorites.itemId))
+            .limit(surplus);
+          await tx.delete(favorites).where(and(mine, inArray(favorites.itemId, dropped.map((d) => d.id))));
+        }
+      });
+    }
+    return this.list(user);
+  }
+}

@@ -1,0 +1,241 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { files } from '../../db/schema/files.ts';
+import { users, type UserRow } from '../../db/schema/users.ts';
+import { chatMembers, messages } from '../../db/schema/chat.ts';
+import { projects, services } from '../../db/schema/catalog.ts';
+import { badRequest, forbidden, HttpError, notFound } from '../../lib/http.ts';
+import type { LocalStorage } from '../../lib/storage.ts';
+import type { RateLimiter } from '../../lib/rate-limiter.ts';
+import type { SettingsService } from '../../platform/settings.ts';
+import { MESSAGES } from '#contract/messages';
+import {
+  type FileRow,
+  MAX_FILE_SIZE,
+  SNIFF_BYTES,
+  FILE_MESSAGES,
+  STORED_PATH_RE,
+  type UploadedFile,
+  INLINE_MIMES,
+  detectFileType,
+  sanitizeFileName,
+  parseFilePath,
+  fileUrl,
+  presentFile,
+} from '../../platform/files.ts';
+
+export { MAX_FILE_SIZE, FILE_MESSAGES, INLINE_MIMES, STORED_PATH_RE, sanitizeFileName };
+
+const HOUR_MS = 60 * 60_000;
+/** One address may upload this many times a person's rate: an office or a mobile carrier shares one. */
+const ADDRESS_FACTOR = 10;
+const megabytes = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 1 });
+const freeSpace = (bytes: number) => `${megabytes.format(Math.max(0, bytes) / (1024 * 1024))} МБ`;
+
+class FileTooLarge extends Error {}
+
+export interface IncomingFile {
+  filename?: string;
+  /** The upload stream (busboy's, which ends early and sets `truncated` past its size limit). */
+  file: Readable & { truncated?: boolean };
+}
+
+export class FileService {
+  private readonly tmpDir: string;
+  readonly maxSize: number;
+
+  private readonly settings?: SettingsService;
+  private readonly limiter?: RateLimiter;
+
+  constructor(
+    private readonly db: Db,
+    readonly storage: LocalStorage,
+    /**
+     * tmpDir: where uploads are written while they arrive (default `<storage root>/.tmp`); settings and limiter
+     * apply the operator's quota and upload rate (the demo seed stores its pictures without them).
+     */
+    opts: { tmpDir?: string; maxSize?: number; settings?: SettingsService; limiter?: RateLimiter } = {},
+  ) {
+    // Beside the stored files by default: same filesystem, so finished uploads are moved by a rename.
+    this.tmpDir = opts.tmpDir ?? path.join(storage.root, '.tmp');
+    this.maxSize = opts.maxSize ?? MAX_FILE_SIZE;
+    this.settings = opts.settings;
+    this.limiter = opts.limiter;
+  }
+
+  /** Bytes a person keeps in uploads. */
+  async usedBytes(ownerId: string): Promise<number> {
+    const [row] = await this.db.select({ used: sql<string>`coalesce(sum(${files.size}), 0)` }).from(files).where(eq(files.ownerId, ownerId));
+    return Number(row?.used ?? 0);
+  }
+
+  /**
+   * Before an upload is read: the operator's rate per person and per address (429), and a quota already used
+   * up (413). Answers the bytes still free.
+   */
+  async admit(ownerId: string, ip: string): Promise<number> {
+    if (!this.settings || !this.limiter) return Number.MAX_SAFE_INTEGER;
+    const { 'uploads.perHour': perHour, 'uploads.quotaBytes': quota } = await this.settings.all();
+    const [person, address] = await Promise.all([
+      this.limiter.hit(`uploads:user:${ownerId}`, perHour, HOUR_MS),
+      this.limiter.hit(`uploads:ip:${ip}`, perHour * ADDRESS_FACTOR, HOUR_MS),
+    ]);
+    if (!person.allowed || !address.allowed) throw new HttpError(429, FILE_MESSAGES.tooMany);
+    const free = quota - (await this.usedBytes(ownerId));
+    if (free <= 0) throw new HttpError(413, FILE_MESSAGES.quota(freeSpace(0)));
+    return free;
+  }
+
+  /**
+   * Streams the upload to a temporary file, checks size and type, then moves it into place and records it;
+   * `free` is what admit() answered: a file larger than that is refused (413) and nothing is kept.
+   */
+  async upload(ownerId: string, incoming: IncomingFile, free = Number.MAX_SAFE_INTEGER): Promise<UploadedFile> {
+    await mkdir(this.tmpDir, { recursive: true });
+    const tmp = path.join(this.tmpDir, `${randomBytes(16).toString('hex')}.part`);
+    let stored: string | null = null;
+    try {
+      const { size, head } = await this.receive(incoming.file, tmp);
+      if (size === 0) throw badRequest(FILE_MESSAGES.empty);
+      if (size > free) throw new HttpError(413, FILE_MESSAGES.quota(freeSpace(free)));
+      const type = await detectFileType(head, tmp);
+      if (!type) throw badRequest(FILE_MESSAGES.badType);
+
+      const key = `${ownerId}/${randomBytes(16).toString('hex')}.${type.ext}`;
+      await this.storage.put(tmp, key);
+      stored = key;
+      const [row] = await this.db
+        .insert(files)
+        .values({ ownerId, path: key, originalName: sanitizeFileName(incoming.filename), mime: type.mime, size })
+        .returning();
+      stored = null;
+      return presentFile(row!);
+    } finally {
+      await rm(tmp, { force: true });
+      if (stored) await this.storage.remove(stored).catch(() => {});
+    }
+  }
+
+  private async receive(source: IncomingFile['file'], tmp: string): Promise<{ size: number; head: Uint8Array }> {
+    const max = this.maxSize;
+    let size = 0;
+    const chunks: Buffer[] = [];
+    let headLength = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        size += chunk.length;
+        if (size > max) return done(new FileTooLarge());
+        if (headLength < SNIFF_BYTES) {
+          const part = chunk.subarray(0, SNIFF_BYTES - headLength);
+          chunks.push(Buffer.from(part));
+          headLength += part.length;
+        }
+        done(null, chunk);
+      },
+    });
+    // busboy stops at its own limit and only flags it: stop writing at once rather than read the rest.
+    const onLimit = () => counter.destroy(new FileTooLarge());
+    source.once('limit', onLimit);
+    try {
+      await pipeline(source, counter, createWriteStream(tmp, { flags: 'wx', mode: 0o600 }));
+    } catch (err) {
+      if (err instanceof FileTooLarge || source.truncated) throw new HttpError(413, FILE_MESSAGES.tooLarge);
+      // The disk failing is ours; a body that broke off ("Unexpected end of form") is the client's.
+      if ((err as { syscall?: string }).syscall) throw err;
+      throw badRequest(FILE_MESSAGES.incomplete);
+    } finally {
+      source.off('limit', onLimit);
+    }
+    if (source.truncated) throw new HttpError(413, FILE_MESSAGES.tooLarge);
+    return { size, head: Buffer.concat(chunks) };
+  }
+
+  /**
+   * Null when the file was never sent in a chat (it is public: an avatar, a service image, a project attachment);
+   * otherwise who may see it: its owner, an admin, or a member of a chat where it was sent.
+   */
+  async chatAccess(row: FileRow): Promise<((viewer: UserRow) => Promise<boolean>) | null> {
+    // Messages keep urls; the bare stored path is accepted too, as everywhere a client names a file.
+    const sentWith = sql`${messages.files} && array[${fileUrl(row.path)}, ${row.path}]::text[]`;
+    const [sent] = await this.db.select({ id: messages.id }).from(messages).where(sentWith).limit(1);
+    if (!sent) return null;
+    return async (viewer) => {
+      if (viewer.id === row.ownerId || viewer.roles.includes('admin')) return true;
+      const [member] = await this.db
+        .select({ id: messages.id })
+        .from(messages)
+        .innerJoin(chatMembers, and(eq(chatMembers.chatId, messages.chatId), eq(chatMembers.userId, viewer.id)))
+        .where(sentWith)
+        .limit(1);
+      return member !== undefined;
+    };
+  }
+
+  /** Where the last sweep stopped: each run looks at the next batch, and starts over after the newest. */
+  private sweptUpTo: { createdAt: Date; id: string } | null = null;
+
+  /**
+   * Deletes uploads made before `before` that nothing uses (an avatar, a service image, a project attachment, a
+   * chat message), rows and bytes; looks at `batch` files a run. Answers how many went.
+   */
+  async sweepUnused(before: Date, batch = 500): Promise<number> {
+    const after = this.sweptUpTo;
+    const rows = await this.db
+      .select({ id: files.id, createdAt: files.createdAt })
+      .from(files)
+      .where(and(lt(files.createdAt, before), after ? sql`(${files.createdAt}, ${files.id}) > (${after.createdAt}, ${after.id})` : undefined))
+      .orderBy(asc(files.createdAt), asc(files.id))
+      .limit(batch);
+    const last = rows.at(-1);
+    this.sweptUpTo = rows.length === batch && last ? last : null;
+    if (!rows.length) return 0;
+    // A file is named by its url, or by its bare stored path where a client sent that; the check and the delete
+    // are one statement, so a file that became used meanwhile stays.
+    const forms = sql`array['/uploads/' || ${files.path}, ${files.path}]::text[]`;
+    const gone = await this.db
+      .delete(files)
+      .where(
+        and(
+          inArray(
+            files.id,
+            rows.map((r) => r.id),
+          ),
+          sql`not exists (select 1 from ${users} where ${users.avatar} = any(${forms}))`,
+          sql`not exists (select 1 from ${services} where ${services.images} && ${forms})`,
+          sql`not exists (select 1 from ${projects} where ${projects.attachments} && ${forms})`,
+          sql`not exists (select 1 from ${messages} where ${messages.files} && ${forms})`,
+        ),
+      )
+      .returning({ path: files.path });
+    for (const { path: key } of gone) await this.storage.remove(key).catch(() => {});
+    return gone.length;
+  }
+
+  /** The row of a stored path, for serving. */
+  async byPath(storedPath: string): Promise<FileRow | null> {
+    const [row] = await this.db.select().from(files).where(eq(files.path, storedPath)).limit(1);
+    return row ?? null;
+  }
+
+  /** Deletes a file of `ownerId` given by stored path or public url: 400 malformed, 404 unknown, 403 someone else's. */
+  async remove(ownerId: string, filePath: string): Promise<void> {
+    const key = parseFilePath(filePath);
+    if (!key) throw badRequest(MESSAGES.validation, { filePath: [FILE_MESSAGES.badPath] });
+    const row = await this.byPath(key);
+    if (!row) throw notFound();
+    if (row.ownerId !== ownerId) throw forbidden();
+    await this.db.transaction(async (tx) => {
+      await tx.delete(files).where(eq(files.id, row.id));
+      // An avatar made of this file goes with it.
+      await tx.update(users).set({ avatar: null }).where(and(eq(users.id, ownerId), eq(users.avatar, fileUrl(row.path))));
+      // A failure here rolls the row back, so the row and the file go together.
+      await this.storage.remove(row.path);
+    });
+  }
+}

@@ -1,0 +1,623 @@
+import { and, desc, eq, getTableColumns, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { services, type ServiceStatus } from '../../db/schema/catalog.ts';
+import { categories, subCategories } from '../../db/schema/lookups.ts';
+import { users, type UserRow } from '../../db/schema/users.ts';
+import { badRequest, forbidden, notFound } from '../../lib/http.ts';
+import type { Letters, ServiceDecision } from '../../platform/letters/index.ts';
+import { userActor } from '../../platform/actor.ts';
+import type { WithTx } from '../../platform/tx.ts';
+import type { OutboxWriter } from '../../platform/outbox.ts';
+import type { Realtime } from '../../realtime/socket.ts';
+import { audit } from '../../platform/audit.ts';
+import { FILE_MESSAGES, ownedFile } from '../../platform/files.ts';
+import { presentPublicUser, publicUserColumns, type PublicUserRow } from '../people/query.ts';
+import { Tally } from '../../platform/listing/tally.ts';
+import { SeenToday } from '../../platform/listing/visitors.ts';
+import {
+  cappedTotal,
+  cursorTag,
+  estimateRows,
+  EXACT_TOTAL_LIMIT,
+  listingTotal,
+  notByBlockedOwner,
+  cursorPosition,
+  escapeLike,
+  keysetAfter,
+  levelCondition,
+  matches,
+  onlineCondition,
+  orderBy,
+  page,
+  searchRank,
+  searchText,
+  timestampKey,
+  withoutControls,
+  type CursorValue,
+  type SortKey,
+} from '../../platform/listing/listing.ts';
+import {
+  CATALOG_MESSAGES,
+  type Service,
+  type ServiceCard,
+  type serviceInputSchema,
+  type servicesQuerySchema,
+  type serviceStatusActionSchema,
+} from '#contract/catalog';
+import { MESSAGES } from '#contract/messages';
+
+// Services (kworks): the public listing and page, the seller's own services and their states, and moderation.
+//
+// States: draft → moderation → active | rejected (with a reason); active ⇄ paused by the seller; any edit of a
+// published, paused or rejected service sends it back to moderation; an admin may hide any service (with a
+// reason) and restore a hidden one. Only active services of sellers who are not blocked are public.
+
+export type ServicesQuery = z.output<typeof servicesQuerySchema>;
+export type ServiceInputData = z.output<typeof serviceInputSchema>;
+export type ServiceStatusAction = z.output<typeof serviceStatusActionSchema>['action'];
+
+/** What an admin can set (PATCH /api/admin/services/{id}); a reason goes with rejected and hidden. */
+export type AdminDecision = { status: 'active' | 'rejected' | 'hidden'; reason?: string | undefined };
+export type AdminServicesQuery = { status?: ServiceStatus | undefined; q?: string | undefined; cursor?: string | undefined; limit: number };
+
+export type ServiceRow = typeof services.$inferSelect;
+/** A service row without its search document (never needed outside SQL). */
+type ServiceData = Omit<ServiceRow, 'search'>;
+
+const { search: _search, ...serviceColumns } = getTableColumns(services);
+
+/** One service with what presenting it needs. */
+interface ServiceJoined {
+  service: ServiceData;
+  seller: UserRow;
+  categorySlug: string;
+  categoryTitle: string;
+  subSlug: string | null;
+}
+
+const detailSelection = {
+  service: serviceColumns,
+  seller: users,
+  categorySlug: categories.slug,
+  categoryTitle: categories.title,
+  subSlug: subCategories.slug,
+};
+
+const isPublic = (row: ServiceJoined) => row.service.status === 'active' && row.seller.blockedAt === null;
+
+export function presentServiceCard(
+  row: Pick<ServiceData, 'id' | 'title' | 'images' | 'price' | 'days' | 'rating' | 'reviewsCount'> & { categorySlug: string; seller: PublicUserRow },
+  online: boolean,
+): ServiceCard {
+  return {
+    _id: row.id,
+    title: row.title,
+    cover: row.images[0] ?? null,
+    price: row.price,
+    days: row.days,
+    category: row.categorySlug,
+    rating: row.rating / 100,
+    reviews_count: row.reviewsCount,
+    seller: presentPublicUser(row.seller, online),
+  };
+}
+
+export function presentService(row: ServiceJoined, online: boolean): Service {
+  const s = row.service;
+  return {
+    ...presentServiceCard({ ...s, categorySlug: row.categorySlug, seller: row.seller }, online),
+    description: s.description,
+    sub: row.subSlug,
+    category_title: row.categoryTitle,
+    tags: s.tags,
+    images: s.images,
+    revisions: s.revisions,
+    packages: s.packages,
+    extras: s.extras,
+    status: s.status,
+    reject_reason: s.rejectReason,
+    views: s.views,
+    orders_count: s.ordersCount,
+    created_at: s.createdAt.toISOString(),
+    updated_at: s.updatedAt.toISOString(),
+  };
+}
+
+// --- Sorting -----------------------------------------------------------------------------------------------
+
+/**
+ * The orders of the public listing; each ends with the id, so it is total and a cursor is a position in it.
+ * `relevance` is what "popular" becomes when there is a search (see ServiceCatalog.list).
+ */
+export type ListingSort = ServicesQuery['sort'] | 'relevance';
+
+interface ListingRow {
+  id: string;
+  price: number;
+  popularity: number;
+  rating: number;
+  publishedKey: string | null;
+  rank: number;
+}
+
+interface SortPlan<R> {
+  keys: SortKey[];
+  /** The cursor values of a row, one per key. */
+  values: (row: R) => CursorValue[];
+}
+
+/** The orders of the public listing, each a total order ending with the id (exported for the cursor tests). */
+export function sortPlan(sort: ListingSort, q: string | null): SortPlan<ListingRow> {
+  const id = (dir: 'asc' | 'desc'): SortKey => ({ expr: services.id, dir, kind: 'uuid' });
+  switch (sort) {
+    case 'popular':
+      return { keys: [{ expr: services.popularity, dir: 'desc', kind: 'int4' }, id('desc')], values: (r) => [r.popularity, r.id] };
+    case 'new':
+      return { keys: [{ expr: services.publishedAt, dir: 'desc', kind: 'timestamptz' }, id('desc')], values: (r) => [r.publishedKey, r.id] };
+    case 'price_asc':
+      return { keys: [{ expr: services.price, dir: 'asc', kind: 'int4' }, id('asc')], values: (r) => [r.price, r.id] };
+    case 'price_desc':
+      return { keys: [{ expr: services.price, dir: 'desc', kind: 'int4' }, id('desc')], values: (r) => [r.price, r.id] };
+    case 'rating':
+      return { keys: [{ expr: services.rating, dir: 'desc', kind: 'int4' }, id('desc')], values: (r) => [r.rating, r.id] };
+    case 'relevance':
+      return {
+        keys: [
+          { expr: searchRank(services.search, q ?? ''), dir: 'desc', kind: 'int4' },
+          { expr: services.popularity, dir: 'desc', kind: 'int4' },
+          id('desc'),
+        ],
+        values: (r) => [r.rank, r.popularity, r.id],
+      };
+  }
+}
+
+/**
+ * A search with the default sort is ranked when the planner expects at most this many matches: ranking scores
+ * every match, so its cost grows with them, while popularity order is an index walk. The same bound as an
+ * exact total: a set small enough to count is small enough to rank.
+ */
+const RANK_LIMIT = EXACT_TOTAL_LIMIT;
+
+/** Cursor of the admin queue: the moderation queue is first come, first served; other lists newest first. */
+export function adminSortPlan(oldestFirst: boolean): SortPlan<{ id: string; updatedKey: string }> {
+  const dir = oldestFirst ? 'asc' : 'desc';
+  return {
+    keys: [
+      { expr: services.updatedAt, dir, kind: 'timestamptz' },
+      { expr: services.id, dir, kind: 'uuid' },
+    ],
+    values: (r) => [r.updatedKey, r.id],
+  };
+}
+
+/** The position after which a page starts; the cursor names its sort, so one made for another is refused. */
+function after(plan: SortPlan<never>, sort: string, cursor: string | undefined): SQL | undefined {
+  return cursor ? keysetAfter(plan.keys, cursorPosition(cursor, sort, plan.keys)) : undefined;
+}
+
+// --- The service ------------------------------------------------------------------------------------------
+
+export interface ServiceCatalogDeps {
+  db: Db;
+  realtime: Pick<Realtime, 'onlineAmong'>;
+  /** Transactions whose letters leave through the outbox after the commit. */
+  withTx: WithTx;
+  letters: Letters;
+  log: Logger;
+  /** Who was counted today (shared by instances in production); memory of this instance when absent. */
+  seen?: SeenToday;
+}
+
+/** What a seller may do to their own service: from which states, to which. */
+const SELLER_ACTIONS: Record<ServiceStatusAction, { from: ServiceStatus[]; to: ServiceStatus }> = {
+  pause: { from: ['active'], to: 'paused' },
+  resume: { from: ['paused'], to: 'active' },
+  submit: { from: ['draft', 'rejected'], to: 'moderation' },
+};
+
+/** Which decision (its audit action and letter) setting `status` is, from the `current` state; null when it does not apply. */
+function adminTransition(current: ServiceStatus, status: AdminDecision['status']): { decision: ServiceDecision; from: ServiceStatus[] } | null {
+  if (status === 'active') {
+    if (current === 'moderation') return { decision: 'approve', from: ['moderation'] };
+    if (current === 'hidden') return { decision: 'restore', from: ['hidden'] };
+    return null;
+  }
+  if (status === 'rejected') return current === 'moderation' ? { decision: 'reject', from: ['moderation'] } : null;
+  return current === 'hidden' ? null : { decision: 'hide', from: [current] };
+}
+
+/** Candidates for contract/catalog.ts once the admin pages show them. */
+export const ADMIN_SERVICE_MESSAGES = {
+  reasonRequired: 'Укажите причину',
+} as const;
+
+const cannotChange = () => badRequest(CATALOG_MESSAGES.cannotChange);
+const fieldError = (field: string, message: string) => badRequest(MESSAGES.validation, { [field]: [message] });
+
+/** Tags as stored: trimmed, single-spaced, lower case, each once. */
+export const normalizeTags = (tags: readonly string[]) =>
+  [...new Set(tags.map((t) => withoutControls(t).trim().replace(/\s+/g, ' ').toLowerCase()).filter(Boolean))];
+
+/** Text as stored: no NUL (PostgreSQL refuses it) nor other control characters but line breaks and tabs. */
+// eslint-disable-next-line no-control-regex
+const storable = (text: string) => text.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
+const oneLine = (text: string) => withoutControls(text).replace(/\s+/g, ' ').trim();
+
+export class ServiceCatalog {
+  /** Views of service pages, written in batches (see Tally): a view adds to views and popularity. */
+  private readonly views: Tally;
+  private readonly seen: SeenToday;
+
+  constructor(private readonly deps: ServiceCatalogDeps) {
+    this.seen = deps.seen ?? new SeenToday(null, deps.log);
+    this.views = new Tally(async (batch) => {
+      const rows = JSON.stringify(batch.map(([id, n]) => ({ id, n })));
+      await this.db.execute(sql`
+        update ${services} set views = ${services.views} + v.n, popularity = ${services.popularity} + v.n
+        from jsonb_to_recordset(${rows}::jsonb) as v(id uuid, n int)
+        where ${services.id} = v.id`);
+    }, deps.log);
+  }
+
+  /** Writes the pending page views now (on shutdown, and in tests that read the table). */
+  flushViews(): Promise<void> {
+    return this.views.flush();
+  }
+
+  private get db() {
+    return this.deps.db;
+  }
+
+  // --- Public listing ---
+
+  /**
+   * One page of the public listing.
+   *
+   * Search: `q` filters by `search @@ websearch_to_tsquery('russian', q)` (stemmed: "логотипа" finds
+   * "логотип"). With the default sort, popular, a search is ranked — rank desc, then popularity, then id, the
+   * cursor carrying the rank (an integer, see searchRank) — when the planner expects at most RANK_LIMIT
+   * matches. Ranking reads every match, so a query that matches more (a common word over a million services)
+   * is ordered by popularity among the matches instead, which an index walk answers at once
+   * (docs/decisions/006). The cursor names the order it was made for, so later pages keep it. An explicit
+   * other sort keeps its own order among the matches.
+   *
+   * Total: see listingTotal — exact for small sets, the planner's estimate for big ones.
+   *
+   * Online: sellers active within ONLINE_WINDOW_MS (users.last_seen_at); see listing.ts.
+   */
+  async list(query: ServicesQuery): Promise<{ result: ServiceCard[]; total: number; total_exact: boolean; next: string | null }> {
+    const q = searchText(query.q);
+    const filter = and(...this.publicFilter(query, q))!;
+    // The filter is on services alone (sellers' conditions are semi-joins), so a page is sorted and cut
+    // before its sellers are read, and only the page's sellers are.
+    const matching = this.db.select({ one: sql`1` }).from(services).where(filter).$dynamic();
+
+    let sort: ListingSort = query.sort;
+    let estimate: number | undefined;
+    if (q && query.sort === 'popular') {
+      if (query.cursor) {
+        sort = cursorTag(query.cursor) === 'relevance' ? 'relevance' : 'popular';
+      } else {
+        estimate = await estimateRows(this.db, matching);
+        sort = estimate <= RANK_LIMIT ? 'relevance' : 'popular';
+      }
+    }
+    const plan = sortPlan(sort, q);
+    const position = after(plan, sort, query.cursor);
+
+    const [rows, counted] = await Promise.all([
+      this.db
+        .select({
+          id: services.id,
+          title: services.title,
+          images: services.images,
+          price: services.price,
+          days: services.days,
+          rating: services.rating,
+          reviewsCount: services.reviewsCount,
+          popularity: services.popularity,
+          publishedKey: timestampKey(services.publishedAt),
+          rank: sort === 'relevance' ? searchRank(services.search, q ?? '') : sql<number>`0`,
+          categorySlug: categories.slug,
+          sellerId: services.sellerId,
+        })
+        .from(services)
+        .innerJoin(categories, eq(categories.id, services.categoryId))
+        .where(position ? and(filter, position) : filter)
+        .orderBy(...orderBy(plan.keys))
+        .limit(query.limit + 1),
+      listingTotal(this.db, matching, query.cursor, estimate),
+    ]);
+
+    const { rows: kept, next } = page(rows, query.limit, (row) => [sort, ...plan.values(row)]);
+    const sellerIds = [...new Set(kept.map((r) => r.sellerId))];
+    const [sellers, online] = await Promise.all([
+      sellerIds.length ? this.db.select(publicUserColumns).from(users).where(inArray(users.id, sellerIds)) : [],
+      this.deps.realtime.onlineAmong(sellerIds),
+    ]);
+    const sellerById = new Map(sellers.map((u) => [u.id, u]));
+    return {
+      // A seller deleted between the two reads takes their services along: skip what has no seller any more.
+      result: kept.flatMap((row) => {
+        const seller = sellerById.get(row.sellerId);
+        return seller ? [presentServiceCard({ ...row, seller }, online.has(row.sellerId))] : [];
+      }),
+      total: counted.total,
+      total_exact: counted.exact,
+      next,
+    };
+  }
+
+  private publicFilter(query: ServicesQuery, q: string | null): SQL[] {
+    // A literal, not a parameter: the listing indexes are partial on exactly this predicate.
+    const where: SQL[] = [sql`${services.status} = 'active'`, notByBlockedOwner(services.sellerId)];
+    if (query.category) where.push(sql`${services.categoryId} = (select ${categories.id} from ${categories} where ${categories.slug} = ${query.category})`);
+    if (query.sub) where.push(sql`${services.subCategoryId} = (select ${subCategories.id} from ${subCategories} where ${subCategories.slug} = ${query.sub})`);
+    if (query.tag) where.push(sql`${services.tags} @> array[${normalizeTags([query.tag])[0] ?? ''}]::text[]`);
+    if (q) where.push(matches(services.search, q));
+    if (query.price_min !== undefined) where.push(sql`${services.price} >= ${query.price_min}`);
+    if (query.price_max !== undefined) where.push(sql`${services.price} <= ${query.price_max}`);
+    if (query.days_max !== undefined) where.push(sql`${services.days} <= ${query.days_max}`);
+    const sellersWhere = (condition: SQL) => sql`${services.sellerId} in (select ${users.id} from ${users} where ${condition})`;
+    if (query.level) where.push(sellersWhere(levelCondition(query.level, { completedOrders: users.completedOrders, rating: users.rating })));
+    if (query.online) where.push(sellersWhere(onlineCondition(users.lastSeenAt)));
+    return where;
+  }
+
+  // --- One service ---
+
+  private async find(id: string): Promise<ServiceJoined | null> {
+    const [row] = await this.db
+      .select(detailSelection)
+      .from(services)
+      .innerJoin(users, eq(users.id, services.sellerId))
+      .innerJoin(categories, eq(categories.id, services.categoryId))
+      .leftJoin(subCategories, eq(subCategories.id, services.subCategoryId))
+      .where(eq(services.id, id))
+      .limit(1);
+    return row ?? null;
+  }
+
+  private async present(row: ServiceJoined): Promise<Service> {
+    const online = await this.deps.realtime.onlineAmong([row.seller.id]);
+    return presentService(row, online.has(row.seller.id));
+  }
+
+  /**
+   * A service page: public when active (and its seller not blocked); its owner sees it in every state; for
+   * anyone else it does not exist. A view by anyone but the owner counts (views and popularity), once a day
+   * per visitor (see visitorOf): reloading a page does not make a service popular.
+   */
+  async get(viewer: UserRow | null, id: string, visitor: string): Promise<Service> {
+    const row = await this.find(id);
+    const own = row !== null && viewer?.id === row.seller.id;
+    if (!row || (!own && !isPublic(row))) throw notFound(CATALOG_MESSAGES.serviceNotFound);
+    const counts = !own && (await this.seen.first(`view:service:${id}:${visitor}`));
+    const unwritten = counts ? this.views.add(id) : this.views.unwritten(id);
+    row.service.views += unwritten;
+    row.service.popularity += unwritten;
+    return this.present(row);
+  }
+
+  /** The seller's own services in every state, newest first. */
+  async mine(user: UserRow): Promise<Service[]> {
+    const rows = await this.db
+      .select(detailSelection)
+      .from(services)
+      .innerJoin(users, eq(users.id, services.sellerId))
+      .innerJoin(categories, eq(categories.id, services.categoryId))
+      .leftJoin(subCategories, eq(subCategories.id, services.subCategoryId))
+      .where(eq(services.sellerId, user.id))
+      .orderBy(desc(services.createdAt), desc(services.id));
+    const online = (await this.deps.realtime.onlineAmong([user.id])).has(user.id);
+    return rows.map((row) => presentService(row, online));
+  }
+
+  // --- The seller's changes ---
+
+  /** Category and sub-category slugs to ids; the sub-category must belong to the category. */
+  private async resolveCategory(input: Pick<ServiceInputData, 'category' | 'sub'>): Promise<{ categoryId: string; subCategoryId: string | null }> {
+    const [category] = await this.db.select({ id: categories.id }).from(categories).where(eq(categories.slug, input.category)).limit(1);
+    if (!category) throw fieldError('category', CATALOG_MESSAGES.unknownCategory);
+    if (!input.sub) return { categoryId: category.id, subCategoryId: null };
+    const [sub] = await this.db.select({ id: subCategories.id, categoryId: subCategories.categoryId }).from(subCategories).where(eq(subCategories.slug, input.sub)).limit(1);
+    if (!sub || sub.categoryId !== category.id) throw fieldError('sub', CATALOG_MESSAGES.unknownSub);
+    return { categoryId: category.id, subCategoryId: sub.id };
+  }
+
+  /** Every image must be an image file the seller uploaded. */
+  private async checkImages(sellerId: string, images: readonly string[]): Promise<string[]> {
+    const unique = [...new Set(images)];
+    const errors: Record<string, string[]> = {};
+    const found = await Promise.all(unique.map((url) => ownedFile(this.db, sellerId, url)));
+    found.forEach((file, i) => {
+      if (!file) errors[`images.${i}`] = [CATALOG_MESSAGES.notYourImage];
+      else if (!file.mime.startsWith('image/')) errors[`images.${i}`] = [FILE_MESSAGES.badType];
+    });
+    if (Object.keys(errors).length) throw badRequest(MESSAGES.validation, errors);
+    return unique;
+  }
+
+  /** The columns of a service from a valid input (the seller's files, known categories). */
+  private async fields(sellerId: string, input: ServiceInputData) {
+    const title = oneLine(input.title);
+    // Control characters passed the length check but are not kept.
+    if (title.length < 10) throw fieldError('title', 'Название — от 10 символов');
+    const { categoryId, subCategoryId } = await this.resolveCategory(input);
+    const tags = normalizeTags(input.tags);
+    return {
+      title,
+      description: storable(input.description),
+      categoryId,
+      subCategoryId,
+      tags,
+      tagsText: tags.join(' '),
+      images: await this.checkImages(sellerId, input.images),
+      price: input.price,
+      days: input.days,
+      revisions: input.revisions,
+      packages: input.packages.map((p) => ({ ...p, description: storable(p.description) })),
+      extras: input.extras.map((x) => ({ ...x, title: oneLine(x.title) })),
+    };
+  }
+
+  private async reload(id: string): Promise<Service> {
+    const row = await this.find(id);
+    if (!row) throw notFound(CATALOG_MESSAGES.serviceNotFound);
+    return this.present(row);
+  }
+
+  /** A new service of a confirmed seller: a draft, or straight to moderation with `publish`. */
+  async create(seller: UserRow, input: ServiceInputData): Promise<Service> {
+    if (seller.activeRole !== 'seller') throw forbidden(CATALOG_MESSAGES.sellerOnly);
+    const values = await this.fields(seller.id, input);
+    const [row] = await this.db
+      .insert(services)
+      .values({ ...values, sellerId: seller.id, status: input.publish ? 'moderation' : 'draft' })
+      .returning({ id: services.id });
+    return this.reload(row!.id);
+  }
+
+  /**
+   * The owner's service for a change: 404 when it does not exist or is not public (nobody else may learn of
+   * it), 403 when it is someone else's public service.
+   */
+  private async owned(user: UserRow, id: string): Promise<ServiceJoined> {
+    const row = await this.find(id);
+    if (!row || (row.seller.id !== user.id && !isPublic(row))) throw notFound(CATALOG_MESSAGES.serviceNotFound);
+    if (row.seller.id !== user.id) throw forbidden();
+    return row;
+  }
+
+  /**
+   * An edit by the owner. A draft stays a draft unless `publish`; a service in moderation stays there; an
+   * active, paused or rejected one goes back to moderation. A hidden service cannot be edited.
+   */
+  async update(user: UserRow, id: string, input: ServiceInputData): Promise<Service> {
+    const current = await this.owned(user, id);
+    const from = current.service.status;
+    if (from === 'hidden') throw cannotChange();
+    const values = await this.fields(user.id, input);
+    const status: ServiceStatus = from === 'draft' && !input.publish ? 'draft' : 'moderation';
+    const [row] = await this.db
+      .update(services)
+      .set({ ...values, status, rejectReason: null, updatedAt: new Date() })
+      // Unless an admin hid it meanwhile.
+      .where(and(eq(services.id, id), eq(services.status, from)))
+      .returning({ id: services.id });
+    if (!row) throw cannotChange();
+    return this.reload(id);
+  }
+
+  /** Deleted for good, by its owner, in any state. */
+  async remove(user: UserRow, id: string): Promise<void> {
+    await this.owned(user, id);
+    await this.db.delete(services).where(and(eq(services.id, id), eq(services.sellerId, user.id)));
+  }
+
+  /** pause (active → paused), resume (paused → active), submit (draft or rejected → moderation). */
+  async changeStatus(user: UserRow, id: string, action: ServiceStatusAction): Promise<Service> {
+    await this.owned(user, id);
+    const { from, to } = SELLER_ACTIONS[action];
+    const [row] = await this.db
+      .update(services)
+      .set({ status: to, updatedAt: new Date(), ...(to === 'moderation' ? { rejectReason: null } : {}) })
+      .where(and(eq(services.id, id), inArray(services.status, from)))
+      .returning({ id: services.id });
+    if (!row) throw cannotChange();
+    return this.reload(id);
+  }
+
+  // --- Moderation ---
+
+  /**
+   * The admin list: every state, or one (the moderation queue oldest first, others newest first), searched by
+   * the words of the text or a fragment of the title. Keyset pages as the public listing.
+   */
+  async adminList(query: AdminServicesQuery): Promise<{ result: Service[]; total: number; next: string | null }> {
+    const sort = query.status === 'moderation' ? 'queue' : 'recent';
+    const plan = adminSortPlan(sort === 'queue');
+    const where: SQL[] = [];
+    if (query.status) where.push(eq(services.status, query.status));
+    const q = searchText(query.q);
+    if (q) where.push(or(matches(services.search, q), ilike(services.title, `%${escapeLike(q)}%`))!);
+    const filter = where.length ? and(...where) : undefined;
+    const position = after(plan, sort, query.cursor);
+
+    const [rows, total] = await Promise.all([
+      this.db
+        .select({ ...detailSelection, updatedKey: timestampKey(services.updatedAt) })
+        .from(services)
+        .innerJoin(users, eq(users.id, services.sellerId))
+        .innerJoin(categories, eq(categories.id, services.categoryId))
+        .leftJoin(subCategories, eq(subCategories.id, services.subCategoryId))
+        .where(and(filter, position))
+        .orderBy(...orderBy(plan.keys))
+        .limit(query.limit + 1),
+      cappedTotal(this.db, this.db.select({ one: sql`1` }).from(services).where(filter).$dynamic()),
+    ]);
+    const { rows: kept, next } = page(rows, query.limit, (row) => [sort, ...plan.values({ id: row.service.id, updatedKey: row.updatedKey })]);
+    const online = await this.deps.realtime.onlineAmong(kept.map((r) => r.seller.id));
+    return { result: kept.map((row) => presentService(row, online.has(row.seller.id))), total, next };
+  }
+
+  /** Any service in any state, for an admin. */
+  adminGet(id: string): Promise<Service> {
+    return this.reload(id);
+  }
+
+  /**
+   * approve (moderation → active, published now unless it was before), reject (moderation → rejected),
+   * hide (any state → hidden), restore (hidden → active). Recorded in the audit log in the same transaction;
+   * the owner gets a letter. (In-app notifications join the letter with the notifications feature.)
+   */
+  async decide(admin: UserRow, id: string, { status, reason }: AdminDecision): Promise<Service> {
+    if (status !== 'active' && !reason) throw fieldError('reason', ADMIN_SERVICE_MESSAGES.reasonRequired);
+    const current = await this.find(id);
+    if (!current) throw notFound(CATALOG_MESSAGES.serviceNotFound);
+    const transition = adminTransition(current.service.status, status);
+    if (!transition) throw cannotChange();
+    const { decision, from } = transition;
+    const kept = status === 'active' ? null : (reason ?? null);
+    await this.deps.withTx(userActor(admin), async ({ tx, outbox }) => {
+      const [row] = await tx
+        .update(services)
+        .set({
+          status,
+          rejectReason: kept,
+          updatedAt: new Date(),
+          ...(status === 'active' ? { publishedAt: sql`coalesce(${services.publishedAt}, now())` } : {}),
+        })
+        .where(and(eq(services.id, id), inArray(services.status, from)))
+        .returning({ id: services.id });
+      // Changed by someone else in between: the decision was about a state that is gone.
+      if (!row) throw cannotChange();
+      await audit(tx, { actorId: admin.id, action: `service.${decision}`, targetType: 'service', targetId: id, details: kept ? { reason: kept } : {} });
+      this.notify(outbox, current, decision, kept);
+    });
+    return this.reload(id);
+  }
+
+  /** An admin's edit of the fields (say, a wrong category or a forbidden word); the state stays as it is. */
+  async adminUpdate(admin: UserRow, id: string, input: ServiceInputData): Promise<Service> {
+    const current = await this.find(id);
+    if (!current) throw notFound(CATALOG_MESSAGES.serviceNotFound);
+    // The images stay the seller's own files.
+    const values = await this.fields(current.seller.id, input);
+    await this.deps.withTx(userActor(admin), async ({ tx, outbox }) => {
+      await tx.update(services).set({ ...values, updatedAt: new Date() }).where(eq(services.id, id));
+      await audit(tx, { actorId: admin.id, action: 'service.edit', targetType: 'service', targetId: id });
+      this.notify(outbox, current, 'edit', null);
+    });
+    return this.reload(id);
+  }
+
+  /** The owner's letter about a decision, queued in the decision's transaction (unless they switched it off). */
+  private notify(outbox: OutboxWriter, row: ServiceJoined, decision: ServiceDecision, reason: string | null) {
+    this.deps.letters.notify(outbox, row.seller, 'service.decision', { title: row.service.title, decision, reason });
+  }
+
+}

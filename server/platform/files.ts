@@ -1,0 +1,140 @@
+import { eq } from 'drizzle-orm';
+import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
+import type { Db } from '../db/client.ts';
+import { files } from '../db/schema/files.ts';
+
+// What every module knows of an uploaded file: its stored path and public url, its sniffed type, whose it is.
+// The upload itself (quotas, storage, cleanup) is the files module's.
+
+export type FileRow = typeof files.$inferSelect;
+
+export const MAX_FILE_SIZE = 20 * 1024 * 1024;
+/** How much of the start of a file the type detection looks at. */
+export const SNIFF_BYTES = 4100;
+export const MAX_ORIGINAL_NAME = 200;
+/** Public address prefix of stored files. */
+export const UPLOADS_PREFIX = '/uploads/';
+
+// Candidates for contract/messages.ts once the web client shows them.
+export const FILE_MESSAGES = {
+  tooLarge: 'Файл больше 20 МБ',
+  badType: 'Недопустимый тип файла',
+  empty: 'Файл пустой',
+  missing: 'Файл не передан',
+  incomplete: 'Файл передан не полностью, загрузите его ещё раз',
+  badPath: 'Некорректный путь к файлу',
+  tooMany: 'Слишком много загрузок, попробуйте через час',
+  quota: (free: string) => `Не хватает места для файлов: свободно ${free}. Удалите ненужные файлы`,
+} as const;
+
+/** The shape of a stored path: "<owner uuid>/<32 hex>.<ext>". Nothing else is ever served or deleted. */
+export const STORED_PATH_RE = /^[0-9a-f-]{36}\/[0-9a-f]{32}\.[a-z0-9]{1,5}$/;
+
+export interface DetectedType {
+  ext: string;
+  mime: string;
+}
+
+/** What the upload answers (SPEC §7). */
+export interface UploadedFile {
+  _id: string;
+  filePath: string;
+  url: string;
+  name: string;
+  mime: string;
+  size: number;
+}
+
+// Detected by content (file-type's ext → what we store). Anything not listed is refused.
+const ALLOWED: Record<string, DetectedType> = {
+  jpg: { ext: 'jpg', mime: 'image/jpeg' },
+  png: { ext: 'png', mime: 'image/png' },
+  apng: { ext: 'png', mime: 'image/png' },
+  gif: { ext: 'gif', mime: 'image/gif' },
+  webp: { ext: 'webp', mime: 'image/webp' },
+  pdf: { ext: 'pdf', mime: 'application/pdf' },
+  docx: { ext: 'docx', mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' },
+  xlsx: { ext: 'xlsx', mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+  pptx: { ext: 'pptx', mime: 'application/vnd.openxmlformats-officedocument.presentationml.presentation' },
+  odt: { ext: 'odt', mime: 'application/vnd.oasis.opendocument.text' },
+  ods: { ext: 'ods', mime: 'application/vnd.oasis.opendocument.spreadsheet' },
+  odp: { ext: 'odp', mime: 'application/vnd.oasis.opendocument.presentation' },
+  rtf: { ext: 'rtf', mime: 'application/rtf' },
+  // Legacy .doc/.xls/.ppt: Compound File Binary, not told apart further.
+  cfb: { ext: 'cfb', mime: 'application/x-cfb' },
+  zip: { ext: 'zip', mime: 'application/zip' },
+  rar: { ext: 'rar', mime: 'application/vnd.rar' },
+  '7z': { ext: '7z', mime: 'application/x-7z-compressed' },
+  gz: { ext: 'gz', mime: 'application/gzip' },
+  'tar.gz': { ext: 'tgz', mime: 'application/gzip' },
+  tar: { ext: 'tar', mime: 'application/x-tar' },
+};
+
+const SVG: DetectedType = { ext: 'svg', mime: 'image/svg+xml' };
+
+/** Types a browser may show in place; everything else is served as a download. */
+// PDFs download: browsers refuse to run their PDF viewer under the sandbox CSP that uploads get.
+export const INLINE_MIMES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/svg+xml']);
+
+/**
+ * file-type does not know SVG: text whose first tag (after a BOM, whitespace, an XML declaration,
+ * comments and a doctype) is <svg.
+ */
+export function looksLikeSvg(head: Uint8Array): boolean {
+  let text = new TextDecoder('utf-8', { fatal: false }).decode(head);
+  if (text.startsWith('\uFEFF')) text = text.slice(1);
+  const prolog = /^(?:\s+|<\?xml[^>]*\?>|<!--[\s\S]*?-->|<!DOCTYPE\s+svg[^>[]*(?:\[[^\]]*\][^>]*)?>)/i;
+  for (let m = prolog.exec(text); m && m[0].length > 0; m = prolog.exec(text)) text = text.slice(m[0].length);
+  return /^<svg[\s>/]/i.test(text);
+}
+
+/**
+ * The type of an uploaded file by its content: `head` is its start (SNIFF_BYTES), `filePath` the whole
+ * file, read only to tell zip-based documents (docx, odt, …) from plain zips. Null when not allowed.
+ */
+export async function detectFileType(head: Uint8Array, filePath?: string): Promise<DetectedType | null> {
+  let found = await fileTypeFromBuffer(head);
+  if (found?.ext === 'zip' && filePath) {
+    // A broken archive stays a plain zip.
+    found = (await fileTypeFromFile(filePath).catch(() => undefined)) ?? found;
+  }
+  if (found && found.ext !== 'xml') return ALLOWED[found.ext] ?? null;
+  return looksLikeSvg(head) ? SVG : null;
+}
+
+/** The uploader's file name made harmless: no directories, control or bidi characters, at most 200 characters. */
+export function sanitizeFileName(name: string | undefined | null): string {
+  const base = (name ?? '').split(/[\\/]/).pop() ?? '';
+  const cleaned = base
+    .normalize('NFC')
+    .replace(/\s+/g, ' ')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff0-\uffff]/g, '')
+    .trim()
+    .replace(/^\.+/, '');
+  const limited = Array.from(cleaned).slice(0, MAX_ORIGINAL_NAME).join('').trim();
+  return limited || 'file';
+}
+
+/** A stored path from what a client sends: the stored path itself or its public url; null when it is neither. */
+export function parseFilePath(input: string): string | null {
+  const key = input.startsWith(UPLOADS_PREFIX) ? input.slice(UPLOADS_PREFIX.length) : input;
+  return STORED_PATH_RE.test(key) ? key : null;
+}
+
+export const fileUrl = (storedPath: string) => `${UPLOADS_PREFIX}${storedPath}`;
+
+export function presentFile(row: FileRow): UploadedFile {
+  return { _id: row.id, filePath: row.path, url: fileUrl(row.path), name: row.originalName, mime: row.mime, size: row.size };
+}
+
+/**
+ * The file row behind `filePath` (stored path or public url) when it belongs to `ownerId`, else null.
+ * For other features that take a file from a user (avatars, service images, chat attachments).
+ */
+export async function ownedFile(db: Db, ownerId: string, filePath: string): Promise<FileRow | null> {
+  const key = parseFilePath(filePath);
+  if (!key) return null;
+  const [row] = await db.select().from(files).where(eq(files.path, key)).limit(1);
+  return row && row.ownerId === ownerId ? row : null;
+}
