@@ -69,3 +69,13 @@ export const meSchema = z.object({
   }),
 });
 export type Me = z.infer<typeof meSchema>;
+
+/** A path's `:id`: a uuid, else a 400 with the reason. */
+export const idParams = z.object({ id: z.uuid('Неверный идентификатор') });
+
+/** A page of a keyset listing: `next` is the cursor of the following page, null on the last one. */
+export const listingAnswerSchema = <T extends z.ZodType>(item: T) =>
+  okSchema(z.array(item)).extend({ total: z.number().int(), next: z.string().nullable() });
+
+/** A page of a public listing: `total` is a count when `total_exact`, else the planner's rounded estimate. */
+export const publicListingSchema = <T extends z.ZodType>(item: T) => listingAnswerSchema(item).extend({ total_exact: z.boolean() });

@@ -1,4 +1,11 @@
-import type { Me, Rates } from './api.ts';
+import type { ApiError, Me, Rates } from './api.ts';
+import type { EndpointAnswer, EndpointInput } from './endpoint.ts';
+import type { Endpoints } from './endpoints.ts';
+import type { ReadName } from './routes.ts';
+
+type Readable = ReadName & keyof Endpoints;
+/** An in-process read's answer: the status and the body, as HTTP would have sent them. */
+export type ReadAnswer<T> = { ok: true; status: 200; body: T } | { ok: false; status: number; body: ApiError };
 
 /** What the server hands to the web app's loaders during server rendering (React Router load context). */
 export interface PublicConfig {
@@ -34,5 +41,10 @@ export type SsrContext = {
    * A GET of our own API, run in-process as the visitor (same token, same validation and rules, no
    * network hop). Resolves with the HTTP status and the parsed answer; never throws for a 4xx.
    */
+  /**
+   * A GET endpoint of the contract, run in process as the visitor (same guard, validation, handler and response
+   * schema as over HTTP; ADR 015). Never throws for a 4xx.
+   */
+  read<N extends Readable>(name: N, input?: EndpointInput<Endpoints[N]>): Promise<ReadAnswer<EndpointAnswer<Endpoints[N]>>>;
   api<T = unknown>(path: string, query?: Record<string, string | number | undefined>): Promise<{ status: number; body: T }>;
 };

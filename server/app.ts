@@ -13,40 +13,41 @@ import { normaliseStrings } from './lib/text.ts';
 import { createPublicOrigin } from './lib/public-origin.ts';
 import { CROSS_SITE_MESSAGE, cookieAuthenticated, crossSiteWrite } from './lib/same-origin.ts';
 import { Tokens, requireAdmin, tokenOf, userForToken } from './lib/auth.ts';
-import { LookupService } from './features/lookups/service.ts';
-import { lookupRoutes } from './features/lookups/routes.ts';
-import { RatesService } from './features/rates/service.ts';
-import { ratesRoutes } from './features/rates/routes.ts';
-import { RouteRuleService } from './features/route-rules/service.ts';
-import { routeRuleRoutes } from './features/route-rules/routes.ts';
-import { healthRoutes } from './features/health/routes.ts';
-import { docsRoutes } from './features/docs/routes.ts';
-import { seoRoutes } from './features/seo/routes.ts';
-import { ServiceCatalog } from './features/catalog/services-service.ts';
-import { SearchSuggestions } from './features/catalog/search-suggestions.ts';
-import { SeenToday } from './features/catalog/visitors.ts';
-import { servicesRoutes } from './features/catalog/services-routes.ts';
-import { adminServicesRoutes } from './features/catalog/admin-services-routes.ts';
-import { ProjectService } from './features/catalog/projects-service.ts';
-import { projectRoutes } from './features/catalog/projects-routes.ts';
-import { adminProjectRoutes } from './features/catalog/admin-projects-routes.ts';
-import { FavoriteService } from './features/catalog/favorites-service.ts';
-import { favoriteRoutes } from './features/catalog/favorites-routes.ts';
-import { PeopleService } from './features/catalog/people-service.ts';
-import { peopleRoutes } from './features/catalog/people-routes.ts';
-import { ChatService } from './features/chat/service.ts';
-import { chatRoutes } from './features/chat/routes.ts';
-import { paymentRatesRoutes } from './features/payments/rates-routes.ts';
-import { presentMe } from './features/users/presenter.ts';
-import { AuthService } from './features/auth/service.ts';
-import { authRoutes } from './features/auth/routes.ts';
-import { UserService } from './features/users/service.ts';
-import { userRoutes } from './features/users/routes.ts';
-import { AdminUserService } from './features/admin/users-service.ts';
-import { adminUserRoutes } from './features/admin/users-routes.ts';
-import { FileService } from './features/files/service.ts';
-import { filesRoutes } from './features/files/routes.ts';
-import { adminSettingsRoutes } from './features/admin/settings-routes.ts';
+import { LookupService } from './modules/lookups/service.ts';
+import { lookupRoutes } from './modules/lookups/routes.ts';
+import { RatesService } from './modules/rates/service.ts';
+import { ratesRoutes } from './modules/rates/routes.ts';
+import { RouteRuleService } from './modules/route-rules/service.ts';
+import { routeRuleRoutes } from './modules/route-rules/routes.ts';
+import { healthRoutes } from './modules/health/routes.ts';
+import { docsRoutes } from './modules/docs/routes.ts';
+import { seoRoutes } from './modules/seo/routes.ts';
+import { ServiceCatalog } from './modules/services/service.ts';
+import { SearchSuggestions } from './modules/search/service.ts';
+import { SeenToday } from './platform/listing/visitors.ts';
+import { servicesRoutes } from './modules/services/routes.ts';
+import { searchSuggestionRoutes } from './modules/search/routes.ts';
+import { adminServicesRoutes } from './modules/services/admin-routes.ts';
+import { ProjectService } from './modules/projects/service.ts';
+import { projectRoutes } from './modules/projects/routes.ts';
+import { adminProjectRoutes } from './modules/projects/admin-routes.ts';
+import { FavoriteService } from './modules/favorites/service.ts';
+import { favoriteRoutes } from './modules/favorites/routes.ts';
+import { PeopleService } from './modules/people/service.ts';
+import { peopleRoutes } from './modules/people/routes.ts';
+import { ChatService } from './modules/chat/service.ts';
+import { chatRoutes } from './modules/chat/routes.ts';
+import { paymentRatesRoutes } from './modules/payments/rates-routes.ts';
+import { presentMe } from './modules/users/presenter.ts';
+import { AuthService } from './modules/auth/service.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { UserService } from './modules/users/service.ts';
+import { userRoutes } from './modules/users/routes.ts';
+import { AdminUserService } from './modules/admin/users-service.ts';
+import { adminUserRoutes } from './modules/admin/users-routes.ts';
+import { FileService } from './modules/files/service.ts';
+import { filesRoutes } from './modules/files/routes.ts';
+import { adminSettingsRoutes } from './modules/admin/settings-routes.ts';
 import { SettingsService } from './platform/settings.ts';
 import { createMailer, type Mailer } from './lib/mail.ts';
 import { Turnstile } from './lib/turnstile.ts';
@@ -55,6 +56,7 @@ import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './lib/rat
 import { attachRealtime, type Realtime } from './realtime/socket.ts';
 import { createPlatform, type Platform } from './platform/platform.ts';
 import { Letters } from './platform/letters/index.ts';
+import { createReader, type ReadHandlers } from './platform/endpoints.ts';
 import path from 'node:path';
 import { mountWebApp, readBuildId } from './web-handler.ts';
 import type { SsrContext } from '#contract/ssr';
@@ -298,8 +300,10 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     transform: jsonSchemaTransform,
   });
 
+  // The GET handlers, filled in as the modules register their routes: server-rendered pages read through them.
+  const reads: ReadHandlers = new Map();
   await app.register(healthRoutes, { database });
-  await app.register(lookupRoutes, { lookups: services.lookups });
+  await app.register(lookupRoutes, { lookups: services.lookups, reads });
   await app.register(ratesRoutes, { rates: services.rates });
   await app.register(routeRuleRoutes, { routeRules: services.routeRules });
   await app.register(docsRoutes, { brand: env.BRAND_NAME });
@@ -309,7 +313,8 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   await app.register(filesRoutes, { files: services.files, tokens, db });
   await app.register(adminSettingsRoutes, { db, settings: services.settings });
   await app.register(seoRoutes, { db, origin: (request) => origin.of(request) });
-  await app.register(servicesRoutes, { catalog: services.serviceCatalog, suggestions: services.searchSuggestions });
+  await app.register(searchSuggestionRoutes, { suggestions: services.searchSuggestions });
+  await app.register(servicesRoutes, { catalog: services.serviceCatalog, suggestions: services.searchSuggestions, reads });
   await app.register(adminServicesRoutes, { catalog: services.serviceCatalog });
   await app.register(projectRoutes, { projects: services.projects });
   await app.register(adminProjectRoutes, { projects: services.projects });
@@ -324,6 +329,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
 
   if (web) {
     const buildId = readBuildId();
+    const read = createReader(reads, logger);
     await mountWebApp(app, async (request): Promise<SsrContext> => {
       const user = await userForToken(db, services.tokens, tokenOf(request));
       return {
@@ -341,6 +347,8 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
         catalogue: () => services.lookups.catalogue(),
         rates: () => services.rates.get(),
         routeRule: (path) => services.routeRules.lookup(path),
+        // The visitor's address, not the loopback's: views and searches count visitors by it.
+        read: ((name, input) => read(name, input ?? {}, { user, ip: request.ip })) as SsrContext['read'],
         api: async <T,>(path: string, query?: Record<string, string | number | undefined>) => {
           const search = new URLSearchParams(
             Object.entries(query ?? {}).flatMap(([k, v]) => (v === undefined || v === '' ? [] : [[k, String(v)]])),

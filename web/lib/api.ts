@@ -1,5 +1,8 @@
 import { ofetch, type FetchOptions } from 'ofetch';
 import type { ApiError, ApiOk } from '#contract/api';
+import type { EndpointAnswer, EndpointInput } from '#contract/endpoint';
+import type { Endpoints } from '#contract/endpoints';
+import { pathFor, routeOf, type ReadName, type WriteName } from '#contract/routes';
 import { MESSAGES } from '#contract/messages';
 import { getToken } from './token.ts';
 import { progressStore as progress } from './progress-store.ts';
@@ -26,7 +29,9 @@ const client = ofetch.create({
 });
 
 type Query = Record<string, string | number | boolean | undefined>;
-export type Result<T> = { data: ApiOk<T>; error?: undefined } | { data?: undefined; error: ApiError };
+export type Result<T> = Sent<ApiOk<T>>;
+/** A change's outcome: the whole answer, or the error. */
+export type Sent<A> = { data: A; error?: undefined } | { data?: undefined; error: ApiError };
 
 const cache = new Map<string, Promise<unknown>>();
 const keyOf = (path: string, query?: Query) => `GET ${path}?${new URLSearchParams(Object.entries(query ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]))}`;
@@ -40,7 +45,38 @@ function toError(err: unknown): ApiError {
   };
 }
 
+type Known = keyof Endpoints;
+type Input<N extends Known> = EndpointInput<Endpoints[N]>;
+type Answer<N extends Known> = EndpointAnswer<Endpoints[N]>;
+/** Input for endpoints that take none may be left out. */
+type InputArg<N extends Known> = Record<never, never> extends Input<N> ? [input?: Input<N>] : [input: Input<N>];
+type AnyInput = { params?: Record<string, string | number>; query?: Query; body?: unknown };
+
+function target(name: Known, input: AnyInput | undefined) {
+  const { method, path } = routeOf(name);
+  return { method, path: pathFor(path, input?.params) };
+}
+
 export const api = {
+  /**
+   * A read by the contract's name (ADR 015), e.g. `api.read('services.get', { params: { id } })`: cached by path
+   * and query, retried once, throws an ApiError on failure; `fresh` bypasses and refreshes the cache.
+   */
+  read<N extends ReadName & Known>(name: N, ...[input, opts]: [...InputArg<N>, opts?: { fresh?: boolean }]): Promise<Answer<N>> {
+    const { path } = target(name, input as AnyInput);
+    return api.get(path, (input as AnyInput | undefined)?.query, opts) as Promise<Answer<N>>;
+  },
+  /** A change by the contract's name: never retried, resolves with the answer or the error. */
+  write<N extends WriteName & Known>(name: N, ...[input]: InputArg<N>): Promise<Sent<Answer<N>>> {
+    const { method, path } = target(name, input as AnyInput);
+    const { body, query } = (input ?? {}) as AnyInput;
+    return api.send(method as 'POST', path, body as FetchOptions['body'], query) as Promise<Sent<Answer<N>>>;
+  },
+  /** A read as the user types (suggestions): not cached, never retried, and no progress bar. */
+  readInBackground<N extends ReadName & Known>(name: N, input: Input<N>, signal: AbortSignal): Promise<Answer<N>> {
+    const { path } = target(name, input as AnyInput);
+    return ofetch<Answer<N>>(path, { baseURL: apiBase, query: (input as AnyInput).query, signal, retry: 0 });
+  },
   /** Cached GET; throws an ApiError on failure. `fresh` bypasses and refreshes the cache. */
   get<T>(path: string, query?: Query, opts: { fresh?: boolean } = {}): Promise<ApiOk<T>> {
     const key = keyOf(path, query);

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { defineEndpoints } from '../endpoint.ts';
+import { categorySchema, citySchema, countrySchema, okSchema, subCategorySchema, tagSchema } from '../api.ts';
+
+const list = <T extends z.ZodType>(item: T) => okSchema(z.array(item));
+const tags = ['lookups'];
+
+export const lookupEndpoints = defineEndpoints({
+  'lookups.cities': { access: 'public', tags, response: list(citySchema) },
+  'lookups.countries': { access: 'public', tags, response: list(countrySchema) },
+  'lookups.categories': { access: 'public', tags, response: list(categorySchema) },
+  'lookups.subCategories': { access: 'public', tags, response: list(subCategorySchema) },
+  'lookups.tags': { access: 'user', tags, response: list(tagSchema) },
+});

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { defineEndpoints } from '../endpoint.ts';
+import { idParams, okSchema, publicListingSchema } from '../api.ts';
+import { serviceCardSchema, serviceInputSchema, serviceSchema, servicesQuerySchema, serviceStatusActionSchema } from '../catalog.ts';
+
+const tags = ['services'];
+
+/** The public catalogue of services and the seller's own ones (/profile/items). */
+export const serviceEndpoints = defineEndpoints({
+  'services.list': { access: 'public', tags, query: servicesQuerySchema, response: publicListingSchema(serviceCardSchema) },
+  'services.mine': { access: 'user', tags, response: okSchema(z.array(serviceSchema)) },
+  'services.get': { access: 'public', tags, params: idParams, response: okSchema(serviceSchema) },
+  'services.create': { access: 'confirmed', tags, body: serviceInputSchema, response: okSchema(serviceSchema) },
+  'services.update': { access: 'confirmed', tags, params: idParams, body: serviceInputSchema, response: okSchema(serviceSchema) },
+  'services.remove': { access: 'user', tags, params: idParams, response: okSchema(z.literal(true)) },
+  'services.changeStatus': { access: 'user', tags, params: idParams, body: serviceStatusActionSchema, response: okSchema(serviceSchema) },
+});

@@ -1,0 +1,112 @@
+// Every HTTP endpoint of the API by name: its method and path (ADR 015). The schemas and the access of each one
+// are in contract/endpoints/*; this file has none, so the browser's client can import it without them. The
+// server registers its routes by these names, the web calls them by name (web/lib/api.ts), and the
+// authorization matrix and the fuzz suite walk this table.
+export const ROUTES = {
+  'health.live': 'GET /api/health',
+  'health.ready': 'GET /api/ready',
+
+  'lookups.cities': 'GET /api/cities/',
+  'lookups.countries': 'GET /api/countries/',
+  'lookups.categories': 'GET /api/categories/',
+  'lookups.subCategories': 'GET /api/categories/sub',
+  'lookups.tags': 'GET /api/tag',
+  'rates.get': 'GET /api/rates',
+  'payments.rates': 'GET /api/payments/rates',
+  'routeRules.get': 'GET /api/route-rules',
+
+  'auth.register': 'POST /api/auth/register',
+  'auth.login': 'POST /api/auth/login',
+  'auth.logoutAll': 'POST /api/auth/logout-all',
+  'auth.confirm': 'POST /api/auth/confirm',
+  'auth.resendConfirmation': 'POST /api/auth/confirm/resend',
+  'auth.recover': 'POST /api/auth/recover',
+  'auth.reset': 'POST /api/auth/reset',
+
+  'users.me': 'GET /api/users/me/',
+  'users.update': 'PATCH /api/users/me',
+  'users.setAvatar': 'PUT /api/users/me/avatar',
+  'users.changePassword': 'PUT /api/users/me/password',
+  'users.changeEmail': 'PUT /api/users/me/email',
+  'users.setRole': 'PUT /api/users/me/role',
+  'users.becomeSeller': 'POST /api/users/me/become-seller',
+
+  'files.upload': 'POST /api/files/single',
+  'files.remove': 'DELETE /api/files/single',
+  'files.download': 'GET /uploads/*',
+
+  'search.suggestions': 'GET /api/search/suggestions',
+
+  'services.list': 'GET /api/services',
+  'services.create': 'POST /api/services',
+  'services.mine': 'GET /api/services/my',
+  'services.get': 'GET /api/services/:id',
+  'services.update': 'PUT /api/services/:id',
+  'services.remove': 'DELETE /api/services/:id',
+  'services.changeStatus': 'PATCH /api/services/:id/status',
+
+  'projects.list': 'GET /api/projects',
+  'projects.create': 'POST /api/projects',
+  'projects.mine': 'GET /api/projects/my',
+  'projects.get': 'GET /api/projects/:id',
+  'projects.update': 'PUT /api/projects/:id',
+  'projects.remove': 'DELETE /api/projects/:id',
+
+  'favorites.list': 'GET /api/favorites',
+  'favorites.items': 'GET /api/favorites/items',
+  'favorites.toggle': 'POST /api/favorites/toggle',
+  'favorites.sync': 'POST /api/favorites/sync',
+
+  'people.freelancers': 'GET /api/freelancers',
+  'people.profile': 'GET /api/users/:id',
+
+  'chat.list': 'GET /api/chat/my',
+  'chat.listByOrder': 'GET /api/chat/my_by_order',
+  'chat.remove': 'DELETE /api/chat/:id',
+  'chat.messages': 'GET /api/messages/chat/:chat_id',
+  'chat.send': 'POST /api/messages/',
+  'chat.lastMessage': 'GET /api/messages/last_message/:chatId',
+  'chat.unseenTotal': 'GET /api/messages/unseen/count',
+  'chat.unseenInChat': 'GET /api/messages/:chatId/unseen/count',
+  'chat.markSeen': 'PUT /api/messages/:id',
+
+  'admin.users.list': 'GET /api/admin/users',
+  'admin.users.get': 'GET /api/admin/users/:id',
+  'admin.users.block': 'PATCH /api/admin/users/:id/block',
+  'admin.users.setAdmin': 'PATCH /api/admin/users/:id/admin',
+  'admin.settings.get': 'GET /api/admin/settings',
+  'admin.settings.update': 'PUT /api/admin/settings',
+  'admin.searchSuggestions.list': 'GET /api/admin/search-suggestions',
+  'admin.searchSuggestions.hide': 'DELETE /api/admin/search-suggestions/:query',
+  'admin.services.list': 'GET /api/admin/services',
+  'admin.services.get': 'GET /api/admin/services/:id',
+  'admin.services.moderate': 'PATCH /api/admin/services/:id',
+  'admin.services.update': 'PUT /api/admin/services/:id',
+  'admin.projects.list': 'GET /api/admin/projects',
+  'admin.projects.get': 'GET /api/admin/projects/:id',
+  'admin.projects.moderate': 'PATCH /api/admin/projects/:id',
+  'admin.projects.update': 'PUT /api/admin/projects/:id',
+  'admin.chats.messages': 'GET /api/admin/chats/:id/messages',
+} as const;
+
+export type RouteName = keyof typeof ROUTES;
+type RouteOf<N extends RouteName> = (typeof ROUTES)[N];
+export type MethodOf<N extends RouteName> = RouteOf<N> extends `${infer M} ${string}` ? M : never;
+export type PathOf<N extends RouteName> = RouteOf<N> extends `${string} ${infer P}` ? P : never;
+/** The endpoints a page may read (cached, retried once) and those that change something. */
+export type ReadName = { [N in RouteName]: MethodOf<N> extends 'GET' ? N : never }[RouteName];
+export type WriteName = Exclude<RouteName, ReadName>;
+
+export function routeOf<N extends RouteName>(name: N): { method: MethodOf<N>; path: PathOf<N> } {
+  const [method, path] = ROUTES[name].split(' ') as [MethodOf<N>, PathOf<N>];
+  return { method, path };
+}
+
+/** The path with its `:params` filled in, each one URL-encoded. */
+export function pathFor(path: string, params?: Record<string, string | number>): string {
+  return path.replace(/:(\w+)/g, (_, key: string) => {
+    const value = params?.[key];
+    if (value === undefined) throw new Error(`missing path parameter ${key} for ${path}`);
+    return encodeURIComponent(String(value));
+  });
+}

@@ -1,0 +1,39 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { ok } from '../../lib/http.ts';
+import { endpointsOf, type ReadHandlers } from '../../platform/endpoints.ts';
+import { visitorOf } from '../../platform/listing/visitors.ts';
+import type { ServiceCatalog } from './service.ts';
+import type { SearchSuggestions } from '../search/service.ts';
+
+/** The public catalogue of services and the seller's own ones (/profile/items). */
+export const servicesRoutes: FastifyPluginAsync<{ catalog: ServiceCatalog; suggestions: SearchSuggestions; reads: ReadHandlers }> = async (
+  app,
+  { catalog, suggestions, reads },
+) => {
+  const { on } = endpointsOf(app, reads);
+
+  on('services.list', async ({ query, user, ip }) => {
+    const { result, total, total_exact, next } = await catalog.list(query);
+    // A first page that found something makes its search a candidate for the header's suggestions.
+    if (query.q && !query.cursor && total > 0) await suggestions.record(query.q, visitorOf(user, ip));
+    return { ...ok(result, total), total, total_exact, next };
+  });
+
+  on('services.mine', async ({ user }) => {
+    const result = await catalog.mine(user);
+    return ok(result, result.length);
+  });
+
+  on('services.get', async ({ params, user, ip }) => ok(await catalog.get(user, params.id, visitorOf(user, ip))));
+
+  on('services.create', async ({ body, user }) => ok(await catalog.create(user, body)));
+
+  on('services.update', async ({ params, body, user }) => ok(await catalog.update(user, params.id, body)));
+
+  on('services.remove', async ({ params, user }) => {
+    await catalog.remove(user, params.id);
+    return ok(true as const);
+  });
+
+  on('services.changeStatus', async ({ params, body, user }) => ok(await catalog.changeStatus(user, params.id, body.action)));
+};

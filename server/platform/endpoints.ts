@@ -1,0 +1,118 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { ReadAnswer } from '#contract/ssr';
+import type { EndpointDef, EndpointParsed, EndpointResult } from '#contract/endpoint';
+import { endpoints, type EndpointName, type Endpoints } from '#contract/endpoints';
+import { routeOf, type ReadName } from '#contract/routes';
+import { MESSAGES } from '#contract/messages';
+import type { UserRow } from '../db/schema/users.ts';
+import { HttpError, badRequest } from '../lib/http.ts';
+import { requireAdmin, requireConfirmed, requireUser } from '../lib/auth.ts';
+import { normaliseStrings } from '../lib/text.ts';
+
+// Routes are registered from the contract's table (ADR 015): the name gives the method and path (contract/routes.ts),
+// the table the schemas and the guard (contract/endpoints/*). A handler gets the validated input and the caller,
+// not Fastify's request, so the same function answers HTTP and the server-rendered pages' in-process reads.
+
+type Access<N extends EndpointName> = Endpoints[N]['access'];
+/** The caller: signed in for every guarded endpoint, maybe a guest on a public one. */
+export interface Caller<U extends UserRow | null = UserRow | null> {
+  user: U;
+  /** The visitor's address (behind TRUST_PROXY, the client's). */
+  ip: string;
+}
+export type HandlerInput<N extends EndpointName> = EndpointParsed<Endpoints[N]> & Caller<Access<N> extends 'public' ? UserRow | null : UserRow>;
+export type Handler<N extends EndpointName> = (input: HandlerInput<N>) => Promise<EndpointResult<Endpoints[N]>>;
+/** A handler that writes the reply itself (a pre-serialised answer, a stream, an upload): HTTP only. */
+export type RawHandler<N extends EndpointName> = (input: HandlerInput<N>, http: { request: FastifyRequest; reply: FastifyReply }) => Promise<unknown>;
+
+/** The handlers of the GET endpoints, for the pages' in-process reads. */
+export type ReadHandlers = Map<EndpointName, Handler<EndpointName>>;
+
+function guard(access: EndpointDef['access'], request: FastifyRequest): UserRow | null {
+  switch (access) {
+    case 'public':
+      return request.user;
+    case 'user':
+      return requireUser(request);
+    case 'confirmed':
+      return requireConfirmed(request);
+    case 'admin':
+      return requireAdmin(request);
+  }
+}
+
+function schemaOf(def: EndpointDef) {
+  return {
+    tags: [...def.tags],
+    ...(def.access === 'public' ? {} : { security: [{ bearer: [] }] }),
+    ...(def.params ? { params: def.params } : {}),
+    ...(def.query ? { querystring: def.query } : {}),
+    ...(def.body ? { body: def.body } : {}),
+    ...(def.response ? { response: { 200: def.response } } : {}),
+  };
+}
+
+/**
+ * The registrar of one module's routes: `on(name, handler)` for a JSON answer, `raw(name, handler)` when the
+ * handler writes the reply. Every endpoint of the table is registered once, by whichever module owns it.
+ */
+export function endpointsOf(app: FastifyInstance, reads: ReadHandlers) {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const register = <N extends EndpointName>(name: N, handle: (request: FastifyRequest, reply: FastifyReply, user: UserRow | null) => Promise<unknown>) => {
+    const def: EndpointDef = endpoints[name];
+    const { method, path } = routeOf(name);
+    typed.route({
+      method,
+      url: path,
+      schema: schemaOf(def),
+      handler: (request, reply) => handle(request, reply, guard(def.access, request)),
+    });
+  };
+  const inputOf = (request: FastifyRequest, user: UserRow | null) =>
+    ({ params: request.params, query: request.query, body: request.body, user, ip: request.ip }) as never;
+  return {
+    on<N extends EndpointName>(name: N, handler: Handler<N>) {
+      register(name, (request, _reply, user) => handler(inputOf(request, user)));
+      if (routeOf(name).method === 'GET') reads.set(name, handler as unknown as Handler<EndpointName>);
+    },
+    raw<N extends EndpointName>(name: N, handler: RawHandler<N>) {
+      register(name, (request, reply, user) => handler(inputOf(request, user), { request, reply }));
+    },
+  };
+}
+
+
+/**
+ * A GET endpoint called in process for a server-rendered page (ADR 015): the same guard, normalisation,
+ * validation, handler and response schema as over HTTP, without a second trip through Fastify and JSON.
+ */
+export function createReader(reads: ReadHandlers, log: Logger) {
+  return async function read<N extends ReadName>(
+    name: N,
+    input: { params?: Record<string, unknown>; query?: Record<string, unknown> },
+    caller: Caller,
+  ): Promise<ReadAnswer<unknown>> {
+    const def = (endpoints as Record<string, EndpointDef>)[name];
+    const handler = reads.get(name as EndpointName);
+    if (!def) throw new Error(`${name} is not in the endpoint table`);
+    if (!handler) throw new Error(`${name} has no in-process handler`);
+    try {
+      const user = guard(def.access, { user: caller.user } as FastifyRequest);
+      const parse = (schema: z.ZodType | undefined, value: unknown) => {
+        if (!schema) return undefined;
+        const parsed = schema.safeParse(normaliseStrings(value ?? {}));
+        if (!parsed.success) throw badRequest(MESSAGES.validation);
+        return parsed.data;
+      };
+      const result = await handler({ params: parse(def.params, input.params), query: parse(def.query, input.query), body: undefined, user, ip: caller.ip } as never);
+      return { ok: true, status: 200, body: def.response ? def.response.parse(result) : result };
+    } catch (err) {
+      if (err instanceof HttpError) return { ok: false, status: err.statusCode, body: { status: err.statusCode, message: err.message, errors: err.errors } };
+      log.error({ err, endpoint: name }, 'in-process read failed');
+      return { ok: false, status: 500, body: { status: 500, message: MESSAGES.internal } };
+    }
+  };
+}
