@@ -211,6 +211,7 @@ export const adminSearchSuggestionsQuerySchema = z.object({
 export const CATALOG_MESSAGES = {
   serviceNotFound: 'Услуга не найдена',
   projectNotFound: 'Проект не найден',
+  personNotFound: 'Пользователь не найден',
   unknownCategory: 'Выберите категорию из списка',
   unknownSub: 'Подкатегория не из выбранной категории',
   sellerOnly: 'Размещать услуги могут продавцы: включите режим «Продавец»',

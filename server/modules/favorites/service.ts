@@ -5,7 +5,10 @@ import { FAVORITE_TYPES, favorites, projects, services, type FavoriteType } from
 import { users, type UserRow } from '../../db/schema/users.ts';
 import { badRequest, notFound } from '../../lib/http.ts';
 import { publicFreelancersByIds, publicServiceCardsByIds } from '../people/service.ts';
-import { PUBLIC_PROJECT_STATUSES, type Presence, type ProjectService } from '../projects/service.ts';
+import type { Presence, ProjectService } from '../projects/service.ts';
+import { publicService } from '../services/policy.ts';
+import { publicProject } from '../projects/policy.ts';
+import { visibleFreelancer } from '../people/policy.ts';
 import { favoriteSchema, type Favorite, type Project, type PublicUser, type ServiceCard } from '#contract/catalog';
 
 // SPEC §3/§4 favourites ({id, type}) of a signed-in person. The web keeps the list locally and, once signed in,
@@ -31,18 +34,17 @@ export const favoritesSyncSchema = z.object({
 export const favoriteItemsQuerySchema = z.object({ type: z.enum(FAVORITE_TYPES) });
 
 /**
- * The item of a favourite is public now: an active service of a seller in good standing, a project whose page
- * is open (active, in progress, closed) of a customer in good standing, a seller who is not blocked.
- * `itemId` is the favourites column (the subqueries name their own tables).
+ * The item of a favourite is public now, by its module's policy (a public service, a public project, a visible
+ * freelancer). `itemId` is the favourites column (the subqueries name their own tables).
  */
 function publicItem(type: FavoriteType, itemId: SQLWrapper): SQL {
   switch (type) {
     case 'service':
-      return sql`exists (select 1 from ${services} inner join ${users} on ${users.id} = ${services.sellerId} where ${services.id} = ${itemId} and ${services.status} = 'active' and ${users.blockedAt} is null)`;
+      return sql`exists (select 1 from ${services} where ${services.id} = ${itemId} and ${publicService()})`;
     case 'project':
-      return sql`exists (select 1 from ${projects} inner join ${users} on ${users.id} = ${projects.customerId} where ${projects.id} = ${itemId} and ${inArray(projects.status, [...PUBLIC_PROJECT_STATUSES])} and ${users.blockedAt} is null)`;
+      return sql`exists (select 1 from ${projects} where ${projects.id} = ${itemId} and ${publicProject()})`;
     case 'freelancer':
-      return sql`exists (select 1 from ${users} where ${users.id} = ${itemId} and 'seller' = any(${users.roles}) and ${users.blockedAt} is null)`;
+      return sql`exists (select 1 from ${users} where ${users.id} = ${itemId} and ${visibleFreelancer()})`;
   }
 }
 

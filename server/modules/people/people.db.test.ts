@@ -343,6 +343,13 @@ describe('GET /api/users/{id}', () => {
     }
     // A blocked seller's services leave the freelancers listing with them.
     expect((await freelancers({ limit: '60' })).body.result.map((p) => p._id)).not.toContain(blocked.id);
+    // personPolicy: a blocked person stays visible to admins (their services do not: those are public only).
+    const admin = await account({ role: 'admin' });
+    const seen = await profile(blocked.id, admin.token);
+    expect(seen.status).toBe(200);
+    expect(seen.body.result).toMatchObject({ _id: blocked.id, services: [], services_total: 0 });
+    const other = await account();
+    expect((await profile(blocked.id, other.token)).status).toBe(404);
   });
 
   it('leaves the own-account route alone: /api/users/me/ is still the signed-in user', async () => {

@@ -22,6 +22,6 @@ export const peopleRoutes: FastifyPluginAsyncZod<{ people: PeopleService }> = as
   app.get(
     '/api/users/:id',
     { schema: { tags: ['people'], params: z.object({ id: z.string().max(100) }), response: { 200: okSchema(publicProfileSchema) } } },
-    async (request) => ok(await people.profile(request.params.id)),
+    async (request) => ok(await people.profile(request.params.id, request.user)),
   );
 };

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { services } from '../../db/schema/catalog.ts';
@@ -7,6 +7,9 @@ import { users, type UserRow } from '../../db/schema/users.ts';
 import { notFound } from '../../lib/http.ts';
 import { presentPublicUser } from './query.ts';
 import { presentServiceCard } from '../services/service.ts';
+import { publicService } from '../services/policy.ts';
+import { personPolicy, visibleFreelancer } from './policy.ts';
+import type { Actor } from '../../platform/policy.ts';
 import {
   cappedTotal,
   TOTAL_CAP,
@@ -21,7 +24,7 @@ import {
   type SortKey,
 } from '../../platform/listing/listing.ts';
 import type { Presence } from '../projects/service.ts';
-import { publicUserSchema, serviceCardSchema, type freelancersQuerySchema, type PublicUser, type ServiceCard } from '#contract/catalog';
+import { CATALOG_MESSAGES, publicUserSchema, serviceCardSchema, type freelancersQuerySchema, type PublicUser, type ServiceCard } from '#contract/catalog';
 
 // People in the catalogue: the freelancers listing and a person's public page.
 
@@ -29,7 +32,7 @@ import { publicUserSchema, serviceCardSchema, type freelancersQuerySchema, type 
 export const PROFILE_SERVICES_MAX = 12;
 
 // Candidates for contract/catalog.ts once the web client shows them.
-export const PEOPLE_MESSAGES = { userNotFound: 'Пользователь не найден' } as const;
+export const PEOPLE_MESSAGES = { userNotFound: CATALOG_MESSAGES.personNotFound } as const;
 
 /** A person's public page: the public face plus what they tell about themselves, never anything private. */
 export const publicProfileSchema = publicUserSchema.extend({
@@ -47,8 +50,6 @@ export type PublicProfile = z.infer<typeof publicProfileSchema>;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A service as the public sees it: active, of a seller who is not blocked. */
-const publicService = and(sql`${services.status} = 'active'`, isNull(users.blockedAt))!;
 
 /** Service cards of public services matching `where` (services joined with their seller and category). */
 async function serviceCards(db: Db, presence: Presence, where: SQL, opts: { order?: SQL[]; limit?: number } = {}): Promise<ServiceCard[]> {
@@ -67,7 +68,7 @@ async function serviceCards(db: Db, presence: Presence, where: SQL, opts: { orde
     .from(services)
     .innerJoin(users, eq(users.id, services.sellerId))
     .innerJoin(categories, eq(categories.id, services.categoryId))
-    .where(and(publicService, where))
+    .where(and(publicService(), where))
     .orderBy(...(opts.order ?? []))
     .$dynamic();
   const rows = await (opts.limit ? query.limit(opts.limit) : query);
@@ -82,16 +83,11 @@ export async function publicServiceCardsByIds(db: Db, presence: Presence, ids: s
   return ids.flatMap((id) => cards.get(id) ?? []);
 }
 
-/** A person is public unless blocked (PRODUCT.md: a blocked user's listings and page disappear). */
-export const isPublicPerson = (user: Pick<UserRow, 'blockedAt'>) => user.blockedAt === null;
-
-/** A freelancer: a seller who is not blocked. */
-const freelancer = and(sql`'seller' = any(${users.roles})`, isNull(users.blockedAt))!;
 
 /** Those of these people who are public freelancers, presented, in the order of `ids`. */
 export async function publicFreelancersByIds(db: Db, presence: Presence, ids: string[]): Promise<PublicUser[]> {
   if (ids.length === 0) return [];
-  const rows = await db.select().from(users).where(and(freelancer, inArray(users.id, ids)));
+  const rows = await db.select().from(users).where(and(visibleFreelancer(), inArray(users.id, ids)));
   const online = await presence.onlineAmong(rows.map((r) => r.id));
   const byId = new Map(rows.map((r) => [r.id, presentPublicUser(r, online.has(r.id))]));
   return ids.flatMap((id) => byId.get(id) ?? []);
@@ -148,7 +144,7 @@ export class PeopleService {
       ? sql` and ${services.categoryId} = (select ${categories.id} from ${categories} where ${categories.slug} = ${query.category})`
       : sql``;
     const where: SQL[] = [
-      freelancer,
+      visibleFreelancer(),
       sql`exists (select 1 from ${services} where ${services.sellerId} = ${users.id} and ${services.status} = 'active'${inCategory})`,
     ];
     if (query.level) where.push(levelCondition(query.level, { completedOrders: users.completedOrders, rating: users.rating }));
@@ -170,8 +166,8 @@ export class PeopleService {
     return { result: kept.map((r) => presentPublicUser(r.user, online.has(r.user.id))), total, total_exact: total <= TOTAL_CAP, next };
   }
 
-  /** GET /api/users/{id}: a person's public page; unknown, malformed and blocked ids are all 404. */
-  async profile(id: string): Promise<PublicProfile> {
+  /** GET /api/users/{id}: a person's public page, as personPolicy lets the viewer see it (unknown and malformed ids are 404). */
+  async profile(id: string, viewer: Actor = null): Promise<PublicProfile> {
     if (!UUID_RE.test(id)) throw notFound(PEOPLE_MESSAGES.userNotFound);
     const [row] = await this.db
       .select({ user: users, city: cities.title, country: countries.title })
@@ -180,8 +176,7 @@ export class PeopleService {
       .leftJoin(countries, eq(countries.id, users.countryId))
       .where(eq(users.id, id))
       .limit(1);
-    if (!row || !isPublicPerson(row.user)) throw notFound(PEOPLE_MESSAGES.userNotFound);
-    const { user } = row;
+    const { user, city, country } = personPolicy.authorize(viewer, 'view', row && { ...row, blockedAt: row.user.blockedAt });
     const [online, cards, [counted]] = await Promise.all([
       this.deps.presence.onlineAmong([user.id]),
       serviceCards(this.db, this.deps.presence, eq(services.sellerId, user.id), {
@@ -191,14 +186,13 @@ export class PeopleService {
       this.db
         .select({ n: count() })
         .from(services)
-        .innerJoin(users, eq(users.id, services.sellerId))
-        .where(and(publicService, eq(services.sellerId, user.id))),
+        .where(and(publicService(), eq(services.sellerId, user.id))),
     ]);
     return {
       ...presentPublicUser(user, online.has(user.id)),
       about: user.about,
-      city: row.city,
-      country: row.country,
+      city,
+      country,
       created_at: user.createdAt.toISOString(),
       services: cards,
       services_total: counted?.n ?? 0,

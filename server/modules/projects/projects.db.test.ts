@@ -151,12 +151,12 @@ describe('authorization of every endpoint', () => {
 
   it('PUT /api/projects/{id}: the owner only; someone else gets 403 on a public project, 404 on a hidden one', async () => {
     await expectStatuses('PUT', (id) => `/api/projects/${id}`, active, { guest: 401, other: 403, owner: 200, admin: 403 }, input());
-    await expectStatuses('PUT', (id) => `/api/projects/${id}`, inState('hidden'), { guest: 401, other: 404, owner: 400, admin: 404 }, input());
+    await expectStatuses('PUT', (id) => `/api/projects/${id}`, inState('hidden'), { guest: 401, other: 404, owner: 400, admin: 403 }, input());
   });
 
   it('DELETE /api/projects/{id}: the owner only', async () => {
     await expectStatuses('DELETE', (id) => `/api/projects/${id}`, active, { guest: 401, other: 403, owner: 200, admin: 403 });
-    await expectStatuses('DELETE', (id) => `/api/projects/${id}`, inState('archived'), { guest: 401, other: 404, owner: 200, admin: 404 });
+    await expectStatuses('DELETE', (id) => `/api/projects/${id}`, inState('archived'), { guest: 401, other: 404, owner: 200, admin: 403 });
   });
 
   it('a foreign PUT or DELETE changes nothing', async () => {

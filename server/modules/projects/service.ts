@@ -6,7 +6,7 @@ import { favorites, projects, PROJECT_STATUSES, type ProjectStatus } from '../..
 import { categories, subCategories } from '../../db/schema/lookups.ts';
 import { users, type UserRow } from '../../db/schema/users.ts';
 import { auditLog } from '../../db/schema/auth.ts';
-import { badRequest, forbidden, notFound } from '../../lib/http.ts';
+import { badRequest, notFound } from '../../lib/http.ts';
 import type { Letters, ProjectDecision } from '../../platform/letters/index.ts';
 import type { OutboxWriter } from '../../platform/outbox.ts';
 import { userActor } from '../../platform/actor.ts';
@@ -19,7 +19,6 @@ import { SeenToday } from '../../platform/listing/visitors.ts';
 import {
   cappedTotal,
   listingTotal,
-  notByBlockedOwner,
   cursorParam,
   cursorPosition,
   escapeLike,
@@ -34,6 +33,7 @@ import {
 } from '../../platform/listing/listing.ts';
 import { auditEntrySchema, type AuditEntry } from '#contract/admin';
 import { MESSAGES } from '#contract/messages';
+import { isPublicProject, listedProject, projectPolicy, publicProject } from './policy.ts';
 import {
   CATALOG_MESSAGES,
   LISTING_DEFAULT_LIMIT,
@@ -51,7 +51,6 @@ import {
 export const PROJECT_ARCHIVE_DAYS = 30;
 
 /** States in which anyone may open a project's page; the public listing shows `active` only. */
-export const PUBLIC_PROJECT_STATUSES = ['active', 'in_progress', 'closed'] as const satisfies readonly ProjectStatus[];
 /** An owner may delete a project unless an order came out of it (in_progress, closed). */
 const DELETABLE_STATUSES = ['active', 'archived', 'hidden'] as const satisfies readonly ProjectStatus[];
 
@@ -300,8 +299,7 @@ export class ProjectService {
     const byCategory = await this.categoryFilter(query.category, query.sub);
     if (!byCategory) return { result: [], total: 0, total_exact: true, next: null };
 
-    // A literal, not a parameter: the listing indexes are partial on exactly this predicate.
-    const where: SQL[] = [sql`${projects.status} = 'active'`, notByBlockedOwner(projects.customerId), ...byCategory];
+    const where: SQL[] = [listedProject(), ...byCategory];
     const q = searchText(query.q);
     if (q) where.push(matches(projects.search, q));
     if (query.budget_min !== undefined) where.push(gte(projects.budget, query.budget_min));
@@ -326,17 +324,13 @@ export class ProjectService {
   }
 
   /**
-   * GET /api/projects/{id}: a public project for anyone; the owner's (and an admin's) in every state; a
-   * view by someone other than the owner counts, once a day per visitor (see visitorOf). Unknown, malformed and
-   * non-public ids are all 404.
+   * GET /api/projects/{id}: the page as projectPolicy lets the viewer see it; a view of a public project by
+   * someone other than the owner counts, once a day per visitor (see visitorOf).
    */
   async get(id: string, viewer: UserRow | null, visitor: string): Promise<Project> {
-    const record = await this.record(id);
-    if (!record) throw notFound(CATALOG_MESSAGES.projectNotFound);
+    const record = projectPolicy.authorize(viewer, 'view', await this.record(id));
     const owner = viewer?.id === record.project.customerId;
-    const isPublic = this.isPublic(record);
-    if (!owner && !isPublic && !viewer?.roles.includes('admin')) throw notFound(CATALOG_MESSAGES.projectNotFound);
-    if (!owner && isPublic && (await this.seen.first(`view:project:${record.project.id}:${visitor}`))) {
+    if (!owner && isPublicProject(record) && (await this.seen.first(`view:project:${record.project.id}:${visitor}`))) {
       const [counted] = await this.db
         .update(projects)
         .set({ views: sql`${projects.views} + 1` })
@@ -348,16 +342,12 @@ export class ProjectService {
     return presented!;
   }
 
-  private isPublic(record: ProjectRecord): boolean {
-    return (PUBLIC_PROJECT_STATUSES as readonly string[]).includes(record.project.status) && !record.customer.blockedAt;
-  }
-
   /** Those of these projects that are public, presented, in the order of `ids` (no view is counted). */
   async publicByIds(ids: string[]): Promise<Project[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
     const rows = await this.records().where(
-      and(inArray(projects.id, valid), inArray(projects.status, [...PUBLIC_PROJECT_STATUSES]), isNull(users.blockedAt)),
+      and(inArray(projects.id, valid), publicProject()),
     );
     const byId = new Map((await this.present(rows)).map((p) => [p._id, p]));
     return ids.flatMap((id) => byId.get(id) ?? []);
@@ -415,7 +405,7 @@ export class ProjectService {
 
   /** POST /api/projects: published at once (moderated afterwards). The caller has a confirmed email. */
   async create(user: UserRow, input: ProjectInputData): Promise<Project> {
-    if (user.activeRole !== 'customer') throw forbidden(CATALOG_MESSAGES.customerOnly);
+    projectPolicy.authorize(user, 'create', { customer: user });
     const values = await this.resolveInput(user.id, input);
     const [row] = await this.db.insert(projects).values({ ...values, customerId: user.id }).returning({ id: projects.id });
     return this.presentOne(row!.id);
@@ -428,14 +418,9 @@ export class ProjectService {
     return presented!;
   }
 
-  /** The caller's own project; someone else's is 403 when it is public and 404 when not (nothing leaks). */
+  /** The project for a change by its owner (projectPolicy's `change`). */
   private async own(user: UserRow, id: string): Promise<ProjectRecord> {
-    const record = await this.record(id);
-    if (!record) throw notFound(CATALOG_MESSAGES.projectNotFound);
-    if (record.project.customerId !== user.id) {
-      throw this.isPublic(record) ? forbidden() : notFound(CATALOG_MESSAGES.projectNotFound);
-    }
-    return record;
+    return projectPolicy.authorize(user, 'change', await this.record(id));
   }
 
   /** PUT /api/projects/{id}: the owner edits a project while it is active (nobody has been chosen yet). */

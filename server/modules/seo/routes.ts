@@ -1,9 +1,12 @@
-import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { services, projects } from '../../db/schema/catalog.ts';
 import { categories } from '../../db/schema/lookups.ts';
 import { users } from '../../db/schema/users.ts';
+import { publicService } from '../services/policy.ts';
+import { listedProject } from '../projects/policy.ts';
+import { visibleFreelancer } from '../people/policy.ts';
 
 // sitemap.xml (an index of parts of at most 50,000 URLs) and robots.txt for crawlers.
 
@@ -32,14 +35,14 @@ export const seoRoutes: FastifyPluginAsync<{ db: Db; origin: (request: FastifyRe
     return body;
   };
 
-  const activeServices = and(eq(services.status, 'active'), isNull(users.blockedAt));
-  const activeProjects = and(eq(projects.status, 'active'), isNull(users.blockedAt));
-  const sellersWithServices = sql`exists (select 1 from ${services} s where s.seller_id = ${users.id} and s.status = 'active') and ${users.blockedAt} is null`;
+  // What a crawler may index is what the public sees (the modules' policies): public services, projects
+  // open for bids, and freelancers with a public service.
+  const sellersWithServices = and(visibleFreelancer(), sql`exists (select 1 from ${services} where ${services.sellerId} = ${users.id} and ${services.status} = 'active')`);
 
   async function partCounts(): Promise<Record<'services' | 'projects' | 'freelancers', number>> {
     const [[s], [p], [f]] = await Promise.all([
-      db.select({ n: count() }).from(services).innerJoin(users, eq(users.id, services.sellerId)).where(activeServices),
-      db.select({ n: count() }).from(projects).innerJoin(users, eq(users.id, projects.customerId)).where(activeProjects),
+      db.select({ n: count() }).from(services).where(publicService()),
+      db.select({ n: count() }).from(projects).where(listedProject()),
       db.select({ n: count() }).from(users).where(sellersWithServices),
     ]);
     return { services: s?.n ?? 0, projects: p?.n ?? 0, freelancers: f?.n ?? 0 };
@@ -58,9 +61,8 @@ export const seoRoutes: FastifyPluginAsync<{ db: Db; origin: (request: FastifyRe
         const rows = await db
           .select({ id: services.id, slug: categories.slug, updatedAt: services.updatedAt })
           .from(services)
-          .innerJoin(users, eq(users.id, services.sellerId))
           .innerJoin(categories, eq(categories.id, services.categoryId))
-          .where(activeServices)
+          .where(publicService())
           .orderBy(asc(services.id))
           .limit(SITEMAP_PART_SIZE)
           .offset(offset);
@@ -70,9 +72,8 @@ export const seoRoutes: FastifyPluginAsync<{ db: Db; origin: (request: FastifyRe
         const rows = await db
           .select({ id: projects.id, slug: categories.slug, updatedAt: projects.updatedAt })
           .from(projects)
-          .innerJoin(users, eq(users.id, projects.customerId))
           .innerJoin(categories, eq(categories.id, projects.categoryId))
-          .where(activeProjects)
+          .where(listedProject())
           .orderBy(asc(projects.id))
           .limit(SITEMAP_PART_SIZE)
           .offset(offset);

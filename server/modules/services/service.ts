@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.ts';
 import { services, type ServiceStatus } from '../../db/schema/catalog.ts';
 import { categories, subCategories } from '../../db/schema/lookups.ts';
 import { users, type UserRow } from '../../db/schema/users.ts';
-import { badRequest, forbidden, notFound } from '../../lib/http.ts';
+import { badRequest, notFound } from '../../lib/http.ts';
 import type { Letters, ServiceDecision } from '../../platform/letters/index.ts';
 import { userActor } from '../../platform/actor.ts';
 import type { WithTx } from '../../platform/tx.ts';
@@ -14,6 +14,7 @@ import type { Realtime } from '../../realtime/socket.ts';
 import { audit } from '../../platform/audit.ts';
 import { FILE_MESSAGES, ownedFile } from '../../platform/files.ts';
 import { presentPublicUser, publicUserColumns, type PublicUserRow } from '../people/query.ts';
+import { isPublicService, publicService, servicePolicy } from './policy.ts';
 import { Tally } from '../../platform/listing/tally.ts';
 import { SeenToday } from '../../platform/listing/visitors.ts';
 import {
@@ -22,7 +23,6 @@ import {
   estimateRows,
   EXACT_TOTAL_LIMIT,
   listingTotal,
-  notByBlockedOwner,
   cursorPosition,
   escapeLike,
   keysetAfter,
@@ -84,8 +84,6 @@ const detailSelection = {
   categoryTitle: categories.title,
   subSlug: subCategories.slug,
 };
-
-const isPublic = (row: ServiceJoined) => row.service.status === 'active' && row.seller.blockedAt === null;
 
 export function presentServiceCard(
   row: Pick<ServiceData, 'id' | 'title' | 'images' | 'price' | 'days' | 'rating' | 'reviewsCount'> & { categorySlug: string; seller: PublicUserRow },
@@ -352,8 +350,7 @@ export class ServiceCatalog {
   }
 
   private publicFilter(query: ServicesQuery, q: string | null): SQL[] {
-    // A literal, not a parameter: the listing indexes are partial on exactly this predicate.
-    const where: SQL[] = [sql`${services.status} = 'active'`, notByBlockedOwner(services.sellerId)];
+    const where: SQL[] = [publicService()];
     if (query.category) where.push(sql`${services.categoryId} = (select ${categories.id} from ${categories} where ${categories.slug} = ${query.category})`);
     if (query.sub) where.push(sql`${services.subCategoryId} = (select ${subCategories.id} from ${subCategories} where ${subCategories.slug} = ${query.sub})`);
     if (query.tag) where.push(sql`${services.tags} @> array[${normalizeTags([query.tag])[0] ?? ''}]::text[]`);
@@ -387,15 +384,13 @@ export class ServiceCatalog {
   }
 
   /**
-   * A service page: public when active (and its seller not blocked); its owner sees it in every state; for
-   * anyone else it does not exist. A view by anyone but the owner counts (views and popularity), once a day
-   * per visitor (see visitorOf): reloading a page does not make a service popular.
+   * A service page, as servicePolicy lets the viewer see it. A view of a public service by anyone but the owner
+   * counts (views and popularity), once a day per visitor (see visitorOf): reloading a page does not make a
+   * service popular.
    */
   async get(viewer: UserRow | null, id: string, visitor: string): Promise<Service> {
-    const row = await this.find(id);
-    const own = row !== null && viewer?.id === row.seller.id;
-    if (!row || (!own && !isPublic(row))) throw notFound(CATALOG_MESSAGES.serviceNotFound);
-    const counts = !own && (await this.seen.first(`view:service:${id}:${visitor}`));
+    const row = servicePolicy.authorize(viewer, 'view', await this.find(id));
+    const counts = viewer?.id !== row.seller.id && isPublicService(row) && (await this.seen.first(`view:service:${id}:${visitor}`));
     const unwritten = counts ? this.views.add(id) : this.views.unwritten(id);
     row.service.views += unwritten;
     row.service.popularity += unwritten;
@@ -472,7 +467,7 @@ export class ServiceCatalog {
 
   /** A new service of a confirmed seller: a draft, or straight to moderation with `publish`. */
   async create(seller: UserRow, input: ServiceInputData): Promise<Service> {
-    if (seller.activeRole !== 'seller') throw forbidden(CATALOG_MESSAGES.sellerOnly);
+    servicePolicy.authorize(seller, 'create', { seller });
     const values = await this.fields(seller.id, input);
     const [row] = await this.db
       .insert(services)
@@ -481,15 +476,9 @@ export class ServiceCatalog {
     return this.reload(row!.id);
   }
 
-  /**
-   * The owner's service for a change: 404 when it does not exist or is not public (nobody else may learn of
-   * it), 403 when it is someone else's public service.
-   */
+  /** The service for a change by its owner (servicePolicy's `change`). */
   private async owned(user: UserRow, id: string): Promise<ServiceJoined> {
-    const row = await this.find(id);
-    if (!row || (row.seller.id !== user.id && !isPublic(row))) throw notFound(CATALOG_MESSAGES.serviceNotFound);
-    if (row.seller.id !== user.id) throw forbidden();
-    return row;
+    return servicePolicy.authorize(user, 'change', await this.find(id));
   }
 
   /**

@@ -333,15 +333,15 @@ describe('authorization of every endpoint: guest, another user, an admin, the ow
   const cases: Case[] = [
     { title: 'read an active service', method: 'GET', status: 'active', path: (id) => `/api/services/${id}`, expected: { guest: 200, other: 200, admin: 200, owner: 200 } },
     ...(['draft', 'moderation', 'rejected', 'paused', 'hidden'] as const).map(
-      (status): Case => ({ title: `read a ${status} service`, method: 'GET', status, path: (id) => `/api/services/${id}`, expected: { guest: 404, other: 404, admin: 404, owner: 200 } }),
+      (status): Case => ({ title: `read a ${status} service`, method: 'GET', status, path: (id) => `/api/services/${id}`, expected: { guest: 404, other: 404, admin: 200, owner: 200 } }),
     ),
     { title: 'edit an active service', method: 'PUT', status: 'active', path: (id) => `/api/services/${id}`, body: put, expected: { guest: 401, other: 403, admin: 403, owner: 200 } },
-    { title: 'edit a draft', method: 'PUT', status: 'draft', path: (id) => `/api/services/${id}`, body: put, expected: { guest: 401, other: 404, admin: 404, owner: 200 } },
+    { title: 'edit a draft', method: 'PUT', status: 'draft', path: (id) => `/api/services/${id}`, body: put, expected: { guest: 401, other: 404, admin: 403, owner: 200 } },
     { title: 'delete an active service', method: 'DELETE', status: 'active', path: (id) => `/api/services/${id}`, expected: { guest: 401, other: 403, admin: 403, owner: 200 } },
-    { title: 'delete a service in moderation', method: 'DELETE', status: 'moderation', path: (id) => `/api/services/${id}`, expected: { guest: 401, other: 404, admin: 404, owner: 200 } },
+    { title: 'delete a service in moderation', method: 'DELETE', status: 'moderation', path: (id) => `/api/services/${id}`, expected: { guest: 401, other: 404, admin: 403, owner: 200 } },
     { title: 'pause an active service', method: 'PATCH', status: 'active', path: (id) => `/api/services/${id}/status`, body: () => ({ action: 'pause' }), expected: { guest: 401, other: 403, admin: 403, owner: 200 } },
-    { title: 'resume a paused service', method: 'PATCH', status: 'paused', path: (id) => `/api/services/${id}/status`, body: () => ({ action: 'resume' }), expected: { guest: 401, other: 404, admin: 404, owner: 200 } },
-    { title: 'submit a draft', method: 'PATCH', status: 'draft', path: (id) => `/api/services/${id}/status`, body: () => ({ action: 'submit' }), expected: { guest: 401, other: 404, admin: 404, owner: 200 } },
+    { title: 'resume a paused service', method: 'PATCH', status: 'paused', path: (id) => `/api/services/${id}/status`, body: () => ({ action: 'resume' }), expected: { guest: 401, other: 404, admin: 403, owner: 200 } },
+    { title: 'submit a draft', method: 'PATCH', status: 'draft', path: (id) => `/api/services/${id}/status`, body: () => ({ action: 'submit' }), expected: { guest: 401, other: 404, admin: 403, owner: 200 } },
   ];
 
   it.each(cases)('$title', async (c) => {

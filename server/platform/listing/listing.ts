@@ -378,14 +378,5 @@ export const ONLINE_WINDOW_MS = 5 * 60 * 1000;
 export const onlineCondition = (lastSeenAt: SQLWrapper): SQL =>
   sql`${lastSeenAt} > now() - make_interval(secs => ${ONLINE_WINDOW_MS / 1000})`;
 
-/**
- * "Not by a blocked owner", on the listed table alone: an anti-join against users_blocked_idx (blocked people
- * are few), so a listing need not join users before it sorts and cuts its page — a join would read every
- * seller first. `not exists` rather than `not in`: the planner estimates it right, and listings rely on its
- * estimates (listingTotal).
- */
-export const notByBlockedOwner = (ownerId: SQLWrapper): SQL =>
-  sql`not exists (select 1 from ${users} where ${users.id} = ${ownerId} and ${users.blockedAt} is not null)`;
-
 /** Escapes % _ and \ for a LIKE pattern. */
 export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -1,0 +1,46 @@
+import { and, inArray, sql, type SQL } from 'drizzle-orm';
+import { projects, type ProjectStatus } from '../../db/schema/catalog.ts';
+import type { UserRow } from '../../db/schema/users.ts';
+import { definePolicy, isAdmin, type Actor } from '../../platform/policy.ts';
+import { isVisiblePerson, ownedByVisiblePerson } from '../people/policy.ts';
+import { CATALOG_MESSAGES } from '#contract/catalog';
+
+// Who may do what with a project (ADR 016), and the one definition of its two public conditions:
+// - listed: open for bids (active), of a customer the public may see — the listing and the sitemap;
+// - public: its page is open (active, in progress, closed), of a customer the public may see — the page and
+//   favourites. Archived and hidden projects are their owner's (and admins') only.
+
+export const PUBLIC_PROJECT_STATUSES = ['active', 'in_progress', 'closed'] as const satisfies readonly ProjectStatus[];
+
+export interface ProjectSubject {
+  project: { status: ProjectStatus; customerId: string };
+  customer: Pick<UserRow, 'blockedAt'>;
+}
+
+export function isPublicProject(row: ProjectSubject): boolean {
+  return (PUBLIC_PROJECT_STATUSES as readonly string[]).includes(row.project.status) && isVisiblePerson(row.customer);
+}
+
+/** A public project, in SQL over `projects`. */
+export function publicProject(): SQL {
+  return and(inArray(projects.status, [...PUBLIC_PROJECT_STATUSES]), ownedByVisiblePerson(projects.customerId))!;
+}
+
+/** A listed project, in SQL over `projects`; the status is a literal: the listing indexes are partial on it. */
+export function listedProject(): SQL {
+  return and(sql`${projects.status} = 'active'`, ownedByVisiblePerson(projects.customerId))!;
+}
+
+const isOwner = (actor: Actor, row: ProjectSubject) => actor !== null && actor.id === row.project.customerId;
+
+export const projectPolicy = definePolicy<{ view: ProjectSubject; create: { customer: UserRow }; change: ProjectSubject }>(CATALOG_MESSAGES.projectNotFound, {
+  // The page: public, or its owner's in every state; admins open any.
+  view: (actor, row) => (isPublicProject(row) || isOwner(actor, row) || isAdmin(actor) ? 'allow' : 'hidden'),
+  // A new project of this customer: by the customer themself, in the customer's mode.
+  create: (actor, { customer }) => (actor?.id === customer.id && customer.activeRole === 'customer' ? 'allow' : { forbidden: CATALOG_MESSAGES.customerOnly }),
+  // Edit and delete: the owner only (admins use the admin area). 403 for who may see it.
+  change: (actor, row) => {
+    if (isOwner(actor, row)) return 'allow';
+    return isPublicProject(row) || isAdmin(actor) ? 'forbidden' : 'hidden';
+  },
+});

@@ -1,0 +1,41 @@
+import { and, sql, type SQL } from 'drizzle-orm';
+import type { ServiceStatus } from '../../db/schema/catalog.ts';
+import { services } from '../../db/schema/catalog.ts';
+import type { UserRow } from '../../db/schema/users.ts';
+import { definePolicy, isAdmin, type Actor } from '../../platform/policy.ts';
+import { isVisiblePerson, ownedByVisiblePerson } from '../people/policy.ts';
+import { CATALOG_MESSAGES } from '#contract/catalog';
+
+// Who may do what with a service (ADR 016), and the one definition of "a public service": active, of a seller
+// the public may see. The listing, the page, a profile's services, favourites and the sitemap all use it.
+
+export interface ServiceSubject {
+  service: { status: ServiceStatus };
+  seller: Pick<UserRow, 'id' | 'blockedAt'>;
+}
+
+export function isPublicService(row: ServiceSubject): boolean {
+  return row.service.status === 'active' && isVisiblePerson(row.seller);
+}
+
+/**
+ * The same in SQL over `services`. The status is a literal, not a parameter: the listing indexes are partial
+ * on exactly this predicate.
+ */
+export function publicService(): SQL {
+  return and(sql`${services.status} = 'active'`, ownedByVisiblePerson(services.sellerId))!;
+}
+
+const isOwner = (actor: Actor, row: ServiceSubject) => actor !== null && actor.id === row.seller.id;
+
+export const servicePolicy = definePolicy<{ view: ServiceSubject; create: { seller: UserRow }; change: ServiceSubject }>(CATALOG_MESSAGES.serviceNotFound, {
+  // The page: public, or its owner's in every state; admins open any (the moderation queue links to it).
+  view: (actor, row) => (isPublicService(row) || isOwner(actor, row) || isAdmin(actor) ? 'allow' : 'hidden'),
+  // A new service of this seller: by the seller themself, in the seller's mode.
+  create: (actor, { seller }) => (actor?.id === seller.id && seller.activeRole === 'seller' ? 'allow' : { forbidden: CATALOG_MESSAGES.sellerOnly }),
+  // Edit, delete, pause, resume, submit: the owner only (admins use the admin area). 403 for who may see it.
+  change: (actor, row) => {
+    if (isOwner(actor, row)) return 'allow';
+    return isPublicService(row) || isAdmin(actor) ? 'forbidden' : 'hidden';
+  },
+});
