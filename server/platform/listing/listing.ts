@@ -1,7 +1,6 @@
 import { and, asc, count, desc, eq, gte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
-import { users } from '../../db/schema/users.ts';
 import { badRequest } from '../../lib/http.ts';
 import { CATALOG_MESSAGES, type SellerLevel } from '#contract/catalog';
 
