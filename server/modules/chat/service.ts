@@ -7,6 +7,7 @@ import { services } from '../../db/schema/catalog.ts';
 import { files } from '../../db/schema/files.ts';
 import { users, type UserRow } from '../../db/schema/users.ts';
 import { badRequest, forbidden, HttpError, notFound } from '../../lib/http.ts';
+import { chatPolicy } from './policy.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import type { Realtime } from '../../realtime/socket.ts';
 import { parseFilePath, type FileRow } from '../../platform/files.ts';
@@ -29,10 +30,8 @@ import {
 
 // Chats and messages (SPEC §3, §4, §7; PRODUCT.md "Notifications and messages").
 //
-// Who may do what: only members read or write a chat. An unknown chat or message is a 404; an existing chat
-// of which the caller is not a member is a 403 (the id of a chat is no secret worth a lie, and the client can
-// tell "gone" from "not yours"). Admins are members like anyone else where they are members (dispute chats);
-// they read any other chat only through the admin API (adminMessages).
+// Who may do what: chatPolicy (policy.ts). Admins are members like anyone else where they are members (dispute
+// chats); they read any other chat only through the admin API (adminMessages).
 //
 // Deleting a chat hides it and its history up to that moment for the deleting member only (chat_members.
 // deleted_at / cleared_at); a new message brings the chat back, with only the messages after the deletion.
@@ -313,25 +312,21 @@ export class ChatService {
   // Access
   // -------------------------------------------------------------------------------------------------------
 
-  /** The chat, if `userId` is a member: 404 when there is no such chat, 403 when it is someone else's. */
-  private async access(userId: string, chatId: string): Promise<ChatRow> {
+  /** The chat, if `user` may take part in it (chatPolicy). */
+  private async access(user: UserRow, chatId: string): Promise<ChatRow> {
     const [row] = await this.db
       .select({ chat: chats, member: chatMembers.userId })
       .from(chats)
-      .leftJoin(chatMembers, and(eq(chatMembers.chatId, chats.id), eq(chatMembers.userId, userId)))
+      .leftJoin(chatMembers, and(eq(chatMembers.chatId, chats.id), eq(chatMembers.userId, user.id)))
       .where(eq(chats.id, chatId))
       .limit(1);
-    if (!row) throw notFound(CHAT_MESSAGES.chatNotFound);
-    if (!row.member) throw forbidden(CHAT_MESSAGES.notMember);
-    return row.chat;
+    return chatPolicy.authorize(user, 'takePart', row).chat;
   }
 
   /** As access(), with the ids of the chat's members in the order they joined. */
-  private async accessWithMembers(userId: string, chatId: string): Promise<{ chat: ChatRow; memberIds: string[] }> {
-    const [row] = await this.prepared.access.execute({ userId, chatId });
-    if (!row) throw notFound(CHAT_MESSAGES.chatNotFound);
-    if (!row.member) throw forbidden(CHAT_MESSAGES.notMember);
-    return { chat: row.chat, memberIds: row.memberIds ?? [] };
+  private async accessWithMembers(user: UserRow, chatId: string): Promise<{ chat: ChatRow; memberIds: string[] }> {
+    const { chat, memberIds } = chatPolicy.authorize(user, 'takePart', (await this.prepared.access.execute({ userId: user.id, chatId }))[0]);
+    return { chat, memberIds: memberIds ?? [] };
   }
 
   // -------------------------------------------------------------------------------------------------------
@@ -418,9 +413,9 @@ export class ChatService {
   }
 
   /** One chat as a member sees it (for other features: disputes embed their chat). */
-  async chatFor(userId: string, chatId: string): Promise<Chat> {
-    const chat = await this.access(userId, chatId);
-    return (await this.chatsFor(userId, [chat]))[0]!;
+  async chatFor(user: UserRow, chatId: string): Promise<Chat> {
+    const chat = await this.access(user, chatId);
+    return (await this.chatsFor(user.id, [chat]))[0]!;
   }
 
   // -------------------------------------------------------------------------------------------------------
@@ -451,7 +446,7 @@ export class ChatService {
    * chats keep the record of a deal and cannot be deleted.
    */
   async deleteChat(user: UserRow, chatId: string): Promise<void> {
-    const chat = await this.access(user.id, chatId);
+    const chat = await this.access(user, chatId);
     if (chat.kind !== 'direct') throw badRequest(CHAT_MESSAGES.cannotDelete);
     await this.deps.realtime.afterCommit(async (outbox) => {
       await this.db
@@ -486,7 +481,7 @@ export class ChatService {
 
   /** GET /api/messages/chat/{id}: a page of the messages this member sees, newest first. */
   async messages(user: UserRow, chatId: string, query: MessagesQuery): Promise<Paged<Message>> {
-    await this.access(user.id, chatId);
+    await this.access(user, chatId);
     const where = and(eq(messages.chatId, chatId), visible);
     const rows = await this.db
       .select({ message: messages })
@@ -517,7 +512,7 @@ export class ChatService {
 
   /** GET /api/messages/last_message/{chatId}: the newest message this member sees, or null. */
   async lastMessage(user: UserRow, chatId: string): Promise<Message | null> {
-    await this.access(user.id, chatId);
+    await this.access(user, chatId);
     const [row] = await this.db
       .select({ message: messages })
       .from(messages)
@@ -540,7 +535,7 @@ export class ChatService {
 
   /** GET /api/messages/{chatId}/unseen/count. */
   async unseenInChat(user: UserRow, chatId: string): Promise<number> {
-    await this.access(user.id, chatId);
+    await this.access(user, chatId);
     return (await this.unseenPerChat(user.id, [chatId])).get(chatId) ?? 0;
   }
 
@@ -603,7 +598,7 @@ export class ChatService {
     serviceId: string | null,
   ): Promise<{ chatId: string; row: MessageRow; memberIds: string[] }> {
     if (input.chat_id) {
-      const { chat, memberIds } = await this.accessWithMembers(user.id, input.chat_id);
+      const { chat, memberIds } = await this.accessWithMembers(user, input.chat_id);
       const [row] = await this.prepared.insert.execute(values(chat));
       return { chatId: chat.id, row: row!, memberIds };
     }
