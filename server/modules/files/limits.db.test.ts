@@ -213,6 +213,13 @@ describe('files sent in a chat are private', () => {
     }
     expect((await get(stranger)).statusCode).toBe(404);
     expect((await get(null)).statusCode).toBe(404);
+
+    // filePolicy: only the owner deletes it; a member who sees it is refused (403), a stranger learns nothing (404).
+    const del = async (user: UserRow) =>
+      app.inject({ method: 'DELETE', url: '/api/files/single', payload: { filePath: url }, headers: { authorization: `Bearer ${await token(user)}` } });
+    expect((await del(other)).statusCode).toBe(403);
+    expect((await del(stranger)).statusCode).toBe(404);
+    expect((await get(member)).statusCode).toBe(200);
   });
 
   it('a service image stays public and cacheable', async () => {

@@ -124,7 +124,7 @@ export const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; tokens: To
     },
     async (request) => {
       const user = requireUser(request);
-      await files.remove(user.id, request.body.filePath);
+      await files.remove(user, request.body.filePath);
       return ok(true as const);
     },
   );

@@ -10,7 +10,8 @@ import { files } from '../../db/schema/files.ts';
 import { users, type UserRow } from '../../db/schema/users.ts';
 import { chatMembers, messages } from '../../db/schema/chat.ts';
 import { projects, services } from '../../db/schema/catalog.ts';
-import { badRequest, forbidden, HttpError, notFound } from '../../lib/http.ts';
+import { badRequest, HttpError } from '../../lib/http.ts';
+import { filePolicy, type FileSubject } from './policy.ts';
 import type { LocalStorage } from '../../lib/storage.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import type { SettingsService } from '../../platform/settings.ts';
@@ -158,23 +159,31 @@ export class FileService {
 
   /**
    * Null when the file was never sent in a chat (it is public: an avatar, a service image, a project attachment);
-   * otherwise who may see it: its owner, an admin, or a member of a chat where it was sent.
+   * otherwise whether a viewer may see it (filePolicy).
    */
   async chatAccess(row: FileRow): Promise<((viewer: UserRow) => Promise<boolean>) | null> {
-    // Messages keep urls; the bare stored path is accepted too, as everywhere a client names a file.
-    const sentWith = sql`${messages.files} && array[${fileUrl(row.path)}, ${row.path}]::text[]`;
-    const [sent] = await this.db.select({ id: messages.id }).from(messages).where(sentWith).limit(1);
-    if (!sent) return null;
-    return async (viewer) => {
-      if (viewer.id === row.ownerId || viewer.roles.includes('admin')) return true;
-      const [member] = await this.db
-        .select({ id: messages.id })
-        .from(messages)
-        .innerJoin(chatMembers, and(eq(chatMembers.chatId, messages.chatId), eq(chatMembers.userId, viewer.id)))
-        .where(sentWith)
-        .limit(1);
-      return member !== undefined;
-    };
+    if (!(await this.sentInChat(row))) return null;
+    return async (viewer) => filePolicy.can(viewer, 'download', await this.subject(row, viewer, true));
+  }
+
+  // Messages keep urls; the bare stored path is accepted too, as everywhere a client names a file.
+  private sentWith = (row: FileRow) => sql`${messages.files} && array[${fileUrl(row.path)}, ${row.path}]::text[]`;
+
+  private async sentInChat(row: FileRow): Promise<boolean> {
+    const [sent] = await this.db.select({ id: messages.id }).from(messages).where(this.sentWith(row)).limit(1);
+    return sent !== undefined;
+  }
+
+  /** What filePolicy needs to know of a file and a viewer. */
+  private async subject(row: FileRow, viewer: UserRow, inChat: boolean): Promise<FileSubject> {
+    if (!inChat || viewer.id === row.ownerId) return { ownerId: row.ownerId, inChat, member: false };
+    const [member] = await this.db
+      .select({ id: messages.id })
+      .from(messages)
+      .innerJoin(chatMembers, and(eq(chatMembers.chatId, messages.chatId), eq(chatMembers.userId, viewer.id)))
+      .where(this.sentWith(row))
+      .limit(1);
+    return { ownerId: row.ownerId, inChat, member: member !== undefined };
   }
 
   /** Where the last sweep stopped: each run looks at the next batch, and starts over after the newest. */
@@ -223,13 +232,13 @@ export class FileService {
     return row ?? null;
   }
 
-  /** Deletes a file of `ownerId` given by stored path or public url: 400 malformed, 404 unknown, 403 someone else's. */
-  async remove(ownerId: string, filePath: string): Promise<void> {
+  /** Deletes the owner's file given by stored path or public url: 400 malformed, else as filePolicy says. */
+  async remove(user: UserRow, filePath: string): Promise<void> {
     const key = parseFilePath(filePath);
     if (!key) throw badRequest(MESSAGES.validation, { filePath: [FILE_MESSAGES.badPath] });
-    const row = await this.byPath(key);
-    if (!row) throw notFound();
-    if (row.ownerId !== ownerId) throw forbidden();
+    const found = await this.byPath(key);
+    const row = filePolicy.authorize(user, 'remove', found && { ...found, ...(await this.subject(found, user, await this.sentInChat(found))) });
+    const ownerId = user.id;
     await this.db.transaction(async (tx) => {
       await tx.delete(files).where(eq(files.id, row.id));
       // An avatar made of this file goes with it.
