@@ -37,6 +37,26 @@ export default tseslint.config(
     },
   },
   {
+    // A server module's public face is its index.ts (docs/decisions/016): another module, the app and the
+    // platform never reach into its files. Tests may (a module's tests read its internals).
+    files: ['server/**/*.ts'],
+    ignores: ['server/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(modules/)?(admin|auth|chat|docs|favorites|files|health|lookups|payments|people|projects|rates|route-rules|search|seo|services|users)/(?!index\\.ts$)',
+              message: "Import another module through its index.ts (its public face), not its files.",
+            },
+            { regex: '^\\./modules/[a-z-]+/(?!index\\.ts$)', message: 'Import a module through its index.ts (its public face), not its files.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['contract/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/web/**', '**/server/**'], message: 'contract/ imports neither web/ nor server/' }] }],

@@ -8,7 +8,7 @@ import { ensureBootstrapAdmin } from './db/seed/admin.ts';
 import { buildApp } from './app.ts';
 import { LocalStorage, uploadsRoot } from './lib/storage.ts';
 import type { Realtime } from './realtime/socket.ts';
-import { archiveStaleProjects } from './modules/projects/service.ts';
+import { archiveStaleProjects } from './modules/projects/index.ts';
 import { RATES_REFRESH_MS } from '#contract/constants';
 
 export interface RunningServer {

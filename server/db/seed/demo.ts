@@ -4,7 +4,7 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { FileService } from '../../modules/files/service.ts';
+import { FileService } from '../../modules/files/index.ts';
 import type { LocalStorage } from '../../lib/storage.ts';
 import { users } from '../schema/users.ts';
 import { searchQueries } from '../schema/catalog.ts';

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { users, type Role, type UserRow } from '../../db/schema/users.ts';
 import { auditLog } from '../../db/schema/auth.ts';
 import { badRequest, notFound } from '../../lib/http.ts';
-import type { AuthService } from '../auth/service.ts';
+import type { AuthService } from '../auth/index.ts';
 import { audit } from '../../platform/audit.ts';
 import { ADMIN_MESSAGES, type AdminUser, type AuditEntry, type adminUsersQuerySchema } from '#contract/admin';
 

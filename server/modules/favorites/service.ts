@@ -4,11 +4,9 @@ import type { Db } from '../../db/client.ts';
 import { FAVORITE_TYPES, favorites, projects, services, type FavoriteType } from '../../db/schema/catalog.ts';
 import { users, type UserRow } from '../../db/schema/users.ts';
 import { badRequest, notFound } from '../../lib/http.ts';
-import { publicFreelancersByIds, publicServiceCardsByIds } from '../people/service.ts';
-import type { Presence, ProjectService } from '../projects/service.ts';
-import { publicService } from '../services/policy.ts';
-import { publicProject } from '../projects/policy.ts';
-import { visibleFreelancer } from '../people/policy.ts';
+import { publicFreelancersByIds, publicServiceCardsByIds, visibleFreelancer } from '../people/index.ts';
+import { type Presence, type ProjectService, publicProject } from '../projects/index.ts';
+import { publicService } from '../services/index.ts';
 import { favoriteSchema, type Favorite, type Project, type PublicUser, type ServiceCard } from '#contract/catalog';
 
 // SPEC §3/§4 favourites ({id, type}) of a signed-in person. The web keeps the list locally and, once signed in,

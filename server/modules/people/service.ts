@@ -6,8 +6,7 @@ import { categories, cities, countries } from '../../db/schema/lookups.ts';
 import { users, type UserRow } from '../../db/schema/users.ts';
 import { notFound } from '../../lib/http.ts';
 import { presentPublicUser } from './query.ts';
-import { presentServiceCard } from '../services/service.ts';
-import { publicService } from '../services/policy.ts';
+import { presentServiceCard, publicService } from '../services/index.ts';
 import { personPolicy, visibleFreelancer } from './policy.ts';
 import type { Actor } from '../../platform/policy.ts';
 import {
@@ -23,7 +22,7 @@ import {
   type CursorValue,
   type SortKey,
 } from '../../platform/listing/listing.ts';
-import type { Presence } from '../projects/service.ts';
+import type { Presence } from '../projects/index.ts';
 import { CATALOG_MESSAGES, publicUserSchema, serviceCardSchema, type freelancersQuerySchema, type PublicUser, type ServiceCard } from '#contract/catalog';
 
 // People in the catalogue: the freelancers listing and a person's public page.

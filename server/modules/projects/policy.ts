@@ -2,7 +2,7 @@ import { and, inArray, sql, type SQL } from 'drizzle-orm';
 import { projects, type ProjectStatus } from '../../db/schema/catalog.ts';
 import type { UserRow } from '../../db/schema/users.ts';
 import { definePolicy, isAdmin, type Actor } from '../../platform/policy.ts';
-import { isVisiblePerson, ownedByVisiblePerson } from '../people/policy.ts';
+import { isVisiblePerson, ownedByVisiblePerson } from '../people/index.ts';
 import { CATALOG_MESSAGES } from '#contract/catalog';
 
 // Who may do what with a project (ADR 016), and the one definition of its two public conditions:

@@ -14,7 +14,7 @@ import type { WithTx } from '../../platform/tx.ts';
 import type { Realtime } from '../../realtime/socket.ts';
 import { audit } from '../../platform/audit.ts';
 import { ownedFile } from '../../platform/files.ts';
-import { presentPublicUser } from '../people/query.ts';
+import { presentPublicUser } from '../people/index.ts';
 import { SeenToday } from '../../platform/listing/visitors.ts';
 import {
   cappedTotal,

@@ -4,9 +4,9 @@ import type { Db } from '../../db/client.ts';
 import { services, projects } from '../../db/schema/catalog.ts';
 import { categories } from '../../db/schema/lookups.ts';
 import { users } from '../../db/schema/users.ts';
-import { publicService } from '../services/policy.ts';
-import { listedProject } from '../projects/policy.ts';
-import { visibleFreelancer } from '../people/policy.ts';
+import { publicService } from '../services/index.ts';
+import { listedProject } from '../projects/index.ts';
+import { visibleFreelancer } from '../people/index.ts';
 
 // sitemap.xml (an index of parts of at most 50,000 URLs) and robots.txt for crawlers.
 

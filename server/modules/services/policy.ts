@@ -3,7 +3,7 @@ import type { ServiceStatus } from '../../db/schema/catalog.ts';
 import { services } from '../../db/schema/catalog.ts';
 import type { UserRow } from '../../db/schema/users.ts';
 import { definePolicy, isAdmin, type Actor } from '../../platform/policy.ts';
-import { isVisiblePerson, ownedByVisiblePerson } from '../people/policy.ts';
+import { isVisiblePerson, ownedByVisiblePerson } from '../people/index.ts';
 import { CATALOG_MESSAGES } from '#contract/catalog';
 
 // Who may do what with a service (ADR 016), and the one definition of "a public service": active, of a seller

@@ -3,7 +3,7 @@ import { ok } from '../../lib/http.ts';
 import { endpointsOf, type ReadHandlers } from '../../platform/endpoints.ts';
 import { visitorOf } from '../../platform/listing/visitors.ts';
 import type { ServiceCatalog } from './service.ts';
-import type { SearchSuggestions } from '../search/service.ts';
+import type { SearchSuggestions } from '../search/index.ts';
 
 /** The public catalogue of services and the seller's own ones (/profile/items). */
 export const servicesRoutes: FastifyPluginAsync<{ catalog: ServiceCatalog; suggestions: SearchSuggestions; reads: ReadHandlers }> = async (

@@ -13,7 +13,7 @@ import type { OutboxWriter } from '../../platform/outbox.ts';
 import type { Realtime } from '../../realtime/socket.ts';
 import { audit } from '../../platform/audit.ts';
 import { FILE_MESSAGES, ownedFile } from '../../platform/files.ts';
-import { presentPublicUser, publicUserColumns, type PublicUserRow } from '../people/query.ts';
+import { presentPublicUser, publicUserColumns, type PublicUserRow } from '../people/index.ts';
 import { isPublicService, publicService, servicePolicy } from './policy.ts';
 import { Tally } from '../../platform/listing/tally.ts';
 import { SeenToday } from '../../platform/listing/visitors.ts';

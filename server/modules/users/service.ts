@@ -7,7 +7,7 @@ import { cities, countries } from '../../db/schema/lookups.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { badRequest, forbidden } from '../../lib/http.ts';
 import { ownedFile } from '../../platform/files.ts';
-import type { AuthService } from '../auth/service.ts';
+import type { AuthService } from '../auth/index.ts';
 import { issueEmailToken } from '../../platform/email-tokens.ts';
 import { CONFIRM_TOKEN_TTL_MS, type Letters } from '../../platform/letters/index.ts';
 import { userActor } from '../../platform/actor.ts';

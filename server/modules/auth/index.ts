@@ -1,0 +1,3 @@
+// Accounts: registration, sign-in, confirmation, recovery, sessions.
+export { AuthService } from './service.ts';
+export { authRoutes } from './routes.ts';

@@ -1,0 +1,2 @@
+// The API's OpenAPI document and its viewer.
+export { docsRoutes } from './routes.ts';

@@ -1,0 +1,3 @@
+// A person's favourites.
+export { FavoriteService } from './service.ts';
+export { favoriteRoutes } from './routes.ts';

@@ -1,0 +1,2 @@
+// Liveness and readiness probes.
+export { healthRoutes } from './routes.ts';

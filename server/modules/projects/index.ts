@@ -1,0 +1,5 @@
+// Customers' projects: the listing, pages, the customer's own, moderation and the archive job.
+export { archiveStaleProjects, ProjectService, type Presence } from './service.ts';
+export { projectRoutes } from './routes.ts';
+export { adminProjectRoutes } from './admin-routes.ts';
+export { isPublicProject, listedProject, projectPolicy, publicProject, PUBLIC_PROJECT_STATUSES } from './policy.ts';

@@ -1,0 +1,3 @@
+// Crypto rates, fetched on a schedule and kept.
+export { RatesService } from './service.ts';
+export { ratesRoutes } from './routes.ts';

@@ -1,0 +1,2 @@
+// sitemap.xml and robots.txt.
+export { seoRoutes } from './routes.ts';

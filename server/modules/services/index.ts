@@ -1,0 +1,5 @@
+// Sellers' services: the listing, pages, the seller's own, and moderation.
+export { presentServiceCard, ServiceCatalog } from './service.ts';
+export { servicesRoutes } from './routes.ts';
+export { adminServicesRoutes } from './admin-routes.ts';
+export { isPublicService, publicService, servicePolicy } from './policy.ts';
