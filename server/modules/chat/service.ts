@@ -615,8 +615,8 @@ export class ChatService {
     }
     // The first message of the two (or a chat that lost a member): opened, then written to, in one transaction.
     return this.db.transaction(async (tx) => {
-      const chat = await this.openDirect(tx as unknown as Db, user.id, recipient.id, serviceId);
-      const [row] = await insertMessageQuery(tx as unknown as Db).execute(values(chat));
+      const chat = await this.openDirect(tx, user.id, recipient.id, serviceId);
+      const [row] = await insertMessageQuery(tx).execute(values(chat));
       return { chatId: chat.id, row: row!, memberIds: [user.id, recipient.id] };
     });
   }
