@@ -54,3 +54,8 @@ export function normaliseStrings<T>(value: T): T {
   }
   return value;
 }
+
+// Fixed-length, so linear. Ids are checked before they reach PostgreSQL's uuid type, which would refuse them with an error.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Whether a string is a UUID (any case), as ids in paths and queries must be. */
+export const isUuid = (value: string): boolean => UUID.test(value);

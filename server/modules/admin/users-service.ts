@@ -2,10 +2,9 @@ import { and, count, desc, eq, ilike, isNotNull, isNull, or, sql, type SQL } fro
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { users, type Role, type UserRow } from '../../db/schema/users.ts';
-import { auditLog } from '../../db/schema/auth.ts';
 import { badRequest, notFound } from '../../lib/http.ts';
 import type { AuthService } from '../auth/index.ts';
-import { audit } from '../../platform/audit.ts';
+import { audit, auditTrail } from '../../platform/audit.ts';
 import { ADMIN_MESSAGES, type AdminUser, type AuditEntry, type adminUsersQuerySchema } from '#contract/admin';
 
 export function presentAdminUser(u: UserRow): AdminUser {
@@ -72,22 +71,7 @@ export class AdminUserService {
 
   async get(id: string): Promise<{ user: AdminUser; audit: AuditEntry[] }> {
     const user = await this.find(id);
-    const entries = await this.db
-      .select()
-      .from(auditLog)
-      .where(and(eq(auditLog.targetType, 'user'), eq(auditLog.targetId, id)))
-      .orderBy(desc(auditLog.createdAt))
-      .limit(50);
-    return {
-      user: presentAdminUser(user),
-      audit: entries.map((e) => ({
-        _id: e.id,
-        actor: e.actorId,
-        action: e.action,
-        details: e.details,
-        created_at: e.createdAt.toISOString(),
-      })),
-    };
+    return { user: presentAdminUser(user), audit: await auditTrail(this.db, 'user', id) };
   }
 
   /** Blocks (ending every session and socket) or unblocks a user, with the reason on record. */

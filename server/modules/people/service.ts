@@ -5,6 +5,7 @@ import { services } from '../../db/schema/catalog.ts';
 import { categories, cities, countries } from '../../db/schema/lookups.ts';
 import { users, type UserRow } from '../../db/schema/users.ts';
 import { notFound } from '../../lib/http.ts';
+import { isUuid } from '../../lib/text.ts';
 import { presentPublicUser } from './query.ts';
 import { presentServiceCard, publicService } from '../services/index.ts';
 import { personPolicy, visibleFreelancer } from './policy.ts';
@@ -47,7 +48,6 @@ export const publicProfileSchema = publicUserSchema.extend({
 });
 export type PublicProfile = z.infer<typeof publicProfileSchema>;
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 
 /** Service cards of public services matching `where` (services joined with their seller and category). */
@@ -167,7 +167,7 @@ export class PeopleService {
 
   /** GET /api/users/{id}: a person's public page, as personPolicy lets the viewer see it (unknown and malformed ids are 404). */
   async profile(id: string, viewer: Actor = null): Promise<PublicProfile> {
-    if (!UUID_RE.test(id)) throw notFound(PEOPLE_MESSAGES.userNotFound);
+    if (!isUuid(id)) throw notFound(PEOPLE_MESSAGES.userNotFound);
     const [row] = await this.db
       .select({ user: users, city: cities.title, country: countries.title })
       .from(users)

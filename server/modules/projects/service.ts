@@ -1,18 +1,18 @@
-import { and, desc, eq, getTableColumns, gte, ilike, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, gte, ilike, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { favorites, projects, PROJECT_STATUSES, type ProjectStatus } from '../../db/schema/catalog.ts';
 import { categories, subCategories } from '../../db/schema/lookups.ts';
 import { users, type UserRow } from '../../db/schema/users.ts';
-import { auditLog } from '../../db/schema/auth.ts';
 import { badRequest, notFound } from '../../lib/http.ts';
+import { isUuid } from '../../lib/text.ts';
 import type { Letters, ProjectDecision } from '../../platform/letters/index.ts';
 import type { OutboxWriter } from '../../platform/outbox.ts';
 import { userActor } from '../../platform/actor.ts';
 import type { WithTx } from '../../platform/tx.ts';
 import type { Realtime } from '../../realtime/socket.ts';
-import { audit } from '../../platform/audit.ts';
+import { audit, auditTrail } from '../../platform/audit.ts';
 import { ownedFile } from '../../platform/files.ts';
 import { presentPublicUser } from '../people/index.ts';
 import { SeenToday } from '../../platform/listing/visitors.ts';
@@ -121,8 +121,6 @@ export type Presence = Pick<Realtime, 'onlineAmong'>;
 
 const cannotChange = () => badRequest(CATALOG_MESSAGES.cannotChange);
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string) => UUID_RE.test(value);
 
 // Everything but the search document (a tsvector nobody reads).
 const { search: _search, ...projectColumns } = getTableColumns(projects);
@@ -484,23 +482,8 @@ export class ProjectService {
   async adminGet(id: string): Promise<{ project: AdminProject; audit: AuditEntry[] }> {
     const record = await this.record(id);
     if (!record) throw notFound(CATALOG_MESSAGES.projectNotFound);
-    const entries = await this.db
-      .select()
-      .from(auditLog)
-      .where(and(eq(auditLog.targetType, 'project'), eq(auditLog.targetId, record.project.id)))
-      .orderBy(desc(auditLog.createdAt))
-      .limit(50);
     const [project] = await this.presentAdmin([record]);
-    return {
-      project: project!,
-      audit: entries.map((e) => ({
-        _id: e.id,
-        actor: e.actorId,
-        action: e.action,
-        details: e.details,
-        created_at: e.createdAt.toISOString(),
-      })),
-    };
+    return { project: project!, audit: await auditTrail(this.db, 'project', record.project.id) };
   }
 
   /**

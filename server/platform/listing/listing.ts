@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, gte, or, sql, type SQL, type SQLWrapper } fr
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { badRequest } from '../../lib/http.ts';
+import { isUuid } from '../../lib/text.ts';
 import { CATALOG_MESSAGES, type SellerLevel } from '#contract/catalog';
 
 // Shared by the public listings (services, projects, freelancers): keyset cursors, Russian full-text search,
@@ -28,7 +29,6 @@ export type CursorSpec = CursorKind | `${CursorKind}?`;
 /** Longest cursor accepted (the query schemas cap it at 200 characters too). */
 const MAX_CURSOR_LENGTH = 200;
 const MAX_STRING_VALUE = 100;
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TIMESTAMP_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z$/;
 // eslint-disable-next-line no-control-regex
 const CONTROL_RE = /[\u0000-\u001f\u007f]/;
@@ -88,7 +88,7 @@ export function fits(value: unknown, spec: CursorSpec): boolean {
     case 'numeric':
       return typeof value === 'number' && Number.isFinite(value);
     case 'uuid':
-      return typeof value === 'string' && UUID_RE.test(value);
+      return typeof value === 'string' && isUuid(value);
     case 'timestamptz':
       return typeof value === 'string' && TIMESTAMP_RE.test(value) && isRealTimestamp(value);
     case 'text':
