@@ -285,10 +285,10 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
 
   // The GET handlers, filled in as the modules register their routes: server-rendered pages read through them.
   const reads: ReadHandlers = new Map();
-  await app.register(healthRoutes, { database });
+  await app.register(healthRoutes, { database, reads });
   await app.register(lookupRoutes, { lookups: services.lookups, reads });
-  await app.register(ratesRoutes, { rates: services.rates });
-  await app.register(routeRuleRoutes, { routeRules: services.routeRules });
+  await app.register(ratesRoutes, { rates: services.rates, reads });
+  await app.register(routeRuleRoutes, { routeRules: services.routeRules, reads });
   await app.register(docsRoutes, { brand: env.BRAND_NAME });
   await app.register(authRoutes, { auth: services.auth });
   await app.register(userRoutes, { users: services.users });
@@ -304,7 +304,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   await app.register(favoriteRoutes, { favorites: services.favorites });
   await app.register(peopleRoutes, { people: services.people });
   await app.register(chatRoutes, { chat: services.chat });
-  await app.register(paymentRatesRoutes);
+  await app.register(paymentRatesRoutes, { reads });
 
   app.get('/api/*', { schema: { hide: true } }, async (_request, reply) =>
     reply.status(404).send({ status: 404, message: MESSAGES.notFound }),
