@@ -1,9 +1,11 @@
 import type { EndpointDef } from './endpoint.ts';
 import type { RouteName } from './routes.ts';
+import { authEndpoints } from './endpoints/auth.ts';
 import { healthEndpoints } from './endpoints/health.ts';
 import { lookupEndpoints } from './endpoints/lookups.ts';
 import { platformEndpoints } from './endpoints/platform.ts';
 import { serviceEndpoints } from './endpoints/services.ts';
+import { userEndpoints } from './endpoints/users.ts';
 
 // The whole API's table (ADR 015): every name of ROUTES with its schemas and guard. Server only at run time (the
 // browser imports its types): the server registers routes from it, the tests walk it.
@@ -12,6 +14,8 @@ export const endpoints = {
   ...lookupEndpoints,
   ...platformEndpoints,
   ...serviceEndpoints,
+  ...authEndpoints,
+  ...userEndpoints,
 } satisfies { [N in RouteName]?: EndpointDef };
 
 export type Endpoints = typeof endpoints;

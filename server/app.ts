@@ -290,8 +290,8 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   await app.register(ratesRoutes, { rates: services.rates, reads });
   await app.register(routeRuleRoutes, { routeRules: services.routeRules, reads });
   await app.register(docsRoutes, { brand: env.BRAND_NAME });
-  await app.register(authRoutes, { auth: services.auth });
-  await app.register(userRoutes, { users: services.users });
+  await app.register(authRoutes, { auth: services.auth, reads });
+  await app.register(userRoutes, { users: services.users, reads });
   await app.register(adminUserRoutes, { adminUsers: services.adminUsers });
   await app.register(filesRoutes, { files: services.files, tokens, db });
   await app.register(adminSettingsRoutes, { db, settings: services.settings });

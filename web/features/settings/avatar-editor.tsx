@@ -14,7 +14,7 @@ export function AvatarEditor({ user }: { user: Me }) {
   const name = `${user.name} ${user.surname}`.trim() || user.user_name;
 
   async function setAvatar(filePath: string | null) {
-    const { error } = await api.put('/api/users/me/avatar', { filePath });
+    const { error } = await api.write('users.setAvatar', { body: { filePath } });
     if (error) return toast(error.message);
     toast(filePath ? 'Аватар обновлён' : 'Аватар удалён', { type: 'success' });
     await revalidator.revalidate();
