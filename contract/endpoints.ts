@@ -1,6 +1,7 @@
 import type { EndpointDef } from './endpoint.ts';
 import type { RouteName } from './routes.ts';
 import { authEndpoints } from './endpoints/auth.ts';
+import { fileEndpoints } from './endpoints/files.ts';
 import { healthEndpoints } from './endpoints/health.ts';
 import { lookupEndpoints } from './endpoints/lookups.ts';
 import { platformEndpoints } from './endpoints/platform.ts';
@@ -16,6 +17,7 @@ export const endpoints = {
   ...serviceEndpoints,
   ...authEndpoints,
   ...userEndpoints,
+  ...fileEndpoints,
 } satisfies { [N in RouteName]?: EndpointDef };
 
 export type Endpoints = typeof endpoints;

@@ -293,7 +293,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   await app.register(authRoutes, { auth: services.auth, reads });
   await app.register(userRoutes, { users: services.users, reads });
   await app.register(adminUserRoutes, { adminUsers: services.adminUsers });
-  await app.register(filesRoutes, { files: services.files, tokens, db });
+  await app.register(filesRoutes, { files: services.files, tokens, db, reads });
   await app.register(adminSettingsRoutes, { db, settings: services.settings });
   await app.register(seoRoutes, { db, origin: (request) => origin.of(request) });
   await app.register(searchSuggestionRoutes, { suggestions: services.searchSuggestions });

@@ -25,7 +25,7 @@ export function AvatarEditor({ user }: { user: Me }) {
     setBusy(true);
     const form = new FormData();
     form.append('file', file);
-    const { data, error } = await api.post<{ filePath: string }>('/api/files/single', form);
+    const { data, error } = await api.write('files.upload', { body: form });
     if (error) toast(error.message);
     else await setAvatar(data.result.filePath);
     setBusy(false);
