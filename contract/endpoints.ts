@@ -1,6 +1,8 @@
 import type { EndpointDef } from './endpoint.ts';
 import type { RouteName } from './routes.ts';
+import { adminEndpoints } from './endpoints/admin.ts';
 import { authEndpoints } from './endpoints/auth.ts';
+import { chatEndpoints } from './endpoints/chat.ts';
 import { fileEndpoints } from './endpoints/files.ts';
 import { healthEndpoints } from './endpoints/health.ts';
 import { lookupEndpoints } from './endpoints/lookups.ts';
@@ -18,6 +20,8 @@ export const endpoints = {
   ...authEndpoints,
   ...userEndpoints,
   ...fileEndpoints,
+  ...chatEndpoints,
+  ...adminEndpoints,
 } satisfies { [N in RouteName]?: EndpointDef };
 
 export type Endpoints = typeof endpoints;

@@ -303,7 +303,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   await app.register(adminProjectRoutes, { projects: services.projects });
   await app.register(favoriteRoutes, { favorites: services.favorites });
   await app.register(peopleRoutes, { people: services.people });
-  await app.register(chatRoutes, { chat: services.chat });
+  await app.register(chatRoutes, { chat: services.chat, reads });
   await app.register(paymentRatesRoutes, { reads });
 
   app.get('/api/*', { schema: { hide: true } }, async (_request, reply) =>
