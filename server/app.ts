@@ -292,9 +292,9 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   await app.register(docsRoutes, { brand: env.BRAND_NAME });
   await app.register(authRoutes, { auth: services.auth, reads });
   await app.register(userRoutes, { users: services.users, reads });
-  await app.register(adminUserRoutes, { adminUsers: services.adminUsers });
+  await app.register(adminUserRoutes, { adminUsers: services.adminUsers, reads });
   await app.register(filesRoutes, { files: services.files, tokens, db, reads });
-  await app.register(adminSettingsRoutes, { db, settings: services.settings });
+  await app.register(adminSettingsRoutes, { db, settings: services.settings, reads });
   await app.register(seoRoutes, { db, origin: (request) => origin.of(request) });
   await app.register(searchSuggestionRoutes, { suggestions: services.searchSuggestions });
   await app.register(servicesRoutes, { catalog: services.serviceCatalog, suggestions: services.searchSuggestions, reads });
