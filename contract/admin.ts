@@ -25,6 +25,10 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
+/** GET /api/admin/users/{id}: the account and what administrators did to it. */
+export const adminUserDetailSchema = z.object({ user: adminUserSchema, audit: z.array(auditEntrySchema) });
+export type AdminUserDetail = z.infer<typeof adminUserDetailSchema>;
+
 export const ADMIN_USER_STATES = ['active', 'blocked', 'unconfirmed'] as const;
 
 export const adminUsersQuerySchema = z.object({

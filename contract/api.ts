@@ -45,6 +45,8 @@ export const ratesSchema = z.object({
 export type Rates = z.infer<typeof ratesSchema>;
 
 export const routeRuleSchema = z.object({ redirect: z.string().nullable() });
+/** GET /api/route-rules?path=…: the operator's redirect of a path, if any. */
+export const routeRuleQuerySchema = z.object({ path: z.string().min(1).max(2000).startsWith('/') });
 export type RouteRule = z.infer<typeof routeRuleSchema>;
 
 /** The public part of a user (SPEC §3: _id, referralCode, active_role, …). */

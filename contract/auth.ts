@@ -52,12 +52,14 @@ export type LoginBody = z.input<typeof loginSchema>;
 export const tokenBodySchema = z.object({ token: z.string().min(10).max(200) });
 
 export const recoverSchema = z.object({ email: emailSchema });
+export type RecoverBody = z.input<typeof recoverSchema>;
 
 const repeatSchema = z.string({ error: 'Повторите пароль' });
 
 export const resetSchema = z
   .object({ token: z.string().min(10).max(200), password: passwordSchema, repeat_password: repeatSchema })
   .refine((v) => v.password === v.repeat_password, { message: 'Пароли не совпадают', path: ['repeat_password'] });
+export type ResetBody = z.input<typeof resetSchema>;
 
 export const changePasswordSchema = z
   .object({
@@ -67,7 +69,10 @@ export const changePasswordSchema = z
   })
   .refine((v) => v.password === v.repeat_password, { message: 'Пароли не совпадают', path: ['repeat_password'] });
 
+export type ChangePasswordBody = z.input<typeof changePasswordSchema>;
+
 export const changeEmailSchema = z.object({ email: emailSchema, password: z.string({ error: 'Введите пароль' }).min(1, 'Введите пароль').max(128) });
+export type ChangeEmailBody = z.input<typeof changeEmailSchema>;
 
 export const NOTIFICATION_KINDS = {
   messages: 'Новые сообщения',
@@ -96,6 +101,12 @@ export const profileSchema = z.object({
 export type ProfileBody = z.input<typeof profileSchema>;
 
 export const roleSwitchSchema = z.object({ role: z.enum(REGISTRABLE_ROLES, { error: 'Неизвестная роль' }) });
+
+/** PUT /api/users/me/avatar: a file the person uploaded (POST /api/files/single), or null to remove the avatar. */
+export const avatarSchema = z.object({ filePath: z.string().max(300).nullable() });
+
+/** The answer of a call that only says what happened (a letter sent, a password changed). */
+export const noticeSchema = z.object({ message: z.string() });
 
 export const AUTH_MESSAGES = {
   blocked: 'Аккаунт заблокирован',

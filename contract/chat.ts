@@ -109,6 +109,9 @@ export type Chat = z.infer<typeof chatSchema>;
 export const sentMessageSchema = messageSchema.extend({ notice: z.string().optional() });
 export type SentMessage = z.infer<typeof sentMessageSchema>;
 
+/** The answer to DELETE /api/chat/{id}: the chat deleted for this member. */
+export const deletedChatSchema = z.object({ _id: z.string() });
+
 // ---------------------------------------------------------------------------------------------------------
 // Requests
 // ---------------------------------------------------------------------------------------------------------
@@ -118,6 +121,12 @@ const id = z.uuid(CHAT_MESSAGES.badId);
 const optionalId = z.preprocess((v) => (v === '' || v === null ? undefined : v), id.optional());
 
 export const chatIdParamsSchema = z.object({ id });
+/** GET /api/messages/chat/{chat_id}. */
+export const chatMessagesParamsSchema = z.object({ chat_id: id });
+/** A chat's last message and its unseen count: /api/messages/…/{chatId}…. */
+export const chatKeyParamsSchema = z.object({ chatId: id });
+/** PUT /api/messages/{id}. */
+export const messageIdParamsSchema = z.object({ id });
 
 export const chatListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),

@@ -16,6 +16,8 @@ export interface EndpointDef {
   access: Access;
   /** OpenAPI grouping. */
   tags: readonly string[];
+  /** OpenAPI's one-line description. */
+  summary?: string;
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;

@@ -285,16 +285,16 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
 
   // The GET handlers, filled in as the modules register their routes: server-rendered pages read through them.
   const reads: ReadHandlers = new Map();
-  await app.register(healthRoutes, { database });
+  await app.register(healthRoutes, { database, reads });
   await app.register(lookupRoutes, { lookups: services.lookups, reads });
-  await app.register(ratesRoutes, { rates: services.rates });
-  await app.register(routeRuleRoutes, { routeRules: services.routeRules });
+  await app.register(ratesRoutes, { rates: services.rates, reads });
+  await app.register(routeRuleRoutes, { routeRules: services.routeRules, reads });
   await app.register(docsRoutes, { brand: env.BRAND_NAME });
-  await app.register(authRoutes, { auth: services.auth });
-  await app.register(userRoutes, { users: services.users });
-  await app.register(adminUserRoutes, { adminUsers: services.adminUsers });
-  await app.register(filesRoutes, { files: services.files, tokens, db });
-  await app.register(adminSettingsRoutes, { db, settings: services.settings });
+  await app.register(authRoutes, { auth: services.auth, reads });
+  await app.register(userRoutes, { users: services.users, reads });
+  await app.register(adminUserRoutes, { adminUsers: services.adminUsers, reads });
+  await app.register(filesRoutes, { files: services.files, tokens, db, reads });
+  await app.register(adminSettingsRoutes, { db, settings: services.settings, reads });
   await app.register(seoRoutes, { db, origin: (request) => origin.of(request) });
   await app.register(searchSuggestionRoutes, { suggestions: services.searchSuggestions });
   await app.register(servicesRoutes, { catalog: services.serviceCatalog, suggestions: services.searchSuggestions, reads });
@@ -303,8 +303,8 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   await app.register(adminProjectRoutes, { projects: services.projects });
   await app.register(favoriteRoutes, { favorites: services.favorites });
   await app.register(peopleRoutes, { people: services.people });
-  await app.register(chatRoutes, { chat: services.chat });
-  await app.register(paymentRatesRoutes);
+  await app.register(chatRoutes, { chat: services.chat, reads });
+  await app.register(paymentRatesRoutes, { reads });
 
   app.get('/api/*', { schema: { hide: true } }, async (_request, reply) =>
     reply.status(404).send({ status: 404, message: MESSAGES.notFound }),

@@ -46,7 +46,8 @@ function toError(err: unknown): ApiError {
 }
 
 type Known = keyof Endpoints;
-type Input<N extends Known> = EndpointInput<Endpoints[N]>;
+/** An upload's body is the form itself (multipart/form-data, the contract's `multipart`), not JSON. */
+type Input<N extends Known> = EndpointInput<Endpoints[N]> & (Endpoints[N] extends { multipart: true } ? { body: FormData } : unknown);
 type Answer<N extends Known> = EndpointAnswer<Endpoints[N]>;
 /** Input for endpoints that take none may be left out. */
 type InputArg<N extends Known> = Record<never, never> extends Input<N> ? [input?: Input<N>] : [input: Input<N>];

@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useLoaderData, useRevalidator } from 'react-router';
 import type { Route } from './+types/admin-user';
-import type { AdminUser, AuditEntry } from '#contract/admin';
-import { api } from '../lib/api.ts';
+import { api, type Sent } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
 import { formatDate, formatRelative } from '../lib/dates.ts';
 import { pageMeta } from '../features/shell/meta.ts';
@@ -21,7 +20,7 @@ const ACTIONS: Record<string, string> = {
 
 export async function clientLoader({ params }: Route.ClientLoaderArgs) {
   try {
-    return (await api.get<{ user: AdminUser; audit: AuditEntry[] }>(`/api/admin/users/${params.id}`, undefined, { fresh: true })).result;
+    return (await api.read('admin.users.get', { params: { id: params.id } }, { fresh: true })).result;
   } catch {
     throw pageNotFound();
   }
@@ -42,8 +41,8 @@ export default function AdminUserPage() {
   const [formError, setFormError] = useState<string | null>(null);
   const fullName = `${user.name} ${user.surname}`.trim() || user.user_name;
 
-  async function send(path: string, body: Record<string, unknown>, success: string) {
-    const { error } = await api.patch(path, body);
+  async function send(change: Promise<Sent<unknown>>, success: string) {
+    const { error } = await change;
     setErrors(error?.errors);
     setFormError(error?.message ?? null);
     if (error) return;
@@ -54,7 +53,7 @@ export default function AdminUserPage() {
   function block(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const { reason } = formValues(event.currentTarget);
-    void send(`/api/admin/users/${user._id}/block`, { blocked: true, reason }, 'Пользователь заблокирован');
+    void send(api.write('admin.users.block', { params: { id: user._id }, body: { blocked: true, reason } }), 'Пользователь заблокирован');
   }
 
   return (
@@ -85,7 +84,7 @@ export default function AdminUserPage() {
         <h2 className="card__title">Доступ</h2>
         {user.blocked ? (
           <div>
-            <button type="button" className="btn btn--primary" onClick={() => send(`/api/admin/users/${user._id}/block`, { blocked: false }, 'Пользователь разблокирован')}>
+            <button type="button" className="btn btn--primary" onClick={() => send(api.write('admin.users.block', { params: { id: user._id }, body: { blocked: false } }), 'Пользователь разблокирован')}>
               Разблокировать
             </button>
           </div>
@@ -105,7 +104,10 @@ export default function AdminUserPage() {
             type="button"
             className="btn btn--ghost"
             onClick={() =>
-              send(`/api/admin/users/${user._id}/admin`, { admin: !user.roles.includes('admin') }, user.roles.includes('admin') ? 'Роль администратора снята' : 'Назначен администратором')
+              send(
+                api.write('admin.users.setAdmin', { params: { id: user._id }, body: { admin: !user.roles.includes('admin') } }),
+                user.roles.includes('admin') ? 'Роль администратора снята' : 'Назначен администратором',
+              )
             }
           >
             {user.roles.includes('admin') ? 'Снять роль администратора' : 'Сделать администратором'}

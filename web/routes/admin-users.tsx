@@ -15,7 +15,7 @@ const LIMIT = 20;
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   const url = new URL(request.url);
   const query = Object.fromEntries([...url.searchParams].filter(([, v]) => v !== ''));
-  const answer = await api.get<AdminUser[]>('/api/admin/users', { ...query, limit: LIMIT }, { fresh: true }).catch(
+  const answer = await api.read('admin.users.list', { query: { ...query, limit: LIMIT } }, { fresh: true }).catch(
     (): ApiOk<AdminUser[]> => ({ status: 0, result: [], total: 0 }),
   );
   return { users: answer.result, total: answer.total ?? 0, page: Number(query.page ?? 1) };

@@ -17,7 +17,7 @@ export default function BecomeSellerPage() {
 
   async function become() {
     setBusy(true);
-    const { error } = await api.post('/api/users/me/become-seller');
+    const { error } = await api.write('users.becomeSeller');
     if (error) {
       setBusy(false);
       return toast(error.message);

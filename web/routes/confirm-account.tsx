@@ -19,7 +19,7 @@ export default function ConfirmAccountPage() {
   useEffect(() => {
     if (!token) return;
     let live = true;
-    api.post<{ message: string }>('/api/auth/confirm', { token }).then(({ data, error }) => {
+    api.write('auth.confirm', { body: { token } }).then(({ data, error }) => {
       if (live) setState(data ? { kind: 'done', message: data.result.message } : { kind: 'failed', message: error.message });
     });
     return () => void (live = false);

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Route } from './+types/login';
+import type { LoginBody } from '#contract/auth';
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
 import { pageMeta } from '../features/shell/meta.ts';
@@ -21,7 +22,7 @@ export default function LoginPage() {
     event.preventDefault();
     const values = formValues(event.currentTarget);
     setBusy(true);
-    const { data, error } = await api.post<string>('/api/auth/login', { email: values.email, password: values.password });
+    const { data, error } = await api.write('auth.login', { body: { email: values.email, password: values.password } as LoginBody });
     if (data) return signIn(data.result, values.remember === 'on', params.get('from') ?? '/');
     setBusy(false);
     const text = loginErrorText(error);

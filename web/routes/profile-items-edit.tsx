@@ -34,7 +34,7 @@ async function load(kind: 'service' | 'project', id: string, me: Me): Promise<Lo
 }
 
 export async function clientLoader({ params }: Route.ClientLoaderArgs): Promise<Loaded> {
-  const me = await api.get<Me>('/api/users/me/', undefined, { fresh: true }).then(
+  const me = await api.read('users.me', {}, { fresh: true }).then(
     (a) => a.result,
     () => null,
   );

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useRevalidator } from 'react-router';
 import type { Route } from './+types/profile-settings';
 import { CURRENCIES, type Currency } from '#contract/constants';
-import { NOTIFICATION_KINDS } from '#contract/auth';
+import { NOTIFICATION_KINDS, type ChangeEmailBody, type ChangePasswordBody } from '#contract/auth';
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
 import { renewToken } from '../lib/token.ts';
@@ -49,7 +49,7 @@ function ProfileForm() {
     event.preventDefault();
     const v = formValues(event.currentTarget);
     void save(
-      () => api.patch('/api/users/me', { name: v.name, surname: v.surname, about: v.about, city: v.city || null, country: v.country || null }),
+      () => api.write('users.update', { body: { name: v.name, surname: v.surname, about: v.about, city: v.city || null, country: v.country || null } }),
       'Профиль сохранён',
     );
   }
@@ -106,7 +106,7 @@ function PreferencesForm() {
     const v = formValues(event.currentTarget);
     const currency = v.currency as Currency;
     const emailNotifications = Object.fromEntries(Object.keys(NOTIFICATION_KINDS).map((k) => [k, v[`notify-${k}`] === 'on']));
-    void save(() => api.patch('/api/users/me', { preferences: { currency, emailNotifications } }), 'Настройки сохранены').then(
+    void save(() => api.write('users.update', { body: { preferences: { currency, emailNotifications } } }), 'Настройки сохранены').then(
       (saved) => saved && currencyStore.set(currency),
     );
   }
@@ -139,7 +139,7 @@ function PasswordForm() {
     event.preventDefault();
     const form = event.currentTarget;
     const v = formValues(form);
-    void save(() => api.put<string>('/api/users/me/password', v), 'Пароль изменён, другие сеансы завершены').then((token) => {
+    void save(() => api.write('users.changePassword', { body: v as ChangePasswordBody }), 'Пароль изменён, другие сеансы завершены').then((token) => {
       if (!token) return;
       renewToken(token);
       form.reset();
@@ -172,7 +172,7 @@ function EmailForm() {
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const v = formValues(event.currentTarget);
-    void save(() => api.put('/api/users/me/email', v), 'Письмо для подтверждения отправлено').then((ok) => ok && setSentTo(v.email ?? null));
+    void save(() => api.write('users.changeEmail', { body: v as ChangeEmailBody }), 'Письмо для подтверждения отправлено').then((ok) => ok && setSentTo(v.email ?? null));
   }
   return (
     <form className="card form" onSubmit={submit} noValidate aria-labelledby="email-title">
@@ -199,7 +199,7 @@ function EmailForm() {
 
 function SessionsCard() {
   async function logoutEverywhere() {
-    const { error } = await api.post('/api/auth/logout-all');
+    const { error } = await api.write('auth.logoutAll');
     if (error) return toast(error.message);
     logout();
   }

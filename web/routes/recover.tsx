@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Route } from './+types/recover';
+import type { RecoverBody, ResetBody } from '#contract/auth';
 import { api } from '../lib/api.ts';
 import { pageMeta } from '../features/shell/meta.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
@@ -22,8 +23,8 @@ export default function RecoverPage() {
     const values = formValues(event.currentTarget);
     setBusy(true);
     const { data, error } = token
-      ? await api.post<{ message: string }>('/api/auth/reset', { token, password: values.password, repeat_password: values.repeat_password })
-      : await api.post<{ message: string }>('/api/auth/recover', { email: values.email });
+      ? await api.write('auth.reset', { body: { token, password: values.password, repeat_password: values.repeat_password } as ResetBody })
+      : await api.write('auth.recover', { body: { email: values.email } as RecoverBody });
     setBusy(false);
     if (data) return setDone(data.result.message);
     setErrors(error.errors);

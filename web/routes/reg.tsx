@@ -9,7 +9,7 @@ import { FormError, TextField, formValues } from '../components/ui/form.tsx';
 import { BotCheck } from '../features/auth/bot-check.tsx';
 import { registerErrorText } from '../features/auth/messages.ts';
 import { signIn, storedReferralCode } from '../features/auth/session-actions.ts';
-import { registerSchema } from '#contract/auth';
+import { registerSchema, type RegisterBody } from '#contract/auth';
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Регистрация');
 
@@ -34,7 +34,7 @@ export default function RegisterPage() {
       return;
     }
     setBusy(true);
-    const { data, error } = await api.post<string>('/api/auth/register', body);
+    const { data, error } = await api.write('auth.register', { body: body as RegisterBody });
     if (data) return signIn(data.result, false, '/verify');
     setBusy(false);
     const text = registerErrorText(error);

@@ -15,7 +15,7 @@ export default function VerifyPage() {
   if (!user) return null;
 
   async function resend() {
-    const { error } = await api.post('/api/auth/confirm/resend');
+    const { error } = await api.write('auth.resendConfirmation');
     if (error) return toast(error.message);
     setSent(true);
     toast('Письмо отправлено', { type: 'success' });

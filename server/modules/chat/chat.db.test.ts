@@ -30,7 +30,7 @@ beforeAll(async () => {
   db = database.db;
   app = await buildApp({ env: testEnv(), database, logger: pino({ level: 'silent' }), web: false });
   chat = new ChatService({ db, realtime: app.services.realtime, limiter: app.services.limiter, log: pino({ level: 'silent' }) });
-  if (!app.hasRoute({ method: 'GET', url: '/api/chat/my' })) await app.register(chatRoutes, { chat });
+  if (!app.hasRoute({ method: 'GET', url: '/api/chat/my' })) await app.register(chatRoutes, { chat, reads: new Map() });
   await app.ready();
 });
 

@@ -49,7 +49,7 @@ async function instance(database: Database, env: Record<string, string> = {}): P
   });
   if (!app.hasRoute({ method: 'GET', url: '/api/chat/my' })) {
     const chat = new ChatService({ db: database.db, realtime: app.services.realtime, limiter: app.services.limiter, log: pino({ level: 'silent' }) });
-    await app.register(chatRoutes, { chat });
+    await app.register(chatRoutes, { chat, reads: new Map() });
   }
   // What app.ts should do too (see the report): drop sockets before the HTTP server waits for their long polls.
   app.addHook('preClose', () => app.services.realtime.drain());

@@ -1,24 +1,13 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import multipart from '@fastify/multipart';
-import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { okSchema } from '#contract/api';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { badRequest, notFound, ok } from '../../lib/http.ts';
-import { requireUser, tokenOf, userForToken, type Tokens } from '../../lib/auth.ts';
+import { tokenOf, userForToken, type Tokens } from '../../lib/auth.ts';
 import type { Db } from '../../db/client.ts';
+import type { UserRow } from '../../db/schema/users.ts';
+import { endpointsOf, type ReadHandlers } from '../../platform/endpoints.ts';
 import { FILE_MESSAGES, INLINE_MIMES, MAX_FILE_SIZE, STORED_PATH_RE, type FileService } from './service.ts';
-
-// Candidate for contract/api.ts once the web client uploads.
-export const uploadedFileSchema = z.object({
-  _id: z.string(),
-  filePath: z.string(),
-  url: z.string(),
-  name: z.string(),
-  mime: z.string(),
-  size: z.number().int(),
-});
 
 /** Nothing a stored file contains may run: no scripts, no plugins, no forms, its own opaque origin. */
 export const FILE_CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox";
@@ -61,38 +50,26 @@ function drain(raw: FastifyRequest['raw'], limit = DRAIN_BYTES, ms = DRAIN_MS): 
   });
 }
 
-export const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; tokens: Tokens; db: Db }> = async (app, { files, tokens, db }) => {
+export const filesRoutes: FastifyPluginAsync<{ files: FileService; tokens: Tokens; db: Db; reads: ReadHandlers }> = async (
+  app,
+  { files, tokens, db, reads },
+) => {
   await app.register(multipart, {
     // One file part, a few small fields at most.
     limits: { fileSize: MAX_FILE_SIZE, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 11 },
   });
+  const { on, raw } = endpointsOf(app, reads);
 
-  app.post(
-    '/api/files/single',
-    {
-      schema: {
-        tags: ['files'],
-        summary: 'Upload one file (multipart field "file", at most 20 MB)',
-        consumes: ['multipart/form-data'],
-        security: [{ bearer: [] }],
-        response: { 200: okSchema(uploadedFileSchema) },
-      },
+  raw('files.upload', async ({ user }, { request }) => ok(await receive(request, user)), {
+    // Refused before the whole body arrived (guest, too large, over the quota): read the rest out, within
+    // bounds, so that the client sees the answer; a body beyond them closes the connection after it.
+    onError: async (request, reply) => {
+      if (!(await drain(request.raw))) reply.header('connection', 'close');
     },
-    async (request, reply) => {
-      try {
-        return ok(await receive(request));
-      } catch (err) {
-        // Refused before the whole body arrived (guest, too large, over the quota): read the rest out, within
-        // bounds, so that the client sees the answer; a body beyond them closes the connection after it.
-        if (!(await drain(request.raw))) reply.header('connection', 'close');
-        throw err;
-      }
-    },
-  );
+  });
 
   /** Reads the one file of an upload request and stores it for the signed-in user. */
-  async function receive(request: FastifyRequest) {
-    const user = requireUser(request);
+  async function receive(request: FastifyRequest, user: UserRow) {
     if (!request.isMultipart()) throw badRequest(FILE_MESSAGES.missing);
     const free = await files.admit(user.id, request.ip);
     let part;
@@ -111,54 +88,37 @@ export const filesRoutes: FastifyPluginAsyncZod<{ files: FileService; tokens: To
     return files.upload(user.id, { filename: part.filename, file: part.file }, free);
   }
 
-  app.delete(
-    '/api/files/single',
-    {
-      schema: {
-        tags: ['files'],
-        summary: 'Delete an own file, by its stored path or its /uploads/ url',
-        security: [{ bearer: [] }],
-        body: z.object({ filePath: z.string().max(500) }),
-        response: { 200: okSchema(z.literal(true)) },
-      },
-    },
-    async (request) => {
-      const user = requireUser(request);
-      await files.remove(user, request.body.filePath);
-      return ok(true as const);
-    },
-  );
+  on('files.remove', async ({ body, user }) => {
+    await files.remove(user, body.filePath);
+    return ok(true as const);
+  });
 
   // Avatars, service images and project attachments are shown to guests too; a file sent in a chat only to its
   // members (and its owner, and admins), and never kept by a shared cache.
-  app.get(
-    '/uploads/*',
-    { schema: { tags: ['files'], summary: 'A stored file', params: z.object({ '*': z.string() }) } },
-    async (request, reply) => {
-      const key = request.params['*'];
-      // Stored names never need escaping: anything percent-encoded (%2F, %2e, %00, …) is not ours.
-      if (request.url.includes('%') || !STORED_PATH_RE.test(key)) throw notFound();
-      const full = files.storage.resolve(key);
-      if (!full) throw notFound();
-      const row = await files.byPath(key);
-      if (!row) throw notFound();
-      const inChat = await files.chatAccess(row);
-      if (inChat) {
-        // Outside /api the auth hook does not run: the cookie (sent with <img> and links) says who asks.
-        const viewer = await userForToken(db, tokens, tokenOf(request));
-        if (!viewer || !(await inChat(viewer))) throw notFound();
-      }
-      const info = await stat(full).catch(() => null);
-      if (!info?.isFile()) throw notFound();
+  raw('files.download', async ({ params }, { request, reply }) => {
+    const key = params['*'];
+    // Stored names never need escaping: anything percent-encoded (%2F, %2e, %00, …) is not ours.
+    if (request.url.includes('%') || !STORED_PATH_RE.test(key)) throw notFound();
+    const full = files.storage.resolve(key);
+    if (!full) throw notFound();
+    const row = await files.byPath(key);
+    if (!row) throw notFound();
+    const inChat = await files.chatAccess(row);
+    if (inChat) {
+      // Outside /api the auth hook does not run: the cookie (sent with <img> and links) says who asks.
+      const viewer = await userForToken(db, tokens, tokenOf(request));
+      if (!viewer || !(await inChat(viewer))) throw notFound();
+    }
+    const info = await stat(full).catch(() => null);
+    if (!info?.isFile()) throw notFound();
 
-      return reply
-        .header('content-type', row.mime)
-        .header('content-length', info.size)
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', FILE_CSP)
-        .header('content-disposition', contentDisposition(row.mime, row.originalName))
-        .header('cache-control', inChat ? 'private, no-store' : 'public, max-age=31536000, immutable')
-        .send(createReadStream(full));
-    },
-  );
+    return reply
+      .header('content-type', row.mime)
+      .header('content-length', info.size)
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', FILE_CSP)
+      .header('content-disposition', contentDisposition(row.mime, row.originalName))
+      .header('cache-control', inChat ? 'private, no-store' : 'public, max-age=31536000, immutable')
+      .send(createReadStream(full));
+  });
 };

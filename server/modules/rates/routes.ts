@@ -1,10 +1,9 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { okSchema, ratesSchema } from '#contract/api';
+import type { FastifyPluginAsync } from 'fastify';
 import { ok } from '../../lib/http.ts';
+import { endpointsOf, type ReadHandlers } from '../../platform/endpoints.ts';
 import type { RatesService } from './service.ts';
 
-export const ratesRoutes: FastifyPluginAsyncZod<{ rates: RatesService }> = async (app, { rates }) => {
-  app.get('/api/rates', { schema: { tags: ['rates'], response: { 200: okSchema(ratesSchema) } } }, async () =>
-    ok(await rates.get()),
-  );
+export const ratesRoutes: FastifyPluginAsync<{ rates: RatesService; reads: ReadHandlers }> = async (app, { rates, reads }) => {
+  const { on } = endpointsOf(app, reads);
+  on('rates.get', async () => ok(await rates.get()));
 };

@@ -1,19 +1,9 @@
-import { z } from 'zod';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { okSchema, routeRuleSchema } from '#contract/api';
+import type { FastifyPluginAsync } from 'fastify';
 import { ok } from '../../lib/http.ts';
+import { endpointsOf, type ReadHandlers } from '../../platform/endpoints.ts';
 import type { RouteRuleService } from './service.ts';
 
-export const routeRuleRoutes: FastifyPluginAsyncZod<{ routeRules: RouteRuleService }> = async (app, { routeRules }) => {
-  app.get(
-    '/api/route-rules',
-    {
-      schema: {
-        tags: ['route-rules'],
-        querystring: z.object({ path: z.string().min(1).max(2000).startsWith('/') }),
-        response: { 200: okSchema(routeRuleSchema) },
-      },
-    },
-    async (request) => ok({ redirect: await routeRules.lookup(request.query.path) }),
-  );
+export const routeRuleRoutes: FastifyPluginAsync<{ routeRules: RouteRuleService; reads: ReadHandlers }> = async (app, { routeRules, reads }) => {
+  const { on } = endpointsOf(app, reads);
+  on('routeRules.get', async ({ query }) => ok({ redirect: await routeRules.lookup(query.path) }));
 };

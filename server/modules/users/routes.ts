@@ -1,46 +1,27 @@
-import { z } from 'zod';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { changeEmailSchema, changePasswordSchema, profileSchema, roleSwitchSchema, AUTH_MESSAGES } from '#contract/auth';
-import { meSchema, okSchema } from '#contract/api';
+import type { FastifyPluginAsync } from 'fastify';
+import { AUTH_MESSAGES } from '#contract/auth';
 import { ok } from '../../lib/http.ts';
-import { requireUser } from '../../lib/auth.ts';
+import { endpointsOf, type ReadHandlers } from '../../platform/endpoints.ts';
 import { presentMe } from './presenter.ts';
 import type { UserService } from './service.ts';
 
-const security = [{ bearer: [] }];
-const meAnswer = { response: { 200: okSchema(meSchema) } };
+export const userRoutes: FastifyPluginAsync<{ users: UserService; reads: ReadHandlers }> = async (app, { users, reads }) => {
+  const { on } = endpointsOf(app, reads);
 
-export const userRoutes: FastifyPluginAsyncZod<{ users: UserService }> = async (app, { users }) => {
-  app.get('/api/users/me/', { schema: { tags: ['users'], security, ...meAnswer } }, async (request) =>
-    ok(presentMe(requireUser(request))),
-  );
+  on('users.me', async ({ user }) => ok(presentMe(user)));
 
-  app.patch('/api/users/me', { schema: { tags: ['users'], security, body: profileSchema, ...meAnswer } }, async (request) =>
-    ok(presentMe(await users.updateProfile(requireUser(request), request.body))),
-  );
+  on('users.update', async ({ body, user }) => ok(presentMe(await users.updateProfile(user, body))));
 
-  app.put(
-    '/api/users/me/avatar',
-    { schema: { tags: ['users'], security, body: z.object({ filePath: z.string().max(300).nullable() }), ...meAnswer } },
-    async (request) => ok(presentMe(await users.setAvatar(requireUser(request), request.body.filePath))),
-  );
+  on('users.setAvatar', async ({ body, user }) => ok(presentMe(await users.setAvatar(user, body.filePath))));
 
-  app.put(
-    '/api/users/me/password',
-    { schema: { tags: ['users'], security, body: changePasswordSchema, response: { 200: okSchema(z.string()) } } },
-    async (request) => ok(await users.changePassword(requireUser(request), request.body)),
-  );
+  on('users.changePassword', async ({ body, user }) => ok(await users.changePassword(user, body)));
 
-  app.put('/api/users/me/email', { schema: { tags: ['users'], security, body: changeEmailSchema } }, async (request) => {
-    await users.requestEmailChange(requireUser(request), request.body);
+  on('users.changeEmail', async ({ body, user }) => {
+    await users.requestEmailChange(user, body);
     return ok({ message: AUTH_MESSAGES.emailChangeSent });
   });
 
-  app.put('/api/users/me/role', { schema: { tags: ['users'], security, body: roleSwitchSchema, ...meAnswer } }, async (request) =>
-    ok(presentMe(await users.switchRole(requireUser(request), request.body.role))),
-  );
+  on('users.setRole', async ({ body, user }) => ok(presentMe(await users.switchRole(user, body.role))));
 
-  app.post('/api/users/me/become-seller', { schema: { tags: ['users'], security, ...meAnswer } }, async (request) =>
-    ok(presentMe(await users.becomeSeller(requireUser(request)))),
-  );
+  on('users.becomeSeller', async ({ user }) => ok(presentMe(await users.becomeSeller(user))));
 };

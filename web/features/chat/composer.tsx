@@ -68,7 +68,7 @@ export function Composer({ apiBase, target, onSent }: ComposerProps) {
     e?.preventDefault();
     if (!canSend) return;
     setSending(true);
-    const { data, error } = await api.post<SentMessage>('/api/messages/', { message: text, files: ready, ...target });
+    const { data, error } = await api.write('chat.send', { body: { message: text, files: ready, ...target } });
     setSending(false);
     if (error || !data?.result) {
       // SPEC §8; the server's reason, when it gave one, helps (too many messages, a blocked person, …).

@@ -145,7 +145,7 @@ function onCounters(payload: CountersEvent) {
 
 async function loadTotal() {
   try {
-    const res = await api.get<number>('/api/messages/unseen/count', undefined, { fresh: true });
+    const res = await api.read('chat.unseenTotal', {}, { fresh: true });
     if (typeof res.result === 'number') set({ total: res.result });
   } catch {
     // The badge simply stays as it is; the next get_counters corrects it.
@@ -195,7 +195,7 @@ export const chatStore = {
   async loadList(tab: ChatTab, more = false) {
     const page = more ? Math.floor(state.lists[tab].length / 20) + 1 : 1;
     try {
-      const res = await api.get<Chat[]>(tab === 'orders' ? '/api/chat/my_by_order' : '/api/chat/my', { page, limit: 20 }, { fresh: true });
+      const res = await api.read(tab === 'orders' ? 'chat.listByOrder' : 'chat.list', { query: { page, limit: 20 } }, { fresh: true });
       set((s) => {
         const known = more ? s.lists[tab] : [];
         const fresh = res.result.filter((c) => !known.some((k) => k._id === c._id));
@@ -229,7 +229,7 @@ export const chatStore = {
     set({ loadingMessages: true });
     let res: ApiOk<Message[]>;
     try {
-      res = await api.get<Message[]>(`/api/messages/chat/${id}`, { page, limit: MESSAGE_PAGE_SIZE, chat_id: id }, { fresh: true });
+      res = await api.read('chat.messages', { params: { chat_id: id }, query: { page, limit: MESSAGE_PAGE_SIZE, chat_id: id } }, { fresh: true });
     } catch {
       if (state.activeId === id) set({ loadingMessages: false, messagesError: true, hasMore: false });
       return;
@@ -260,7 +260,7 @@ export const chatStore = {
   },
 
   async deleteChat(id: string): Promise<boolean> {
-    const { error } = await api.del(`/api/chat/${id}`);
+    const { error } = await api.write('chat.remove', { params: { id } });
     if (error) return false;
     onDeleteChat({ id });
     return true;
@@ -272,7 +272,7 @@ function markSeen(message: Message) {
   set((s) => ({
     messages: s.messages.map((m) => (m.sender._id !== s.me && !m.seen ? { ...m, seen: true } : m)),
   }));
-  void api.put(`/api/messages/${message._id}`, { seen: true });
+  void api.write('chat.markSeen', { params: { id: message._id }, body: { seen: true } });
 }
 
 export function useChatState(): ChatState {

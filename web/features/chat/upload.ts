@@ -1,3 +1,4 @@
+import { routeOf } from '#contract/routes';
 import { getToken } from '../../lib/token.ts';
 
 // POST /api/files/single with upload progress (ofetch has none): XMLHttpRequest with the bearer token.
@@ -14,7 +15,7 @@ export interface UploadedFile {
 export function uploadFile(apiBase: string, file: File, onProgress: (fraction: number) => void): Promise<UploadedFile> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', `${apiBase}/api/files/single`);
+    xhr.open('POST', `${apiBase}${routeOf('files.upload').path}`);
     const token = getToken();
     if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
     xhr.responseType = 'json';

@@ -26,7 +26,7 @@ export function SwitchRoleButton({ role, ghost = false }: { role: 'seller' | 'cu
 
   async function choose() {
     setBusy(true);
-    const { error } = await api.put('/api/users/me/role', { role });
+    const { error } = await api.write('users.setRole', { body: { role } });
     if (error) {
       setBusy(false);
       return toast(error.message);

@@ -1,4 +1,5 @@
 import { MESSAGES } from '#contract/messages';
+import { routeOf } from '#contract/routes';
 import { getToken } from '../../lib/token.ts';
 
 // One file through POST /api/files/single, with upload progress (fetch cannot report it, XMLHttpRequest can).
@@ -30,7 +31,7 @@ export function refuseFile(file: File, imagesOnly: boolean): string | null {
 export function uploadFile(apiBase: string, file: File, onProgress: (fraction: number) => void): Promise<UploadResult> {
   return new Promise((resolve) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', `${apiBase}/api/files/single`);
+    xhr.open('POST', `${apiBase}${routeOf('files.upload').path}`);
     const token = getToken();
     if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
     xhr.responseType = 'json';

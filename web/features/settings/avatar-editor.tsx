@@ -14,7 +14,7 @@ export function AvatarEditor({ user }: { user: Me }) {
   const name = `${user.name} ${user.surname}`.trim() || user.user_name;
 
   async function setAvatar(filePath: string | null) {
-    const { error } = await api.put('/api/users/me/avatar', { filePath });
+    const { error } = await api.write('users.setAvatar', { body: { filePath } });
     if (error) return toast(error.message);
     toast(filePath ? 'Аватар обновлён' : 'Аватар удалён', { type: 'success' });
     await revalidator.revalidate();
@@ -25,7 +25,7 @@ export function AvatarEditor({ user }: { user: Me }) {
     setBusy(true);
     const form = new FormData();
     form.append('file', file);
-    const { data, error } = await api.post<{ filePath: string }>('/api/files/single', form);
+    const { data, error } = await api.write('files.upload', { body: form });
     if (error) toast(error.message);
     else await setAvatar(data.result.filePath);
     setBusy(false);

@@ -7,7 +7,7 @@ export function useLookups() {
   const [lists, setLists] = useState<{ cities: City[]; countries: Country[] } | null>(null);
   useEffect(() => {
     let live = true;
-    Promise.all([api.get<City[]>('/api/cities/'), api.get<Country[]>('/api/countries/')])
+    Promise.all([api.read('lookups.cities'), api.read('lookups.countries')])
       .then(([cities, countries]) => live && setLists({ cities: cities.result, countries: countries.result }))
       .catch(() => live && setLists({ cities: [], countries: [] }));
     return () => void (live = false);

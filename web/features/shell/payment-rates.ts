@@ -8,7 +8,7 @@ const listeners = new Set<() => void>();
 
 export function loadPaymentRates() {
   api
-    .get<PaymentRates>('/api/payments/rates')
+    .read('payments.rates')
     .then((answer) => {
       rates = answer.result;
       listeners.forEach((l) => l());

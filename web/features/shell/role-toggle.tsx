@@ -17,7 +17,7 @@ export function RoleToggle() {
   async function choose(role: 'customer' | 'seller') {
     if (role === user!.active_role) return;
     if (role === 'seller' && !user!.roles.includes('seller')) return navigate('/become-seller');
-    const { error } = await api.put('/api/users/me/role', { role });
+    const { error } = await api.write('users.setRole', { body: { role } });
     if (error) return toast(error.message);
     // Each role has its own home: sellers work from the projects exchange.
     window.location.assign(role === 'seller' ? '/projects' : '/');

@@ -73,7 +73,7 @@ export function ShellEffects() {
     loadPaymentRates();
     connectSocket(config.apiBase, token, () => {
       // Still signed in? If the server no longer accepts the token, this tab signs out too.
-      api.get('/api/users/me/', undefined, { fresh: true }).catch((err: { status?: number }) => {
+      api.read('users.me', {}, { fresh: true }).catch((err: { status?: number }) => {
         if (err.status === 401) logout();
       });
     });

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { defineEndpoints } from '../endpoint.ts';
+import { okSchema } from '../api.ts';
+import { loginSchema, noticeSchema, recoverSchema, registerSchema, resetSchema, tokenBodySchema } from '../auth.ts';
+
+const tags = ['auth'];
+/** A new session's token (JWT). */
+const token = okSchema(z.string());
+const notice = okSchema(noticeSchema);
+const done = okSchema(z.literal(true));
+
+/** Registration, sign-in, email confirmation and password recovery (ADR 004). */
+export const authEndpoints = defineEndpoints({
+  'auth.register': { access: 'public', tags, body: registerSchema, response: token },
+  'auth.login': { access: 'public', tags, body: loginSchema, response: token },
+  'auth.logoutAll': { access: 'user', tags, response: done },
+  'auth.confirm': { access: 'public', tags, body: tokenBodySchema, response: notice },
+  'auth.resendConfirmation': { access: 'user', tags, response: done },
+  'auth.recover': { access: 'public', tags, body: recoverSchema, response: notice },
+  'auth.reset': { access: 'public', tags, body: resetSchema, response: notice },
+});
