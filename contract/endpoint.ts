@@ -16,6 +16,8 @@ export interface EndpointDef {
   access: Access;
   /** OpenAPI grouping. */
   tags: readonly string[];
+  /** OpenAPI's description of the operation, when its name and schemas do not say enough. */
+  description?: string;
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;

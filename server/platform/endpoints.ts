@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
@@ -28,6 +28,9 @@ export type Handler<N extends EndpointName> = (input: HandlerInput<N>) => Promis
 /** A handler that writes the reply itself (a pre-serialised answer, a stream, an upload): HTTP only. */
 export type RawHandler<N extends EndpointName> = (input: HandlerInput<N>, http: { request: FastifyRequest; reply: FastifyReply }) => Promise<unknown>;
 
+/** A route's own Fastify options besides what the contract gives (a hook, a rate limit's config). */
+export type RouteExtras = Omit<RouteOptions, 'method' | 'url' | 'schema' | 'handler'>;
+
 /** The handlers of the GET endpoints, for the pages' in-process reads. */
 export type ReadHandlers = Map<EndpointName, Handler<EndpointName>>;
 
@@ -47,6 +50,7 @@ function guard(access: EndpointDef['access'], request: FastifyRequest): UserRow 
 function schemaOf(def: EndpointDef) {
   return {
     tags: [...def.tags],
+    ...(def.description ? { description: def.description } : {}),
     ...(def.access === 'public' ? {} : { security: [{ bearer: [] }] }),
     ...(def.params ? { params: def.params } : {}),
     ...(def.query ? { querystring: def.query } : {}),
@@ -61,10 +65,15 @@ function schemaOf(def: EndpointDef) {
  */
 export function endpointsOf(app: FastifyInstance, reads: ReadHandlers) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  const register = <N extends EndpointName>(name: N, handle: (request: FastifyRequest, reply: FastifyReply, user: UserRow | null) => Promise<unknown>) => {
+  const register = <N extends EndpointName>(
+    name: N,
+    handle: (request: FastifyRequest, reply: FastifyReply, user: UserRow | null) => Promise<unknown>,
+    extras?: RouteExtras,
+  ) => {
     const def: EndpointDef = endpoints[name];
     const { method, path } = routeOf(name);
     typed.route({
+      ...extras,
       method,
       url: path,
       schema: schemaOf(def),
@@ -74,12 +83,12 @@ export function endpointsOf(app: FastifyInstance, reads: ReadHandlers) {
   const inputOf = (request: FastifyRequest, user: UserRow | null) =>
     ({ params: request.params, query: request.query, body: request.body, user, ip: request.ip }) as never;
   return {
-    on<N extends EndpointName>(name: N, handler: Handler<N>) {
-      register(name, (request, _reply, user) => handler(inputOf(request, user)));
+    on<N extends EndpointName>(name: N, handler: Handler<N>, extras?: RouteExtras) {
+      register(name, (request, _reply, user) => handler(inputOf(request, user)), extras);
       if (routeOf(name).method === 'GET') reads.set(name, handler as unknown as Handler<EndpointName>);
     },
-    raw<N extends EndpointName>(name: N, handler: RawHandler<N>) {
-      register(name, (request, reply, user) => handler(inputOf(request, user), { request, reply }));
+    raw<N extends EndpointName>(name: N, handler: RawHandler<N>, extras?: RouteExtras) {
+      register(name, (request, reply, user) => handler(inputOf(request, user), { request, reply }), extras);
     },
   };
 }
