@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { okSchema } from './api.ts';
 
 // Services (kworks), projects, freelancers and favourites: request bodies, queries and answers.
 // Money is integer kopecks everywhere (price: 50000 is 500 ₽). Every number has a range that fits its column
@@ -20,6 +21,16 @@ export const FREELANCER_SORTS = ['rating', 'orders', 'new'] as const;
 export const SELLER_LEVELS = ['new', 'advanced', 'pro'] as const;
 export type SellerLevel = (typeof SELLER_LEVELS)[number];
 export const SELLER_LEVEL_TITLES: Record<SellerLevel, string> = { new: 'Новичок', advanced: 'Продвинутый', pro: 'Профессионал' };
+
+/** A service's states (ARCHITECTURE: draft → moderation → active | rejected; paused by the seller; hidden by an admin). */
+export const SERVICE_STATUSES = ['draft', 'moderation', 'active', 'rejected', 'paused', 'hidden'] as const;
+export type ServiceStatus = (typeof SERVICE_STATUSES)[number];
+/** A project's states: active (open for bids), in progress, closed, archived (PROJECT_ARCHIVE_DAYS), hidden by an admin. */
+export const PROJECT_STATUSES = ['active', 'in_progress', 'closed', 'archived', 'hidden'] as const;
+export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
+/** What a favourite points at (SPEC §3). */
+export const FAVORITE_TYPES = ['service', 'project', 'freelancer'] as const;
+export type FavoriteType = (typeof FAVORITE_TYPES)[number];
 
 export const PACKAGE_KINDS = ['economy', 'standard', 'business'] as const;
 export const PACKAGE_TITLES = { economy: 'Эконом', standard: 'Стандарт', business: 'Бизнес' } as const;
@@ -124,8 +135,28 @@ export const freelancersQuerySchema = z.object({
   limit,
 });
 
-export const favoriteSchema = z.object({ id: z.uuid('Неверный идентификатор'), type: z.enum(['service', 'project', 'freelancer']) });
+/** A project's own list (/profile/items): every state, or one. */
+export const myProjectsQuerySchema = z.object({
+  status: z.enum(PROJECT_STATUSES).optional(),
+  cursor,
+  limit,
+});
+
+/** A keyset page without a total estimate: SPEC's `{ status, result, total }` plus the cursor of the next page (null on the last). */
+export const keysetPageSchema = <T extends z.ZodType>(item: T) => okSchema(z.array(item)).extend({ next: z.string().nullable() });
+
+/** A project or a person is looked up like a page: a malformed id is a 404 (the service checks it), not a 400. */
+export const pageIdParams = z.object({ id: z.string().max(100) });
+
+export const favoriteSchema = z.object({ id: z.uuid('Неверный идентификатор'), type: z.enum(FAVORITE_TYPES) });
 export type Favorite = z.infer<typeof favoriteSchema>;
+
+/** At most this many items per sync. */
+export const FAVORITES_SYNC_MAX = 200;
+export const favoritesSyncSchema = z.object({
+  items: z.array(favoriteSchema).max(FAVORITES_SYNC_MAX, `Не больше ${FAVORITES_SYNC_MAX} элементов за раз`),
+});
+export const favoriteItemsQuerySchema = z.object({ type: z.enum(FAVORITE_TYPES) });
 
 /** The public face of a person: never email, balance or anything private. */
 export const publicUserSchema = z.object({
@@ -191,6 +222,23 @@ export const projectSchema = z.object({
   customer: publicUserSchema,
 });
 export type Project = z.infer<typeof projectSchema>;
+
+/** A person's public page (GET /api/users/{id}): the public face plus what they tell about themselves, never anything private. */
+export const publicProfileSchema = publicUserSchema.extend({
+  about: z.string(),
+  /** Titles, not ids. */
+  city: z.string().nullable(),
+  country: z.string().nullable(),
+  /** Member since. */
+  created_at: z.string(),
+  /** Their active services, most popular first (the first dozen), and how many there are. */
+  services: z.array(serviceCardSchema),
+  services_total: z.number().int(),
+});
+export type PublicProfile = z.infer<typeof publicProfileSchema>;
+
+/** The header's search box: popular searches starting with `q` (the most popular ones without it). */
+export const searchSuggestionsQuerySchema = z.object({ q: z.string().max(100).optional() });
 
 /** A search suggestion as the admin area lists it (GET /api/admin/search-suggestions). */
 export const adminSearchSuggestionSchema = z.object({

@@ -18,6 +18,8 @@ export interface EndpointDef {
   tags: readonly string[];
   /** OpenAPI's one-line description. */
   summary?: string;
+  /** OpenAPI's description of the operation, when its name and schemas do not say enough. */
+  description?: string;
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;

@@ -3,10 +3,15 @@ import type { RouteName } from './routes.ts';
 import { adminEndpoints } from './endpoints/admin.ts';
 import { authEndpoints } from './endpoints/auth.ts';
 import { chatEndpoints } from './endpoints/chat.ts';
+import { favoriteEndpoints } from './endpoints/favorites.ts';
 import { fileEndpoints } from './endpoints/files.ts';
 import { healthEndpoints } from './endpoints/health.ts';
 import { lookupEndpoints } from './endpoints/lookups.ts';
+import { moderationEndpoints } from './endpoints/moderation.ts';
+import { peopleEndpoints } from './endpoints/people.ts';
 import { platformEndpoints } from './endpoints/platform.ts';
+import { projectEndpoints } from './endpoints/projects.ts';
+import { searchEndpoints } from './endpoints/search.ts';
 import { serviceEndpoints } from './endpoints/services.ts';
 import { userEndpoints } from './endpoints/users.ts';
 
@@ -22,7 +27,12 @@ export const endpoints = {
   ...fileEndpoints,
   ...chatEndpoints,
   ...adminEndpoints,
-} satisfies { [N in RouteName]?: EndpointDef };
+  ...projectEndpoints,
+  ...favoriteEndpoints,
+  ...peopleEndpoints,
+  ...searchEndpoints,
+  ...moderationEndpoints,
+} satisfies { [N in RouteName]: EndpointDef };
 
 export type Endpoints = typeof endpoints;
 export type EndpointName = keyof Endpoints;

@@ -296,13 +296,13 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   await app.register(filesRoutes, { files: services.files, tokens, db, reads });
   await app.register(adminSettingsRoutes, { db, settings: services.settings, reads });
   await app.register(seoRoutes, { db, origin: (request) => origin.of(request) });
-  await app.register(searchSuggestionRoutes, { suggestions: services.searchSuggestions });
+  await app.register(searchSuggestionRoutes, { suggestions: services.searchSuggestions, reads });
   await app.register(servicesRoutes, { catalog: services.serviceCatalog, suggestions: services.searchSuggestions, reads });
-  await app.register(adminServicesRoutes, { catalog: services.serviceCatalog });
-  await app.register(projectRoutes, { projects: services.projects });
-  await app.register(adminProjectRoutes, { projects: services.projects });
-  await app.register(favoriteRoutes, { favorites: services.favorites });
-  await app.register(peopleRoutes, { people: services.people });
+  await app.register(adminServicesRoutes, { catalog: services.serviceCatalog, reads });
+  await app.register(projectRoutes, { projects: services.projects, reads });
+  await app.register(adminProjectRoutes, { projects: services.projects, reads });
+  await app.register(favoriteRoutes, { favorites: services.favorites, reads });
+  await app.register(peopleRoutes, { people: services.people, reads });
   await app.register(chatRoutes, { chat: services.chat, reads });
   await app.register(paymentRatesRoutes, { reads });
 

@@ -55,6 +55,7 @@ function schemaOf(def: EndpointDef) {
     tags: [...def.tags],
     ...(def.summary ? { summary: def.summary } : {}),
     ...(def.multipart ? { consumes: ['multipart/form-data'] } : {}),
+    ...(def.description ? { description: def.description } : {}),
     ...(def.access === 'public' ? {} : { security: [{ bearer: [] }] }),
     ...(def.params ? { params: def.params } : {}),
     ...(def.query ? { querystring: def.query } : {}),

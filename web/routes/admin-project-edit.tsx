@@ -1,7 +1,5 @@
 import { useLoaderData, useRevalidator } from 'react-router';
 import type { Route } from './+types/admin-project-edit';
-import type { AuditEntry } from '#contract/admin';
-import type { Project } from '#contract/catalog';
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
 import { formatRelative } from '../lib/dates.ts';
@@ -15,8 +13,6 @@ import { ModerationPanel } from '../features/moderation/moderation-panel.tsx';
 
 // /admin/projects/{id}/edit: hide or restore a project, correct its fields, see what moderators did with it.
 
-type AdminProject = Project & { customer_email?: string; updated_at?: string };
-
 const ACTIONS: Record<string, string> = {
   'project.hide': 'Скрыт',
   'project.restore': 'Восстановлен',
@@ -25,11 +21,7 @@ const ACTIONS: Record<string, string> = {
 
 export async function clientLoader({ params }: Route.ClientLoaderArgs) {
   try {
-    return (
-      await api.get<{ project: AdminProject; audit: AuditEntry[] }>(`/api/admin/projects/${params.id}`, undefined, {
-        fresh: true,
-      })
-    ).result;
+    return (await api.read('admin.projects.get', { params: { id: params.id } }, { fresh: true })).result;
   } catch {
     throw pageNotFound();
   }
@@ -80,11 +72,11 @@ export default function AdminProjectEditPage() {
         )}
       </ModerationPanel>
       <ProjectForm
-        key={project.updated_at ?? project.created_at}
+        key={project.updated_at}
         mode="admin"
         submitLabel="Сохранить"
         initial={projectToValues(project)}
-        onSubmit={(body) => api.put<Project>(`/api/admin/projects/${project._id}`, body)}
+        onSubmit={(body) => api.write('admin.projects.update', { params: { id: project._id }, body })}
         onSaved={() => {
           toast('Изменения сохранены, заказчик получит письмо', { type: 'success' });
           void revalidator.revalidate();

@@ -1,6 +1,6 @@
 import { useLoaderData } from 'react-router';
 import type { Route } from './+types/admin-projects';
-import type { Project } from '#contract/catalog';
+import type { AdminProject } from '#contract/moderation';
 import { pageMeta } from '../features/shell/meta.ts';
 import { ModerationQueue, type QueueRow } from '../features/moderation/queue.tsx';
 import { PROJECT_TABS } from '../features/moderation/tabs.ts';
@@ -8,8 +8,6 @@ import { loadQueue } from '../features/moderation/load-queue.ts';
 import { projectBudget } from '../features/items/format.ts';
 
 // /admin/projects: projects are published at once and moderated afterwards, newest first.
-
-type AdminProject = Project & { customer_email?: string };
 
 const toRow = (p: AdminProject): QueueRow => ({
   _id: p._id,
@@ -25,7 +23,7 @@ const toRow = (p: AdminProject): QueueRow => ({
 });
 
 export function clientLoader({ request }: Route.ClientLoaderArgs) {
-  return loadQueue(new URL(request.url), { path: '/api/admin/projects', tabs: PROJECT_TABS, fallback: 'active', toRow });
+  return loadQueue(new URL(request.url), { endpoint: 'admin.projects.list', tabs: PROJECT_TABS, fallback: 'active', toRow });
 }
 clientLoader.hydrate = true as const;
 

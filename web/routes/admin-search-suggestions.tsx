@@ -2,8 +2,6 @@ import { useState } from 'react';
 import { Form, useLoaderData, useNavigation, useRevalidator, useSearchParams } from 'react-router';
 import { Trash2 } from 'lucide-react';
 import type { Route } from './+types/admin-search-suggestions';
-import type { ApiOk } from '#contract/api';
-import type { AdminSearchSuggestion } from '#contract/catalog';
 import { api } from '../lib/api.ts';
 import { formatDate } from '../lib/dates.ts';
 import { toast } from '../lib/toast-store.ts';
@@ -18,8 +16,8 @@ export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   const hidden = url.searchParams.get('hidden') === '1';
   const q = url.searchParams.get('q')?.trim() ?? '';
   const answer = await api
-    .get<AdminSearchSuggestion[]>('/api/admin/search-suggestions', { q: q || undefined, hidden: hidden ? '1' : undefined }, { fresh: true })
-    .catch((): ApiOk<AdminSearchSuggestion[]> | null => null);
+    .read('admin.searchSuggestions.list', { query: { q: q || undefined, hidden: hidden ? '1' : undefined } }, { fresh: true })
+    .catch(() => null);
   return { rows: answer?.result ?? [], failed: answer === null, hidden, q };
 }
 clientLoader.hydrate = true as const;
@@ -44,7 +42,7 @@ export default function AdminSearchSuggestionsPage() {
 
   async function remove(query: string) {
     setBusy(query);
-    const { error } = await api.del<string>(`/api/admin/search-suggestions/${encodeURIComponent(query)}`);
+    const { error } = await api.write('admin.searchSuggestions.hide', { params: { query } });
     setBusy(null);
     if (error) return void toast(error.message);
     toast(`Подсказка «${query}» удалена`, { type: 'success' });

@@ -1,6 +1,5 @@
 import { useLoaderData, useRevalidator } from 'react-router';
 import type { Route } from './+types/admin-service-edit';
-import type { Service } from '#contract/catalog';
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
 import { pageMeta } from '../features/shell/meta.ts';
@@ -15,7 +14,7 @@ import { ModerationPanel } from '../features/moderation/moderation-panel.tsx';
 
 export async function clientLoader({ params }: Route.ClientLoaderArgs) {
   try {
-    return (await api.get<Service>(`/api/admin/services/${params.id}`, undefined, { fresh: true })).result;
+    return (await api.read('admin.services.get', { params: { id: params.id } }, { fresh: true })).result;
   } catch {
     throw pageNotFound();
   }
@@ -55,7 +54,7 @@ export default function AdminServiceEditPage() {
         mode="admin"
         status={service.status}
         initial={serviceToValues(service)}
-        onSubmit={(body) => api.put<Service>(`/api/admin/services/${service._id}`, body)}
+        onSubmit={(body) => api.write('admin.services.update', { params: { id: service._id }, body })}
         onSaved={() => {
           toast('Изменения сохранены, продавец получит письмо', { type: 'success' });
           void revalidator.revalidate();

@@ -23,7 +23,7 @@ const toRow = (s: Service): QueueRow => ({
 });
 
 export function clientLoader({ request }: Route.ClientLoaderArgs) {
-  return loadQueue(new URL(request.url), { path: '/api/admin/services', tabs: SERVICE_TABS, fallback: 'moderation', toRow });
+  return loadQueue(new URL(request.url), { endpoint: 'admin.services.list', tabs: SERVICE_TABS, fallback: 'moderation', toRow });
 }
 clientLoader.hydrate = true as const;
 

@@ -1,6 +1,5 @@
 import { useNavigate, useSearchParams } from 'react-router';
 import type { Route } from './+types/profile-items-create';
-import type { Project, Service } from '#contract/catalog';
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
 import { pageMeta } from '../features/shell/meta.ts';
@@ -57,7 +56,7 @@ export default function CreateItemPage() {
           {kind === 'service' ? (
             <ServiceForm
               mode="owner"
-              onSubmit={(body) => api.post<Service>('/api/services', body)}
+              onSubmit={(body) => api.write('services.create', { body })}
               onSaved={(published) => {
                 toast(published ? 'Услуга отправлена на модерацию' : 'Черновик сохранён', { type: 'success' });
                 void navigate('/profile/items');
@@ -67,7 +66,7 @@ export default function CreateItemPage() {
           ) : (
             <ProjectForm
               submitLabel="Опубликовать"
-              onSubmit={(body) => api.post<Project>('/api/projects', body)}
+              onSubmit={(body) => api.write('projects.create', { body })}
               onSaved={() => {
                 toast('Проект опубликован', { type: 'success' });
                 void navigate('/profile/items');

@@ -23,10 +23,10 @@ type Loaded = { kind: 'service'; service: Service } | { kind: 'project'; project
 async function load(kind: 'service' | 'project', id: string, me: Me): Promise<Loaded | null> {
   try {
     if (kind === 'service') {
-      const service = (await api.get<Service>(`/api/services/${id}`, undefined, { fresh: true })).result;
+      const service = (await api.read('services.get', { params: { id } }, { fresh: true })).result;
       return service.seller._id === me._id ? { kind, service } : null;
     }
-    const project = (await api.get<Project>(`/api/projects/${id}`, undefined, { fresh: true })).result;
+    const project = (await api.read('projects.get', { params: { id } }, { fresh: true })).result;
     return project.customer._id === me._id ? { kind, project } : null;
   } catch {
     return null;
@@ -117,7 +117,7 @@ export default function EditItemPage() {
               mode="owner"
               status={s.status}
               initial={serviceToValues(s)}
-              onSubmit={(body) => api.put<Service>(`/api/services/${s._id}`, body)}
+              onSubmit={(body) => api.write('services.update', { params: { id: s._id }, body })}
               onSaved={(published) =>
                 done(
                   !published
@@ -156,7 +156,7 @@ export default function EditItemPage() {
           <ProjectForm
             submitLabel="Сохранить"
             initial={projectToValues(p)}
-            onSubmit={(body) => api.put<Project>(`/api/projects/${p._id}`, body)}
+            onSubmit={(body) => api.write('projects.update', { params: { id: p._id }, body })}
             onSaved={() => done('Проект сохранён')}
             cancelTo={cancel}
           />

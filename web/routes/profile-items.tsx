@@ -31,7 +31,7 @@ export async function clientLoader(): Promise<Page> {
     // The active role decides the list; it may have changed in this tab a moment ago, so it is asked afresh.
     const me = (await api.get<Me>('/api/users/me/', undefined, { fresh: true })).result;
     if (me.active_role === 'seller') {
-      const answer = await api.get<Service[]>('/api/services/my', undefined, { fresh: true });
+      const answer = await api.read('services.mine', {}, { fresh: true });
       return {
         kind: 'service',
         services: answer.result,
@@ -41,14 +41,13 @@ export async function clientLoader(): Promise<Page> {
         failed: false,
       };
     }
-    const answer = await api.get<Project[]>('/api/projects/my', { limit: LISTING_MAX_LIMIT }, { fresh: true });
-    const next = (answer as { next?: string | null }).next ?? null;
+    const answer = await api.read('projects.mine', { query: { limit: LISTING_MAX_LIMIT } }, { fresh: true });
     return {
       kind: 'project',
       services: [],
       projects: answer.result,
       total: answer.total ?? answer.result.length,
-      next,
+      next: answer.next,
       failed: false,
     };
   } catch {
@@ -98,13 +97,8 @@ export default function ProfileItemsPage() {
     if (!more.next) return;
     setMore((m) => ({ ...m, loading: true }));
     try {
-      const answer = await api.get<Project[]>(
-        '/api/projects/my',
-        { limit: LISTING_MAX_LIMIT, cursor: more.next },
-        { fresh: true },
-      );
-      const next = (answer as { next?: string | null }).next ?? null;
-      setMore((m) => ({ ...m, items: [...m.items, ...answer.result], next, loading: false }));
+      const answer = await api.read('projects.mine', { query: { limit: LISTING_MAX_LIMIT, cursor: more.next } }, { fresh: true });
+      setMore((m) => ({ ...m, items: [...m.items, ...answer.result], next: answer.next, loading: false }));
     } catch (err) {
       setMore((m) => ({ ...m, loading: false }));
       toast((err as { message?: string }).message ?? 'Не удалось загрузить проекты');

@@ -90,7 +90,7 @@ export default function MessagesPage() {
   useEffect(() => {
     if (!pendingTo) return;
     let live = true;
-    api.get<Person>(`/api/users/${pendingTo}`).then(
+    api.read('people.profile', { params: { id: pendingTo } }).then(
       (res) => live && setPending((p) => (p && p.to === pendingTo ? { ...p, person: res.result } : p)),
       () => live && setPending((p) => (p && p.to === pendingTo ? { ...p, person: null } : p)),
     );

@@ -1,7 +1,6 @@
 import { useEffect } from 'react';
 import { useRevalidator } from 'react-router';
 import type { Route } from './+types/profile-saved';
-import type { ApiOk } from '#contract/api';
 import type { Project, PublicUser, ServiceCard } from '#contract/catalog';
 import { pageMeta } from '../features/shell/meta.ts';
 import { useShell } from '../features/shell/use-shell.ts';
@@ -42,9 +41,9 @@ const tabOf = (url: string): Tab => TABS.find((t) => t.tab === new URL(url).sear
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const tab = tabOf(request.url);
-  const res = await context.api<ApiOk<(ServiceCard | Project | PublicUser)[]>>('/api/favorites/items', { type: tab.type });
-  const ok = res.status === 200 && Array.isArray(res.body?.result);
-  return { type: tab.type, items: ok ? res.body.result : [], error: ok ? null : 'Не удалось загрузить избранное. Обновите страницу через минуту.' };
+  const res = await context.read('favorites.items', { query: { type: tab.type } });
+  const items: (ServiceCard | Project | PublicUser)[] = res.ok ? res.body.result : [];
+  return { type: tab.type, items, error: res.ok ? null : 'Не удалось загрузить избранное. Обновите страницу через минуту.' };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => [...pageMeta(matches, 'Избранное'), { name: 'robots', content: 'noindex' }];

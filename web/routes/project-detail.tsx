@@ -1,7 +1,6 @@
 import { data as answer, redirect } from 'react-router';
 import { CalendarClock, Eye, FileText, MessageSquareText } from 'lucide-react';
 import type { Route } from './+types/project-detail';
-import type { ApiOk } from '#contract/api';
 import type { Project } from '#contract/catalog';
 import { errorMeta } from '../features/shell/meta.ts';
 import { pageNotFound } from '../features/shell/guards.ts';
@@ -31,14 +30,12 @@ const STATUS_NOTES: Record<string, string> = {
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const id = params.projectId;
   if (!isUuid(id)) throw pageNotFound();
-  const res = await context.api<ApiOk<Project>>(`/api/projects/${id}`);
+  // Only the customer and admins see a project that is not public: the projects policy decides, a 404 otherwise.
+  const res = await context.read('projects.get', { params: { id } });
   if (res.status >= 500) throw answer('Server error', { status: 500 });
-  if (res.status !== 200 || !res.body?.result) throw pageNotFound();
+  if (!res.ok) throw pageNotFound();
   const project = res.body.result;
-
-  const me = context.user;
-  const own = me?._id === project.customer._id;
-  if (project.status === 'hidden' && !own && !me?.roles.includes('admin')) throw pageNotFound();
+  const own = context.user?._id === project.customer._id;
 
   const category = findCategory(await context.catalogue(), project.category);
   if (category && params.slug !== category.slug) {

@@ -1,7 +1,6 @@
 import { data as answer, redirect } from 'react-router';
 import { CalendarClock, Eye, MessageCircle, Pencil, RefreshCw } from 'lucide-react';
 import type { Route } from './+types/service-detail';
-import type { ApiOk } from '#contract/api';
 import { PACKAGE_TITLES, type Service, type ServiceCard } from '#contract/catalog';
 import { errorMeta } from '../features/shell/meta.ts';
 import { pageNotFound } from '../features/shell/guards.ts';
@@ -18,7 +17,6 @@ import { Rating } from '../features/catalog/parts.tsx';
 import { findCategory, findSub, isUuid, loginPath, messagesPath, userPath } from '../features/catalog/paths.ts';
 import { breadcrumbLd, excerpt, seoMeta, serviceLd } from '../features/catalog/seo.ts';
 import { FORMS, count, daysText, revisionsText } from '../features/catalog/texts.ts';
-import type { PublicProfile } from '../features/catalog/types.ts';
 import { trimEnd } from '#contract/text';
 
 // /services/{slug}/{serviceId}: one service (kwork). The slug is its category's: any other slug answers with a
@@ -49,9 +47,8 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const slug = category?.slug ?? params.slug;
   const sub = findSub(category, service.sub);
 
-  const profile = await context.api<ApiOk<PublicProfile>>(`/api/users/${service.seller._id}`);
-  const others: ServiceCard[] =
-    profile.status === 200 ? (profile.body.result.services ?? []).filter((s) => s._id !== service._id).slice(0, 4) : [];
+  const profile = await context.read('people.profile', { params: { id: service.seller._id } });
+  const others: ServiceCard[] = profile.ok ? profile.body.result.services.filter((s) => s._id !== service._id).slice(0, 4) : [];
 
   return {
     service,

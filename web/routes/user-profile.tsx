@@ -1,7 +1,6 @@
 import { data as answer } from 'react-router';
 import { CalendarDays, Flag, MapPin, MessageCircle, Settings } from 'lucide-react';
 import type { Route } from './+types/user-profile';
-import type { ApiOk } from '#contract/api';
 import { errorMeta } from '../features/shell/meta.ts';
 import { pageNotFound } from '../features/shell/guards.ts';
 import { useShell } from '../features/shell/use-shell.ts';
@@ -16,7 +15,6 @@ import { LevelBadge, OnlineStatus, Rating } from '../features/catalog/parts.tsx'
 import { displayName, isUuid, loginPath, messagesPath } from '../features/catalog/paths.ts';
 import { absoluteUrl, breadcrumbLd, excerpt, seoMeta } from '../features/catalog/seo.ts';
 import { FORMS, count } from '../features/catalog/texts.ts';
-import type { PublicProfile } from '../features/catalog/types.ts';
 import { SELLER_LEVEL_TITLES } from '#contract/catalog';
 import { trimEnd } from '#contract/text';
 
@@ -24,9 +22,9 @@ import { trimEnd } from '#contract/text';
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   if (!isUuid(params.id)) throw pageNotFound();
-  const res = await context.api<ApiOk<PublicProfile>>(`/api/users/${params.id}`);
+  const res = await context.read('people.profile', { params: { id: params.id } });
   if (res.status >= 500) throw answer('Server error', { status: 500 });
-  if (res.status !== 200 || !res.body?.result) throw pageNotFound();
+  if (!res.ok) throw pageNotFound();
   return { person: res.body.result, own: context.user?._id === res.body.result._id, path: `/user/${res.body.result._id}` };
 }
 
@@ -34,7 +32,7 @@ export const meta: Route.MetaFunction = ({ data, matches, error }) => {
   if (error || !data) return errorMeta(matches, error);
   const { person } = data;
   const name = displayName(person);
-  const fallback = `${name} — ${SELLER_LEVEL_TITLES[person.level]}${person.services.length ? `, ${count(person.services_total ?? person.services.length, FORMS.services)}` : ''}.`;
+  const fallback = `${name} — ${SELLER_LEVEL_TITLES[person.level]}${person.services.length ? `, ${count(person.services_total, FORMS.services)}` : ''}.`;
   return seoMeta(matches, {
     title: name,
     description: excerpt(person.about) || fallback,
@@ -50,7 +48,7 @@ export default function UserProfilePage({ loaderData }: Route.ComponentProps) {
   const siteUrl = trimEnd(config.siteUrl, '/');
   const name = displayName(person);
   const place = [person.city, person.country].filter(Boolean).join(', ');
-  const total = person.services_total ?? person.services.length;
+  const total = person.services_total;
   const chat = messagesPath(person._id);
   const crumbs = [{ label: 'Главная', to: '/' }, { label: 'Фрилансеры', to: '/freelancers/all' }, { label: name }];
   const about = person.about.split(/\n{2,}/).filter((p) => p.trim());

@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { pgTable, text, uuid, integer, timestamp, jsonb, index, primaryKey, customType, check } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 import { categories, subCategories } from './lookups.ts';
+import type { FavoriteType, ProjectStatus, ServiceStatus } from '../../../contract/catalog.ts';
 
 // Services (kworks), projects (customers' requests) and favourites. Money is integer kopecks.
 
@@ -11,8 +12,8 @@ const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 const searchDocument = (title: SQL, tags: SQL, description: SQL) =>
   sql`setweight(to_tsvector('russian', coalesce(${title}, '')), 'A') || setweight(to_tsvector('russian', coalesce(${tags}, '')), 'B') || setweight(to_tsvector('russian', coalesce(${description}, '')), 'C')`;
 
-export const SERVICE_STATUSES = ['draft', 'moderation', 'active', 'rejected', 'paused', 'hidden'] as const;
-export type ServiceStatus = (typeof SERVICE_STATUSES)[number];
+// The states and the favourite types are the contract's (the API's queries and answers name them too).
+export { FAVORITE_TYPES, PROJECT_STATUSES, SERVICE_STATUSES, type FavoriteType, type ProjectStatus, type ServiceStatus } from '../../../contract/catalog.ts';
 
 export interface ServicePackage {
   kind: 'economy' | 'standard' | 'business';
@@ -86,9 +87,6 @@ export const services = pgTable(
   ],
 );
 
-export const PROJECT_STATUSES = ['active', 'in_progress', 'closed', 'archived', 'hidden'] as const;
-export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
-
 export const projects = pgTable(
   'projects',
   {
@@ -126,9 +124,6 @@ export const projects = pgTable(
     index('projects_active_cat_new_idx').on(t.categoryId, t.createdAt.desc(), t.id.desc()).where(sql`status = 'active'`),
   ],
 );
-
-export const FAVORITE_TYPES = ['service', 'project', 'freelancer'] as const;
-export type FavoriteType = (typeof FAVORITE_TYPES)[number];
 
 /** SPEC §3 favourites ({id, type}), synced to the account when signed in. */
 export const favorites = pgTable(

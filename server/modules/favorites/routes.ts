@@ -1,55 +1,43 @@
-import { z } from 'zod';
-import type { FastifyRequest } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { okSchema } from '#contract/api';
-import { favoriteSchema, projectSchema, publicUserSchema, serviceCardSchema } from '#contract/catalog';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ok } from '../../lib/http.ts';
 import { requireUser } from '../../lib/auth.ts';
-import { favoriteItemsQuerySchema, favoritesSyncSchema, type FavoriteService } from './service.ts';
+import { endpointsOf, type ReadHandlers, type RouteExtras } from '../../platform/endpoints.ts';
+import type { FavoriteService } from './service.ts';
 
-const security = [{ bearer: [] }];
-const list = okSchema(z.array(favoriteSchema));
+// 401 before validation: a guest learns nothing from a 400. (The contract's access is checked again with the
+// handler, the same way for the pages' in-process reads.)
+const signedIn: RouteExtras = { preValidation: async (request: FastifyRequest) => void requireUser(request) };
 
 /** SPEC §3/§4 favourites of the signed-in person (SPEC §5: favouriting requires being signed in). */
-export const favoriteRoutes: FastifyPluginAsyncZod<{ favorites: FavoriteService }> = async (app, { favorites }) => {
-  // 401 before validation: a guest learns nothing from a 400.
-  app.addHook('preValidation', async (request: FastifyRequest) => {
-    requireUser(request);
-  });
+export const favoriteRoutes: FastifyPluginAsync<{ favorites: FavoriteService; reads: ReadHandlers }> = async (app, { favorites, reads }) => {
+  const { on } = endpointsOf(app, reads);
 
-  app.get('/api/favorites', { schema: { tags: ['favorites'], security, response: { 200: list } } }, async (request) => {
-    const result = await favorites.list(requireUser(request));
-    return ok(result, result.length);
-  });
-
-  app.get(
-    '/api/favorites/items',
-    {
-      schema: {
-        tags: ['favorites'],
-        security,
-        querystring: favoriteItemsQuerySchema,
-        response: { 200: okSchema(z.union([z.array(serviceCardSchema), z.array(projectSchema), z.array(publicUserSchema)])) },
-      },
-    },
-    async (request) => {
-      const result = await favorites.items(requireUser(request), request.query.type);
+  on(
+    'favorites.list',
+    async ({ user }) => {
+      const result = await favorites.list(user);
       return ok(result, result.length);
     },
+    signedIn,
   );
 
-  app.post(
-    '/api/favorites/toggle',
-    { schema: { tags: ['favorites'], security, body: favoriteSchema, response: { 200: okSchema(z.object({ favorite: z.boolean() })) } } },
-    async (request) => ok(await favorites.toggle(requireUser(request), request.body)),
-  );
-
-  app.post(
-    '/api/favorites/sync',
-    { schema: { tags: ['favorites'], security, body: favoritesSyncSchema, response: { 200: list } } },
-    async (request) => {
-      const result = await favorites.sync(requireUser(request), request.body.items);
+  on(
+    'favorites.items',
+    async ({ query, user }) => {
+      const result = await favorites.items(user, query.type);
       return ok(result, result.length);
     },
+    signedIn,
+  );
+
+  on('favorites.toggle', async ({ body, user }) => ok(await favorites.toggle(user, body)), signedIn);
+
+  on(
+    'favorites.sync',
+    async ({ body, user }) => {
+      const result = await favorites.sync(user, body.items);
+      return ok(result, result.length);
+    },
+    signedIn,
   );
 };

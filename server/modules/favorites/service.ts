@@ -1,5 +1,4 @@
 import { and, asc, count, desc, eq, inArray, not, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { FAVORITE_TYPES, favorites, projects, services, type FavoriteType } from '../../db/schema/catalog.ts';
 import { users, type UserRow } from '../../db/schema/users.ts';
@@ -7,7 +6,7 @@ import { badRequest, notFound } from '../../lib/http.ts';
 import { publicFreelancersByIds, publicServiceCardsByIds, visibleFreelancer } from '../people/index.ts';
 import { type Presence, type ProjectService, publicProject } from '../projects/index.ts';
 import { publicService } from '../services/index.ts';
-import { favoriteSchema, type Favorite, type Project, type PublicUser, type ServiceCard } from '#contract/catalog';
+import type { Favorite, Project, PublicUser, ServiceCard } from '#contract/catalog';
 
 // SPEC §3/§4 favourites ({id, type}) of a signed-in person. The web keeps the list locally and, once signed in,
 // toggles on the server and merges a guest's list into the account (sync).
@@ -17,8 +16,6 @@ import { favoriteSchema, type Favorite, type Project, type PublicUser, type Serv
 
 /** At most this many favourites per person (a cap on abuse, far above real use). */
 export const FAVORITES_MAX = 500;
-/** At most this many items per sync. */
-export const FAVORITES_SYNC_MAX = 200;
 
 // Candidates for contract/catalog.ts once the web client shows them.
 export const FAVORITE_MESSAGES = {
@@ -26,10 +23,6 @@ export const FAVORITE_MESSAGES = {
   itemNotFound: 'Объявление или исполнитель не найдены',
 } as const;
 
-export const favoritesSyncSchema = z.object({
-  items: z.array(favoriteSchema).max(FAVORITES_SYNC_MAX, `Не больше ${FAVORITES_SYNC_MAX} элементов за раз`),
-});
-export const favoriteItemsQuerySchema = z.object({ type: z.enum(FAVORITE_TYPES) });
 
 /**
  * The item of a favourite is public now, by its module's policy (a public service, a public project, a visible

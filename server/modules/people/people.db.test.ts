@@ -30,7 +30,7 @@ beforeAll(async () => {
   db = database.db;
   app = await buildApp({ env: testEnv(), database, logger: pino({ level: 'silent' }), web: false });
   if (!app.hasRoute({ method: 'GET', url: '/api/freelancers' })) {
-    await app.register(peopleRoutes, { people: new PeopleService({ db, presence: app.services.realtime }) });
+    await app.register(peopleRoutes, { people: new PeopleService({ db, presence: app.services.realtime }), reads: new Map() });
   }
   // Listening, so that a socket can connect (online status).
   url = await app.listen({ port: 0, host: '127.0.0.1' });

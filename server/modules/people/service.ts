@@ -1,5 +1,5 @@
 import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { services } from '../../db/schema/catalog.ts';
 import { categories, cities, countries } from '../../db/schema/lookups.ts';
@@ -24,7 +24,7 @@ import {
   type SortKey,
 } from '../../platform/listing/listing.ts';
 import type { Presence } from '../projects/index.ts';
-import { CATALOG_MESSAGES, publicUserSchema, serviceCardSchema, type freelancersQuerySchema, type PublicUser, type ServiceCard } from '#contract/catalog';
+import { CATALOG_MESSAGES, type freelancersQuerySchema, type PublicProfile, type PublicUser, type ServiceCard } from '#contract/catalog';
 
 // People in the catalogue: the freelancers listing and a person's public page.
 
@@ -34,19 +34,7 @@ export const PROFILE_SERVICES_MAX = 12;
 // Candidates for contract/catalog.ts once the web client shows them.
 export const PEOPLE_MESSAGES = { userNotFound: CATALOG_MESSAGES.personNotFound } as const;
 
-/** A person's public page: the public face plus what they tell about themselves, never anything private. */
-export const publicProfileSchema = publicUserSchema.extend({
-  about: z.string(),
-  /** Titles, not ids. */
-  city: z.string().nullable(),
-  country: z.string().nullable(),
-  /** Member since. */
-  created_at: z.string(),
-  /** Their active services, most popular first (at most PROFILE_SERVICES_MAX), and how many there are. */
-  services: z.array(serviceCardSchema),
-  services_total: z.number().int(),
-});
-export type PublicProfile = z.infer<typeof publicProfileSchema>;
+export type { PublicProfile } from '#contract/catalog';
 
 
 

@@ -40,8 +40,8 @@ beforeAll(async () => {
     letters: app.services.letters,
     log: pino({ level: 'silent' }),
   });
-  if (!app.hasRoute({ method: 'GET', url: '/api/projects' })) await app.register(projectRoutes, { projects: service });
-  if (!app.hasRoute({ method: 'GET', url: '/api/admin/projects' })) await app.register(adminProjectRoutes, { projects: service });
+  if (!app.hasRoute({ method: 'GET', url: '/api/projects' })) await app.register(projectRoutes, { projects: service, reads: new Map() });
+  if (!app.hasRoute({ method: 'GET', url: '/api/admin/projects' })) await app.register(adminProjectRoutes, { projects: service, reads: new Map() });
   await app.ready();
   admin = await createUser(db, { role: 'admin' });
   adminToken = await app.services.tokens.sign(admin);

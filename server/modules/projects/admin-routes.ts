@@ -1,56 +1,23 @@
-import { z } from 'zod';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { okSchema } from '#contract/api';
-import { projectInputSchema } from '#contract/catalog';
+import type { FastifyPluginAsync } from 'fastify';
 import { ok } from '../../lib/http.ts';
-import { requireAdmin } from '../../lib/auth.ts';
-import {
-  adminProjectDetailSchema,
-  adminProjectSchema,
-  adminProjectsQuerySchema,
-  projectDecisionSchema,
-  type ProjectService,
-} from './service.ts';
-import { pageSchema } from './routes.ts';
+import { endpointsOf, type ReadHandlers } from '../../platform/endpoints.ts';
+import type { ProjectService } from './service.ts';
 
-const security = [{ bearer: [] }];
-const params = z.object({ id: z.uuid('Неверный идентификатор') });
+/**
+ * The admin area's projects: list, open, hide or restore (with the reason on record), edit. A non-admin is
+ * refused before validation by app.ts (the /api/admin prefix), so learns nothing from a 400.
+ */
+export const adminProjectRoutes: FastifyPluginAsync<{ projects: ProjectService; reads: ReadHandlers }> = async (app, { projects, reads }) => {
+  const { on } = endpointsOf(app, reads);
 
-/** The admin area's projects: list, open, hide or restore (with the reason on record), edit. */
-export const adminProjectRoutes: FastifyPluginAsyncZod<{ projects: ProjectService }> = async (app, { projects }) => {
-  // Before validation, so a non-admin learns nothing from a 400 (app.ts checks the /api/admin prefix as well).
-  app.addHook('onRequest', async (request) => {
-    requireAdmin(request);
+  on('admin.projects.list', async ({ query }) => {
+    const { result, total, next } = await projects.adminList(query);
+    return { ...ok(result, total), next };
   });
 
-  app.get(
-    '/api/admin/projects',
-    { schema: { tags: ['admin'], security, querystring: adminProjectsQuerySchema, response: { 200: pageSchema(adminProjectSchema) } } },
-    async (request) => {
-      requireAdmin(request);
-      const { result, total, next } = await projects.adminList(request.query);
-      return { ...ok(result, total), next };
-    },
-  );
+  on('admin.projects.get', async ({ params }) => ok(await projects.adminGet(params.id)));
 
-  app.get(
-    '/api/admin/projects/:id',
-    { schema: { tags: ['admin'], security, params, response: { 200: okSchema(adminProjectDetailSchema) } } },
-    async (request) => {
-      requireAdmin(request);
-      return ok(await projects.adminGet(request.params.id));
-    },
-  );
+  on('admin.projects.moderate', async ({ params, body, user }) => ok(await projects.decide(user, params.id, body)));
 
-  app.patch(
-    '/api/admin/projects/:id',
-    { schema: { tags: ['admin'], security, params, body: projectDecisionSchema, response: { 200: okSchema(adminProjectSchema) } } },
-    async (request) => ok(await projects.decide(requireAdmin(request), request.params.id, request.body)),
-  );
-
-  app.put(
-    '/api/admin/projects/:id',
-    { schema: { tags: ['admin'], security, params, body: projectInputSchema, response: { 200: okSchema(adminProjectSchema) } } },
-    async (request) => ok(await projects.adminUpdate(requireAdmin(request), request.params.id, request.body)),
-  );
+  on('admin.projects.update', async ({ params, body, user }) => ok(await projects.adminUpdate(user, params.id, body)));
 };

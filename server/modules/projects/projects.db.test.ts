@@ -37,7 +37,7 @@ beforeAll(async () => {
       letters: app.services.letters,
       log: pino({ level: 'silent' }),
     });
-    await app.register(projectRoutes, { projects: service });
+    await app.register(projectRoutes, { projects: service, reads: new Map() });
   }
   await app.ready();
 });

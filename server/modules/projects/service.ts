@@ -1,8 +1,8 @@
 import { and, eq, getTableColumns, gte, ilike, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { favorites, projects, PROJECT_STATUSES, type ProjectStatus } from '../../db/schema/catalog.ts';
+import { favorites, projects, type ProjectStatus } from '../../db/schema/catalog.ts';
 import { categories, subCategories } from '../../db/schema/lookups.ts';
 import { users, type UserRow } from '../../db/schema/users.ts';
 import { badRequest, notFound } from '../../lib/http.ts';
@@ -31,14 +31,19 @@ import {
   type CursorValue,
   type SortKey,
 } from '../../platform/listing/listing.ts';
-import { auditEntrySchema, type AuditEntry } from '#contract/admin';
+import type { AuditEntry } from '#contract/admin';
+import {
+  MODERATION_MESSAGES,
+  type AdminProject,
+  type adminProjectsQuerySchema,
+  type projectDecisionSchema,
+} from '#contract/moderation';
+export type { AdminProject } from '#contract/moderation';
 import { MESSAGES } from '#contract/messages';
 import { isPublicProject, listedProject, projectPolicy, publicProject } from './policy.ts';
 import {
   CATALOG_MESSAGES,
-  LISTING_DEFAULT_LIMIT,
-  LISTING_MAX_LIMIT,
-  projectSchema,
+  type myProjectsQuerySchema,
   type Project,
   type projectInputSchema,
   type projectsQuerySchema,
@@ -57,42 +62,8 @@ const DELETABLE_STATUSES = ['active', 'archived', 'hidden'] as const satisfies r
 // Candidates for contract/catalog.ts once the web client shows them.
 export const PROJECT_MESSAGES = {
   notYourFile: 'Файл должен быть загружен вами',
-  hideReason: 'Укажите причину скрытия',
+  hideReason: MODERATION_MESSAGES.hideReason,
 } as const;
-
-// ---------------------------------------------------------------------------------------------------------
-// Admin schemas (candidates for contract/admin.ts).
-// ---------------------------------------------------------------------------------------------------------
-
-export const adminProjectSchema = projectSchema.extend({
-  customer_email: z.string(),
-  updated_at: z.string(),
-});
-export type AdminProject = z.infer<typeof adminProjectSchema>;
-
-export const adminProjectDetailSchema = z.object({ project: adminProjectSchema, audit: z.array(auditEntrySchema) });
-
-export const adminProjectsQuerySchema = z.object({
-  status: z.enum(PROJECT_STATUSES).optional(),
-  q: z.string().trim().max(100).optional(),
-  cursor: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-});
-
-export const projectDecisionSchema = z
-  .object({ status: z.enum(['active', 'hidden']), reason: z.string().trim().max(500).optional() })
-  .refine((v) => v.status !== 'hidden' || (v.reason !== undefined && v.reason.length >= 3), {
-    message: PROJECT_MESSAGES.hideReason,
-    path: ['reason'],
-  });
-
-export const myProjectsQuerySchema = z.object({
-  status: z.enum(PROJECT_STATUSES).optional(),
-  cursor: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(LISTING_MAX_LIMIT).default(LISTING_DEFAULT_LIMIT),
-});
-
-// ---------------------------------------------------------------------------------------------------------
 
 type ProjectRow = Omit<typeof projects.$inferSelect, 'search'>;
 type ProjectInputData = z.output<typeof projectInputSchema>;

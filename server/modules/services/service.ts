@@ -47,6 +47,7 @@ import {
   type serviceStatusActionSchema,
 } from '#contract/catalog';
 import { MESSAGES } from '#contract/messages';
+import { MODERATION_MESSAGES } from '#contract/moderation';
 
 // Services (kworks): the public listing and page, the seller's own services and their states, and moderation.
 //
@@ -227,9 +228,8 @@ function adminTransition(current: ServiceStatus, status: AdminDecision['status']
   return current === 'hidden' ? null : { decision: 'hide', from: [current] };
 }
 
-/** Candidates for contract/catalog.ts once the admin pages show them. */
 export const ADMIN_SERVICE_MESSAGES = {
-  reasonRequired: 'Укажите причину',
+  reasonRequired: MODERATION_MESSAGES.reasonRequired,
 } as const;
 
 const cannotChange = () => badRequest(CATALOG_MESSAGES.cannotChange);

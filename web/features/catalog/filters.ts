@@ -1,3 +1,4 @@
+import type { ReadName } from '#contract/routes';
 import { LISTING_DEFAULT_LIMIT, MAX_PRICE, SELLER_LEVELS, SELLER_LEVEL_TITLES, type SellerLevel } from '#contract/catalog';
 
 // The listings' filters: how they read from a URL, how they are written back into one, and how they become the
@@ -66,11 +67,12 @@ export function urlKey(kind: ListingKind, field: FilterField): string {
   }
 }
 
-export const API_PATHS: Record<ListingKind, string> = {
-  services: '/api/services',
-  projects: '/api/projects',
-  freelancers: '/api/freelancers',
-};
+/** The contract's endpoint of each listing (contract/routes.ts). */
+export const LISTING_ENDPOINTS = {
+  services: 'services.list',
+  projects: 'projects.list',
+  freelancers: 'people.freelancers',
+} as const satisfies Record<ListingKind, ReadName>;
 
 export const DELIVERY_OPTIONS = [
   [1, 'До 1 дня'],

@@ -1,12 +1,16 @@
+import type { ApiError } from '#contract/api';
+import type { EndpointInput } from '#contract/endpoint';
+import type { Endpoints } from '#contract/endpoints';
 import type { SsrContext } from '#contract/ssr';
 import { api } from '../../lib/api.ts';
 import { categoryParam } from './category-param.ts';
 import {
-  API_PATHS,
   canonicalSearch,
+  LISTING_ENDPOINTS,
   filtersToSearch,
   parseFilters,
   toApiQuery,
+  type ApiQuery,
   type ListingFilters,
   type ListingKind,
 } from './filters.ts';
@@ -35,6 +39,13 @@ export interface ListingData<T extends ListingItem = ListingItem> {
   /** Set when the page came back from the kept state: the scroll position to return to. */
   restored?: { scrollY: number };
 }
+
+type ListingEndpoint = (typeof LISTING_ENDPOINTS)[ListingKind];
+/**
+ * toApiQuery builds each listing's query from the filters its endpoint accepts (LISTING_FIELDS, parsed and
+ * bounded from the address); the endpoint's schema checks it again.
+ */
+const listingInput = (query: ApiQuery) => ({ query }) as EndpointInput<Endpoints[ListingEndpoint]>;
 
 export const LOAD_ERROR = 'Не удалось загрузить список. Обновите страницу через минуту.';
 
@@ -86,14 +97,14 @@ export async function loadListing<T extends ListingItem>(
   const filters = parseFilters(url.searchParams, kind);
   // A sub-category belongs to the category on the page; any other one is ignored.
   if (filters.sub && !category?.subs.some((s) => s.slug === filters.sub)) delete filters.sub;
-  const answer = await context.api<ListingAnswer<T>>(API_PATHS[kind], toApiQuery(kind, filters, category?.slug));
+  const answer = await context.read(LISTING_ENDPOINTS[kind], listingInput(toApiQuery(kind, filters, category?.slug)));
   return {
     kind,
     path: listingPath(kind, url.pathname),
     category: category && { slug: category.slug, title: category.title },
     filters,
     search: filtersToSearch(filters, kind),
-    ...fromAnswer(answer.status, answer.body),
+    ...fromAnswer(answer.status, answer.body as ListingAnswer<T> | ApiError),
   };
 }
 
@@ -105,7 +116,7 @@ export async function fetchListing<T extends ListingItem>(
   cursor?: string | null,
 ): Promise<Pick<ListingData<T>, 'items' | 'total' | 'exact' | 'next' | 'error'>> {
   try {
-    const answer = await api.get<T[]>(API_PATHS[kind], toApiQuery(kind, filters, category, { cursor }));
+    const answer = await api.read(LISTING_ENDPOINTS[kind], listingInput(toApiQuery(kind, filters, category, { cursor })));
     return fromAnswer(200, answer as ListingAnswer<T>);
   } catch (err) {
     const e = err as { status?: number; message?: string };

@@ -8,15 +8,3 @@ import type { Project, PublicUser, ServiceCard } from '#contract/catalog';
 export type ListingAnswer<T> = ApiOk<T[]> & { next?: string | null; total_exact?: boolean };
 
 export type ListingItem = ServiceCard | Project | PublicUser;
-
-/** GET /api/users/{id}: the public person with their profile and active services. */
-export type PublicProfile = PublicUser & {
-  about: string;
-  /** Titles, not ids. */
-  city: string | null;
-  country: string | null;
-  created_at: string;
-  /** Active services, most popular first (the first dozen), and how many there are. */
-  services: ServiceCard[];
-  services_total?: number;
-};

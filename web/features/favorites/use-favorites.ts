@@ -17,13 +17,13 @@ const localStore = (): StorageLike | null => {
 export const favorites = createFavoritesStore({
   storage: localStore,
   api: {
-    list: async () => (await api.get<unknown>('/api/favorites', undefined, { fresh: true })).result,
+    list: async () => (await api.read('favorites.list', {}, { fresh: true })).result,
     async sync(items) {
-      const { data, error } = await api.post<unknown>('/api/favorites/sync', { items });
+      const { data, error } = await api.write('favorites.sync', { body: { items } });
       return error ? { ok: false, message: error.message } : { ok: true, result: data.result };
     },
     async toggle(item) {
-      const { data, error } = await api.post<{ favorite?: boolean } | null>('/api/favorites/toggle', item);
+      const { data, error } = await api.write('favorites.toggle', { body: item });
       if (error) return { ok: false, message: error.message };
       const answer = data as unknown as { result?: { favorite?: boolean }; favorite?: boolean };
       return { ok: true, favorite: answer.result?.favorite ?? answer.favorite };

@@ -27,7 +27,7 @@ export function MyItems({ kind, services, projects }: { kind: ItemKind; services
 
   async function changeStatus(service: Service, action: keyof typeof STATUS_DONE) {
     setBusy(service._id);
-    const { error } = await api.patch(`/api/services/${service._id}/status`, { action });
+    const { error } = await api.write('services.changeStatus', { params: { id: service._id }, body: { action } });
     setBusy(null);
     if (error) return toast(error.message);
     toast(STATUS_DONE[action], { type: 'success' });
@@ -37,7 +37,8 @@ export function MyItems({ kind, services, projects }: { kind: ItemKind; services
   async function remove() {
     if (!deleting) return;
     setBusy(deleting.id);
-    const { error } = await api.del(`/api/${deleting.kind === 'service' ? 'services' : 'projects'}/${deleting.id}`);
+    const params = { id: deleting.id };
+    const { error } = await (deleting.kind === 'service' ? api.write('services.remove', { params }) : api.write('projects.remove', { params }));
     setBusy(null);
     const kind = deleting.kind;
     setDeleting(null);

@@ -1,25 +1,31 @@
-import type { ApiOk } from '#contract/api';
+import type { EndpointAnswer, EndpointInput } from '#contract/endpoint';
+import type { Endpoints } from '#contract/endpoints';
 import { api } from '../../lib/api.ts';
 import type { QueueRow } from './queue.tsx';
 import { queueQuery, type QueueTab } from './tabs.ts';
 
 const PAGE_SIZE = 20;
 
+/** The admin area's moderation queues. */
+export type QueueEndpoint = 'admin.services.list' | 'admin.projects.list';
+export type QueueItem<N extends QueueEndpoint> = EndpointAnswer<Endpoints[N]>['result'][number];
+
 /** One page of an admin moderation queue (services or projects) for the tab in the address. */
-export async function loadQueue<T>(
+export async function loadQueue<N extends QueueEndpoint>(
   url: URL,
-  opts: { path: string; tabs: readonly QueueTab[]; fallback: string; toRow: (item: T) => QueueRow },
+  opts: { endpoint: N; tabs: readonly QueueTab[]; fallback: string; toRow: (item: QueueItem<N>) => QueueRow },
 ) {
   const { tab, query } = queueQuery(url, opts.tabs, opts.fallback);
+  // The status is one of the queue's tabs (queueQuery keeps no other); the endpoint's schema checks it again.
+  const input = { query: { ...query, limit: PAGE_SIZE } } as EndpointInput<Endpoints[QueueEndpoint]>;
   try {
-    const answer = (await api.get<T[]>(opts.path, { ...query, limit: PAGE_SIZE }, { fresh: true })) as ApiOk<T[]> & {
-      next?: string | null;
-    };
+    const answer = await api.read(opts.endpoint as QueueEndpoint, input, { fresh: true });
+    const items = answer.result as QueueItem<N>[];
     return {
       tab,
-      rows: answer.result.map(opts.toRow),
-      total: answer.total ?? answer.result.length,
-      next: answer.next ?? null,
+      rows: items.map(opts.toRow),
+      total: answer.total ?? items.length,
+      next: answer.next,
       failed: false,
     };
   } catch {

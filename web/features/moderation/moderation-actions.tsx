@@ -39,10 +39,11 @@ const STATUS_OF: Record<ModerationAction, 'active' | 'rejected' | 'hidden'> = {
 };
 
 export function decide(kind: ItemKind, id: string, action: ModerationAction, reason?: string) {
-  return api.patch(`/api/admin/${kind === 'service' ? 'services' : 'projects'}/${id}`, {
-    status: STATUS_OF[action],
-    ...(reason ? { reason } : {}),
-  });
+  const params = { id };
+  const given = reason ? { reason } : {};
+  if (kind === 'service') return api.write('admin.services.moderate', { params, body: { status: STATUS_OF[action], ...given } });
+  // A project is hidden or restored, never rejected: moderationActions offers no reject for one.
+  return api.write('admin.projects.moderate', { params, body: { status: STATUS_OF[action] as 'active' | 'hidden', ...given } });
 }
 
 export interface ModerationActionsProps {

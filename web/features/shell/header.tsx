@@ -67,7 +67,7 @@ function SearchBox() {
     const abort = new AbortController();
     const timer = setTimeout(() => {
       api
-        .background<string[]>('/api/search/suggestions', typed ? { q: typed } : undefined, abort.signal)
+        .readInBackground('search.suggestions', { query: typed ? { q: typed } : {} }, abort.signal)
         .then((answer) => setPopular(answer.result))
         .catch(() => {}); // Suggestions are a convenience: without them the box still searches.
     }, SUGGEST_DELAY_MS);
