@@ -5,6 +5,7 @@ import {
   SOCKET_RECONNECT_DELAY_MAX_MS,
   SOCKET_RECONNECT_DELAY_MS,
 } from '#contract/constants';
+import type { ClientToServerEvents, ServerEvent, ServerEventArgs, ServerToClientEvents } from '#contract/events';
 
 // SPEC §4/§9: one socket, only when authenticated; long polling only, no multiplexing, bearer token
 // in the auth data; reconnects 1–5 s with randomisation 0.5, forever; connect timeout 20 s.
@@ -22,20 +23,35 @@ export const SOCKET_OPTIONS = {
   autoConnect: false,
 } as const;
 
-let socket: Socket | null = null;
+export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+let socket: ClientSocket | null = null;
 let transport = 'N/A';
-type EventHandler = (payload: unknown) => void;
-const eventHandlers = new Map<string, Set<EventHandler>>();
+type EventHandler<E extends ServerEvent> = (...args: ServerEventArgs<E>) => void;
+/** Every server event's subscribers (the type asks for a set per event of the map). */
+const eventHandlers: { [E in ServerEvent]: Set<EventHandler<E>> } = {
+  new_message: new Set(),
+  delete_chat: new Set(),
+  update_user: new Set(),
+  update_message: new Set(),
+  get_counters: new Set(),
+};
 
 /**
  * Subscribes to a server event of the user's socket, whether it is connected yet or not (and across
  * reconnects and new sockets after signing in again). Returns the unsubscribe function.
  */
-export function onSocketEvent(event: string, handler: EventHandler): () => void {
-  let set = eventHandlers.get(event);
-  if (!set) eventHandlers.set(event, (set = new Set()));
+export function onSocketEvent<E extends ServerEvent>(event: E, handler: EventHandler<E>): () => void {
+  const set = eventHandlers[event];
   set.add(handler);
   return () => void set.delete(handler);
+}
+
+/** Hands an event of the socket to its subscribers (the socket's events are those of ServerToClientEvents). */
+function dispatch<E extends ServerEvent>(event: E, ...args: ServerEventArgs<E>) {
+  // An event the map does not know (a newer server) has no subscribers.
+  if (!Object.hasOwn(eventHandlers, event)) return;
+  for (const handler of [...eventHandlers[event]]) handler(...args);
 }
 const listeners = new Set<() => void>();
 const notify = () => listeners.forEach((l) => l());
@@ -53,16 +69,14 @@ export const socketTransport = {
  * Connects the user's socket. `onDropped` runs when the server itself ends the connection (the session was
  * revoked: logout everywhere, a password change elsewhere, a block) so the app can check and sign out.
  */
-export function connectSocket(apiBase: string, token: string, onDropped?: () => void): Socket {
+export function connectSocket(apiBase: string, token: string, onDropped?: () => void): ClientSocket {
   if (socket) {
     socket.auth = { token: `Bearer ${token}` };
     if (!socket.connected) socket.connect();
     return socket;
   }
   socket = io(apiBase || undefined, { ...SOCKET_OPTIONS, transports: [...SOCKET_OPTIONS.transports], auth: { token: `Bearer ${token}` } });
-  socket.onAny((event: string, payload: unknown) => {
-    for (const handler of [...(eventHandlers.get(event) ?? [])]) handler(payload);
-  });
+  socket.onAny(dispatch);
   socket.on('connect', () => {
     transport = socket?.io.engine?.transport?.name ?? 'N/A';
     notify();

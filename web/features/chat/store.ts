@@ -173,11 +173,11 @@ export const chatStore = {
     users += 1;
     if (!stopEvents) {
       const offs = [
-        onSocketEvent(SOCKET_EVENTS.newMessage, (p) => onNewMessage(p as NewMessageEvent)),
-        onSocketEvent(SOCKET_EVENTS.deleteChat, (p) => onDeleteChat(p as DeleteChatEvent)),
-        onSocketEvent(SOCKET_EVENTS.updateUser, (p) => onUpdateUser(p as UpdateUserEvent)),
-        onSocketEvent(SOCKET_EVENTS.updateMessage, (p) => onUpdateMessage(p as UpdateMessageEvent)),
-        onSocketEvent(SOCKET_EVENTS.counters, (p) => onCounters(p as CountersEvent)),
+        onSocketEvent(SOCKET_EVENTS.newMessage, onNewMessage),
+        onSocketEvent(SOCKET_EVENTS.deleteChat, onDeleteChat),
+        onSocketEvent(SOCKET_EVENTS.updateUser, onUpdateUser),
+        onSocketEvent(SOCKET_EVENTS.updateMessage, onUpdateMessage),
+        onSocketEvent(SOCKET_EVENTS.counters, onCounters),
       ];
       stopEvents = () => offs.forEach((off) => off());
       void loadTotal();
