@@ -6,6 +6,7 @@ import {
   SOCKET_RECONNECT_DELAY_MS,
 } from '#contract/constants';
 import type { ClientToServerEvents, ServerEvent, ServerEventArgs, ServerToClientEvents } from '#contract/events';
+import { createStore, useStore } from './store.ts';
 
 // SPEC §4/§9: one socket, only when authenticated; long polling only, no multiplexing, bearer token
 // in the auth data; reconnects 1–5 s with randomisation 0.5, forever; connect timeout 20 s.
@@ -26,7 +27,8 @@ export const SOCKET_OPTIONS = {
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 let socket: ClientSocket | null = null;
-let transport = 'N/A';
+/** The connected socket's transport name ('polling'), 'N/A' without one. */
+const transport = createStore('N/A');
 type EventHandler<E extends ServerEvent> = (...args: ServerEventArgs<E>) => void;
 /** Every server event's subscribers (the type asks for a set per event of the map). */
 const eventHandlers: { [E in ServerEvent]: Set<EventHandler<E>> } = {
@@ -53,17 +55,9 @@ function dispatch<E extends ServerEvent>(event: E, ...args: ServerEventArgs<E>) 
   if (!Object.hasOwn(eventHandlers, event)) return;
   for (const handler of [...eventHandlers[event]]) handler(...args);
 }
-const listeners = new Set<() => void>();
-const notify = () => listeners.forEach((l) => l());
 
-export const socketTransport = {
-  subscribe(listener: () => void) {
-    listeners.add(listener);
-    return () => void listeners.delete(listener);
-  },
-  get: () => transport,
-  getServer: () => 'N/A',
-};
+/** The socket's transport ('polling', or 'N/A' while not connected), for the diagnostics page and the chat. */
+export const useSocketTransport = () => useStore(transport);
 
 /**
  * Connects the user's socket. `onDropped` runs when the server itself ends the connection (the session was
@@ -77,13 +71,9 @@ export function connectSocket(apiBase: string, token: string, onDropped?: () => 
   }
   socket = io(apiBase || undefined, { ...SOCKET_OPTIONS, transports: [...SOCKET_OPTIONS.transports], auth: { token: `Bearer ${token}` } });
   socket.onAny(dispatch);
-  socket.on('connect', () => {
-    transport = socket?.io.engine?.transport?.name ?? 'N/A';
-    notify();
-  });
+  socket.on('connect', () => transport.set(socket?.io.engine?.transport?.name ?? 'N/A'));
   socket.on('disconnect', (reason) => {
-    transport = 'N/A';
-    notify();
+    transport.set('N/A');
     if (reason === 'io server disconnect') onDropped?.();
   });
   // A refused handshake (revoked token) while we think we are signed in means the same.
@@ -99,8 +89,7 @@ export function connectSocket(apiBase: string, token: string, onDropped?: () => 
 export function disconnectSocket() {
   socket?.disconnect();
   socket = null;
-  transport = 'N/A';
-  notify();
+  transport.set('N/A');
 }
 
 export const getSocket = () => socket;
