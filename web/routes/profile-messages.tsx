@@ -3,18 +3,27 @@ import { useSearchParams } from 'react-router';
 import { ArrowLeft, Trash2 } from 'lucide-react';
 import type { Route } from './+types/profile-messages';
 import type { SentMessage } from '#contract/chat';
-import { pageMeta } from '../features/shell/meta.ts';
-import { useShell } from '../features/shell/use-shell.ts';
+import { pageMeta } from '../features/shell/index.ts';
+import { useShell } from '../lib/use-shell.ts';
 import { Avatar } from '../components/ui/avatar.tsx';
-import { ConfirmDialog } from '../features/items/dialog.tsx';
+import { ConfirmDialog } from '../features/items/index.ts';
 import { api } from '../lib/api.ts';
 import { useSocketTransport } from '../lib/socket.ts';
 import { toast } from '../lib/toast-store.ts';
-import { chatStore, findChat, respondentOf, useChatState, type ChatTab } from '../features/chat/store.ts';
-import { useChatLive } from '../features/chat/unseen-badge.tsx';
-import { ChatList, fullName, OnlineDot } from '../features/chat/chat-list.tsx';
-import { MessageLog } from '../features/chat/message-log.tsx';
-import { Composer, type Target } from '../features/chat/composer.tsx';
+import {
+  ChatList,
+  chatStore,
+  type ChatTab,
+  Composer,
+  findChat,
+  fullName,
+  MessageLog,
+  OnlineDot,
+  respondentOf,
+  type Target,
+  useChatLive,
+  useChatState,
+} from '../features/chat/index.ts';
 
 // /profile/messages (SPEC §4 "Messages and chats"): the two chat lists, the open conversation and its composer,
 // all live through the socket. ?chat={id} opens a chat; ?to={userId}&service={serviceId} opens (or, with the first

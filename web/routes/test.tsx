@@ -1,9 +1,9 @@
 import { redirect, useLoaderData } from 'react-router';
 import type { Route } from './+types/test';
-import { pageMeta } from '../features/shell/meta.ts';
+import { pageMeta } from '../features/shell/index.ts';
 import { useSocketTransport } from '../lib/socket.ts';
-import { useShell } from '../features/shell/use-shell.ts';
-import { useCurrency } from '../features/shell/currency-store.ts';
+import { useShell } from '../lib/use-shell.ts';
+import { useCurrency } from '../lib/currency-store.ts';
 import { ratesReady } from '../lib/currency.ts';
 
 // SPEC §2: /test exists only with the public development flag; otherwise it redirects to /.

@@ -3,7 +3,7 @@ import { STORAGE_KEYS } from '#contract/constants';
 import { api } from '../../lib/api.ts';
 import { useStore } from '../../lib/store.ts';
 import { toast } from '../../lib/toast-store.ts';
-import { useShell } from '../shell/use-shell.ts';
+import { useShell } from '../../lib/use-shell.ts';
 import { createFavoritesStore, hasFavorite, type FavoriteItem, type StorageLike } from './store.ts';
 
 const localStore = (): StorageLike | null => {

@@ -1,6 +1,6 @@
 import { DEFAULT_CURRENCY, STORAGE_KEYS, type Currency } from '#contract/constants';
-import { isCurrency } from '../../lib/currency.ts';
-import { createStore, useStore } from '../../lib/store.ts';
+import { isCurrency } from './currency.ts';
+import { createStore, useStore } from './store.ts';
 
 // The selected currency (SPEC §3: kept locally, default RUB; the user's preference wins once signed in).
 
