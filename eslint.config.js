@@ -4,6 +4,12 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import regexp from 'eslint-plugin-regexp';
 
+/** What web/ may not import: server/, and a feature's files from outside the feature (only its index.ts). */
+const webImportPatterns = [
+  { group: ['**/server/**', '../server/*'], message: 'web/ never imports server/' },
+  { regex: '(^|/)features/[a-z-]+/(?!index\\.ts$)', message: 'Import a feature through its index.ts (its public face), not its files.' },
+];
+
 export default tseslint.config(
   { ignores: ['build/', 'data/', 'node_modules/', '.react-router/'] },
   js.configs.recommended,
@@ -30,10 +36,24 @@ export default tseslint.config(
     rules: reactHooks.configs.recommended.rules,
   },
   {
-    // Imports flow one way: web never imports server, contract imports neither.
-    files: ['web/**/*.{ts,tsx}', 'contract/**/*.ts'],
+    // Imports flow one way: web never imports server, contract imports neither. A web feature's public face is its
+    // index.ts (docs/decisions/017): from outside web/features/<f>/ nothing reaches into its files.
+    files: ['web/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: webImportPatterns }] },
+  },
+  {
+    // From one feature into another: "../<other>/<file>".
+    files: ['web/features/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**', '../server/*'], message: 'web/ and contract/ never import server/' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...webImportPatterns,
+            { regex: '^\\.\\./[a-z-]+/(?!index\\.ts$)', message: 'Import another feature through its index.ts (its public face), not its files.' },
+          ],
+        },
+      ],
     },
   },
   {

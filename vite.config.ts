@@ -17,5 +17,13 @@ function buildInfo(): Plugin {
 
 export default defineConfig({
   plugins: [reactRouter(), buildInfo()],
-  build: { target: 'es2022' },
+  build: {
+    target: 'es2022',
+    rollupOptions: {
+      // A web feature's index.ts re-exports its public face (docs/decisions/017). Its modules run nothing when they
+      // load, so a module none of whose exports a page uses is left out of that page: a page that takes one part of
+      // a feature through the index does not download the whole feature.
+      treeshake: { moduleSideEffects: (id) => !id.includes('/web/features/') },
+    },
+  },
 });

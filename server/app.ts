@@ -151,7 +151,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, outboxDir: path.join(env.DATA_DIR, 'mail'), from: env.MAIL_FROM, log: logger });
   const platform = createPlatform({ db, log: logger });
   platform.dispatcher
-    .deliverSockets((userIds, event, payload) => realtime.emitToUsers(userIds, event, payload))
+    .deliverSockets((userIds, event, ...args) => realtime.emitToUsers(userIds, event, ...args))
     .deliverLetters((to, letter) => mailer.send(to, letter));
   const origin = createPublicOrigin({
     publicUrl: env.PUBLIC_URL,

@@ -146,9 +146,9 @@ describe('socket', () => {
     const { socket, error } = await connectWith({ token: `Bearer ${token}` });
     expect(error).toBeUndefined();
     expect(socket.io.engine.transport.name).toBe('polling');
-    const received = new Promise((resolve) => socket.once('ping_test', resolve));
-    server.realtime.emitToUsers([user.id], 'ping_test', { ok: true });
-    expect(await received).toEqual({ ok: true });
+    const received = new Promise((resolve) => socket.once('delete_chat', resolve));
+    server.realtime.emitToUsers([user.id], 'delete_chat', { id: 'c1' });
+    expect(await received).toEqual({ id: 'c1' });
     socket.disconnect();
   });
 

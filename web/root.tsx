@@ -11,13 +11,10 @@ import {
 import type { Route } from './+types/root';
 import './lib/load-context.ts';
 import { useNonce } from './lib/nonce.ts';
-import { DEFAULT_DESCRIPTION, errorMeta } from './features/shell/meta.ts';
-import { ShellEffects } from './features/shell/shell-effects.tsx';
-import { ErrorScreen } from './features/shell/error-screen.tsx';
+import { DEFAULT_DESCRIPTION, errorMeta, ErrorScreen, LogoutModal, ShellEffects } from './features/shell/index.ts';
 import { ProgressBar } from './components/ui/progress-bar.tsx';
 import { Toaster } from './components/ui/toaster.tsx';
-import { LogoutModal } from './features/shell/logout-modal.tsx';
-import { useShell } from './features/shell/use-shell.ts';
+import { useShell } from './lib/use-shell.ts';
 import { isChunkLoadError, reloadOnce } from './lib/reload-guard.ts';
 import './styles/app.css';
 import './styles/ui.css';

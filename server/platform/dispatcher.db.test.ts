@@ -305,14 +305,14 @@ describe('dispatcher', () => {
         await smtp.opened;
         sent++;
       })
-      .deliverSockets((_users, event) => void events.push(event));
+      .deliverSockets((_users, event, ..._args) => void events.push(event));
     await p.dispatcher.start();
     await p.withTx(actor, async ({ outbox: out }) => out.mail('a@example.org', { subject: 's', text: 't', html: 'h' }));
     await new Promise((r) => setTimeout(r, 50));
-    await p.withTx(actor, async ({ outbox: out }) => out.emit(['u1'], 'after_the_letter', {}));
+    await p.withTx(actor, async ({ outbox: out }) => out.emit(['u1'], 'delete_chat', { id: 'c1' }));
     const deadline = Date.now() + 5000;
     while (events.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    expect(events).toEqual(['after_the_letter']);
+    expect(events).toEqual(['delete_chat']);
     expect(sent).toBe(0);
     smtp.open();
     await p.dispatcher.stop();
@@ -323,13 +323,33 @@ describe('dispatcher', () => {
   it('delivers socket events of one transaction in the order they were written', async () => {
     const clock = manualClock();
     const p = platformOn(database.db, clock);
-    const seen: string[] = [];
-    p.dispatcher.deliverSockets((_users, event) => void seen.push(event));
+    const seen: unknown[] = [];
+    p.dispatcher.deliverSockets((_users, event, ...args) => void seen.push([event, ...args]));
     await p.withTx(actor, async ({ outbox: out }) => {
-      for (let i = 0; i < 30; i++) out.emit(['u1'], `e${i}`, {});
+      for (let i = 0; i < 30; i++) out.emit(['u1'], i % 2 ? 'update_message' : 'delete_chat', { id: `m${i}` });
     });
     await p.dispatcher.runDue();
-    expect(seen).toEqual(Array.from({ length: 30 }, (_, i) => `e${i}`));
+    expect(seen).toEqual(Array.from({ length: 30 }, (_, i) => [i % 2 ? 'update_message' : 'delete_chat', { id: `m${i}` }]));
     expect(await database.db.select().from(outbox).where(eq(outbox.state, 'pending'))).toEqual([]);
+  });
+
+  it('sends no socket row whose event is unknown or whose payload does not fit its event, and keeps it as failed', async () => {
+    const clock = manualClock();
+    const p = platformOn(database.db, clock, { maxAttempts: 1 });
+    const seen: unknown[] = [];
+    p.dispatcher.deliverSockets((userIds, event, ...args) => void seen.push([userIds, event, ...args]));
+    // Rows as an older (or newer) server might have written them.
+    await database.db.insert(outbox).values([
+      { kind: 'socket', name: 'order_updated', payload: { userIds: ['u1'], payload: { id: 'o1' } }, dueAt: clock.now() },
+      { kind: 'socket', name: 'update_message', payload: { userIds: ['u1'], payload: { message_id: 'm1' } }, dueAt: clock.now() },
+      { kind: 'socket', name: 'update_message', payload: { users: ['u1'], payload: { id: 'm1' } }, dueAt: clock.now() },
+      { kind: 'socket', name: 'update_message', payload: { userIds: ['u1'], payload: { id: 'm2', extra: 1 } }, dueAt: clock.now() },
+    ]);
+    await p.dispatcher.runDue();
+    // Keys the event does not have are dropped; a missing one fails the row.
+    expect(seen).toEqual([[['u1'], 'update_message', { id: 'm2' }]]);
+    const failed = await rows();
+    expect(failed.map((r) => r.state)).toEqual(['failed', 'failed', 'failed']);
+    expect(failed[0]?.lastError).toBe('unknown socket event "order_updated"');
   });
 });

@@ -1,5 +1,7 @@
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
+import { z } from 'zod';
+import { isServerEvent, serverEventSchemas, type ServerEvent, type ServerEventArgs } from '#contract/events';
 import type { Db } from '../db/client.ts';
 import { outbox, type OutboxRow } from '../db/schema/outbox.ts';
 import type { Letter } from '../lib/mail.ts';
@@ -20,6 +22,11 @@ export interface JobContext {
 }
 
 export type JobHandler<P = unknown> = (payload: P, job: JobContext) => Promise<unknown> | unknown;
+
+/** The socket transport: sends a server event to every socket of these users (realtime.emitToUsers). */
+export type SocketTransport = <E extends ServerEvent>(userIds: string[], event: E, ...args: ServerEventArgs<E>) => void;
+
+const socketRowSchema = z.object({ userIds: z.array(z.string()), payload: z.unknown() }) satisfies z.ZodType<SocketPayload>;
 
 export interface DispatcherOptions {
   db: Db;
@@ -70,7 +77,7 @@ export class Dispatcher {
   private readonly jobs = new Map<string, JobHandler<never>>();
   private readonly recurring = new Map<string, number>();
   private readonly notifications = new Map<string, (userId: string, data: never, row: OutboxRow) => Promise<unknown> | unknown>();
-  private sockets: ((userIds: string[], event: string, payload: unknown) => void) | null = null;
+  private sockets: SocketTransport | null = null;
   private letters: ((to: string, letter: Letter) => Promise<void>) | null = null;
 
   private timer: NodeJS.Timeout | null = null;
@@ -118,7 +125,7 @@ export class Dispatcher {
   }
 
   /** The transports of the built-in kinds. */
-  deliverSockets(fn: (userIds: string[], event: string, payload: unknown) => void): this {
+  deliverSockets(fn: SocketTransport): this {
     this.sockets = fn;
     return this;
   }
@@ -323,8 +330,9 @@ export class Dispatcher {
     switch (row.kind) {
       case 'socket': {
         if (!this.sockets) throw new Error('no socket transport');
-        const { userIds, payload } = row.payload as SocketPayload;
-        this.sockets(userIds, row.name, payload);
+        if (!isServerEvent(row.name)) throw new Error(`unknown socket event "${row.name}"`);
+        const { userIds, payload } = socketRowSchema.parse(row.payload);
+        sendSocketEvent(this.sockets, userIds, row.name, payload);
         return;
       }
       case 'letter': {
@@ -391,6 +399,11 @@ export class Dispatcher {
       .set({ dueAt: new Date(now + delay), lastError: message, lockedUntil: null })
       .where(this.ours(row));
   }
+}
+
+/** Sends a socket row's event once its payload has passed the event's schema (a malformed row fails visibly). */
+function sendSocketEvent<E extends ServerEvent>(send: SocketTransport, userIds: string[], event: E, payload: unknown) {
+  send(userIds, event, ...serverEventSchemas[event].parse([payload]));
 }
 
 /** The wait before the retry that follows attempt number `attempts` (1, 2, 4 … times backoffMs, capped). */

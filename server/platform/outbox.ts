@@ -1,3 +1,4 @@
+import type { ServerEvent, ServerEventArgs } from '#contract/events';
 import type { Letter } from '../lib/mail.ts';
 import type { Clock } from './clock.ts';
 import type { NewOutboxRow } from '../db/schema/outbox.ts';
@@ -10,9 +11,10 @@ export interface JobOptions {
   dedupeKey?: string;
 }
 
-/** What the dispatcher finds in each kind's payload. */
+/** What the dispatcher finds in each kind's payload (a socket row's name is its event). */
 export interface SocketPayload {
   userIds: string[];
+  /** The event's payload, checked against its schema (contract/events.ts) before it is sent. */
   payload: unknown;
 }
 export interface LetterPayload {
@@ -29,8 +31,8 @@ export interface NotificationPayload {
  * and never when it rolls back. The calls only queue; the rows are inserted just before the commit.
  */
 export interface OutboxWriter {
-  /** A Socket.IO event to every socket of these users, on any instance. */
-  emit(userIds: readonly string[], event: string, payload: unknown): void;
+  /** A Socket.IO event (contract/events.ts) to every socket of these users, on any instance. */
+  emit<E extends ServerEvent>(userIds: readonly string[], event: E, ...args: ServerEventArgs<E>): void;
   /** A letter, handed to the mailer (SMTP or the outbox folder). */
   mail(to: string, letter: Letter): void;
   /** An in-app notification of `kind`, delivered by the handler registered for that kind. */
@@ -46,7 +48,7 @@ export class OutboxBuffer implements OutboxWriter {
 
   constructor(private readonly clock: Clock) {}
 
-  emit(userIds: readonly string[], event: string, payload: unknown) {
+  emit<E extends ServerEvent>(userIds: readonly string[], event: E, ...[payload]: ServerEventArgs<E>) {
     const unique = [...new Set(userIds)];
     if (unique.length === 0) return;
     this.push({ kind: 'socket', name: event, payload: { userIds: unique, payload } satisfies SocketPayload });

@@ -51,11 +51,11 @@ describe('withTx and the outbox', () => {
     await platform.withTx(actor, async ({ tx, outbox: out }) => {
       await tx.insert(settings).values({ key: 'k', value: 1 });
       out.mail('a@example.org', letter);
-      out.emit(['u1', 'u2', 'u1'], 'something_changed', { id: 'k' });
+      out.emit(['u1', 'u2', 'u1'], 'update_message', { id: 'k' });
     });
     await until(() => letters.length === 1 && events.length === 1);
     expect(letters).toEqual([{ to: 'a@example.org', letter }]);
-    expect(events).toEqual([{ userIds: ['u1', 'u2'], event: 'something_changed', payload: { id: 'k' } }]);
+    expect(events).toEqual([{ userIds: ['u1', 'u2'], event: 'update_message', payload: { id: 'k' } }]);
     // Delivered rows are deleted.
     await until(async () => (await pendingRows()).length === 0);
   });
@@ -65,7 +65,7 @@ describe('withTx and the outbox', () => {
       platform.withTx(actor, async ({ tx, outbox: out }) => {
         await tx.insert(settings).values({ key: 'k', value: 1 });
         out.mail('a@example.org', letter);
-        out.emit(['u1'], 'something_changed', { id: 'k' });
+        out.emit(['u1'], 'update_message', { id: 'k' });
         throw new Error('changed my mind');
       }),
     ).rejects.toThrow('changed my mind');
@@ -73,7 +73,7 @@ describe('withTx and the outbox', () => {
     await expect(
       platform.withTx(actor, async ({ tx, outbox: out }) => {
         out.mail('b@example.org', letter);
-        out.emit(['u2'], 'something_changed', {});
+        out.emit(['u2'], 'delete_chat', { id: 'c' });
         await tx.execute(sql`select 1/0`);
       }),
     ).rejects.toThrow();

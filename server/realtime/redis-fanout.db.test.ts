@@ -37,11 +37,11 @@ describe.skipIf(!redisUrl)('several instances with REDIS_URL', () => {
       socket.once('connect', () => resolve());
       socket.once('connect_error', reject);
     });
-    const received = new Promise((resolve) => socket.once('fanout_test', resolve));
+    const received = new Promise((resolve) => socket.once('delete_chat', resolve));
     // Give the adapter's subscription a moment to settle before publishing.
     await new Promise((r) => setTimeout(r, 200));
-    a.realtime.emitToUsers([user.id], 'fanout_test', { from: 'a' });
-    expect(await received).toEqual({ from: 'a' });
+    a.realtime.emitToUsers([user.id], 'delete_chat', { id: 'from-a' });
+    expect(await received).toEqual({ id: 'from-a' });
 
     const dropped = new Promise((resolve) => socket.once('disconnect', resolve));
     a.realtime.disconnectUser(user.id);

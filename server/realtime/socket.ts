@@ -1,33 +1,40 @@
 import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
-import { Server, type Socket } from 'socket.io';
+import { Server, type BroadcastOperator, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { createClient } from 'redis';
 import type { Logger } from 'pino';
+import type { ClientToServerEvents, ServerEvent, ServerEventArgs, ServerToClientEvents } from '#contract/events';
 import type { Db } from '../db/client.ts';
 import { userForToken, type Tokens } from '../lib/auth.ts';
 import { coMembersOf, memoryPresence, redisPresence, touchLastSeen, type PresenceRegistry } from './presence.ts';
 
 export const userRoom = (userId: string) => `user:${userId}`;
 
-interface SocketData {
+/** What the server keeps on each socket once the handshake is authenticated. */
+export interface SocketData {
   userId: string;
 }
 
+/** No events pass between instances besides the adapter's own. */
+export type InterServerEvents = Record<string, never>;
+
+export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+
 /** Bearer token from the handshake's auth data ("Bearer x" or the bare token). */
 function handshakeToken(socket: Socket): string | null {
-  const raw = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+  const raw: unknown = socket.handshake.auth?.token;
   if (typeof raw !== 'string' || !raw) return null;
   return raw.startsWith('Bearer ') ? raw.slice(7) : raw;
 }
 
 /** Events queued while a transaction runs, sent once it has committed. */
 export interface Outbox {
-  emit(userIds: string[], event: string, payload: unknown): void;
+  emit<E extends ServerEvent>(userIds: readonly string[], event: E, ...args: ServerEventArgs<E>): void;
 }
 
 /** SPEC §7 update_user: sent to the people who share a chat with the user. */
-export const UPDATE_USER_EVENT = 'update_user';
+export const UPDATE_USER_EVENT = 'update_user' satisfies ServerEvent;
 
 /** How often a connected user's users.last_seen_at is refreshed (the "online now" filter looks 5 minutes back). */
 export const LAST_SEEN_REFRESH_MS = 60_000;
@@ -35,9 +42,9 @@ export const LAST_SEEN_REFRESH_MS = 60_000;
 export const PRESENCE_TTL_MS = 30_000;
 
 export interface Realtime {
-  io: Server;
+  io: RealtimeServer;
   /** Sends an event to every socket of these users, on any instance. Call only after the commit. */
-  emitToUsers(userIds: string[], event: string, payload: unknown): void;
+  emitToUsers<E extends ServerEvent>(userIds: readonly string[], event: E, ...args: ServerEventArgs<E>): void;
   /**
    * Runs `work` (which commits its transaction) with an outbox, and sends what it queued only when `work`
    * succeeded: an event never tells about a change that was rolled back.
@@ -66,7 +73,7 @@ export async function attachRealtime(opts: {
   /** Heartbeat lifetime of this instance's presence (tests shorten it). */
   presenceTtlMs?: number;
 }): Promise<Realtime> {
-  const io = new Server<Record<string, never>, Record<string, never>, Record<string, never>, SocketData>(opts.server, {
+  const io: RealtimeServer = new Server(opts.server, {
     path: '/socket.io/',
     // SPEC §4: long polling only.
     transports: ['polling'],
@@ -113,9 +120,12 @@ export async function attachRealtime(opts: {
 
   // Once the Redis connections are closed an emit would fail unseen inside the adapter: nothing is sent then.
   let closed = false;
-  const emitToUsers = (userIds: string[], event: string, payload: unknown) => {
+  const emitToUsers = <E extends ServerEvent>(userIds: readonly string[], event: E, ...args: ServerEventArgs<E>) => {
     if (closed || userIds.length === 0) return;
-    io.to([...new Set(userIds)].map(userRoom)).emit(event as never, payload as never);
+    // No event takes an acknowledgement, so the broadcast's map is the plain one (its emit then takes the args as
+    // they are, also for a generic event).
+    const users: BroadcastOperator<ServerToClientEvents, SocketData> = io.to([...new Set(userIds)].map(userRoom));
+    users.emit(event, ...args);
   };
 
   /** Presence work in flight (joins, leaves, announcements), awaited before the connections close. */
@@ -213,12 +223,12 @@ export async function attachRealtime(opts: {
     })());
 
   return {
-    io: io as unknown as Server,
+    io,
     emitToUsers,
     async afterCommit(work) {
-      const queued: [string[], string, unknown][] = [];
-      const result = await work({ emit: (userIds, event, payload) => void queued.push([userIds, event, payload]) });
-      for (const [userIds, event, payload] of queued) emitToUsers(userIds, event, payload);
+      const queued: (() => void)[] = [];
+      const result = await work({ emit: (userIds, event, ...args) => void queued.push(() => emitToUsers(userIds, event, ...args)) });
+      for (const send of queued) send();
       return result;
     },
     onlineAmong: (userIds) => presence.onlineAmong(userIds),

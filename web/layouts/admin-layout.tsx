@@ -1,8 +1,6 @@
 import { Outlet } from 'react-router';
 import type { Route } from './+types/admin-layout';
-import { requireAdmin } from '../features/shell/guards.ts';
-import { SiteChrome } from '../features/shell/site-chrome.tsx';
-import { ADMIN_MENU } from '../features/shell/page-titles.ts';
+import { ADMIN_MENU, requireAdmin, SiteChrome } from '../features/shell/index.ts';
 import { SideMenu } from './side-menu.tsx';
 
 export function loader({ context, request }: Route.LoaderArgs) {

@@ -1,6 +1,6 @@
 import { Outlet } from 'react-router';
 import type { Route } from './+types/authenticated';
-import { requireSignedIn } from '../features/shell/guards.ts';
+import { requireSignedIn } from '../features/shell/index.ts';
 
 export function loader({ context, request }: Route.LoaderArgs) {
   requireSignedIn(context.user, request);

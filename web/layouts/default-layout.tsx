@@ -1,6 +1,5 @@
 import { Outlet, isRouteErrorResponse, useRouteError } from 'react-router';
-import { SiteChrome } from '../features/shell/site-chrome.tsx';
-import { ErrorScreen } from '../features/shell/error-screen.tsx';
+import { ErrorScreen, SiteChrome } from '../features/shell/index.ts';
 
 export default function DefaultLayout() {
   return (

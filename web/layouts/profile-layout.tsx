@@ -1,8 +1,6 @@
 import { Outlet } from 'react-router';
 import type { Route } from './+types/profile-layout';
-import { requireSignedIn } from '../features/shell/guards.ts';
-import { SiteChrome } from '../features/shell/site-chrome.tsx';
-import { PROFILE_MENU } from '../features/shell/page-titles.ts';
+import { PROFILE_MENU, requireSignedIn, SiteChrome } from '../features/shell/index.ts';
 import { SideMenu } from './side-menu.tsx';
 
 export function loader({ context, request }: Route.LoaderArgs) {

@@ -1,8 +1,8 @@
 import { useRef } from 'react';
 import { NavLink, useLocation } from 'react-router';
 import { useRevealCurrent } from '../lib/reveal-current.ts';
-import { PAGE_TITLES } from '../features/shell/page-titles.ts';
-import { UnseenBadge } from '../features/chat/unseen-badge.tsx';
+import { PAGE_TITLES } from '../features/shell/index.ts';
+import { UnseenBadge } from '../features/chat/index.ts';
 
 export function SideMenu({ label, items }: { label: string; items: readonly (readonly [string, string])[] }) {
   const strip = useRef<HTMLUListElement>(null);

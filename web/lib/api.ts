@@ -13,6 +13,8 @@ import { progressStore as progress } from './progress-store.ts';
 
 let apiBase = '';
 export const setApiBase = (base: string) => void (apiBase = base);
+/** Where the API is ('' for this origin), for the calls that cannot go through the client (uploads). */
+export const apiBaseUrl = () => apiBase;
 
 const client = ofetch.create({
   onRequest({ options }) {

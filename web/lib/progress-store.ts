@@ -1,4 +1,5 @@
 import { PROGRESS_TICK_MS } from '#contract/constants';
+import { createStore, type ReadableStore } from './store.ts';
 
 /** Where the bar starts when something begins loading. */
 export const PROGRESS_START = 10;
@@ -9,7 +10,8 @@ export const PROGRESS_STEP = 0.2;
 /** How long the bar stays at 100 after everything finished, before returning to 0 (hidden). */
 export const PROGRESS_COMPLETE_MS = 200;
 
-export interface ProgressStore {
+/** The bar's value 0..100 (get()); 0 means hidden. */
+export interface ProgressStore extends ReadableStore<number> {
   /** One more call in flight. */
   start(): void;
   /** One call finished (the counter never goes below 0). */
@@ -22,10 +24,8 @@ export interface ProgressStore {
   isActive(): boolean;
   /** Stops timers and returns to the idle state (value 0). */
   reset(): void;
-  subscribe(listener: () => void): () => void;
-  /** Current value 0..100; 0 means hidden. */
+  /** The same as get() (useSyncExternalStore's name). */
   getSnapshot(): number;
-  getServerSnapshot(): number;
 }
 
 export interface ProgressStoreOptions {
@@ -36,18 +36,13 @@ export interface ProgressStoreOptions {
 export function createProgressStore(options: ProgressStoreOptions = {}): ProgressStore {
   const tickMs = options.tickMs ?? PROGRESS_TICK_MS;
   const completeMs = options.completeMs ?? PROGRESS_COMPLETE_MS;
-  const listeners = new Set<() => void>();
-  let value = 0;
+  const bar = createStore(0);
   let inFlight = 0;
   let navigating = false;
   let ticker: ReturnType<typeof setInterval> | undefined;
   let hideTimer: ReturnType<typeof setTimeout> | undefined;
 
-  const set = (next: number) => {
-    if (next === value) return;
-    value = next;
-    for (const listener of [...listeners]) listener();
-  };
+  const set = bar.set;
 
   const active = () => inFlight > 0 || navigating;
 
@@ -68,7 +63,7 @@ export function createProgressStore(options: ProgressStoreOptions = {}): Progres
       stopHide();
       set(PROGRESS_START);
       ticker = setInterval(() => {
-        set(value + (PROGRESS_CEILING - value) * PROGRESS_STEP);
+        set((value) => value + (PROGRESS_CEILING - value) * PROGRESS_STEP);
       }, tickMs);
     } else {
       stopTicker();
@@ -116,14 +111,10 @@ export function createProgressStore(options: ProgressStoreOptions = {}): Progres
       navigating = false;
       set(0);
     },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
-    getSnapshot: () => value,
-    getServerSnapshot: () => 0,
+    subscribe: bar.subscribe,
+    get: bar.get,
+    getSnapshot: bar.get,
+    getServerSnapshot: bar.getServerSnapshot,
   };
   return store;
 }

@@ -5,6 +5,8 @@ import {
   SOCKET_RECONNECT_DELAY_MAX_MS,
   SOCKET_RECONNECT_DELAY_MS,
 } from '#contract/constants';
+import type { ClientToServerEvents, ServerEvent, ServerEventArgs, ServerToClientEvents } from '#contract/events';
+import { createStore, useStore } from './store.ts';
 
 // SPEC §4/§9: one socket, only when authenticated; long polling only, no multiplexing, bearer token
 // in the auth data; reconnects 1–5 s with randomisation 0.5, forever; connect timeout 20 s.
@@ -22,54 +24,56 @@ export const SOCKET_OPTIONS = {
   autoConnect: false,
 } as const;
 
-let socket: Socket | null = null;
-let transport = 'N/A';
-type EventHandler = (payload: unknown) => void;
-const eventHandlers = new Map<string, Set<EventHandler>>();
+export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+let socket: ClientSocket | null = null;
+/** The connected socket's transport name ('polling'), 'N/A' without one. */
+const transport = createStore('N/A');
+type EventHandler<E extends ServerEvent> = (...args: ServerEventArgs<E>) => void;
+/** Every server event's subscribers (the type asks for a set per event of the map). */
+const eventHandlers: { [E in ServerEvent]: Set<EventHandler<E>> } = {
+  new_message: new Set(),
+  delete_chat: new Set(),
+  update_user: new Set(),
+  update_message: new Set(),
+  get_counters: new Set(),
+};
 
 /**
  * Subscribes to a server event of the user's socket, whether it is connected yet or not (and across
  * reconnects and new sockets after signing in again). Returns the unsubscribe function.
  */
-export function onSocketEvent(event: string, handler: EventHandler): () => void {
-  let set = eventHandlers.get(event);
-  if (!set) eventHandlers.set(event, (set = new Set()));
+export function onSocketEvent<E extends ServerEvent>(event: E, handler: EventHandler<E>): () => void {
+  const set = eventHandlers[event];
   set.add(handler);
   return () => void set.delete(handler);
 }
-const listeners = new Set<() => void>();
-const notify = () => listeners.forEach((l) => l());
 
-export const socketTransport = {
-  subscribe(listener: () => void) {
-    listeners.add(listener);
-    return () => void listeners.delete(listener);
-  },
-  get: () => transport,
-  getServer: () => 'N/A',
-};
+/** Hands an event of the socket to its subscribers (the socket's events are those of ServerToClientEvents). */
+function dispatch<E extends ServerEvent>(event: E, ...args: ServerEventArgs<E>) {
+  // An event the map does not know (a newer server) has no subscribers.
+  if (!Object.hasOwn(eventHandlers, event)) return;
+  for (const handler of [...eventHandlers[event]]) handler(...args);
+}
+
+/** The socket's transport ('polling', or 'N/A' while not connected), for the diagnostics page and the chat. */
+export const useSocketTransport = () => useStore(transport);
 
 /**
  * Connects the user's socket. `onDropped` runs when the server itself ends the connection (the session was
  * revoked: logout everywhere, a password change elsewhere, a block) so the app can check and sign out.
  */
-export function connectSocket(apiBase: string, token: string, onDropped?: () => void): Socket {
+export function connectSocket(apiBase: string, token: string, onDropped?: () => void): ClientSocket {
   if (socket) {
     socket.auth = { token: `Bearer ${token}` };
     if (!socket.connected) socket.connect();
     return socket;
   }
   socket = io(apiBase || undefined, { ...SOCKET_OPTIONS, transports: [...SOCKET_OPTIONS.transports], auth: { token: `Bearer ${token}` } });
-  socket.onAny((event: string, payload: unknown) => {
-    for (const handler of [...(eventHandlers.get(event) ?? [])]) handler(payload);
-  });
-  socket.on('connect', () => {
-    transport = socket?.io.engine?.transport?.name ?? 'N/A';
-    notify();
-  });
+  socket.onAny(dispatch);
+  socket.on('connect', () => transport.set(socket?.io.engine?.transport?.name ?? 'N/A'));
   socket.on('disconnect', (reason) => {
-    transport = 'N/A';
-    notify();
+    transport.set('N/A');
     if (reason === 'io server disconnect') onDropped?.();
   });
   // A refused handshake (revoked token) while we think we are signed in means the same.
@@ -85,8 +89,7 @@ export function connectSocket(apiBase: string, token: string, onDropped?: () => 
 export function disconnectSocket() {
   socket?.disconnect();
   socket = null;
-  transport = 'N/A';
-  notify();
+  transport.set('N/A');
 }
 
 export const getSocket = () => socket;

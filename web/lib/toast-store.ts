@@ -1,4 +1,5 @@
 import { TOAST_CLOSE_ANIMATION_MS, TOAST_DURATION_MS } from '#contract/constants';
+import { createStore, type ReadableStore } from './store.ts';
 
 export type ToastType = 'success' | 'error';
 /** 'open' while shown; 'closing' during the exit animation, after which the toast is removed. */
@@ -21,7 +22,7 @@ export interface ToastOptions {
   duration?: number;
 }
 
-export interface ToastStore {
+export interface ToastStore extends ReadableStore<readonly Toast[]> {
   /** Shows a toast and returns its id. */
   show(message: string, options?: ToastOptions): number;
   /** Starts the exit animation (state 'closing'), then removes the toast after closeAnimationMs. */
@@ -32,9 +33,8 @@ export interface ToastStore {
   resume(id: number): void;
   /** Removes every toast at once and cancels all timers. */
   clear(): void;
-  subscribe(listener: () => void): () => void;
+  /** The same as get() (useSyncExternalStore's name). */
   getSnapshot(): readonly Toast[];
-  getServerSnapshot(): readonly Toast[];
 }
 
 interface Entry {
@@ -51,14 +51,10 @@ const EMPTY: readonly Toast[] = Object.freeze([]);
 export function createToastStore(options: { closeAnimationMs?: number } = {}): ToastStore {
   const closeAnimationMs = options.closeAnimationMs ?? TOAST_CLOSE_ANIMATION_MS;
   const entries = new Map<number, Entry>();
-  const listeners = new Set<() => void>();
-  let snapshot: readonly Toast[] = EMPTY;
+  const toasts = createStore<readonly Toast[]>(EMPTY);
   let nextId = 1;
 
-  const emit = () => {
-    snapshot = entries.size === 0 ? EMPTY : Array.from(entries.values(), (e) => e.toast);
-    for (const listener of [...listeners]) listener();
-  };
+  const emit = () => toasts.set(entries.size === 0 ? EMPTY : Array.from(entries.values(), (e) => e.toast));
 
   const update = (entry: Entry, patch: Partial<Toast>) => {
     entry.toast = { ...entry.toast, ...patch };
@@ -131,15 +127,10 @@ export function createToastStore(options: { closeAnimationMs?: number } = {}): T
       emit();
     },
 
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
-
-    getSnapshot: () => snapshot,
-    getServerSnapshot: () => EMPTY,
+    subscribe: toasts.subscribe,
+    get: toasts.get,
+    getSnapshot: toasts.get,
+    getServerSnapshot: toasts.getServerSnapshot,
   };
 
   return store;

@@ -3,13 +3,11 @@ import type { Route } from './+types/admin-project-edit';
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
 import { formatRelative } from '../lib/dates.ts';
-import { pageMeta } from '../features/shell/meta.ts';
-import { pageNotFound } from '../features/shell/guards.ts';
+import { pageMeta, pageNotFound } from '../features/shell/index.ts';
 import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
 import { AppLink } from '../components/ui/app-link.tsx';
-import { ProjectForm } from '../features/items/project-form.tsx';
-import { projectToValues } from '../features/items/values.ts';
-import { ModerationPanel } from '../features/moderation/moderation-panel.tsx';
+import { ProjectForm, projectToValues } from '../features/items/index.ts';
+import { ModerationPanel } from '../features/moderation/index.ts';
 
 // /admin/projects/{id}/edit: hide or restore a project, correct its fields, see what moderators did with it.
 

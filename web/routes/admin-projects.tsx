@@ -1,11 +1,9 @@
 import { useLoaderData } from 'react-router';
 import type { Route } from './+types/admin-projects';
 import type { AdminProject } from '#contract/moderation';
-import { pageMeta } from '../features/shell/meta.ts';
-import { ModerationQueue, type QueueRow } from '../features/moderation/queue.tsx';
-import { PROJECT_TABS } from '../features/moderation/tabs.ts';
-import { loadQueue } from '../features/moderation/load-queue.ts';
-import { projectBudget } from '../features/items/format.ts';
+import { pageMeta } from '../features/shell/index.ts';
+import { loadQueue, ModerationQueue, PROJECT_TABS, type QueueRow } from '../features/moderation/index.ts';
+import { projectBudget } from '../features/items/index.ts';
 
 // /admin/projects: projects are published at once and moderated afterwards, newest first.
 

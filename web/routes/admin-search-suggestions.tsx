@@ -5,7 +5,7 @@ import type { Route } from './+types/admin-search-suggestions';
 import { api } from '../lib/api.ts';
 import { formatDate } from '../lib/dates.ts';
 import { toast } from '../lib/toast-store.ts';
-import { pageMeta } from '../features/shell/meta.ts';
+import { pageMeta } from '../features/shell/index.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { TextField } from '../components/ui/form.tsx';
 

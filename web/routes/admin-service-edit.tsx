@@ -2,13 +2,11 @@ import { useLoaderData, useRevalidator } from 'react-router';
 import type { Route } from './+types/admin-service-edit';
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
-import { pageMeta } from '../features/shell/meta.ts';
-import { pageNotFound } from '../features/shell/guards.ts';
+import { pageMeta, pageNotFound } from '../features/shell/index.ts';
 import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
 import { AppLink } from '../components/ui/app-link.tsx';
-import { ServiceForm } from '../features/items/service-form.tsx';
-import { serviceToValues } from '../features/items/values.ts';
-import { ModerationPanel } from '../features/moderation/moderation-panel.tsx';
+import { ServiceForm, serviceToValues } from '../features/items/index.ts';
+import { ModerationPanel } from '../features/moderation/index.ts';
 
 // /admin/services/{id}/edit: decide about a service and correct its fields (the state stays as it is).
 

@@ -1,12 +1,10 @@
 import { useLoaderData } from 'react-router';
 import type { Route } from './+types/admin-services';
 import type { Service } from '#contract/catalog';
-import { pageMeta } from '../features/shell/meta.ts';
+import { pageMeta } from '../features/shell/index.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
-import { ModerationQueue, type QueueRow } from '../features/moderation/queue.tsx';
-import { SERVICE_TABS } from '../features/moderation/tabs.ts';
-import { loadQueue } from '../features/moderation/load-queue.ts';
-import { servicePrice } from '../features/items/format.ts';
+import { loadQueue, ModerationQueue, type QueueRow, SERVICE_TABS } from '../features/moderation/index.ts';
+import { servicePrice } from '../features/items/index.ts';
 
 // /admin/services: the moderation queue (oldest first) and every other state, searchable.
 

@@ -4,12 +4,11 @@ import type { Route } from './+types/admin-user';
 import { api, type Sent } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
 import { formatDate, formatRelative } from '../lib/dates.ts';
-import { pageMeta } from '../features/shell/meta.ts';
-import { pageNotFound } from '../features/shell/guards.ts';
+import { pageMeta, pageNotFound } from '../features/shell/index.ts';
 import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
 import { Avatar } from '../components/ui/avatar.tsx';
 import { FormError, TextField, formValues } from '../components/ui/form.tsx';
-import { ROLE_LABELS, roleList } from '../features/admin/labels.ts';
+import { ROLE_LABELS, roleList } from '../features/admin/index.ts';
 
 const ACTIONS: Record<string, string> = {
   'user.block': 'Заблокирован',

@@ -4,11 +4,11 @@ import type { AdminUser } from '#contract/admin';
 import type { ApiOk } from '#contract/api';
 import { api } from '../lib/api.ts';
 import { formatDate } from '../lib/dates.ts';
-import { pageMeta } from '../features/shell/meta.ts';
+import { pageMeta } from '../features/shell/index.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { Avatar } from '../components/ui/avatar.tsx';
 import { SelectField, TextField } from '../components/ui/form.tsx';
-import { ROLE_LABELS, roleList } from '../features/admin/labels.ts';
+import { ROLE_LABELS, roleList } from '../features/admin/index.ts';
 
 const LIMIT = 20;
 

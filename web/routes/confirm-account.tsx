@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Route } from './+types/confirm-account';
 import { api } from '../lib/api.ts';
-import { pageMeta } from '../features/shell/meta.ts';
+import { pageMeta } from '../features/shell/index.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Подтверждение email');

@@ -4,11 +4,10 @@ import type { Route } from './+types/login';
 import type { LoginBody } from '#contract/auth';
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
-import { pageMeta } from '../features/shell/meta.ts';
+import { pageMeta } from '../features/shell/index.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { Checkbox, FormError, TextField, formValues } from '../components/ui/form.tsx';
-import { loginErrorText } from '../features/auth/messages.ts';
-import { signIn } from '../features/auth/session-actions.ts';
+import { loginErrorText, signIn } from '../features/auth/index.ts';
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Вход');
 

@@ -1,7 +1,6 @@
 import { useMatches } from 'react-router';
 import type { Route } from './+types/placeholder';
-import { PAGE_TITLES } from '../features/shell/page-titles.ts';
-import { pageMeta } from '../features/shell/meta.ts';
+import { PAGE_TITLES, pageMeta } from '../features/shell/index.ts';
 
 // A SPEC §2 page whose capability comes with a later issue: its layout and its heading.
 const titleOf = (id: string | undefined) => PAGE_TITLES[id ?? ''] ?? '';

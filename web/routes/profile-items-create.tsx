@@ -2,14 +2,11 @@ import { useNavigate, useSearchParams } from 'react-router';
 import type { Route } from './+types/profile-items-create';
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
-import { pageMeta } from '../features/shell/meta.ts';
-import { useShell } from '../features/shell/use-shell.ts';
+import { pageMeta } from '../features/shell/index.ts';
+import { useShell } from '../lib/use-shell.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
-import { ServiceForm } from '../features/items/service-form.tsx';
-import { ProjectForm } from '../features/items/project-form.tsx';
-import { ConfirmEmailNotice } from '../features/items/form-problem.tsx';
-import { SwitchRoleButton } from '../features/items/switch-role.tsx';
+import { ConfirmEmailNotice, ProjectForm, ServiceForm, SwitchRoleButton } from '../features/items/index.ts';
 
 // /profile/items/create: a seller creates a service, a customer a project (by the active role). ?kind=service or
 // ?kind=project asks for one explicitly; when it does not match the role, the page offers to switch.

@@ -4,16 +4,18 @@ import type { Me } from '#contract/api';
 import type { Project, Service } from '#contract/catalog';
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
-import { pageMeta } from '../features/shell/meta.ts';
-import { pageNotFound } from '../features/shell/guards.ts';
-import { useShell } from '../features/shell/use-shell.ts';
+import { pageMeta, pageNotFound } from '../features/shell/index.ts';
+import { useShell } from '../lib/use-shell.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
-import { ServiceForm } from '../features/items/service-form.tsx';
-import { ProjectForm } from '../features/items/project-form.tsx';
-import { ConfirmEmailNotice } from '../features/items/form-problem.tsx';
-import { StatusBadge } from '../features/items/badges.tsx';
-import { projectToValues, serviceToValues } from '../features/items/values.ts';
+import {
+  ConfirmEmailNotice,
+  ProjectForm,
+  projectToValues,
+  ServiceForm,
+  serviceToValues,
+  StatusBadge,
+} from '../features/items/index.ts';
 
 // /profile/items/{id}/edit: the owner's service or project. The id does not say which: the active role's kind is
 // tried first, then the other one.

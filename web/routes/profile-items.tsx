@@ -7,13 +7,10 @@ import type { Project, Service } from '#contract/catalog';
 import { LISTING_MAX_LIMIT } from '#contract/catalog';
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
-import { pageMeta } from '../features/shell/meta.ts';
-import { useShell } from '../features/shell/use-shell.ts';
+import { pageMeta } from '../features/shell/index.ts';
+import { useShell } from '../lib/use-shell.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
-import { MyItems } from '../features/items/my-items.tsx';
-import { ConfirmEmailNotice } from '../features/items/form-problem.tsx';
-import { SwitchRoleButton } from '../features/items/switch-role.tsx';
-import type { ItemKind } from '../features/items/status.ts';
+import { ConfirmEmailNotice, type ItemKind, MyItems, SwitchRoleButton } from '../features/items/index.ts';
 
 // /profile/items: a seller's services or a customer's projects, by the active role.
 

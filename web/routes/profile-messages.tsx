@@ -1,20 +1,29 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ArrowLeft, Trash2 } from 'lucide-react';
 import type { Route } from './+types/profile-messages';
 import type { SentMessage } from '#contract/chat';
-import { pageMeta } from '../features/shell/meta.ts';
-import { useShell } from '../features/shell/use-shell.ts';
+import { pageMeta } from '../features/shell/index.ts';
+import { useShell } from '../lib/use-shell.ts';
 import { Avatar } from '../components/ui/avatar.tsx';
-import { ConfirmDialog } from '../features/items/dialog.tsx';
+import { ConfirmDialog } from '../features/items/index.ts';
 import { api } from '../lib/api.ts';
-import { socketTransport } from '../lib/socket.ts';
+import { useSocketTransport } from '../lib/socket.ts';
 import { toast } from '../lib/toast-store.ts';
-import { chatStore, findChat, respondentOf, useChatState, type ChatTab } from '../features/chat/store.ts';
-import { useChatLive } from '../features/chat/unseen-badge.tsx';
-import { ChatList, fullName, OnlineDot } from '../features/chat/chat-list.tsx';
-import { MessageLog } from '../features/chat/message-log.tsx';
-import { Composer, type Target } from '../features/chat/composer.tsx';
+import {
+  ChatList,
+  chatStore,
+  type ChatTab,
+  Composer,
+  findChat,
+  fullName,
+  MessageLog,
+  OnlineDot,
+  respondentOf,
+  type Target,
+  useChatLive,
+  useChatState,
+} from '../features/chat/index.ts';
 
 // /profile/messages (SPEC §4 "Messages and chats"): the two chat lists, the open conversation and its composer,
 // all live through the socket. ?chat={id} opens a chat; ?to={userId}&service={serviceId} opens (or, with the first
@@ -43,7 +52,7 @@ interface Pending {
 }
 
 function ConnectionIndicator() {
-  const transport = useSyncExternalStore(socketTransport.subscribe, socketTransport.get, socketTransport.getServer);
+  const transport = useSocketTransport();
   return (
     <p className="chat-conn" data-testid="chat-transport">
       <span className={`chat-dot${transport !== 'N/A' ? ' chat-dot--on' : ''}`} aria-hidden />
@@ -53,7 +62,7 @@ function ConnectionIndicator() {
 }
 
 export default function MessagesPage() {
-  const { user, config } = useShell();
+  const { user } = useShell();
   const s = useChatState();
   const me = user?._id ?? null;
   const [params] = useSearchParams();
@@ -218,7 +227,7 @@ export default function MessagesPage() {
                 onLoadMore={() => void chatStore.loadMore()}
                 empty={pending ? 'Напишите первое сообщение — чат появится у вас обоих.' : 'Сообщений пока нет.'}
               />
-              <Composer key={s.activeId ?? 'new'} apiBase={config.apiBase} target={target} onSent={onSent} />
+              <Composer key={s.activeId ?? 'new'} target={target} onSent={onSent} />
             </>
           ) : (
             <p className="chat__placeholder">Выберите чат слева, чтобы увидеть переписку.</p>

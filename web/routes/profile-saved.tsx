@@ -2,12 +2,11 @@ import { useEffect } from 'react';
 import { useRevalidator } from 'react-router';
 import type { Route } from './+types/profile-saved';
 import type { Project, PublicUser, ServiceCard } from '#contract/catalog';
-import { pageMeta } from '../features/shell/meta.ts';
-import { useShell } from '../features/shell/use-shell.ts';
+import { pageMeta } from '../features/shell/index.ts';
+import { useShell } from '../lib/use-shell.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
-import { FreelancerCardView, ProjectCardView, ServiceCardView } from '../features/catalog/cards.tsx';
-import { favorites, useFavorites } from '../features/favorites/use-favorites.ts';
-import type { FavoriteType } from '../features/favorites/store.ts';
+import { FreelancerCardView, ProjectCardView, ServiceCardView } from '../features/catalog/index.ts';
+import { favorites, type FavoriteType, useFavorites } from '../features/favorites/index.ts';
 
 // /profile/saved: the person's favourites in three tabs (SPEC §3 favourite types).
 

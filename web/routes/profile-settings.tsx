@@ -6,12 +6,10 @@ import { NOTIFICATION_KINDS, type ChangeEmailBody, type ChangePasswordBody } fro
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
 import { renewToken } from '../lib/token.ts';
-import { pageMeta } from '../features/shell/meta.ts';
-import { useShell } from '../features/shell/use-shell.ts';
-import { currencyStore } from '../features/shell/currency-store.ts';
-import { logout } from '../features/shell/session.ts';
-import { AvatarEditor } from '../features/settings/avatar-editor.tsx';
-import { useLookups } from '../features/settings/use-lookups.ts';
+import { logout, pageMeta } from '../features/shell/index.ts';
+import { useShell } from '../lib/use-shell.ts';
+import { currencyStore } from '../lib/currency-store.ts';
+import { AvatarEditor, useLookups } from '../features/settings/index.ts';
 import { Checkbox, FormError, SelectField, TextAreaField, TextField, formValues } from '../components/ui/form.tsx';
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Настройки');

@@ -2,19 +2,27 @@ import { data as answer, redirect } from 'react-router';
 import { CalendarClock, Eye, FileText, MessageSquareText } from 'lucide-react';
 import type { Route } from './+types/project-detail';
 import type { Project } from '#contract/catalog';
-import { errorMeta } from '../features/shell/meta.ts';
-import { pageNotFound } from '../features/shell/guards.ts';
-import { useShell } from '../features/shell/use-shell.ts';
+import { errorMeta, pageNotFound } from '../features/shell/index.ts';
+import { useShell } from '../lib/use-shell.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
 import { formatDate, formatRelative } from '../lib/dates.ts';
-import { FavoriteButton } from '../features/favorites/favorite-button.tsx';
-import { Budget } from '../features/catalog/cards.tsx';
-import { JsonLd } from '../features/catalog/json-ld.tsx';
-import { PersonCard } from '../features/catalog/person-card.tsx';
-import { findCategory, isUuid, loginPath } from '../features/catalog/paths.ts';
-import { breadcrumbLd, excerpt, seoMeta } from '../features/catalog/seo.ts';
-import { FORMS, attachmentLabel, count, daysText } from '../features/catalog/texts.ts';
+import { FavoriteButton } from '../features/favorites/index.ts';
+import {
+  attachmentLabel,
+  breadcrumbLd,
+  Budget,
+  count,
+  daysText,
+  excerpt,
+  findCategory,
+  FORMS,
+  isUuid,
+  JsonLd,
+  PersonCard,
+  seoMeta,
+} from '../features/catalog/index.ts';
+import { loginPath } from '../features/auth/index.ts';
 import { trimEnd } from '#contract/text';
 
 // /projects/{slug}/{projectId}: a customer's project on the exchange. Bids come with a later issue; the

@@ -1,9 +1,7 @@
 import type { Route } from './+types/projects';
 import type { Project } from '#contract/catalog';
-import { ListingPage } from '../features/catalog/listing-page.tsx';
-import { clientListing, loadListing } from '../features/catalog/listing-data.ts';
-import { listingSeo } from '../features/catalog/listing-seo.ts';
-import { errorMeta } from '../features/shell/meta.ts';
+import { clientListing, ListingPage, listingSeo, loadListing } from '../features/catalog/index.ts';
+import { errorMeta } from '../features/shell/index.ts';
 
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   return loadListing<Project>('projects', params.slug, request, context);

@@ -3,12 +3,10 @@ import { useSearchParams } from 'react-router';
 import type { Route } from './+types/reg';
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
-import { pageMeta } from '../features/shell/meta.ts';
+import { pageMeta } from '../features/shell/index.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { FormError, TextField, formValues } from '../components/ui/form.tsx';
-import { BotCheck } from '../features/auth/bot-check.tsx';
-import { registerErrorText } from '../features/auth/messages.ts';
-import { signIn, storedReferralCode } from '../features/auth/session-actions.ts';
+import { BotCheck, registerErrorText, signIn, storedReferralCode } from '../features/auth/index.ts';
 import { registerSchema, type RegisterBody } from '#contract/auth';
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Регистрация');

@@ -2,21 +2,33 @@ import { data as answer, redirect } from 'react-router';
 import { CalendarClock, Eye, MessageCircle, Pencil, RefreshCw } from 'lucide-react';
 import type { Route } from './+types/service-detail';
 import { PACKAGE_TITLES, type Service, type ServiceCard } from '#contract/catalog';
-import { errorMeta } from '../features/shell/meta.ts';
-import { pageNotFound } from '../features/shell/guards.ts';
-import { useShell } from '../features/shell/use-shell.ts';
+import { errorMeta, pageNotFound } from '../features/shell/index.ts';
+import { useShell } from '../lib/use-shell.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
 import { Price } from '../components/ui/price.tsx';
-import { FavoriteButton } from '../features/favorites/favorite-button.tsx';
-import { ServiceCardView } from '../features/catalog/cards.tsx';
-import { Gallery } from '../features/catalog/gallery.tsx';
-import { JsonLd } from '../features/catalog/json-ld.tsx';
-import { PersonCard } from '../features/catalog/person-card.tsx';
-import { Rating } from '../features/catalog/parts.tsx';
-import { findCategory, findSub, isUuid, loginPath, messagesPath, userPath } from '../features/catalog/paths.ts';
-import { breadcrumbLd, excerpt, seoMeta, serviceLd } from '../features/catalog/seo.ts';
-import { FORMS, count, daysText, revisionsText } from '../features/catalog/texts.ts';
+import { FavoriteButton } from '../features/favorites/index.ts';
+import {
+  breadcrumbLd,
+  count,
+  daysText,
+  excerpt,
+  findCategory,
+  findSub,
+  FORMS,
+  Gallery,
+  isUuid,
+  JsonLd,
+  messagesPath,
+  PersonCard,
+  Rating,
+  revisionsText,
+  seoMeta,
+  ServiceCardView,
+  serviceLd,
+  userPath,
+} from '../features/catalog/index.ts';
+import { loginPath } from '../features/auth/index.ts';
 import { trimEnd } from '#contract/text';
 
 // /services/{slug}/{serviceId}: one service (kwork). The slug is its category's: any other slug answers with a

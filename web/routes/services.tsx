@@ -1,12 +1,8 @@
 import { redirect } from 'react-router';
 import type { Route } from './+types/services';
 import type { ServiceCard } from '#contract/catalog';
-import { ListingPage } from '../features/catalog/listing-page.tsx';
-import { clientListing, loadListing } from '../features/catalog/listing-data.ts';
-import { listingSeo } from '../features/catalog/listing-seo.ts';
-import { errorMeta } from '../features/shell/meta.ts';
-import { currentPath } from '../features/shell/navigation-history.ts';
-import { currentUser } from '../features/shell/current-user.ts';
+import { clientListing, ListingPage, listingSeo, loadListing } from '../features/catalog/index.ts';
+import { currentPath, currentUser, errorMeta } from '../features/shell/index.ts';
 
 // SPEC §2: the services category page is the home page (/, /services, /services/all, /services/{slug}).
 const HOME_PATHS = new Set(['/', '/services', '/services/all']);

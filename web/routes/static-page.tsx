@@ -1,8 +1,7 @@
 import { useLoaderData } from 'react-router';
 import type { Route } from './+types/static-page';
-import { staticPages, type StaticPageSlug } from '../features/static-pages/content.ts';
-import { StaticPageView } from '../features/static-pages/static-page-view.tsx';
-import { pageMeta } from '../features/shell/meta.ts';
+import { staticPages, type StaticPageSlug, StaticPageView } from '../features/static-pages/index.ts';
+import { pageMeta } from '../features/shell/index.ts';
 
 const slugOf = (routeId: string) => routeId.replace('static-', '') as StaticPageSlug;
 

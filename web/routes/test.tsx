@@ -1,10 +1,9 @@
 import { redirect, useLoaderData } from 'react-router';
-import { useSyncExternalStore } from 'react';
 import type { Route } from './+types/test';
-import { pageMeta } from '../features/shell/meta.ts';
-import { socketTransport } from '../lib/socket.ts';
-import { useShell } from '../features/shell/use-shell.ts';
-import { useCurrency } from '../features/shell/currency-store.ts';
+import { pageMeta } from '../features/shell/index.ts';
+import { useSocketTransport } from '../lib/socket.ts';
+import { useShell } from '../lib/use-shell.ts';
+import { useCurrency } from '../lib/currency-store.ts';
 import { ratesReady } from '../lib/currency.ts';
 
 // SPEC §2: /test exists only with the public development flag; otherwise it redirects to /.
@@ -18,7 +17,7 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Ди
 export default function TestPage() {
   const { buildId } = useLoaderData<typeof loader>();
   const { user, rates } = useShell();
-  const transport = useSyncExternalStore(socketTransport.subscribe, socketTransport.get, socketTransport.getServer);
+  const transport = useSocketTransport();
   const currency = useCurrency();
   return (
     <section className="page">

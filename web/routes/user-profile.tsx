@@ -1,20 +1,30 @@
 import { data as answer } from 'react-router';
 import { CalendarDays, Flag, MapPin, MessageCircle, Settings } from 'lucide-react';
 import type { Route } from './+types/user-profile';
-import { errorMeta } from '../features/shell/meta.ts';
-import { pageNotFound } from '../features/shell/guards.ts';
-import { useShell } from '../features/shell/use-shell.ts';
+import { errorMeta, pageNotFound } from '../features/shell/index.ts';
+import { useShell } from '../lib/use-shell.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { Avatar } from '../components/ui/avatar.tsx';
 import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
 import { formatDate } from '../lib/dates.ts';
-import { FavoriteButton } from '../features/favorites/favorite-button.tsx';
-import { ServiceCardView } from '../features/catalog/cards.tsx';
-import { JsonLd } from '../features/catalog/json-ld.tsx';
-import { LevelBadge, OnlineStatus, Rating } from '../features/catalog/parts.tsx';
-import { displayName, isUuid, loginPath, messagesPath } from '../features/catalog/paths.ts';
-import { absoluteUrl, breadcrumbLd, excerpt, seoMeta } from '../features/catalog/seo.ts';
-import { FORMS, count } from '../features/catalog/texts.ts';
+import { FavoriteButton } from '../features/favorites/index.ts';
+import {
+  absoluteUrl,
+  breadcrumbLd,
+  count,
+  displayName,
+  excerpt,
+  FORMS,
+  isUuid,
+  JsonLd,
+  LevelBadge,
+  messagesPath,
+  OnlineStatus,
+  Rating,
+  seoMeta,
+  ServiceCardView,
+} from '../features/catalog/index.ts';
+import { loginPath } from '../features/auth/index.ts';
 import { SELLER_LEVEL_TITLES } from '#contract/catalog';
 import { trimEnd } from '#contract/text';
 

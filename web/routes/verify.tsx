@@ -3,8 +3,8 @@ import { MailCheck } from 'lucide-react';
 import type { Route } from './+types/verify';
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
-import { pageMeta } from '../features/shell/meta.ts';
-import { useShell } from '../features/shell/use-shell.ts';
+import { pageMeta } from '../features/shell/index.ts';
+import { useShell } from '../lib/use-shell.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Подтверждение аккаунта');

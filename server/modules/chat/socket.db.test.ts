@@ -29,6 +29,7 @@ import {
   type Chat,
   type SentMessage,
 } from '#contract/chat';
+import { serverEventSchemas, type ServerEvent, type ServerEventPayload } from '#contract/events';
 
 // Real Socket.IO clients over long polling against listening apps: what each person's sockets receive.
 
@@ -79,16 +80,29 @@ class Client {
     return this.events.filter((e) => e.event === event).map((e) => e.payload);
   }
 
-  /** Waits for an event (already received or to come) whose payload passes `test`. */
-  waitFor<T = unknown>(event: string, test: (payload: T) => boolean = () => true, timeoutMs = 5000): Promise<T> {
+  /**
+   * Waits for an event (already received or to come) whose payload passes `test`; each payload is checked against
+   * the event's schema first (a payload that does not fit fails the wait).
+   */
+  waitFor<E extends ServerEvent>(event: E, test: (payload: ServerEventPayload<E>) => boolean = () => true, timeoutMs = 5000): Promise<ServerEventPayload<E>> {
     return new Promise((resolve, reject) => {
-      const check = () => {
-        const hit = this.events.find((e) => e.event === event && test(e.payload as T));
-        if (!hit) return false;
+      const settle = (done: () => void) => {
         clearTimeout(timer);
         this.waiters = this.waiters.filter((w) => w !== waiter);
-        resolve(hit.payload as T);
+        done();
         return true;
+      };
+      const check = () => {
+        try {
+          for (const e of this.events) {
+            if (e.event !== event) continue;
+            const [payload] = serverEventSchemas[event].parse([e.payload]);
+            if (test(payload)) return settle(() => resolve(payload));
+          }
+          return false;
+        } catch (err) {
+          return settle(() => reject(err));
+        }
       };
       const waiter = () => void check();
       const timer = setTimeout(() => {
@@ -211,7 +225,7 @@ describe('one instance', () => {
     expect(res.status).toBe(200);
     const ids = new Set<string>();
     for (const id of [first._id, second._id]) {
-      ids.add(updateMessageEventSchema.parse(await aliceSocket.waitFor<{ id: string }>(SOCKET_EVENTS.updateMessage, (p) => p.id === id)).id);
+      ids.add(updateMessageEventSchema.parse(await aliceSocket.waitFor(SOCKET_EVENTS.updateMessage, (p) => p.id === id)).id);
     }
     expect(ids).toEqual(new Set([first._id, second._id]));
     expect(countersEventSchema.parse(await bobSocket.waitFor(SOCKET_EVENTS.counters))).toEqual({
@@ -234,8 +248,8 @@ describe('one instance', () => {
     const burst = await Promise.all(
       Array.from({ length: 8 }, (_, i) => post(a.app, alice.token, i % 2 ? { message: `№${i}`, chat_id: first.chat_id } : { message: `№${i}`, recipient: bob.user.id })),
     );
-    for (const m of burst) await bobSocket.waitFor<{ newMessage: { _id: string } }>(SOCKET_EVENTS.newMessage, (p) => p.newMessage._id === m._id);
-    await bobSocket.waitFor<{ totalUnseen: Record<string, number> }>(SOCKET_EVENTS.counters, (p) => p.totalUnseen[bob.user.id] === 9);
+    for (const m of burst) await bobSocket.waitFor(SOCKET_EVENTS.newMessage, (p) => p.newMessage._id === m._id);
+    await bobSocket.waitFor(SOCKET_EVENTS.counters, (p) => p.totalUnseen[bob.user.id] === 9);
     await sleep(300);
     const counters = bobSocket.of(SOCKET_EVENTS.counters).map((p) => countersEventSchema.parse(p));
     expect(counters).toHaveLength(8);
@@ -248,7 +262,7 @@ describe('one instance', () => {
     // Sent at once, the messages have no order but the database's (created_at, id): the chat's last message is
     // one of them, whichever event came last.
     expect(views.at(-1)!.chat.unseen_messages).toBe(9);
-    expect(burst.map((m) => m._id)).toContain((views.at(-1)!.chat as { last_message: { _id: string } }).last_message._id);
+    expect(burst.map((m) => m._id)).toContain(views.at(-1)!.chat.last_message?._id);
   });
 
   it('a member who deleted the chat gets it back in new_message with only what came after', async () => {
@@ -374,11 +388,11 @@ describe.skipIf(!redisUrl)('two instances with REDIS_URL', () => {
     expect(event.newMessage._id).toBe(message._id);
     expect(event.chat.unseen_messages).toBe(2);
     expect(countersEventSchema.parse(await bobOnB.waitFor(SOCKET_EVENTS.counters)).totalUnseen).toEqual({ [bob.user.id]: 2 });
-    expect((await aliceOnA.waitFor<{ newMessage: { _id: string } }>(SOCKET_EVENTS.newMessage)).newMessage._id).toBe(message._id);
+    expect((await aliceOnA.waitFor(SOCKET_EVENTS.newMessage)).newMessage._id).toBe(message._id);
 
     // Seen through B: the sender on A hears it.
     await call(b.app, 'PUT', `/api/messages/${message._id}`, { token: bob.token, body: { seen: true } });
-    await aliceOnA.waitFor<{ id: string }>(SOCKET_EVENTS.updateMessage, (p) => p.id === message._id);
+    await aliceOnA.waitFor(SOCKET_EVENTS.updateMessage, (p) => p.id === message._id);
 
     // A second socket on B, then both of Alice's go: offline only after the last, seen the same from both.
     const aliceOnB = await client(b, alice.token);

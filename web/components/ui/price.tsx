@@ -1,8 +1,8 @@
 import type { Rates } from '#contract/api';
 import type { Currency } from '#contract/constants';
 import { formatMoney, ratesReady } from '../../lib/currency.ts';
-import { useCurrency } from '../../features/shell/currency-store.ts';
-import { useShell } from '../../features/shell/use-shell.ts';
+import { useCurrency } from '../../lib/currency-store.ts';
+import { useShell } from '../../lib/use-shell.ts';
 
 /**
  * The text of an amount of kopecks in the visitor's currency (SPEC §9). The rates convert only when they are

@@ -1,6 +1,7 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { useEffect } from 'react';
 import { useNavigation } from 'react-router';
 import { progressStore, type ProgressStore } from '../../lib/progress-store.ts';
+import { useStore } from '../../lib/store.ts';
 
 export interface ProgressBarViewProps {
   /** 0..100; 0 hides the bar. */
@@ -28,7 +29,7 @@ export function ProgressBarView({ value }: ProgressBarViewProps) {
 
 /** The top progress bar driven by `store` (the app-wide progress store by default). */
 export function ProgressBar({ store = progressStore }: { store?: ProgressStore }) {
-  const value = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getServerSnapshot);
+  const value = useStore(store);
   return <ProgressBarView value={value} />;
 }
 

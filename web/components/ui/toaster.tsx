@@ -1,6 +1,7 @@
-import { useSyncExternalStore, type CSSProperties } from 'react';
+import type { CSSProperties } from 'react';
 import { X } from 'lucide-react';
 import { TOAST_CLOSE_ANIMATION_MS } from '#contract/constants';
+import { useStore } from '../../lib/store.ts';
 import { toastStore, type Toast, type ToastStore } from '../../lib/toast-store.ts';
 
 export interface ToastItemProps {
@@ -54,6 +55,6 @@ export function ToastList({ toasts, onPause, onResume, onDismiss }: ToastListPro
 
 /** Renders the toasts of `store` (the app-wide store by default). Mount once, e.g. in root.tsx. */
 export function Toaster({ store = toastStore }: { store?: ToastStore }) {
-  const toasts = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getServerSnapshot);
+  const toasts = useStore(store);
   return <ToastList toasts={toasts} onPause={store.pause} onResume={store.resume} onDismiss={store.dismiss} />;
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useShell } from '../shell/use-shell.ts';
+import { useShell } from '../../lib/use-shell.ts';
 
 // Cloudflare's documented dummy token: what the server accepts when no Turnstile secret is configured.
 export const TURNSTILE_DUMMY_TOKEN = 'XXXX.DUMMY.TOKEN.XXXX';

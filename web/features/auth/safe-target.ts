@@ -17,3 +17,6 @@ export function safeTarget(from: string | null | undefined, origin: string): str
   const target = `/${url.pathname.replace(/^\/+/, '')}${url.search}${url.hash}`;
   return new URL(target, origin).origin === origin ? target : '/';
 }
+
+/** /login that comes back to `to` afterwards (SPEC §2 `from`). */
+export const loginPath = (to: string) => `/login?from=${encodeURIComponent(to)}`;

@@ -5,7 +5,7 @@ import { AppLink } from '../../components/ui/app-link.tsx';
 import { Avatar } from '../../components/ui/avatar.tsx';
 import { Price } from '../../components/ui/price.tsx';
 import { formatRelative } from '../../lib/dates.ts';
-import { FavoriteButton } from '../favorites/favorite-button.tsx';
+import { FavoriteButton } from '../favorites/index.ts';
 import { excerpt } from './seo.ts';
 import { displayName, projectPath, servicePath, userPath } from './paths.ts';
 import { Cover, LevelBadge, OnlineStatus, Rating } from './parts.tsx';

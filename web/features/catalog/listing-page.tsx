@@ -2,7 +2,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react
 import { useLocation, useNavigate, useNavigation, useRevalidator } from 'react-router';
 import { SlidersHorizontal, X } from 'lucide-react';
 import type { Project, PublicUser, ServiceCard } from '#contract/catalog';
-import { useShell } from '../shell/use-shell.ts';
+import { useShell } from '../../lib/use-shell.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { Breadcrumbs, type Crumb } from '../../components/ui/breadcrumbs.tsx';
 import { toast } from '../../lib/toast-store.ts';

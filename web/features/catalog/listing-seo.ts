@@ -1,6 +1,6 @@
 import type { MetaDescriptor } from 'react-router';
 import type { CatalogueCategory } from '#contract/ssr';
-import { DEFAULT_DESCRIPTION } from '../shell/meta.ts';
+import { DEFAULT_DESCRIPTION } from '../shell/index.ts';
 import { seoMeta } from './seo.ts';
 import type { ListingData } from './listing-data.ts';
 

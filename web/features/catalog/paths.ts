@@ -28,9 +28,6 @@ export const projectPath = (catalogue: readonly CatalogueCategory[], p: { _id: s
 
 export const userPath = (id: string) => `/user/${id}`;
 
-/** /login that comes back to `to` afterwards (SPEC §2 `from`). */
-export const loginPath = (to: string) => `/login?from=${encodeURIComponent(to)}`;
-
 /** The chat with a person, optionally about a service. */
 export function messagesPath(to: string, serviceId?: string) {
   const params = new URLSearchParams({ to });

@@ -1,7 +1,7 @@
 import type { MetaDescriptor } from 'react-router';
 import type { PublicConfig } from '#contract/ssr';
 import type { Service } from '#contract/catalog';
-import { DEFAULT_DESCRIPTION, pageMeta } from '../shell/meta.ts';
+import { DEFAULT_DESCRIPTION, pageMeta } from '../shell/index.ts';
 import { trimEnd } from '#contract/text';
 
 // What crawlers read beyond the page itself: description, canonical address, Open Graph and JSON-LD.

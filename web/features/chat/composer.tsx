@@ -1,12 +1,10 @@
-import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Paperclip, Send, X } from 'lucide-react';
 import { CHAT_MESSAGES, MAX_MESSAGE_FILES, MAX_MESSAGE_LENGTH, type SentMessage } from '#contract/chat';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast-store.ts';
+import { MAX_FILE_BYTES, uploadFile } from '../../lib/upload.ts';
 import { fileSize } from './format.ts';
-import { uploadFile } from './upload.ts';
-
-const MAX_BYTES = 20 * 1024 * 1024;
 
 interface Attachment {
   key: number;
@@ -20,20 +18,25 @@ interface Attachment {
 export type Target = { chat_id: string; service_id?: string } | { recipient: string; service_id?: string };
 
 export interface ComposerProps {
-  apiBase: string;
   target: Target;
   onSent: (message: SentMessage) => void;
 }
 
 let nextKey = 1;
 
-export function Composer({ apiBase, target, onSent }: ComposerProps) {
+export function Composer({ target, onSent }: ComposerProps) {
   const [text, setText] = useState('');
   const [files, setFiles] = useState<Attachment[]>([]);
   const [sending, setSending] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const area = useRef<HTMLTextAreaElement>(null);
   const textId = useId();
+  /** The uploads in flight by attachment key: removing an attachment, or leaving, cancels its upload. */
+  const uploads = useRef(new Map<number, AbortController>());
+  useEffect(() => {
+    const inFlight = uploads.current;
+    return () => inFlight.forEach((upload) => upload.abort());
+  }, []);
 
   const patch = (key: number, p: Partial<Attachment>) => setFiles((list) => list.map((f) => (f.key === key ? { ...f, ...p } : f)));
 
@@ -43,19 +46,21 @@ export function Composer({ apiBase, target, onSent }: ComposerProps) {
     const picked = [...list];
     if (picked.length > room) toast(CHAT_MESSAGES.tooManyFiles);
     for (const file of picked.slice(0, Math.max(0, room))) {
-      if (file.size > MAX_BYTES) {
+      if (file.size > MAX_FILE_BYTES) {
         toast(`Файл «${file.name}» больше 20 МБ`);
         continue;
       }
       const key = nextKey++;
       setFiles((l) => [...l, { key, name: file.name, size: file.size, progress: 0 }]);
-      uploadFile(apiBase, file, (p) => patch(key, { progress: p })).then(
-        (up) => patch(key, { url: up.url, progress: 1 }),
-        (err: Error) => {
-          patch(key, { failed: true });
-          toast(err.message);
-        },
-      );
+      const upload = new AbortController();
+      uploads.current.set(key, upload);
+      void uploadFile(file, { onProgress: (p) => patch(key, { progress: p }), signal: upload.signal }).then((up) => {
+        uploads.current.delete(key);
+        if (up.file) return patch(key, { url: up.file.url, progress: 1 });
+        if (up.aborted) return;
+        patch(key, { failed: true });
+        toast(up.error);
+      });
     }
     if (input.current) input.current.value = '';
   }
@@ -107,7 +112,10 @@ export function Composer({ apiBase, target, onSent }: ComposerProps) {
                 type="button"
                 className="chip__remove"
                 aria-label={`Убрать файл ${f.name}`}
-                onClick={() => setFiles((l) => l.filter((x) => x.key !== f.key))}
+                onClick={() => {
+                  uploads.current.get(f.key)?.abort();
+                  setFiles((l) => l.filter((x) => x.key !== f.key));
+                }}
               >
                 <X size={14} aria-hidden />
               </button>

@@ -1,4 +1,3 @@
-import { useSyncExternalStore } from 'react';
 import type { ApiOk } from '#contract/api';
 import { MESSAGE_PAGE_SIZE } from '#contract/constants';
 import {
@@ -14,6 +13,7 @@ import {
 } from '#contract/chat';
 import { api } from '../../lib/api.ts';
 import { onSocketEvent } from '../../lib/socket.ts';
+import { createStore, useStore } from '../../lib/store.ts';
 
 // One small external store for everything chat (SPEC §4 "Messages and chats", "Socket"): the header badge,
 // the profile menu and /profile/messages read the same state, and the socket events update it wherever the
@@ -56,12 +56,10 @@ const initial: ChatState = {
   online: {},
 };
 
-let state: ChatState = initial;
-const listeners = new Set<() => void>();
+const store = createStore<ChatState>(initial);
 
 function set(patch: Partial<ChatState> | ((s: ChatState) => Partial<ChatState>)) {
-  state = { ...state, ...(typeof patch === 'function' ? patch(state) : patch) };
-  for (const l of [...listeners]) l();
+  store.set((state) => ({ ...state, ...(typeof patch === 'function' ? patch(state) : patch) }));
 }
 
 /** SPEC §4: the member who is not me and is not acting as an admin. */
@@ -95,7 +93,7 @@ function onNewMessage({ chat, newMessage }: NewMessageEvent) {
     const messages = isOpen && !s.messages.some((m) => m._id === newMessage._id) ? [newMessage, ...s.messages] : s.messages;
     return { lists, totals, online, messages };
   });
-  if (state.activeId === chat._id && newMessage.sender._id !== state.me) markSeen(newMessage);
+  if (store.get().activeId === chat._id && newMessage.sender._id !== store.get().me) markSeen(newMessage);
 }
 
 function onDeleteChat({ id }: DeleteChatEvent) {
@@ -126,7 +124,7 @@ function onUpdateMessage({ id }: UpdateMessageEvent) {
 }
 
 function onCounters(payload: CountersEvent) {
-  const me = state.me;
+  const me = store.get().me;
   if (!me) return;
   set((s) => {
     const total = payload.totalUnseen[me];
@@ -156,28 +154,25 @@ let users = 0;
 let stopEvents: (() => void) | null = null;
 
 export const chatStore = {
-  subscribe(listener: () => void) {
-    listeners.add(listener);
-    return () => void listeners.delete(listener);
-  },
-  getSnapshot: () => state,
-  getServerSnapshot: () => initial,
+  subscribe: store.subscribe,
+  getSnapshot: store.get,
+  getServerSnapshot: store.getServerSnapshot,
 
   /** Starts following the signed-in person's chats (ref-counted: every badge and the page call it). */
   start(me: string): () => void {
-    if (state.me !== me) {
-      state = { ...initial, me };
+    if (store.get().me !== me) {
+      store.set({ ...initial, me });
       stopEvents?.();
       stopEvents = null;
     }
     users += 1;
     if (!stopEvents) {
       const offs = [
-        onSocketEvent(SOCKET_EVENTS.newMessage, (p) => onNewMessage(p as NewMessageEvent)),
-        onSocketEvent(SOCKET_EVENTS.deleteChat, (p) => onDeleteChat(p as DeleteChatEvent)),
-        onSocketEvent(SOCKET_EVENTS.updateUser, (p) => onUpdateUser(p as UpdateUserEvent)),
-        onSocketEvent(SOCKET_EVENTS.updateMessage, (p) => onUpdateMessage(p as UpdateMessageEvent)),
-        onSocketEvent(SOCKET_EVENTS.counters, (p) => onCounters(p as CountersEvent)),
+        onSocketEvent(SOCKET_EVENTS.newMessage, onNewMessage),
+        onSocketEvent(SOCKET_EVENTS.deleteChat, onDeleteChat),
+        onSocketEvent(SOCKET_EVENTS.updateUser, onUpdateUser),
+        onSocketEvent(SOCKET_EVENTS.updateMessage, onUpdateMessage),
+        onSocketEvent(SOCKET_EVENTS.counters, onCounters),
       ];
       stopEvents = () => offs.forEach((off) => off());
       void loadTotal();
@@ -193,7 +188,7 @@ export const chatStore = {
   },
 
   async loadList(tab: ChatTab, more = false) {
-    const page = more ? Math.floor(state.lists[tab].length / 20) + 1 : 1;
+    const page = more ? Math.floor(store.get().lists[tab].length / 20) + 1 : 1;
     try {
       const res = await api.read(tab === 'orders' ? 'chat.listByOrder' : 'chat.list', { query: { page, limit: 20 } }, { fresh: true });
       set((s) => {
@@ -216,25 +211,25 @@ export const chatStore = {
 
   /** Opens a chat (null closes it) and loads its newest page. */
   async open(id: string | null) {
-    if (state.activeId === id) return;
+    if (store.get().activeId === id) return;
     set({ activeId: id, messages: [], page: 0, hasMore: !!id, loadingMessages: false, messagesError: false });
     if (id) await chatStore.loadMore();
   },
 
   /** The next (older) page of the open chat. */
   async loadMore() {
-    const id = state.activeId;
-    if (!id || state.loadingMessages || !state.hasMore) return;
-    const page = state.page + 1;
+    const id = store.get().activeId;
+    if (!id || store.get().loadingMessages || !store.get().hasMore) return;
+    const page = store.get().page + 1;
     set({ loadingMessages: true });
     let res: ApiOk<Message[]>;
     try {
       res = await api.read('chat.messages', { params: { chat_id: id }, query: { page, limit: MESSAGE_PAGE_SIZE, chat_id: id } }, { fresh: true });
     } catch {
-      if (state.activeId === id) set({ loadingMessages: false, messagesError: true, hasMore: false });
+      if (store.get().activeId === id) set({ loadingMessages: false, messagesError: true, hasMore: false });
       return;
     }
-    if (state.activeId !== id) return;
+    if (store.get().activeId !== id) return;
     set((s) => {
       const older = res.result.filter((m) => !s.messages.some((k) => k._id === m._id));
       const messages = [...s.messages, ...older];
@@ -246,7 +241,7 @@ export const chatStore = {
       };
     });
     if (page === 1) {
-      const newestUnseen = state.messages.find((m) => m.sender._id !== state.me && !m.seen);
+      const newestUnseen = store.get().messages.find((m) => m.sender._id !== store.get().me && !m.seen);
       if (newestUnseen) markSeen(newestUnseen);
     }
   },
@@ -276,13 +271,9 @@ function markSeen(message: Message) {
 }
 
 export function useChatState(): ChatState {
-  return useSyncExternalStore(chatStore.subscribe, chatStore.getSnapshot, chatStore.getServerSnapshot);
+  return useStore(store);
 }
 
 export function useUnseenTotal(): number {
-  return useSyncExternalStore(
-    chatStore.subscribe,
-    () => state.total,
-    () => 0,
-  );
+  return useStore(store, (s) => s.total);
 }

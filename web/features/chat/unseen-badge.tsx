@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { MessageCircle } from 'lucide-react';
 import { AppLink } from '../../components/ui/app-link.tsx';
-import { useShell } from '../shell/use-shell.ts';
+import { useShell } from '../../lib/use-shell.ts';
 import { chatStore, useUnseenTotal } from './store.ts';
 import { pluralWithCount } from '../../lib/dates.ts';
 

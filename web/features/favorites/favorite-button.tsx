@@ -1,7 +1,7 @@
 import { useNavigate } from 'react-router';
 import { Heart } from 'lucide-react';
-import { useShell } from '../shell/use-shell.ts';
-import { loginPath } from '../catalog/paths.ts';
+import { useShell } from '../../lib/use-shell.ts';
+import { loginPath } from '../auth/index.ts';
 import { favorites, useIsFavorite } from './use-favorites.ts';
 import type { FavoriteType } from './store.ts';
 

@@ -1,5 +1,6 @@
 import { STORAGE_KEYS } from '#contract/constants';
 import type { Favorite } from '#contract/catalog';
+import { createStore } from '../../lib/store.ts';
 
 // SPEC §3/§4 favourites: a list of {id, type} kept locally (localStorage "favorites"); toggling adds the item
 // when absent and removes it when present. PRODUCT.md: when signed in, the list is the account's — every toggle
@@ -77,53 +78,38 @@ export interface FavoritesDeps {
 const EMPTY: readonly FavoriteItem[] = Object.freeze([]);
 
 export function createFavoritesStore(deps: FavoritesDeps) {
-  let list: readonly FavoriteItem[] | null = null;
   let syncedWith: string | null = null;
   let syncing: Promise<void> | null = null;
-  let unwatch: (() => void) | null = null;
-  const listeners = new Set<() => void>();
   const syncListeners = new Set<(merged: boolean) => void>();
-
-  const read = (): readonly FavoriteItem[] => {
-    if (list === null) {
+  const list = createStore<readonly FavoriteItem[]>(EMPTY, {
+    // The stored list, read when first asked for (the server renders and hydrates with none).
+    init() {
       try {
-        list = parseFavorites(deps.storage()?.getItem(STORAGE_KEYS.favorites));
+        return parseFavorites(deps.storage()?.getItem(STORAGE_KEYS.favorites));
       } catch {
-        list = EMPTY;
+        return EMPTY;
       }
-    }
-    return list;
-  };
+    },
+    // Changes made by other tabs, while anyone is listening.
+    start: (self) => deps.watch?.((raw) => self.set(parseFavorites(raw))),
+  });
+  const read = list.get;
 
   const write = (next: readonly FavoriteItem[]) => {
-    list = next;
+    list.set(next);
     try {
       deps.storage()?.setItem(STORAGE_KEYS.favorites, JSON.stringify(next));
     } catch {
       /* storage full or blocked: the list lives for this page */
     }
-    listeners.forEach((l) => l());
   };
 
   const store = {
-    subscribe(listener: () => void) {
-      listeners.add(listener);
-      if (!unwatch && deps.watch) {
-        unwatch = deps.watch((raw) => {
-          list = parseFavorites(raw);
-          listeners.forEach((l) => l());
-        });
-      }
-      return () => {
-        listeners.delete(listener);
-        if (listeners.size === 0 && unwatch) {
-          unwatch();
-          unwatch = null;
-        }
-      };
-    },
+    subscribe: list.subscribe,
+    get: read,
+    /** The same as get() (useSyncExternalStore's name). */
     getSnapshot: read,
-    getServerSnapshot: () => EMPTY,
+    getServerSnapshot: list.getServerSnapshot,
 
     has: (item: FavoriteItem) => hasFavorite(read(), item),
 

@@ -1,8 +1,9 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { useEffect } from 'react';
 import { STORAGE_KEYS } from '#contract/constants';
 import { api } from '../../lib/api.ts';
+import { useStore } from '../../lib/store.ts';
 import { toast } from '../../lib/toast-store.ts';
-import { useShell } from '../shell/use-shell.ts';
+import { useShell } from '../../lib/use-shell.ts';
 import { createFavoritesStore, hasFavorite, type FavoriteItem, type StorageLike } from './store.ts';
 
 const localStore = (): StorageLike | null => {
@@ -44,7 +45,7 @@ export function useFavorites(): readonly FavoriteItem[] {
   const { user } = useShell();
   const userId = user?._id ?? null;
   useEffect(() => void favorites.connect(userId), [userId]);
-  return useSyncExternalStore(favorites.subscribe, favorites.getSnapshot, favorites.getServerSnapshot);
+  return useStore(favorites);
 }
 
 export function useIsFavorite(item: FavoriteItem): boolean {

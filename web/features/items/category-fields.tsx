@@ -1,5 +1,5 @@
 import { SelectField } from '../../components/ui/form.tsx';
-import { useShell } from '../shell/use-shell.ts';
+import { useShell } from '../../lib/use-shell.ts';
 import type { FieldErrors } from './values.ts';
 
 interface CategoryFieldsProps {

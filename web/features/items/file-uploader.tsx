@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { FileText, ImagePlus, Paperclip, Star, X } from 'lucide-react';
-import { ATTACHMENT_ACCEPT, IMAGE_TYPES, fileLabel, refuseFile, uploadFile } from './upload.ts';
+import { ATTACHMENT_ACCEPT, IMAGE_TYPES, refuseFile, uploadFile } from '../../lib/upload.ts';
+import { fileLabel } from './format.ts';
 
 interface Pending {
   key: number;
@@ -20,7 +21,6 @@ export interface FileUploaderProps {
   /** Gets an update function: uploads finish at their own pace and must not overwrite each other. */
   onChange: (update: (urls: string[]) => string[]) => void;
   max: number;
-  apiBase: string;
   /** The message for the whole list ('images') and per item ('images.3'). */
   error?: string;
   itemError?: (index: number) => string | undefined;
@@ -39,7 +39,6 @@ export function FileUploader({
   value,
   onChange,
   max,
-  apiBase,
   error,
   itemError,
   onBusyChange,
@@ -62,6 +61,12 @@ export function FileUploader({
     const set = previews.current;
     return () => set.forEach((url) => URL.revokeObjectURL(url));
   }, []);
+  // Uploads still running when the form goes away are cancelled.
+  const uploads = useRef<AbortController | null>(null);
+  useEffect(() => {
+    const controller = (uploads.current = new AbortController());
+    return () => controller.abort();
+  }, []);
 
   const patch = (key: number, change: Partial<Pending>) =>
     setPending((list) => list.map((p) => (p.key === key ? { ...p, ...change } : p)));
@@ -76,7 +81,8 @@ export function FileUploader({
     });
 
   async function send(file: File, key: number) {
-    const result = await uploadFile(apiBase, file, (fraction) => patch(key, { progress: fraction }));
+    const result = await uploadFile(file, { onProgress: (fraction) => patch(key, { progress: fraction }), signal: uploads.current?.signal });
+    if (result.aborted) return;
     if (result.error !== undefined) return patch(key, { error: result.error, progress: 0 });
     setNames((n) => ({ ...n, [result.file.url]: result.file.name }));
     onChange((urls) => (urls.includes(result.file.url) ? urls : [...urls, result.file.url]));

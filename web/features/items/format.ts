@@ -10,3 +10,9 @@ export const servicePrice = (s: Pick<Service, 'price' | 'packages'>) =>
 
 /** A project's budget: "до …" or by agreement. */
 export const projectBudget = (budget: number | null) => (budget ? `до ${rub(budget)}` : 'по договорённости');
+
+/** A readable name for an attachment we only know by its address: "a1b2…e9.pdf" → "Файл PDF". */
+export function fileLabel(url: string): string {
+  const ext = url.split('.').pop()?.toUpperCase();
+  return ext && ext.length <= 5 ? `Файл ${ext}` : 'Файл';
+}

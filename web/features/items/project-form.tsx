@@ -2,7 +2,6 @@ import { useCallback, useState, type FormEvent, type ReactNode } from 'react';
 import type { ApiError } from '#contract/api';
 import type { ProjectInput } from '#contract/catalog';
 import { Field, TextField } from '../../components/ui/form.tsx';
-import { useShell } from '../shell/use-shell.ts';
 import { CategoryFields } from './category-fields.tsx';
 import { FileUploader } from './file-uploader.tsx';
 import { FormProblem } from './form-problem.tsx';
@@ -25,7 +24,6 @@ export interface ProjectFormProps {
 }
 
 export function ProjectForm({ initial, mode = 'owner', submitLabel, onSubmit, onSaved, cancelTo }: ProjectFormProps) {
-  const { config } = useShell();
   const validate = useCallback((v: ProjectFormValues) => validateProject(v), []);
   const form = useItemForm<ProjectFormValues>(() => initial ?? emptyProjectValues(), validate);
   const { values, set, touch, errors, submit: send, busy, problem, formRef } = form;
@@ -131,7 +129,6 @@ export function ProjectForm({ initial, mode = 'owner', submitLabel, onSubmit, on
           value={values.attachments}
           onChange={(update) => set('attachments', update)}
           max={MAX_ATTACHMENTS}
-          apiBase={config.apiBase}
           error={errors.attachments?.[0]}
           itemError={(i) => errors[`attachments.${i}`]?.[0]}
           onBusyChange={setUploading}

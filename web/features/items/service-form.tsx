@@ -3,7 +3,6 @@ import { Plus, Trash2 } from 'lucide-react';
 import type { ApiError } from '#contract/api';
 import { MAX_SERVICE_IMAGES, PACKAGE_KINDS, PACKAGE_TITLES, type ServiceInput } from '#contract/catalog';
 import { Checkbox, Field, TextField } from '../../components/ui/form.tsx';
-import { useShell } from '../shell/use-shell.ts';
 import { CategoryFields } from './category-fields.tsx';
 import { FileUploader } from './file-uploader.tsx';
 import { FormProblem } from './form-problem.tsx';
@@ -53,7 +52,6 @@ export interface ServiceFormProps {
 }
 
 export function ServiceForm({ initial, mode, status, onSubmit, onSaved, cancelTo }: ServiceFormProps) {
-  const { config } = useShell();
   const validate = useCallback((v: ServiceFormValues) => validateService(v), []);
   const form = useItemForm<ServiceFormValues>(() => initial ?? emptyServiceValues(), validate);
   const { values, set, touch, errors, submit: send, busy, problem, formRef } = form;
@@ -171,7 +169,6 @@ export function ServiceForm({ initial, mode, status, onSubmit, onSaved, cancelTo
           value={values.images}
           onChange={(update) => set('images', update)}
           max={MAX_SERVICE_IMAGES}
-          apiBase={config.apiBase}
           error={first(errors, 'images')}
           itemError={(i) => first(errors, `images.${i}`)}
           onBusyChange={setUploading}

@@ -3,7 +3,7 @@ import { useRevalidator } from 'react-router';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast-store.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
-import { useShell } from '../shell/use-shell.ts';
+import { useShell } from '../../lib/use-shell.ts';
 
 const LABELS = { seller: 'Продавец', customer: 'Покупатель' } as const;
 

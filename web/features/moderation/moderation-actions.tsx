@@ -3,7 +3,7 @@ import { Check, EyeOff, RotateCcw, X } from 'lucide-react';
 import type { ApiError } from '#contract/api';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast-store.ts';
-import { moderationActions, type ItemKind, type ModerationAction } from '../items/status.ts';
+import { type ItemKind, type ModerationAction, moderationActions } from '../items/index.ts';
 import { ReasonDialog } from './reason-dialog.tsx';
 
 // The administrator's decisions about one service or project: PATCH /api/admin/{services|projects}/{id}

@@ -4,8 +4,7 @@ import type { PublicUser } from '#contract/catalog';
 import { formatDate } from '../../lib/dates.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { Avatar } from '../../components/ui/avatar.tsx';
-import { StatusBadge } from '../items/badges.tsx';
-import { isPublic, publicPath, type ItemKind } from '../items/status.ts';
+import { isPublic, type ItemKind, publicPath, StatusBadge } from '../items/index.ts';
 import { ModerationActions } from './moderation-actions.tsx';
 
 export interface ModerationPanelProps {

@@ -5,8 +5,7 @@ import { formatDate, formatRelative } from '../../lib/dates.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { Avatar } from '../../components/ui/avatar.tsx';
 import { TextField } from '../../components/ui/form.tsx';
-import { StatusBadge } from '../items/badges.tsx';
-import { isPublic, publicPath, type ItemKind } from '../items/status.ts';
+import { isPublic, type ItemKind, publicPath, StatusBadge } from '../items/index.ts';
 import { ModerationActions } from './moderation-actions.tsx';
 import type { QueueTab } from './tabs.ts';
 

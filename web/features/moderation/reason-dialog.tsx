@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { ApiError } from '#contract/api';
-import { Modal } from '../items/dialog.tsx';
+import { Modal } from '../items/index.ts';
 
 export interface ReasonDialogProps {
   open: boolean;

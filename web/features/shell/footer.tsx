@@ -1,5 +1,5 @@
 import { AppLink } from '../../components/ui/app-link.tsx';
-import { useShell } from './use-shell.ts';
+import { useShell } from '../../lib/use-shell.ts';
 
 const LINKS = [
   ['/faq', 'Частые вопросы'],

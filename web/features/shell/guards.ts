@@ -1,6 +1,6 @@
 import { data, redirect } from 'react-router';
 import type { Me } from '#contract/api';
-import { safeTarget } from '../auth/safe-target.ts';
+import { safeTarget } from '../auth/index.ts';
 
 // SPEC §6 guards, enforced in loaders on the server (document requests and client navigations alike).
 

@@ -4,14 +4,13 @@ import { ChevronDown, Folder, LogOut, Menu, Search, Shield, User, X } from 'luci
 import { CURRENCIES, type Currency } from '#contract/constants';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { Avatar } from '../../components/ui/avatar.tsx';
-import { useShell } from './use-shell.ts';
+import { useShell } from '../../lib/use-shell.ts';
 import { api } from '../../lib/api.ts';
 import { SUGGEST_DELAY_MS, suggestionOptions, type SuggestionOption } from './search-suggestions.ts';
-import { currencyStore, useCurrency } from './currency-store.ts';
+import { currencyStore, useCurrency } from '../../lib/currency-store.ts';
 import { logoutModal } from './logout-store.ts';
 import { RoleToggle } from './role-toggle.tsx';
-import { HeaderMessagesLink, UnseenBadge, unseenText } from '../chat/unseen-badge.tsx';
-import { useUnseenTotal } from '../chat/store.ts';
+import { HeaderMessagesLink, UnseenBadge, unseenText, useUnseenTotal } from '../chat/index.ts';
 
 function CatalogueMenu() {
   const { catalogue } = useShell();

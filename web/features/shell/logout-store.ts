@@ -1,20 +1,12 @@
-import { useSyncExternalStore } from 'react';
+import { createStore, useStore } from '../../lib/store.ts';
 
 // Whether the logout-confirmation modal is open (SPEC §2: shown to authenticated users).
-let open = false;
-const listeners = new Set<() => void>();
-const set = (next: boolean) => {
-  open = next;
-  listeners.forEach((l) => l());
-};
+const open = createStore(false);
 
 export const logoutModal = {
-  open: () => set(true),
-  close: () => set(false),
-  subscribe(listener: () => void) {
-    listeners.add(listener);
-    return () => void listeners.delete(listener);
-  },
+  open: () => open.set(true),
+  close: () => open.set(false),
+  subscribe: open.subscribe,
 };
 
-export const useLogoutModalOpen = () => useSyncExternalStore(logoutModal.subscribe, () => open, () => false);
+export const useLogoutModalOpen = () => useStore(open);

@@ -1,7 +1,7 @@
 import { useNavigate } from 'react-router';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast-store.ts';
-import { useShell } from './use-shell.ts';
+import { useShell } from '../../lib/use-shell.ts';
 
 const ROLES = [
   ['customer', 'Покупатель'],

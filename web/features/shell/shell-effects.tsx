@@ -1,12 +1,12 @@
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigation } from 'react-router';
 import { STORAGE_KEYS } from '#contract/constants';
-import { useShell } from './use-shell.ts';
+import { useShell } from '../../lib/use-shell.ts';
 import { recordNavigation } from './navigation-history.ts';
 import { setCurrentUser } from './current-user.ts';
-import { currencyStore } from './currency-store.ts';
+import { currencyStore } from '../../lib/currency-store.ts';
 import { logout } from './session.ts';
-import { safeTarget } from '../auth/safe-target.ts';
+import { safeTarget } from '../auth/index.ts';
 import { loadPaymentRates } from './payment-rates.ts';
 import { api, setApiBase } from '../../lib/api.ts';
 import { getToken } from '../../lib/token.ts';

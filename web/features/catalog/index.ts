@@ -1,0 +1,14 @@
+// The public catalogue: listings (data, filters, SEO), cards, detail page parts, item addresses and texts.
+// The feature's public face: other folders import it only from here (ESLint, docs/decisions/017).
+
+export { Budget, FreelancerCardView, ProjectCardView, ServiceCardView } from './cards.tsx';
+export { Gallery } from './gallery.tsx';
+export { JsonLd } from './json-ld.tsx';
+export { clientListing, loadListing } from './listing-data.ts';
+export { ListingPage } from './listing-page.tsx';
+export { listingSeo } from './listing-seo.ts';
+export { LevelBadge, OnlineStatus, Rating } from './parts.tsx';
+export { displayName, findCategory, findSub, isUuid, messagesPath, userPath } from './paths.ts';
+export { PersonCard } from './person-card.tsx';
+export { absoluteUrl, breadcrumbLd, excerpt, seoMeta, serviceLd } from './seo.ts';
+export { FORMS, attachmentLabel, count, daysText, revisionsText } from './texts.ts';
