@@ -1,20 +1,28 @@
 /**
  * API fuzz suite (issue 9, "Proof"; docs/decisions/012-api-fuzzing.md).
  *
- * Reads every operation from the app's own OpenAPI document (and Fastify's route list, so that nothing escapes
- * it) and sends hostile input classes to each one as a guest, a signed-in member who owns data and an admin:
- * out-of-range integers (cursors included), lone surrogates and NUL, wrong types, missing and extra fields,
- * long strings, empty and malformed bodies, wrong content types, 10 000-deep JSON, bodies over the 1 MB limit,
- * broken and oversized multipart, hostile path parameters, and schema-valid requests drawn by fast-check.
- * Asserts: no answer >= 500, no request hanging, and no row or stored file changed by a write answered 4xx.
+ * Walks every endpoint of ROUTES (contract/routes.ts), with the schemas of the contract's table
+ * (contract/endpoints.ts) where the endpoint is in it and those of the app's OpenAPI document otherwise; Fastify's
+ * route list makes sure nothing escapes (a registered route outside ROUTES must be listed in NOT_IN_ROUTES). To each
+ * one it sends, as a guest, a signed-in member who owns data and an admin:
+ * - fixed lists of hostile input: out-of-range integers (cursors included), lone surrogates and NUL, wrong types,
+ *   missing and extra fields, long strings, empty and malformed bodies, wrong content types, 10 000-deep JSON,
+ *   bodies over the 1 MB limit, broken and oversized multipart, hostile path parameters;
+ * - schema-valid requests drawn by fast-check (FUZZ_RUNS per operation, taking turns between the actors);
+ * - FUZZ_BAD generated bad requests per endpoint (server/test/fuzz/generated.ts): the valid request with one to
+ *   three parts made bad, aimed at the schemas, sent as the owner (the admin on the admin API).
+ * Asserts: no answer >= 500, no request hanging, no row or stored file changed by a request answered 4xx (reads
+ * too), a Russian `message` in every 4xx of an endpoint, and no 2xx for a generated request the contract refuses.
  * The harness is in server/test/fuzz/.
  *
- *   npx vitest run server/api-fuzz.db.test.ts                 default: fixed seed, 6 fast-check draws per operation
- *   FUZZ_RUNS=2000 npx vitest run server/api-fuzz.db.test.ts  long run: 2000 draws per operation, and every
- *                                                             hostile value at every position as every actor
- *   FUZZ_SEED=123 …        another seed             FUZZ_ONLY="/api/services" …   only operations matching
+ *   npx vitest run server/api-fuzz.db.test.ts           default: fixed seed, 6 schema-valid draws per operation
+ *                                                       and 200 generated bad requests per endpoint
+ *   FUZZ_RUNS=2000 FUZZ_BAD=5000 npx vitest run server/api-fuzz.db.test.ts
+ *                                                       long run: 2000 draws and 5000 bad requests per endpoint,
+ *                                                       every hostile value at every position as every actor
+ *   FUZZ_SEED=123 …        another seed             FUZZ_ONLY="services." …   only operations matching (name or path)
  *   FUZZ_REPORT=/tmp/fuzz.json …                    failures and statistics as JSON too
- * KNOWN_FAILURES is checked for staleness only in a run of every operation with the default seed.
+ * KNOWN_DEFECTS is checked for staleness only in a run of every operation with the default seed.
  */
 import { writeFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
@@ -56,13 +64,13 @@ const KNOWN_DEFECTS: KnownDefect[] = [
     note: "FST_ERR_BAD_URL: Fastify's own English 400 for a broken percent escape in the path",
     matches: (f) => f.kind === 'not-russian' && f.message.endsWith('is not a valid url component'),
   },
-  // DEFECT: a path parameter longer than the router's maxParamLength (200) before a further static segment
-  // (/api/admin/users/<201 chars>/block, /api/services/<201 chars>/status, …) is refused by Fastify's router: 414
-  // with an English message ("… is exceeding the max param length") outside SPEC §7's envelope. The same
-  // `frameworkErrors` fix.
+  // DEFECT: a PUT, PATCH or DELETE whose path parameter is longer than the router's maxParamLength (200), e.g.
+  // DELETE /api/services/<250 × "a">, is refused by Fastify's router: 414 {"error":"Bad Request","code":
+  // "FST_ERR_MAX_PARAM_LENGTH","message":"'/api/services/aaa…' is exceeding the max param length"}: English, outside
+  // SPEC §7's envelope (a GET falls through to the /api/* catch-all's Russian 404). The same `frameworkErrors` fix.
   {
     id: 'param-length-english',
-    note: "FST_ERR_…: Fastify's own English 414 for a path parameter over maxParamLength",
+    note: "FST_ERR_MAX_PARAM_LENGTH: Fastify's own English 414 for a path parameter over 200 characters",
     matches: (f) => f.kind === 'not-russian' && f.message.endsWith('is exceeding the max param length'),
   },
 ];
@@ -189,6 +197,8 @@ describe('API fuzz', () => {
           `(seed ${SEED}, ${RUNS} draws per operation${LONG_RUN ? ', every value at every position' : ''})`,
         `generated bad requests: ${Object.values(stats.generated).reduce((a, b) => a + b, 0)} over ${Object.values(stats.generated).filter((n) => n > 0).length} endpoints ` +
           `(${BAD} each; ${stats.refused} of them refused by the contract's schemas)`,
+        `generated answered: ${Object.entries(stats.generatedByStatus).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+        `slowest operations (ms): ${Object.entries(stats.msByOperation).sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, v]) => `${k} ${v}`).join(', ')}`,
         `by class (requests, ms): ${Object.entries(stats.byClass).map(([k, v]) => `${k} ${v} ${stats.msByClass[k as keyof typeof stats.msByClass]}`).join(', ')}`,
         `by status: ${Object.entries(stats.byStatus).map(([k, v]) => `${k} ${v}`).join(', ')}`,
         `restoring fixtures ${(stats.restoreMs / 1000).toFixed(1)} s, building cases ${(stats.buildMs / 1000).toFixed(1)} s`,

@@ -62,6 +62,11 @@ export interface FuzzStats {
   /** Generated bad requests sent, by endpoint; how many of them the contract refuses. */
   generated: Record<string, number>;
   refused: number;
+  /** Answers to the generated requests by status; the 2xx ones by endpoint (input the endpoint ignores). */
+  generatedByStatus: Record<string, number>;
+  generatedOk: Record<string, number>;
+  /** Wall time per operation (all its cases, all actors, restores included). */
+  msByOperation: Record<string, number>;
 }
 
 export interface FuzzOptions {
@@ -169,6 +174,9 @@ export async function runFuzz(world: World, ops: Operation[], options: FuzzOptio
     buildMs: 0,
     generated: {},
     refused: 0,
+    generatedByStatus: {},
+    generatedOk: {},
+    msByOperation: {},
   };
   const timed = async <T>(key: 'restoreMs' | 'buildMs', fn: () => Promise<T> | T): Promise<T> => {
     const t0 = performance.now();
@@ -247,6 +255,7 @@ export async function runFuzz(world: World, ops: Operation[], options: FuzzOptio
   }
 
   for (const op of ops) {
+    const opStarted = performance.now();
     const memberRole = memberRoleFor(op);
     // Every case goes to the actor who gets furthest (the owner, or the admin on the admin API); the others get
     // the request-level classes (auth and parsing come before the handler, so positions add nothing there).
@@ -286,6 +295,10 @@ export async function runFuzz(world: World, ops: Operation[], options: FuzzOptio
         const t0 = performance.now();
         const { sent, url, changed } = await send(op, c, actor);
         stats.msByClass[c.cls] = Math.round((stats.msByClass[c.cls] ?? 0) + performance.now() - t0);
+        if (c.cls === 'generated') {
+          stats.generatedByStatus[sent.status] = (stats.generatedByStatus[sent.status] ?? 0) + 1;
+          if (sent.status < 300) stats.generatedOk[endpoint] = (stats.generatedOk[endpoint] ?? 0) + 1;
+        }
         if (c.cls === 'baseline') {
           stats.baselines.push({ method: op.method, path: op.path, actor, status: sent.status, message: sent.message });
         }
@@ -321,6 +334,7 @@ export async function runFuzz(world: World, ops: Operation[], options: FuzzOptio
         }
       }
     }
+    stats.msByOperation[op.name ?? `${op.method} ${op.path}`] = Math.round(performance.now() - opStarted);
   }
   stats.slowest = stats.slowest.sort((a, b) => b.ms - a.ms).slice(0, 10);
   stats.ms = Date.now() - started;
