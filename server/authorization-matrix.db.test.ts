@@ -81,7 +81,7 @@ const ownerOrAdminSees = (): Expect => ({ ...everyone(404), owner: 200, admin: 2
 /** A member of the owner's chat: the owner and `other`; a member outside it 403 (chat/policy.ts). */
 const chatMembers = (): Expect => ({ ...signedIn(403), other: 200, owner: 200 });
 
-export function defect(expected: number, today: number, note: string): Cell {
+function defect(expected: number, today: number, note: string): Cell {
   return { expected, today, defect: note };
 }
 
