@@ -23,6 +23,7 @@ export const INPUT_CLASSES = [
   'multipart',
   'path-param',
   'schema-valid',
+  'generated',
 ] as const;
 export type InputClass = (typeof INPUT_CLASSES)[number];
 
@@ -40,6 +41,8 @@ export interface Case {
   show: string;
   /** The number of a fast-check draw (draws take turns between the actors). */
   draw?: number;
+  /** A generated bad request the contract refuses (it must never get a 2xx); undefined when it cannot tell. */
+  refused?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------------------

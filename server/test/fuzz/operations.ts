@@ -1,8 +1,13 @@
+import { z } from 'zod';
+import { ROUTES, routeOf, type RouteName } from '#contract/routes';
+import type { EndpointDef } from '#contract/endpoint';
+import { endpoints } from '#contract/endpoints';
 import type { JsonSchema } from './schema.ts';
 import type { RegisteredRoute } from './world.ts';
 
-// The operations to fuzz, read from the app's OpenAPI document; the routes Fastify registered tell what the
-// document leaves out.
+// The operations to fuzz: every endpoint of ROUTES (contract/routes.ts), with the schemas of the contract's table
+// (contract/endpoints.ts) where the endpoint is in it, else those the app's OpenAPI document shows; and the routes
+// Fastify registered outside ROUTES (docs, sitemaps, the /api/* catch-all), by path.
 
 export interface Param {
   name: string;
@@ -11,6 +16,12 @@ export interface Param {
 }
 
 export interface Operation {
+  /** The endpoint's name in ROUTES; none for a route outside it. */
+  name?: RouteName;
+  /** Where its schemas come from: the contract's table, the OpenAPI document, or nowhere (generic junk only). */
+  source: 'contract' | 'openapi' | 'none';
+  /** The contract's schemas, to tell whether a generated request is one the contract refuses. */
+  contract?: Pick<EndpointDef, 'params' | 'query' | 'body'>;
   method: string;
   /** As the OpenAPI document writes it: /api/services/{id}. */
   path: string;
@@ -54,6 +65,7 @@ export function operationsOf(doc: OpenApiDocument, routes: RegisteredRoute[]): O
         body: content['application/json']?.schema,
         multipart: Boolean(content['multipart/form-data']) || (route?.consumes ?? []).includes('multipart/form-data'),
         documented: true,
+        source: 'openapi',
       });
     }
   }
@@ -78,7 +90,66 @@ export function undocumentedOperations(doc: OpenApiDocument, routes: RegisteredR
       query: [],
       multipart: r.consumes.includes('multipart/form-data'),
       documented: false,
+      source: 'none',
     });
   }
   return ops;
+}
+
+/** The JSON schema of a contract's zod schema, as a client sends it (before transforms and defaults). */
+const jsonSchemaOf = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', target: 'openapi-3.0', unrepresentable: 'any' }) as JsonSchema;
+
+/** The properties of an object schema as parameters (the contract's params and query are objects). */
+function paramsOf(schema: z.ZodType | undefined): Param[] {
+  if (!schema) return [];
+  const json = jsonSchemaOf(schema);
+  const required = new Set(json.required ?? []);
+  return Object.entries(json.properties ?? {}).map(([name, sub]) => ({ name, schema: sub, required: required.has(name) }));
+}
+
+/** A path of ROUTES as OpenAPI writes it: /api/services/{id}, /uploads/{*}. */
+export const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{*}');
+
+/**
+ * Every endpoint of ROUTES as an operation, from the registered routes (`all`: operationsOf() and
+ * undocumentedOperations() of the app): the contract's schemas where the endpoint is in its table. `missing` are
+ * names no registered route answers; `outside` the registered routes that are not in ROUTES.
+ */
+export function routeOperations(all: Operation[]): { ops: Operation[]; missing: RouteName[]; outside: Operation[] } {
+  const byKey = new Map(all.map((op) => [routeKey(op.method, op.path), op]));
+  const table = endpoints as Partial<Record<RouteName, EndpointDef>>;
+  const ops: Operation[] = [];
+  const missing: RouteName[] = [];
+  const claimed = new Set<string>();
+  for (const name of Object.keys(ROUTES) as RouteName[]) {
+    const { method, path } = routeOf(name);
+    const key = routeKey(method, path);
+    const registered = byKey.get(key);
+    if (!registered) {
+      missing.push(name);
+      continue;
+    }
+    claimed.add(key);
+    const def = table[name];
+    if (!def) {
+      ops.push({ ...registered, name, path: openApiPath(path) });
+      continue;
+    }
+    const params = paramsOf(def.params);
+    ops.push({
+      name,
+      source: 'contract',
+      contract: { params: def.params, query: def.query, body: def.body },
+      method,
+      path: openApiPath(path),
+      // A path parameter the contract does not describe (none should) keeps the route's plain string.
+      pathParams: registered.pathParams.map((p) => params.find((q) => q.name === p.name) ?? p),
+      query: paramsOf(def.query),
+      body: def.body ? jsonSchemaOf(def.body) : undefined,
+      multipart: def.multipart === true || registered.multipart,
+      documented: true,
+    });
+  }
+  const outside = all.filter((op) => !claimed.has(routeKey(op.method, op.path)));
+  return { ops, missing, outside };
 }

@@ -1,4 +1,6 @@
 import { TURNSTILE_DUMMY_TOKEN } from '../../lib/turnstile.ts';
+import { API_ERROR_CODES } from '#contract/messages';
+import { generatedCases } from './generated.ts';
 import { casesOf, escapeControls, queryString, type Case, type CaseContext, type InputClass } from './cases.ts';
 import type { Operation } from './operations.ts';
 import type { Hints } from './schema.ts';
@@ -6,10 +8,19 @@ import { ACTORS, addressOf, changeProbe, PASSWORD, type ActorName, type Ids, typ
 
 // Sends every case of every operation as every actor and collects what went wrong, without stopping.
 
-export type FailureKind = '5xx' | 'write-on-4xx' | 'timeout';
+/**
+ * - 5xx: any answer >= 500;
+ * - write-on-4xx: a refused request changed a table or the stored files;
+ * - timeout: no answer in time;
+ * - not-russian: a 4xx whose `message` has no Russian in it (SPEC §8's English codes aside);
+ * - accepted-invalid: a generated request the contract refuses answered 2xx.
+ */
+export type FailureKind = '5xx' | 'write-on-4xx' | 'timeout' | 'not-russian' | 'accepted-invalid';
 
 export interface Failure {
   kind: FailureKind;
+  /** The endpoint's name in ROUTES, else "METHOD path". */
+  endpoint: string;
   method: string;
   path: string;
   actor: ActorName;
@@ -25,8 +36,13 @@ export interface Failure {
   repro: string;
 }
 
-/** The stable name of a failure for KNOWN_FAILURES: method, path, input class, kind. */
-export const failureKey = (f: Pick<Failure, 'method' | 'path' | 'cls' | 'kind'>) => `${f.method} ${f.path} · ${f.cls} · ${f.kind}`;
+/** The stable name of a failure in the report: endpoint, input class, kind. */
+export const failureKey = (f: Pick<Failure, 'endpoint' | 'cls' | 'kind'>) => `${f.endpoint} · ${f.cls} · ${f.kind}`;
+
+const RUSSIAN = /[А-Яа-яЁё]/;
+/** SPEC §8 fixes these refusals in English (the client maps them to Russian texts). */
+const ENGLISH_BY_SPEC = new Set<string>(Object.values(API_ERROR_CODES));
+export const russianMessage = (message: string) => RUSSIAN.test(message) || ENGLISH_BY_SPEC.has(message);
 
 export interface FuzzStats {
   requests: number;
@@ -43,11 +59,21 @@ export interface FuzzStats {
   /** Time spent putting fixtures back and building cases (the rest is requests and write checks). */
   restoreMs: number;
   buildMs: number;
+  /** Generated bad requests sent, by endpoint; how many of them the contract refuses. */
+  generated: Record<string, number>;
+  refused: number;
+  /** Answers to the generated requests by status; the 2xx ones by endpoint (input the endpoint ignores). */
+  generatedByStatus: Record<string, number>;
+  generatedOk: Record<string, number>;
+  /** Wall time per operation (all its cases, all actors, restores included). */
+  msByOperation: Record<string, number>;
 }
 
 export interface FuzzOptions {
   /** fast-check draws per operation (schema-valid requests; random cursors of a listing). */
   runs: number;
+  /** Generated bad requests per endpoint of ROUTES (generated.ts), sent as the owner or the admin. */
+  bad: number;
   seed: number;
   exhaustive: boolean;
   /** A request that takes longer is given up and reported (it would hold the event loop of a real server). */
@@ -135,7 +161,23 @@ function describeRequest(op: Operation, c: Case, url: string): string {
 export async function runFuzz(world: World, ops: Operation[], options: FuzzOptions): Promise<{ failures: Failure[]; stats: FuzzStats }> {
   const started = Date.now();
   const failures: Failure[] = [];
-  const stats: FuzzStats = { requests: 0, byClass: {}, msByClass: {}, baselines: [], byStatus: {}, cursors: {}, slowest: [], ms: 0, restoreMs: 0, buildMs: 0 };
+  const stats: FuzzStats = {
+    requests: 0,
+    byClass: {},
+    msByClass: {},
+    baselines: [],
+    byStatus: {},
+    cursors: {},
+    slowest: [],
+    ms: 0,
+    restoreMs: 0,
+    buildMs: 0,
+    generated: {},
+    refused: 0,
+    generatedByStatus: {},
+    generatedOk: {},
+    msByOperation: {},
+  };
   const timed = async <T>(key: 'restoreMs' | 'buildMs', fn: () => Promise<T> | T): Promise<T> => {
     const t0 = performance.now();
     try {
@@ -159,7 +201,8 @@ export async function runFuzz(world: World, ops: Operation[], options: FuzzOptio
     if (c.body?.contentType) headers['content-type'] = c.body.contentType;
     const write = WRITE.has(op.method);
     await world.resetLimits();
-    const before = write ? await probe.start() : undefined;
+    // Reads are probed too (a refused read must not write either), without the uploads folder.
+    const before = await probe.start({ files: write });
     const t0 = performance.now();
     let timer: NodeJS.Timeout | undefined;
     const answer = await Promise.race([
@@ -182,7 +225,7 @@ export async function runFuzz(world: World, ops: Operation[], options: FuzzOptio
     const sent = { ...answer, ms: performance.now() - t0 };
     stats.byStatus[sent.status] = (stats.byStatus[sent.status] ?? 0) + 1;
     let changed: string | undefined;
-    if (before && sent.status >= 400 && sent.status < 500) {
+    if (sent.status >= 400 && sent.status < 500) {
       const allowed = options.allowedWrites?.[`${op.method} ${op.path}`] ?? [];
       const diffs = (await probe.changes(before)).filter((d) => !allowed.includes(d.split(' ', 1)[0]!));
       if (diffs.length) changed = diffs.join(', ');
@@ -212,6 +255,7 @@ export async function runFuzz(world: World, ops: Operation[], options: FuzzOptio
   }
 
   for (const op of ops) {
+    const opStarted = performance.now();
     const memberRole = memberRoleFor(op);
     // Every case goes to the actor who gets furthest (the owner, or the admin on the admin API); the others get
     // the request-level classes (auth and parsing come before the handler, so positions add nothing there).
@@ -226,26 +270,56 @@ export async function runFuzz(world: World, ops: Operation[], options: FuzzOptio
       exhaustive: options.exhaustive,
     };
     if (ctx.cursors.length) stats.cursors[`${op.method} ${op.path}`] = ctx.cursors.map((c) => c.name);
-    const all = await timed('buildMs', () => casesOf(op, ctx));
+    const all = await timed('buildMs', () => [
+      ...casesOf(op, ctx),
+      // Only endpoints of ROUTES get generated bad requests; routes outside it keep the fixed lists.
+      ...(op.name ? generatedCases(op, { hints: ctx.hints, realParam: (name) => realParam(world.ids, op.path, name), count: options.bad, seed: options.seed }) : []),
+    ]);
+    const endpoint = op.name ?? `${op.method} ${op.path}`;
+    const generated = all.filter((c) => c.cls === 'generated');
+    stats.generated[endpoint] = generated.length;
+    stats.refused += generated.filter((c) => c.refused).length;
     for (const actor of ACTORS) {
       await timed('restoreMs', () => world.restore(memberRole));
       const turn = (c: Case) => ACTORS[(c.draw! + ACTORS.indexOf(primaryActor)) % ACTORS.length];
-      const cases = all.filter((c) => (c.draw !== undefined ? turn(c) === actor : actor === primaryActor || options.exhaustive || sharedCase(c)));
+      const cases = all.filter((c) =>
+        c.cls === 'generated'
+          ? actor === primaryActor
+          : c.draw !== undefined
+            ? turn(c) === actor
+            : actor === primaryActor || options.exhaustive || sharedCase(c),
+      );
       for (const c of cases) {
         // Each write starts from the fixtures (the one before may have hidden, deleted or blocked something).
         if (WRITE.has(op.method)) await timed('restoreMs', () => world.restore(memberRole));
         const t0 = performance.now();
         const { sent, url, changed } = await send(op, c, actor);
         stats.msByClass[c.cls] = Math.round((stats.msByClass[c.cls] ?? 0) + performance.now() - t0);
+        if (c.cls === 'generated') {
+          stats.generatedByStatus[sent.status] = (stats.generatedByStatus[sent.status] ?? 0) + 1;
+          if (sent.status < 300) stats.generatedOk[endpoint] = (stats.generatedOk[endpoint] ?? 0) + 1;
+        }
         if (c.cls === 'baseline') {
           stats.baselines.push({ method: op.method, path: op.path, actor, status: sent.status, message: sent.message });
         }
         stats.slowest.push({ ms: Math.round(sent.ms), method: op.method, path: op.path, actor, cls: c.cls, where: c.where });
         if (stats.slowest.length > 20) stats.slowest = stats.slowest.sort((a, b) => b.ms - a.ms).slice(0, 10);
-        const kind: FailureKind | undefined = sent.timedOut ? 'timeout' : sent.status >= 500 ? '5xx' : changed ? 'write-on-4xx' : undefined;
+        const kind: FailureKind | undefined = sent.timedOut
+          ? 'timeout'
+          : sent.status >= 500
+            ? '5xx'
+            : changed
+              ? 'write-on-4xx'
+              : // The API's refusals; routes outside ROUTES (sitemaps, robots.txt) answer search engines in plain text.
+                op.name && sent.status >= 400 && !russianMessage(sent.message)
+                ? 'not-russian'
+                : c.refused && sent.status < 300
+                  ? 'accepted-invalid'
+                  : undefined;
         if (kind) {
           failures.push({
             kind,
+            endpoint,
             method: op.method,
             path: op.path,
             actor,
@@ -260,6 +334,7 @@ export async function runFuzz(world: World, ops: Operation[], options: FuzzOptio
         }
       }
     }
+    stats.msByOperation[op.name ?? `${op.method} ${op.path}`] = Math.round(performance.now() - opStarted);
   }
   stats.slowest = stats.slowest.sort((a, b) => b.ms - a.ms).slice(0, 10);
   stats.ms = Date.now() - started;
