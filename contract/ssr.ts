@@ -38,13 +38,11 @@ export type SsrContext = {
   rates(): Promise<Rates>;
   routeRule(path: string): Promise<string | null>;
   /**
-   * A GET of our own API, run in-process as the visitor (same token, same validation and rules, no
-   * network hop). Resolves with the HTTP status and the parsed answer; never throws for a 4xx.
-   */
-  /**
    * A GET endpoint of the contract, run in process as the visitor (same guard, validation, handler and response
    * schema as over HTTP; ADR 015). Never throws for a 4xx.
    */
-  read<N extends Readable>(name: N, input?: EndpointInput<Endpoints[N]>): Promise<ReadAnswer<EndpointAnswer<Endpoints[N]>>>;
-  api<T = unknown>(path: string, query?: Record<string, string | number | undefined>): Promise<{ status: number; body: T }>;
+  read<N extends Readable>(
+    name: N,
+    input?: EndpointInput<Endpoints[N]>,
+  ): Promise<ReadAnswer<EndpointAnswer<Endpoints[N]>>>;
 };

@@ -54,25 +54,6 @@ const HIDDEN_ROUTES = ['GET /api/docs', 'GET /api/docs/json', 'GET /api/*'];
  * class · kind` in the report.
  */
 const KNOWN_DEFECTS: KnownDefect[] = [
-  // DEFECT: a path with a broken percent escape (/api/services/%, /uploads/%ED%A0%80, …) is refused by Fastify's
-  // router before the app's error handler: 400 {"error":"Bad Request","code":"FST_ERR_BAD_URL","message":"'/api/…'
-  // is not a valid url component","statusCode":400}: English, and not SPEC §7's `{ status, message }`. Every
-  // endpoint with a path parameter, /uploads/* and the /api/* catch-all. Fix: Fastify's `frameworkErrors` option
-  // in server/app.ts answering MESSAGES.notFound (or MESSAGES.validation) in the envelope.
-  {
-    id: 'bad-url-english',
-    note: "FST_ERR_BAD_URL: Fastify's own English 400 for a broken percent escape in the path",
-    matches: (f) => f.kind === 'not-russian' && f.message.endsWith('is not a valid url component'),
-  },
-  // DEFECT: a PUT, PATCH or DELETE whose path parameter is longer than the router's maxParamLength (200), e.g.
-  // DELETE /api/services/<250 × "a">, is refused by Fastify's router: 414 {"error":"Bad Request","code":
-  // "FST_ERR_MAX_PARAM_LENGTH","message":"'/api/services/aaa…' is exceeding the max param length"}: English, outside
-  // SPEC §7's envelope (a GET falls through to the /api/* catch-all's Russian 404). The same `frameworkErrors` fix.
-  {
-    id: 'param-length-english',
-    note: "FST_ERR_MAX_PARAM_LENGTH: Fastify's own English 414 for a path parameter over 200 characters",
-    matches: (f) => f.kind === 'not-russian' && f.message.endsWith('is exceeding the max param length'),
-  },
 ];
 
 interface KnownDefect {

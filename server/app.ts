@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
@@ -139,6 +139,9 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     trustProxy: env.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     bodyLimit: 1024 * 1024,
+    // The router's own refusals (a broken percent escape, a path parameter over maxParamLength) name no resource
+    // we have: the same Russian 404 as any unknown path, in SPEC §7's envelope, not Fastify's English one.
+    frameworkErrors: (_error, _request, reply: FastifyReply) => void reply.code(404).send({ status: 404, message: MESSAGES.notFound }),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -148,7 +151,12 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   const tokens = new Tokens(env.JWT_SECRET);
   const realtime = await attachRealtime({ server: app.server, db, tokens, log: logger, redisUrl: env.REDIS_URL });
   const limiter = env.REDIS_URL ? await redisRateLimiter(env.REDIS_URL) : memoryRateLimiter();
-  const mailer = createMailer({ smtpUrl: env.SMTP_URL, outboxDir: path.join(env.DATA_DIR, 'mail'), from: env.MAIL_FROM, log: logger });
+  const mailer = createMailer({
+    smtpUrl: env.SMTP_URL,
+    outboxDir: path.join(env.DATA_DIR, 'mail'),
+    from: env.MAIL_FROM,
+    log: logger,
+  });
   const platform = createPlatform({ db, log: logger });
   platform.dispatcher
     .deliverSockets((userIds, event, ...args) => realtime.emitToUsers(userIds, event, ...args))
@@ -157,7 +165,8 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     publicUrl: env.PUBLIC_URL,
     production: env.NODE_ENV === 'production',
     fallback: () => listeningUrl(app),
-    onLearnt: (learnt) => logger.warn({ origin: learnt }, 'PUBLIC_URL is not set: links use the first origin this server was addressed by'),
+    onLearnt: (learnt) =>
+      logger.warn({ origin: learnt }, 'PUBLIC_URL is not set: links use the first origin this server was addressed by'),
   });
   // Links in letters point at the public origin, else at the address the server listens on.
   const siteUrl = () => origin.site();
@@ -268,7 +277,12 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   // and browser caches; public anonymous reads keep their own caching.
   app.addHook('onSend', async (request, reply, payload) => {
     if (decodedPath(request.url).startsWith('/api/') && !reply.hasHeader('cache-control')) {
-      if (request.user || request.headers.authorization || cookieAuthenticated(request) || !SAFE_METHODS.has(request.method)) {
+      if (
+        request.user ||
+        request.headers.authorization ||
+        cookieAuthenticated(request) ||
+        !SAFE_METHODS.has(request.method)
+      ) {
         reply.header('cache-control', PRIVATE_NO_STORE);
       }
     }
@@ -297,7 +311,11 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   await app.register(adminSettingsRoutes, { db, settings: services.settings, reads });
   await app.register(seoRoutes, { db, origin: (request) => origin.of(request) });
   await app.register(searchSuggestionRoutes, { suggestions: services.searchSuggestions, reads });
-  await app.register(servicesRoutes, { catalog: services.serviceCatalog, suggestions: services.searchSuggestions, reads });
+  await app.register(servicesRoutes, {
+    catalog: services.serviceCatalog,
+    suggestions: services.searchSuggestions,
+    reads,
+  });
   await app.register(adminServicesRoutes, { catalog: services.serviceCatalog, reads });
   await app.register(projectRoutes, { projects: services.projects, reads });
   await app.register(adminProjectRoutes, { projects: services.projects, reads });
@@ -332,19 +350,6 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
         routeRule: (path) => services.routeRules.lookup(path),
         // The visitor's address, not the loopback's: views and searches count visitors by it.
         read: ((name, input) => read(name, input ?? {}, { user, ip: request.ip })) as SsrContext['read'],
-        api: async <T,>(path: string, query?: Record<string, string | number | undefined>) => {
-          const search = new URLSearchParams(
-            Object.entries(query ?? {}).flatMap(([k, v]) => (v === undefined || v === '' ? [] : [[k, String(v)]])),
-          ).toString();
-          const res = await app.inject({
-            method: 'GET',
-            url: search ? `${path}?${search}` : path,
-            headers: { authorization: request.headers.authorization ?? '', cookie: request.headers.cookie ?? '' },
-            // The visitor's address, not the loopback's: views and searches count visitors by it.
-            remoteAddress: request.ip,
-          });
-          return { status: res.statusCode, body: res.json() as T };
-        },
       };
     });
   }

@@ -23,10 +23,14 @@ export interface Caller<U extends UserRow | null = UserRow | null> {
   /** The visitor's address (behind TRUST_PROXY, the client's). */
   ip: string;
 }
-export type HandlerInput<N extends EndpointName> = EndpointParsed<Endpoints[N]> & Caller<Access<N> extends 'public' ? UserRow | null : UserRow>;
+export type HandlerInput<N extends EndpointName> = EndpointParsed<Endpoints[N]> &
+  Caller<Access<N> extends 'public' ? UserRow | null : UserRow>;
 export type Handler<N extends EndpointName> = (input: HandlerInput<N>) => Promise<EndpointResult<Endpoints[N]>>;
 /** A handler that writes the reply itself (a pre-serialised answer, a stream, an upload): HTTP only. */
-export type RawHandler<N extends EndpointName> = (input: HandlerInput<N>, http: { request: FastifyRequest; reply: FastifyReply }) => Promise<unknown>;
+export type RawHandler<N extends EndpointName> = (
+  input: HandlerInput<N>,
+  http: { request: FastifyRequest; reply: FastifyReply },
+) => Promise<unknown>;
 
 /**
  * A route's own Fastify options beyond what the table gives (hooks such as onRequest, preValidation or onError,
@@ -79,11 +83,15 @@ export function endpointsOf(app: FastifyInstance, reads: ReadHandlers) {
   ) => {
     const def: EndpointDef = endpoints[name];
     const { method, path } = routeOf(name);
+    // The guard runs before validation: a guest is told to sign in (401), not that the body is wrong (400).
+    const guardFirst = async (request: FastifyRequest) => void guard(def.access, request);
+    const own = extras.preValidation;
     typed.route({
       ...(extras as object),
       method,
       url: path,
       schema: schemaOf(def),
+      preValidation: own ? [guardFirst, ...(Array.isArray(own) ? own : [own])] : guardFirst,
       handler: (request, reply) => handle(request, reply, guard(def.access, request)),
     });
   };
@@ -99,7 +107,6 @@ export function endpointsOf(app: FastifyInstance, reads: ReadHandlers) {
     },
   };
 }
-
 
 /**
  * A GET endpoint called in process for a server-rendered page (ADR 015): the same guard, normalisation,
@@ -123,10 +130,21 @@ export function createReader(reads: ReadHandlers, log: Logger) {
         if (!parsed.success) throw badRequest(MESSAGES.validation);
         return parsed.data;
       };
-      const result = await handler({ params: parse(def.params, input.params), query: parse(def.query, input.query), body: undefined, user, ip: caller.ip } as never);
+      const result = await handler({
+        params: parse(def.params, input.params),
+        query: parse(def.query, input.query),
+        body: undefined,
+        user,
+        ip: caller.ip,
+      } as never);
       return { ok: true, status: 200, body: def.response ? def.response.parse(result) : result };
     } catch (err) {
-      if (err instanceof HttpError) return { ok: false, status: err.statusCode, body: { status: err.statusCode, message: err.message, errors: err.errors } };
+      if (err instanceof HttpError)
+        return {
+          ok: false,
+          status: err.statusCode,
+          body: { status: err.statusCode, message: err.message, errors: err.errors },
+        };
       log.error({ err, endpoint: name }, 'in-process read failed');
       return { ok: false, status: 500, body: { status: 500, message: MESSAGES.internal } };
     }

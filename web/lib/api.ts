@@ -1,5 +1,5 @@
 import { ofetch, type FetchOptions } from 'ofetch';
-import type { ApiError, ApiOk } from '#contract/api';
+import type { ApiError } from '#contract/api';
 import type { EndpointAnswer, EndpointInput } from '#contract/endpoint';
 import type { Endpoints } from '#contract/endpoints';
 import { pathFor, routeOf, type ReadName, type WriteName } from '#contract/routes';
@@ -31,12 +31,16 @@ const client = ofetch.create({
 });
 
 type Query = Record<string, string | number | boolean | undefined>;
-export type Result<T> = Sent<ApiOk<T>>;
 /** A change's outcome: the whole answer, or the error. */
 export type Sent<A> = { data: A; error?: undefined } | { data?: undefined; error: ApiError };
 
 const cache = new Map<string, Promise<unknown>>();
-const keyOf = (path: string, query?: Query) => `GET ${path}?${new URLSearchParams(Object.entries(query ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]))}`;
+const keyOf = (path: string, query?: Query) =>
+  `GET ${path}?${new URLSearchParams(
+    Object.entries(query ?? {})
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, String(v)]),
+  )}`;
 
 function toError(err: unknown): ApiError {
   const e = err as { data?: Partial<ApiError>; status?: number; statusCode?: number };
@@ -49,7 +53,8 @@ function toError(err: unknown): ApiError {
 
 type Known = keyof Endpoints;
 /** An upload's body is the form itself (multipart/form-data, the contract's `multipart`), not JSON. */
-type Input<N extends Known> = EndpointInput<Endpoints[N]> & (Endpoints[N] extends { multipart: true } ? { body: FormData } : unknown);
+type Input<N extends Known> = EndpointInput<Endpoints[N]> &
+  (Endpoints[N] extends { multipart: true } ? { body: FormData } : unknown);
 type Answer<N extends Known> = EndpointAnswer<Endpoints[N]>;
 /** Input for endpoints that take none may be left out. */
 type InputArg<N extends Known> = Record<never, never> extends Input<N> ? [input?: Input<N>] : [input: Input<N>];
@@ -60,51 +65,55 @@ function target(name: Known, input: AnyInput | undefined) {
   return { method, path: pathFor(path, input?.params) };
 }
 
+/** A cached GET: the same path and query share one request until it fails or `fresh` asks again. */
+function cachedGet(path: string, query: Query | undefined, fresh: boolean): Promise<unknown> {
+  const key = keyOf(path, query);
+  if (!fresh && cache.has(key)) return cache.get(key)!;
+  const request = client(path, { baseURL: apiBase, query }).catch((err: unknown) => {
+    cache.delete(key);
+    throw toError(err);
+  });
+  cache.set(key, request);
+  return request;
+}
+
 export const api = {
   /**
    * A read by the contract's name (ADR 015), e.g. `api.read('services.get', { params: { id } })`: cached by path
    * and query, retried once, throws an ApiError on failure; `fresh` bypasses and refreshes the cache.
    */
-  read<N extends ReadName & Known>(name: N, ...[input, opts]: [...InputArg<N>, opts?: { fresh?: boolean }]): Promise<Answer<N>> {
+  read<N extends ReadName & Known>(
+    name: N,
+    ...[input, opts]: [...InputArg<N>, opts?: { fresh?: boolean }]
+  ): Promise<Answer<N>> {
     const { path } = target(name, input as AnyInput);
-    return api.get(path, (input as AnyInput | undefined)?.query, opts) as Promise<Answer<N>>;
+    return cachedGet(
+      path,
+      (input as AnyInput | undefined)?.query,
+      (opts as { fresh?: boolean } | undefined)?.fresh ?? false,
+    ) as Promise<Answer<N>>;
   },
   /** A change by the contract's name: never retried, resolves with the answer or the error. */
-  write<N extends WriteName & Known>(name: N, ...[input]: InputArg<N>): Promise<Sent<Answer<N>>> {
+  async write<N extends WriteName & Known>(name: N, ...[input]: InputArg<N>): Promise<Sent<Answer<N>>> {
     const { method, path } = target(name, input as AnyInput);
     const { body, query } = (input ?? {}) as AnyInput;
-    return api.send(method as 'POST', path, body as FetchOptions['body'], query) as Promise<Sent<Answer<N>>>;
+    try {
+      const data = await client<Answer<N>>(path, {
+        baseURL: apiBase,
+        method,
+        body: body as FetchOptions['body'],
+        query,
+        retry: 0,
+      });
+      return { data };
+    } catch (err) {
+      return { error: toError(err) };
+    }
   },
   /** A read as the user types (suggestions): not cached, never retried, and no progress bar. */
   readInBackground<N extends ReadName & Known>(name: N, input: Input<N>, signal: AbortSignal): Promise<Answer<N>> {
     const { path } = target(name, input as AnyInput);
     return ofetch<Answer<N>>(path, { baseURL: apiBase, query: (input as AnyInput).query, signal, retry: 0 });
   },
-  /** Cached GET; throws an ApiError on failure. `fresh` bypasses and refreshes the cache. */
-  get<T>(path: string, query?: Query, opts: { fresh?: boolean } = {}): Promise<ApiOk<T>> {
-    const key = keyOf(path, query);
-    if (!opts.fresh && cache.has(key)) return cache.get(key) as Promise<ApiOk<T>>;
-    const request = client<ApiOk<T>>(path, { baseURL: apiBase, query }).catch((err: unknown) => {
-      cache.delete(key);
-      throw toError(err);
-    });
-    cache.set(key, request);
-    return request;
-  },
-  async send<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: FetchOptions['body'], query?: Query): Promise<Result<T>> {
-    try {
-      const data = await client<ApiOk<T>>(path, { baseURL: apiBase, method, body, query, retry: 0 });
-      return { data };
-    } catch (err) {
-      return { error: toError(err) };
-    }
-  },
-  post: <T>(path: string, body?: FetchOptions['body']) => api.send<T>('POST', path, body),
-  put: <T>(path: string, body?: FetchOptions['body']) => api.send<T>('PUT', path, body),
-  patch: <T>(path: string, body?: FetchOptions['body']) => api.send<T>('PATCH', path, body),
-  del: <T>(path: string, body?: FetchOptions['body']) => api.send<T>('DELETE', path, body),
   clearCache: () => cache.clear(),
-  /** A GET as the user types (suggestions): not cached, never retried, and no progress bar. */
-  background: <T>(path: string, query: Query | undefined, signal: AbortSignal) =>
-    ofetch<ApiOk<T>>(path, { baseURL: apiBase, query, signal, retry: 0 }),
 };

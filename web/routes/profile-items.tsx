@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { useLoaderData, useRevalidator } from 'react-router';
 import { Plus } from 'lucide-react';
 import type { Route } from './+types/profile-items';
-import type { Me } from '#contract/api';
 import type { Project, Service } from '#contract/catalog';
 import { LISTING_MAX_LIMIT } from '#contract/catalog';
 import { api } from '../lib/api.ts';
@@ -26,7 +25,7 @@ type Page = {
 export async function clientLoader(): Promise<Page> {
   try {
     // The active role decides the list; it may have changed in this tab a moment ago, so it is asked afresh.
-    const me = (await api.get<Me>('/api/users/me/', undefined, { fresh: true })).result;
+    const me = (await api.read('users.me', {}, { fresh: true })).result;
     if (me.active_role === 'seller') {
       const answer = await api.read('services.mine', {}, { fresh: true });
       return {
