@@ -2,8 +2,9 @@ import { and, sql, type SQL } from 'drizzle-orm';
 import type { ServiceStatus } from '../../db/schema/catalog.ts';
 import { services } from '../../db/schema/catalog.ts';
 import type { UserRow } from '../../db/schema/users.ts';
-import { definePolicy, isAdmin, type Actor } from '../../platform/policy.ts';
+import { definePolicy, isAdmin, type Actor, type Verdict } from '../../platform/policy.ts';
 import { isVisiblePerson, ownedByVisiblePerson } from '../people/index.ts';
+import { AUTH_MESSAGES } from '#contract/auth';
 import { CATALOG_MESSAGES } from '#contract/catalog';
 
 // Who may do what with a service (ADR 016), and the one definition of "a public service": active, of a seller
@@ -28,14 +29,22 @@ export function publicService(): SQL {
 
 const isOwner = (actor: Actor, row: ServiceSubject) => actor !== null && actor.id === row.seller.id;
 
-export const servicePolicy = definePolicy<{ view: ServiceSubject; create: { seller: UserRow }; change: ServiceSubject }>(CATALOG_MESSAGES.serviceNotFound, {
+// Edit, delete, pause: the owner only (admins use the admin area). 403 for who may see it.
+function change(actor: Actor, row: ServiceSubject): Verdict {
+  if (isOwner(actor, row)) return 'allow';
+  return isPublicService(row) || isAdmin(actor) ? 'forbidden' : 'hidden';
+}
+
+export const servicePolicy = definePolicy<{ view: ServiceSubject; create: { seller: UserRow }; change: ServiceSubject; publish: ServiceSubject }>(CATALOG_MESSAGES.serviceNotFound, {
   // The page: public, or its owner's in every state; admins open any (the moderation queue links to it).
   view: (actor, row) => (isPublicService(row) || isOwner(actor, row) || isAdmin(actor) ? 'allow' : 'hidden'),
   // A new service of this seller: by the seller themself, in the seller's mode.
   create: (actor, { seller }) => (actor?.id === seller.id && seller.activeRole === 'seller' ? 'allow' : { forbidden: CATALOG_MESSAGES.sellerOnly }),
-  // Edit, delete, pause, resume, submit: the owner only (admins use the admin area). 403 for who may see it.
-  change: (actor, row) => {
-    if (isOwner(actor, row)) return 'allow';
-    return isPublicService(row) || isAdmin(actor) ? 'forbidden' : 'hidden';
+  change,
+  // Resume or submit for moderation: a change that puts the service before the public, so the owner's email must
+  // be confirmed (PRODUCT.md), as for creating one.
+  publish: (actor, row) => {
+    const verdict = change(actor, row);
+    return verdict === 'allow' && !actor?.emailConfirmedAt ? { forbidden: AUTH_MESSAGES.mustConfirm } : verdict;
   },
 });

@@ -509,7 +509,7 @@ export class ServiceCatalog {
 
   /** pause (active → paused), resume (paused → active), submit (draft or rejected → moderation). */
   async changeStatus(user: UserRow, id: string, action: ServiceStatusAction): Promise<Service> {
-    await this.owned(user, id);
+    servicePolicy.authorize(user, action === 'pause' ? 'change' : 'publish', await this.find(id));
     const { from, to } = SELLER_ACTIONS[action];
     const [row] = await this.db
       .update(services)
