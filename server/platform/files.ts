@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 import type { Db } from '../db/client.ts';
 import { files } from '../db/schema/files.ts';
+import type { UploadedFile } from '#contract/files';
 
 // What every module knows of an uploaded file: its stored path and public url, its sniffed type, whose it is.
 // The upload itself (quotas, storage, cleanup) is the files module's.
@@ -35,16 +36,6 @@ export interface DetectedType {
   mime: string;
 }
 
-/** What the upload answers (SPEC §7). */
-export interface UploadedFile {
-  _id: string;
-  filePath: string;
-  url: string;
-  name: string;
-  mime: string;
-  size: number;
-}
-
 // Detected by content (file-type's ext → what we store). Anything not listed is refused.
 const ALLOWED: Record<string, DetectedType> = {
   jpg: { ext: 'jpg', mime: 'image/jpeg' },
@@ -74,7 +65,13 @@ const SVG: DetectedType = { ext: 'svg', mime: 'image/svg+xml' };
 
 /** Types a browser may show in place; everything else is served as a download. */
 // PDFs download: browsers refuse to run their PDF viewer under the sandbox CSP that uploads get.
-export const INLINE_MIMES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/svg+xml']);
+export const INLINE_MIMES: ReadonlySet<string> = new Set([
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+  'image/svg+xml',
+]);
 
 /**
  * file-type does not know SVG: text whose first tag (after a BOM, whitespace, an XML declaration,
@@ -125,7 +122,14 @@ export function parseFilePath(input: string): string | null {
 export const fileUrl = (storedPath: string) => `${UPLOADS_PREFIX}${storedPath}`;
 
 export function presentFile(row: FileRow): UploadedFile {
-  return { _id: row.id, filePath: row.path, url: fileUrl(row.path), name: row.originalName, mime: row.mime, size: row.size };
+  return {
+    _id: row.id,
+    filePath: row.path,
+    url: fileUrl(row.path),
+    name: row.originalName,
+    mime: row.mime,
+    size: row.size,
+  };
 }
 
 /**

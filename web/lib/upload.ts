@@ -1,4 +1,5 @@
 import { MESSAGES } from '#contract/messages';
+import type { UploadedFile } from '#contract/files';
 import { routeOf } from '#contract/routes';
 import { apiBaseUrl } from './api.ts';
 import { getToken } from './token.ts';
@@ -12,16 +13,6 @@ export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'
 /** What the files API accepts, for the picker's filter (the server checks the content itself). */
 export const ATTACHMENT_ACCEPT =
   '.jpg,.jpeg,.png,.gif,.webp,.svg,.pdf,.doc,.docx,.xls,.xlsx,.ppt,.pptx,.odt,.ods,.odp,.rtf,.zip,.rar,.7z,.gz,.tgz,.tar';
-
-/** The stored file as the API answers it. */
-export interface UploadedFile {
-  _id: string;
-  filePath: string;
-  url: string;
-  name: string;
-  mime: string;
-  size: number;
-}
 
 export type UploadResult =
   | { file: UploadedFile; error?: undefined; aborted?: undefined }

@@ -15,6 +15,7 @@ import { filePolicy, type FileSubject } from './policy.ts';
 import type { LocalStorage } from '../../lib/storage.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import type { SettingsService } from '../../platform/settings.ts';
+import type { UploadedFile } from '#contract/files';
 import { MESSAGES } from '#contract/messages';
 import {
   type FileRow,
@@ -22,7 +23,6 @@ import {
   SNIFF_BYTES,
   FILE_MESSAGES,
   STORED_PATH_RE,
-  type UploadedFile,
   INLINE_MIMES,
   detectFileType,
   sanitizeFileName,
@@ -72,7 +72,10 @@ export class FileService {
 
   /** Bytes a person keeps in uploads. */
   async usedBytes(ownerId: string): Promise<number> {
-    const [row] = await this.db.select({ used: sql<string>`coalesce(sum(${files.size}), 0)` }).from(files).where(eq(files.ownerId, ownerId));
+    const [row] = await this.db
+      .select({ used: sql<string>`coalesce(sum(${files.size}), 0)` })
+      .from(files)
+      .where(eq(files.ownerId, ownerId));
     return Number(row?.used ?? 0);
   }
 
@@ -198,7 +201,12 @@ export class FileService {
     const rows = await this.db
       .select({ id: files.id, createdAt: files.createdAt })
       .from(files)
-      .where(and(lt(files.createdAt, before), after ? sql`(${files.createdAt}, ${files.id}) > (${after.createdAt}, ${after.id})` : undefined))
+      .where(
+        and(
+          lt(files.createdAt, before),
+          after ? sql`(${files.createdAt}, ${files.id}) > (${after.createdAt}, ${after.id})` : undefined,
+        ),
+      )
       .orderBy(asc(files.createdAt), asc(files.id))
       .limit(batch);
     const last = rows.at(-1);
@@ -237,12 +245,19 @@ export class FileService {
     const key = parseFilePath(filePath);
     if (!key) throw badRequest(MESSAGES.validation, { filePath: [FILE_MESSAGES.badPath] });
     const found = await this.byPath(key);
-    const row = filePolicy.authorize(user, 'remove', found && { ...found, ...(await this.subject(found, user, await this.sentInChat(found))) });
+    const row = filePolicy.authorize(
+      user,
+      'remove',
+      found && { ...found, ...(await this.subject(found, user, await this.sentInChat(found))) },
+    );
     const ownerId = user.id;
     await this.db.transaction(async (tx) => {
       await tx.delete(files).where(eq(files.id, row.id));
       // An avatar made of this file goes with it.
-      await tx.update(users).set({ avatar: null }).where(and(eq(users.id, ownerId), eq(users.avatar, fileUrl(row.path))));
+      await tx
+        .update(users)
+        .set({ avatar: null })
+        .where(and(eq(users.id, ownerId), eq(users.avatar, fileUrl(row.path))));
       // A failure here rolls the row back, so the row and the file go together.
       await this.storage.remove(row.path);
     });
