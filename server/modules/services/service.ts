@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
@@ -13,7 +13,7 @@ import type { OutboxWriter } from '../../platform/outbox.ts';
 import type { Realtime } from '../../realtime/socket.ts';
 import { audit } from '../../platform/audit.ts';
 import { FILE_MESSAGES, ownedFile } from '../../platform/files.ts';
-import { presentPublicUser, publicUserColumns, type PublicUserRow } from '../people/index.ts';
+import { publicUserColumns } from '../people/index.ts';
 import { isPublicService, publicService, servicePolicy } from './policy.ts';
 import { Tally } from '../../platform/listing/tally.ts';
 import { SeenToday } from '../../platform/listing/visitors.ts';
@@ -57,72 +57,17 @@ import { MODERATION_MESSAGES } from '#contract/moderation';
 
 export type ServicesQuery = z.output<typeof servicesQuerySchema>;
 export type ServiceInputData = z.output<typeof serviceInputSchema>;
+import { detailSelection, presentService, presentServiceCard, type ServiceJoined } from './presenter.ts';
 export type ServiceStatusAction = z.output<typeof serviceStatusActionSchema>['action'];
 
 /** What an admin can set (PATCH /api/admin/services/{id}); a reason goes with rejected and hidden. */
 export type AdminDecision = { status: 'active' | 'rejected' | 'hidden'; reason?: string | undefined };
-export type AdminServicesQuery = { status?: ServiceStatus | undefined; q?: string | undefined; cursor?: string | undefined; limit: number };
-
-export type ServiceRow = typeof services.$inferSelect;
-/** A service row without its search document (never needed outside SQL). */
-type ServiceData = Omit<ServiceRow, 'search'>;
-
-const { search: _search, ...serviceColumns } = getTableColumns(services);
-
-/** One service with what presenting it needs. */
-interface ServiceJoined {
-  service: ServiceData;
-  seller: UserRow;
-  categorySlug: string;
-  categoryTitle: string;
-  subSlug: string | null;
-}
-
-const detailSelection = {
-  service: serviceColumns,
-  seller: users,
-  categorySlug: categories.slug,
-  categoryTitle: categories.title,
-  subSlug: subCategories.slug,
+export type AdminServicesQuery = {
+  status?: ServiceStatus | undefined;
+  q?: string | undefined;
+  cursor?: string | undefined;
+  limit: number;
 };
-
-export function presentServiceCard(
-  row: Pick<ServiceData, 'id' | 'title' | 'images' | 'price' | 'days' | 'rating' | 'reviewsCount'> & { categorySlug: string; seller: PublicUserRow },
-  online: boolean,
-): ServiceCard {
-  return {
-    _id: row.id,
-    title: row.title,
-    cover: row.images[0] ?? null,
-    price: row.price,
-    days: row.days,
-    category: row.categorySlug,
-    rating: row.rating / 100,
-    reviews_count: row.reviewsCount,
-    seller: presentPublicUser(row.seller, online),
-  };
-}
-
-export function presentService(row: ServiceJoined, online: boolean): Service {
-  const s = row.service;
-  return {
-    ...presentServiceCard({ ...s, categorySlug: row.categorySlug, seller: row.seller }, online),
-    description: s.description,
-    sub: row.subSlug,
-    category_title: row.categoryTitle,
-    tags: s.tags,
-    images: s.images,
-    revisions: s.revisions,
-    packages: s.packages,
-    extras: s.extras,
-    status: s.status,
-    reject_reason: s.rejectReason,
-    views: s.views,
-    orders_count: s.ordersCount,
-    created_at: s.createdAt.toISOString(),
-    updated_at: s.updatedAt.toISOString(),
-  };
-}
 
 // --- Sorting -----------------------------------------------------------------------------------------------
 
@@ -152,15 +97,27 @@ export function sortPlan(sort: ListingSort, q: string | null): SortPlan<ListingR
   const id = (dir: 'asc' | 'desc'): SortKey => ({ expr: services.id, dir, kind: 'uuid' });
   switch (sort) {
     case 'popular':
-      return { keys: [{ expr: services.popularity, dir: 'desc', kind: 'int4' }, id('desc')], values: (r) => [r.popularity, r.id] };
+      return {
+        keys: [{ expr: services.popularity, dir: 'desc', kind: 'int4' }, id('desc')],
+        values: (r) => [r.popularity, r.id],
+      };
     case 'new':
-      return { keys: [{ expr: services.publishedAt, dir: 'desc', kind: 'timestamptz' }, id('desc')], values: (r) => [r.publishedKey, r.id] };
+      return {
+        keys: [{ expr: services.publishedAt, dir: 'desc', kind: 'timestamptz' }, id('desc')],
+        values: (r) => [r.publishedKey, r.id],
+      };
     case 'price_asc':
       return { keys: [{ expr: services.price, dir: 'asc', kind: 'int4' }, id('asc')], values: (r) => [r.price, r.id] };
     case 'price_desc':
-      return { keys: [{ expr: services.price, dir: 'desc', kind: 'int4' }, id('desc')], values: (r) => [r.price, r.id] };
+      return {
+        keys: [{ expr: services.price, dir: 'desc', kind: 'int4' }, id('desc')],
+        values: (r) => [r.price, r.id],
+      };
     case 'rating':
-      return { keys: [{ expr: services.rating, dir: 'desc', kind: 'int4' }, id('desc')], values: (r) => [r.rating, r.id] };
+      return {
+        keys: [{ expr: services.rating, dir: 'desc', kind: 'int4' }, id('desc')],
+        values: (r) => [r.rating, r.id],
+      };
     case 'relevance':
       return {
         keys: [
@@ -218,7 +175,10 @@ const SELLER_ACTIONS: Record<ServiceStatusAction, { from: ServiceStatus[]; to: S
 };
 
 /** Which decision (its audit action and letter) setting `status` is, from the `current` state; null when it does not apply. */
-function adminTransition(current: ServiceStatus, status: AdminDecision['status']): { decision: ServiceDecision; from: ServiceStatus[] } | null {
+function adminTransition(
+  current: ServiceStatus,
+  status: AdminDecision['status'],
+): { decision: ServiceDecision; from: ServiceStatus[] } | null {
   if (status === 'active') {
     if (current === 'moderation') return { decision: 'approve', from: ['moderation'] };
     if (current === 'hidden') return { decision: 'restore', from: ['hidden'] };
@@ -236,8 +196,9 @@ const cannotChange = () => badRequest(CATALOG_MESSAGES.cannotChange);
 const fieldError = (field: string, message: string) => badRequest(MESSAGES.validation, { [field]: [message] });
 
 /** Tags as stored: trimmed, single-spaced, lower case, each once. */
-export const normalizeTags = (tags: readonly string[]) =>
-  [...new Set(tags.map((t) => withoutControls(t).trim().replace(/\s+/g, ' ').toLowerCase()).filter(Boolean))];
+export const normalizeTags = (tags: readonly string[]) => [
+  ...new Set(tags.map((t) => withoutControls(t).trim().replace(/\s+/g, ' ').toLowerCase()).filter(Boolean)),
+];
 
 /** Text as stored: no NUL (PostgreSQL refuses it) nor other control characters but line breaks and tabs. */
 // eslint-disable-next-line no-control-regex
@@ -286,12 +247,18 @@ export class ServiceCatalog {
    *
    * Online: sellers active within ONLINE_WINDOW_MS (users.last_seen_at); see listing.ts.
    */
-  async list(query: ServicesQuery): Promise<{ result: ServiceCard[]; total: number; total_exact: boolean; next: string | null }> {
+  async list(
+    query: ServicesQuery,
+  ): Promise<{ result: ServiceCard[]; total: number; total_exact: boolean; next: string | null }> {
     const q = searchText(query.q);
     const filter = and(...this.publicFilter(query, q))!;
     // The filter is on services alone (sellers' conditions are semi-joins), so a page is sorted and cut
     // before its sellers are read, and only the page's sellers are.
-    const matching = this.db.select({ one: sql`1` }).from(services).where(filter).$dynamic();
+    const matching = this.db
+      .select({ one: sql`1` })
+      .from(services)
+      .where(filter)
+      .$dynamic();
 
     let sort: ListingSort = query.sort;
     let estimate: number | undefined;
@@ -351,15 +318,25 @@ export class ServiceCatalog {
 
   private publicFilter(query: ServicesQuery, q: string | null): SQL[] {
     const where: SQL[] = [publicService()];
-    if (query.category) where.push(sql`${services.categoryId} = (select ${categories.id} from ${categories} where ${categories.slug} = ${query.category})`);
-    if (query.sub) where.push(sql`${services.subCategoryId} = (select ${subCategories.id} from ${subCategories} where ${subCategories.slug} = ${query.sub})`);
+    if (query.category)
+      where.push(
+        sql`${services.categoryId} = (select ${categories.id} from ${categories} where ${categories.slug} = ${query.category})`,
+      );
+    if (query.sub)
+      where.push(
+        sql`${services.subCategoryId} = (select ${subCategories.id} from ${subCategories} where ${subCategories.slug} = ${query.sub})`,
+      );
     if (query.tag) where.push(sql`${services.tags} @> array[${normalizeTags([query.tag])[0] ?? ''}]::text[]`);
     if (q) where.push(matches(services.search, q));
     if (query.price_min !== undefined) where.push(sql`${services.price} >= ${query.price_min}`);
     if (query.price_max !== undefined) where.push(sql`${services.price} <= ${query.price_max}`);
     if (query.days_max !== undefined) where.push(sql`${services.days} <= ${query.days_max}`);
-    const sellersWhere = (condition: SQL) => sql`${services.sellerId} in (select ${users.id} from ${users} where ${condition})`;
-    if (query.level) where.push(sellersWhere(levelCondition(query.level, { completedOrders: users.completedOrders, rating: users.rating })));
+    const sellersWhere = (condition: SQL) =>
+      sql`${services.sellerId} in (select ${users.id} from ${users} where ${condition})`;
+    if (query.level)
+      where.push(
+        sellersWhere(levelCondition(query.level, { completedOrders: users.completedOrders, rating: users.rating })),
+      );
     if (query.online) where.push(sellersWhere(onlineCondition(users.lastSeenAt)));
     return where;
   }
@@ -390,7 +367,8 @@ export class ServiceCatalog {
    */
   async get(viewer: UserRow | null, id: string, visitor: string): Promise<Service> {
     const row = servicePolicy.authorize(viewer, 'view', await this.find(id));
-    const counts = viewer?.id !== row.seller.id && isPublicService(row) && (await this.seen.first(`view:service:${id}:${visitor}`));
+    const counts =
+      viewer?.id !== row.seller.id && isPublicService(row) && (await this.seen.first(`view:service:${id}:${visitor}`));
     const unwritten = counts ? this.views.add(id) : this.views.unwritten(id);
     row.service.views += unwritten;
     row.service.popularity += unwritten;
@@ -414,11 +392,21 @@ export class ServiceCatalog {
   // --- The seller's changes ---
 
   /** Category and sub-category slugs to ids; the sub-category must belong to the category. */
-  private async resolveCategory(input: Pick<ServiceInputData, 'category' | 'sub'>): Promise<{ categoryId: string; subCategoryId: string | null }> {
-    const [category] = await this.db.select({ id: categories.id }).from(categories).where(eq(categories.slug, input.category)).limit(1);
+  private async resolveCategory(
+    input: Pick<ServiceInputData, 'category' | 'sub'>,
+  ): Promise<{ categoryId: string; subCategoryId: string | null }> {
+    const [category] = await this.db
+      .select({ id: categories.id })
+      .from(categories)
+      .where(eq(categories.slug, input.category))
+      .limit(1);
     if (!category) throw fieldError('category', CATALOG_MESSAGES.unknownCategory);
     if (!input.sub) return { categoryId: category.id, subCategoryId: null };
-    const [sub] = await this.db.select({ id: subCategories.id, categoryId: subCategories.categoryId }).from(subCategories).where(eq(subCategories.slug, input.sub)).limit(1);
+    const [sub] = await this.db
+      .select({ id: subCategories.id, categoryId: subCategories.categoryId })
+      .from(subCategories)
+      .where(eq(subCategories.slug, input.sub))
+      .limit(1);
     if (!sub || sub.categoryId !== category.id) throw fieldError('sub', CATALOG_MESSAGES.unknownSub);
     return { categoryId: category.id, subCategoryId: sub.id };
   }
@@ -546,9 +534,19 @@ export class ServiceCatalog {
         .where(and(filter, position))
         .orderBy(...orderBy(plan.keys))
         .limit(query.limit + 1),
-      cappedTotal(this.db, this.db.select({ one: sql`1` }).from(services).where(filter).$dynamic()),
+      cappedTotal(
+        this.db,
+        this.db
+          .select({ one: sql`1` })
+          .from(services)
+          .where(filter)
+          .$dynamic(),
+      ),
     ]);
-    const { rows: kept, next } = page(rows, query.limit, (row) => [sort, ...plan.values({ id: row.service.id, updatedKey: row.updatedKey })]);
+    const { rows: kept, next } = page(rows, query.limit, (row) => [
+      sort,
+      ...plan.values({ id: row.service.id, updatedKey: row.updatedKey }),
+    ]);
     const online = await this.deps.realtime.onlineAmong(kept.map((r) => r.seller.id));
     return { result: kept.map((row) => presentService(row, online.has(row.seller.id))), total, next };
   }
@@ -584,7 +582,13 @@ export class ServiceCatalog {
         .returning({ id: services.id });
       // Changed by someone else in between: the decision was about a state that is gone.
       if (!row) throw cannotChange();
-      await audit(tx, { actorId: admin.id, action: `service.${decision}`, targetType: 'service', targetId: id, details: kept ? { reason: kept } : {} });
+      await audit(tx, {
+        actorId: admin.id,
+        action: `service.${decision}`,
+        targetType: 'service',
+        targetId: id,
+        details: kept ? { reason: kept } : {},
+      });
       this.notify(outbox, current, decision, kept);
     });
     return this.reload(id);
@@ -597,7 +601,10 @@ export class ServiceCatalog {
     // The images stay the seller's own files.
     const values = await this.fields(current.seller.id, input);
     await this.deps.withTx(userActor(admin), async ({ tx, outbox }) => {
-      await tx.update(services).set({ ...values, updatedAt: new Date() }).where(eq(services.id, id));
+      await tx
+        .update(services)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(services.id, id));
       await audit(tx, { actorId: admin.id, action: 'service.edit', targetType: 'service', targetId: id });
       this.notify(outbox, current, 'edit', null);
     });
@@ -608,5 +615,4 @@ export class ServiceCatalog {
   private notify(outbox: OutboxWriter, row: ServiceJoined, decision: ServiceDecision, reason: string | null) {
     this.deps.letters.notify(outbox, row.seller, 'service.decision', { title: row.service.title, decision, reason });
   }
-
 }

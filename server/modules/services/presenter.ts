@@ -1,0 +1,71 @@
+// How a service leaves the module: the rows a page needs, joined, and the answers SPEC §7 gives for them.
+import { getTableColumns } from 'drizzle-orm';
+import type { Service, ServiceCard } from '#contract/catalog';
+import { services } from '../../db/schema/catalog.ts';
+import { categories, subCategories } from '../../db/schema/lookups.ts';
+import { users, type UserRow } from '../../db/schema/users.ts';
+import { presentPublicUser, type PublicUserRow } from '../people/index.ts';
+
+export type ServiceRow = typeof services.$inferSelect;
+/** A service row without its search document (never needed outside SQL). */
+export type ServiceData = Omit<ServiceRow, 'search'>;
+
+export const { search: _search, ...serviceColumns } = getTableColumns(services);
+
+/** One service with what presenting it needs. */
+export interface ServiceJoined {
+  service: ServiceData;
+  seller: UserRow;
+  categorySlug: string;
+  categoryTitle: string;
+  subSlug: string | null;
+}
+
+export const detailSelection = {
+  service: serviceColumns,
+  seller: users,
+  categorySlug: categories.slug,
+  categoryTitle: categories.title,
+  subSlug: subCategories.slug,
+};
+
+export function presentServiceCard(
+  row: Pick<ServiceData, 'id' | 'title' | 'images' | 'price' | 'days' | 'rating' | 'reviewsCount'> & {
+    categorySlug: string;
+    seller: PublicUserRow;
+  },
+  online: boolean,
+): ServiceCard {
+  return {
+    _id: row.id,
+    title: row.title,
+    cover: row.images[0] ?? null,
+    price: row.price,
+    days: row.days,
+    category: row.categorySlug,
+    rating: row.rating / 100,
+    reviews_count: row.reviewsCount,
+    seller: presentPublicUser(row.seller, online),
+  };
+}
+
+export function presentService(row: ServiceJoined, online: boolean): Service {
+  const s = row.service;
+  return {
+    ...presentServiceCard({ ...s, categorySlug: row.categorySlug, seller: row.seller }, online),
+    description: s.description,
+    sub: row.subSlug,
+    category_title: row.categoryTitle,
+    tags: s.tags,
+    images: s.images,
+    revisions: s.revisions,
+    packages: s.packages,
+    extras: s.extras,
+    status: s.status,
+    reject_reason: s.rejectReason,
+    views: s.views,
+    orders_count: s.ordersCount,
+    created_at: s.createdAt.toISOString(),
+    updated_at: s.updatedAt.toISOString(),
+  };
+}
