@@ -29,8 +29,8 @@ import {
   type MatrixRequest,
   type MatrixWorld,
 } from './test/matrix/world.ts';
+import { registration } from './test/api.ts';
 import { multipartBody, PNG } from './test/multipart.ts';
-import { TURNSTILE_DUMMY_TOKEN } from './lib/turnstile.ts';
 import type { Role } from './db/schema/users.ts';
 
 /** A cell: the status, or a known defect (the right status, and today's until it is fixed). */
@@ -126,21 +126,7 @@ const MATRIX = {
   'auth.register': {
     writes: true,
     expect: everyone(),
-    request: () => {
-      const id = unique();
-      return {
-        body: {
-          user_name: `m_${id}`,
-          surname: 'Петров',
-          name: 'Пётр',
-          email: `m_${id}@example.com`,
-          password: PASSWORD,
-          repeat_password: PASSWORD,
-          role: 'customer',
-          'cf-turnstile-response': TURNSTILE_DUMMY_TOKEN,
-        },
-      };
-    },
+    request: () => ({ body: registration() }),
   },
   // Each signs in with their own email and password (the visitor with the owner's). PRODUCT.md: a blocked
   // member cannot sign in.
