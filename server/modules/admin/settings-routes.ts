@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { ok } from '../../lib/http.ts';
-import { requireAdmin } from '../../lib/auth.ts';
 import type { SettingsService } from '../../platform/settings.ts';
 import { audit } from '../../platform/audit.ts';
 import { endpointsOf, type ReadHandlers } from '../../platform/endpoints.ts';
@@ -11,9 +10,6 @@ export const adminSettingsRoutes: FastifyPluginAsync<{ db: Db; settings: Setting
   app,
   { db, settings, reads },
 ) => {
-  app.addHook('onRequest', async (request) => {
-    requireAdmin(request);
-  });
   const { on } = endpointsOf(app, reads);
 
   on('admin.settings.get', async () => ok(await settings.all()));
