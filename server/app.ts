@@ -190,7 +190,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     ),
     onRevoke: (userId) => realtime.disconnectUser(userId),
   });
-  const settings = new SettingsService(db, logger);
+  const settings = new SettingsService(db, withTx, logger);
   const seen = new SeenToday(env.REDIS_URL ? limiter : null, logger);
   const projects = new ProjectService({ db, presence: realtime, withTx, letters, log: logger, seen });
   const services: Services = {
@@ -308,7 +308,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   await app.register(userRoutes, { users: services.users, reads });
   await app.register(adminUserRoutes, { adminUsers: services.adminUsers, reads });
   await app.register(filesRoutes, { files: services.files, tokens, db, reads });
-  await app.register(adminSettingsRoutes, { db, settings: services.settings, reads });
+  await app.register(adminSettingsRoutes, { settings: services.settings, reads });
   await app.register(seoRoutes, { db, origin: (request) => origin.of(request) });
   await app.register(searchSuggestionRoutes, { suggestions: services.searchSuggestions, reads });
   await app.register(servicesRoutes, {

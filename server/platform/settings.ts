@@ -1,7 +1,11 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.ts';
+import type { UserRow } from '../db/schema/users.ts';
 import { settings as settingsTable } from '../db/schema/system.ts';
+import { userActor } from './actor.ts';
+import { audit } from './audit.ts';
+import type { WithTx } from './tx.ts';
 import { SETTING_KEYS, settingsSchema, type Settings, type SettingsPatch } from '#contract/settings';
 
 /** How long a read is reused: instances converge on a change within this time. */
@@ -16,6 +20,7 @@ export class SettingsService {
 
   constructor(
     private readonly db: Db,
+    private readonly withTx: WithTx,
     private readonly log: Pick<Logger, 'warn'>,
   ) {}
 
@@ -31,17 +36,28 @@ export class SettingsService {
     return (await this.all())[key];
   }
 
-  /** Stores the changed values (already validated against settingsPatchSchema) and answers the whole set. */
-  async update(patch: SettingsPatch): Promise<Settings> {
+  /**
+   * An admin stores the changed values (already validated against settingsPatchSchema): the values and their audit
+   * row commit together. Answers the whole set, read afresh.
+   */
+  async update(admin: UserRow, patch: SettingsPatch): Promise<Settings> {
     const rows = Object.entries(patch).map(([key, value]) => ({ key, value, updatedAt: new Date() }));
     if (rows.length) {
-      await this.db
-        .insert(settingsTable)
-        .values(rows)
-        .onConflictDoUpdate({ target: settingsTable.key, set: { value: sql`excluded.value`, updatedAt: sql`excluded.updated_at` } });
+      await this.withTx(userActor(admin), async ({ tx }) => {
+        await tx
+          .insert(settingsTable)
+          .values(rows)
+          .onConflictDoUpdate({ target: settingsTable.key, set: { value: sql`excluded.value`, updatedAt: sql`excluded.updated_at` } });
+        await audit(tx, { actorId: admin.id, action: 'settings.update', targetType: 'settings', targetId: 'settings', details: patch });
+      });
     }
-    this.cached = null;
+    this.forget();
     return this.all();
+  }
+
+  /** Drops the cached read, so that the next one sees the table (a change made outside `update`). */
+  forget(): void {
+    this.cached = null;
   }
 
   private async read(): Promise<Settings> {

@@ -12,6 +12,7 @@ import { createUser } from '../../db/factories.ts';
 import { createService } from '../../db/catalog-factories.ts';
 import { files as filesTable } from '../../db/schema/files.ts';
 import { chatMembers, chats, messages } from '../../db/schema/chat.ts';
+import { auditLog } from '../../db/schema/auth.ts';
 import { settings as settingsTable } from '../../db/schema/system.ts';
 import { users, type UserRow } from '../../db/schema/users.ts';
 import { MAX_FILE_SIZE } from './service.ts';
@@ -47,7 +48,7 @@ beforeAll(async () => {
 beforeEach(async () => {
   // Every test starts from the default settings, a fresh person and fresh counters.
   await t.database.db.delete(settingsTable).where(sql`${settingsTable.key} like 'uploads.%'`);
-  await app.services.settings.update({});
+  app.services.settings.forget();
   member = await createUser(t.database.db);
 });
 
@@ -80,6 +81,16 @@ describe('operator settings', () => {
     expect(changed.statusCode).toBe(200);
     expect(changed.json().result['uploads.perHour']).toBe(5);
     expect(await app.services.settings.get('uploads.perHour')).toBe(5);
+    const [entry] = await t.database.db.select().from(auditLog).where(eq(auditLog.action, 'settings.update')).orderBy(sql`created_at desc`).limit(1);
+    expect(entry).toMatchObject({ actorId: admin.id, targetType: 'settings', details: { 'uploads.perHour': 5 } });
+  });
+
+  it('a change whose audit row cannot be written is not stored either', async () => {
+    // An admin who is gone by the time the audit row is written: its foreign key fails, and so does the change.
+    const ghost = { ...admin, id: '00000000-0000-4000-8000-000000000000' };
+    await expect(app.services.settings.update(ghost, { 'uploads.perHour': 7 })).rejects.toThrow();
+    app.services.settings.forget();
+    expect(await app.services.settings.get('uploads.perHour')).toBe(60);
   });
 
   it('refuses members, values out of range and unknown keys', async () => {
@@ -94,7 +105,7 @@ describe('operator settings', () => {
 
   it('a stored value out of range falls back to its default', async () => {
     await t.database.db.insert(settingsTable).values({ key: 'uploads.perHour', value: -5 }).onConflictDoUpdate({ target: settingsTable.key, set: { value: -5 } });
-    await app.services.settings.update({});
+    app.services.settings.forget();
     expect(await app.services.settings.get('uploads.perHour')).toBe(60);
   });
 });
