@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, gte, ilike, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, ilike, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
@@ -14,7 +14,7 @@ import type { WithTx } from '../../platform/tx.ts';
 import type { Realtime } from '../../realtime/socket.ts';
 import { audit, auditTrail } from '../../platform/audit.ts';
 import { ownedFile } from '../../platform/files.ts';
-import { presentPublicUser } from '../people/index.ts';
+import { presentAdminProject, presentProject, projectColumns, type ProjectRecord } from './presenter.ts';
 import { SeenToday } from '../../platform/listing/visitors.ts';
 import {
   cappedTotal,
@@ -65,21 +65,7 @@ export const PROJECT_MESSAGES = {
   hideReason: MODERATION_MESSAGES.hideReason,
 } as const;
 
-type ProjectRow = Omit<typeof projects.$inferSelect, 'search'>;
 type ProjectInputData = z.output<typeof projectInputSchema>;
-
-/** A project with what its presentation needs. */
-export interface ProjectRecord {
-  project: ProjectRow;
-  category: { slug: string; title: string };
-  sub: string | null;
-  customer: UserRow;
-  /**
-   * created_at at full (microsecond) precision, for cursors: a JavaScript Date keeps milliseconds only, and a
-   * cursor made from it would skip or repeat rows.
-   */
-  createdKey: string;
-}
 
 export interface Page<T> {
   result: T[];
@@ -91,10 +77,6 @@ export interface Page<T> {
 export type Presence = Pick<Realtime, 'onlineAmong'>;
 
 const cannotChange = () => badRequest(CATALOG_MESSAGES.cannotChange);
-
-
-// Everything but the search document (a tsvector nobody reads).
-const { search: _search, ...projectColumns } = getTableColumns(projects);
 
 /** The orders of the lists: each a total order ending with the id, so a cursor is a position in it. */
 export const PROJECT_SORT_KEYS = {
@@ -142,30 +124,6 @@ function after(sort: ProjectSort, cursor: string | undefined): SQL[] | null {
   const idBefore = sql`${projects.id} < ${cursorParam(idKey, id)}`;
   if (budget === null) return [and(isNull(projects.budget), idBefore)!];
   return [sql`(${projects.budget}, ${projects.id}) < (${cursorParam(budgetKey, budget)}, ${cursorParam(idKey, id)})`, isNull(projects.budget)];
-}
-
-export function presentProject({ project: p, category, sub, customer }: ProjectRecord, online: boolean): Project {
-  return {
-    _id: p.id,
-    title: p.title,
-    description: p.description,
-    category: category.slug,
-    category_title: category.title,
-    sub,
-    budget: p.budget,
-    days: p.days,
-    attachments: p.attachments,
-    status: p.status,
-    hidden_reason: p.hiddenReason,
-    bids_count: p.bidsCount,
-    views: p.views,
-    created_at: p.createdAt.toISOString(),
-    customer: presentPublicUser(customer, online),
-  };
-}
-
-export function presentAdminProject(record: ProjectRecord, online: boolean): AdminProject {
-  return { ...presentProject(record, online), customer_email: record.customer.email, updated_at: record.project.updatedAt.toISOString() };
 }
 
 /**
