@@ -161,6 +161,18 @@ export interface PageProblems {
 /** Records uncaught page errors and console errors of a page (and of the pages it reloads into). */
 export function watchPage(page: Page, problems: PageProblems = { pageErrors: [], consoleErrors: [] }): PageProblems {
   page.on('pageerror', (err) => problems.pageErrors.push(`${page.url()}: ${err.stack ?? err.message}`));
+  // A blocked eval (even a caught one) is no console error, but Chromium reports it as an issue and Lighthouse's
+  // best practices count it: every Content-Security-Policy issue is a problem. Audits.enable replays earlier ones.
+  void page
+    .context()
+    .newCDPSession(page)
+    .then(async (cdp) => {
+      cdp.on('Audits.issueAdded', ({ issue }) => {
+        if (issue.code === 'ContentSecurityPolicyIssue') problems.consoleErrors.push(`${page.url()}: CSP issue ${JSON.stringify(issue.details)}`);
+      });
+      await cdp.send('Audits.enable');
+    })
+    .catch(() => {}); // the page closed first
   page.on('console', (msg) => {
     if (msg.type() !== 'error') return;
     const text = msg.text();

@@ -19,6 +19,9 @@ import { isChunkLoadError, reloadOnce } from './lib/reload-guard.ts';
 import './styles/app.css';
 import './styles/ui.css';
 
+// zod reads its global config from here (zod/v4/core `globalConfig`): no JIT, so no eval probe.
+const ZOD_JITLESS = 'globalThis.__zod_globalConfig={jitless:true}';
+
 // The services listing keeps one scroll position for all its categories: it does not jump to the top.
 const scrollKey = (location: { pathname: string; key: string }) =>
   /^\/(services(\/[^/]+)?)?$/.test(location.pathname) ? 'services' : location.key;
@@ -45,6 +48,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#2563eb" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {/* Before any module: zod must not probe `new Function` in the browser, which the CSP forbids and Chromium reports. */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: ZOD_JITLESS }} />
         <Meta />
         <Links />
       </head>

@@ -166,6 +166,7 @@ function CurrencySelector() {
         value={currency}
         onChange={(e) => currencyStore.set(e.target.value as Currency)}
         className="currency__select"
+        name="currency"
         aria-label="Валюта"
       >
         {CURRENCIES.map((c) => (
