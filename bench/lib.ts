@@ -1,8 +1,8 @@
 /** Benchmark helpers: load measurement, TypeScript worker threads, bare twin server, page script size, markdown table. */
-import { createServer } from 'node:http';
+import { createServer, get } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
-import { gzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import type { LoadJob, LoadResult } from './load-worker.ts';
 
 export interface MeasureOptions {
@@ -36,6 +36,9 @@ const envNumber = (name: string, fallback: number) => {
   return Number.isFinite(value) && value > 0 ? value : fallback;
 };
 
+/** What a browser says it accepts: every request of a run sends it, to ours and to the bare twin alike. */
+export const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br' } as const;
+
 export const defaults = {
   seconds: envNumber('BENCH_SECONDS', 10),
   connections: envNumber('BENCH_CONNECTIONS', 10),
@@ -55,6 +58,7 @@ export function tsWorker(moduleUrl: string, workerData: unknown): Worker {
 /** Loads `url` with autocannon (in a worker thread) and returns the stats row. */
 export async function measure(name: string, url: string, opts: MeasureOptions = {}): Promise<Row> {
   const job: LoadJob = { url, ...defaults, ...opts };
+  job.request = { ...job.request, headers: { ...BROWSER_HEADERS, ...job.request?.headers } };
   const result = await new Promise<LoadResult>((resolve, reject) => {
     const worker = tsWorker(import.meta.resolve('./load-worker.ts'), job);
     worker.once('message', resolve);
@@ -74,18 +78,36 @@ export async function measure(name: string, url: string, opts: MeasureOptions = 
 }
 
 export interface Captured {
+  /** The bytes as sent (compressed when the server compressed them). */
   body: Buffer;
   contentType: string;
+  contentEncoding?: string;
 }
 
-/** Fetches a page once and keeps its bytes and content type. */
-export async function capture(url: string): Promise<Captured> {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
-  return {
-    body: Buffer.from(await response.arrayBuffer()),
-    contentType: response.headers.get('content-type') ?? 'application/octet-stream',
-  };
+/** Fetches a URL once, as a browser would ask for it, and keeps the bytes as sent with their type and coding. */
+export function capture(url: string): Promise<Captured> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: BROWSER_HEADERS }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        if (res.statusCode !== 200) return reject(new Error(`GET ${url}: ${res.statusCode}`));
+        resolve({
+          body: Buffer.concat(chunks),
+          contentType: res.headers['content-type'] ?? 'application/octet-stream',
+          contentEncoding: res.headers['content-encoding'],
+        });
+      });
+    }).on('error', reject);
+  });
+}
+
+/** The bytes of a captured answer as they were before compression. */
+export function decoded({ body, contentEncoding }: Captured): Buffer {
+  if (contentEncoding === 'br') return brotliDecompressSync(body);
+  if (contentEncoding === 'gzip') return gunzipSync(body);
+  return body;
 }
 
 /** A plain node:http server answering fixed bytes per path: the floor any server of ours could reach. */
@@ -93,7 +115,9 @@ export async function startBareServer(routes: Map<string, Captured>) {
   const server = createServer((req, res) => {
     const route = routes.get(req.url ?? '');
     if (!route) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': route.contentType, 'content-length': route.body.length }).end(route.body);
+    const headers: Record<string, string | number> = { 'content-type': route.contentType, 'content-length': route.body.length };
+    if (route.contentEncoding) headers['content-encoding'] = route.contentEncoding;
+    res.writeHead(200, headers).end(route.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -127,7 +151,7 @@ export async function scriptSizes(origin: string, urls: string[]) {
   let raw = 0;
   let gzip = 0;
   for (const url of urls) {
-    const { body } = await capture(origin + url);
+    const body = decoded(await capture(origin + url));
     raw += body.length;
     gzip += gzipSync(body, { level: 9 }).length;
   }

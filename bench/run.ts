@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { capture, defaults, measure, pageScripts, printTable, scriptSizes, startBareServer, type Row } from './lib.ts';
+import { capture, decoded, defaults, measure, pageScripts, printTable, scriptSizes, startBareServer, type Row } from './lib.ts';
 
 // React picks its production build from this when first imported, so set it before loading the server.
 process.env.NODE_ENV = 'production';
@@ -67,9 +67,10 @@ try {
   printTable(rows);
 
   const home = captured.get('/')!;
-  const js = await scriptSizes(server.url, pageScripts(home.body.toString('utf8')));
+  const html = decoded(home);
+  const js = await scriptSizes(server.url, pageScripts(html.toString('utf8')));
   const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
-  console.log(`\n- Home page HTML: ${kib(home.body.length)}`);
+  console.log(`\n- Home page HTML: ${kib(html.length)}, ${kib(home.body.length)} as sent (${home.contentEncoding ?? 'identity'})`);
   console.log(`- Home page JavaScript: ${js.files} files, ${kib(js.raw)} raw, ${kib(js.gzip)} gzip -9`);
   if (rows.some((r) => r.failed > 0)) console.log('\n**Warning:** some requests failed (see the "failed" column).');
 } finally {

@@ -1,5 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import { constants as zlib } from 'node:zlib';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
@@ -13,7 +16,8 @@ import { normaliseStrings } from './lib/text.ts';
 import { createPublicOrigin } from './lib/public-origin.ts';
 import { CROSS_SITE_MESSAGE, cookieAuthenticated, crossSiteWrite } from './lib/same-origin.ts';
 import { Tokens, requireAdmin, tokenOf, userForToken } from './lib/auth.ts';
-import { lookupRoutes, LookupService } from './modules/lookups/index.ts';
+import { LOOKUP_CACHE_CONTROL, LOOKUP_ENDPOINTS, lookupRoutes, LookupService, type LookupList } from './modules/lookups/index.ts';
+import { FastAnswers } from './lib/fast-answers.ts';
 import { ratesRoutes, RatesService } from './modules/rates/index.ts';
 import { routeRuleRoutes, RouteRuleService } from './modules/route-rules/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
@@ -44,6 +48,8 @@ import path from 'node:path';
 import { mountWebApp, readBuildId } from './web-handler.ts';
 import type { SsrContext } from '#contract/ssr';
 import { MESSAGES } from '#contract/messages';
+import { routeOf } from '#contract/routes';
+import { endpoints } from '#contract/endpoints';
 
 // Field errors in Russian, as the UI shows them.
 z.config(z.locales.ru());
@@ -114,6 +120,26 @@ export function contentSecurityPolicy(nonce: string): string {
   ].join('; ');
 }
 
+/**
+ * The headers helmet (registered below) puts on every answer, for the answers served before Fastify
+ * (server/lib/fast-answers.ts); server/edge.db.test.ts proves both paths send the same. JSON needs no script
+ * nonce: its policy allows nothing.
+ */
+export const API_SECURITY_HEADERS = {
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'strict-transport-security': 'max-age=31536000; includeSubDomains',
+  'x-content-type-options': 'nosniff',
+  'x-dns-prefetch-control': 'off',
+  'x-download-options': 'noopen',
+  'x-frame-options': 'DENY',
+  'x-permitted-cross-domain-policies': 'none',
+  'x-xss-protection': '0',
+} as const;
+
 function decodedPath(url: string): string {
   const path = url.split('?', 1)[0] ?? '/';
   try {
@@ -131,7 +157,18 @@ function listeningUrl(app: FastifyInstance): string {
 }
 
 export async function buildApp({ env, database, logger, web = true }: AppDeps): Promise<FastifyInstance> {
+  const fast = new FastAnswers(API_SECURITY_HEADERS);
   const app = Fastify({
+    // Fastify's own server, with the answers held in memory served before it (ADR 019).
+    serverFactory: (handler, options) => {
+      const server = createServer((req, res) => fast.handle(req, res) || handler(req, res));
+      // What Fastify sets on a server it makes itself (its defaults after its options are resolved).
+      const timeouts = options as { keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number };
+      server.keepAliveTimeout = timeouts.keepAliveTimeout;
+      server.requestTimeout = timeouts.requestTimeout;
+      server.setTimeout(timeouts.connectionTimeout);
+      return server;
+    },
     loggerInstance: logger as unknown as FastifyBaseLogger,
     // Ours, never the client's: a chosen id could forge or tangle log lines.
     genReqId: () => randomUUID(),
@@ -241,6 +278,17 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginEmbedderPolicy: false,
   });
+  // Dynamic answers (JSON over 1 KiB, rendered pages) are compressed per response at a quality that costs little
+  // CPU; built assets and lookup lists were compressed once, at their strongest (ADR 019). Request bodies are not
+  // inflated: no client of ours compresses them, and an inflater is one more way to make the server work.
+  await app.register(compress, {
+    global: true,
+    globalDecompression: false,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } },
+    zlibOptions: { level: 6 },
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -301,6 +349,10 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   const reads: ReadHandlers = new Map();
   await app.register(healthRoutes, { database, reads });
   await app.register(lookupRoutes, { lookups: services.lookups, reads });
+  // Only what anybody may read: a list behind sign-in (tags) goes through the app's guard every time.
+  for (const [name, list] of Object.entries(LOOKUP_ENDPOINTS) as [keyof typeof LOOKUP_ENDPOINTS, LookupList][]) {
+    if (endpoints[name].access === 'public') fast.add(routeOf(name).path, () => services.lookups.peek(list), LOOKUP_CACHE_CONTROL);
+  }
   await app.register(ratesRoutes, { rates: services.rates, reads });
   await app.register(routeRuleRoutes, { routeRules: services.routeRules, reads });
   await app.register(docsRoutes, { brand: env.BRAND_NAME });

@@ -89,7 +89,7 @@ describe('cookie-authenticated writes (CSRF)', () => {
 describe('Cache-Control of API answers', () => {
   it('is private, no-store for a signed-in user, by header or by cookie', async () => {
     for (const headers of [{ authorization: `Bearer ${token}` }, { cookie: cookie() }]) {
-      for (const url of ['/api/users/me/', '/api/services', '/api/categories/']) {
+      for (const url of ['/api/users/me/', '/api/services']) {
         expect((await t.app.inject({ url, headers })).headers['cache-control'], url).toBe('private, no-store');
       }
     }
@@ -101,8 +101,14 @@ describe('Cache-Control of API answers', () => {
   });
 
   it('is left alone for anonymous reads', async () => {
-    for (const url of ['/api/services', '/api/categories/', '/api/health']) {
+    for (const url of ['/api/services', '/api/health']) {
       expect((await t.app.inject({ url })).headers['cache-control'], url).toBeUndefined();
+    }
+  });
+
+  it('is the route’s own where it says: a public list is the same bytes for anybody (ADR 019)', async () => {
+    for (const headers of [{}, { authorization: `Bearer ${token}` }, { cookie: cookie() }]) {
+      expect((await t.app.inject({ url: '/api/categories/', headers })).headers['cache-control']).toBe('public, max-age=60');
     }
   });
 });

@@ -1,9 +1,11 @@
 import path from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { createRequest, sendResponse } from '@mjackson/node-fetch-server';
+import { createRequest } from '@mjackson/node-fetch-server';
 import { createRequestHandler, type ServerBuild } from 'react-router';
 import type { SsrContext } from '#contract/ssr';
 
@@ -38,13 +40,6 @@ function decodedPath(url: string): string {
   }
 }
 
-function withHeader(response: Response, name: string, value: string): Response {
-  // A redirect's headers are immutable: copy them.
-  const headers = new Headers(response.headers);
-  headers.set(name, value);
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-}
-
 /**
  * Serves the built web app: hashed assets with immutable caching, other public files briefly cached,
  * and every other GET/HEAD rendered by React Router on the server.
@@ -63,6 +58,8 @@ export async function mountWebApp(app: FastifyInstance, context: (request: Fasti
     prefix: '/',
     wildcard: false,
     index: false,
+    // `npm run build` wrote a .br and a .gz beside every compressible asset (vite.config.ts): sent as they are.
+    preCompressed: true,
     setHeaders(reply, filePath) {
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
       reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
@@ -71,15 +68,17 @@ export async function mountWebApp(app: FastifyInstance, context: (request: Fasti
   });
 
   const render = async (request: FastifyRequest, reply: FastifyReply) => {
-    reply.hijack();
-    // Headers set by hooks (security headers, request id) go along with the rendered page.
-    for (const [name, value] of Object.entries(reply.getHeaders())) {
-      if (value !== undefined) reply.raw.setHeader(name, value as string);
-    }
     const ssr = await context(request);
     const response = await handle(createRequest(request.raw, reply.raw), ssr);
+    // The page goes out through Fastify's reply, with the headers its hooks set (security headers, request id)
+    // and compressed like any other answer (@fastify/compress, ADR 019).
+    reply.code(response.status);
+    for (const [name, value] of response.headers) if (name !== 'set-cookie') reply.header(name, value);
+    const cookies = response.headers.getSetCookie();
+    if (cookies.length > 0) reply.header('set-cookie', cookies);
     const cacheControl = pageCacheControl(decodedPath(request.url), ssr.user !== null);
-    await sendResponse(reply.raw, cacheControl ? withHeader(response, 'cache-control', cacheControl) : response);
+    if (cacheControl) reply.header('cache-control', cacheControl);
+    return reply.send(response.body ? Readable.fromWeb(response.body as WebReadableStream) : null);
   };
   // Pages only read: every change goes through /api, so React Router actions are not served.
   app.route({ method: ['GET', 'HEAD'], url: '/*', handler: render });

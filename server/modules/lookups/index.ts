@@ -1,3 +1,3 @@
 // Countries, cities, categories and tags.
-export { LookupService } from './service.ts';
+export { LOOKUP_CACHE_CONTROL, LOOKUP_ENDPOINTS, LookupService, type LookupList } from './service.ts';
 export { lookupRoutes } from './routes.ts';

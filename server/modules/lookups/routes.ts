@@ -1,16 +1,25 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { endpointsOf, type ReadHandlers } from '../../platform/endpoints.ts';
-import type { LookupService } from './service.ts';
+import { Precompressed } from '../../lib/precompressed.ts';
+import { endpoints } from '#contract/endpoints';
+import { LOOKUP_CACHE_CONTROL, LOOKUP_ENDPOINTS, PRIVATE_LOOKUP_CACHE_CONTROL, type LookupList, type LookupService } from './service.ts';
 
-// The lists are the same for everybody and change rarely: each answer is serialised once and cached
-// (LookupService), then sent as it is. The contract's schemas still document the answers.
-const JSON_TYPE = 'application/json; charset=utf-8';
+// The lists are the same for everybody and change rarely: each answer is serialised and compressed once
+// (LookupService) and only picked per request. While it is fresh, the HTTP edge answers it before Fastify
+// (server/lib/fast-answers.ts); this route answers the first request after a cache period and in-process callers.
+// The contract's schemas still document the answers.
+
+function send(request: FastifyRequest, reply: FastifyReply, answer: Precompressed, cacheControl: string) {
+  const variant = answer.pick(request.headers['accept-encoding']);
+  reply.headers({ ...Precompressed.headers(answer, variant), 'cache-control': cacheControl });
+  if (Precompressed.fresh(variant, request.headers['if-none-match'])) return reply.code(304).send();
+  return reply.send(variant.body);
+}
 
 export const lookupRoutes: FastifyPluginAsync<{ lookups: LookupService; reads: ReadHandlers }> = async (app, { lookups, reads }) => {
   const { raw } = endpointsOf(app, reads);
-  raw('lookups.cities', async (_input, { reply }) => reply.type(JSON_TYPE).send(await lookups.answer('cities')));
-  raw('lookups.countries', async (_input, { reply }) => reply.type(JSON_TYPE).send(await lookups.answer('countries')));
-  raw('lookups.categories', async (_input, { reply }) => reply.type(JSON_TYPE).send(await lookups.answer('categories')));
-  raw('lookups.subCategories', async (_input, { reply }) => reply.type(JSON_TYPE).send(await lookups.answer('subCategories')));
-  raw('lookups.tags', async (_input, { reply }) => reply.type(JSON_TYPE).send(await lookups.answer('tags')));
+  for (const [name, list] of Object.entries(LOOKUP_ENDPOINTS) as [keyof typeof LOOKUP_ENDPOINTS, LookupList][]) {
+    const cacheControl = endpoints[name].access === 'public' ? LOOKUP_CACHE_CONTROL : PRIVATE_LOOKUP_CACHE_CONTROL;
+    raw(name, async (_input, { request, reply }) => send(request, reply, await lookups.answer(list), cacheControl));
+  }
 };

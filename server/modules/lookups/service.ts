@@ -3,10 +3,28 @@ import type { Db } from '../../db/client.ts';
 import { categories, cities, countries, subCategories, tags } from '../../db/schema/lookups.ts';
 import { sortByRussian } from '../../lib/collation.ts';
 import { ok } from '../../lib/http.ts';
+import { Precompressed } from '../../lib/precompressed.ts';
 import type { Category, City, Country, SubCategory, Tag } from '#contract/api';
 
 // Reference lists change only with a deploy or an admin edit: cache them per process.
 const TTL_MS = 60_000;
+/**
+ * Browsers keep a list as long as a process does, then revalidate it with its ETag (a 304). Shared caches may keep
+ * the public lists; the tags answer only signed-in users and stays private.
+ */
+export const LOOKUP_CACHE_CONTROL = `public, max-age=${TTL_MS / 1000}`;
+export const PRIVATE_LOOKUP_CACHE_CONTROL = `private, max-age=${TTL_MS / 1000}`;
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export type LookupList = 'cities' | 'countries' | 'categories' | 'subCategories' | 'tags';
+/** The endpoints that answer a whole list, and their list. */
+export const LOOKUP_ENDPOINTS = {
+  'lookups.cities': 'cities',
+  'lookups.countries': 'countries',
+  'lookups.categories': 'categories',
+  'lookups.subCategories': 'subCategories',
+  'lookups.tags': 'tags',
+} as const satisfies Record<string, LookupList>;
 
 export class LookupService {
   private cache = new Map<string, { at: number; value: unknown }>();
@@ -21,12 +39,18 @@ export class LookupService {
     return value;
   }
 
-  /** The SPEC answer `{ status, result, total }` of a list, serialised once per cache period. */
-  answer(list: 'cities' | 'countries' | 'categories' | 'subCategories' | 'tags'): Promise<string> {
+  /** The SPEC answer `{ status, result, total }` of a list, serialised and compressed once per cache period. */
+  answer(list: LookupList): Promise<Precompressed> {
     return this.cached(`answer:${list}`, async () => {
       const result: unknown[] = await this[list]();
-      return JSON.stringify(ok(result, result.length));
+      return new Precompressed(JSON.stringify(ok(result, result.length)), JSON_TYPE);
     });
+  }
+
+  /** The answer while it is fresh, without waiting: the HTTP edge serves it from memory (ADR 019). */
+  peek(list: LookupList): Precompressed | undefined {
+    const hit = this.cache.get(`answer:${list}`);
+    return hit && Date.now() - hit.at < TTL_MS ? (hit.value as Precompressed) : undefined;
   }
 
   invalidate() {
