@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import http from 'node:http';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,6 +15,7 @@ import { createTestDatabase } from '../test/database.ts';
 import { testEnv } from '../test/app.ts';
 import { serviceUrl } from '../test/services.ts';
 import { createUser } from '../db/factories.ts';
+import { precompress } from '../../scripts/precompress.ts';
 
 // docs/deploy.md's nginx configuration, run by Debian's nginx in front of two instances sharing one database
 // and one Redis: long polling works through it (sticky), and a message sent through one instance reaches a
@@ -29,7 +31,11 @@ if (nginxMissing) {
   console.warn(`skipping: ${message}`);
 }
 
-/** The ```nginx block of docs/deploy.md, pointed at these ports. */
+/** Stands for `build/client`: a built script and what `npm run build` writes beside it. */
+const CLIENT_BUILD = mkdtempSync(path.join(tmpdir(), 'podryad-nginx-build-'));
+const SCRIPT = `export const words = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `слово-${i}`))};\n`;
+
+/** The ```nginx block of docs/deploy.md, pointed at these ports and this checkout's build. */
 function deployConfig(listenPort: number, upstreamPorts: number[]): string {
   const doc = readFileSync(path.resolve(import.meta.dirname, '../../docs/deploy.md'), 'utf8');
   const block = /```nginx\n([\s\S]*?)```/.exec(doc)?.[1];
@@ -37,7 +43,8 @@ function deployConfig(listenPort: number, upstreamPorts: number[]): string {
   const upstreams = upstreamPorts.map((p) => `    server 127.0.0.1:${p};`).join('\n');
   return block
     .replace(/(upstream podryad \{[\s\S]*?ip_hash;[^\n]*\n)([\s\S]*?)( {4}keepalive)/, `$1${upstreams}\n$3`)
-    .replace(/listen 80;/, `listen 127.0.0.1:${listenPort};`);
+    .replace(/listen 80;/, `listen 127.0.0.1:${listenPort};`)
+    .replace(/root \/srv\/podryad\/build\/client;/, `root ${CLIENT_BUILD};`);
 }
 
 const freePort = () =>
@@ -61,7 +68,7 @@ const TRUST_PROXY = 'loopback';
 function viaNginx(opts: { method?: string; path: string; headers?: Record<string, string>; body?: unknown; from: string }) {
   const { port } = new URL(proxy);
   const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+  return new Promise<{ status: number; body: string; raw: Buffer; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
     const req = http.request(
       {
         host: '127.0.0.1',
@@ -73,10 +80,12 @@ function viaNginx(opts: { method?: string; path: string; headers?: Record<string
         headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...opts.headers },
       },
       (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const raw = Buffer.concat(chunks);
+          resolve({ status: res.statusCode ?? 0, body: raw.toString('utf8'), raw, headers: res.headers });
+        });
       },
     );
     req.on('error', reject);
@@ -86,6 +95,11 @@ function viaNginx(opts: { method?: string; path: string; headers?: Record<string
 
 describe.skipIf(!redisUrl || nginxMissing)('docs/deploy.md nginx in front of two instances', () => {
   beforeAll(async () => {
+    // nginx's workers run as another user: the folder must be readable by all, as a build folder is.
+    chmodSync(CLIENT_BUILD, 0o755);
+    mkdirSync(path.join(CLIENT_BUILD, 'assets'));
+    writeFileSync(path.join(CLIENT_BUILD, 'assets', 'app-1a2b3c.js'), SCRIPT);
+    await precompress(CLIENT_BUILD);
     database = await createTestDatabase();
     const env = () => testEnv({ PORT: '0', HOST: '127.0.0.1', TRUST_PROXY, REDIS_URL: redisUrl!, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'podryad-nginx-')) });
     a = await startServer(env(), pino({ level: 'silent' }), { database });
@@ -110,6 +124,7 @@ describe.skipIf(!redisUrl || nginxMissing)('docs/deploy.md nginx in front of two
     await a?.close();
     await b?.close();
     await database?.drop();
+    rmSync(CLIENT_BUILD, { recursive: true, force: true });
   });
 
   it('keeps long polling on one instance and fans messages out across instances', async () => {
@@ -171,6 +186,23 @@ describe.skipIf(!redisUrl || nginxMissing)('docs/deploy.md nginx in front of two
     expect(statuses.filter((s) => s !== 400 && s !== 429)).toEqual([]);
     expect(statuses).toContain(429);
     expect(statuses.at(-1)).toBe(429);
+  });
+
+  it('sends built files from disk with their .gz, and passes the instances\' compressed answers through', async () => {
+    const gz = await viaNginx({ path: '/assets/app-1a2b3c.js', from: '127.0.0.1', headers: { 'accept-encoding': 'gzip' } });
+    expect([gz.status, gz.headers['content-encoding'], gz.headers['cache-control']]).toEqual([200, 'gzip', 'public, max-age=31536000, immutable']);
+    expect(gz.raw.equals(readFileSync(path.join(CLIENT_BUILD, 'assets', 'app-1a2b3c.js.gz')))).toBe(true);
+    expect(gunzipSync(gz.raw).toString()).toBe(SCRIPT);
+    const plain = await viaNginx({ path: '/assets/app-1a2b3c.js', from: '127.0.0.1' });
+    expect([plain.headers['content-encoding'], plain.body]).toEqual([undefined, SCRIPT]);
+    expect((await viaNginx({ path: '/assets/missing.js', from: '127.0.0.1' })).status).toBe(404);
+
+    const br = await viaNginx({ path: '/api/docs/json', from: '127.0.0.1', headers: { 'accept-encoding': 'gzip, br' } });
+    expect([br.status, br.headers['content-encoding']]).toEqual([200, 'br']);
+    expect(JSON.parse(brotliDecompressSync(br.raw).toString()).openapi).toMatch(/^3\./);
+    const gzipped = await viaNginx({ path: '/api/docs/json', from: '127.0.0.1', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(gzipped.raw).toString()).openapi).toMatch(/^3\./);
   });
 
   it('takes the host and the scheme from nginx, not from forged forwarding headers', async () => {
