@@ -45,7 +45,9 @@ import { createPlatform, type Platform } from './platform/platform.ts';
 import { Letters } from './platform/letters/index.ts';
 import { createReader, type ReadHandlers } from './platform/endpoints.ts';
 import path from 'node:path';
-import { mountWebApp, readBuildId } from './web-handler.ts';
+import { mountWebApp, readBuildId, type GuestPages } from './web-handler.ts';
+import { PAGES_CHANGED_JOB, PageCache } from './platform/page-cache.ts';
+import { visitorOf } from './platform/listing/visitors.ts';
 import type { SsrContext } from '#contract/ssr';
 import { MESSAGES } from '#contract/messages';
 import { routeOf } from '#contract/routes';
@@ -85,6 +87,8 @@ export interface Services {
   favorites: FavoriteService;
   people: PeopleService;
   chat: ChatService;
+  /** Guests' rendered pages, kept for seconds (ADR 021). */
+  pageCache: PageCache;
 }
 
 declare module 'fastify' {
@@ -102,11 +106,15 @@ export const PRIVATE_NO_STORE = 'private, no-store';
 /** Turnstile's script and frame are the only foreign origin a page may use. */
 const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com';
 
-/** Our own assets only, scripts by nonce (React Router's inline hydration scripts carry it), plus Turnstile. */
-export function contentSecurityPolicy(nonce: string): string {
+/**
+ * Our own assets only, inline scripts by nonce (React Router's hydration scripts carry it) or, for a page kept for
+ * every guest, by their hashes (ADR 021), plus Turnstile.
+ */
+export function contentSecurityPolicy(inline: { nonce: string } | { hashes: string[] }): string {
+  const scripts = 'nonce' in inline ? `'nonce-${inline.nonce}'` : inline.hashes.join(' ');
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' ${TURNSTILE_ORIGIN}`,
+    `script-src 'self' ${scripts} ${TURNSTILE_ORIGIN}`.replace(/ {2,}/g, ' '),
     `frame-src 'self' ${TURNSTILE_ORIGIN}`,
     `connect-src 'self' ${TURNSTILE_ORIGIN}`,
     "img-src 'self' data: blob:",
@@ -251,6 +259,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     favorites: new FavoriteService({ db, presence: realtime, projects }),
     people: new PeopleService({ db, presence: realtime }),
     chat: new ChatService({ db, realtime, limiter, log: logger }),
+    pageCache: new PageCache(),
   };
   app.decorate('services', services);
   // Open long-polling requests would hold the HTTP server's close: end them first.
@@ -296,7 +305,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     const path = decodedPath(request.url);
     if (path !== '/api/health' && path !== '/api/ready') origin.observe(request);
     request.cspNonce = randomBytes(16).toString('base64');
-    reply.header('content-security-policy', contentSecurityPolicy(request.cspNonce));
+    reply.header('content-security-policy', contentSecurityPolicy({ nonce: request.cspNonce }));
   });
   app.decorateRequest('user', null);
   app.decorateRequest('cspNonce', '');
@@ -380,10 +389,28 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     reply.status(404).send({ status: 404, message: MESSAGES.notFound }),
   );
 
+  const { pageCache } = services;
+  // A moderator's decision shows at once: this instance drops its pages, and tells the others to.
+  platform.dispatcher.handle(PAGES_CHANGED_JOB, async () => {
+    pageCache.clear();
+    realtime.toOtherInstances('pagesChanged');
+  });
+  realtime.onOtherInstances('pagesChanged', () => pageCache.clear());
+
   if (web) {
     const buildId = readBuildId();
     const read = createReader(reads, logger);
-    await mountWebApp(app, async (request): Promise<SsrContext> => {
+    const pages: GuestPages = {
+      cache: pageCache,
+      guest: (request) => tokenOf(request) === null,
+      counted: new Set(['services.get']),
+      async visit(read, request) {
+        const { params } = read.input as { params: { id: string } };
+        await services.serviceCatalog.countView(params.id, visitorOf(null, request.ip));
+      },
+      policy: (hashes) => contentSecurityPolicy({ hashes }),
+    };
+    await mountWebApp(app, async (request, reported): Promise<SsrContext> => {
       const user = await userForToken(db, services.tokens, tokenOf(request));
       return {
         config: {
@@ -401,9 +428,12 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
         rates: () => services.rates.get(),
         routeRule: (path) => services.routeRules.lookup(path),
         // The visitor's address, not the loopback's: views and searches count visitors by it.
-        read: ((name, input) => read(name, input ?? {}, { user, ip: request.ip })) as SsrContext['read'],
+        read: ((name, input) => {
+          reported?.(name, input ?? {});
+          return read(name, input ?? {}, { user, ip: request.ip });
+        }) as SsrContext['read'],
       };
-    });
+    }, pages);
   }
 
   return app;

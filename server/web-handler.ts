@@ -7,7 +7,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { createRequest } from '@mjackson/node-fetch-server';
 import { createRequestHandler, type ServerBuild } from 'react-router';
+import { isbot } from 'isbot';
 import type { SsrContext } from '#contract/ssr';
+import { Precompressed } from './lib/precompressed.ts';
+import { inlineScriptHashes, type CachedPage, type PageCache, type VisitRead } from './platform/page-cache.ts';
 
 export const buildDir = path.resolve(import.meta.dirname, '..', 'build');
 
@@ -40,11 +43,36 @@ function decodedPath(url: string): string {
   }
 }
 
+/** A read of the page's render, reported so that a kept page can replay its effect for each visitor. */
+export type ReadReporter = (name: string, input: unknown) => void;
+
+/** Guests' pages kept and sent as they are (ADR 021). */
+export interface GuestPages {
+  cache: PageCache;
+  /** Whether nobody is signed in: no token at all (a page for a user is never kept). */
+  guest(request: FastifyRequest): boolean;
+  /** The reads whose effect every visit must have (a service view): remembered with the page. */
+  counted: ReadonlySet<string>;
+  /** Has a remembered read's effect for this visitor, when the page is sent from the cache. */
+  visit(read: VisitRead, request: FastifyRequest): Promise<void>;
+  /** The Content-Security-Policy of a kept page: its inline scripts allowed by hash. */
+  policy(scriptHashes: string[]): string;
+}
+
+/** A page's bytes sent as they were kept: lighter compression than a build's, as it is redone every few seconds. */
+const PAGE_COMPRESSION = { brotliQuality: 5, gzipLevel: 6 };
+/** Headers of a render that belong to one response, not to the kept page. */
+const PER_RESPONSE = new Set(['set-cookie', 'content-length', 'content-encoding', 'etag', 'vary', 'date']);
+
 /**
  * Serves the built web app: hashed assets with immutable caching, other public files briefly cached,
- * and every other GET/HEAD rendered by React Router on the server.
+ * and every other GET/HEAD rendered by React Router on the server (a guest's page from the cache when it can).
  */
-export async function mountWebApp(app: FastifyInstance, context: (request: FastifyRequest) => Promise<SsrContext>) {
+export async function mountWebApp(
+  app: FastifyInstance,
+  context: (request: FastifyRequest, reported?: ReadReporter) => Promise<SsrContext>,
+  pages?: GuestPages,
+) {
   const serverEntry = path.join(buildDir, 'server', 'index.js');
   if (!existsSync(serverEntry)) {
     app.log.warn('no web build found (run `npm run build`): only the API is served');
@@ -58,7 +86,7 @@ export async function mountWebApp(app: FastifyInstance, context: (request: Fasti
     prefix: '/',
     wildcard: false,
     index: false,
-    // `npm run build` wrote a .br and a .gz beside every compressible asset (vite.config.ts): sent as they are.
+    // `npm run build` wrote a .br and a .gz beside every compressible asset (scripts/precompress.ts): sent as they are.
     preCompressed: true,
     setHeaders(reply, filePath) {
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
@@ -67,7 +95,78 @@ export async function mountWebApp(app: FastifyInstance, context: (request: Fasti
     },
   });
 
+  /**
+   * The cache key of a page every guest sees alike, or null: a signed-in visitor, a data request, the private areas,
+   * a search (each one is counted), a crawler (bare 404s, whole documents). The origin is in the key: links carry it.
+   */
+  const keyOf = (request: FastifyRequest): string | null => {
+    if (!pages?.guest(request)) return null;
+    const [pathname, search = ''] = request.url.split('?', 2) as [string, string?];
+    const path = decodedPath(pathname);
+    if (path.endsWith('.data') || PRIVATE_PAGES.test(path) || new URLSearchParams(search).has('q')) return null;
+    if (isbot(request.headers['user-agent'])) return null;
+    return `${request.protocol}://${request.host}${request.url}`;
+  };
+
+  /** Renders a guest's page whole, as the cache keeps it; `page` is null when it is not one to keep (not a 200). */
+  const renderWhole = async (request: FastifyRequest) => {
+    const visits: VisitRead[] = [];
+    const ssr = await context(request, (name, input) => {
+      if (pages!.counted.has(name)) visits.push({ name, input });
+    });
+    // Its own request: the render may outlive the response that asked for it (a stale page is refreshed after).
+    const headers = new Headers();
+    for (const name of ['user-agent', 'accept', 'accept-language'] as const) {
+      const value = request.headers[name];
+      if (typeof value === 'string') headers.set(name, value);
+    }
+    const response = await handle(new Request(`${request.protocol}://${request.host}${request.url}`, { headers }), ssr);
+    const html = await response.text();
+    const kept: Record<string, string> = {};
+    for (const [name, value] of response.headers) if (!PER_RESPONSE.has(name)) kept[name] = value;
+    const keep = response.status === 200 && (kept['content-type'] ?? '').startsWith('text/html');
+    const page: CachedPage | null = keep
+      ? {
+          status: 200,
+          headers: kept,
+          body: new Precompressed(html, kept['content-type']!, PAGE_COMPRESSION),
+          scriptHashes: inlineScriptHashes(html),
+          visits,
+          renderedAt: Date.now(),
+        }
+      : null;
+    return { page, status: response.status, headers: kept, html };
+  };
+
+  const sendKept = (request: FastifyRequest, reply: FastifyReply, page: CachedPage) => {
+    const variant = page.body.pick(request.headers['accept-encoding']);
+    reply.code(page.status).headers(page.headers).headers(Precompressed.headers(page.body, variant));
+    reply.header('content-security-policy', pages!.policy(page.scriptHashes));
+    if (Precompressed.fresh(variant, request.headers['if-none-match'])) return reply.code(304).send();
+    return reply.header('content-length', variant.body.length).send(variant.body);
+  };
+
   const render = async (request: FastifyRequest, reply: FastifyReply) => {
+    const key = pages ? keyOf(request) : null;
+    if (key) {
+      const hit = pages!.cache.get(key);
+      if (hit) {
+        for (const read of hit.page.visits) {
+          pages!.visit(read, request).catch((err: unknown) => request.log.error({ err }, 'counting a visit failed'));
+        }
+        if (hit.stale) {
+          pages!.cache
+            .fill(key, async () => (await renderWhole(request)).page)
+            .catch((err: unknown) => request.log.error({ err }, 'rendering a page again failed'));
+        }
+        return sendKept(request, reply, hit.page);
+      }
+      let own: Awaited<ReturnType<typeof renderWhole>> | undefined;
+      const page = await pages!.cache.fill(key, async () => (own = await renderWhole(request)).page);
+      if (page) return sendKept(request, reply, page);
+      // Not a page to keep (a 404, a redirect): this request's own render as it came, or its own render below.
+      if (own) return reply.code(own.status).headers(own.headers).send(own.html);
+    }
     const ssr = await context(request);
     const response = await handle(createRequest(request.raw, reply.raw), ssr);
     // The page goes out through Fastify's reply, with the headers its hooks set (security headers, request id)

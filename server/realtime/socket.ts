@@ -17,7 +17,11 @@ export interface SocketData {
 }
 
 /** No events pass between instances besides the adapter's own. */
-export type InterServerEvents = Record<string, never>;
+/** Signals between instances (through the Redis adapter): what one instance learnt that all must act on. */
+export interface InterServerEvents {
+  /** Public pages changed: drop the rendered ones (server/platform/page-cache.ts). */
+  pagesChanged: () => void;
+}
 
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
@@ -54,6 +58,10 @@ export interface Realtime {
   onlineAmong(userIds: string[]): Promise<Set<string>>;
   /** Drops every socket of a user (revoked token, blocked account), on any instance. */
   disconnectUser(userId: string): void;
+  /** Tells the other instances (through Redis; alone, there are none). */
+  toOtherInstances(signal: keyof InterServerEvents): void;
+  /** Runs `fn` when another instance sends `signal`. */
+  onOtherInstances(signal: keyof InterServerEvents, fn: () => void): void;
   /**
    * Drops this instance's sockets and counts them out of presence (their co-members hear "offline"); events can
    * still be sent to other instances. For Fastify's preClose: otherwise the HTTP server waits for the pending
@@ -234,6 +242,13 @@ export async function attachRealtime(opts: {
     onlineAmong: (userIds) => presence.onlineAmong(userIds),
     disconnectUser(userId) {
       io.in(userRoom(userId)).disconnectSockets(true);
+    },
+    toOtherInstances(signal) {
+      // The in-memory adapter refuses server-side events: with it, this is the only instance.
+      if (opts.redisUrl) io.serverSideEmit(signal);
+    },
+    onOtherInstances(signal, fn) {
+      io.on(signal, fn);
     },
     drain,
     async close() {

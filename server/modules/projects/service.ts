@@ -1,4 +1,5 @@
 import { and, eq, gte, ilike, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { pagesChanged } from '../../platform/page-cache.ts';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
@@ -439,6 +440,8 @@ export class ProjectService {
       });
       const record = (await this.record(id, tx))!;
       this.notify(outbox, record, hide ? 'hide' : 'restore', decision.reason ?? null);
+      // Guests' kept pages show it at once, on every instance.
+      pagesChanged(outbox);
       return record;
     });
     const [project] = await this.presentAdmin([record]);
@@ -463,6 +466,8 @@ export class ProjectService {
       await audit(tx, { actorId: admin.id, action: 'project.edit', targetType: 'project', targetId: before.project.id, details: { fields: changed } });
       const record = (await this.record(before.project.id, tx))!;
       if (changed.length) this.notify(outbox, record, 'edit', null);
+      // Guests' kept pages show it at once, on every instance.
+      pagesChanged(outbox);
       return record;
     });
     const [project] = await this.presentAdmin([record]);

@@ -1,4 +1,5 @@
 import { and, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { pagesChanged } from '../../platform/page-cache.ts';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
@@ -367,12 +368,23 @@ export class ServiceCatalog {
    */
   async get(viewer: UserRow | null, id: string, visitor: string): Promise<Service> {
     const row = servicePolicy.authorize(viewer, 'view', await this.find(id));
-    const counts =
-      viewer?.id !== row.seller.id && isPublicService(row) && (await this.seen.first(`view:service:${id}:${visitor}`));
+    const counts = viewer?.id !== row.seller.id && isPublicService(row) && (await this.firstView(id, visitor));
     const unwritten = counts ? this.views.add(id) : this.views.unwritten(id);
     row.service.views += unwritten;
     row.service.popularity += unwritten;
     return this.present(row);
+  }
+
+  /**
+   * A guest's view of a public service whose page was sent from the page cache (ADR 021): counted as get() counts
+   * it, without loading the service again (the kept page was rendered for a guest, so the service was public).
+   */
+  async countView(id: string, visitor: string): Promise<void> {
+    if (await this.firstView(id, visitor)) this.views.add(id);
+  }
+
+  private firstView(id: string, visitor: string): Promise<boolean> {
+    return this.seen.first(`view:service:${id}:${visitor}`);
   }
 
   /** The seller's own services in every state, newest first. */
@@ -590,6 +602,8 @@ export class ServiceCatalog {
         details: kept ? { reason: kept } : {},
       });
       this.notify(outbox, current, decision, kept);
+      // Guests' kept pages show it at once, on every instance.
+      pagesChanged(outbox);
     });
     return this.reload(id);
   }
@@ -607,6 +621,8 @@ export class ServiceCatalog {
         .where(eq(services.id, id));
       await audit(tx, { actorId: admin.id, action: 'service.edit', targetType: 'service', targetId: id });
       this.notify(outbox, current, 'edit', null);
+      // Guests' kept pages show it at once, on every instance.
+      pagesChanged(outbox);
     });
     return this.reload(id);
   }
