@@ -16,6 +16,8 @@ export interface MeasureOptions {
   request?: LoadJob['request'];
   /** Paths to rotate through, one per request (e.g. many ids of one route); `url` gives the origin. */
   paths?: string[];
+  /** An even rate, requests per second (default: as fast as the server answers). */
+  rate?: number;
 }
 
 export interface Row {

@@ -14,6 +14,8 @@ export interface LoadJob {
   paths?: string[];
   seconds: number;
   connections: number;
+  /** An even rate in requests per second across all connections (autocannon's overallRate); unset: as fast as it goes. */
+  rate?: number;
   warmupSeconds: number;
 }
 
@@ -42,6 +44,7 @@ function run(job: LoadJob, seconds: number): Promise<LoadResult> {
         url: job.url,
         connections: job.connections,
         duration: seconds,
+        ...(job.rate && { overallRate: job.rate }),
         ...(paths && { requests: [{ setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length]! }) }] }),
       },
       (err) => {
