@@ -274,6 +274,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     await platform.dispatcher.stop();
     await services.serviceCatalog.flushViews();
     await services.searchSuggestions.flush();
+    await services.files.variants.close();
     await realtime.close();
     await limiter.close();
     await mailer.close();

@@ -53,6 +53,7 @@ export async function startServer(
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await ensureBootstrapAdmin(database.db, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
 
   const app = await buildApp({ env, database, logger });
+  if (demoAccounts) await app.services.files.makeAllVariants();
   const realtime = app.services.realtime;
 
   const { dispatcher } = app.services.platform;

@@ -141,7 +141,7 @@ export default function UserProfilePage({ loaderData }: Route.ComponentProps) {
           <ul className="card-grid">
             {person.services.map((s, i) => (
               <li key={s._id}>
-                <ServiceCardView service={s} catalogue={catalogue} eager={i < 3} />
+                <ServiceCardView service={s} catalogue={catalogue} eager={i === 0} />
               </li>
             ))}
           </ul>

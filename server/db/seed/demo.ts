@@ -129,7 +129,8 @@ export async function seedDemo(db: Db, storage: LocalStorage, passwordOf: () => 
   const password = passwordOf();
   // A missing picture fails before anything is written: a half-seeded database would never be seeded again.
   await Promise.all(DEMO_SERVICES.flatMap(([, , , , , , , covers]) => covers.map((name) => access(demoCoverPath(name)))));
-  const uploads = new FileService(db, storage);
+  // Their variants are queued by the app once it runs (FileService.makeAllVariants).
+  const uploads = new FileService(db, storage, { makeVariants: false });
   const accounts = DEMO_ACCOUNTS.map((a) => ({ ...a, password }));
   const [seller, customer, admin] = accounts as [DemoAccount, DemoAccount, DemoAccount];
 

@@ -185,6 +185,8 @@ const del = (filePath: unknown, token: string | null = ownerToken) =>
 
 /** Every file on disk under a directory (recursively), for "nothing was left behind" checks. */
 async function listFiles(dir: string): Promise<string[]> {
+  // Pictures' variants are made in the background after an upload: wait for them, so they are in every snapshot.
+  await app.services.files.variants.settled();
   if (!existsSync(dir)) return [];
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));

@@ -1,11 +1,13 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import multipart from '@fastify/multipart';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { parseVariantPath } from '#contract/image-variants';
 import { badRequest, notFound, ok } from '../../lib/http.ts';
 import { tokenOf, userForToken, type Tokens } from '../../lib/auth.ts';
 import type { Db } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema/users.ts';
+import { fileUrl, type FileRow } from '../../platform/files.ts';
 import { endpointsOf, type ReadHandlers } from '../../platform/endpoints.ts';
 import { FILE_MESSAGES, INLINE_MIMES, MAX_FILE_SIZE, STORED_PATH_RE, type FileService } from './service.ts';
 
@@ -98,17 +100,15 @@ export const filesRoutes: FastifyPluginAsync<{ files: FileService; tokens: Token
   raw('files.download', async ({ params }, { request, reply }) => {
     const key = params['*'];
     // Stored names never need escaping: anything percent-encoded (%2F, %2e, %00, …) is not ours.
-    if (request.url.includes('%') || !STORED_PATH_RE.test(key)) throw notFound();
+    if (request.url.includes('%')) throw notFound();
+    const variant = parseVariantPath(key);
+    if (variant) return sendVariant(variant, request, reply);
+    if (!STORED_PATH_RE.test(key)) throw notFound();
     const full = files.storage.resolve(key);
     if (!full) throw notFound();
     const row = await files.byPath(key);
     if (!row) throw notFound();
-    const inChat = await files.chatAccess(row);
-    if (inChat) {
-      // Outside /api the auth hook does not run: the cookie (sent with <img> and links) says who asks.
-      const viewer = await userForToken(db, tokens, tokenOf(request));
-      if (!viewer || !(await inChat(viewer))) throw notFound();
-    }
+    const cache = await cacheControlFor(row, request);
     const info = await stat(full).catch(() => null);
     if (!info?.isFile()) throw notFound();
 
@@ -118,7 +118,36 @@ export const filesRoutes: FastifyPluginAsync<{ files: FileService; tokens: Token
       .header('x-content-type-options', 'nosniff')
       .header('content-security-policy', FILE_CSP)
       .header('content-disposition', contentDisposition(row.mime, row.originalName))
-      .header('cache-control', inChat ? 'private, no-store' : 'public, max-age=31536000, immutable')
+      .header('cache-control', cache)
       .send(createReadStream(full));
   });
+
+  /** A picture's responsive size (ADR 022), seen by whoever may see the picture; made now if it is not yet. */
+  async function sendVariant(variant: NonNullable<ReturnType<typeof parseVariantPath>>, request: FastifyRequest, reply: FastifyReply) {
+    const row = await files.pictureOf(variant.base);
+    if (!row) throw notFound();
+    const cache = await cacheControlFor(row, request);
+    const full = await files.variants.ensure(row.path, variant.width, variant.format);
+    const info = full ? await stat(full).catch(() => null) : null;
+    // A picture libvips cannot read still shows: the browser follows to the original.
+    if (!full || !info?.isFile()) return reply.header('cache-control', 'no-store').redirect(fileUrl(row.path), 302);
+    return reply
+      .header('content-type', `image/${variant.format}`)
+      .header('content-length', info.size)
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', FILE_CSP)
+      .header('content-disposition', 'inline')
+      .header('cache-control', cache)
+      .send(createReadStream(full));
+  }
+
+  /** Whether the asker may read the file (404 as for a missing file when not) and how it may be cached. */
+  async function cacheControlFor(row: FileRow, request: FastifyRequest): Promise<string> {
+    const inChat = await files.chatAccess(row);
+    if (!inChat) return 'public, max-age=31536000, immutable';
+    // Outside /api the auth hook does not run: the cookie (sent with <img> and links) says who asks.
+    const viewer = await userForToken(db, tokens, tokenOf(request));
+    if (!viewer || !(await inChat(viewer))) throw notFound();
+    return 'private, no-store';
+  }
 };

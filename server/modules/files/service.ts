@@ -15,6 +15,7 @@ import { filePolicy, type FileSubject } from './policy.ts';
 import type { LocalStorage } from '../../lib/storage.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import type { SettingsService } from '../../platform/settings.ts';
+import { PICTURE_MIMES, PictureVariants } from './variants.ts';
 import type { UploadedFile } from '#contract/files';
 import { MESSAGES } from '#contract/messages';
 import {
@@ -53,6 +54,8 @@ export class FileService {
 
   private readonly settings?: SettingsService;
   private readonly limiter?: RateLimiter;
+  /** Responsive sizes of pictures; they do not count towards the owner's quota. */
+  readonly variants: PictureVariants;
 
   constructor(
     private readonly db: Db,
@@ -61,13 +64,23 @@ export class FileService {
      * tmpDir: where uploads are written while they arrive (default `<storage root>/.tmp`); settings and limiter
      * apply the operator's quota and upload rate (the demo seed stores its pictures without them).
      */
-    opts: { tmpDir?: string; maxSize?: number; settings?: SettingsService; limiter?: RateLimiter } = {},
+    opts: { tmpDir?: string; maxSize?: number; settings?: SettingsService; limiter?: RateLimiter; makeVariants?: boolean } = {},
   ) {
     // Beside the stored files by default: same filesystem, so finished uploads are moved by a rename.
     this.tmpDir = opts.tmpDir ?? path.join(storage.root, '.tmp');
     this.maxSize = opts.maxSize ?? MAX_FILE_SIZE;
     this.settings = opts.settings;
     this.limiter = opts.limiter;
+    this.variants = new PictureVariants(storage);
+    this.makeVariants = opts.makeVariants ?? true;
+  }
+
+  private readonly makeVariants: boolean;
+
+  /** Queues the variants of every stored picture (a freshly seeded demo: its uploads were made before the app). */
+  async makeAllVariants(): Promise<void> {
+    const rows = await this.db.select({ path: files.path }).from(files).where(inArray(files.mime, [...PICTURE_MIMES]));
+    for (const row of rows) this.variants.schedule(row.path);
   }
 
   /** Bytes a person keeps in uploads. */
@@ -119,6 +132,7 @@ export class FileService {
         .values({ ownerId, path: key, originalName: sanitizeFileName(incoming.filename), mime: type.mime, size })
         .returning();
       stored = null;
+      if (this.makeVariants && PICTURE_MIMES.has(type.mime)) this.variants.schedule(key);
       return presentFile(row!);
     } finally {
       await rm(tmp, { force: true });
@@ -230,7 +244,10 @@ export class FileService {
         ),
       )
       .returning({ path: files.path });
-    for (const { path: key } of gone) await this.storage.remove(key).catch(() => {});
+    for (const { path: key } of gone) {
+      await this.storage.remove(key).catch(() => {});
+      await this.variants.remove(key);
+    }
     return gone.length;
   }
 
@@ -238,6 +255,16 @@ export class FileService {
   async byPath(storedPath: string): Promise<FileRow | null> {
     const [row] = await this.db.select().from(files).where(eq(files.path, storedPath)).limit(1);
     return row ?? null;
+  }
+
+  /** The picture (JPEG, PNG or WebP) whose variants are named by a stored base "<owner>/<hex>". */
+  async pictureOf(base: string): Promise<FileRow | null> {
+    const [row] = await this.db
+      .select()
+      .from(files)
+      .where(inArray(files.path, [`${base}.jpg`, `${base}.png`, `${base}.webp`]))
+      .limit(1);
+    return row && PICTURE_MIMES.has(row.mime) ? row : null;
   }
 
   /** Deletes the owner's file given by stored path or public url: 400 malformed, else as filePolicy says. */
@@ -261,5 +288,6 @@ export class FileService {
       // A failure here rolls the row back, so the row and the file go together.
       await this.storage.remove(row.path);
     });
+    await this.variants.remove(row.path);
   }
 }

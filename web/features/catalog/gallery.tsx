@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Picture } from '../../components/ui/picture.tsx';
 import { Cover } from './parts.tsx';
 
 /** A service's pictures: the chosen one large (4:3), the others as thumbnails; a placeholder without any. */
@@ -17,14 +18,22 @@ export function Gallery({ images, title, seed }: { images: readonly string[]; ti
   return (
     <div className="gallery">
       <div className="gallery__main">
-        <img className="cover" src={current} alt={`${title} — изображение ${index + 1} из ${images.length}`} width={800} height={600} decoding="async" />
+        <Picture
+          className="cover"
+          src={current}
+          sizes="(max-width: 900px) calc(100vw - 32px), 800px"
+          alt={`${title} — изображение ${index + 1} из ${images.length}`}
+          width={800}
+          height={600}
+          fetchPriority="high"
+        />
       </div>
       {images.length > 1 && (
         <ul className="gallery__thumbs" aria-label="Изображения услуги">
           {images.map((src, i) => (
             <li key={src}>
               <button type="button" className="gallery__thumb" aria-pressed={i === index} aria-label={`Изображение ${i + 1}`} onClick={() => setIndex(i)}>
-                <img src={src} alt="" width={96} height={72} loading="lazy" decoding="async" />
+                <Picture src={src} sizes="96px" alt="" width={96} height={72} loading="lazy" decoding="async" />
               </button>
             </li>
           ))}

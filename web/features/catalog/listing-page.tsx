@@ -309,7 +309,7 @@ function Items({ kind, items }: { kind: ListingKind; items: ListingItem[] }) {
       <ul className="card-grid">
         {(items as ServiceCard[]).map((s, i) => (
           <li key={s._id}>
-            <ServiceCardView service={s} catalogue={catalogue} eager={i < 3} />
+            <ServiceCardView service={s} catalogue={catalogue} eager={i === 0} />
           </li>
         ))}
       </ul>

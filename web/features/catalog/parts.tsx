@@ -1,5 +1,6 @@
 import { ImageIcon, Star } from 'lucide-react';
 import { SELLER_LEVEL_TITLES, type SellerLevel } from '#contract/catalog';
+import { Picture } from '../../components/ui/picture.tsx';
 import { FORMS, count, formatRating, ratingText } from './texts.ts';
 
 // Small pieces shared by the cards and the detail pages.
@@ -34,17 +35,25 @@ export function hueOf(text: string): number {
   return h;
 }
 
-/** A 4:3 cover: the picture, or a calm placeholder when the service has none. */
+/** How wide a card's cover is drawn: the card grid's columns (app.css .card-grid). */
+const CARD_SIZES = '(max-width: 480px) calc(100vw - 32px), (max-width: 900px) 45vw, 300px';
+
+/**
+ * A 4:3 cover: the picture, or a calm placeholder when the service has none. `eager`: the first card of a list,
+ * on a phone the only one above the fold, is fetched at once and first; the others when they near the screen.
+ */
 export function Cover({ src, seed, eager = false, alt = '' }: { src: string | null | undefined; seed: string; eager?: boolean; alt?: string }) {
   if (src) {
     return (
-      <img
+      <Picture
         className="cover"
         src={src}
+        sizes={CARD_SIZES}
         alt={alt}
         width={400}
         height={300}
         loading={eager ? 'eager' : 'lazy'}
+        fetchPriority={eager ? 'high' : undefined}
         decoding="async"
       />
     );

@@ -1,6 +1,7 @@
 import { Fragment, useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { FileText } from 'lucide-react';
 import type { Message, MessageFile } from '#contract/chat';
+import { Picture } from '../../components/ui/picture.tsx';
 import { dayKey, dayLabel, fileSize, isImage, linkify, timeLabel } from './format.ts';
 
 function MessageText({ text }: { text: string }) {
@@ -23,7 +24,7 @@ function Attachment({ file, onImageLoad }: { file: MessageFile; onImageLoad: () 
   if (isImage(file.mime)) {
     return (
       <a className="msg__image" href={file.url} target="_blank" rel="noopener noreferrer">
-        <img src={file.url} alt={file.name} loading="lazy" onLoad={onImageLoad} />
+        <Picture src={file.url} sizes="(max-width: 480px) 70vw, 320px" alt={file.name} loading="lazy" onLoad={onImageLoad} />
       </a>
     );
   }

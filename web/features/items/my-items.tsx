@@ -6,6 +6,7 @@ import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast-store.ts';
 import { formatDate, pluralWithCount } from '../../lib/dates.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
+import { Picture } from '../../components/ui/picture.tsx';
 import { ConfirmDialog } from './dialog.tsx';
 import { StatusBadge } from './badges.tsx';
 import { projectBudget, servicePrice } from './format.ts';
@@ -119,7 +120,7 @@ function ServiceRow({
   return (
     <li className="my-item">
       {s.cover ? (
-        <img className="my-item__cover" src={s.cover} alt="" loading="lazy" width={120} height={90} />
+        <Picture className="my-item__cover" src={s.cover} sizes="120px" alt="" loading="lazy" width={120} height={90} />
       ) : (
         <span className="my-item__cover my-item__cover--empty" aria-hidden="true">
           <ImageOff size={24} />
