@@ -2,10 +2,11 @@
  * Lighthouse (mobile, the default form factor and throttling) on the guest's pages, against the production start:
  * `node --import tsx bench/lighthouse.ts`. Builds when no build exists, starts `node scripts/start.mjs` (the demo's
  * data) on a free port, runs LIGHTHOUSE_RUNS (3) runs per page in Debian's Chromium and prints the median of each
- * category with the largest contentful paint. LIGHTHOUSE_DETAILS=<audit id> prints an audit's details. Lighthouse 12.8 is the last line that runs on Node 20.
+ * category with the largest contentful paint. LIGHTHOUSE_DETAILS=<audit id> prints an audit's details;
+ * LIGHTHOUSE_SAVE=<dir> writes each run's full report there as JSON. Lighthouse 12.8 is the last line that runs on Node 20.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -68,6 +69,10 @@ try {
       scores.lcp!.push(lhr.audits['largest-contentful-paint']?.numericValue ?? NaN);
       scores.tbt!.push(lhr.audits['total-blocking-time']?.numericValue ?? NaN);
       scores.cls!.push(lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN);
+      if (process.env.LIGHTHOUSE_SAVE) {
+        const name = `${page.replace(/\W+/g, '_') || 'home'}-${i + 1}.json`;
+        writeFileSync(path.join(process.env.LIGHTHOUSE_SAVE, name), JSON.stringify(lhr));
+      }
       if (process.env.LIGHTHOUSE_DETAILS) console.error(JSON.stringify(lhr.audits[process.env.LIGHTHOUSE_DETAILS]?.details, null, 1));
       for (const c of categories) {
         for (const ref of lhr.categories[c]?.auditRefs ?? []) {

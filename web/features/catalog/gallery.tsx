@@ -25,7 +25,7 @@ export function Gallery({ images, title, seed }: { images: readonly string[]; ti
           alt={`${title} — изображение ${index + 1} из ${images.length}`}
           width={800}
           height={600}
-          fetchPriority="high"
+          priority
         />
       </div>
       {images.length > 1 && (
@@ -33,7 +33,7 @@ export function Gallery({ images, title, seed }: { images: readonly string[]; ti
           {images.map((src, i) => (
             <li key={src}>
               <button type="button" className="gallery__thumb" aria-pressed={i === index} aria-label={`Изображение ${i + 1}`} onClick={() => setIndex(i)}>
-                <Picture src={src} sizes="96px" alt="" width={96} height={72} loading="lazy" decoding="async" />
+                <Picture src={src} sizes="96px" alt="" width={96} height={72} decoding="async" />
               </button>
             </li>
           ))}

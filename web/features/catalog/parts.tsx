@@ -52,8 +52,7 @@ export function Cover({ src, seed, eager = false, alt = '' }: { src: string | nu
         alt={alt}
         width={400}
         height={300}
-        loading={eager ? 'eager' : 'lazy'}
-        fetchPriority={eager ? 'high' : undefined}
+        priority={eager}
         decoding="async"
       />
     );

@@ -24,7 +24,7 @@ function Attachment({ file, onImageLoad }: { file: MessageFile; onImageLoad: () 
   if (isImage(file.mime)) {
     return (
       <a className="msg__image" href={file.url} target="_blank" rel="noopener noreferrer">
-        <Picture src={file.url} sizes="(max-width: 480px) 70vw, 320px" alt={file.name} loading="lazy" onLoad={onImageLoad} />
+        <Picture src={file.url} sizes="(max-width: 480px) 70vw, 320px" alt={file.name} onLoad={onImageLoad} />
       </a>
     );
   }

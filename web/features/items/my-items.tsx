@@ -120,7 +120,7 @@ function ServiceRow({
   return (
     <li className="my-item">
       {s.cover ? (
-        <Picture className="my-item__cover" src={s.cover} sizes="120px" alt="" loading="lazy" width={120} height={90} />
+        <Picture className="my-item__cover" src={s.cover} sizes="120px" alt="" width={120} height={90} />
       ) : (
         <span className="my-item__cover my-item__cover--empty" aria-hidden="true">
           <ImageOff size={24} />
