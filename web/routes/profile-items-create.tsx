@@ -7,6 +7,8 @@ import { useShell } from '../lib/use-shell.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
 import { ConfirmEmailNotice, ProjectForm, ServiceForm, SwitchRoleButton } from '../features/items/index.ts';
+// The item forms and the owner's list: linked on these pages only (ADR 024).
+import '../styles/items.css';
 
 // /profile/items/create: a seller creates a service, a customer a project (by the active role). ?kind=service or
 // ?kind=project asks for one explicitly; when it does not match the role, the page offers to switch.

@@ -16,6 +16,8 @@ import {
   serviceToValues,
   StatusBadge,
 } from '../features/items/index.ts';
+// The item forms and the owner's list: linked on these pages only (ADR 024).
+import '../styles/items.css';
 
 // /profile/items/{id}/edit: the owner's service or project. The id does not say which: the active role's kind is
 // tried first, then the other one.

@@ -10,6 +10,8 @@ import { pageMeta } from '../features/shell/index.ts';
 import { useShell } from '../lib/use-shell.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { ConfirmEmailNotice, type ItemKind, MyItems, SwitchRoleButton } from '../features/items/index.ts';
+// The item forms and the owner's list: linked on these pages only (ADR 024).
+import '../styles/items.css';
 
 // /profile/items: a seller's services or a customer's projects, by the active role.
 

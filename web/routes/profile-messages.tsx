@@ -24,6 +24,8 @@ import {
   useChatLive,
   useChatState,
 } from '../features/chat/index.ts';
+// The messages page's own stylesheet (ADR 024).
+import '../styles/chat.css';
 
 // /profile/messages (SPEC §4 "Messages and chats"): the two chat lists, the open conversation and its composer,
 // all live through the socket. ?chat={id} opens a chat; ?to={userId}&service={serviceId} opens (or, with the first

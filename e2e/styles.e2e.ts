@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { createService } from '../server/db/catalog-factories.ts';
+import { clientNavigate, hydrated, useE2E, visit } from './fixtures.ts';
+
+// ADR 024: a guest's page links one stylesheet, sent ahead of the module preloads; the item forms, the moderation
+// queues and the messages page bring their own, on a first visit and on a client-side navigation alike.
+
+/** The stylesheet a guest's first paint waits for, in raw bytes (33 KB when this was written; it was 46.6 KB). */
+const GUEST_CSS_LIMIT = 36 * 1024;
+
+const stylesheets = (page: Page) =>
+  page.evaluate(() => [...document.styleSheets].map((s) => new URL(s.href ?? 'inline:', location.href).pathname.replace(/^\/assets\//, '')));
+
+describe('stylesheets', () => {
+  const e2e = useE2E();
+
+  it('a guest page links one stylesheet, within its budget, ahead of every module preload', async () => {
+    const { user } = await e2e.user({ roles: ['customer', 'seller'], activeRole: 'seller' });
+    const service = await createService(e2e.server.database.db, user.id);
+    for (const path of ['/', `/services/design/${service.id}`, '/projects']) {
+      const res = await fetch(e2e.url + path);
+      const html = await res.text();
+      const links = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]*href="([^"]+)"/g)].map((m) => m[1]!);
+      expect(links, path).toHaveLength(1);
+      expect(html.indexOf('rel="stylesheet"'), path).toBeLessThan(html.indexOf('rel="modulepreload"'));
+      const css = await (await fetch(e2e.url + links[0]!)).text();
+      expect(css.length, `${path}: ${links[0]}`).toBeLessThanOrEqual(GUEST_CSS_LIMIT);
+      // Pages of other sections keep their rules to themselves.
+      expect(css).not.toContain('.composer__send');
+      expect(css).not.toContain('.my-item__cover');
+    }
+  });
+
+  it('the owner’s list and the messages page bring their stylesheets, on a first visit and after a client navigation', async () => {
+    const { user, token } = await e2e.user({ roles: ['customer', 'seller'], activeRole: 'seller' });
+    await createService(e2e.server.database.db, user.id);
+    const { page } = await e2e.open({ token });
+
+    await visit(page, '/profile/items');
+    expect((await stylesheets(page)).some((s) => s.startsWith('items-'))).toBe(true);
+    // The list's own layout applies: the cover sits beside the text, not above it.
+    await expect.poll(() => page.locator('.my-item').first().evaluate((el) => getComputedStyle(el).display)).toBe('grid');
+
+    await visit(page, '/');
+    await hydrated(page);
+    await clientNavigate(page, '/profile/messages');
+    expect((await stylesheets(page)).some((s) => s.startsWith('profile-messages-'))).toBe(true);
+    await expect.poll(() => page.locator('.chat').first().evaluate((el) => getComputedStyle(el).display)).toBe('grid');
+  });
+});
