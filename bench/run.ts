@@ -77,6 +77,9 @@ try {
     console.error(`measuring GET ${target} at ${rate} req/s…`);
     rows.push(await measure(`GET ${label(target)} at an even ${rate} req/s`, server.url + target, { rate }));
   }
+  // A page the cache does not keep (a search's `q`): what a render costs on a miss.
+  console.error(`measuring GET ${servicePage}?q=… (rendered every time)…`);
+  rows.push(await measure('GET a service page, rendered every time', `${server.url}${servicePage}?q=bench`));
   printTable(rows);
 
   const home = captured.get('/')!;

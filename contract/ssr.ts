@@ -19,6 +19,9 @@ export interface PublicConfig {
   turnstileSiteKey: string | null;
 }
 
+/** The global the catalogue's script sets (`window[CATALOGUE_GLOBAL] = [...]`), read by web/lib/catalogue.ts. */
+export const CATALOGUE_GLOBAL = '__podryadCatalogue';
+
 export interface CatalogueCategory {
   _id: string;
   slug: string;
@@ -35,6 +38,8 @@ export type SsrContext = {
   document: boolean;
   user: Me | null;
   catalogue(): Promise<CatalogueCategory[]>;
+  /** The address of the catalogue's script: pages load the tree from it, not from their hydration data. */
+  catalogueScript(): Promise<string>;
   rates(): Promise<Rates>;
   routeRule(path: string): Promise<string | null>;
   /**

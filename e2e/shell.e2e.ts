@@ -57,6 +57,27 @@ describe('shell', () => {
     await checkA11y(page);
   });
 
+  it('keeps the catalogue out of the page: the menu comes from its script, which the browser keeps', async () => {
+    const catalogue = await e2e.server.app.services.lookups.catalogue();
+    const { path } = await e2e.server.app.services.lookups.catalogueScript();
+    const html = await (await fetch(`${e2e.url}/projects`)).text();
+    expect(html).toContain(`<script defer="" src="${path}"`);
+    // Not one sub-category's id is in the HTML (they were all in the hydration data before).
+    for (const sub of catalogue.flatMap((c) => c.subs)) expect(html).not.toContain(sub._id);
+
+    const { page } = await e2e.open();
+    expect(await visit(page, '/projects')).toBe(200);
+    await hydrated(page);
+    await page.locator('header summary', { hasText: 'Каталог' }).click();
+    const last = catalogue.at(-1)!;
+    await expect.poll(() => page.locator('header').getByRole('link', { name: last.title, exact: true }).isVisible()).toBe(true);
+    // A second full page load takes the script from the browser's cache: nothing goes over the network.
+    expect(await visit(page, '/')).toBe(200);
+    await hydrated(page);
+    const transferred = await page.evaluate((url) => (performance.getEntriesByName(url)[0] as PerformanceResourceTiming).transferSize, `${e2e.url}${path}`);
+    expect(transferred).toBe(0);
+  });
+
   it('searches services from the header', async () => {
     const { page } = await e2e.open();
     await visit(page, '/faq');

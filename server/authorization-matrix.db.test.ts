@@ -118,6 +118,7 @@ const MATRIX = {
   'lookups.categories': { expect: everyone(), request: () => ({}) },
   'lookups.subCategories': { expect: everyone(), request: () => ({}) },
   'lookups.tags': { expect: signedIn(), request: () => ({}) },
+  'lookups.catalogueScript': { expect: everyone(), request: () => ({ params: { file: 'AAAAAAAAAAAA.js' } }) },
   'rates.get': { expect: everyone(), request: () => ({}) },
   'payments.rates': { expect: signedIn(), request: () => ({}) },
   'routeRules.get': { expect: everyone(), request: () => ({ query: { path: '/services' } }) },

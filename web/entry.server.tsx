@@ -3,11 +3,12 @@ import { createReadableStreamFromReadable } from '@react-router/node';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { ServerRouter, type AppLoadContext, type EntryContext } from 'react-router';
+import { CatalogueContext } from './lib/catalogue.ts';
 import { NonceContext } from './lib/nonce.ts';
 
 export const streamTimeout = 5_000;
 
-export default function handleRequest(
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -27,13 +28,16 @@ export default function handleRequest(
   }
 
   const nonce = loadContext.nonce;
+  const catalogue = await loadContext.catalogue();
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     // Crawlers (and SPA mode) wait for the whole document; people get the shell as soon as it is ready.
     const readyOption = crawler || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady';
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <CatalogueContext.Provider value={catalogue}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </CatalogueContext.Provider>
       </NonceContext.Provider>,
       {
         nonce,

@@ -5,6 +5,7 @@ import {
   Scripts,
   ScrollRestoration,
   isRouteErrorResponse,
+  useRouteLoaderData,
   useRouteError,
   type ShouldRevalidateFunction,
 } from 'react-router';
@@ -30,11 +31,11 @@ const scrollKey = (location: { pathname: string; key: string }) =>
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet, precedence: 'default' }];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const [catalogue, rates] = await Promise.all([context.catalogue(), context.rates()]);
-  return { config: context.config, user: context.user, catalogue, rates };
+  const [catalogueScript, rates] = await Promise.all([context.catalogueScript(), context.rates()]);
+  return { config: context.config, user: context.user, catalogueScript, rates };
 }
 
-// The shell's data (user, catalogue, rates) is not refetched on navigation; a page that changed the
+// The shell's data (user, rates, the catalogue's script) is not refetched on navigation; a page that changed the
 // account asks for it with useRevalidator(), which keeps the URL.
 export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
   currentUrl.href === nextUrl.href && defaultShouldRevalidate;
@@ -44,6 +45,7 @@ export const meta: Route.MetaFunction = ({ error, matches }) =>
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  const shell = useRouteLoaderData<typeof loader>('root');
   return (
     <html lang="ru">
       <head>
@@ -59,6 +61,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body>
         {children}
         <ScrollRestoration nonce={nonce} getKey={scrollKey} />
+        {/* The catalogue tree (web/lib/catalogue.ts): before the modules, which run in document order after it. */}
+        {shell && <script defer src={shell.catalogueScript} nonce={nonce} />}
         <Scripts nonce={nonce} />
       </body>
     </html>

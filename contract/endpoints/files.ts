@@ -22,5 +22,5 @@ export const fileEndpoints = defineEndpoints({
     response: okSchema(z.literal(true)),
   },
   // The file itself, not JSON: no response schema.
-  'files.download': { access: 'public', tags, summary: 'A stored file', params: storedFileParamsSchema },
+  'files.download': { access: 'public', tags, summary: 'A stored file, or a picture at 320/640/960 px as AVIF or WebP (<path>.w640.avif)', params: storedFileParamsSchema },
 });

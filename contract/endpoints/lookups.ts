@@ -11,4 +11,11 @@ export const lookupEndpoints = defineEndpoints({
   'lookups.categories': { access: 'public', tags, response: list(categorySchema) },
   'lookups.subCategories': { access: 'public', tags, response: list(subCategorySchema) },
   'lookups.tags': { access: 'user', tags, response: list(tagSchema) },
+  // A script, not JSON: the catalogue tree for the pages' menus, named by its content's hash (ADR 021).
+  'lookups.catalogueScript': {
+    access: 'public',
+    tags,
+    summary: 'The catalogue tree as a script pages load once and browsers keep (named by its hash)',
+    params: z.object({ file: z.string().max(64) }),
+  },
 });

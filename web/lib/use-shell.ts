@@ -1,17 +1,28 @@
+import { useMemo } from 'react';
 import { useRouteLoaderData } from 'react-router';
 import type { Me, Rates } from '#contract/api';
 import type { CatalogueCategory, PublicConfig } from '#contract/ssr';
 
-export interface ShellData {
+import { useCatalogue } from './catalogue.ts';
+
+/** What the root loader sends. */
+export interface RootData {
   config: PublicConfig;
   user: Me | null;
-  catalogue: CatalogueCategory[];
+  /** The address of the catalogue's script (web/lib/catalogue.ts). */
+  catalogueScript: string;
   rates: Rates;
 }
 
-/** The root loader's data: configuration, the signed-in user, the catalogue and the rates. */
+export interface ShellData extends RootData {
+  catalogue: CatalogueCategory[];
+}
+
+/** The root loader's data (configuration, the signed-in user, the rates) and the catalogue. */
 export function useShell(): ShellData {
-  const data = useRouteLoaderData('root') as ShellData | undefined;
-  if (!data) throw new Error('useShell outside the root route');
-  return data;
+  const data = useRouteLoaderData('root') as RootData | undefined;
+  const catalogue = useCatalogue();
+  const shell = useMemo(() => data && { ...data, catalogue }, [data, catalogue]);
+  if (!shell) throw new Error('useShell outside the root route');
+  return shell;
 }

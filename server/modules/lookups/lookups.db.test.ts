@@ -75,3 +75,29 @@ describe('SPEC lookups', () => {
     expect(firstLatin).toBeGreaterThan(lastCyrillic);
   });
 });
+
+describe('the catalogue script (issue 11: no catalogue in the pages’ hydration data)', () => {
+  it('sets the catalogue tree at an address named by its content, kept by browsers for good', async () => {
+    const { path } = await t.app.services.lookups.catalogueScript();
+    expect(path).toMatch(/^\/catalogue\/[\w-]{12}\.js$/);
+    const res = await t.app.inject({ url: path });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.body).not.toContain('<');
+    const window: Record<string, unknown> = {};
+    new Function('window', res.body)(window);
+    expect(window.__podryadCatalogue).toEqual(await t.app.services.lookups.catalogue());
+    // The same content, the same address: pages rendered by any instance share the browser's copy.
+    expect((await t.app.services.lookups.catalogueScript()).path).toBe(path);
+  });
+
+  it('an old address still gets the current catalogue, not kept; anything else is a 404', async () => {
+    const old = await t.app.inject({ url: '/catalogue/AAAAAAAAAAAA.js' });
+    expect(old.statusCode).toBe(200);
+    expect(old.headers['cache-control']).toBe('no-cache');
+    for (const url of ['/catalogue/x.js', '/catalogue/AAAAAAAAAAAA.json', '/catalogue/..%2Fpackage.json']) {
+      expect((await t.app.inject({ url })).statusCode, url).toBe(404);
+    }
+  });
+});

@@ -2,7 +2,18 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { endpointsOf, type ReadHandlers } from '../../platform/endpoints.ts';
 import { Precompressed } from '../../lib/precompressed.ts';
 import { endpoints } from '#contract/endpoints';
-import { LOOKUP_CACHE_CONTROL, LOOKUP_ENDPOINTS, PRIVATE_LOOKUP_CACHE_CONTROL, type LookupList, type LookupService } from './service.ts';
+import { notFound } from '../../lib/http.ts';
+import {
+  CATALOGUE_SCRIPT_CACHE_CONTROL,
+  LOOKUP_CACHE_CONTROL,
+  LOOKUP_ENDPOINTS,
+  PRIVATE_LOOKUP_CACHE_CONTROL,
+  type LookupList,
+  type LookupService,
+} from './service.ts';
+
+/** The catalogue script's file name: a 12-character hash. */
+const CATALOGUE_FILE_RE = /^[\w-]{12}\.js$/;
 
 // The lists are the same for everybody and change rarely: each answer is serialised and compressed once
 // (LookupService) and only picked per request. While it is fresh, the HTTP edge answers it before Fastify
@@ -22,4 +33,12 @@ export const lookupRoutes: FastifyPluginAsync<{ lookups: LookupService; reads: R
     const cacheControl = endpoints[name].access === 'public' ? LOOKUP_CACHE_CONTROL : PRIVATE_LOOKUP_CACHE_CONTROL;
     raw(name, async (_input, { request, reply }) => send(request, reply, await lookups.answer(list), cacheControl));
   }
+  // The current catalogue under any hash: a page rendered before a change still gets a catalogue, but only the
+  // current address is kept for good.
+  raw('lookups.catalogueScript', async ({ params }, { request, reply }) => {
+    if (!CATALOGUE_FILE_RE.test(params.file)) throw notFound();
+    const script = await lookups.catalogueScript();
+    const current = `/catalogue/${params.file}` === script.path;
+    return send(request, reply, script.answer, current ? CATALOGUE_SCRIPT_CACHE_CONTROL : 'no-cache');
+  });
 };

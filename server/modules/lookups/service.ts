@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { categories, cities, countries, subCategories, tags } from '../../db/schema/lookups.ts';
@@ -5,6 +6,7 @@ import { sortByRussian } from '../../lib/collation.ts';
 import { ok } from '../../lib/http.ts';
 import { Precompressed } from '../../lib/precompressed.ts';
 import type { Category, City, Country, SubCategory, Tag } from '#contract/api';
+import { CATALOGUE_GLOBAL } from '#contract/ssr';
 
 // Reference lists change only with a deploy or an admin edit: cache them per process.
 const TTL_MS = 60_000;
@@ -15,6 +17,15 @@ const TTL_MS = 60_000;
 export const LOOKUP_CACHE_CONTROL = `public, max-age=${TTL_MS / 1000}`;
 export const PRIVATE_LOOKUP_CACHE_CONTROL = `private, max-age=${TTL_MS / 1000}`;
 const JSON_TYPE = 'application/json; charset=utf-8';
+const SCRIPT_TYPE = 'text/javascript; charset=utf-8';
+/** The catalogue's script is named by its content: a browser keeps it until the catalogue changes. */
+export const CATALOGUE_SCRIPT_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+/** The catalogue as the script every page loads once (ADR 021): its address and its bytes. */
+export interface CatalogueScript {
+  path: string;
+  answer: Precompressed;
+}
 
 export type LookupList = 'cities' | 'countries' | 'categories' | 'subCategories' | 'tags';
 /** The endpoints that answer a whole list, and their list. */
@@ -51,6 +62,20 @@ export class LookupService {
   peek(list: LookupList): Precompressed | undefined {
     const hit = this.cache.get(`answer:${list}`);
     return hit && Date.now() - hit.at < TTL_MS ? (hit.value as Precompressed) : undefined;
+  }
+
+  /**
+   * The catalogue tree as a script that sets `window.__podryadCatalogue`, at an address named by its hash: pages
+   * link it instead of carrying the tree in their hydration data, and a browser downloads it once.
+   */
+  catalogueScript(): Promise<CatalogueScript> {
+    return this.cached('catalogueScript', async () => {
+      // `<` escaped: the tree's titles can never close a script element, wherever the bytes end up.
+      const json = JSON.stringify(await this.catalogue()).replace(/</g, '\\u003c');
+      const body = `window.${CATALOGUE_GLOBAL}=${json};\n`;
+      const hash = createHash('sha256').update(body).digest('base64url').slice(0, 12);
+      return { path: `/catalogue/${hash}.js`, answer: new Precompressed(body, SCRIPT_TYPE) };
+    });
   }
 
   invalidate() {

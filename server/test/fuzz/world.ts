@@ -15,6 +15,9 @@ import { cities, countries, subCategories } from '../../db/schema/lookups.ts';
 import type { Database } from '../../db/client.ts';
 import { multipartBody, PNG } from '../multipart.ts';
 
+/** A picture variant's file name ("<hex>.w640.avif", contract/image-variants.ts). */
+const VARIANT_FILE_RE = /^[0-9a-f]{32}\.w\d+\.(?:avif|webp)$/;
+
 // The app under fuzz, the routes Fastify registered, three actors and the data they own.
 
 export type ActorName = 'guest' | 'member' | 'admin';
@@ -284,9 +287,11 @@ export async function createWorld(): Promise<World> {
     return rows[0]!.x;
   }
 
+  /** Uploaded files on disk; pictures' variants (made in the background after an upload, ADR 022) are theirs. */
   async function storedFiles() {
+    await app.services.files.variants.settled();
     const entries = await readdir(path.join(dataDir, 'uploads'), { recursive: true, withFileTypes: true }).catch(() => []);
-    return entries.filter((e) => e.isFile()).length;
+    return entries.filter((e) => e.isFile() && !VARIANT_FILE_RE.test(e.name)).length;
   }
 
   return {

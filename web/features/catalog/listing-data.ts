@@ -25,7 +25,8 @@ export interface ListingData<T extends ListingItem = ListingItem> {
   kind: ListingKind;
   /** The listing's own address without filters (see listingPath). */
   path: string;
-  category: { slug: string; title: string } | null;
+  /** `subs`: the first few sub-categories' titles, for the page's description. */
+  category: { slug: string; title: string; subs: { title: string }[] } | null;
   filters: ListingFilters;
   /** filtersToSearch(filters): "" or "?sort=new&…". */
   search: string;
@@ -101,7 +102,7 @@ export async function loadListing<T extends ListingItem>(
   return {
     kind,
     path: listingPath(kind, url.pathname),
-    category: category && { slug: category.slug, title: category.title },
+    category: category && { slug: category.slug, title: category.title, subs: category.subs.slice(0, 4).map((s) => ({ title: s.title })) },
     filters,
     search: filtersToSearch(filters, kind),
     ...fromAnswer(answer.status, answer.body as ListingAnswer<T> | ApiError),

@@ -1,5 +1,4 @@
 import type { MetaDescriptor } from 'react-router';
-import type { CatalogueCategory } from '#contract/ssr';
 import { DEFAULT_DESCRIPTION } from '../shell/index.ts';
 import { seoMeta } from './seo.ts';
 import type { ListingData } from './listing-data.ts';
@@ -27,8 +26,9 @@ export function listingTitle(data: Pick<ListingData, 'kind' | 'category'>, fallb
   return title;
 }
 
-export function listingDescription(data: Pick<ListingData, 'kind' | 'category'>, subs: readonly { title: string }[]): string {
+export function listingDescription(data: Pick<ListingData, 'kind' | 'category'>): string {
   const c = data.category;
+  const subs = c?.subs ?? [];
   const examples = subs.length ? `: ${subs.slice(0, 4).map((s) => lowerFirst(s.title)).join(', ')} и другое` : '';
   switch (data.kind) {
     case 'services':
@@ -47,11 +47,9 @@ export function listingDescription(data: Pick<ListingData, 'kind' | 'category'>,
 
 /** Title, description, canonical address and Open Graph of a listing page. */
 export function listingSeo(matches: readonly (MetaMatch | undefined)[], data: ListingData, fallbackTitle: string): MetaDescriptor[] {
-  const root = matches.find((m) => m?.id === 'root')?.data as { catalogue?: CatalogueCategory[] } | undefined;
-  const subs = root?.catalogue?.find((c) => c.slug === data.category?.slug)?.subs ?? [];
   return seoMeta(matches, {
     title: listingTitle(data, fallbackTitle),
-    description: listingDescription(data, subs),
+    description: listingDescription(data),
     path: listingCanonicalPath(data),
   });
 }

@@ -74,16 +74,16 @@ describe('structured data', () => {
 describe('listing SEO', () => {
   it('points the home addresses and filters at one canonical page', () => {
     expect(listingCanonicalPath({ kind: 'services', category: null })).toBe('/');
-    expect(listingCanonicalPath({ kind: 'services', category: { slug: 'design', title: 'Дизайн' } })).toBe('/services/design');
+    expect(listingCanonicalPath({ kind: 'services', category: { slug: 'design', title: 'Дизайн', subs: [] } })).toBe('/services/design');
     expect(listingCanonicalPath({ kind: 'projects', category: null })).toBe('/projects');
     expect(listingCanonicalPath({ kind: 'freelancers', category: null })).toBe('/freelancers/all');
   });
   it('keeps the default description on the home page and describes categories', () => {
-    expect(listingDescription({ kind: 'services', category: null }, [])).toBe('Биржа услуг');
-    expect(listingDescription({ kind: 'services', category: { slug: 'design', title: 'Дизайн' } }, [{ title: 'Логотипы' }])).toContain(
+    expect(listingDescription({ kind: 'services', category: null })).toBe('Биржа услуг');
+    expect(listingDescription({ kind: 'services', category: { slug: 'design', title: 'Дизайн', subs: [{ title: 'Логотипы' }] } })).toContain(
       '«Дизайн»: логотипы и другое',
     );
-    expect(listingTitle({ kind: 'projects', category: { slug: 'design', title: 'Дизайн' } }, 'Биржа проектов')).toBe('Проекты: Дизайн');
+    expect(listingTitle({ kind: 'projects', category: { slug: 'design', title: 'Дизайн', subs: [] } }, 'Биржа проектов')).toBe('Проекты: Дизайн');
     expect(listingTitle({ kind: 'services', category: null }, 'Услуги фрилансеров')).toBe('Услуги фрилансеров');
   });
 });
