@@ -114,6 +114,7 @@ export const AUTH_MESSAGES = {
   botCheckFailed: 'Проверка на робота не пройдена, попробуйте ещё раз',
   linkInvalid: 'Ссылка недействительна или устарела',
   confirmed: 'Email подтверждён',
+  alreadyConfirmed: 'Email уже подтверждён: ссылка больше не нужна',
   resendTooOften: 'Письмо уже отправлено, повторить можно через минуту',
   recoverSent: 'Если аккаунт с таким email существует, мы отправили на него письмо со ссылкой',
   passwordChanged: 'Пароль изменён',

@@ -41,9 +41,14 @@ describe('createPublicOrigin', () => {
 
   it('elsewhere, follows the request (a development machine is reached by many names)', () => {
     const origin = createPublicOrigin({ publicUrl: undefined, production: false, fallback });
+    expect(origin.site()).toBe('http://localhost:3000');
     origin.observe(req('localhost:3000'));
     expect(origin.of(req('192.168.1.5:3000'))).toBe('http://192.168.1.5:3000');
     expect(origin.of(req('bad/host'))).toBe('http://localhost:3000');
-    expect(origin.site()).toBe('http://localhost:3000');
+    // Letters (issue 15) link to the address the developer used last, not to the one the server listens on.
+    origin.observe(req('192.168.1.5:3000'));
+    expect(origin.site()).toBe('http://192.168.1.5:3000');
+    origin.observe(req('bad/host'));
+    expect(origin.site()).toBe('http://192.168.1.5:3000');
   });
 });

@@ -25,7 +25,8 @@ export interface PublicOrigin {
 /**
  * "The public origin": PUBLIC_URL; else, in production, the first origin the server was addressed by, kept
  * for the life of the process, so a later request with a forged Host cannot put its host into canonical
- * links, sitemaps or letters; else (development, tests) the request's own origin.
+ * links, sitemaps or letters; else (development, tests) the request's own origin, and for letters the origin of
+ * the latest request (the address the developer is using, not the one the server listens on).
  */
 export function createPublicOrigin(opts: {
   publicUrl: string | undefined;
@@ -36,11 +37,17 @@ export function createPublicOrigin(opts: {
 }): PublicOrigin {
   const { publicUrl, production, fallback } = opts;
   let learnt: string | null = null;
+  let latest: string | null = null;
   return {
     of: (request) => publicUrl ?? (production ? learnt : null) ?? requestOrigin(request) ?? fallback(),
-    site: () => publicUrl ?? learnt ?? fallback(),
+    site: () => publicUrl ?? learnt ?? latest ?? fallback(),
     observe(request) {
-      if (publicUrl || !production || learnt) return;
+      if (publicUrl) return;
+      if (!production) {
+        latest = requestOrigin(request) ?? latest;
+        return;
+      }
+      if (learnt) return;
       learnt = requestOrigin(request);
       if (learnt) opts.onLearnt?.(learnt);
     },

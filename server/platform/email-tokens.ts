@@ -48,3 +48,13 @@ export async function consumeEmailToken(db: Db, token: string, purposes: EmailTo
     .returning();
   return row ?? null;
 }
+
+/** A token's row whatever its state (used, voided, expired): what a link opened again is about. */
+export async function findEmailToken(db: Db, token: string, purposes: EmailTokenPurpose[]) {
+  const [row] = await db
+    .select()
+    .from(emailTokens)
+    .where(and(eq(emailTokens.tokenHash, hash(token)), inArray(emailTokens.purpose, purposes)))
+    .limit(1);
+  return row ?? null;
+}

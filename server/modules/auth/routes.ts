@@ -17,8 +17,7 @@ export const authRoutes: FastifyPluginAsync<{ auth: AuthService; reads: ReadHand
   });
 
   on('auth.confirm', async ({ body }) => {
-    await auth.confirm(body.token);
-    return ok({ message: AUTH_MESSAGES.confirmed });
+    return ok({ message: await auth.confirm(body.token) });
   });
 
   on('auth.resendConfirmation', async ({ user }) => {

@@ -9,7 +9,7 @@ import { HttpError, badRequest, forbidden } from '../../lib/http.ts';
 import type { Tokens } from '../../lib/auth.ts';
 import type { Turnstile } from '../../lib/turnstile.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
-import { issueEmailToken, consumeEmailToken, voidEmailTokens } from '../../platform/email-tokens.ts';
+import { issueEmailToken, consumeEmailToken, findEmailToken, voidEmailTokens } from '../../platform/email-tokens.ts';
 import { CONFIRM_TOKEN_TTL_MS, RESET_TOKEN_TTL_MS, type Letters } from '../../platform/letters/index.ts';
 import { systemActor, userActor } from '../../platform/actor.ts';
 import type { WithTx } from '../../platform/tx.ts';
@@ -221,11 +221,17 @@ export class AuthService {
     await this.sendConfirmation(user);
   }
 
-  /** Confirms a registration or an email change from its one-time link. */
-  async confirm(token: string) {
+  /**
+   * Confirms a registration or an email change from its one-time link; answers what to tell the person. A link
+   * opened again after it did its work says so rather than that it is invalid.
+   */
+  async confirm(token: string): Promise<string> {
     const { db } = this.deps;
     const row = await consumeEmailToken(db, token, ['confirm', 'email_change']);
-    if (!row) throw badRequest(AUTH_MESSAGES.linkInvalid);
+    if (!row) {
+      if (await this.confirmedBy(token)) return AUTH_MESSAGES.alreadyConfirmed;
+      throw badRequest(AUTH_MESSAGES.linkInvalid);
+    }
     const change = row.purpose === 'email_change' && row.newEmail ? { email: row.newEmail } : {};
     try {
       await db
@@ -239,6 +245,16 @@ export class AuthService {
     }
     // Links mailed to the old address (a password reset above all) stop working with the address.
     if (change.email) await voidEmailTokens(db, row.userId, ['confirm', 'reset']);
+    return AUTH_MESSAGES.confirmed;
+  }
+
+  /** Whether the address a spent link was for is confirmed now (by this link or another one). */
+  private async confirmedBy(token: string): Promise<boolean> {
+    const row = await findEmailToken(this.deps.db, token, ['confirm', 'email_change']);
+    if (!row) return false;
+    const [user] = await this.deps.db.select().from(users).where(eq(users.id, row.userId)).limit(1);
+    if (!user?.emailConfirmedAt) return false;
+    return row.purpose === 'confirm' || user.email === row.newEmail;
   }
 
   /** Same answer whether or not the email exists (no account discovery). */
