@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 import type { Db } from '../db/client.ts';
@@ -62,6 +63,7 @@ const ALLOWED: Record<string, DetectedType> = {
 };
 
 const SVG: DetectedType = { ext: 'svg', mime: 'image/svg+xml' };
+const TEXT: DetectedType = { ext: 'txt', mime: 'text/plain' };
 
 /** Types a browser may show in place; everything else is served as a download. */
 // PDFs download: browsers refuse to run their PDF viewer under the sandbox CSP that uploads get.
@@ -96,7 +98,30 @@ export async function detectFileType(head: Uint8Array, filePath?: string): Promi
     found = (await fileTypeFromFile(filePath).catch(() => undefined)) ?? found;
   }
   if (found && found.ext !== 'xml') return ALLOWED[found.ext] ?? null;
-  return looksLikeSvg(head) ? SVG : null;
+  if (looksLikeSvg(head)) return SVG;
+  return filePath && (await isPlainText(filePath)) ? TEXT : null;
+}
+
+/**
+ * Plain text (issue 15: .txt attachments): UTF-8 throughout, no control characters but tab, line breaks and form
+ * feed, and no markup: a page (HTML, XML) stays refused, whatever its name.
+ */
+export async function isPlainText(filePath: string): Promise<boolean> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let first = true;
+  try {
+    for await (const chunk of createReadStream(filePath, { highWaterMark: 64 * 1024 })) {
+      const text = decoder.decode(chunk as Buffer, { stream: true });
+      // eslint-disable-next-line no-control-regex
+      if (/[\u0000-\u0008\u000b\u000e-\u001f\u007f]/.test(text)) return false;
+      if (first && /^\uFEFF?\s*</.test(text)) return false;
+      first = false;
+    }
+    decoder.decode();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The uploader's file name made harmless: no directories, control or bidi characters, at most 200 characters. */

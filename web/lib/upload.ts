@@ -12,7 +12,7 @@ export const MAX_FILE_BYTES = 20 * 1024 * 1024;
 export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
 /** What the files API accepts, for the picker's filter (the server checks the content itself). */
 export const ATTACHMENT_ACCEPT =
-  '.jpg,.jpeg,.png,.gif,.webp,.svg,.pdf,.doc,.docx,.xls,.xlsx,.ppt,.pptx,.odt,.ods,.odp,.rtf,.zip,.rar,.7z,.gz,.tgz,.tar';
+  '.jpg,.jpeg,.png,.gif,.webp,.svg,.pdf,.txt,.doc,.docx,.xls,.xlsx,.ppt,.pptx,.odt,.ods,.odp,.rtf,.zip,.rar,.7z,.gz,.tgz,.tar';
 
 export type UploadResult =
   | { file: UploadedFile; error?: undefined; aborted?: undefined }

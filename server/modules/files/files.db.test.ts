@@ -234,6 +234,7 @@ describe('POST /api/files/single', () => {
     ['7z', SEVEN_Z, 'archive.7z', 'application/x-7z-compressed', '7z'],
     ['gzip', GZ, 'notes.txt.gz', 'application/gzip', 'gz'],
     ['tar', TAR, 'bundle.tar', 'application/x-tar', 'tar'],
+    ['plain text (UTF-8)', Buffer.from('Техническое задание:\r\n\t1. Логотип\f\n2. ' + 'я'.repeat(40_000)), 'tz.txt', 'text/plain', 'txt'],
   ])('accepts %s by its content and stores it under a server-chosen name', async (_label, data, filename, mime, ext) => {
     const res = await upload(data, filename);
     expect(res.statusCode, res.body).toBe(200);
@@ -267,7 +268,9 @@ describe('POST /api/files/single', () => {
     ['an executable renamed photo.png', EXE, 'photo.png', 'image/png'],
     ['an HTML page', HTML, 'page.html', 'text/html'],
     ['an HTML page named as an image', HTML, 'avatar.svg', 'image/svg+xml'],
-    ['plain text', Buffer.from('просто текст'), 'notes.txt', 'text/plain'],
+    ['an HTML page named as text', HTML, 'notes.txt', 'text/plain'],
+    ['text with control characters', Buffer.from('строка\u0000\u0001бинарная'), 'notes.txt', 'text/plain'],
+    ['text that is not UTF-8', Buffer.from([0x70, 0xf0, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2]), 'cp1251.txt', 'text/plain'],
     ['an XML file that is not SVG', Buffer.from('<?xml version="1.0"?><html><script>alert(1)</script></html>'), 'x.svg', 'image/svg+xml'],
     ['a JAR (a zip that is a program)', zip([['META-INF/MANIFEST.MF', 'Manifest-Version: 1.0\n']]), 'lib.zip', 'application/zip'],
   ])('refuses %s with 400 and leaves nothing behind', async (_label, data, filename, type) => {

@@ -123,7 +123,7 @@ export function ProjectForm({ initial, mode = 'owner', submitLabel, onSubmit, on
           hint={
             mode === 'admin'
               ? 'Файлы прикладывает заказчик; здесь их можно только убрать.'
-              : 'Необязательно. До 10 файлов по 20 МБ: изображения, PDF, документы, таблицы, архивы.'
+              : 'Необязательно. До 10 файлов по 20 МБ: изображения, PDF, TXT, документы Word и OpenOffice, таблицы, архивы ZIP.'
           }
           canAdd={mode === 'owner'}
           value={values.attachments}
