@@ -174,6 +174,9 @@ describe('accounts', () => {
 
     await register(page, { login: `other_${unique()}`, email: user.email });
     await expect.poll(() => page.locator('.toast', { hasText: 'email' }).first().textContent()).toBe('Пользователь с таким email уже существует');
+    // Said once (issue 15): the toast says what happened, the email field what to do; the form does not repeat it.
+    await expect.poll(() => page.getByText('Пользователь с таким email уже существует').count()).toBe(1);
+    await expect.poll(() => page.getByText('Этот email уже зарегистрирован: войдите или восстановите пароль').isVisible()).toBe(true);
     await register(page, { login: user.userName.toUpperCase(), email: `x_${unique()}@example.com` });
     await expect.poll(() => page.locator('.toast', { hasText: 'логином' }).first().textContent()).toBe('Пользователь с таким логином уже существует');
   });

@@ -6,7 +6,7 @@ import { toast } from '../lib/toast-store.ts';
 import { pageMeta } from '../features/shell/index.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { FormError, TextField, formValues } from '../components/ui/form.tsx';
-import { BotCheck, registerErrorText, signIn, storedReferralCode } from '../features/auth/index.ts';
+import { BotCheck, registerErrorText, registerFieldErrors, signIn, storedReferralCode } from '../features/auth/index.ts';
 import { registerSchema, type RegisterBody } from '#contract/auth';
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Регистрация');
@@ -35,10 +35,12 @@ export default function RegisterPage() {
     const { data, error } = await api.write('auth.register', { body: body as RegisterBody });
     if (data) return signIn(data.result, false, '/verify');
     setBusy(false);
+    // SPEC §8's toast says what happened; the form marks the field to change, or repeats what no field explains.
     const text = registerErrorText(error);
     toast(text);
-    setErrors(error.errors);
-    setFormError(text);
+    const fieldErrors = registerFieldErrors(error);
+    setErrors(fieldErrors);
+    setFormError(fieldErrors ? null : text);
   }
 
   const role = params.get('role') === 'seller' ? 'seller' : 'customer';

@@ -2,6 +2,6 @@
 // The feature's public face: other folders import it only from here (ESLint, docs/decisions/017).
 
 export { BotCheck } from './bot-check.tsx';
-export { loginErrorText, registerErrorText } from './messages.ts';
+export { loginErrorText, registerErrorText, registerFieldErrors } from './messages.ts';
 export { loginPath, safeTarget } from './safe-target.ts';
 export { signIn, storedReferralCode } from './session-actions.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loginErrorText, registerErrorText } from './messages.ts';
+import { loginErrorText, registerErrorText, registerFieldErrors } from './messages.ts';
 
 describe('SPEC §8 account messages', () => {
   it('maps login errors', () => {
@@ -11,5 +11,11 @@ describe('SPEC §8 account messages', () => {
     expect(registerErrorText({ status: 400, message: 'Email already exists' })).toBe('Пользователь с таким email уже существует');
     expect(registerErrorText({ status: 400, message: 'User name already exists' })).toBe('Пользователь с таким логином уже существует');
     expect(registerErrorText({ status: 400, message: 'Проверка не пройдена' })).toBe('Непредвиденная ошибка: Проверка не пройдена');
+  });
+  it('points a refused registration at the field to change, in words of its own', () => {
+    expect(registerFieldErrors({ status: 400, message: 'Email already exists' })).toEqual({ email: ['Этот email уже зарегистрирован: войдите или восстановите пароль'] });
+    expect(registerFieldErrors({ status: 400, message: 'User name already exists' })).toEqual({ user_name: ['Этот логин занят, выберите другой'] });
+    expect(registerFieldErrors({ status: 400, message: 'x', errors: { password: ['Слабый'] } })).toEqual({ password: ['Слабый'] });
+    expect(registerFieldErrors({ status: 500, message: 'x' })).toBeUndefined();
   });
 });

@@ -8,6 +8,16 @@ export function registerErrorText(error: ApiError): string {
   return `${MESSAGES.unexpected}${error.message && error.message !== MESSAGES.unexpected ? `: ${error.message}` : ''}`;
 }
 
+/**
+ * Where a refused registration points on the form, beside SPEC §8's toast (issue 15: not the toast's text a second
+ * time): the field to change and what to do instead.
+ */
+export function registerFieldErrors(error: ApiError): Record<string, string[]> | undefined {
+  if (error.message === API_ERROR_CODES.emailExists) return { email: ['Этот email уже зарегистрирован: войдите или восстановите пароль'] };
+  if (error.message === API_ERROR_CODES.userNameExists) return { user_name: ['Этот логин занят, выберите другой'] };
+  return error.errors;
+}
+
 /** SPEC §8: "Неверный логин или пароль" for HTTP 400, "Непредвиденная ошибка" for anything else. */
 export function loginErrorText(error: ApiError): string {
   return error.status === 400 ? MESSAGES.loginBadCredentials : MESSAGES.unexpected;
