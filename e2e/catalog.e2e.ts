@@ -151,6 +151,7 @@ describe('catalog', { timeout: 120_000 }, () => {
     const s = await e2e.open({ token: sellerToken });
     await visit(s.page, '/profile/items/create');
     expect(await h1Of(s.page)).toBe('Новая услуга');
+    expect(await s.page.title()).toMatch(/^Новая услуга - /);
     const form = s.page.getByRole('form', { name: 'Ваша услуга' });
     await form.getByLabel('Название', { exact: true }).fill(title);
     await form.getByLabel('Описание', { exact: true }).fill(description);
@@ -272,6 +273,7 @@ describe('catalog', { timeout: 120_000 }, () => {
     const c = await e2e.open({ token: customerToken });
     await visit(c.page, '/profile/items/create?kind=project');
     expect(await h1Of(c.page)).toBe('Новый проект');
+    expect(await c.page.title()).toMatch(/^Новый проект - /);
     await c.page.getByRole('button', { name: 'Включить режим «Покупатель»' }).click();
     await expect.poll(() => toastText(c.page), POLL).toBe('Включён режим «Покупатель»');
     await expect.poll(() => c.page.getByRole('group', { name: 'Режим' }).getByRole('button', { name: 'Покупатель' }).getAttribute('aria-pressed'), POLL).toBe('true');

@@ -3,7 +3,7 @@ import type { Route } from './+types/profile-items-create';
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
 import { pageMeta } from '../features/shell/index.ts';
-import { useShell } from '../lib/use-shell.ts';
+import { useShell, type RootData } from '../lib/use-shell.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
 import { ConfirmEmailNotice, ProjectForm, ServiceForm, SwitchRoleButton } from '../features/items/index.ts';
@@ -13,7 +13,17 @@ import '../styles/items.css';
 // /profile/items/create: a seller creates a service, a customer a project (by the active role). ?kind=service or
 // ?kind=project asks for one explicitly; when it does not match the role, the page offers to switch.
 
-export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Новое объявление');
+/** What the page creates: the asked kind, else the active role's. */
+function kindOf(asked: string | null, seller: boolean): 'service' | 'project' {
+  return asked === 'service' || asked === 'project' ? asked : seller ? 'service' : 'project';
+}
+const TITLES = { service: 'Новая услуга', project: 'Новый проект' } as const;
+
+// The tab says what the heading says (issue 15: it said «Новое объявление» above «Новая услуга»).
+export const meta: Route.MetaFunction = ({ matches, location }) => {
+  const user = (matches.find((m) => m?.id === 'root')?.data as RootData | undefined)?.user;
+  return pageMeta(matches, TITLES[kindOf(new URLSearchParams(location.search).get('kind'), user?.active_role === 'seller')]);
+};
 
 const cancel = (
   <AppLink to="/profile/items" className="btn btn--ghost item-form__cancel">
@@ -27,10 +37,9 @@ export default function CreateItemPage() {
   const navigate = useNavigate();
   if (!user) return null;
   const seller = user.active_role === 'seller';
-  const asked = params.get('kind');
-  const kind = asked === 'service' || asked === 'project' ? asked : seller ? 'service' : 'project';
+  const kind = kindOf(params.get('kind'), seller);
   const wrongRole = (kind === 'service') !== seller;
-  const title = kind === 'service' ? 'Новая услуга' : 'Новый проект';
+  const title = TITLES[kind];
 
   return (
     <section className="page">
