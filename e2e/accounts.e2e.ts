@@ -160,9 +160,11 @@ describe('accounts', () => {
     const { page } = await e2e.open();
     await login(page, user.email, 'wrong-pass-1');
     await expect.poll(() => toastText(page)).toBe('Неверный логин или пароль');
-    // The toast stands top-right.
+    // The toast stands top-right, below the header, whose controls stay uncovered.
     const box = (await page.locator('.toast').first().boundingBox())!;
-    expect(box.y).toBeLessThan(100);
+    const header = (await page.locator('header').first().boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(header.y + header.height);
+    expect(box.y).toBeLessThan(120);
     expect(box.x + box.width).toBeGreaterThan(1280 - 60);
     e2e.allowConsoleErrors(/status of 400/);
 
