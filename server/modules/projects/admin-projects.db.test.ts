@@ -205,7 +205,8 @@ describe('PATCH /api/admin/projects/{id}', () => {
     const [letter] = await lettersTo(owner.user.email);
     expect(letter?.subject).toContain('скрыт');
     expect(letter?.text).toContain('Контакты в описании');
-    expect(letter?.text).toContain(`http://localhost:3000/projects/design/${project.id}`);
+    // Outside production a letter links to the address the requests came to (inject's Host: localhost).
+    expect(letter?.text).toContain(`http://localhost/projects/design/${project.id}`);
     expect(letter?.text).toContain(`Здравствуйте, ${owner.user.name}!`);
 
     // Hidden twice: nothing to do.

@@ -325,7 +325,10 @@ describe('PUT /api/users/me/email', () => {
     expect((await me<Me>(app, token)).body.result.email).toBe(newEmail);
     expect((await login(app, newEmail, DEFAULT_PASSWORD)).status).toBe(200);
     expect((await login(app, user.email, DEFAULT_PASSWORD)).status).toBe(400);
-    expect((await call(app, 'POST', '/api/auth/confirm', { body: { token: confirmToken } })).status).toBe(400);
+    // Opened again: the new address is confirmed, and the answer says so (issue 15).
+    const again = await call<{ message: string }>(app, 'POST', '/api/auth/confirm', { body: { token: confirmToken } });
+    expect(again.status).toBe(200);
+    expect(again.body.result.message).toBe(AUTH_MESSAGES.alreadyConfirmed);
   });
 
   it('refuses a wrong password and a taken address with field errors, mailing nothing', async () => {
