@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { okSchema } from './api.ts';
+import { fileInfoSchema } from './files.ts';
 
 // Services (kworks), projects, freelancers and favourites: request bodies, queries and answers.
 // Money is integer kopecks everywhere (price: 50000 is 500 ₽). Every number has a range that fits its column
@@ -214,6 +215,8 @@ export const projectSchema = z.object({
   budget: z.number().int().nullable(),
   days: z.number().int().nullable(),
   attachments: z.array(z.string()),
+  /** GET /api/projects/{id} only: the attachments with the names they were uploaded under (a deleted one is left out). */
+  attachment_files: z.array(fileInfoSchema).optional(),
   status: z.string(),
   hidden_reason: z.string().nullable(),
   bids_count: z.number().int(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MESSAGE_PAGE_SIZE } from './constants.ts';
+import { fileInfoSchema } from './files.ts';
 
 // Chats and messages (SPEC §3, §4, §7): request bodies, queries, answers and the socket events, shared by the
 // server and the web app. Documents carry `_id`; dates are ISO strings.
@@ -61,7 +62,7 @@ export const chatMemberSchema = z.object({
 });
 export type ChatMember = z.infer<typeof chatMemberSchema>;
 
-export const messageFileSchema = z.object({ url: z.string(), name: z.string(), mime: z.string(), size: z.number().int() });
+export const messageFileSchema = fileInfoSchema;
 export type MessageFile = z.infer<typeof messageFileSchema>;
 
 export const messageSenderSchema = z.object({

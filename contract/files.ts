@@ -14,6 +14,10 @@ export const uploadedFileSchema = z.object({
 });
 export type UploadedFile = z.infer<typeof uploadedFileSchema>;
 
+/** A stored file as pages show it: its address and the name it was uploaded under (chat messages, attachments). */
+export const fileInfoSchema = z.object({ url: z.string(), name: z.string(), mime: z.string(), size: z.number().int() });
+export type FileInfo = z.infer<typeof fileInfoSchema>;
+
 /** DELETE /api/files/single: an own file, by its stored path or its /uploads/ url. */
 export const removeFileSchema = z.object({ filePath: z.string().max(500) });
 export type RemoveFileBody = z.input<typeof removeFileSchema>;

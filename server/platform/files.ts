@@ -1,9 +1,9 @@
 import { createReadStream } from 'node:fs';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 import type { Db } from '../db/client.ts';
 import { files } from '../db/schema/files.ts';
-import type { UploadedFile } from '#contract/files';
+import type { FileInfo, UploadedFile } from '#contract/files';
 
 // What every module knows of an uploaded file: its stored path and public url, its sniffed type, whose it is.
 // The upload itself (quotas, storage, cleanup) is the files module's.
@@ -166,4 +166,21 @@ export async function ownedFile(db: Db, ownerId: string, filePath: string): Prom
   if (!key) return null;
   const [row] = await db.select().from(files).where(eq(files.path, key)).limit(1);
   return row && row.ownerId === ownerId ? row : null;
+}
+
+/** The stored files named by these urls (or stored paths), by stored path: one query. */
+export async function filesByPaths(db: Db, urls: readonly string[]): Promise<Map<string, FileRow>> {
+  const keys = [...new Set(urls.map(parseFilePath).filter((k): k is string => k !== null))];
+  if (keys.length === 0) return new Map();
+  const found = await db.select().from(files).where(inArray(files.path, keys));
+  return new Map(found.map((f) => [f.path, f]));
+}
+
+/** Files named by urls as pages show them, in the order given; a file its owner deleted since is left out. */
+export function presentFiles(urls: readonly string[], rows: ReadonlyMap<string, FileRow>): FileInfo[] {
+  return urls.flatMap((url) => {
+    const key = parseFilePath(url);
+    const row = key ? rows.get(key) : undefined;
+    return row ? [{ url: fileUrl(row.path), name: row.originalName, mime: row.mime, size: row.size }] : [];
+  });
 }

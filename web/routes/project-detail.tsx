@@ -193,10 +193,11 @@ export default function ProjectDetailPage({ loaderData }: Route.ComponentProps) 
             <section className="detail__section">
               <h2>Вложения</h2>
               <ul className="attachments">
-                {project.attachments.map((file, i) => (
-                  <li key={file}>
-                    <a href={file} className="attachment" target="_blank" rel="noopener" download>
-                      <FileText size={18} aria-hidden /> {attachmentLabel(file, i)}
+                {/* By the names they were uploaded under (issue 15); a bare address only if the answer lacks them. */}
+                {(project.attachment_files ?? project.attachments.map((url, i) => ({ url, name: attachmentLabel(url, i) }))).map((file) => (
+                  <li key={file.url}>
+                    <a href={file.url} className="attachment" target="_blank" rel="noopener" download={file.name}>
+                      <FileText size={18} aria-hidden /> {file.name}
                     </a>
                   </li>
                 ))}

@@ -1,8 +1,7 @@
 import type { chats, messages } from '../../db/schema/chat.ts';
 import type { UserRow } from '../../db/schema/users.ts';
-import type { FileRow } from '../../platform/files.ts';
-import { fileUrl, parseFilePath } from '../../platform/files.ts';
-import type { Chat, ChatMember, Message, MessageFile } from '#contract/chat';
+import { presentFiles, type FileRow } from '../../platform/files.ts';
+import type { Chat, ChatMember, Message } from '#contract/chat';
 
 // Rows → SPEC §3 documents. Pure: whatever a document needs is looked up by the service and passed in.
 
@@ -21,15 +20,6 @@ export function presentMember(user: ChatPerson, online: boolean): ChatMember {
     avatar: user.avatar,
     user_name: user.userName,
   };
-}
-
-/** The files of a message, in the order they were attached; a file its owner deleted since is left out. */
-export function presentFiles(urls: string[], files: ReadonlyMap<string, FileRow>): MessageFile[] {
-  return urls.flatMap((url) => {
-    const key = parseFilePath(url);
-    const row = key ? files.get(key) : undefined;
-    return row ? [{ url: fileUrl(row.path), name: row.originalName, mime: row.mime, size: row.size }] : [];
-  });
 }
 
 export interface MessageContext {

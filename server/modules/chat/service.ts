@@ -10,7 +10,7 @@ import { badRequest, forbidden, HttpError, notFound } from '../../lib/http.ts';
 import { chatPolicy } from './policy.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import type { Realtime } from '../../realtime/socket.ts';
-import { parseFilePath, type FileRow } from '../../platform/files.ts';
+import { filesByPaths, parseFilePath, type FileRow } from '../../platform/files.ts';
 import { maskContacts } from './contacts.ts';
 import { SerialBatcher } from './fanout.ts';
 import { presentChat, presentMessage, type ChatPerson, type ChatRow, type MessageRow } from './presenter.ts';
@@ -347,11 +347,8 @@ export class ChatService {
     return byChat;
   }
 
-  private async filesOf(rows: MessageRow[]): Promise<Map<string, FileRow>> {
-    const keys = [...new Set(rows.flatMap((r) => r.files.map(parseFilePath).filter((k): k is string => k !== null)))];
-    if (keys.length === 0) return new Map();
-    const found = await this.db.select().from(files).where(inArray(files.path, keys));
-    return new Map(found.map((f) => [f.path, f]));
+  private filesOf(rows: MessageRow[]): Promise<Map<string, FileRow>> {
+    return filesByPaths(this.db, rows.flatMap((r) => r.files));
   }
 
   /** Presents messages; `membersByChat` may already hold the members of their chats. */

@@ -211,6 +211,10 @@ describe('POST /api/projects', () => {
     });
     expect(JSON.stringify(res.body)).not.toContain(user.email);
     expect((await list({ q: 'кофейни' })).body.result.map((x) => x._id)).toContain(p._id);
+
+    // The page names each attachment as it was uploaded (issue 15), not "Файл 1 · PDF".
+    const page = await call<Project>(app, 'GET', `/api/projects/${p._id}`);
+    expect(page.body.result.attachment_files).toEqual([{ url: file, name: 'ТЗ.pdf', mime: 'application/pdf', size: 1234 }]);
   });
 
   it('budget and days may be left open ("by agreement")', async () => {

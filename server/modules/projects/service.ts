@@ -14,7 +14,7 @@ import { userActor } from '../../platform/actor.ts';
 import type { WithTx } from '../../platform/tx.ts';
 import type { Realtime } from '../../realtime/socket.ts';
 import { audit, auditTrail } from '../../platform/audit.ts';
-import { ownedFile } from '../../platform/files.ts';
+import { filesByPaths, ownedFile, presentFiles } from '../../platform/files.ts';
 import { presentAdminProject, presentProject, projectColumns, type ProjectRecord } from './presenter.ts';
 import { SeenToday } from '../../platform/listing/visitors.ts';
 import {
@@ -267,7 +267,8 @@ export class ProjectService {
       if (counted) record.project.views = counted.views;
     }
     const [presented] = await this.present([record]);
-    return presented!;
+    const attachments = record.project.attachments;
+    return { ...presented!, attachment_files: presentFiles(attachments, await filesByPaths(this.db, attachments)) };
   }
 
   /** Those of these projects that are public, presented, in the order of `ids` (no view is counted). */
