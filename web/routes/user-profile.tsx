@@ -25,7 +25,7 @@ import {
   ServiceCardView,
 } from '../features/catalog/index.ts';
 import { loginPath } from '../features/auth/index.ts';
-import { SELLER_LEVEL_TITLES } from '#contract/catalog';
+import { SELLER_LEVEL_TITLES } from '#contract/catalog-constants';
 import { trimEnd } from '#contract/text';
 
 // /user/{id}: a person's public page — who they are, their rating and their services.

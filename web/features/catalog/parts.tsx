@@ -1,5 +1,5 @@
 import { ImageIcon, Star } from 'lucide-react';
-import { SELLER_LEVEL_TITLES, type SellerLevel } from '#contract/catalog';
+import { SELLER_LEVEL_TITLES, type SellerLevel } from '#contract/catalog-constants';
 import { FORMS, count, formatRating, ratingText } from './texts.ts';
 
 // Small pieces shared by the cards and the detail pages.
