@@ -19,6 +19,7 @@ export default defineConfig({
   plugins: [reactRouter(), buildInfo()],
   build: {
     target: 'es2022',
+    sourcemap: true,
     rollupOptions: {
       // A web feature's index.ts re-exports its public face (docs/decisions/017). Its modules run nothing when they
       // load, so a module none of whose exports a page uses is left out of that page: a page that takes one part of
