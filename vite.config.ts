@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { reactRouter } from '@react-router/dev/vite';
 import { defineConfig, type Plugin } from 'vite';
+import { guestChunks } from './vite.chunking.ts';
 
 /** Emits builds/latest.json with this build's id; the client polls it to notice a new version (SPEC §7). */
 function buildInfo(): Plugin {
@@ -16,10 +17,9 @@ function buildInfo(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [reactRouter(), buildInfo()],
+  plugins: [reactRouter(), buildInfo(), guestChunks()],
   build: {
     target: 'es2022',
-    sourcemap: true,
     rollupOptions: {
       // A web feature's index.ts re-exports its public face (docs/decisions/017). Its modules run nothing when they
       // load, so a module none of whose exports a page uses is left out of that page: a page that takes one part of
