@@ -8,6 +8,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type { ScriptSize } from '../e2e/js-budget.ts';
 
 // React picks its production build from this when first imported: set it before anything loads React.
@@ -49,13 +50,18 @@ try {
   const pages = { '/': '/', 'a service page': `/services/${first.category}/${first._id}`, '/projects': '/projects' };
 
   const all = new Map<string, ScriptSize>();
-  console.log('| Page | JS files | raw KiB | gzip KiB |\n|---|---:|---:|---:|');
+  console.log('| Page | JS files | raw KiB | gzip KiB | HTML KiB | HTML gzip KiB | inline <svg> |\n|---|---:|---:|---:|---:|---:|---:|');
   for (const [label, url] of Object.entries(pages)) {
     const scripts = await guestScripts(browser, server.url, url);
     for (const s of scripts) all.set(s.url, s);
     const raw = scripts.reduce((sum, s) => sum + s.raw, 0);
     const gzip = scripts.reduce((sum, s) => sum + s.gzip, 0);
-    console.log(`| ${label} | ${scripts.length} | ${kib(raw)} | ${kib(gzip)} |`);
+    // The guest's HTML as the server renders it: its size, and how many inline <svg> elements it carries.
+    const html = Buffer.from(await (await fetch(server.url + url)).arrayBuffer());
+    const svgs = html.toString().match(/<svg\b/g)?.length ?? 0;
+    console.log(
+      `| ${label} | ${scripts.length} | ${kib(raw)} | ${kib(gzip)} | ${kib(html.length)} | ${kib(gzipSync(html, { level: 9 }).length)} | ${svgs} |`,
+    );
   }
   console.log('\nBiggest files (gzip KiB) over the three pages:\n');
   const biggest = [...all.values()].sort((a, b) => b.gzip - a.gzip);

@@ -1,5 +1,5 @@
 import { data as answer, redirect } from 'react-router';
-import { CalendarClock, Eye, MessageCircle, Pencil, RefreshCw } from 'lucide-react';
+import { CalendarClock, Eye, MessageCircle, Pencil, RefreshCw } from '../components/ui/icons.tsx';
 import type { Route } from './+types/service-detail';
 import type { Service, ServiceCard } from '#contract/catalog';
 import { PACKAGE_TITLES } from '#contract/catalog-constants';

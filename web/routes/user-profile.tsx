@@ -1,5 +1,5 @@
 import { data as answer } from 'react-router';
-import { CalendarDays, Flag, MapPin, MessageCircle, Settings } from 'lucide-react';
+import { CalendarDays, Flag, MapPin, MessageCircle, Settings } from '../components/ui/icons.tsx';
 import type { Route } from './+types/user-profile';
 import { errorMeta, pageNotFound } from '../features/shell/index.ts';
 import { useShell } from '../lib/use-shell.ts';

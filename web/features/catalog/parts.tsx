@@ -1,4 +1,4 @@
-import { ImageIcon, Star } from 'lucide-react';
+import { ImageIcon, Star } from '../../components/ui/icons.tsx';
 import { SELLER_LEVEL_TITLES, type SellerLevel } from '#contract/catalog-constants';
 import { FORMS, count, formatRating, ratingText } from './texts.ts';
 

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { Paperclip, Send, X } from 'lucide-react';
+import { Paperclip, Send, X } from '../../components/ui/icons.tsx';
 import type { SentMessage } from '#contract/chat';
 import { CHAT_MESSAGES, MAX_MESSAGE_FILES, MAX_MESSAGE_LENGTH } from '#contract/chat-constants';
 import { api } from '../../lib/api.ts';

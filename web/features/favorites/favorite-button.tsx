@@ -1,5 +1,5 @@
 import { useNavigate } from 'react-router';
-import { Heart } from 'lucide-react';
+import { Heart } from '../../components/ui/icons.tsx';
 import { useShell } from '../../lib/use-shell.ts';
 import { loginPath } from '../auth/index.ts';
 import { favorites, useIsFavorite } from './use-favorites.ts';

@@ -1,5 +1,5 @@
 import { useCallback, useState, type FormEvent } from 'react';
-import { Plus, Trash2 } from 'lucide-react';
+import { Plus, Trash2 } from '../../components/ui/icons.tsx';
 import type { ApiError } from '#contract/api';
 import type { ServiceInput } from '#contract/catalog';
 import { MAX_SERVICE_IMAGES, PACKAGE_KINDS, PACKAGE_TITLES } from '#contract/catalog-constants';

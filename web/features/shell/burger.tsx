@@ -1,4 +1,4 @@
-import { Menu, X } from 'lucide-react';
+import { Menu, X } from '../../components/ui/icons.tsx';
 
 export interface BurgerProps {
   open: boolean;

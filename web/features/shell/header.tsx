@@ -1,6 +1,6 @@
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { Form, NavLink, useLocation, useNavigate } from 'react-router';
-import { ChevronDown, Folder, Search } from 'lucide-react';
+import { ChevronDown, Folder, Search } from '../../components/ui/icons.tsx';
 import { CURRENCIES, type Currency } from '#contract/constants';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { useShell } from '../../lib/use-shell.ts';

@@ -1,4 +1,4 @@
-import { LogOut, Shield, User } from 'lucide-react';
+import { LogOut, Shield, User } from '../../components/ui/icons.tsx';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { Avatar } from '../../components/ui/avatar.tsx';
 import { useShell } from '../../lib/use-shell.ts';
