@@ -3,7 +3,7 @@
 // compresses small files badly. Two groups collect what every guest page runs, by path:
 // - "shell": the root's and the default layout's code (header, footer, stores, the API client's front, the plain
 //   contract constants) and React's JSX runtime;
-// - "catalog": the listings, cards, favourites and avatars that the home page, /projects and a service page share.
+// - "catalog": the listings, cards, favourites and (beam) avatars that the home page, /projects and a service page share.
 // What only a signed-in person, a form or an admin page needs is left out of both: it keeps its own chunks, loaded
 // where it is used. Route modules are entries of their own and stay separate files.
 import type { Plugin, Rolldown } from 'vite';
@@ -21,8 +21,7 @@ const SHELL = [
 
 const CATALOG = [
   /[\\/]web[\\/]features[\\/](catalog|favorites)[\\/]/,
-  /[\\/]web[\\/]components[\\/]ui[\\/]avatar\.tsx$/,
-  /[\\/]node_modules[\\/]boring-avatars[\\/]/,
+  /[\\/]web[\\/]components[\\/]ui[\\/](avatar|beam-avatar)\.tsx$/,
 ];
 
 const matches = (patterns: RegExp[]) => (id: string) => !id.includes('?') && patterns.some((p) => p.test(id));
