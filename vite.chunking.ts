@@ -3,24 +3,31 @@
 // compresses small files badly. Two groups collect what every guest page runs, by path:
 // - "shell": the root's and the default layout's code (header, footer, stores, the API client's front, the plain
 //   contract constants) and React's JSX runtime;
-// - "catalog": the listings, cards, favourites and (beam) avatars that the home page, /projects and a service page share.
-// What only a signed-in person, a form or an admin page needs is left out of both: it keeps its own chunks, loaded
-// where it is used. Route modules are entries of their own and stay separate files.
+// - "catalog": the cards, favourites and (beam) avatars that the home page, /projects and a service page share, and
+//   "listing": what only the listings need (filters, the list's data).
+// A group takes every module its pattern matches, wherever it is imported from: what only a signed-in person, a form
+// or an admin page needs (the socket, the side menus' titles, the API transport) is kept out of the patterns, so it
+// stays in chunks of its own, loaded where it is used. Route modules are entries of their own and stay separate files.
 import type { Plugin, Rolldown } from 'vite';
 
 type CodeSplitting = Exclude<NonNullable<Rolldown.OutputOptions['codeSplitting']>, boolean>;
 
 const SHELL = [
-  /[\\/]web[\\/]lib[\\/](?!api-client|upload)[^\\/]+\.tsx?$/,
+  /[\\/]web[\\/]lib[\\/](?!api-client|upload|socket)[^\\/]+\.tsx?$/,
   /[\\/]web[\\/]components[\\/]ui[\\/](app-link|breadcrumbs|price|progress-bar|toaster)\.tsx$/,
-  /[\\/]web[\\/]features[\\/]shell[\\/](?!signed-in\.|logout-modal|role-toggle)[^\\/]+\.tsx?$/,
+  /[\\/]web[\\/]features[\\/]shell[\\/](?!signed-in\.|logout-|role-toggle|page-titles)[^\\/]+\.tsx?$/,
   /[\\/]web[\\/]features[\\/]auth[\\/]safe-target\.ts$/,
-  /[\\/]contract[\\/](constants|messages|text|catalog-constants|chat-constants)\.ts$/,
+  /[\\/]contract[\\/](constants|messages|text|catalog-constants)\.ts$/,
   /[\\/]node_modules[\\/]react[\\/](jsx-runtime\.js|cjs[\\/]react-jsx-runtime\.production\.js)$/,
 ];
 
+// A listing's own code (the filters, the list's data and SEO text): the home page and /projects, not a service page.
+const LISTING = [/[\\/]web[\\/]features[\\/]catalog[\\/](listing-[a-z-]+|filters)\.tsx?$/];
+
+// Taken before LISTING (a higher priority), so that the cards a listing imports stay here.
 const CATALOG = [
-  /[\\/]web[\\/]features[\\/](catalog|favorites)[\\/]/,
+  /[\\/]web[\\/]features[\\/]catalog[\\/](?!listing-|filters\.)/,
+  /[\\/]web[\\/]features[\\/]favorites[\\/]/,
   /[\\/]web[\\/]components[\\/]ui[\\/](avatar|beam-avatar)\.tsx$/,
 ];
 
@@ -30,6 +37,7 @@ const codeSplitting: CodeSplitting = {
   groups: [
     { name: 'shell', test: matches(SHELL), priority: 2 },
     { name: 'catalog', test: matches(CATALOG), priority: 1 },
+    { name: 'listing', test: matches(LISTING), priority: 0 },
   ],
 };
 
