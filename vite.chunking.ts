@@ -27,15 +27,17 @@ const LISTING = [/[\\/]web[\\/]features[\\/]catalog[\\/](listing-[a-z-]+|filters
 // Taken before LISTING (a higher priority), so that the cards a listing imports stay here.
 const CATALOG = [
   /[\\/]web[\\/]features[\\/]catalog[\\/](?!listing-|filters\.)/,
-  /[\\/]web[\\/]features[\\/]favorites[\\/]/,
+  /[\\/]web[\\/]features[\\/]favorites[\\/]favorite-button\.tsx$/,
   /[\\/]web[\\/]components[\\/]ui[\\/](avatar|beam-avatar)\.tsx$/,
 ];
 
 const matches = (patterns: RegExp[]) => (id: string) => !id.includes('?') && patterns.some((p) => p.test(id));
+/** The bundler's own runtime helpers, which every page needs: in the shell rather than a file of their own. */
+const RUNTIME = /^\0?rolldown[:/]runtime/;
 
 const codeSplitting: CodeSplitting = {
   groups: [
-    { name: 'shell', test: matches(SHELL), priority: 2 },
+    { name: 'shell', test: (id) => RUNTIME.test(id) || matches(SHELL)(id), priority: 2 },
     { name: 'catalog', test: matches(CATALOG), priority: 1 },
     { name: 'listing', test: matches(LISTING), priority: 0 },
   ],

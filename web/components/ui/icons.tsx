@@ -1,4 +1,4 @@
-import { ICONS, type IconName } from './icon-names.ts';
+import type { IconName } from './icon-names.ts';
 
 // Icons from the sprite that vite.sprite.ts builds out of lucide's data: an <svg> of the icon's size with a <use> of
 // its symbol, which carries lucide's stroke (2 units, round, the text colour). Decorative unless labelled.
@@ -36,45 +36,46 @@ const icon = (name: IconName) => {
   return Named;
 };
 
-// lucide-react's names, so a page imports `{ X, Heart }` from here as it did from lucide-react.
-export const ArrowLeft = /* @__PURE__ */ icon(ICONS.ArrowLeft);
-export const BadgeCheck = /* @__PURE__ */ icon(ICONS.BadgeCheck);
-export const Briefcase = /* @__PURE__ */ icon(ICONS.Briefcase);
-export const CalendarClock = /* @__PURE__ */ icon(ICONS.CalendarClock);
-export const CalendarDays = /* @__PURE__ */ icon(ICONS.CalendarDays);
-export const Check = /* @__PURE__ */ icon(ICONS.Check);
-export const ChevronDown = /* @__PURE__ */ icon(ICONS.ChevronDown);
-export const ExternalLink = /* @__PURE__ */ icon(ICONS.ExternalLink);
-export const Eye = /* @__PURE__ */ icon(ICONS.Eye);
-export const EyeOff = /* @__PURE__ */ icon(ICONS.EyeOff);
-export const FileText = /* @__PURE__ */ icon(ICONS.FileText);
-export const Flag = /* @__PURE__ */ icon(ICONS.Flag);
-export const Folder = /* @__PURE__ */ icon(ICONS.Folder);
-export const Heart = /* @__PURE__ */ icon(ICONS.Heart);
-export const ImageIcon = /* @__PURE__ */ icon(ICONS.ImageIcon);
-export const ImageOff = /* @__PURE__ */ icon(ICONS.ImageOff);
-export const ImagePlus = /* @__PURE__ */ icon(ICONS.ImagePlus);
-export const LogOut = /* @__PURE__ */ icon(ICONS.LogOut);
-export const MailCheck = /* @__PURE__ */ icon(ICONS.MailCheck);
-export const MapPin = /* @__PURE__ */ icon(ICONS.MapPin);
-export const Menu = /* @__PURE__ */ icon(ICONS.Menu);
-export const MessageCircle = /* @__PURE__ */ icon(ICONS.MessageCircle);
-export const MessageSquareText = /* @__PURE__ */ icon(ICONS.MessageSquareText);
-export const Paperclip = /* @__PURE__ */ icon(ICONS.Paperclip);
-export const Pause = /* @__PURE__ */ icon(ICONS.Pause);
-export const Pencil = /* @__PURE__ */ icon(ICONS.Pencil);
-export const Play = /* @__PURE__ */ icon(ICONS.Play);
-export const Plus = /* @__PURE__ */ icon(ICONS.Plus);
-export const RefreshCw = /* @__PURE__ */ icon(ICONS.RefreshCw);
-export const RotateCcw = /* @__PURE__ */ icon(ICONS.RotateCcw);
-export const Search = /* @__PURE__ */ icon(ICONS.Search);
-export const Send = /* @__PURE__ */ icon(ICONS.Send);
-export const Settings = /* @__PURE__ */ icon(ICONS.Settings);
-export const Shield = /* @__PURE__ */ icon(ICONS.Shield);
-export const ShoppingBag = /* @__PURE__ */ icon(ICONS.ShoppingBag);
-export const SlidersHorizontal = /* @__PURE__ */ icon(ICONS.SlidersHorizontal);
-export const Star = /* @__PURE__ */ icon(ICONS.Star);
-export const Trash2 = /* @__PURE__ */ icon(ICONS.Trash2);
-export const User = /* @__PURE__ */ icon(ICONS.User);
-export const Wallet = /* @__PURE__ */ icon(ICONS.Wallet);
-export const X = /* @__PURE__ */ icon(ICONS.X);
+// lucide-react's names, so a page imports `{ X, Heart }` from here as it did from lucide-react. The symbol ids are
+// literals (checked against icon-names.ts by the type), so the browser gets no table of names.
+export const ArrowLeft = /* @__PURE__ */ icon('arrow-left');
+export const BadgeCheck = /* @__PURE__ */ icon('badge-check');
+export const Briefcase = /* @__PURE__ */ icon('briefcase');
+export const CalendarClock = /* @__PURE__ */ icon('calendar-clock');
+export const CalendarDays = /* @__PURE__ */ icon('calendar-days');
+export const Check = /* @__PURE__ */ icon('check');
+export const ChevronDown = /* @__PURE__ */ icon('chevron-down');
+export const ExternalLink = /* @__PURE__ */ icon('external-link');
+export const Eye = /* @__PURE__ */ icon('eye');
+export const EyeOff = /* @__PURE__ */ icon('eye-off');
+export const FileText = /* @__PURE__ */ icon('file-text');
+export const Flag = /* @__PURE__ */ icon('flag');
+export const Folder = /* @__PURE__ */ icon('folder');
+export const Heart = /* @__PURE__ */ icon('heart');
+export const ImageIcon = /* @__PURE__ */ icon('image');
+export const ImageOff = /* @__PURE__ */ icon('image-off');
+export const ImagePlus = /* @__PURE__ */ icon('image-plus');
+export const LogOut = /* @__PURE__ */ icon('log-out');
+export const MailCheck = /* @__PURE__ */ icon('mail-check');
+export const MapPin = /* @__PURE__ */ icon('map-pin');
+export const Menu = /* @__PURE__ */ icon('menu');
+export const MessageCircle = /* @__PURE__ */ icon('message-circle');
+export const MessageSquareText = /* @__PURE__ */ icon('message-square-text');
+export const Paperclip = /* @__PURE__ */ icon('paperclip');
+export const Pause = /* @__PURE__ */ icon('pause');
+export const Pencil = /* @__PURE__ */ icon('pencil');
+export const Play = /* @__PURE__ */ icon('play');
+export const Plus = /* @__PURE__ */ icon('plus');
+export const RefreshCw = /* @__PURE__ */ icon('refresh-cw');
+export const RotateCcw = /* @__PURE__ */ icon('rotate-ccw');
+export const Search = /* @__PURE__ */ icon('search');
+export const Send = /* @__PURE__ */ icon('send');
+export const Settings = /* @__PURE__ */ icon('settings');
+export const Shield = /* @__PURE__ */ icon('shield');
+export const ShoppingBag = /* @__PURE__ */ icon('shopping-bag');
+export const SlidersHorizontal = /* @__PURE__ */ icon('sliders-horizontal');
+export const Star = /* @__PURE__ */ icon('star');
+export const Trash2 = /* @__PURE__ */ icon('trash');
+export const User = /* @__PURE__ */ icon('user');
+export const Wallet = /* @__PURE__ */ icon('wallet');
+export const X = /* @__PURE__ */ icon('x');
