@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { reactRouter } from '@react-router/dev/vite';
 import { defineConfig, type Plugin } from 'vite';
+import { guestChunks } from './vite.chunking.ts';
+import { iconSprite } from './vite.sprite.ts';
 
 /** Emits builds/latest.json with this build's id; the client polls it to notice a new version (SPEC §7). */
 function buildInfo(): Plugin {
@@ -16,7 +18,7 @@ function buildInfo(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [reactRouter(), buildInfo()],
+  plugins: [reactRouter(), buildInfo(), guestChunks(), iconSprite()],
   build: {
     target: 'es2022',
     rollupOptions: {

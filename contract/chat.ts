@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { MESSAGE_PAGE_SIZE } from './constants.ts';
 import { fileInfoSchema } from './files.ts';
+import {
+  CHAT_KINDS,
+  CHAT_LIST_DEFAULT_LIMIT,
+  CHAT_LIST_MAX_LIMIT,
+  CHAT_MESSAGES,
+  MAX_MESSAGE_FILES,
+  MAX_MESSAGE_LENGTH,
+  MESSAGES_MAX_LIMIT,
+} from './chat-constants.ts';
 
 // Chats and messages (SPEC §3, §4, §7): request bodies, queries, answers and the socket events, shared by the
 // server and the web app. Documents carry `_id`; dates are ISO strings.
@@ -10,42 +19,7 @@ import { fileInfoSchema } from './files.ts';
 // workspace). Dispute chats (kind "dispute", both parties and an admin) are listed by the disputes API with their
 // dispute (SPEC: a dispute has a chat and unseen_messages); the message calls below work on them all.
 
-export const CHAT_KINDS = ['direct', 'order', 'dispute'] as const;
-export type ChatKind = (typeof CHAT_KINDS)[number];
-
-/** PRODUCT.md: up to 10 files of 20 MB each per message. */
-export const MAX_MESSAGE_FILES = 10;
-export const MAX_MESSAGE_LENGTH = 4000;
-export const CHAT_LIST_DEFAULT_LIMIT = 20;
-export const CHAT_LIST_MAX_LIMIT = 50;
-export const MESSAGES_MAX_LIMIT = 50;
-/** Default of the operator setting: messages a person may send per window. */
-export const MESSAGES_PER_WINDOW = 30;
-export const MESSAGES_WINDOW_MS = 60_000;
-/** What a masked contact is replaced with. */
-export const CONTACT_MASK = '[скрыто]';
-
-export const CHAT_MESSAGES = {
-  contactsMasked: 'Контакты скрыты: обмен контактами до заказа запрещён правилами',
-  empty: 'Напишите сообщение или приложите файл',
-  tooLong: `Сообщение — не длиннее ${MAX_MESSAGE_LENGTH} символов`,
-  tooManyFiles: `Не больше ${MAX_MESSAGE_FILES} файлов в сообщении`,
-  badFile: 'Загрузите файл через форму',
-  notYourFile: 'Файл должен быть загружен вами',
-  noRecipient: 'Укажите получателя',
-  notYourself: 'Нельзя написать самому себе',
-  recipientNotFound: 'Получатель не найден',
-  recipientBlocked: 'Пользователь заблокирован, написать ему нельзя',
-  serviceNotFound: 'Услуга не найдена',
-  chatNotFound: 'Чат не найден',
-  notMember: 'Вы не участник этого чата',
-  messageNotFound: 'Сообщение не найдено',
-  ownMessage: 'Своё сообщение нельзя отметить прочитанным',
-  seenOnly: 'Сообщение можно только отметить прочитанным',
-  cannotDelete: 'Чат заказа или спора удалить нельзя: он хранит историю сделки',
-  tooMany: 'Слишком много сообщений, подождите минуту',
-  badId: 'Неверный идентификатор',
-} as const;
+export * from './chat-constants.ts';
 
 // ---------------------------------------------------------------------------------------------------------
 // Answers
@@ -176,14 +150,6 @@ export const markSeenSchema = z.object({ seen: z.literal(true, { error: CHAT_MES
 // Socket events (server → client). Each goes only to the sockets of the people it concerns.
 // ---------------------------------------------------------------------------------------------------------
 
-export const SOCKET_EVENTS = {
-  newMessage: 'new_message',
-  deleteChat: 'delete_chat',
-  updateUser: 'update_user',
-  updateMessage: 'update_message',
-  newDispute: 'new_dispute',
-  counters: 'get_counters',
-} as const;
 
 /** To every member: the chat as that member sees it (their own unseen count) and the new message. */
 export const newMessageEventSchema = z.object({ chat: chatSchema, newMessage: messageSchema });

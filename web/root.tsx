@@ -9,6 +9,7 @@ import {
   useRouteError,
   type ShouldRevalidateFunction,
 } from 'react-router';
+import { Suspense } from 'react';
 import type { Route } from './+types/root';
 import './lib/load-context.ts';
 import { useNonce } from './lib/nonce.ts';
@@ -77,7 +78,11 @@ export default function App() {
       <ShellEffects />
       <Outlet />
       <Toaster />
-      {user && <LogoutModal />}
+      {user && (
+        <Suspense fallback={null}>
+          <LogoutModal />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,55 +1,32 @@
-import { ofetch, type FetchOptions } from 'ofetch';
 import type { ApiError } from '#contract/api';
 import type { EndpointAnswer, EndpointInput } from '#contract/endpoint';
 import type { Endpoints } from '#contract/endpoints';
-import { pathFor, routeOf, type ReadName, type WriteName } from '#contract/routes';
-import { MESSAGES } from '#contract/messages';
-import { getToken } from './token.ts';
-import { progressStore as progress } from './progress-store.ts';
+import type { ReadName, WriteName } from '#contract/routes';
+import type { AnyInput, Query } from './api-client.ts';
 
 // SPEC §7: calls go to apiBase with the bearer token; GETs are cached by method, path and query and
 // retried once (ofetch's default: GET only, on 408/409/425/429/500/502/503/504); other methods are
 // never retried and return their error instead of throwing.
+// The transport (ofetch, the route table) is imported on the first call: a guest who only browses never loads it.
+
+/** The transport module, imported once. */
+const transport = () => import('./api-client.ts');
 
 let apiBase = '';
 export const setApiBase = (base: string) => void (apiBase = base);
 /** Where the API is ('' for this origin), for the calls that cannot go through the client (uploads). */
 export const apiBaseUrl = () => apiBase;
 
-const client = ofetch.create({
-  onRequest({ options }) {
-    progress.start();
-    const token = getToken();
-    if (token) {
-      const headers = new Headers(options.headers);
-      headers.set('authorization', `Bearer ${token}`);
-      options.headers = headers;
-    }
-  },
-  onResponse: () => progress.done(),
-  onRequestError: () => progress.done(),
-});
-
-type Query = Record<string, string | number | boolean | undefined>;
 /** A change's outcome: the whole answer, or the error. */
 export type Sent<A> = { data: A; error?: undefined } | { data?: undefined; error: ApiError };
 
 const cache = new Map<string, Promise<unknown>>();
-const keyOf = (path: string, query?: Query) =>
-  `GET ${path}?${new URLSearchParams(
+const queryKey = (query?: Query) =>
+  `${new URLSearchParams(
     Object.entries(query ?? {})
       .filter(([, v]) => v !== undefined)
       .map(([k, v]) => [k, String(v)]),
   )}`;
-
-function toError(err: unknown): ApiError {
-  const e = err as { data?: Partial<ApiError>; status?: number; statusCode?: number };
-  return {
-    status: e.data?.status ?? e.statusCode ?? e.status ?? 0,
-    message: e.data?.message ?? MESSAGES.unexpected,
-    errors: e.data?.errors,
-  };
-}
 
 type Known = keyof Endpoints;
 /** An upload's body is the form itself (multipart/form-data, the contract's `multipart`), not JSON. */
@@ -58,21 +35,19 @@ type Input<N extends Known> = EndpointInput<Endpoints[N]> &
 type Answer<N extends Known> = EndpointAnswer<Endpoints[N]>;
 /** Input for endpoints that take none may be left out. */
 type InputArg<N extends Known> = Record<never, never> extends Input<N> ? [input?: Input<N>] : [input: Input<N>];
-type AnyInput = { params?: Record<string, string | number>; query?: Query; body?: unknown };
-
-function target(name: Known, input: AnyInput | undefined) {
-  const { method, path } = routeOf(name);
-  return { method, path: pathFor(path, input?.params) };
-}
 
 /** A cached GET: the same path and query share one request until it fails or `fresh` asks again. */
-function cachedGet(path: string, query: Query | undefined, fresh: boolean): Promise<unknown> {
-  const key = keyOf(path, query);
+function cachedGet(name: Known, input: AnyInput | undefined, fresh: boolean): Promise<unknown> {
+  const query = input?.query;
+  // The route's name and parameters stand for its path, which the transport computes.
+  const key = `${name} ${JSON.stringify(input?.params ?? {})}?${queryKey(query)}`;
   if (!fresh && cache.has(key)) return cache.get(key)!;
-  const request = client(path, { baseURL: apiBase, query }).catch((err: unknown) => {
-    cache.delete(key);
-    throw toError(err);
-  });
+  const request = transport().then(({ get, target, toError }) =>
+    get(target(name, input).path, apiBase, query).catch((err: unknown) => {
+      cache.delete(key);
+      throw toError(err);
+    }),
+  );
   cache.set(key, request);
   return request;
 }
@@ -86,34 +61,24 @@ export const api = {
     name: N,
     ...[input, opts]: [...InputArg<N>, opts?: { fresh?: boolean }]
   ): Promise<Answer<N>> {
-    const { path } = target(name, input as AnyInput);
-    return cachedGet(
-      path,
-      (input as AnyInput | undefined)?.query,
-      (opts as { fresh?: boolean } | undefined)?.fresh ?? false,
-    ) as Promise<Answer<N>>;
+    const fresh = (opts as { fresh?: boolean } | undefined)?.fresh ?? false;
+    return cachedGet(name, input as AnyInput | undefined, fresh) as Promise<Answer<N>>;
   },
   /** A change by the contract's name: never retried, resolves with the answer or the error. */
   async write<N extends WriteName & Known>(name: N, ...[input]: InputArg<N>): Promise<Sent<Answer<N>>> {
-    const { method, path } = target(name, input as AnyInput);
-    const { body, query } = (input ?? {}) as AnyInput;
+    const { send, target, toError } = await transport();
     try {
-      const data = await client<Answer<N>>(path, {
-        baseURL: apiBase,
-        method,
-        body: body as FetchOptions['body'],
-        query,
-        retry: 0,
-      });
+      const { method, path } = target(name, input as AnyInput);
+      const data = await send<Answer<N>>(path, apiBase, method, (input ?? {}) as AnyInput);
       return { data };
     } catch (err) {
       return { error: toError(err) };
     }
   },
   /** A read as the user types (suggestions): not cached, never retried, and no progress bar. */
-  readInBackground<N extends ReadName & Known>(name: N, input: Input<N>, signal: AbortSignal): Promise<Answer<N>> {
-    const { path } = target(name, input as AnyInput);
-    return ofetch<Answer<N>>(path, { baseURL: apiBase, query: (input as AnyInput).query, signal, retry: 0 });
+  async readInBackground<N extends ReadName & Known>(name: N, input: Input<N>, signal: AbortSignal): Promise<Answer<N>> {
+    const { getInBackground, target } = await transport();
+    return getInBackground<Answer<N>>(target(name, input as AnyInput).path, apiBase, (input as AnyInput).query, signal);
   },
   clearCache: () => cache.clear(),
 };

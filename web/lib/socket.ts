@@ -1,4 +1,4 @@
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import {
   SOCKET_CONNECT_TIMEOUT_MS,
   SOCKET_RANDOMIZATION,
@@ -10,6 +10,7 @@ import { createStore, useStore } from './store.ts';
 
 // SPEC §4/§9: one socket, only when authenticated; long polling only, no multiplexing, bearer token
 // in the auth data; reconnects 1–5 s with randomisation 0.5, forever; connect timeout 20 s.
+// socket.io-client (13 KiB gzip) is imported when a signed-in person connects, never on a guest's pages (issue 11).
 
 export const SOCKET_OPTIONS = {
   path: '/socket.io/',
@@ -27,6 +28,8 @@ export const SOCKET_OPTIONS = {
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 let socket: ClientSocket | null = null;
+/** Counts connects and disconnects: a client library that arrives after a disconnect (or a newer connect) is not used. */
+let generation = 0;
 /** The connected socket's transport name ('polling'), 'N/A' without one. */
 const transport = createStore('N/A');
 type EventHandler<E extends ServerEvent> = (...args: ServerEventArgs<E>) => void;
@@ -60,33 +63,44 @@ function dispatch<E extends ServerEvent>(event: E, ...args: ServerEventArgs<E>) 
 export const useSocketTransport = () => useStore(transport);
 
 /**
- * Connects the user's socket. `onDropped` runs when the server itself ends the connection (the session was
- * revoked: logout everywhere, a password change elsewhere, a block) so the app can check and sign out.
+ * Connects the user's socket once socket.io-client has loaded. `onDropped` runs when the server itself ends the
+ * connection (the session was revoked: logout everywhere, a password change elsewhere, a block) so the app can check
+ * and sign out.
  */
-export function connectSocket(apiBase: string, token: string, onDropped?: () => void): ClientSocket {
+export function connectSocket(apiBase: string, token: string, onDropped?: () => void): void {
+  const auth = { token: `Bearer ${token}` };
   if (socket) {
-    socket.auth = { token: `Bearer ${token}` };
+    socket.auth = auth;
     if (!socket.connected) socket.connect();
-    return socket;
+    return;
   }
-  socket = io(apiBase || undefined, { ...SOCKET_OPTIONS, transports: [...SOCKET_OPTIONS.transports], auth: { token: `Bearer ${token}` } });
-  socket.onAny(dispatch);
-  socket.on('connect', () => transport.set(socket?.io.engine?.transport?.name ?? 'N/A'));
-  socket.on('disconnect', (reason) => {
-    transport.set('N/A');
-    if (reason === 'io server disconnect') onDropped?.();
-  });
-  // A refused handshake (revoked token) while we think we are signed in means the same.
-  socket.on('connect_error', (err) => {
-    if (err.message === 'unauthorized') onDropped?.();
-  });
-  // SPEC §8: connect errors are only logged.
-  socket.on('connect_error', (err) => console.warn('socket connect error:', err.message));
-  socket.connect();
-  return socket;
+  const mine = ++generation;
+  import('socket.io-client').then(
+    ({ io }) => {
+      if (mine !== generation || socket) return;
+      const created: ClientSocket = io(apiBase || undefined, { ...SOCKET_OPTIONS, transports: [...SOCKET_OPTIONS.transports], auth });
+      socket = created;
+      created.onAny(dispatch);
+      created.on('connect', () => transport.set(created.io.engine?.transport?.name ?? 'N/A'));
+      created.on('disconnect', (reason) => {
+        transport.set('N/A');
+        if (reason === 'io server disconnect') onDropped?.();
+      });
+      // A refused handshake (revoked token) while we think we are signed in means the same.
+      created.on('connect_error', (err) => {
+        if (err.message === 'unauthorized') onDropped?.();
+      });
+      // SPEC §8: connect errors are only logged.
+      created.on('connect_error', (err) => console.warn('socket connect error:', err.message));
+      created.connect();
+    },
+    // A chunk that fails to load reloads the page (vite:preloadError in shell-effects); nothing else to do here.
+    (err: unknown) => console.warn('socket client did not load:', err),
+  );
 }
 
 export function disconnectSocket() {
+  generation++;
   socket?.disconnect();
   socket = null;
   transport.set('N/A');

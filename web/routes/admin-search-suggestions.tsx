@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Form, useLoaderData, useNavigation, useRevalidator, useSearchParams } from 'react-router';
-import { Trash2 } from 'lucide-react';
+import { Trash2 } from '../components/ui/icons.tsx';
 import type { Route } from './+types/admin-search-suggestions';
 import { api } from '../lib/api.ts';
 import { formatDate } from '../lib/dates.ts';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { BadgeCheck, Briefcase, Wallet } from 'lucide-react';
+import { BadgeCheck, Briefcase, Wallet } from '../components/ui/icons.tsx';
 import type { Route } from './+types/become-seller';
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { useLoaderData, useRevalidator } from 'react-router';
-import { Plus } from 'lucide-react';
+import { Plus } from '../components/ui/icons.tsx';
 import type { Route } from './+types/profile-items';
 import type { Project, Service } from '#contract/catalog';
-import { LISTING_MAX_LIMIT } from '#contract/catalog';
+import { LISTING_MAX_LIMIT } from '#contract/catalog-constants';
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
 import { pageMeta } from '../features/shell/index.ts';

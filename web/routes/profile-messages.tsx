@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { ArrowLeft, Trash2 } from 'lucide-react';
+import { ArrowLeft, Trash2 } from '../components/ui/icons.tsx';
 import type { Route } from './+types/profile-messages';
 import type { SentMessage } from '#contract/chat';
 import { pageMeta } from '../features/shell/index.ts';

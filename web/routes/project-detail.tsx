@@ -1,5 +1,5 @@
 import { data as answer, redirect } from 'react-router';
-import { CalendarClock, Eye, FileText, MessageSquareText } from 'lucide-react';
+import { CalendarClock, Eye, FileText, MessageSquareText } from '../components/ui/icons.tsx';
 import type { Route } from './+types/project-detail';
 import type { Project } from '#contract/catalog';
 import { errorMeta, pageNotFound } from '../features/shell/index.ts';

@@ -1,7 +1,8 @@
 import { data as answer, redirect } from 'react-router';
-import { CalendarClock, Eye, MessageCircle, Pencil, RefreshCw } from 'lucide-react';
+import { CalendarClock, Eye, MessageCircle, Pencil, RefreshCw } from '../components/ui/icons.tsx';
 import type { Route } from './+types/service-detail';
-import { PACKAGE_TITLES, type Service, type ServiceCard } from '#contract/catalog';
+import type { Service, ServiceCard } from '#contract/catalog';
+import { PACKAGE_TITLES } from '#contract/catalog-constants';
 import { errorMeta, pageNotFound } from '../features/shell/index.ts';
 import { useShell } from '../lib/use-shell.ts';
 import { AppLink } from '../components/ui/app-link.tsx';

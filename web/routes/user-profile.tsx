@@ -1,5 +1,5 @@
 import { data as answer } from 'react-router';
-import { CalendarDays, Flag, MapPin, MessageCircle, Settings } from 'lucide-react';
+import { CalendarDays, Flag, MapPin, MessageCircle, Settings } from '../components/ui/icons.tsx';
 import type { Route } from './+types/user-profile';
 import { errorMeta, pageNotFound } from '../features/shell/index.ts';
 import { useShell } from '../lib/use-shell.ts';
@@ -25,7 +25,7 @@ import {
   ServiceCardView,
 } from '../features/catalog/index.ts';
 import { loginPath } from '../features/auth/index.ts';
-import { SELLER_LEVEL_TITLES } from '#contract/catalog';
+import { SELLER_LEVEL_TITLES } from '#contract/catalog-constants';
 import { trimEnd } from '#contract/text';
 
 // /user/{id}: a person's public page — who they are, their rating and their services.

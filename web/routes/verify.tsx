@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { MailCheck } from 'lucide-react';
+import { MailCheck } from '../components/ui/icons.tsx';
 import type { Route } from './+types/verify';
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
+import { prerenderToNodeStream } from 'react-dom/static';
+import BoringAvatar from 'boring-avatars';
 import { Avatar, AVATAR_VARIANTS, DEFAULT_AVATAR_COLORS } from './avatar.tsx';
+import { BeamAvatar } from './beam-avatar.tsx';
+
+/** The HTML once every lazy part has loaded (the variants other than beam come with the package, on demand). */
+async function settled(element: React.ReactElement) {
+  const { prelude } = await prerenderToNodeStream(element);
+  let html = '';
+  for await (const chunk of prelude) html += String(chunk);
+  return html;
+}
 
 describe('Avatar', () => {
   it('is deterministic for a name and differs for another name', () => {
@@ -29,8 +40,22 @@ describe('Avatar', () => {
   it('supports size, square and every variant', () => {
     expect(renderToStaticMarkup(<Avatar name="x" size={64} />)).toMatch(/<svg[^>]*width="64"/);
     expect(renderToStaticMarkup(<Avatar name="x" square />)).toContain('avatar--square');
-    const outputs = AVATAR_VARIANTS.map((variant) => renderToStaticMarkup(<Avatar name="Иван" variant={variant} />));
+  });
+
+  it('draws every variant', async () => {
+    const outputs = await Promise.all(AVATAR_VARIANTS.map((variant) => settled(<Avatar name="Иван" variant={variant} />)));
+    expect(outputs.every((html) => html.includes('<svg'))).toBe(true);
     expect(new Set(outputs).size).toBe(AVATAR_VARIANTS.length);
+  });
+
+  it('draws beam exactly as boring-avatars does', () => {
+    for (const name of ['Иван Петров', 'Мария Сидорова', 'x', '?', 'Alexander Hamilton', 'ООО «Ромашка» 42']) {
+      for (const square of [false, true]) {
+        const props = { name, colors: [...DEFAULT_AVATAR_COLORS], size: 40, square };
+        const ours = renderToStaticMarkup(<BeamAvatar {...props} />);
+        expect(ours, `${name} ${square}`).toBe(renderToStaticMarkup(<BoringAvatar {...props} variant="beam" />));
+      }
+    }
   });
 
   it('renders an <img> when src is given', () => {

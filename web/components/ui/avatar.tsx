@@ -1,5 +1,8 @@
-import { useState } from 'react';
-import BoringAvatar from 'boring-avatars';
+import { Suspense, lazy, useState } from 'react';
+import { BeamAvatar } from './beam-avatar.tsx';
+
+// The default "beam" is our own copy (beam-avatar.tsx); the package draws the other variants, loaded when one is shown.
+const BoringAvatar = lazy(() => import('boring-avatars'));
 
 export const AVATAR_VARIANTS = ['bauhaus', 'beam', 'marble', 'pixel', 'ring', 'sunset'] as const;
 export type AvatarVariant = (typeof AVATAR_VARIANTS)[number];
@@ -54,15 +57,21 @@ export function Avatar({
 
   return (
     <span className={classes} role="img" aria-label={name} style={{ width: size, height: size }}>
-      <BoringAvatar
-        name={name.trim() || '?'}
-        variant={isAvatarVariant(variant) ? variant : DEFAULT_AVATAR_VARIANT}
-        colors={[...colors]}
-        size={size}
-        square={square}
-        aria-hidden="true"
-        focusable="false"
-      />
+      {!isAvatarVariant(variant) || variant === 'beam' ? (
+        <BeamAvatar name={name.trim() || '?'} colors={colors} size={size} square={square} aria-hidden="true" focusable="false" />
+      ) : (
+        <Suspense fallback={null}>
+          <BoringAvatar
+            name={name.trim() || '?'}
+            variant={variant}
+            colors={[...colors]}
+            size={size}
+            square={square}
+            aria-hidden="true"
+            focusable="false"
+          />
+        </Suspense>
+      )}
     </span>
   );
 }

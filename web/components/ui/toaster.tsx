@@ -1,5 +1,5 @@
 import type { CSSProperties } from 'react';
-import { X } from 'lucide-react';
+import { X } from './icons.tsx';
 import { TOAST_CLOSE_ANIMATION_MS } from '#contract/constants';
 import { useStore } from '../../lib/store.ts';
 import { toastStore, type Toast, type ToastStore } from '../../lib/toast-store.ts';

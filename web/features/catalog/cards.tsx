@@ -1,4 +1,4 @@
-import { CalendarClock, MessageSquareText } from 'lucide-react';
+import { CalendarClock, MessageSquareText } from '../../components/ui/icons.tsx';
 import type { Project, PublicUser, ServiceCard } from '#contract/catalog';
 import type { CatalogueCategory } from '#contract/ssr';
 import { AppLink } from '../../components/ui/app-link.tsx';

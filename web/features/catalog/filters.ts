@@ -1,5 +1,5 @@
 import type { ReadName } from '#contract/routes';
-import { LISTING_DEFAULT_LIMIT, MAX_PRICE, SELLER_LEVELS, SELLER_LEVEL_TITLES, type SellerLevel } from '#contract/catalog';
+import { LISTING_DEFAULT_LIMIT, MAX_PRICE, SELLER_LEVELS, SELLER_LEVEL_TITLES, type SellerLevel } from '#contract/catalog-constants';
 
 // The listings' filters: how they read from a URL, how they are written back into one, and how they become the
 // API's query. Prices are in rubles in the URL and in the form (what people type), kopecks for the API.

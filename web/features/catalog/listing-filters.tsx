@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { X } from 'lucide-react';
-import { SELLER_LEVELS, SELLER_LEVEL_TITLES, type SellerLevel } from '#contract/catalog';
+import { X } from '../../components/ui/icons.tsx';
+import { SELLER_LEVELS, SELLER_LEVEL_TITLES, type SellerLevel } from '#contract/catalog-constants';
 import {
   DELIVERY_OPTIONS,
   LISTING_FIELDS,

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useNavigation, useRevalidator } from 'react-router';
-import { SlidersHorizontal, X } from 'lucide-react';
+import { SlidersHorizontal, X } from '../../components/ui/icons.tsx';
 import type { Project, PublicUser, ServiceCard } from '#contract/catalog';
 import { useShell } from '../../lib/use-shell.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';

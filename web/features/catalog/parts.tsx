@@ -1,5 +1,5 @@
-import { ImageIcon, Star } from 'lucide-react';
-import { SELLER_LEVEL_TITLES, type SellerLevel } from '#contract/catalog';
+import { ImageIcon, Star } from '../../components/ui/icons.tsx';
+import { SELLER_LEVEL_TITLES, type SellerLevel } from '#contract/catalog-constants';
 import { Picture } from '../../components/ui/picture.tsx';
 import { FORMS, count, formatRating, ratingText } from './texts.ts';
 

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { Paperclip, Send, X } from 'lucide-react';
-import { CHAT_MESSAGES, MAX_MESSAGE_FILES, MAX_MESSAGE_LENGTH, type SentMessage } from '#contract/chat';
+import { Paperclip, Send, X } from '../../components/ui/icons.tsx';
+import type { SentMessage } from '#contract/chat';
+import { CHAT_MESSAGES, MAX_MESSAGE_FILES, MAX_MESSAGE_LENGTH } from '#contract/chat-constants';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast-store.ts';
 import { MAX_FILE_BYTES, uploadFile } from '../../lib/upload.ts';

@@ -1,5 +1,5 @@
 import { Fragment, useCallback, useEffect, useLayoutEffect, useRef } from 'react';
-import { FileText } from 'lucide-react';
+import { FileText } from '../../components/ui/icons.tsx';
 import type { Message, MessageFile } from '#contract/chat';
 import { Picture } from '../../components/ui/picture.tsx';
 import { dayKey, dayLabel, fileSize, isImage, linkify, timeLabel } from './format.ts';

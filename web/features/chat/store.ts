@@ -1,15 +1,15 @@
 import type { ApiOk } from '#contract/api';
 import { MESSAGE_PAGE_SIZE } from '#contract/constants';
-import {
-  SOCKET_EVENTS,
-  type Chat,
-  type ChatMember,
-  type CountersEvent,
-  type DeleteChatEvent,
-  type Message,
-  type NewMessageEvent,
-  type UpdateMessageEvent,
-  type UpdateUserEvent,
+import { SOCKET_EVENTS } from '#contract/chat-constants';
+import type {
+  Chat,
+  ChatMember,
+  CountersEvent,
+  DeleteChatEvent,
+  Message,
+  NewMessageEvent,
+  UpdateMessageEvent,
+  UpdateUserEvent,
 } from '#contract/chat';
 import { api } from '../../lib/api.ts';
 import { onSocketEvent } from '../../lib/socket.ts';

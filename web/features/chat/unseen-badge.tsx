@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { MessageCircle } from 'lucide-react';
+import { MessageCircle } from '../../components/ui/icons.tsx';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { useShell } from '../../lib/use-shell.ts';
 import { chatStore, useUnseenTotal } from './store.ts';

@@ -1,9 +1,13 @@
+import { Suspense, lazy } from 'react';
 import { useNavigate } from 'react-router';
-import { Heart } from 'lucide-react';
+import { Heart } from '../../components/ui/icons.tsx';
 import { useShell } from '../../lib/use-shell.ts';
 import { loginPath } from '../auth/index.ts';
-import { favorites, useIsFavorite } from './use-favorites.ts';
 import type { FavoriteType } from './store.ts';
+
+// A signed-in person's heart reads and changes the favourites store (the list, its sync with the account, the API):
+// that code is loaded for them only. A guest's heart is never on and leads to sign-in (issue 11).
+const LiveFavoriteButton = lazy(() => import('./favorite-live.tsx'));
 
 export interface FavoriteButtonProps {
   id: string;
@@ -14,20 +18,29 @@ export interface FavoriteButtonProps {
 }
 
 /** SPEC §2/§5: favouriting needs a signed-in person; a guest's click goes to /login and comes back. */
-export function FavoriteButton({ id, type, withText = false, className }: FavoriteButtonProps) {
+export function FavoriteButton(props: FavoriteButtonProps) {
   const { user } = useShell();
   const navigate = useNavigate();
-  const on = useIsFavorite({ id, type });
-  const label = on ? 'Убрать из избранного' : 'В избранное';
-
-  function onClick() {
-    if (!user) {
-      void navigate(loginPath(window.location.pathname + window.location.search));
-      return;
-    }
-    void favorites.toggle({ id, type });
+  if (user) {
+    return (
+      <Suspense fallback={<HeartButton {...props} on={false} />}>
+        <LiveFavoriteButton {...props} />
+      </Suspense>
+    );
   }
+  return (
+    <HeartButton {...props} on={false} onClick={() => void navigate(loginPath(window.location.pathname + window.location.search))} />
+  );
+}
 
+/** The heart itself: pressed when the item is a favourite. */
+export function HeartButton({
+  withText = false,
+  className,
+  on,
+  onClick,
+}: FavoriteButtonProps & { on: boolean; onClick?: () => void }) {
+  const label = on ? 'Убрать из избранного' : 'В избранное';
   return (
     <button
       type="button"

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { FileText, ImagePlus, Paperclip, Star, X } from 'lucide-react';
+import { FileText, ImagePlus, Paperclip, Star, X } from '../../components/ui/icons.tsx';
 import { ATTACHMENT_ACCEPT, IMAGE_TYPES, refuseFile, uploadFile } from '../../lib/upload.ts';
 import { fileLabel } from './format.ts';
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useRevalidator } from 'react-router';
-import { Eye, ImageOff, MessageSquareText, Pause, Pencil, Play, Send, ShoppingBag, Trash2 } from 'lucide-react';
+import { Eye, ImageOff, MessageSquareText, Pause, Pencil, Play, Send, ShoppingBag, Trash2 } from '../../components/ui/icons.tsx';
 import type { Project, Service } from '#contract/catalog';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast-store.ts';

@@ -1,7 +1,8 @@
 import { useCallback, useState, type FormEvent } from 'react';
-import { Plus, Trash2 } from 'lucide-react';
+import { Plus, Trash2 } from '../../components/ui/icons.tsx';
 import type { ApiError } from '#contract/api';
-import { MAX_SERVICE_IMAGES, PACKAGE_KINDS, PACKAGE_TITLES, type ServiceInput } from '#contract/catalog';
+import type { ServiceInput } from '#contract/catalog';
+import { MAX_SERVICE_IMAGES, PACKAGE_KINDS, PACKAGE_TITLES } from '#contract/catalog-constants';
 import { Checkbox, Field, TextField } from '../../components/ui/form.tsx';
 import { CategoryFields } from './category-fields.tsx';
 import { FileUploader } from './file-uploader.tsx';

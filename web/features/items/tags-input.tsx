@@ -1,5 +1,5 @@
 import { useState, type KeyboardEvent } from 'react';
-import { X } from 'lucide-react';
+import { X } from '../../components/ui/icons.tsx';
 import { Field } from '../../components/ui/form.tsx';
 import { MAX_TAG_LENGTH, MAX_TAGS, addTags, splitTags } from './tags.ts';
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Check, EyeOff, RotateCcw, X } from 'lucide-react';
+import { Check, EyeOff, RotateCcw, X } from '../../components/ui/icons.tsx';
 import type { ApiError } from '#contract/api';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast-store.ts';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ExternalLink } from 'lucide-react';
+import { ExternalLink } from '../../components/ui/icons.tsx';
 import type { PublicUser } from '#contract/catalog';
 import { formatDate } from '../../lib/dates.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';

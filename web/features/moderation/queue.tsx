@@ -1,5 +1,5 @@
 import { Form, useNavigation, useRevalidator, useSearchParams } from 'react-router';
-import { Pencil } from 'lucide-react';
+import { Pencil } from '../../components/ui/icons.tsx';
 import type { PublicUser } from '#contract/catalog';
 import { formatDate, formatRelative } from '../../lib/dates.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';

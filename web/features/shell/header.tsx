@@ -1,16 +1,19 @@
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { Form, NavLink, useLocation, useNavigate } from 'react-router';
-import { ChevronDown, Folder, LogOut, Menu, Search, Shield, User, X } from 'lucide-react';
+import { ChevronDown, Folder, Search } from '../../components/ui/icons.tsx';
 import { CURRENCIES, type Currency } from '#contract/constants';
 import { AppLink } from '../../components/ui/app-link.tsx';
-import { Avatar } from '../../components/ui/avatar.tsx';
 import { useShell } from '../../lib/use-shell.ts';
 import { api } from '../../lib/api.ts';
 import { SUGGEST_DELAY_MS, suggestionOptions, type SuggestionOption } from './search-suggestions.ts';
 import { currencyStore, useCurrency } from '../../lib/currency-store.ts';
-import { logoutModal } from './logout-store.ts';
-import { RoleToggle } from './role-toggle.tsx';
-import { HeaderMessagesLink, UnseenBadge, unseenText, useUnseenTotal } from '../chat/index.ts';
+import { Burger } from './burger.tsx';
+import { signedIn } from './signed-in-lazy.ts';
+
+// A signed-in person's parts of the header come in their own chunk (the chat store, avatars, role switch): a guest's
+// pages do not load them (issue 11).
+const SignedInBurger = lazy(() => signedIn().then((m) => ({ default: m.SignedInBurger })));
+const SignedInControls = lazy(() => signedIn().then((m) => ({ default: m.SignedInControls })));
 
 function CatalogueMenu() {
   const { catalogue } = useShell();
@@ -179,56 +182,17 @@ function CurrencySelector() {
   );
 }
 
-function UserMenu() {
-  const { user } = useShell();
-  if (!user) {
-    return (
-      <div className="auth-links">
-        <AppLink to="/login" className="btn btn--ghost">
-          Войти
-        </AppLink>
-        <AppLink to="/reg" className="btn btn--primary">
-          Регистрация
-        </AppLink>
-      </div>
-    );
-  }
-  const fullName = `${user.name} ${user.surname}`.trim();
+/** A guest's way in; the signed-in menu, role toggle and messages link are loaded only for a signed-in person. */
+function AuthLinks() {
   return (
-    <details className="user-menu">
-      <summary className="user-menu__toggle" aria-label={`${user.name} — меню пользователя`}>
-        <Avatar name={fullName || user.user_name} src={user.avatar} size={32} />
-        <span className="user-menu__name">{user.name}</span>
-      </summary>
-      <ul className="user-menu__panel">
-        <li>
-          <AppLink to="/profile/dashboard">
-            <User size={16} aria-hidden /> Профиль
-          </AppLink>
-        </li>
-        <li>
-          <AppLink to="/profile/messages">Сообщения</AppLink>
-        </li>
-        <li>
-          <AppLink to="/profile/orders">Заказы</AppLink>
-        </li>
-        <li>
-          <AppLink to="/profile/settings">Настройки</AppLink>
-        </li>
-        {user.roles.includes('admin') && (
-          <li>
-            <AppLink to="/admin/users">
-              <Shield size={16} aria-hidden /> Администрирование
-            </AppLink>
-          </li>
-        )}
-        <li>
-          <button type="button" onClick={logoutModal.open} className="user-menu__logout">
-            <LogOut size={16} aria-hidden /> Выйти
-          </button>
-        </li>
-      </ul>
-    </details>
+    <div className="auth-links">
+      <AppLink to="/login" className="btn btn--ghost">
+        Войти
+      </AppLink>
+      <AppLink to="/reg" className="btn btn--primary">
+        Регистрация
+      </AppLink>
+    </div>
   );
 }
 
@@ -236,7 +200,7 @@ export function Header() {
   const { config } = useShell();
   const { key } = useLocation();
   const [open, setOpen] = useState(false);
-  const unseen = useUnseenTotal();
+  const { user } = useShell();
   const header = useRef<HTMLElement>(null);
   // Going somewhere (a link in the menu, a search) closes the phone menu and the catalogue panel: the header
   // stays mounted across pages, and an open menu would cover the page it led to.
@@ -245,6 +209,7 @@ export function Header() {
     setShownKey(key);
     setOpen(false);
   }
+  const toggle = () => setOpen((v) => !v);
   useEffect(() => {
     header.current?.querySelectorAll('details[open]').forEach((d) => d.removeAttribute('open'));
   }, [key]);
@@ -257,18 +222,13 @@ export function Header() {
           </span>
           <span className="logo__text">{config.brand}</span>
         </AppLink>
-        <button
-          type="button"
-          className="header__burger"
-          aria-expanded={open}
-          aria-controls="header-menu"
-          aria-label={open ? 'Закрыть меню' : `Открыть меню${unseen > 0 ? `, ${unseenText(unseen)}` : ''}`}
-          onClick={() => setOpen((v) => !v)}
-        >
-          {open ? <X aria-hidden /> : <Menu aria-hidden />}
-          {/* The messages link is inside the collapsed menu: the burger carries its unseen count. */}
-          {!open && <UnseenBadge className="header__burger-badge" testId="unseen-total-menu" />}
-        </button>
+        {user ? (
+          <Suspense fallback={<Burger open={open} onToggle={toggle} />}>
+            <SignedInBurger open={open} onToggle={toggle} />
+          </Suspense>
+        ) : (
+          <Burger open={open} onToggle={toggle} />
+        )}
         <div id="header-menu" className={`header__menu${open ? ' header__menu--open' : ''}`}>
           <CatalogueMenu />
           <nav className="header__nav" aria-label="Разделы">
@@ -277,9 +237,13 @@ export function Header() {
           </nav>
           <SearchBox />
           <CurrencySelector />
-          <RoleToggle />
-          <HeaderMessagesLink />
-          <UserMenu />
+          {user ? (
+            <Suspense fallback={null}>
+              <SignedInControls />
+            </Suspense>
+          ) : (
+            <AuthLinks />
+          )}
         </div>
       </div>
     </header>

@@ -1,5 +1,5 @@
 import type { CatalogueCategory } from '#contract/ssr';
-import { foldSearch } from '#contract/catalog';
+import { foldSearch } from '#contract/catalog-constants';
 
 // The header search box's suggestions: categories and sub-categories whose names have a word starting with
 // the typed text (from the catalogue the page already has), then popular searches from the API.

@@ -1,5 +1,4 @@
 import { clearToken } from '../../lib/token.ts';
-import { disconnectSocket } from '../../lib/socket.ts';
 import { api } from '../../lib/api.ts';
 
 let leaving = false;
@@ -12,7 +11,8 @@ let leaving = false;
 export function logout() {
   if (leaving) return;
   leaving = true;
-  disconnectSocket();
+  // Loaded already while signed in (shell-effects), so this runs before the page is left.
+  void import('../../lib/socket.ts').then(({ disconnectSocket }) => disconnectSocket());
   clearToken();
   api.clearCache();
   window.location.assign('/login');

@@ -10,7 +10,6 @@ import { safeTarget } from '../auth/index.ts';
 import { loadPaymentRates } from './payment-rates.ts';
 import { api, setApiBase } from '../../lib/api.ts';
 import { getToken } from '../../lib/token.ts';
-import { connectSocket, disconnectSocket } from '../../lib/socket.ts';
 import { progressStore as progress } from '../../lib/progress-store.ts';
 import { reloadOnce, startVersionCheck } from '../../lib/reload-guard.ts';
 
@@ -71,13 +70,22 @@ export function ShellEffects() {
     const token = user ? getToken() : null;
     if (!token) return;
     loadPaymentRates();
-    connectSocket(config.apiBase, token, () => {
-      // Still signed in? If the server no longer accepts the token, this tab signs out too.
-      api.read('users.me', {}, { fresh: true }).catch((err: { status?: number }) => {
-        if (err.status === 401) logout();
+    // The socket's module (and socket.io-client with it) is a signed-in person's only: imported here, not up front.
+    let closed = false;
+    const socket = import('../../lib/socket.ts');
+    void socket.then(({ connectSocket }) => {
+      if (closed) return;
+      connectSocket(config.apiBase, token, () => {
+        // Still signed in? If the server no longer accepts the token, this tab signs out too.
+        api.read('users.me', {}, { fresh: true }).catch((err: { status?: number }) => {
+          if (err.status === 401) logout();
+        });
       });
     });
-    return () => disconnectSocket();
+    return () => {
+      closed = true;
+      void socket.then(({ disconnectSocket }) => disconnectSocket());
+    };
   }, [user, config.apiBase]);
 
   // SPEC §2: the isAuth key synchronises sign-in state between tabs.

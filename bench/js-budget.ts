@@ -1,0 +1,75 @@
+/**
+ * The JavaScript a first-time guest downloads (issue 11: ≤ 120 KiB gzip), per page: `/`, a service page and `/projects`.
+ * Builds nothing: run `npm run build && node --import tsx bench/js-budget.ts`. Starts the production server on the
+ * demo data, opens each page in a fresh chromium context (no cookies, empty cache), and sums the gzip -9 size of every
+ * JavaScript response the page fetched until the network went idle (entry, modulepreloads, lazy chunks), then prints a
+ * table per page and the biggest files.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { ScriptSize } from '../e2e/js-budget.ts';
+
+// React picks its production build from this when first imported: set it before anything loads React.
+process.env.NODE_ENV = 'production';
+
+const root = path.resolve(import.meta.dirname, '..');
+if (!existsSync(path.join(root, 'build', 'server', 'index.js'))) {
+  console.error('No build: run `npm run build` first.');
+  process.exit(1);
+}
+
+const { loadEnv } = await import('../server/env.ts');
+const { createLogger } = await import('../server/logger.ts');
+const { startServer } = await import('../server/server.ts');
+const { launchBrowser } = await import('../e2e/fixtures.ts');
+const { guestScripts } = await import('../e2e/js-budget.ts');
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'podryad-js-budget-'));
+const env = loadEnv({
+  NODE_ENV: 'production',
+  PORT: '0',
+  HOST: '127.0.0.1',
+  RATES_URL: '',
+  SEED_DEMO: '1',
+  DEMO_MODE: '1',
+  TURNSTILE_DISABLED: 'true',
+  JWT_SECRET: 'bench-only-secret-bench-only-secret-bench-only-secret',
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'silent',
+});
+const server = await startServer(env, createLogger(env));
+const browser = await launchBrowser();
+const kib = (bytes: number) => (bytes / 1024).toFixed(1);
+
+try {
+  const listed = (await (await fetch(`${server.url}/api/services?limit=1`)).json()) as { result: { _id: string; category: string }[] };
+  const first = listed.result[0];
+  if (!first) throw new Error('no demo service to open');
+  const pages = { '/': '/', 'a service page': `/services/${first.category}/${first._id}`, '/projects': '/projects' };
+
+  const all = new Map<string, ScriptSize>();
+  console.log('| Page | JS files | raw KiB | gzip KiB | HTML KiB | HTML gzip KiB | inline <svg> |\n|---|---:|---:|---:|---:|---:|---:|');
+  for (const [label, url] of Object.entries(pages)) {
+    const scripts = await guestScripts(browser, server.url, url);
+    for (const s of scripts) all.set(s.url, s);
+    const raw = scripts.reduce((sum, s) => sum + s.raw, 0);
+    const gzip = scripts.reduce((sum, s) => sum + s.gzip, 0);
+    // The guest's HTML as the server renders it: its size, and how many inline <svg> elements it carries.
+    const html = Buffer.from(await (await fetch(server.url + url)).arrayBuffer());
+    const svgs = html.toString().match(/<svg\b/g)?.length ?? 0;
+    console.log(
+      `| ${label} | ${scripts.length} | ${kib(raw)} | ${kib(gzip)} | ${kib(html.length)} | ${kib(gzipSync(html, { level: 9 }).length)} | ${svgs} |`,
+    );
+  }
+  console.log('\nBiggest files (gzip KiB) over the three pages:\n');
+  const biggest = [...all.values()].sort((a, b) => b.gzip - a.gzip);
+  for (const s of biggest.slice(0, 15)) console.log(`- ${kib(s.gzip).padStart(6)}  ${s.url}`);
+  const small = biggest.filter((s) => s.gzip < 2048);
+  console.log(`\n${small.length} file(s) under 2 KiB gzip: ${small.map((s) => `${s.url.replace('/assets/', '')} (${kib(s.gzip)})`).join(', ') || '–'}`);
+} finally {
+  await browser.close();
+  await server.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}

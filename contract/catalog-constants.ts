@@ -1,0 +1,49 @@
+// The catalogue's plain values, without zod: the web app's pages import these, so a guest's browser does not load
+// zod to show a listing (issue 11). contract/catalog.ts re-exports them beside its schemas.
+
+/** A search text as suggestions compare it: lower case, ё as е, single spaces (the header box and the API). */
+export const foldSearch = (text: string) => text.toLocaleLowerCase('ru').replace(/ё/g, 'е').replace(/\s+/g, ' ').trim();
+
+export const MIN_SERVICE_PRICE = 50_000;
+export const MAX_PRICE = 100_000_000; // 1 000 000 ₽
+export const MAX_SERVICE_IMAGES = 10;
+export const LISTING_MAX_LIMIT = 60;
+export const LISTING_DEFAULT_LIMIT = 24;
+
+export const SERVICE_SORTS = ['popular', 'new', 'price_asc', 'price_desc', 'rating'] as const;
+export const PROJECT_SORTS = ['new', 'budget_desc', 'bids'] as const;
+export const FREELANCER_SORTS = ['rating', 'orders', 'new'] as const;
+export const SELLER_LEVELS = ['new', 'advanced', 'pro'] as const;
+export type SellerLevel = (typeof SELLER_LEVELS)[number];
+export const SELLER_LEVEL_TITLES: Record<SellerLevel, string> = {
+  new: 'Новичок',
+  advanced: 'Продвинутый',
+  pro: 'Профессионал',
+};
+
+/** A service's states (ARCHITECTURE: draft → moderation → active | rejected; paused by the seller; hidden by an admin). */
+export const SERVICE_STATUSES = ['draft', 'moderation', 'active', 'rejected', 'paused', 'hidden'] as const;
+export type ServiceStatus = (typeof SERVICE_STATUSES)[number];
+/** A project's states: active (open for bids), in progress, closed, archived (PROJECT_ARCHIVE_DAYS), hidden by an admin. */
+export const PROJECT_STATUSES = ['active', 'in_progress', 'closed', 'archived', 'hidden'] as const;
+export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
+/** What a favourite points at (SPEC §3). */
+export const FAVORITE_TYPES = ['service', 'project', 'freelancer'] as const;
+export type FavoriteType = (typeof FAVORITE_TYPES)[number];
+
+export const PACKAGE_KINDS = ['economy', 'standard', 'business'] as const;
+export const PACKAGE_TITLES = { economy: 'Эконом', standard: 'Стандарт', business: 'Бизнес' } as const;
+
+export const CATALOG_MESSAGES = {
+  serviceNotFound: 'Услуга не найдена',
+  projectNotFound: 'Проект не найден',
+  personNotFound: 'Пользователь не найден',
+  unknownCategory: 'Выберите категорию из списка',
+  unknownSub: 'Подкатегория не из выбранной категории',
+  sellerOnly: 'Размещать услуги могут продавцы: включите режим «Продавец»',
+  customerOnly: 'Размещать проекты можно в режиме «Покупатель»',
+  badCursor: 'Неверная ссылка на страницу списка',
+  notYourImage: 'Изображение должно быть загружено вами',
+  cannotChange: 'Это действие сейчас недоступно',
+  badSuggestion: 'Такой поисковый запрос не может быть подсказкой',
+} as const;

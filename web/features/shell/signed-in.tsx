@@ -1,0 +1,76 @@
+import { LogOut, Shield, User } from '../../components/ui/icons.tsx';
+import { AppLink } from '../../components/ui/app-link.tsx';
+import { Avatar } from '../../components/ui/avatar.tsx';
+import { useShell } from '../../lib/use-shell.ts';
+import { HeaderMessagesLink, UnseenBadge, unseenText, useUnseenTotal } from '../chat/index.ts';
+import { Burger, type BurgerProps } from './burger.tsx';
+import { logoutModal } from './logout-store.ts';
+import { RoleToggle } from './role-toggle.tsx';
+
+// What only a signed-in person's header shows, in a chunk of its own (header.tsx and root.tsx load it lazily).
+
+export { LogoutModal } from './logout-modal.tsx';
+
+/** The messages link is inside the collapsed menu: the burger carries its unseen count. */
+export function SignedInBurger(props: BurgerProps) {
+  const unseen = useUnseenTotal();
+  return (
+    <Burger
+      {...props}
+      unseen={unseen > 0 ? unseenText(unseen) : undefined}
+      badge={<UnseenBadge className="header__burger-badge" testId="unseen-total-menu" />}
+    />
+  );
+}
+
+export function SignedInControls() {
+  return (
+    <>
+      <RoleToggle />
+      <HeaderMessagesLink />
+      <UserMenu />
+    </>
+  );
+}
+
+function UserMenu() {
+  const { user } = useShell();
+  if (!user) return null;
+  const fullName = `${user.name} ${user.surname}`.trim();
+  return (
+    <details className="user-menu">
+      <summary className="user-menu__toggle" aria-label={`${user.name} — меню пользователя`}>
+        <Avatar name={fullName || user.user_name} src={user.avatar} size={32} />
+        <span className="user-menu__name">{user.name}</span>
+      </summary>
+      <ul className="user-menu__panel">
+        <li>
+          <AppLink to="/profile/dashboard">
+            <User size={16} aria-hidden /> Профиль
+          </AppLink>
+        </li>
+        <li>
+          <AppLink to="/profile/messages">Сообщения</AppLink>
+        </li>
+        <li>
+          <AppLink to="/profile/orders">Заказы</AppLink>
+        </li>
+        <li>
+          <AppLink to="/profile/settings">Настройки</AppLink>
+        </li>
+        {user.roles.includes('admin') && (
+          <li>
+            <AppLink to="/admin/users">
+              <Shield size={16} aria-hidden /> Администрирование
+            </AppLink>
+          </li>
+        )}
+        <li>
+          <button type="button" onClick={logoutModal.open} className="user-menu__logout">
+            <LogOut size={16} aria-hidden /> Выйти
+          </button>
+        </li>
+      </ul>
+    </details>
+  );
+}
