@@ -22,11 +22,11 @@ export interface PublicConfig {
 /** The global the catalogue's script sets (`window[CATALOGUE_GLOBAL] = [...]`), read by web/lib/catalogue.ts. */
 export const CATALOGUE_GLOBAL = '__podryadCatalogue';
 
+/** The catalogue tree pages show (menus, filters, addresses). By slug: every answer names categories by slug. */
 export interface CatalogueCategory {
-  _id: string;
   slug: string;
   title: string;
-  subs: { _id: string; slug: string; title: string }[];
+  subs: { slug: string; title: string }[];
 }
 
 // A type alias, not an interface: React Router's AppLoadContext has an index signature.

@@ -131,10 +131,9 @@ export class LookupService {
       const cats = await this.db.select().from(categories).orderBy(categories.position);
       const subs = await this.db.select().from(subCategories).orderBy(subCategories.position);
       return cats.map((c) => ({
-        _id: c.id,
         slug: c.slug,
         title: c.title,
-        subs: subs.filter((s) => s.categoryId === c.id).map((s) => ({ _id: s.id, slug: s.slug, title: s.title })),
+        subs: subs.filter((s) => s.categoryId === c.id).map((s) => ({ slug: s.slug, title: s.title })),
       }));
     });
   }

@@ -189,7 +189,7 @@ export function ListingPage({ kind, data, title, crumb, empty }: ListingPageProp
                 </AppLink>
               </li>
               {catalogue.map((c) => (
-                <li key={c._id}>
+                <li key={c.slug}>
                   <AppLink to={`${base}/${c.slug}${carry}`} className="listing__cat" preventScrollReset aria-current={c.slug === active?.slug ? 'page' : undefined}>
                     {c.title}
                   </AppLink>

@@ -28,13 +28,13 @@ function CatalogueMenu() {
       {opened && (
         <div className="catalogue__panel">
           {catalogue.map((c) => (
-            <div key={c._id} className="catalogue__group">
+            <div key={c.slug} className="catalogue__group">
               <AppLink to={`/services/${c.slug}`} className="catalogue__category">
                 {c.title}
               </AppLink>
               <ul className="catalogue__subs">
                 {c.subs.slice(0, 6).map((s) => (
-                  <li key={s._id}>
+                  <li key={s.slug}>
                     <AppLink to={`/services/${c.slug}?sub=${s.slug}`}>{s.title}</AppLink>
                   </li>
                 ))}

@@ -4,16 +4,15 @@ import { suggestionOptions } from './search-suggestions.ts';
 
 const catalogue = [
   {
-    _id: '1',
     slug: 'design',
     title: 'Дизайн',
     subs: [
-      { _id: '11', slug: 'logo-design', title: 'Логотипы' },
-      { _id: '12', slug: 'presentations', title: 'Презентации' },
+      { slug: 'logo-design', title: 'Логотипы' },
+      { slug: 'presentations', title: 'Презентации' },
     ],
   },
-  { _id: '2', slug: 'development', title: 'Разработка и IT', subs: [{ _id: '21', slug: 'landing', title: 'Лендинги' }] },
-] as CatalogueCategory[];
+  { slug: 'development', title: 'Разработка и IT', subs: [{ slug: 'landing', title: 'Лендинги' }] },
+] satisfies CatalogueCategory[];
 
 describe('suggestionOptions', () => {
   it('offers categories and sub-categories by the beginning of a word, then popular searches', () => {
