@@ -11,7 +11,7 @@ export const ROUTES = {
   'lookups.categories': 'GET /api/categories/',
   'lookups.subCategories': 'GET /api/categories/sub',
   'lookups.tags': 'GET /api/tag',
-  'lookups.catalogueScript': 'GET /catalogue/:file',
+  'lookups.catalogue': 'GET /catalogue/:file',
   'rates.get': 'GET /api/rates',
   'payments.rates': 'GET /api/payments/rates',
   'routeRules.get': 'GET /api/route-rules',

@@ -19,9 +19,6 @@ export interface PublicConfig {
   turnstileSiteKey: string | null;
 }
 
-/** The global the catalogue's script sets (`window[CATALOGUE_GLOBAL] = [...]`), read by web/lib/catalogue.ts. */
-export const CATALOGUE_GLOBAL = '__podryadCatalogue';
-
 /** The catalogue tree pages show (menus, filters, addresses). By slug: every answer names categories by slug. */
 export interface CatalogueCategory {
   slug: string;
@@ -38,8 +35,8 @@ export type SsrContext = {
   document: boolean;
   user: Me | null;
   catalogue(): Promise<CatalogueCategory[]>;
-  /** The address of the catalogue's script: pages load the tree from it, not from their hydration data. */
-  catalogueScript(): Promise<string>;
+  /** The address of the catalogue file: pages load the tree from it, not from their hydration data. */
+  catalogueUrl(): Promise<string>;
   rates(): Promise<Rates>;
   routeRule(path: string): Promise<string | null>;
   /**

@@ -57,11 +57,11 @@ describe('shell', () => {
     await checkA11y(page);
   });
 
-  it('keeps the catalogue out of the page: the menu comes from its script, which the browser keeps', async () => {
+  it('keeps the catalogue out of the page: the menu comes from its file, which the browser keeps', async () => {
     const catalogue = await e2e.server.app.services.lookups.catalogue();
-    const { path } = await e2e.server.app.services.lookups.catalogueScript();
+    const { path } = await e2e.server.app.services.lookups.catalogueFile();
     const html = await (await fetch(`${e2e.url}/projects`)).text();
-    expect(html).toContain(`<script defer="" src="${path}"`);
+    expect(html).toContain(`<link rel="preload" as="fetch" href="${path}" crossorigin="anonymous"/>`);
     // The tree is not in the hydration data (its 23.6 KB were, in every page).
     expect(html).not.toContain('"subs"');
 
@@ -71,7 +71,7 @@ describe('shell', () => {
     await page.locator('header summary', { hasText: 'Каталог' }).click();
     const last = catalogue.at(-1)!;
     await expect.poll(() => page.locator('header').getByRole('link', { name: last.title, exact: true }).isVisible()).toBe(true);
-    // A second full page load takes the script from the browser's cache: nothing goes over the network.
+    // A second full page load takes the file from the browser's cache: nothing goes over the network.
     expect(await visit(page, '/')).toBe(200);
     await hydrated(page);
     const transferred = await page.evaluate((url) => (performance.getEntriesByName(url)[0] as PerformanceResourceTiming).transferSize, `${e2e.url}${path}`);

@@ -426,7 +426,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
         nonce: request.cspNonce,
         document: !request.url.split('?', 1)[0]!.endsWith('.data'),
         catalogue: () => services.lookups.catalogue(),
-        catalogueScript: async () => (await services.lookups.catalogueScript()).path,
+        catalogueUrl: async () => (await services.lookups.catalogueFile()).path,
         rates: () => services.rates.get(),
         routeRule: (path) => services.routeRules.lookup(path),
         // The visitor's address, not the loopback's: views and searches count visitors by it.

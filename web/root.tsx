@@ -32,11 +32,11 @@ const scrollKey = (location: { pathname: string; key: string }) =>
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet, precedence: 'default' }];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const [catalogueScript, rates] = await Promise.all([context.catalogueScript(), context.rates()]);
-  return { config: context.config, user: context.user, catalogueScript, rates };
+  const [catalogueUrl, rates] = await Promise.all([context.catalogueUrl(), context.rates()]);
+  return { config: context.config, user: context.user, catalogueUrl, rates };
 }
 
-// The shell's data (user, rates, the catalogue's script) is not refetched on navigation; a page that changed the
+// The shell's data (user, rates, the catalogue's address) is not refetched on navigation; a page that changed the
 // account asks for it with useRevalidator(), which keeps the URL.
 export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
   currentUrl.href === nextUrl.href && defaultShouldRevalidate;
@@ -58,12 +58,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: ZOD_JITLESS }} />
         <Meta />
         <Links />
+        {/* The catalogue tree, fetched before hydrating (web/lib/catalogue.ts); the browser keeps it. */}
+        {shell && <link rel="preload" as="fetch" href={shell.catalogueUrl} crossOrigin="anonymous" />}
       </head>
       <body>
         {children}
         <ScrollRestoration nonce={nonce} getKey={scrollKey} />
-        {/* The catalogue tree (web/lib/catalogue.ts): before the modules, which run in document order after it. */}
-        {shell && <script defer src={shell.catalogueScript} nonce={nonce} />}
         <Scripts nonce={nonce} />
       </body>
     </html>

@@ -11,11 +11,12 @@ export const lookupEndpoints = defineEndpoints({
   'lookups.categories': { access: 'public', tags, response: list(categorySchema) },
   'lookups.subCategories': { access: 'public', tags, response: list(subCategorySchema) },
   'lookups.tags': { access: 'user', tags, response: list(tagSchema) },
-  // A script, not JSON: the catalogue tree for the pages' menus, named by its content's hash (ADR 021).
-  'lookups.catalogueScript': {
+  // The catalogue tree for the pages' menus and filters, named by its content's hash (ADR 021).
+  'lookups.catalogue': {
     access: 'public',
     tags,
-    summary: 'The catalogue tree as a script pages load once and browsers keep (named by its hash)',
+    summary: 'The catalogue tree (categories with their sub-categories, by slug) that pages load once and browsers keep',
     params: z.object({ file: z.string().max(64) }),
+    response: z.array(z.object({ slug: z.string(), title: z.string(), subs: z.array(z.object({ slug: z.string(), title: z.string() })) })),
   },
 });

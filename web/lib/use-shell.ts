@@ -9,8 +9,8 @@ import { useCatalogue } from './catalogue.ts';
 export interface RootData {
   config: PublicConfig;
   user: Me | null;
-  /** The address of the catalogue's script (web/lib/catalogue.ts). */
-  catalogueScript: string;
+  /** The address of the catalogue file (web/lib/catalogue.ts). */
+  catalogueUrl: string;
   rates: Rates;
 }
 

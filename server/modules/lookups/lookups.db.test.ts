@@ -76,27 +76,28 @@ describe('SPEC lookups', () => {
   });
 });
 
-describe('the catalogue script (issue 11: no catalogue in the pages’ hydration data)', () => {
-  it('sets the catalogue tree at an address named by its content, kept by browsers for good', async () => {
-    const { path } = await t.app.services.lookups.catalogueScript();
-    expect(path).toMatch(/^\/catalogue\/[\w-]{12}\.js$/);
+describe('the catalogue file (issue 11: no catalogue in the pages’ hydration data)', () => {
+  it('is the catalogue tree by slug at an address named by its content, kept by browsers for good', async () => {
+    const { path } = await t.app.services.lookups.catalogueFile();
+    expect(path).toMatch(/^\/catalogue\/[\w-]{12}\.json$/);
     const res = await t.app.inject({ url: path });
     expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect(res.body).not.toContain('<');
-    const window: Record<string, unknown> = {};
-    new Function('window', res.body)(window);
-    expect(window.__podryadCatalogue).toEqual(await t.app.services.lookups.catalogue());
+    const tree = res.json<{ slug: string; title: string; subs: { slug: string; title: string }[] }[]>();
+    expect(tree).toEqual(await t.app.services.lookups.catalogue());
+    expect(tree.find((c) => c.slug === 'design')).toMatchObject({ title: 'Дизайн', subs: expect.arrayContaining([expect.objectContaining({ slug: 'logo-design' })]) });
+    // No ids: every answer names categories by slug.
+    expect(res.body).not.toContain('_id');
     // The same content, the same address: pages rendered by any instance share the browser's copy.
-    expect((await t.app.services.lookups.catalogueScript()).path).toBe(path);
+    expect((await t.app.services.lookups.catalogueFile()).path).toBe(path);
   });
 
   it('an old address still gets the current catalogue, not kept; anything else is a 404', async () => {
-    const old = await t.app.inject({ url: '/catalogue/AAAAAAAAAAAA.js' });
+    const old = await t.app.inject({ url: '/catalogue/AAAAAAAAAAAA.json' });
     expect(old.statusCode).toBe(200);
     expect(old.headers['cache-control']).toBe('no-cache');
-    for (const url of ['/catalogue/x.js', '/catalogue/AAAAAAAAAAAA.json', '/catalogue/..%2Fpackage.json']) {
+    for (const url of ['/catalogue/x.json', '/catalogue/AAAAAAAAAAAA.js', '/catalogue/..%2Fpackage.json']) {
       expect((await t.app.inject({ url })).statusCode, url).toBe(404);
     }
   });

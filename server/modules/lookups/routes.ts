@@ -4,7 +4,7 @@ import { Precompressed } from '../../lib/precompressed.ts';
 import { endpoints } from '#contract/endpoints';
 import { notFound } from '../../lib/http.ts';
 import {
-  CATALOGUE_SCRIPT_CACHE_CONTROL,
+  CATALOGUE_FILE_CACHE_CONTROL,
   LOOKUP_CACHE_CONTROL,
   LOOKUP_ENDPOINTS,
   PRIVATE_LOOKUP_CACHE_CONTROL,
@@ -12,8 +12,8 @@ import {
   type LookupService,
 } from './service.ts';
 
-/** The catalogue script's file name: a 12-character hash. */
-const CATALOGUE_FILE_RE = /^[\w-]{12}\.js$/;
+/** The catalogue file's name: a 12-character hash. */
+const CATALOGUE_FILE_RE = /^[\w-]{12}\.json$/;
 
 // The lists are the same for everybody and change rarely: each answer is serialised and compressed once
 // (LookupService) and only picked per request. While it is fresh, the HTTP edge answers it before Fastify
@@ -35,10 +35,10 @@ export const lookupRoutes: FastifyPluginAsync<{ lookups: LookupService; reads: R
   }
   // The current catalogue under any hash: a page rendered before a change still gets a catalogue, but only the
   // current address is kept for good.
-  raw('lookups.catalogueScript', async ({ params }, { request, reply }) => {
+  raw('lookups.catalogue', async ({ params }, { request, reply }) => {
     if (!CATALOGUE_FILE_RE.test(params.file)) throw notFound();
-    const script = await lookups.catalogueScript();
-    const current = `/catalogue/${params.file}` === script.path;
-    return send(request, reply, script.answer, current ? CATALOGUE_SCRIPT_CACHE_CONTROL : 'no-cache');
+    const file = await lookups.catalogueFile();
+    const current = `/catalogue/${params.file}` === file.path;
+    return send(request, reply, file.answer, current ? CATALOGUE_FILE_CACHE_CONTROL : 'no-cache');
   });
 };

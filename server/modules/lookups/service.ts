@@ -6,7 +6,6 @@ import { sortByRussian } from '../../lib/collation.ts';
 import { ok } from '../../lib/http.ts';
 import { Precompressed } from '../../lib/precompressed.ts';
 import type { Category, City, Country, SubCategory, Tag } from '#contract/api';
-import { CATALOGUE_GLOBAL } from '#contract/ssr';
 
 // Reference lists change only with a deploy or an admin edit: cache them per process.
 const TTL_MS = 60_000;
@@ -17,12 +16,11 @@ const TTL_MS = 60_000;
 export const LOOKUP_CACHE_CONTROL = `public, max-age=${TTL_MS / 1000}`;
 export const PRIVATE_LOOKUP_CACHE_CONTROL = `private, max-age=${TTL_MS / 1000}`;
 const JSON_TYPE = 'application/json; charset=utf-8';
-const SCRIPT_TYPE = 'text/javascript; charset=utf-8';
-/** The catalogue's script is named by its content: a browser keeps it until the catalogue changes. */
-export const CATALOGUE_SCRIPT_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+/** The catalogue file is named by its content: a browser keeps it until the catalogue changes. */
+export const CATALOGUE_FILE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
-/** The catalogue as the script every page loads once (ADR 021): its address and its bytes. */
-export interface CatalogueScript {
+/** The catalogue tree as the file every page loads once (ADR 021): its address and its bytes. */
+export interface CatalogueFile {
   path: string;
   answer: Precompressed;
 }
@@ -65,16 +63,14 @@ export class LookupService {
   }
 
   /**
-   * The catalogue tree as a script that sets `window.__podryadCatalogue`, at an address named by its hash: pages
-   * link it instead of carrying the tree in their hydration data, and a browser downloads it once.
+   * The catalogue tree as JSON at an address named by its hash: pages preload it instead of carrying the tree in
+   * their hydration data, and a browser downloads it once.
    */
-  catalogueScript(): Promise<CatalogueScript> {
-    return this.cached('catalogueScript', async () => {
-      // `<` escaped: the tree's titles can never close a script element, wherever the bytes end up.
-      const json = JSON.stringify(await this.catalogue()).replace(/</g, '\\u003c');
-      const body = `window.${CATALOGUE_GLOBAL}=${json};\n`;
+  catalogueFile(): Promise<CatalogueFile> {
+    return this.cached('catalogueFile', async () => {
+      const body = JSON.stringify(await this.catalogue());
       const hash = createHash('sha256').update(body).digest('base64url').slice(0, 12);
-      return { path: `/catalogue/${hash}.js`, answer: new Precompressed(body, SCRIPT_TYPE) };
+      return { path: `/catalogue/${hash}.json`, answer: new Precompressed(body, JSON_TYPE) };
     });
   }
 
