@@ -15,9 +15,9 @@ type CodeSplitting = Exclude<NonNullable<Rolldown.OutputOptions['codeSplitting']
 const SHELL = [
   /[\\/]web[\\/]lib[\\/](?!api-client|upload|socket)[^\\/]+\.tsx?$/,
   /[\\/]web[\\/]components[\\/]ui[\\/](app-link|breadcrumbs|price|progress-bar|toaster)\.tsx$/,
-  /[\\/]web[\\/]features[\\/]shell[\\/](?!signed-in\.|logout-|role-toggle|page-titles)[^\\/]+\.tsx?$/,
+  /[\\/]web[\\/]features[\\/]shell[\\/](?!signed-in\.|logout-|role-toggle|page-titles|error-screen)[^\\/]+\.tsx?$/,
   /[\\/]web[\\/]features[\\/]auth[\\/]safe-target\.ts$/,
-  /[\\/]contract[\\/](constants|messages|text|catalog-constants)\.ts$/,
+  /[\\/]contract[\\/](constants|page-messages|text|catalog-constants)\.ts$/,
   /[\\/]node_modules[\\/]react[\\/](jsx-runtime\.js|cjs[\\/]react-jsx-runtime\.production\.js)$/,
 ];
 
@@ -26,7 +26,7 @@ const LISTING = [/[\\/]web[\\/]features[\\/]catalog[\\/](listing-[a-z-]+|filters
 
 // Taken before LISTING (a higher priority), so that the cards a listing imports stay here.
 const CATALOG = [
-  /[\\/]web[\\/]features[\\/]catalog[\\/](?!listing-|filters\.)/,
+  /[\\/]web[\\/]features[\\/]catalog[\\/](?!listing-|filters\.|service-ld\.)/,
   /[\\/]web[\\/]features[\\/]favorites[\\/]favorite-button\.tsx$/,
   /[\\/]web[\\/]components[\\/]ui[\\/](avatar|beam-avatar)\.tsx$/,
 ];

@@ -34,16 +34,3 @@ export type FavoriteType = (typeof FAVORITE_TYPES)[number];
 export const PACKAGE_KINDS = ['economy', 'standard', 'business'] as const;
 export const PACKAGE_TITLES = { economy: 'Эконом', standard: 'Стандарт', business: 'Бизнес' } as const;
 
-export const CATALOG_MESSAGES = {
-  serviceNotFound: 'Услуга не найдена',
-  projectNotFound: 'Проект не найден',
-  personNotFound: 'Пользователь не найден',
-  unknownCategory: 'Выберите категорию из списка',
-  unknownSub: 'Подкатегория не из выбранной категории',
-  sellerOnly: 'Размещать услуги могут продавцы: включите режим «Продавец»',
-  customerOnly: 'Размещать проекты можно в режиме «Покупатель»',
-  badCursor: 'Неверная ссылка на страницу списка',
-  notYourImage: 'Изображение должно быть загружено вами',
-  cannotChange: 'Это действие сейчас недоступно',
-  badSuggestion: 'Такой поисковый запрос не может быть подсказкой',
-} as const;

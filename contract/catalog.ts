@@ -15,6 +15,7 @@ import {
   SELLER_LEVELS,
   SERVICE_SORTS,
 } from './catalog-constants.ts';
+export { CATALOG_MESSAGES } from './catalog-messages.ts';
 
 // Services (kworks), projects, freelancers and favourites: request bodies, queries and answers.
 // Money is integer kopecks everywhere (price: 50000 is 500 ₽). Every number has a range that fits its column

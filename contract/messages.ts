@@ -1,18 +1,14 @@
 // SPEC §8 texts and the other Russian messages the API answers with.
+import { PAGE_MESSAGES } from './page-messages.ts';
 
 export const MESSAGES = {
+  ...PAGE_MESSAGES,
   loginBadCredentials: 'Неверный логин или пароль',
-  unexpected: 'Непредвиденная ошибка',
   emailExists: 'Пользователь с таким email уже существует',
   userNameExists: 'Пользователь с таким логином уже существует',
   messageCreateFailed: 'Не удалось создать сообщение',
   disputeCancelled: 'Заявка отменена',
 
-  notFoundTitle: 'Упс! Данной страницы не существует.',
-  notFoundText: 'Страница, которую вы ищете, недоступна.',
-  notFoundBreadcrumb: 'Страница не найдена',
-  notFoundBack: 'Вернуться на главную',
-  home: 'Главная',
 
   validation: 'Проверьте правильность заполнения полей',
   unauthorized: 'Требуется вход в аккаунт',

@@ -10,5 +10,6 @@ export { listingSeo } from './listing-seo.ts';
 export { LevelBadge, OnlineStatus, Rating } from './parts.tsx';
 export { displayName, findCategory, findSub, isUuid, messagesPath, userPath } from './paths.ts';
 export { PersonCard } from './person-card.tsx';
-export { absoluteUrl, breadcrumbLd, excerpt, seoMeta, serviceLd } from './seo.ts';
+export { absoluteUrl, breadcrumbLd, excerpt, seoMeta } from './seo.ts';
+export { serviceLd } from './service-ld.ts';
 export { FORMS, attachmentLabel, count, daysText, revisionsText } from './texts.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Service } from '#contract/catalog';
-import { breadcrumbLd, excerpt, jsonLdText, seoMeta, serviceLd, siteUrlOf } from './seo.ts';
+import { breadcrumbLd, excerpt, jsonLdText, seoMeta, siteUrlOf } from './seo.ts';
+import { serviceLd } from './service-ld.ts';
 import { listingCanonicalPath, listingDescription, listingTitle } from './listing-seo.ts';
 
 const matches = [{ id: 'root', data: { config: { brand: 'Подряд', siteUrl: 'https://podryad.example/' } } }];

@@ -1,6 +1,6 @@
 import type { ApiError } from '#contract/api';
 import { AUTH_MESSAGES } from '#contract/auth';
-import { CATALOG_MESSAGES } from '#contract/catalog-constants';
+import { CATALOG_MESSAGES } from '#contract/catalog-messages';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { SwitchRoleButton } from './switch-role.tsx';
 

@@ -2,9 +2,8 @@
 // The feature's public face: other folders import it only from here (ESLint, docs/decisions/017).
 
 export { currentUser } from './current-user.ts';
-export { ErrorScreen } from './error-screen.tsx';
 export { pageNotFound, requireAdmin, requireGuest, requireSignedIn } from './guards.ts';
-export { LogoutModal } from './lazy-parts.ts';
+export { ErrorScreen, LogoutModal } from './lazy-parts.ts';
 export { DEFAULT_DESCRIPTION, errorMeta, pageMeta } from './meta.ts';
 export { currentPath } from './navigation-history.ts';
 export { ADMIN_MENU, PAGE_TITLES, PROFILE_MENU } from './page-titles.ts';

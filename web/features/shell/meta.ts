@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, type MetaDescriptor } from 'react-router';
-import { MESSAGES } from '#contract/messages';
+import { PAGE_MESSAGES as MESSAGES } from '#contract/page-messages';
 import type { PublicConfig } from '#contract/ssr';
 
 export const DEFAULT_DESCRIPTION = 'Биржа услуг';
