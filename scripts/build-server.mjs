@@ -6,9 +6,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export const root = path.resolve(import.meta.dirname, '..');
+// A start rebuilds it when a file it is made of is newer (scripts/start.mjs, bundleStale).
 export const bundleFile = path.join(root, 'build', 'server-app', 'main.mjs');
-/** What the bundle is made of: a start rebuilds it when any of these is newer (scripts/start.mjs). */
-export const bundleSources = ['server', 'contract', 'package.json', 'scripts/build-server.mjs'];
 
 export async function buildServer() {
   const started = Date.now();
