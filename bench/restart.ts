@@ -2,8 +2,9 @@
  * Restart to ready (`node --import tsx bench/restart.ts`): the time from spawning the server to its first 200 from
  * /api/ready, for each way of starting it, on PGlite (a data folder seeded by one earlier start) and on PostgreSQL
  * (a fresh database, created here, seeded by one earlier start, dropped at the end). Prints the median of
- * BENCH_RUNS (3) runs. BENCH_ONLY=pglite|postgres keeps one database; BENCH_PG_ADMIN (postgres://postgres@127.0.0.1:5432/postgres)
- * is where the database is created.
+ * BENCH_RUNS (3) runs. BENCH_ONLY=pglite|postgres keeps one database; BENCH_WAYS=start.mjs,main.mjs keeps the commands
+ * containing one of these; BENCH_PG_ADMIN (postgres://postgres@127.0.0.1:5432/postgres) is where the database is created.
+ * The machine's load average is printed with the table: the figures are wall-clock times.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +16,7 @@ import pg from 'pg';
 const root = path.resolve(import.meta.dirname, '..');
 const runs = Number(process.env.BENCH_RUNS) || 3;
 const only = process.env.BENCH_ONLY;
+const waysWanted = process.env.BENCH_WAYS?.split(',').filter(Boolean);
 const adminUrl = process.env.BENCH_PG_ADMIN ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 interface Way {
@@ -106,6 +108,7 @@ async function measureDatabase(label: string, env: Record<string, string>) {
   await timeToReady(ways[2]!, env);
   const rows: string[] = [];
   for (const way of ways) {
+    if (waysWanted && !waysWanted.some((w) => way.name.includes(w))) continue;
     if (way.available && !way.available()) {
       rows.push(`| ${label} | ${way.name} | (not built) | |`);
       continue;
@@ -144,7 +147,12 @@ if (only !== 'pglite') {
   }
 }
 
-console.log(`\n## Restart to ready (median of ${runs}; ${os.availableParallelism()} cores, Node ${process.version})\n`);
+console.log(
+  `\n## Restart to ready (median of ${runs}; ${os.availableParallelism()} cores, Node ${process.version}, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')})\n`,
+);
 console.log('| Database | Command | Median | Runs |');
 console.log('|---|---|---|---|');
 for (const row of rows) console.log(row);
