@@ -1,8 +1,8 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { serverEnv } from '../scripts/start.mjs';
+import { bundleStale, serverEnv } from '../scripts/start.mjs';
 import { loadEnv } from './env.ts';
 
 // `npm start` (scripts/start.mjs): the bare demo versus an operator's production.
@@ -24,5 +24,28 @@ describe('npm start', () => {
     expect(() => loadEnv(serverEnv({ ...operator, SEED_DEMO: '1' }))).toThrow(/SEED_DEMO/);
     // …and wants a bot check or an explicit choice to run without one.
     expect(() => loadEnv(serverEnv({ NODE_ENV: 'production', DATA_DIR: dataDir() }))).toThrow(/TURNSTILE_SECRET/);
+  });
+});
+
+describe('the server bundle', () => {
+  it('is rebuilt when missing or older than a file it is made of', () => {
+    const base = dataDir();
+    mkdirSync(path.join(base, 'server', 'db'), { recursive: true });
+    const source = path.join(base, 'server', 'db', 'client.ts');
+    const bundle = path.join(base, 'main.mjs');
+    writeFileSync(source, '');
+    writeFileSync(path.join(base, 'package.json'), '{}');
+    expect(bundleStale(bundle, base)).toBe(true);
+    writeFileSync(bundle, '');
+    const at = (file: string, seconds: number) => utimesSync(file, seconds, seconds);
+    at(source, 1000);
+    at(path.join(base, 'package.json'), 1000);
+    at(bundle, 2000);
+    expect(bundleStale(bundle, base)).toBe(false);
+    // A picture beside the code is not part of the bundle.
+    writeFileSync(path.join(base, 'server', 'cover.jpg'), '');
+    expect(bundleStale(bundle, base)).toBe(false);
+    at(source, 3000);
+    expect(bundleStale(bundle, base)).toBe(true);
   });
 });

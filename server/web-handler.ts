@@ -10,9 +10,10 @@ import { createRequestHandler, type ServerBuild } from 'react-router';
 import { isbot } from 'isbot';
 import type { SsrContext } from '#contract/ssr';
 import { Precompressed } from './lib/precompressed.ts';
+import { projectRoot } from './paths.ts';
 import { inlineScriptHashes, type CachedPage, type PageCache, type VisitRead } from './platform/page-cache.ts';
 
-export const buildDir = path.resolve(import.meta.dirname, '..', 'build');
+export const buildDir = path.join(projectRoot, 'build');
 
 export function readBuildId(): string {
   try {

@@ -1,14 +1,11 @@
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { projectRoot } from '../paths.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT>;
 
@@ -21,13 +18,19 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const migrationsFolder = path.join(projectRoot, 'server', 'db', 'migrations');
 // Any fixed number shared by all instances: the key of the advisory lock that serialises migrations.
 const MIGRATION_LOCK_KEY = 720_331;
 
 /** PGlite in `dataDir` (or in memory when undefined). */
 export async function openPglite(dataDir?: string): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
+  // Loaded only for PGlite: a start on PostgreSQL skips them (ADR 018).
+  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('drizzle-orm/pglite'),
+    import('drizzle-orm/pglite/migrator'),
+  ]);
   const client = await PGlite.create(dataDir);
   const db = drizzlePglite(client) as unknown as Db;
   return {

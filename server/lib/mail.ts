@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import { trimEnd } from '#contract/text';
 
@@ -32,33 +33,42 @@ export function linksIn(text: string): string[] {
   return [...text.matchAll(/https?:\/\/[^\s<>"'«»]+/g)].map((m) => trimEnd(m[0], '.,;:!?)]'));
 }
 
+/**
+ * The transport, made at the first letter: nodemailer is loaded then, not at every start (ADR 018). Closing before
+ * any letter closes nothing.
+ */
+function lazyTransport(make: (nm: typeof nodemailer) => Transporter) {
+  let transport: Promise<Transporter> | null = null;
+  return {
+    get: () => (transport ??= import('nodemailer').then((m) => make(m.default))),
+    close: async () => void (transport && (await transport).close()),
+  };
+}
+
 export function createMailer(opts: MailerOptions): Mailer {
   return opts.smtpUrl ? smtpMailer(opts.smtpUrl, opts) : outboxMailer(opts);
 }
 
 function smtpMailer(url: string, opts: MailerOptions): Mailer {
   // The URL's own query parameters (e.g. ?connectionTimeout=…) override these defaults.
-  const transport = nodemailer.createTransport(
-    { url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 },
-    { from: opts.from },
+  const transport = lazyTransport((nodemailer) =>
+    nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }, { from: opts.from }),
   );
   return {
     async send(to, letter) {
-      const info = await transport.sendMail({ to, subject: letter.subject, text: letter.text, html: letter.html });
+      const info = await (await transport.get()).sendMail({ to, subject: letter.subject, text: letter.text, html: letter.html });
       opts.log.debug({ to, subject: letter.subject, messageId: info.messageId }, 'mail sent');
     },
-    async close() {
-      transport.close();
-    },
+    close: transport.close,
   };
 }
 
 /** Development without SMTP: each letter becomes an .eml file and its links go to the log. */
 function outboxMailer(opts: MailerOptions): Mailer {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true }, { from: opts.from });
+  const transport = lazyTransport((nodemailer) => nodemailer.createTransport({ streamTransport: true, buffer: true }, { from: opts.from }));
   return {
     async send(to, letter) {
-      const info = await transport.sendMail({ to, subject: letter.subject, text: letter.text, html: letter.html });
+      const info = await (await transport.get()).sendMail({ to, subject: letter.subject, text: letter.text, html: letter.html });
       await mkdir(opts.outboxDir, { recursive: true });
       // Colons are not allowed in Windows file names.
       const name = `${new Date().toISOString().replaceAll(':', '-')}-${randomBytes(4).toString('hex')}.eml`;
@@ -66,8 +76,6 @@ function outboxMailer(opts: MailerOptions): Mailer {
       await writeFile(file, info.message as Buffer);
       opts.log.info({ to, subject: letter.subject, links: linksIn(letter.text), file }, 'mail written to the outbox');
     },
-    async close() {
-      transport.close();
-    },
+    close: transport.close,
   };
 }

@@ -1,5 +1,3 @@
-import { createClient } from 'redis';
-
 /** Fixed-window counters: in memory on one instance, in Redis (shared) when REDIS_URL is set. */
 export interface RateLimiter {
   /** Counts one hit; `allowed` is false once `limit` hits fell into the current window. */
@@ -54,6 +52,8 @@ export function memoryRateLimiter(): RateLimiter & { readonly size: number } {
 }
 
 export async function redisRateLimiter(url: string): Promise<RateLimiter> {
+  // Loaded only when REDIS_URL is set (ADR 018).
+  const { createClient } = await import('redis');
   const client = createClient({ url });
   client.on('error', () => {
     /* reconnects by itself; commands fail meanwhile */

@@ -1,6 +1,5 @@
 import { createReadStream } from 'node:fs';
 import { eq, inArray } from 'drizzle-orm';
-import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 import type { Db } from '../db/client.ts';
 import { files } from '../db/schema/files.ts';
 import type { FileInfo, UploadedFile } from '#contract/files';
@@ -92,6 +91,8 @@ export function looksLikeSvg(head: Uint8Array): boolean {
  * file, read only to tell zip-based documents (docx, odt, …) from plain zips. Null when not allowed.
  */
 export async function detectFileType(head: Uint8Array, filePath?: string): Promise<DetectedType | null> {
+  // Loaded at the first upload, not at every start (ADR 018).
+  const { fileTypeFromBuffer, fileTypeFromFile } = await import('file-type');
   let found = await fileTypeFromBuffer(head);
   if (found?.ext === 'zip' && filePath) {
     // A broken archive stays a plain zip.

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import { Server, type BroadcastOperator, type Socket } from 'socket.io';
-import { createAdapter } from '@socket.io/redis-adapter';
-import { createClient } from 'redis';
 import type { Logger } from 'pino';
 import type { ClientToServerEvents, ServerEvent, ServerEventArgs, ServerToClientEvents } from '#contract/events';
 import type { Db } from '../db/client.ts';
@@ -103,6 +101,8 @@ export async function attachRealtime(opts: {
   const ttlMs = opts.presenceTtlMs ?? PRESENCE_TTL_MS;
   let presence: PresenceRegistry = memoryPresence();
   if (opts.redisUrl) {
+    // Loaded only with Redis: the client and the adapter cost a few hundred milliseconds of every start (ADR 018).
+    const [{ createClient }, { createAdapter }] = await Promise.all([import('redis'), import('@socket.io/redis-adapter')]);
     const pub = createClient({ url: opts.redisUrl });
     const sub = pub.duplicate();
     for (const c of [pub, sub]) c.on('error', (err) => opts.log.error({ err }, 'redis (socket adapter) error'));

@@ -10,6 +10,7 @@ import { users } from '../schema/users.ts';
 import { searchQueries } from '../schema/catalog.ts';
 import { createUser } from '../factories.ts';
 import { createProject, createService } from '../catalog-factories.ts';
+import { projectRoot } from '../../paths.ts';
 import type { UserRow } from '../schema/users.ts';
 
 export interface DemoAccount {
@@ -88,7 +89,7 @@ export const DEMO_SERVICES: [number, string, string | null, string, number, numb
 ];
 
 /** The demo services' pictures, committed with the code (not needed by anything but the seed). */
-export const DEMO_COVERS_DIR = path.join(import.meta.dirname, 'covers');
+export const DEMO_COVERS_DIR = path.join(projectRoot, 'server', 'db', 'seed', 'covers');
 export const demoCoverPath = (name: string) => path.join(DEMO_COVERS_DIR, `${name}.jpg`);
 
 const DEMO_PROJECTS: [number, string, string, string, number | null, number | null][] = [

@@ -1,6 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { createHash } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { categories, cities, countries, subCategories, tags } from '../schema/lookups.ts';
+import { settings } from '../schema/system.ts';
 import { categories as refCategories } from '../reference/categories.ts';
 import { cities as refCities } from '../reference/cities.ts';
 import { countries as refCountries } from '../reference/countries.ts';
@@ -8,8 +10,23 @@ import { tags as refTags } from '../reference/tags.ts';
 
 const excluded = (column: string) => sql.raw(`excluded.${column}`);
 
-/** Upserts the reference lists (not demo data: every instance has them). Idempotent, run at every boot. */
-export async function seedReference(db: Db) {
+/** Bump when seedReference writes the same lists differently, so that every database is seeded again. */
+const SEED_FORMAT = 1;
+/** The settings row holding the version of the reference lists a database was last seeded with. */
+export const REFERENCE_VERSION_KEY = 'reference-version';
+
+/** The version of the reference lists: a hash of their content (well under a millisecond). */
+export function referenceVersion(lists: unknown = [refCountries, refCities, refCategories, refTags]): string {
+  return createHash('sha256').update(JSON.stringify([SEED_FORMAT, lists])).digest('hex').slice(0, 16);
+}
+
+/**
+ * Upserts the reference lists (not demo data: every instance has them), skipped when the database already holds
+ * this version of them (a restart then costs one read instead of five upserts: ADR 018). Answers whether it seeded.
+ */
+export async function seedReference(db: Db, version = referenceVersion()): Promise<boolean> {
+  const [stored] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, REFERENCE_VERSION_KEY));
+  if (stored?.value === version) return false;
   await db.transaction(async (tx) => {
     await tx
       .insert(countries)
@@ -40,5 +57,10 @@ export async function seedReference(db: Db) {
       .insert(tags)
       .values(refTags.map((tag) => ({ tag })))
       .onConflictDoNothing();
+    await tx
+      .insert(settings)
+      .values({ key: REFERENCE_VERSION_KEY, value: version })
+      .onConflictDoUpdate({ target: settings.key, set: { value: version, updatedAt: new Date() } });
   });
+  return true;
 }

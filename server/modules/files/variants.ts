@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import sharp from 'sharp';
 import {
   VARIANT_FORMATS,
   VARIANT_WIDTHS,
@@ -75,6 +74,8 @@ export class PictureVariants {
     await mkdir(this.tmpDir, { recursive: true });
     const tmp = path.join(this.tmpDir, `${randomBytes(16).toString('hex')}.${format}`);
     try {
+      // Loaded with the first picture: a start does not pay for libvips (ADR 018).
+      const { default: sharp } = await import('sharp');
       // rotate(): EXIF orientation applied; metadata (EXIF, GPS) is not copied into the variant.
       const picture = sharp(source, { limitInputPixels: MAX_INPUT_PIXELS })
         .rotate()
