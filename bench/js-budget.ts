@@ -5,8 +5,7 @@
  * JavaScript response the page fetched until the network went idle (entry, modulepreloads, lazy chunks), then prints a
  * table per page and the biggest files.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { ScriptSize } from '../e2e/js-budget.ts';
@@ -20,26 +19,12 @@ if (!existsSync(path.join(root, 'build', 'server', 'index.js'))) {
   process.exit(1);
 }
 
-const { loadEnv } = await import('../server/env.ts');
-const { createLogger } = await import('../server/logger.ts');
-const { startServer } = await import('../server/server.ts');
+const { startDemoServer } = await import('./demo-server.ts');
 const { launchBrowser } = await import('../e2e/fixtures.ts');
 const { guestScripts } = await import('../e2e/js-budget.ts');
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'podryad-js-budget-'));
-const env = loadEnv({
-  NODE_ENV: 'production',
-  PORT: '0',
-  HOST: '127.0.0.1',
-  RATES_URL: '',
-  SEED_DEMO: '1',
-  DEMO_MODE: '1',
-  TURNSTILE_DISABLED: 'true',
-  JWT_SECRET: 'bench-only-secret-bench-only-secret-bench-only-secret',
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'silent',
-});
-const server = await startServer(env, createLogger(env));
+const demo = await startDemoServer();
+const server = demo.server;
 const browser = await launchBrowser();
 const kib = (bytes: number) => (bytes / 1024).toFixed(1);
 
@@ -70,6 +55,5 @@ try {
   console.log(`\n${small.length} file(s) under 2 KiB gzip: ${small.map((s) => `${s.url.replace('/assets/', '')} (${kib(s.gzip)})`).join(', ') || '–'}`);
 } finally {
   await browser.close();
-  await server.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await demo.close();
 }

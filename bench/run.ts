@@ -7,7 +7,7 @@
  * BENCH_CHAT=1 the chat benchmark (bench/chat.ts, PostgreSQL only).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { capture, decoded, defaults, measure, pageScripts, printTable, scriptSizes, startBareServer, type Row } from './lib.ts';
@@ -22,26 +22,9 @@ if (!existsSync(path.join(root, 'build', 'server', 'index.js'))) {
   if (build.status !== 0) throw new Error(`react-router build failed (${build.status ?? build.signal})`);
 }
 
-const { loadEnv } = await import('../server/env.ts');
-const { createLogger } = await import('../server/logger.ts');
-const { startServer } = await import('../server/server.ts');
-
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'podryad-bench-'));
-const env = loadEnv({
-  NODE_ENV: 'production',
-  PORT: '0',
-  HOST: '127.0.0.1',
-  RATES_URL: '',
-  // The demo's data, as `npm start` loads it (production mode, marked as the demo), and no bot check.
-  SEED_DEMO: '1',
-  DEMO_MODE: '1',
-  TURNSTILE_DISABLED: 'true',
-  JWT_SECRET: 'bench-only-secret-bench-only-secret-bench-only-secret',
-  DATA_DIR: dataDir,
-  DATABASE_URL: process.env.DATABASE_URL,
-  LOG_LEVEL: 'silent',
-});
-const server = await startServer(env, createLogger(env));
+const { startDemoServer } = await import('./demo-server.ts');
+const demo = await startDemoServer({ databaseUrl: process.env.DATABASE_URL });
+const server = demo.server;
 let bare: Awaited<ReturnType<typeof startBareServer>> | undefined;
 
 try {
@@ -91,8 +74,7 @@ try {
   if (rows.some((r) => r.failed > 0)) console.log('\n**Warning:** some requests failed (see the "failed" column).');
 } finally {
   await bare?.close();
-  await server.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await demo.close();
 }
 
 if (process.env.BENCH_CATALOG === '1') {

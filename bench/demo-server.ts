@@ -1,0 +1,36 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * The real server in this process on the demo's data, as `npm start` loads it (production mode, marked as the demo,
+ * no bot check), on a free port and a fresh data folder; `close()` stops it and removes the folder. Set
+ * NODE_ENV=production before calling: React picks its build when first imported.
+ */
+export async function startDemoServer(opts: { databaseUrl?: string } = {}) {
+  const { loadEnv } = await import('../server/env.ts');
+  const { createLogger } = await import('../server/logger.ts');
+  const { startServer } = await import('../server/server.ts');
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'podryad-bench-'));
+  const env = loadEnv({
+    NODE_ENV: 'production',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    RATES_URL: '',
+    SEED_DEMO: '1',
+    DEMO_MODE: '1',
+    TURNSTILE_DISABLED: 'true',
+    JWT_SECRET: 'bench-only-secret-bench-only-secret-bench-only-secret',
+    DATA_DIR: dataDir,
+    DATABASE_URL: opts.databaseUrl,
+    LOG_LEVEL: 'silent',
+  });
+  const server = await startServer(env, createLogger(env));
+  return {
+    server,
+    async close() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
