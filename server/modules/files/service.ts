@@ -56,6 +56,8 @@ export class FileService {
   private readonly limiter?: RateLimiter;
   /** Responsive sizes of pictures; they do not count towards the owner's quota. */
   readonly variants: PictureVariants;
+  /** False for the demo seed: the app queues its pictures once it runs (makeAllVariants). */
+  private readonly makeVariants: boolean;
 
   constructor(
     private readonly db: Db,
@@ -74,8 +76,6 @@ export class FileService {
     this.variants = new PictureVariants(storage);
     this.makeVariants = opts.makeVariants ?? true;
   }
-
-  private readonly makeVariants: boolean;
 
   /** Queues the variants of every stored picture (a freshly seeded demo: its uploads were made before the app). */
   async makeAllVariants(): Promise<void> {

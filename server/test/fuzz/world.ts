@@ -13,10 +13,9 @@ import { services as servicesTable, projects as projectsTable } from '../../db/s
 import { chatMembers } from '../../db/schema/chat.ts';
 import { cities, countries, subCategories } from '../../db/schema/lookups.ts';
 import type { Database } from '../../db/client.ts';
+import { parseVariantPath } from '#contract/image-variants';
 import { multipartBody, PNG } from '../multipart.ts';
 
-/** A picture variant's file name ("<hex>.w640.avif", contract/image-variants.ts). */
-const VARIANT_FILE_RE = /^[0-9a-f]{32}\.w\d+\.(?:avif|webp)$/;
 
 // The app under fuzz, the routes Fastify registered, three actors and the data they own.
 
@@ -290,8 +289,9 @@ export async function createWorld(): Promise<World> {
   /** Uploaded files on disk; pictures' variants (made in the background after an upload, ADR 022) are theirs. */
   async function storedFiles() {
     await app.services.files.variants.settled();
-    const entries = await readdir(path.join(dataDir, 'uploads'), { recursive: true, withFileTypes: true }).catch(() => []);
-    return entries.filter((e) => e.isFile() && !VARIANT_FILE_RE.test(e.name)).length;
+    const root = path.join(dataDir, 'uploads');
+    const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+    return entries.filter((e) => e.isFile() && !parseVariantPath(path.relative(root, path.join(e.parentPath, e.name)))).length;
   }
 
   return {
