@@ -2,12 +2,15 @@ import type { EndpointDef } from './endpoint.ts';
 import type { RouteName } from './routes.ts';
 import { adminEndpoints } from './endpoints/admin.ts';
 import { authEndpoints } from './endpoints/auth.ts';
+import { bidEndpoints } from './endpoints/bids.ts';
 import { chatEndpoints } from './endpoints/chat.ts';
 import { favoriteEndpoints } from './endpoints/favorites.ts';
 import { fileEndpoints } from './endpoints/files.ts';
 import { healthEndpoints } from './endpoints/health.ts';
 import { lookupEndpoints } from './endpoints/lookups.ts';
 import { moderationEndpoints } from './endpoints/moderation.ts';
+import { orderEndpoints } from './endpoints/orders.ts';
+import { paymentEndpoints } from './endpoints/payments.ts';
 import { peopleEndpoints } from './endpoints/people.ts';
 import { platformEndpoints } from './endpoints/platform.ts';
 import { projectEndpoints } from './endpoints/projects.ts';
@@ -32,6 +35,9 @@ export const endpoints = {
   ...peopleEndpoints,
   ...searchEndpoints,
   ...moderationEndpoints,
+  ...bidEndpoints,
+  ...orderEndpoints,
+  ...paymentEndpoints,
 } satisfies { [N in RouteName]: EndpointDef };
 
 export type Endpoints = typeof endpoints;

@@ -71,6 +71,13 @@ export const ROUTES = {
   'chat.unseenInChat': 'GET /api/messages/:chatId/unseen/count',
   'chat.markSeen': 'PUT /api/messages/:id',
 
+  // Bids (issue 12; SPEC §7 names users.myBid and the bids flag).
+
+  // Orders (issue 12).
+
+  // Payments, balances, withdrawals (issue 12).
+
+
   'admin.users.list': 'GET /api/admin/users',
   'admin.users.get': 'GET /api/admin/users/:id',
   'admin.users.block': 'PATCH /api/admin/users/:id/block',
@@ -88,6 +95,13 @@ export const ROUTES = {
   'admin.projects.moderate': 'PATCH /api/admin/projects/:id',
   'admin.projects.update': 'PUT /api/admin/projects/:id',
   'admin.chats.messages': 'GET /api/admin/chats/:id/messages',
+
+  // Admin: bids (issue 12).
+
+  // Admin: orders (issue 12).
+
+  // Admin: payments and withdrawals (issue 12).
+
 } as const;
 
 export type RouteName = keyof typeof ROUTES;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_PAYMENT_RATES, paymentRatesSchema } from './payments.ts';
 
 // Operator settings: every business number an operator may change without editing code. Adding one is one line
 // here (its range and default); the admin API validates against it and the server reads it through
@@ -11,6 +12,27 @@ export const settingsSchema = z.object({
   'uploads.quotaBytes': z.number().int().min(MIB).max(1024 * 1024 * MIB).default(1024 * MIB),
   /** Uploads one person may make in an hour (one address: ten times as many). */
   'uploads.perHour': z.number().int().min(1).max(10_000).default(60),
+
+  // The money loop (ADR 025). Percentages are basis points (1 % = 100), money is kopecks.
+  /** The platform's commission on a completed order. */
+  'orders.commissionBp': z.number().int().min(0).max(5_000).default(1_500),
+  /** A delivered order is accepted automatically after this many days. */
+  'orders.autoAcceptDays': z.number().int().min(1).max(60).default(3),
+  /** The customer may cancel without a reason this many minutes after paying. */
+  'orders.cancelWindowMinutes': z.number().int().min(0).max(24 * 60).default(20),
+  /** The smallest withdrawal. */
+  'withdrawals.minAmount': z.number().int().min(100).max(100_000_000).default(50_000),
+  /** How long a crypto quote holds. */
+  'payments.quoteMinutes': z.number().int().min(1).max(120).default(15),
+  /** The ways to pay (GET /api/payments/rates): currency, fee, limits. */
+  'payments.methods': paymentRatesSchema.default(DEFAULT_PAYMENT_RATES),
+  /** New bids one seller may place in a day, and the shortest comment. */
+  'bids.perDay': z.number().int().min(1).max(1_000).default(30),
+  'bids.minComment': z.number().int().min(1).max(1_000).default(30),
+  /** Referral rewards out of the commission, on orders of people brought in the last N months. */
+  'referrals.buyerBp': z.number().int().min(0).max(5_000).default(350),
+  'referrals.sellerBp': z.number().int().min(0).max(5_000).default(250),
+  'referrals.months': z.number().int().min(0).max(120).default(12),
 });
 
 export type Settings = z.output<typeof settingsSchema>;

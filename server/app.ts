@@ -30,7 +30,9 @@ import { adminProjectRoutes, projectRoutes, ProjectService } from './modules/pro
 import { favoriteRoutes, FavoriteService } from './modules/favorites/index.ts';
 import { peopleRoutes, PeopleService } from './modules/people/index.ts';
 import { chatRoutes, ChatService } from './modules/chat/index.ts';
-import { paymentRatesRoutes } from './modules/payments/index.ts';
+import { paymentRatesRoutes, paymentRoutes, PaymentService } from './modules/payments/index.ts';
+import { orderRoutes, OrderService } from './modules/orders/index.ts';
+import { bidRoutes, BidService } from './modules/bids/index.ts';
 import { presentMe, userRoutes, UserService } from './modules/users/index.ts';
 import { authRoutes, AuthService } from './modules/auth/index.ts';
 import { adminSettingsRoutes, adminUserRoutes, AdminUserService } from './modules/admin/index.ts';
@@ -87,6 +89,9 @@ export interface Services {
   favorites: FavoriteService;
   people: PeopleService;
   chat: ChatService;
+  bids: BidService;
+  orders: OrderService;
+  payments: PaymentService;
   /** Guests' rendered pages, kept for seconds (ADR 021). */
   pageCache: PageCache;
 }
@@ -241,12 +246,18 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   const settings = new SettingsService(db, withTx, logger);
   const seen = new SeenToday(env.REDIS_URL ? limiter : null, logger);
   const projects = new ProjectService({ db, presence: realtime, withTx, letters, log: logger, seen });
+  const rates = new RatesService(db, env.RATES_URL, logger);
+  const chat = new ChatService({ db, realtime, limiter, log: logger });
+  // The money loop (ADR 025).
+  const orders = new OrderService({ db, platform, settings, letters, realtime, chat, log: logger });
+  const bids = new BidService({ db, platform, settings, letters, realtime, limiter, orders, log: logger });
+  const payments = new PaymentService({ db, platform, settings, letters, realtime, rates, orders, siteUrl, log: logger });
   const services: Services = {
     platform,
     letters,
     tokens,
     lookups: new LookupService(db),
-    rates: new RatesService(db, env.RATES_URL, logger),
+    rates,
     routeRules: new RouteRuleService(db),
     realtime,
     mailer,
@@ -261,7 +272,10 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     projects,
     favorites: new FavoriteService({ db, presence: realtime, projects }),
     people: new PeopleService({ db, presence: realtime }),
-    chat: new ChatService({ db, realtime, limiter, log: logger }),
+    chat,
+    bids,
+    orders,
+    payments,
     pageCache: new PageCache(),
   };
   app.decorate('services', services);
@@ -388,6 +402,9 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   await app.register(peopleRoutes, { people: services.people, reads });
   await app.register(chatRoutes, { chat: services.chat, reads });
   await app.register(paymentRatesRoutes, { reads });
+  await app.register(bidRoutes, { bids, reads });
+  await app.register(orderRoutes, { orders, reads });
+  await app.register(paymentRoutes, { payments, reads });
 
   app.get('/api/*', { schema: { hide: true } }, async (_request, reply) =>
     reply.status(404).send({ status: 404, message: MESSAGES.notFound }),

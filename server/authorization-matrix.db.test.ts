@@ -343,6 +343,13 @@ const MATRIX = {
     request: async (w) => ({ params: { id: await w.fresh.project() }, body: projectInput }),
   },
   'admin.chats.messages': { expect: adminOnly(), request: (w) => ({ params: { id: w.fixed.chat } }) },
+
+  // Bids (issue 12).
+
+  // Orders (issue 12).
+
+  // Payments, balances, withdrawals (issue 12).
+
 } satisfies Record<RouteName, Row>;
 
 /**

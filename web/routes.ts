@@ -24,7 +24,10 @@ export default [
       route('become-seller', 'routes/become-seller.tsx'),
       route('recover', 'routes/recover.tsx'),
       route('confirm_account', 'routes/confirm-account.tsx'),
+      // The payment page (issue 12).
       page('payments/:orderId', 'payment'),
+      // The sandbox provider's confirmation page (issue 12).
+
       route('test', 'routes/test.tsx'),
       layout('layouts/guest-only.tsx', [route('reg', 'routes/reg.tsx'), route('login', 'routes/login.tsx')]),
       layout('layouts/authenticated.tsx', { id: 'authenticated-verify' }, [route('verify', 'routes/verify.tsx')]),
@@ -38,19 +41,15 @@ export default [
       route('items/create', 'routes/profile-items-create.tsx', { id: 'profile-items-create' }),
       route('items/:id/edit', 'routes/profile-items-edit.tsx', { id: 'profile-items-edit' }),
       route('messages', 'routes/profile-messages.tsx', { id: 'profile-messages' }),
-      ...(
-        [
-          'dashboard',
-          'bids',
-          'orders',
-          'finance',
-          'reviews',
-          'disputes',
-          'payments',
-          'referral',
-          'notifications',
-        ] as const
-      ).map((p) => page(p, `profile-${p.replace('/:id', '').replaceAll('/', '-')}`)),
+      // The money loop (issue 12): bids
+      page('bids', 'profile-bids'),
+      // orders
+      page('orders', 'profile-orders'),
+      // finance and payments
+      page('finance', 'profile-finance'),
+      page('payments', 'profile-payments'),
+      // Later issues.
+      ...(['dashboard', 'reviews', 'disputes', 'referral', 'notifications'] as const).map((p) => page(p, `profile-${p}`)),
     ]),
     route('admin', 'layouts/admin-layout.tsx', [
       index('routes/admin-index.tsx'),
@@ -61,9 +60,14 @@ export default [
       route('search-suggestions', 'routes/admin-search-suggestions.tsx', { id: 'admin-search-suggestions' }),
       route('projects', 'routes/admin-projects.tsx', { id: 'admin-projects' }),
       route('projects/:id/edit', 'routes/admin-project-edit.tsx', { id: 'admin-projects-item-edit' }),
-      ...(['bids', 'orders', 'appeals', 'disputes', 'payments'] as const).map((p) =>
-        page(p, `admin-${p.replaceAll('/:id', '-item').replaceAll('/', '-')}`),
-      ),
+      // The money loop (issue 12): bids
+      page('bids', 'admin-bids'),
+      // orders
+      page('orders', 'admin-orders'),
+      // payments and withdrawals
+      page('payments', 'admin-payments'),
+      // Later issues.
+      ...(['appeals', 'disputes'] as const).map((p) => page(p, `admin-${p}`)),
     ]),
   ]),
 ] satisfies RouteConfig;

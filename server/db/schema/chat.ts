@@ -8,6 +8,9 @@ import { users } from './users.ts';
 export const CHAT_KINDS = ['direct', 'order', 'dispute'] as const;
 export type ChatKind = (typeof CHAT_KINDS)[number];
 
+export const MESSAGE_KINDS = ['text', 'system', 'delivery'] as const;
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+
 export const chats = pgTable(
   'chats',
   {
@@ -63,6 +66,9 @@ export const messages = pgTable(
     seen: boolean('seen').notNull().default(false),
     /** Whether contacts were masked in this message (PRODUCT.md: before an order exists). */
     masked: boolean('masked').notNull().default(false),
+    /** text: written by a member; system: an order's state change, written by the platform in the sender's name
+     * (or the member who acted); delivery: a seller's delivery of an order, with its files. */
+    kind: text('kind').$type<MessageKind>().notNull().default('text'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

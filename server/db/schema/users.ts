@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { pgTable, text, uuid, integer, timestamp, jsonb, index, uniqueIndex } from 'drizzle-orm/pg-core';
+import { pgTable, text, uuid, integer, timestamp, jsonb, index, uniqueIndex, boolean } from 'drizzle-orm/pg-core';
 
 export const ROLES = ['customer', 'seller', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -37,6 +37,8 @@ export const users = pgTable(
     completedOrders: integer('completed_orders').notNull().default(0),
     rating: integer('rating').notNull().default(0),
     reviewsCount: integer('reviews_count').notNull().default(0),
+    /** SPEC §7 bids flag: a bid arrived on one of this customer's projects since they last opened /profile/bids. */
+    bidsUnread: boolean('bids_unread').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,2 +1,4 @@
-// Payments (today: the currency rates the payment page shows).
+// Payments: the ways to pay, paying orders into escrow, providers and webhooks, balances, withdrawals (ADR 025).
 export { paymentRatesRoutes } from './rates-routes.ts';
+export { PaymentService, type PaymentServiceDeps } from './service.ts';
+export { paymentRoutes } from './routes.ts';
