@@ -198,3 +198,20 @@ describe('accounts', () => {
     await second.close();
   });
 });
+
+describe('«Стать продавцом» on a phone', () => {
+  it('fits a 375 px screen: no sideways scrolling, the sign-up button whole and inside the screen', async () => {
+    for (const width of [375, 1280]) {
+      const { page } = await e2e.open({ viewport: { width, height: 800 } });
+      await visit(page, '/become-seller');
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(overflow, `/become-seller scrolls sideways at ${width} px`).toBeLessThanOrEqual(width);
+      const button = page.getByRole('link', { name: 'Зарегистрироваться как продавец' });
+      const box = (await button.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+      // The whole label is shown, not clipped by the card.
+      expect(await button.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    }
+  });
+});
