@@ -33,6 +33,10 @@ export const settingsSchema = z.object({
   'referrals.buyerBp': z.number().int().min(0).max(5_000).default(350),
   'referrals.sellerBp': z.number().int().min(0).max(5_000).default(250),
   'referrals.months': z.number().int().min(0).max(120).default(12),
+
+  /** Rubles per USDT and per BTC used while the rates service has given none (PRODUCT.md); 0 = none. */
+  'rates.fallbackUSDT': z.number().min(0).max(1_000_000).default(0),
+  'rates.fallbackBTC': z.number().min(0).max(1_000_000_000).default(0),
 });
 
 export type Settings = z.output<typeof settingsSchema>;

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { settings } from '../server/db/schema/system.ts';
 import { BRAND, checkA11y, h1Of, hydrated, pathOf, useE2E, userMenuToggle, visit } from './fixtures.ts';
 
 // The foundation shell: server-rendered document, header (logo, catalogue, search, currency, guest
@@ -91,23 +92,14 @@ describe('shell', () => {
     await checkA11y(page);
   });
 
-  it('keeps the selected currency across reloads (localStorage selectedCurrency)', async () => {
+  it('turns the currency switch off, with the reason, while no rates are known', async () => {
     const { page } = await e2e.open();
     await visit(page, '/');
-    const select = page.getByRole('combobox', { name: 'Валюта' });
+    const select = page.getByRole('combobox', { name: /^Валюта/ });
+    expect(await select.isDisabled()).toBe(true);
     expect(await select.inputValue()).toBe('RUB');
-    expect(await select.locator('option').allTextContents()).toEqual(['RUB', 'USDT', 'BTC']);
-    await select.selectOption('USDT');
-    expect(await page.evaluate(() => localStorage.getItem('selectedCurrency'))).toBe('USDT');
-
-    await page.reload();
-    await hydrated(page);
-    await expect.poll(() => page.getByRole('combobox', { name: 'Валюта' }).inputValue()).toBe('USDT');
+    expect(await select.getAttribute('aria-label')).toBe('Валюта: Курсы валют недоступны, цены показаны в рублях');
     await checkA11y(page);
-
-    // And on another page of the same visit.
-    await visit(page, '/about');
-    await expect.poll(() => page.getByRole('combobox', { name: 'Валюта' }).inputValue()).toBe('USDT');
   });
 
   it('opens every footer page with a heading and the "{h1} - Подряд" title', async () => {
@@ -158,5 +150,36 @@ describe('shell', () => {
     await close.click();
     await expect.poll(() => catalogueToggle.isVisible()).toBe(false);
     expect(pathOf(page)).toBe('/');
+  });
+});
+
+describe('shell with currency rates', () => {
+  const e2e = useE2E();
+  beforeAll(async () => {
+    // The operator's fallback rates (PRODUCT.md), as the admin settings store them.
+    await e2e.server.database.db.insert(settings).values([
+      { key: 'rates.fallbackUSDT', value: 95 },
+      { key: 'rates.fallbackBTC', value: 9_000_000 },
+    ]);
+    e2e.server.app.services.settings.forget();
+  });
+
+  it('keeps the selected currency across reloads (localStorage selectedCurrency)', async () => {
+    const { page } = await e2e.open();
+    await visit(page, '/');
+    const select = page.getByRole('combobox', { name: 'Валюта' });
+    expect(await select.inputValue()).toBe('RUB');
+    expect(await select.locator('option').allTextContents()).toEqual(['RUB', 'USDT', 'BTC']);
+    await select.selectOption('USDT');
+    expect(await page.evaluate(() => localStorage.getItem('selectedCurrency'))).toBe('USDT');
+
+    await page.reload();
+    await hydrated(page);
+    await expect.poll(() => page.getByRole('combobox', { name: 'Валюта' }).inputValue()).toBe('USDT');
+    await checkA11y(page);
+
+    // And on another page of the same visit.
+    await visit(page, '/about');
+    await expect.poll(() => page.getByRole('combobox', { name: 'Валюта' }).inputValue()).toBe('USDT');
   });
 });

@@ -246,7 +246,10 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   const settings = new SettingsService(db, withTx, logger);
   const seen = new SeenToday(env.REDIS_URL ? limiter : null, logger);
   const projects = new ProjectService({ db, presence: realtime, withTx, letters, log: logger, seen });
-  const rates = new RatesService(db, env.RATES_URL, logger);
+  const rates = new RatesService(db, env.RATES_URL, logger, async () => {
+    const all = await settings.all();
+    return { USDT: all['rates.fallbackUSDT'], BTC: all['rates.fallbackBTC'] };
+  });
   const chat = new ChatService({ db, realtime, limiter, log: logger });
   // The money loop (ADR 025).
   const orders = new OrderService({ db, platform, settings, letters, realtime, chat, log: logger });

@@ -8,6 +8,7 @@ import { FileService } from '../../modules/files/index.ts';
 import type { LocalStorage } from '../../lib/storage.ts';
 import { users } from '../schema/users.ts';
 import { searchQueries } from '../schema/catalog.ts';
+import { settings } from '../schema/system.ts';
 import { createUser } from '../factories.ts';
 import { createProject, createService } from '../catalog-factories.ts';
 import { projectRoot } from '../../paths.ts';
@@ -124,6 +125,9 @@ const DEMO_SEARCHES: [string, number][] = [
  * Every demo user, the printed ones and the others, gets the password `passwordOf` gives (demoPassword(): one
  * per data folder), asked only when the seed runs.
  */
+/** Rubles per unit, roughly the market's in 2026. */
+const DEMO_FALLBACK_RATES = { 'rates.fallbackUSDT': 95, 'rates.fallbackBTC': 9_000_000 } as const;
+
 export async function seedDemo(db: Db, storage: LocalStorage, passwordOf: () => string): Promise<DemoAccount[] | null> {
   const [{ count }] = (await db.select({ count: sql<number>`count(*)::int` }).from(users)) as [{ count: number }];
   if (count > 0) return null;
@@ -172,5 +176,8 @@ export async function seedDemo(db: Db, storage: LocalStorage, passwordOf: () => 
   }
   // Searches as if people had made them, so the header's suggestions have something to offer at once.
   await db.insert(searchQueries).values(DEMO_SEARCHES.map(([query, searches]) => ({ query, searches })));
+  // A demo often runs offline: fallback rates (an operator setting) let it show and take USDT and BTC at once; the
+  // rates service's own rates replace them when it answers.
+  await db.insert(settings).values(Object.entries(DEMO_FALLBACK_RATES).map(([key, value]) => ({ key, value }))).onConflictDoNothing();
   return accounts;
 }

@@ -4,6 +4,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test/app.ts';
 import { RatesService, parseSimplePrice } from './service.ts';
+import { settings as settingsTable } from '../../db/schema/system.ts';
 
 // A local stand-in for the public crypto-price service, speaking its simple-price protocol.
 let answer: { status: number; body: unknown; delayMs?: number } = { status: 200, body: {} };
@@ -76,5 +77,29 @@ describe('parseSimplePrice', () => {
     expect(parseSimplePrice({ bitcoin: { rub: -2 }, tether: { rub: 1 } })).toBeNull();
     expect(parseSimplePrice(null)).toBeNull();
     expect(parseSimplePrice('x')).toBeNull();
+  });
+});
+
+describe('fallback rates (operator settings)', () => {
+  it('are used while the service has given none, and never counted as held', async () => {
+    const other = await createTestApp({ RATES_URL: '' });
+    try {
+      const fallback = { USDT: 92, BTC: 9_000_000 };
+      const rates = new RatesService(other.database.db, '', pino({ level: 'silent' }), async () => fallback);
+      expect(await rates.get()).toEqual({ RUB: 1, USDT: 92, BTC: 9_000_000, lastUpdated: null });
+      expect(await rates.held()).toBe(false);
+      // Half a fallback is none (SPEC §5: both rates above 0).
+      const half = new RatesService(other.database.db, '', pino({ level: 'silent' }), async () => ({ USDT: 92, BTC: 0 }));
+      expect(await half.get()).toMatchObject({ USDT: 0, BTC: 0 });
+      // Through the app: the settings an admin sets.
+      await other.database.db.insert(settingsTable).values([
+        { key: 'rates.fallbackUSDT', value: 90 },
+        { key: 'rates.fallbackBTC', value: 8_000_000 },
+      ]);
+      other.app.services.settings.forget();
+      expect((await other.app.inject({ url: '/api/rates' })).json().result).toMatchObject({ USDT: 90, BTC: 8_000_000, lastUpdated: null });
+    } finally {
+      await other.close();
+    }
   });
 });

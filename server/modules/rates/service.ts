@@ -33,22 +33,29 @@ export class RatesService {
     private readonly db: Db,
     private readonly url: string,
     private readonly log: Logger,
+    /** The operator's fallback rates (settings), used while the service has given none. */
+    private readonly fallback: () => Promise<{ USDT: number; BTC: number }> = async () => ({ USDT: 0, BTC: 0 }),
   ) {}
 
   async get(): Promise<Rates> {
     if (this.cached && Date.now() - this.cached.at < READ_CACHE_MS) return this.cached.value;
     const [row] = await this.db.select().from(settings).where(eq(settings.key, KEY));
     const stored = row?.value as StoredRates | undefined;
+    const fallback = stored ? null : await this.fallback();
     const value: Rates = stored
       ? { RUB: 1, USDT: stored.USDT, BTC: stored.BTC, lastUpdated: stored.lastUpdated }
-      : { RUB: 1, USDT: 0, BTC: 0, lastUpdated: null };
+      : fallback && fallback.USDT > 0 && fallback.BTC > 0
+        ? { RUB: 1, USDT: fallback.USDT, BTC: fallback.BTC, lastUpdated: null }
+        : { RUB: 1, USDT: 0, BTC: 0, lastUpdated: null };
     this.cached = { at: Date.now(), value };
     return value;
   }
 
+  /** Whether the service's own rates are stored (an operator's fallback does not count: the boot still fetches). */
   async held(): Promise<boolean> {
-    const rates = await this.get();
-    return rates.USDT > 0 && rates.BTC > 0;
+    const [row] = await this.db.select().from(settings).where(eq(settings.key, KEY));
+    const stored = row?.value as StoredRates | undefined;
+    return Boolean(stored && stored.USDT > 0 && stored.BTC > 0);
   }
 
   /** Fetches fresh rates; failures are logged and leave the held rates untouched (SPEC §8: silent). */

@@ -7,6 +7,7 @@ import { useShell } from '../../lib/use-shell.ts';
 import { api } from '../../lib/api.ts';
 import { SUGGEST_DELAY_MS, suggestionOptions, type SuggestionOption } from './search-suggestions.ts';
 import { currencyStore, useCurrency } from '../../lib/currency-store.ts';
+import { ratesReady } from '../../lib/currency.ts';
 import { Burger } from './burger.tsx';
 import { signedIn } from './signed-in-lazy.ts';
 
@@ -160,17 +161,21 @@ function SearchBox() {
   );
 }
 
+/** Without both rates (SPEC §4) prices stay in rubles: the switch is off and says why. */
 function CurrencySelector() {
   const currency = useCurrency();
+  const ready = ratesReady(useShell().rates);
+  const hint = ready ? undefined : 'Курсы валют недоступны, цены показаны в рублях';
   return (
-    <label className="currency">
+    <label className="currency" title={hint}>
       <span className="visually-hidden">Валюта</span>
       <select
-        value={currency}
+        value={ready ? currency : 'RUB'}
         onChange={(e) => currencyStore.set(e.target.value as Currency)}
         className="currency__select"
         name="currency"
-        aria-label="Валюта"
+        aria-label={ready ? 'Валюта' : `Валюта: ${hint}`}
+        disabled={!ready}
       >
         {CURRENCIES.map((c) => (
           <option key={c} value={c}>
