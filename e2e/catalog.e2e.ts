@@ -332,6 +332,8 @@ describe('catalog', { timeout: 120_000 }, () => {
     await g.page.locator('.order-box').getByRole('button', { name: 'В избранное' }).click();
     await g.page.waitForURL((u) => u.pathname === '/login');
     expect(new URL(g.page.url()).searchParams.get('from')).toBe(servicePath);
+    // It says why (issue 15, 11).
+    await expect.poll(() => g.page.getByRole('status').filter({ hasText: 'Войдите, чтобы сохранить' }).count()).toBe(1);
 
     // A member marks it; the mark is the account's (the server has it) and survives a reload.
     const password = 'lyubimoe-12345';

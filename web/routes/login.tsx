@@ -9,10 +9,16 @@ import { AppLink } from '../components/ui/app-link.tsx';
 import { Checkbox, FormError, TextField, formValues } from '../components/ui/form.tsx';
 import { loginErrorText, signIn } from '../features/auth/index.ts';
 
+/** What the page says to a guest sent here by an action that needs an account (loginPath's reason). */
+const LOGIN_REASONS: Record<string, string> = {
+  favorite: 'Войдите, чтобы сохранить',
+};
+
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Вход');
 
 export default function LoginPage() {
   const [params] = useSearchParams();
+  const reason = LOGIN_REASONS[params.get('reason') ?? ''];
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<Record<string, string[]>>();
   const [formError, setFormError] = useState<string | null>(null);
@@ -35,6 +41,11 @@ export default function LoginPage() {
     <section className="page">
       <form className="form form--card" onSubmit={submit} noValidate>
         <h1 className="auth-page__title">Вход</h1>
+        {reason && (
+          <p className="notice" role="status">
+            {reason}
+          </p>
+        )}
         <TextField label="Email" name="email" type="email" autoComplete="email" required errors={errors} />
         <TextField label="Пароль" name="password" type="password" autoComplete="current-password" required errors={errors} />
         <div className="form__footer">

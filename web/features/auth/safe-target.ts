@@ -18,5 +18,8 @@ export function safeTarget(from: string | null | undefined, origin: string): str
   return new URL(target, origin).origin === origin ? target : '/';
 }
 
-/** /login that comes back to `to` afterwards (SPEC §2 `from`). */
-export const loginPath = (to: string) => `/login?from=${encodeURIComponent(to)}`;
+/** Why a guest was sent to sign in: the login page says it (LOGIN_REASONS there). */
+export type LoginReason = 'favorite';
+
+/** /login that comes back to `to` afterwards (SPEC §2 `from`), saying why when a `reason` is given. */
+export const loginPath = (to: string, reason?: LoginReason) => `/login?from=${encodeURIComponent(to)}${reason ? `&reason=${reason}` : ''}`;

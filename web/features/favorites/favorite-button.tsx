@@ -29,7 +29,7 @@ export function FavoriteButton(props: FavoriteButtonProps) {
     );
   }
   return (
-    <HeartButton {...props} on={false} onClick={() => void navigate(loginPath(window.location.pathname + window.location.search))} />
+    <HeartButton {...props} on={false} onClick={() => void navigate(loginPath(window.location.pathname + window.location.search, 'favorite'))} />
   );
 }
 
