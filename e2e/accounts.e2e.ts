@@ -215,3 +215,14 @@ describe('«Стать продавцом» on a phone', () => {
     }
   });
 });
+
+describe('short profile pages on a phone', () => {
+  it('put the heading right under the menu, with no blank band between them', async () => {
+    const { token } = await e2e.user();
+    const { page } = await e2e.open({ token, viewport: { width: 375, height: 800 } });
+    await visit(page, '/profile/reviews');
+    const menu = (await page.locator('nav.side-menu').boundingBox())!;
+    const heading = (await page.locator('main h1').first().boundingBox())!;
+    expect(heading.y - (menu.y + menu.height)).toBeLessThan(60);
+  });
+});
