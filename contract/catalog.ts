@@ -175,6 +175,22 @@ export const serviceCardSchema = z.object({
 });
 export type ServiceCard = z.infer<typeof serviceCardSchema>;
 
+/** The fields of a service as its edit form shows them (an edit waiting for moderation, issue 15, 3). */
+export const serviceEditViewSchema = z.object({
+  title: z.string(),
+  description: z.string(),
+  category: z.string(),
+  sub: z.string().nullable(),
+  tags: z.array(z.string()),
+  images: z.array(z.string()),
+  price: z.number().int(),
+  days: z.number().int(),
+  revisions: z.number().int(),
+  packages: z.array(servicePackageSchema),
+  extras: z.array(serviceExtraSchema),
+});
+export type ServiceEditView = z.infer<typeof serviceEditViewSchema>;
+
 export const serviceSchema = serviceCardSchema.extend({
   description: z.string(),
   sub: z.string().nullable(),
@@ -190,6 +206,11 @@ export const serviceSchema = serviceCardSchema.extend({
   orders_count: z.number().int(),
   created_at: z.string(),
   updated_at: z.string(),
+  /**
+   * The owner's and admins' view only: an edit of the live service waiting for moderation; buyers see the approved
+   * version until it is approved.
+   */
+  pending_edit: serviceEditViewSchema.extend({ submitted_at: z.string() }).nullable().optional(),
 });
 export type Service = z.infer<typeof serviceSchema>;
 

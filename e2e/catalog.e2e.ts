@@ -266,6 +266,53 @@ describe('catalog', { timeout: 120_000 }, () => {
     }
   });
 
+  it.each([1280, 375])('at %i px a seller edits a live service: buyers keep the approved version until an admin approves the edit', async (width) => {
+    const viewport = { width, height: width < 500 ? 740 : 900 };
+    const { user: seller, token: sellerToken } = await e2e.user({ role: 'seller' });
+    const { token: adminToken } = await e2e.user({ role: 'admin' });
+    const before = `Сверстаю лендинг для пекарни ${unique()}`;
+    const after = `${before}, новая версия`;
+    const service = await createService(e2e.server.database.db, seller.id, { title: before, category: 'development' });
+    const servicePath = `/services/development/${service.id}`;
+
+    // The seller edits the title and saves.
+    const s = await e2e.open({ token: sellerToken, viewport });
+    await visit(s.page, `/profile/items/${service.id}/edit`);
+    const form = s.page.getByRole('form', { name: 'Ваша услуга' });
+    expect(await s.page.getByRole('note').filter({ hasText: 'покупатели видят текущую версию' }).count()).toBe(1);
+    await form.getByLabel('Название', { exact: true }).fill(after);
+    await form.getByRole('button', { name: 'Отправить на модерацию' }).click();
+    await s.page.waitForURL('**/profile/items');
+    await expect.poll(() => toastText(s.page), POLL).toBe('Изменения отправлены на модерацию, покупатели пока видят прежнюю версию');
+    const row = s.page.locator('.my-item', { hasText: before });
+    await expect.poll(() => row.locator('.status-badge').textContent(), POLL).toBe('Активна');
+    expect(await row.locator('.my-item__hint').textContent()).toContain('Изменения на модерации');
+    if (width === 375) await expectNoHorizontalOverflow(s.page);
+
+    // A buyer still opens the approved version: no 404 while the edit waits.
+    const g = await e2e.open({ viewport });
+    expect(await visit(g.page, servicePath)).toBe(200);
+    expect(await h1Of(g.page)).toBe(before);
+
+    // The admin's queue has the edit; the edit page shows the new version; approving it swaps them.
+    const a = await e2e.open({ token: adminToken, viewport });
+    await visit(a.page, '/admin/services');
+    const queued = a.page.locator('table.queue tbody tr', { hasText: before });
+    await expect.poll(() => queued.count(), POLL).toBe(1);
+    expect(await queued.textContent()).toContain('Правка на проверке');
+    await visit(a.page, `/admin/services/${service.id}/edit`);
+    expect(await a.page.getByRole('form', { name: 'Услуга', exact: true }).getByLabel('Название', { exact: true }).inputValue()).toBe(after);
+    await a.page.getByRole('button', { name: `Одобрить «${before}»` }).click();
+    await expect.poll(() => toastText(a.page), POLL).toBe('Услуга одобрена и опубликована');
+    if (width === 375) await expectNoHorizontalOverflow(a.page);
+
+    await expect.poll(async () => {
+      await visit(g.page, servicePath);
+      return h1Of(g.page);
+    }, POLL).toBe(after);
+    await checkA11y(g.page);
+  });
+
   it('a customer switches to buying and posts a project → a seller finds it on its category page', async () => {
     const title = `Нужен сайт для кракозябровой студии ${unique()}`;
     // Both roles, selling at the moment: the create page offers to switch to buying.

@@ -46,12 +46,18 @@ export default function AdminServiceEditPage() {
         reason={service.status === 'rejected' || service.status === 'hidden' ? service.reject_reason : null}
         onDone={() => revalidator.revalidate()}
       />
+      {service.pending_edit && (
+        <p className="items-notice" role="note">
+          Продавец изменил опубликованную услугу. Ниже — новая версия; покупатели видят прежнюю, пока вы не одобрите
+          изменения.
+        </p>
+      )}
       <ServiceForm
         // A saved edit comes back normalised (tags in lower case): the form starts again from it.
         key={service.updated_at}
         mode="admin"
         status={service.status}
-        initial={serviceToValues(service)}
+        initial={serviceToValues(service.pending_edit ?? service)}
         onSubmit={(body) => api.write('admin.services.update', { params: { id: service._id }, body })}
         onSaved={() => {
           toast('Изменения сохранены, продавец получит письмо', { type: 'success' });

@@ -14,6 +14,7 @@ const toRow = (s: Service): QueueRow => ({
   category: s.category,
   category_title: s.category_title,
   status: s.status,
+  pending_edit: s.pending_edit,
   reason: s.status === 'rejected' || s.status === 'hidden' ? s.reject_reason : null,
   owner: s.seller,
   money: servicePrice(s),

@@ -99,10 +99,21 @@ export default function EditItemPage() {
           </div>
         ) : (
           <>
-            {(s.status === 'active' || s.status === 'paused') && (
+            {s.status === 'active' && s.pending_edit && (
+              <p className="items-notice" role="note">
+                Изменения на модерации. Покупатели видят прежнюю версию услуги, пока модератор не одобрит новую.
+              </p>
+            )}
+            {s.status === 'active' && !s.pending_edit && (
+              <p className="items-notice" role="note">
+                {s.reject_reason ? `Модератор отклонил прошлые изменения: ${s.reject_reason}. ` : ''}
+                После сохранения изменения уйдут на модерацию. Пока модератор их проверяет, покупатели видят текущую
+                версию услуги.
+              </p>
+            )}
+            {s.status === 'paused' && (
               <p className="items-notice items-notice--warning" role="note">
-                После сохранения услуга снова уйдёт на модерацию и не будет видна в каталоге, пока модератор её не
-                одобрит.
+                После сохранения услуга уйдёт на модерацию и вернётся в каталог, когда модератор её одобрит.
               </p>
             )}
             {s.status === 'rejected' && (
@@ -120,7 +131,7 @@ export default function EditItemPage() {
             <ServiceForm
               mode="owner"
               status={s.status}
-              initial={serviceToValues(s)}
+              initial={serviceToValues(s.pending_edit ?? s)}
               onSubmit={(body) => api.write('services.update', { params: { id: s._id }, body })}
               onSaved={(published) =>
                 done(
@@ -128,7 +139,9 @@ export default function EditItemPage() {
                     ? 'Черновик сохранён'
                     : s.status === 'moderation'
                       ? 'Изменения сохранены'
-                      : 'Изменения сохранены, услуга отправлена на модерацию',
+                      : s.status === 'active'
+                        ? 'Изменения отправлены на модерацию, покупатели пока видят прежнюю версию'
+                        : 'Изменения сохранены, услуга отправлена на модерацию',
                 )
               }
               cancelTo={cancel}

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { pgTable, text, uuid, integer, timestamp, jsonb, index, primaryKey, customType, check } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 import { categories, subCategories } from './lookups.ts';
-import type { FavoriteType, ProjectStatus, ServiceStatus } from '../../../contract/catalog.ts';
+import type { FavoriteType, ProjectStatus, ServiceEditView, ServiceStatus } from '../../../contract/catalog.ts';
 
 // Services (kworks), projects (customers' requests) and favourites. Money is integer kopecks.
 
@@ -22,6 +22,13 @@ export interface ServicePackage {
   revisions: number;
   description: string;
 }
+/** An edit waiting for moderation: the fields as the owner sent them (for the form) and as they will be stored. */
+export interface PendingServiceEdit {
+  submittedAt: string;
+  view: ServiceEditView;
+  values: Record<string, unknown>;
+}
+
 export interface ServiceExtra {
   title: string;
   price: number;
@@ -52,6 +59,11 @@ export const services = pgTable(
     extras: jsonb('extras').$type<ServiceExtra[]>().notNull().default([]),
     status: text('status').$type<ServiceStatus>().notNull().default('draft'),
     rejectReason: text('reject_reason'),
+    /**
+     * An owner's edit of an active service, waiting for moderation: the approved version stays public meanwhile
+     * and is replaced by this one on approval (issue 15, 3). Null when there is none.
+     */
+    pendingEdit: jsonb('pending_edit').$type<PendingServiceEdit>(),
     views: integer('views').notNull().default(0),
     ordersCount: integer('orders_count').notNull().default(0),
     /** Sort key of "popular": completed orders weigh 20 views (kept up to date by the writers). */

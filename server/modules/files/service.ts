@@ -239,6 +239,8 @@ export class FileService {
           ),
           sql`not exists (select 1 from ${users} where ${users.avatar} = any(${forms}))`,
           sql`not exists (select 1 from ${services} where ${services.images} && ${forms})`,
+          // Pictures of an edit waiting for moderation (services.pending_edit) are used too.
+          sql`not exists (select 1 from ${services} where ${services.pendingEdit} is not null and (${services.pendingEdit} -> 'values' -> 'images') ?| ${forms})`,
           sql`not exists (select 1 from ${projects} where ${projects.attachments} && ${forms})`,
           sql`not exists (select 1 from ${messages} where ${messages.files} && ${forms})`,
         ),

@@ -318,3 +318,69 @@ describe('PUT /api/admin/services/{id}: an admin edit', () => {
     expect((await edit('00000000-0000-4000-8000-000000000000', input())).status).toBe(404);
   });
 });
+
+describe('an edit of a live service waits beside it (issue 15, 3)', () => {
+  const ownerEdit = (id: string, body: unknown, token: string) => call<Service>(app, 'PUT', `/api/services/${id}`, { body, token });
+  const publicGet = (id: string) => call<Service>(app, 'GET', `/api/services/${id}`);
+
+  it('keeps the approved version public; the owner and the queue see the edit; approval swaps them', async () => {
+    const owner = await seller();
+    const s = await createService(db, owner.user.id, { status: 'active', title: 'Старое название услуги', publishedAt: new Date('2026-01-01') });
+    const picture = await upload(owner.user);
+    const res = await ownerEdit(s.id, input({ title: 'Новое название услуги', images: [picture] }), owner.token);
+    expect(res.status).toBe(200);
+    expect(res.body.result).toMatchObject({ status: 'active', title: 'Старое название услуги', pending_edit: { title: 'Новое название услуги', images: [picture] } });
+
+    // Buyers: the approved version, still listed, with nothing of the edit.
+    const seen = await publicGet(s.id);
+    expect(seen.status).toBe(200);
+    expect(seen.body.result.title).toBe('Старое название услуги');
+    expect(seen.body.result).not.toHaveProperty('pending_edit');
+    // The owner's own list shows the edit.
+    const mine = await call<Service[]>(app, 'GET', '/api/services/my', { token: owner.token });
+    expect(mine.status, JSON.stringify(mine.body)).toBe(200);
+    expect(mine.body.result.find((x) => x._id === s.id)?.pending_edit?.title).toBe('Новое название услуги');
+    // The moderation queue has it.
+    const queue = await adminList({ status: 'moderation', q: 'Старое название услуги' });
+    expect(queue.status, JSON.stringify(queue.body)).toBe(200);
+    expect(queue.body.result.find((x) => x._id === s.id)?.pending_edit?.title).toBe('Новое название услуги');
+
+    const approved = await decide(s.id, { status: 'active' });
+    expect(approved.status).toBe(200);
+    expect(approved.body.result).toMatchObject({ status: 'active', title: 'Новое название услуги', images: [picture], pending_edit: null });
+    expect((await publicGet(s.id)).body.result.title).toBe('Новое название услуги');
+    expect((await row(s.id)).publishedAt?.toISOString()).toBe('2026-01-01T00:00:00.000Z');
+    expect((await auditOf(s.id)).map((a) => a.action)).toEqual(['service.approve-edit']);
+  });
+
+  it('a rejected edit is dropped with its reason; the approved version stays public', async () => {
+    const owner = await seller();
+    const s = await createService(db, owner.user.id, { status: 'active', title: 'Прежнее название услуги' });
+    await ownerEdit(s.id, input({ title: 'Запрещённое название услуги' }), owner.token);
+    const rejected = await decide(s.id, { status: 'rejected', reason: 'Название нарушает правила' });
+    expect(rejected.body.result).toMatchObject({ status: 'active', title: 'Прежнее название услуги', reject_reason: 'Название нарушает правила', pending_edit: null });
+    expect((await publicGet(s.id)).status).toBe(200);
+    expect((await auditOf(s.id)).map((a) => a.action)).toEqual(['service.reject-edit']);
+    // Deciding again finds nothing waiting: a plain approve of an active service is refused.
+    expect((await decide(s.id, { status: 'active' })).status).toBe(400);
+  });
+
+  it('a second edit replaces the first; a hide still hides', async () => {
+    const owner = await seller();
+    const s = await createService(db, owner.user.id, { status: 'active' });
+    await ownerEdit(s.id, input({ title: 'Первая правка названия' }), owner.token);
+    const second = await ownerEdit(s.id, input({ title: 'Вторая правка названия' }), owner.token);
+    expect(second.body.result.pending_edit?.title).toBe('Вторая правка названия');
+    expect((await decide(s.id, { status: 'hidden', reason: 'Жалобы покупателей' })).body.result.status).toBe('hidden');
+  });
+
+  it('the pictures of a waiting edit survive the uploads cleanup', async () => {
+    const owner = await seller();
+    const s = await createService(db, owner.user.id, { status: 'active' });
+    const picture = await upload(owner.user);
+    await db.update(files).set({ createdAt: new Date(Date.now() - 3 * 86_400_000) }).where(eq(files.path, picture.replace('/uploads/', '')));
+    await ownerEdit(s.id, input({ images: [picture] }), owner.token);
+    await app.services.files.sweepUnused(new Date(Date.now() - 86_400_000), 100_000);
+    expect(await db.select().from(files).where(eq(files.path, picture.replace('/uploads/', '')))).toHaveLength(1);
+  });
+});

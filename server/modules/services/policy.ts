@@ -35,9 +35,17 @@ function change(actor: Actor, row: ServiceSubject): Verdict {
   return isPublicService(row) || isAdmin(actor) ? 'forbidden' : 'hidden';
 }
 
-export const servicePolicy = definePolicy<{ view: ServiceSubject; create: { seller: UserRow }; change: ServiceSubject; publish: ServiceSubject }>(CATALOG_MESSAGES.serviceNotFound, {
+export const servicePolicy = definePolicy<{
+  view: ServiceSubject;
+  seePendingEdit: ServiceSubject;
+  create: { seller: UserRow };
+  change: ServiceSubject;
+  publish: ServiceSubject;
+}>(CATALOG_MESSAGES.serviceNotFound, {
   // The page: public, or its owner's in every state; admins open any (the moderation queue links to it).
   view: (actor, row) => (isPublicService(row) || isOwner(actor, row) || isAdmin(actor) ? 'allow' : 'hidden'),
+  // An edit waiting for moderation: its owner's and the moderators'; buyers see the approved version.
+  seePendingEdit: (actor, row) => (isOwner(actor, row) || isAdmin(actor) ? 'allow' : 'hidden'),
   // A new service of this seller: by the seller themself, in the seller's mode.
   create: (actor, { seller }) => (actor?.id === seller.id && seller.activeRole === 'seller' ? 'allow' : { forbidden: CATALOG_MESSAGES.sellerOnly }),
   change,

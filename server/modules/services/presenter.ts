@@ -49,8 +49,13 @@ export function presentServiceCard(
   };
 }
 
-export function presentService(row: ServiceJoined, online: boolean): Service {
+/**
+ * A service as SPEC §7 answers it. `withPending`: the viewer is its owner or an admin, who also see an edit waiting
+ * for moderation (everyone else sees only the approved version).
+ */
+export function presentService(row: ServiceJoined, online: boolean, withPending = false): Service {
   const s = row.service;
+  const pending = withPending && s.pendingEdit ? { ...s.pendingEdit.view, submitted_at: s.pendingEdit.submittedAt } : null;
   return {
     ...presentServiceCard({ ...s, categorySlug: row.categorySlug, seller: row.seller }, online),
     description: s.description,
@@ -67,5 +72,6 @@ export function presentService(row: ServiceJoined, online: boolean): Service {
     orders_count: s.ordersCount,
     created_at: s.createdAt.toISOString(),
     updated_at: s.updatedAt.toISOString(),
+    ...(withPending ? { pending_edit: pending } : {}),
   };
 }

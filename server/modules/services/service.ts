@@ -1,9 +1,9 @@
-import { and, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, ilike, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import { pagesChanged } from '../../platform/page-cache.ts';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { services, type ServiceStatus } from '../../db/schema/catalog.ts';
+import { services, type PendingServiceEdit, type ServiceStatus } from '../../db/schema/catalog.ts';
 import { categories, subCategories } from '../../db/schema/lookups.ts';
 import { users, type UserRow } from '../../db/schema/users.ts';
 import { badRequest, notFound } from '../../lib/http.ts';
@@ -43,6 +43,7 @@ import {
   CATALOG_MESSAGES,
   type Service,
   type ServiceCard,
+  type ServiceEditView,
   type serviceInputSchema,
   type servicesQuerySchema,
   type serviceStatusActionSchema,
@@ -194,6 +195,12 @@ export const ADMIN_SERVICE_MESSAGES = {
 } as const;
 
 const cannotChange = () => badRequest(CATALOG_MESSAGES.cannotChange);
+
+/** An edit as its form shows it: the categories by slug, the rest as it will be stored. */
+function editView(input: ServiceInputData, values: Awaited<ReturnType<ServiceCatalog['fields']>>): ServiceEditView {
+  const { title, description, tags, images, price, days, revisions, packages, extras } = values;
+  return { title, description, category: input.category, sub: input.sub ?? null, tags, images, price, days, revisions, packages, extras };
+}
 const fieldError = (field: string, message: string) => badRequest(MESSAGES.validation, { [field]: [message] });
 
 /** Tags as stored: trimmed, single-spaced, lower case, each once. */
@@ -356,9 +363,9 @@ export class ServiceCatalog {
     return row ?? null;
   }
 
-  private async present(row: ServiceJoined): Promise<Service> {
+  private async present(row: ServiceJoined, withPending = false): Promise<Service> {
     const online = await this.deps.realtime.onlineAmong([row.seller.id]);
-    return presentService(row, online.has(row.seller.id));
+    return presentService(row, online.has(row.seller.id), withPending);
   }
 
   /**
@@ -372,7 +379,7 @@ export class ServiceCatalog {
     const unwritten = counts ? this.views.add(id) : this.views.unwritten(id);
     row.service.views += unwritten;
     row.service.popularity += unwritten;
-    return this.present(row);
+    return this.present(row, servicePolicy.can(viewer, 'seePendingEdit', row));
   }
 
   /**
@@ -398,7 +405,7 @@ export class ServiceCatalog {
       .where(eq(services.sellerId, user.id))
       .orderBy(desc(services.createdAt), desc(services.id));
     const online = (await this.deps.realtime.onlineAmong([user.id])).has(user.id);
-    return rows.map((row) => presentService(row, online));
+    return rows.map((row) => presentService(row, online, true));
   }
 
   // --- The seller's changes ---
@@ -459,10 +466,11 @@ export class ServiceCatalog {
     };
   }
 
+  /** The service after a change, for its owner or an admin (with an edit waiting for moderation). */
   private async reload(id: string): Promise<Service> {
     const row = await this.find(id);
     if (!row) throw notFound(CATALOG_MESSAGES.serviceNotFound);
-    return this.present(row);
+    return this.present(row, true);
   }
 
   /** A new service of a confirmed seller: a draft, or straight to moderation with `publish`. */
@@ -482,18 +490,30 @@ export class ServiceCatalog {
   }
 
   /**
-   * An edit by the owner. A draft stays a draft unless `publish`; a service in moderation stays there; an
-   * active, paused or rejected one goes back to moderation. A hidden service cannot be edited.
+   * An edit by the owner. A draft stays a draft unless `publish`; a service in moderation stays there; a paused
+   * or rejected one goes back to moderation. An active one stays public as approved while the edit waits for
+   * moderation beside it (pending_edit; a second edit replaces the first), as Kwork does: buyers never meet a 404
+   * because the seller fixed a typo. A hidden service cannot be edited.
    */
   async update(user: UserRow, id: string, input: ServiceInputData): Promise<Service> {
     const current = await this.owned(user, id);
     const from = current.service.status;
     if (from === 'hidden') throw cannotChange();
     const values = await this.fields(user.id, input);
+    if (from === 'active') {
+      const pendingEdit: PendingServiceEdit = { submittedAt: new Date().toISOString(), view: editView(input, values), values };
+      const [row] = await this.db
+        .update(services)
+        .set({ pendingEdit, rejectReason: null, updatedAt: new Date() })
+        .where(and(eq(services.id, id), eq(services.status, 'active')))
+        .returning({ id: services.id });
+      if (!row) throw cannotChange();
+      return this.reload(id);
+    }
     const status: ServiceStatus = from === 'draft' && !input.publish ? 'draft' : 'moderation';
     const [row] = await this.db
       .update(services)
-      .set({ ...values, status, rejectReason: null, updatedAt: new Date() })
+      .set({ ...values, status, rejectReason: null, pendingEdit: null, updatedAt: new Date() })
       // Unless an admin hid it meanwhile.
       .where(and(eq(services.id, id), eq(services.status, from)))
       .returning({ id: services.id });
@@ -530,7 +550,9 @@ export class ServiceCatalog {
     const sort = query.status === 'moderation' ? 'queue' : 'recent';
     const plan = adminSortPlan(sort === 'queue');
     const where: SQL[] = [];
-    if (query.status) where.push(eq(services.status, query.status));
+    // The moderation queue holds new services and edits of live ones alike.
+    if (query.status === 'moderation') where.push(or(eq(services.status, 'moderation'), isNotNull(services.pendingEdit))!);
+    else if (query.status) where.push(eq(services.status, query.status));
     const q = searchText(query.q);
     if (q) where.push(or(matches(services.search, q), ilike(services.title, `%${escapeLike(q)}%`))!);
     const filter = where.length ? and(...where) : undefined;
@@ -560,7 +582,7 @@ export class ServiceCatalog {
       ...plan.values({ id: row.service.id, updatedKey: row.updatedKey }),
     ]);
     const online = await this.deps.realtime.onlineAmong(kept.map((r) => r.seller.id));
-    return { result: kept.map((row) => presentService(row, online.has(row.seller.id))), total, next };
+    return { result: kept.map((row) => presentService(row, online.has(row.seller.id), true)), total, next };
   }
 
   /** Any service in any state, for an admin. */
@@ -577,6 +599,9 @@ export class ServiceCatalog {
     if (status !== 'active' && !reason) throw fieldError('reason', ADMIN_SERVICE_MESSAGES.reasonRequired);
     const current = await this.find(id);
     if (!current) throw notFound(CATALOG_MESSAGES.serviceNotFound);
+    if (current.service.status === 'active' && current.service.pendingEdit && status !== 'hidden') {
+      return this.decideEdit(admin, current, status === 'active' ? null : (reason ?? null));
+    }
     const transition = adminTransition(current.service.status, status);
     if (!transition) throw cannotChange();
     const { decision, from } = transition;
@@ -608,6 +633,36 @@ export class ServiceCatalog {
     return this.reload(id);
   }
 
+  /**
+   * The decision on an edit of a live service (update()): approved, the edit replaces the public version; rejected
+   * (`reason`), it is dropped and the approved version stays, with the reason for its owner. The service stays
+   * active either way. Audited, with the owner's letter, in one transaction.
+   */
+  private async decideEdit(admin: UserRow, current: ServiceJoined, reason: string | null): Promise<Service> {
+    const id = current.service.id;
+    const pending = current.service.pendingEdit!;
+    await this.deps.withTx(userActor(admin), async ({ tx, outbox }) => {
+      const [row] = await tx
+        .update(services)
+        .set({ ...(reason === null ? pending.values : {}), pendingEdit: null, rejectReason: reason, updatedAt: new Date() })
+        // The edit the moderator looked at, not one sent meanwhile.
+        .where(and(eq(services.id, id), eq(services.status, 'active'), sql`${services.pendingEdit} ->> 'submittedAt' = ${pending.submittedAt}`))
+        .returning({ id: services.id });
+      if (!row) throw cannotChange();
+      const decision = reason === null ? 'approve' : 'reject';
+      await audit(tx, {
+        actorId: admin.id,
+        action: `service.${decision}-edit`,
+        targetType: 'service',
+        targetId: id,
+        details: reason ? { reason } : {},
+      });
+      this.notify(outbox, { ...current, service: { ...current.service, title: pending.view.title } }, decision, reason);
+      if (reason === null) pagesChanged(outbox);
+    });
+    return this.reload(id);
+  }
+
   /** An admin's edit of the fields (say, a wrong category or a forbidden word); the state stays as it is. */
   async adminUpdate(admin: UserRow, id: string, input: ServiceInputData): Promise<Service> {
     const current = await this.find(id);
@@ -617,7 +672,8 @@ export class ServiceCatalog {
     await this.deps.withTx(userActor(admin), async ({ tx, outbox }) => {
       await tx
         .update(services)
-        .set({ ...values, updatedAt: new Date() })
+        // The admin's version is the one that counts: an edit that was waiting beside it is settled by it.
+        .set({ ...values, pendingEdit: null, updatedAt: new Date() })
         .where(eq(services.id, id));
       await audit(tx, { actorId: admin.id, action: 'service.edit', targetType: 'service', targetId: id });
       this.notify(outbox, current, 'edit', null);

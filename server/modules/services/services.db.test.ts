@@ -250,9 +250,19 @@ describe('the state machine, as the seller drives it', () => {
     expect((await action(id, 'resume', token)).body.result.status).toBe('active');
     expect((await detail(id)).status).toBe(200);
 
-    // Any edit of an active service sends it back to moderation, even without publish.
+    // An edit of an active service waits for moderation beside it: buyers keep the approved version (issue 15, 3).
+    const before = (await detail(id)).body.result.title;
     const edited = await update(id, input({ title: 'Нарисую логотип, новая версия', publish: false }), token);
-    expect(edited.body.result).toMatchObject({ status: 'moderation', title: 'Нарисую логотип, новая версия' });
+    expect(edited.body.result).toMatchObject({ status: 'active', title: before, pending_edit: { title: 'Нарисую логотип, новая версия' } });
+    expect((await detail(id)).body.result.title).toBe(before);
+    expect((await decide(id, { status: 'active' })).body.result.title).toBe('Нарисую логотип, новая версия');
+
+    // An edit of a paused service sends it back to moderation, even without publish.
+    await action(id, 'pause', token);
+    expect((await update(id, input({ title: 'Нарисую логотип, третья версия', publish: false }), token)).body.result).toMatchObject({
+      status: 'moderation',
+      title: 'Нарисую логотип, третья версия',
+    });
     expect((await detail(id)).status).toBe(404);
 
     // Rejected: the reason is the seller's to see.

@@ -142,6 +142,14 @@ function ServiceRow({
         {s.status === 'moderation' && (
           <p className="my-item__hint">Модератор проверит услугу в ближайшее время, мы сообщим о решении письмом.</p>
         )}
+        {s.status === 'active' && s.pending_edit && (
+          <p className="my-item__hint">Изменения на модерации: покупатели видят прежнюю версию, пока их не одобрят.</p>
+        )}
+        {s.status === 'active' && !s.pending_edit && s.reject_reason && (
+          <p className="my-item__reason">
+            <strong>Изменения отклонены:</strong> {s.reject_reason}
+          </p>
+        )}
         {s.status === 'draft' && (
           <p className="my-item__hint">
             Черновик видите только вы. Отправьте его на модерацию, чтобы услуга появилась в каталоге.

@@ -76,8 +76,9 @@ export const isPublic = (kind: ItemKind, status: string) =>
 /** What an administrator may decide about an item in this state (the server's transitions). */
 export type ModerationAction = 'approve' | 'reject' | 'hide' | 'restore';
 
-export function moderationActions(kind: ItemKind, status: string): ModerationAction[] {
+export function moderationActions(kind: ItemKind, status: string, pendingEdit = false): ModerationAction[] {
   if (status === 'hidden') return ['restore'];
-  if (kind === 'service' && status === 'moderation') return ['approve', 'reject', 'hide'];
+  // A new service, or an edit of a live one waiting beside it: both are approved or rejected.
+  if (kind === 'service' && (status === 'moderation' || (status === 'active' && pendingEdit))) return ['approve', 'reject', 'hide'];
   return ['hide'];
 }

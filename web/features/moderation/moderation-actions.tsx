@@ -48,7 +48,8 @@ export function decide(kind: ItemKind, id: string, action: ModerationAction, rea
 
 export interface ModerationActionsProps {
   kind: ItemKind;
-  item: { _id: string; title: string; status: string };
+  /** `pending_edit`: an edit of a live service waits for the decision. */
+  item: { _id: string; title: string; status: string; pending_edit?: unknown };
   /** After a decision was taken (reload the list or the page). */
   onDone: () => void | Promise<void>;
   compact?: boolean;
@@ -57,7 +58,7 @@ export interface ModerationActionsProps {
 export function ModerationActions({ kind, item, onDone, compact = false }: ModerationActionsProps) {
   const [asking, setAsking] = useState<'reject' | 'hide' | null>(null);
   const [busy, setBusy] = useState(false);
-  const actions = moderationActions(kind, item.status);
+  const actions = moderationActions(kind, item.status, Boolean(item.pending_edit));
   const what = kind === 'service' ? 'услугу' : 'проект';
 
   async function act(action: ModerationAction, reason?: string): Promise<ApiError | undefined> {

@@ -16,6 +16,8 @@ export interface QueueRow {
   category: string;
   category_title: string;
   status: string;
+  /** An edit of a live service waiting for the decision (issue 15, 3). */
+  pending_edit?: unknown;
   reason: string | null;
   owner: PublicUser;
   /** Shown under the owner's name (the customer's email for projects). */
@@ -141,6 +143,7 @@ export function ModerationQueue({
                           <span className="queue__name">{row.title}</span>
                         )}
                         <StatusBadge kind={kind} status={row.status} />
+                        {Boolean(row.pending_edit) && <span className="badge">Правка на проверке</span>}
                       </div>
                       <p className="queue__category">{row.category_title}</p>
                       {row.reason && <p className="queue__reason">Причина: {row.reason}</p>}
