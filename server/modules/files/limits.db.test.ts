@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { SETTING_KEYS } from '#contract/settings';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test/app.ts';
 import { multipartBody, PNG } from '../../test/multipart.ts';
@@ -76,7 +77,9 @@ const filesOf = (user: UserRow) => t.database.db.select().from(filesTable).where
 describe('operator settings', () => {
   it('an admin reads the defaults and changes one; it takes effect at once', async () => {
     const read = await app.inject({ method: 'GET', url: '/api/admin/settings', headers: { authorization: `Bearer ${await token(admin)}` } });
-    expect(read.json()).toEqual({ status: 200, result: { 'uploads.quotaBytes': 1024 ** 3, 'uploads.perHour': 60 } });
+    expect(read.json()).toMatchObject({ status: 200, result: { 'uploads.quotaBytes': 1024 ** 3, 'uploads.perHour': 60 } });
+    // Every operator setting is there with its default (contract/settings.ts).
+    expect(Object.keys(read.json().result).sort()).toEqual([...SETTING_KEYS].sort());
     const changed = await setSettings({ 'uploads.perHour': 5 });
     expect(changed.statusCode).toBe(200);
     expect(changed.json().result['uploads.perHour']).toBe(5);
