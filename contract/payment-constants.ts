@@ -26,9 +26,9 @@ export const PAYMENT_MESSAGES = {
   declined: 'Платёж отклонён',
 } as const;
 
-/** Rubles as the messages write them ("1 500 ₽"). */
+/** Rubles as the site writes them (SPEC §9 "руб."), kopecks shown when there are any: "1 500 руб.", "15,50 руб.". */
 export const rubles = (kopecks: number) =>
-  `${new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 2 }).format(kopecks / 100).replace(/\u00a0/g, ' ')} ₽`;
+  `${new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 2 }).format(kopecks / 100).replace(/[\u00a0\u202f]/g, ' ')} руб.`;
 
 /** Decimal places each currency is shown with (SPEC §9), and its minor units per unit. */
 export const CURRENCY_DIGITS = { RUB: 2, USDT: 2, BTC: 7 } as const;

@@ -69,6 +69,8 @@ export const orderPaymentPageSchema = z.object({
   balance: z.object({ available: z.number().int() }),
   methods: z.array(orderPayMethodSchema),
   quote_minutes: z.number().int(),
+  /** The order's workspace chat (its link once paid). */
+  chat_id: z.string().nullable(),
   rates_updated_at: z.string().nullable(),
   /** The latest payment of this order through a provider, if any (the page shows its outcome). */
   last_payment: z
@@ -191,6 +193,9 @@ export const withdrawalRejectSchema = z.object({
 /** A user's two balances, kopecks. */
 export const balanceSchema = z.object({ available: z.number().int(), held: z.number().int() });
 export type Balance = z.infer<typeof balanceSchema>;
+/** The finance page's head: the balances and the smallest withdrawal (an operator setting). */
+export const financeBalanceSchema = balanceSchema.extend({ min_withdrawal: z.number().int() });
+export type FinanceBalance = z.infer<typeof financeBalanceSchema>;
 
 /** One movement of a user's money (available or held), with the balance after it. */
 export const financeEntrySchema = z.object({

@@ -5,7 +5,7 @@ import { keysetPageSchema } from '../catalog.ts';
 import {
   adminPaymentsQuerySchema,
   adminWithdrawalsQuerySchema,
-  balanceSchema,
+  financeBalanceSchema,
   financeEntriesQuerySchema,
   financeEntrySchema,
   idParams,
@@ -88,7 +88,7 @@ export const paymentEndpoints = defineEndpoints({
     params: sandboxDecisionParams,
     response: okSchema(z.object({ return_url: z.string() })),
   },
-  'finance.balance': { access: 'user', tags: finance, response: okSchema(balanceSchema) },
+  'finance.balance': { access: 'user', tags: finance, response: okSchema(financeBalanceSchema) },
   'finance.entries': {
     access: 'user',
     tags: finance,

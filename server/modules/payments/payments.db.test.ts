@@ -124,6 +124,7 @@ describe('the payment page', () => {
     const { result } = page.body;
     expect(result.order).toMatchObject({ _id: order.id, number: order.number, price: 150_000 });
     expect(result.balance.available).toBe(100_000);
+    expect(result.chat_id).toEqual(expect.any(String));
     const byMethod = Object.fromEntries(result.methods.map((m: { method: string }) => [m.method, m]));
     expect(byMethod.balance).toMatchObject({ usable: false, amount: 150_000 });
     expect(byMethod.card).toMatchObject({ usable: true, currency: 'RUB', amount: 150_000 });
@@ -378,7 +379,7 @@ describe('withdrawals', () => {
     const admin = await createUser(db(), { role: 'admin' });
     const tooSmall = await call(user, 'POST', '/api/withdrawals', { amount: 10_000, method: 'card', destination: '4111 1111 1111 1111' });
     expect(tooSmall.status).toBe(400);
-    expect(tooSmall.body.errors.amount).toEqual(['Минимальная сумма вывода — 500 ₽']);
+    expect(tooSmall.body.errors.amount).toEqual(['Минимальная сумма вывода — 500 руб.']);
     const badCard = await call(user, 'POST', '/api/withdrawals', { amount: 60_000, method: 'card', destination: '4111 1111 1111 1112' });
     expect(badCard.status).toBe(400);
     expect(badCard.body.errors.destination).toEqual([PAYMENT_MESSAGES.cardNumber]);
@@ -425,7 +426,7 @@ describe('withdrawals', () => {
     expect(paged.body.result).toHaveLength(2);
     const rest = await call(user, 'GET', `/api/finance/entries?limit=100&cursor=${paged.body.next}`);
     expect(rest.body.result.length).toBe(entries.length - 2);
-    expect((await call(user, 'GET', '/api/finance/balance')).body.result).toEqual({ available: 140_000, held: 0 });
+    expect((await call(user, 'GET', '/api/finance/balance')).body.result).toEqual({ available: 140_000, held: 0, min_withdrawal: 50_000 });
     expect((await checkLedger(db())).problems).toEqual([]);
   });
 

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/client.ts';
 import { ledgerAccounts, ledgerEntries, ledgerTransfers, orders, payments, webhookEvents, withdrawals, type OrderRow, type PaymentRow } from '../../db/schema/money.ts';
 import { users, type UserRow } from '../../db/schema/users.ts';
+import { chats } from '../../db/schema/chat.ts';
 import { HttpError, badRequest, notFound } from '../../lib/http.ts';
 import { isUuid } from '../../lib/text.ts';
 import type { Platform } from '../../platform/platform.ts';
@@ -15,7 +16,7 @@ import { systemActor, userActor } from '../../platform/actor.ts';
 import { audit } from '../../platform/audit.ts';
 import { Idempotency } from '../../platform/idempotency.ts';
 import type { TxContext } from '../../platform/tx.ts';
-import { cursorPosition, decodeCursor, encodeCursor, keysetAfter, page, timestampKey, type SortKey } from '../../platform/listing/listing.ts';
+import { cursorPosition, decodeCursor, keysetAfter, page, timestampKey, type SortKey } from '../../platform/listing/listing.ts';
 import type { RatesService } from '../rates/index.ts';
 import type { OrderService } from '../orders/index.ts';
 import { balancesOf, balanceOf, postTransfer, requireBalance } from '../ledger/index.ts';
@@ -27,7 +28,7 @@ import {
   PAYMENT_MESSAGES,
   normaliseDestination,
   rubles,
-  type Balance,
+  type FinanceBalance,
   type CryptoMethod,
   type FinanceEntry,
   type OrderPayMethod,
@@ -192,6 +193,7 @@ export class PaymentService {
         reason,
       });
     }
+    const [chat] = await this.deps.db.select({ id: chats.id }).from(chats).where(eq(chats.orderId, order.id)).limit(1);
     const [last] = await this.deps.db
       .select()
       .from(payments)
@@ -210,6 +212,7 @@ export class PaymentService {
       balance: { available },
       methods: list,
       quote_minutes: quoteMinutes,
+      chat_id: chat?.id ?? null,
       rates_updated_at: rates.lastUpdated,
       last_payment: last ? { _id: last.id, method: last.method, status: last.status, failure_reason: last.failureReason } : null,
     };
@@ -537,8 +540,8 @@ export class PaymentService {
     );
   }
 
-  balance(user: UserRow): Promise<Balance> {
-    return balancesOf(this.deps.db, user.id);
+  async balance(user: UserRow): Promise<FinanceBalance> {
+    return { ...(await balancesOf(this.deps.db, user.id)), min_withdrawal: await this.deps.settings.get('withdrawals.minAmount') };
   }
 
   /** The person's entries on their available and held balances, newest first (keyset by the chain's seq). */
