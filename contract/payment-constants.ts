@@ -19,7 +19,7 @@ export const PAYMENT_MESSAGES = {
   withdrawalDecided: 'Заявка уже рассмотрена',
   insufficientForWithdrawal: 'Недостаточно средств: доступно',
   rejectReason: 'Укажите причину отказа',
-  cardNumber: 'Проверьте номер карты: 16–19 цифр',
+  cardNumber: 'Неверный номер карты: нужно 16–19 цифр без ошибок',
   usdtAddress: 'Адрес USDT (TRC-20): T и ещё 33 символа',
   btcAddress: 'Проверьте адрес Bitcoin: bc1…, 1… или 3…',
   creditedToBalance: 'Заказ уже был оплачен — деньги зачислены на ваш баланс',

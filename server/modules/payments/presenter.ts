@@ -8,15 +8,17 @@ export interface PaymentRecord {
   createdKey: string;
 }
 
-export function presentPayment(r: PaymentRecord): Payment {
+/** A payment as the lists show it: a pending quote past its expiry is shown expired (it can no longer be paid). */
+export function presentPayment(r: PaymentRecord, now: Date): Payment {
   const p = r.payment;
+  const lapsed = p.status === 'pending' && p.quoteExpiresAt !== null && p.quoteExpiresAt <= now;
   return {
     _id: p.id,
     order: { _id: r.order.id, number: r.order.number, title: r.order.title },
     ...(r.customer ? { customer: { _id: r.customer.id, name: r.customer.name, email: r.customer.email } } : {}),
     method: p.method,
     provider: p.provider,
-    status: p.status,
+    status: lapsed ? 'expired' : p.status,
     amount: p.amount,
     fee: p.fee,
     currency: p.currency,

@@ -171,7 +171,7 @@ export class PaymentService {
         min: 0,
         max: MAX_PRICE,
         usable: awaiting && available >= order.price,
-        reason: !awaiting ? PAYMENT_MESSAGES.notAwaitingPayment : available < order.price ? `На балансе ${rubles(available)}` : null,
+        reason: !awaiting ? PAYMENT_MESSAGES.notAwaitingPayment : available < order.price ? `Недостаточно средств: на балансе ${rubles(available)}` : null,
       },
     ];
     for (const [key, rate] of Object.entries(methods)) {
@@ -525,7 +525,8 @@ export class PaymentService {
       .orderBy(desc(payments.createdAt), desc(payments.id))
       .limit(query.limit + 1);
     const { rows: kept, next } = page(rows, query.limit, (r) => ['payments', r.createdKey, r.payment.id]);
-    return { result: kept.map((r: PaymentRecord) => presentPayment(withCustomer ? r : { ...r, customer: undefined })), next };
+    const now = this.clock.now();
+    return { result: kept.map((r: PaymentRecord) => presentPayment(withCustomer ? r : { ...r, customer: undefined }, now)), next };
   }
 
   myPayments(user: UserRow, query: { cursor?: string; limit: number }) {

@@ -151,7 +151,7 @@ export function PayPanel({ page, returnedPayment }: { page: OrderPaymentPage; re
         {methods.map((m) => (
           <MethodOption
             key={m.method}
-            m={m.method === 'balance' ? { ...m, title: `Баланс (${rubles(page.balance.available)})` } : m}
+            m={m.method === 'balance' && m.usable ? { ...m, reason: `Доступно ${rubles(page.balance.available)}` } : m}
             checked={method === m.method}
             onChoose={() => {
               setMethod(m.method);
