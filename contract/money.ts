@@ -10,7 +10,8 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export const PAYMENT_METHODS = ['balance', 'card', 'usdt', 'btc'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
-export const PAYMENT_STATUSES = ['pending', 'succeeded', 'failed', 'expired'] as const;
+// credited: a provider's money arrived after the order had been paid otherwise; it stays on the customer's balance.
+export const PAYMENT_STATUSES = ['pending', 'succeeded', 'failed', 'expired', 'credited'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export const WITHDRAWAL_METHODS = ['card', 'usdt', 'btc'] as const;

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { MAX_PRICE } from './catalog.ts';
+import { PAYMENT_STATUSES } from './money.ts';
+import { CRYPTO_METHODS, FINANCE_ENTRY_KINDS, normaliseDestination, PAYMENT_MESSAGES } from './payment-constants.ts';
+export * from './payment-constants.ts';
 
 /** A way to pay (SPEC §7 `GET /api/payments/rates`: keyed entries; PRODUCT.md: currency, fee %, min and max). */
 export const paymentRateSchema = z.object({
@@ -21,3 +24,188 @@ export const DEFAULT_PAYMENT_RATES: PaymentRates = {
   usdt: { title: 'USDT (TRC-20)', currency: 'USDT', fee: 1, min: 100_000, max: 100_000_000 },
   btc: { title: 'Bitcoin', currency: 'BTC', fee: 1.5, min: 300_000, max: 100_000_000 },
 };
+
+// ---------------------------------------------------------------------------------------------------------------
+// Paying orders, the finance pages and withdrawals (issue 12, ADR 025/026). Money is integer kopecks; a crypto
+// amount is integer minor units of its currency (USDT cents, BTC satoshi; the pages show BTC with 7 decimals).
+
+const uuid = z.uuid('Неверный идентификатор');
+const kopecks = z.number().int('Сумма — целое число копеек').min(1, 'Сумма должна быть больше нуля').max(MAX_PRICE, 'Слишком большая сумма');
+const cursorQuery = { cursor: z.string().max(200).optional(), limit: z.coerce.number().int().min(1).max(100).default(20) };
+
+/** One way to pay an order, as the payment page shows it. */
+export const orderPayMethodSchema = z.object({
+  method: z.enum(['balance', 'card', 'usdt', 'btc']),
+  title: z.string(),
+  currency: z.enum(['RUB', 'USDT', 'BTC']),
+  /** Fee percent of the method. */
+  fee_percent: z.number(),
+  /** The fee, kopecks. */
+  fee: z.number().int(),
+  /** What the customer pays in the method's currency, minor units (null: no rate to convert with). */
+  amount: z.number().int().nullable(),
+  /** Rubles per unit used for the conversion (crypto). */
+  rate: z.number().nullable(),
+  min: z.number().int(),
+  max: z.number().int(),
+  usable: z.boolean(),
+  /** Why it is not usable. */
+  reason: z.string().nullable(),
+});
+export type OrderPayMethod = z.infer<typeof orderPayMethodSchema>;
+
+export const paymentStatusSchema = z.enum(PAYMENT_STATUSES);
+
+/** The data of /payments/{orderId}. */
+export const orderPaymentPageSchema = z.object({
+  order: z.object({
+    _id: z.string(),
+    number: z.number().int(),
+    title: z.string(),
+    price: z.number().int(),
+    status: z.string(),
+    seller: z.object({ _id: z.string(), name: z.string() }),
+  }),
+  balance: z.object({ available: z.number().int() }),
+  methods: z.array(orderPayMethodSchema),
+  quote_minutes: z.number().int(),
+  /** The order's workspace chat (its link once paid). */
+  chat_id: z.string().nullable(),
+  rates_updated_at: z.string().nullable(),
+  /** The latest payment of this order through a provider, if any (the page shows its outcome). */
+  last_payment: z
+    .object({ _id: z.string(), method: z.string(), status: paymentStatusSchema, failure_reason: z.string().nullable() })
+    .nullable(),
+});
+export type OrderPaymentPage = z.infer<typeof orderPaymentPageSchema>;
+
+export const orderIdParams = z.object({ orderId: z.string().max(100) });
+export const idParams = z.object({ id: z.string().max(100) });
+
+export const quoteInputSchema = z.object({ order_id: uuid, method: z.enum(CRYPTO_METHODS) });
+export const quoteSchema = z.object({
+  _id: z.string(),
+  order_id: z.string(),
+  method: z.enum(CRYPTO_METHODS),
+  currency: z.enum(['USDT', 'BTC']),
+  /** The order's price and the fee, kopecks. */
+  amount: z.number().int(),
+  fee: z.number().int(),
+  /** Minor units of the currency (USDT cents, satoshi). */
+  currency_amount: z.number().int(),
+  rate: z.number(),
+  quote_expires_at: z.string(),
+});
+export type Quote = z.infer<typeof quoteSchema>;
+
+export const payInputSchema = z.object({
+  order_id: uuid,
+  method: z.enum(['balance', 'card', 'usdt', 'btc']),
+  quote_id: uuid.optional(),
+});
+export type PayInput = z.infer<typeof payInputSchema>;
+export const payResultSchema = z.object({
+  payment_id: z.string(),
+  order_id: z.string(),
+  status: paymentStatusSchema,
+  /** Where the customer confirms the payment (a provider's page); null when it is done (balance). */
+  redirect_url: z.string().nullable(),
+});
+export type PayResult = z.infer<typeof payResultSchema>;
+
+export const paymentSchema = z.object({
+  _id: z.string(),
+  order: z.object({ _id: z.string(), number: z.number().int(), title: z.string() }),
+  customer: z.object({ _id: z.string(), name: z.string(), email: z.string().optional() }).optional(),
+  method: z.enum(['balance', 'card', 'usdt', 'btc']),
+  provider: z.string().nullable(),
+  status: paymentStatusSchema,
+  amount: z.number().int(),
+  fee: z.number().int(),
+  currency: z.enum(['RUB', 'USDT', 'BTC']),
+  currency_amount: z.number().int(),
+  failure_reason: z.string().nullable(),
+  created_at: z.string(),
+  paid_at: z.string().nullable(),
+});
+export type Payment = z.infer<typeof paymentSchema>;
+
+export const myPaymentsQuerySchema = z.object(cursorQuery);
+export const adminPaymentsQuerySchema = z.object({
+  ...cursorQuery,
+  status: paymentStatusSchema.optional(),
+  method: z.enum(['balance', 'card', 'usdt', 'btc']).optional(),
+});
+
+/** The payment page of the sandbox provider and its two buttons. */
+export const sandboxParams = z.object({ paymentId: z.string().max(100) });
+export const sandboxDecisionParams = z.object({ paymentId: z.string().max(100), decision: z.enum(['pay', 'decline']) });
+
+/** A provider's webhook event (the sandbox's; others are mapped onto it). */
+export const webhookEventSchema = z.object({
+  id: z.string().min(1).max(200),
+  type: z.enum(['payment.succeeded', 'payment.failed']),
+  payment_ref: z.string().min(1).max(200),
+  currency: z.enum(['RUB', 'USDT', 'BTC']),
+  amount: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+  created: z.number().int().min(0).max(1e10),
+});
+export type WebhookEvent = z.infer<typeof webhookEventSchema>;
+export const webhookParams = z.object({ provider: z.string().max(40) });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Withdrawals.
+
+const DESTINATION_MESSAGES = { card: PAYMENT_MESSAGES.cardNumber, usdt: PAYMENT_MESSAGES.usdtAddress, btc: PAYMENT_MESSAGES.btcAddress } as const;
+
+export const withdrawalInputSchema = z
+  .object({
+    amount: kopecks,
+    method: z.enum(['card', 'usdt', 'btc'], 'Выберите способ вывода'),
+    destination: z.string().min(1, 'Укажите реквизиты').max(120, 'Слишком длинные реквизиты'),
+  })
+  .superRefine((v, ctx) => {
+    if (normaliseDestination(v.method, v.destination) === null) {
+      ctx.addIssue({ code: 'custom', path: ['destination'], message: DESTINATION_MESSAGES[v.method] });
+    }
+  });
+export type WithdrawalInput = z.infer<typeof withdrawalInputSchema>;
+
+export const withdrawalSchema = z.object({
+  _id: z.string(),
+  amount: z.number().int(),
+  method: z.enum(['card', 'usdt', 'btc']),
+  destination: z.string(),
+  status: z.enum(['pending', 'approved', 'rejected']),
+  reject_reason: z.string().nullable(),
+  created_at: z.string(),
+  reviewed_at: z.string().nullable(),
+  user: z.object({ _id: z.string(), name: z.string(), email: z.string() }).optional(),
+});
+export type Withdrawal = z.infer<typeof withdrawalSchema>;
+
+export const myWithdrawalsQuerySchema = z.object(cursorQuery);
+export const adminWithdrawalsQuerySchema = z.object({ ...cursorQuery, status: z.enum(['pending', 'approved', 'rejected']).optional() });
+export const withdrawalRejectSchema = z.object({
+  reason: z.string().trim().min(3, PAYMENT_MESSAGES.rejectReason).max(500, 'Не длиннее 500 символов'),
+});
+
+/** A user's two balances, kopecks. */
+export const balanceSchema = z.object({ available: z.number().int(), held: z.number().int() });
+export type Balance = z.infer<typeof balanceSchema>;
+/** The finance page's head: the balances and the smallest withdrawal (an operator setting). */
+export const financeBalanceSchema = balanceSchema.extend({ min_withdrawal: z.number().int() });
+export type FinanceBalance = z.infer<typeof financeBalanceSchema>;
+
+/** One movement of a user's money (available or held), with the balance after it. */
+export const financeEntrySchema = z.object({
+  seq: z.number().int(),
+  kind: z.enum(FINANCE_ENTRY_KINDS),
+  account: z.enum(['available', 'withdrawal_hold']),
+  amount: z.number().int(),
+  balance_after: z.number().int(),
+  created_at: z.string(),
+  order: z.object({ _id: z.string(), number: z.number().int(), title: z.string() }).nullable(),
+});
+export type FinanceEntry = z.infer<typeof financeEntrySchema>;
+export const financeEntriesQuerySchema = z.object(cursorQuery);

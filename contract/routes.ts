@@ -76,6 +76,17 @@ export const ROUTES = {
   // Orders (issue 12).
 
   // Payments, balances, withdrawals (issue 12).
+  'payments.order': 'GET /api/payments/orders/:orderId',
+  'payments.quote': 'POST /api/payments/quote',
+  'payments.pay': 'POST /api/payments/pay',
+  'payments.mine': 'GET /api/payments/my',
+  'payments.webhook': 'POST /api/payments/webhooks/:provider',
+  'payments.sandbox': 'GET /api/payments/sandbox/:paymentId',
+  'payments.sandboxDecide': 'POST /api/payments/sandbox/:paymentId/:decision',
+  'finance.balance': 'GET /api/finance/balance',
+  'finance.entries': 'GET /api/finance/entries',
+  'withdrawals.create': 'POST /api/withdrawals',
+  'withdrawals.mine': 'GET /api/withdrawals/my',
 
 
   'admin.users.list': 'GET /api/admin/users',
@@ -101,6 +112,10 @@ export const ROUTES = {
   // Admin: orders (issue 12).
 
   // Admin: payments and withdrawals (issue 12).
+  'admin.payments.list': 'GET /api/admin/payments',
+  'admin.withdrawals.list': 'GET /api/admin/withdrawals',
+  'admin.withdrawals.approve': 'POST /api/admin/withdrawals/:id/approve',
+  'admin.withdrawals.reject': 'POST /api/admin/withdrawals/:id/reject',
 
 } as const;
 

@@ -254,7 +254,20 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   // The money loop (ADR 025).
   const orders = new OrderService({ db, platform, settings, letters, realtime, chat, log: logger });
   const bids = new BidService({ db, platform, settings, letters, realtime, limiter, orders, log: logger });
-  const payments = new PaymentService({ db, platform, settings, letters, realtime, rates, orders, siteUrl, log: logger });
+  const payments = new PaymentService({
+    db,
+    platform,
+    settings,
+    letters,
+    realtime,
+    rates,
+    orders,
+    siteUrl,
+    // The sandbox provider calls our webhook on this server's own address (the HTTP loopback).
+    loopbackUrl: () => listeningUrl(app),
+    webhookSecret: env.PAYMENTS_WEBHOOK_SECRET,
+    log: logger,
+  });
   const services: Services = {
     platform,
     letters,
@@ -404,7 +417,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
   await app.register(favoriteRoutes, { favorites: services.favorites, reads });
   await app.register(peopleRoutes, { people: services.people, reads });
   await app.register(chatRoutes, { chat: services.chat, reads });
-  await app.register(paymentRatesRoutes, { reads });
+  await app.register(paymentRatesRoutes, { reads, settings: services.settings });
   await app.register(bidRoutes, { bids, reads });
   await app.register(orderRoutes, { orders, reads });
   await app.register(paymentRoutes, { payments, reads });

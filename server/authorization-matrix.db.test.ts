@@ -32,6 +32,9 @@ import {
 import { registration } from './test/api.ts';
 import { multipartBody, PNG } from './test/multipart.ts';
 import type { Role } from './db/schema/users.ts';
+import { settings as settingsTable } from './db/schema/system.ts';
+import { systemActor } from './platform/actor.ts';
+import { postTransfer } from './modules/ledger/index.ts';
 
 /** A cell: the status, or a known defect (the right status, and today's until it is fixed). */
 type Cell = number | { expected: number; today: number; defect: string };
@@ -104,6 +107,44 @@ const projectInput = {
 let n = 0;
 const unique = () => `${Date.now().toString(36)}${++n}`;
 const self = (w: MatrixWorld, actor: Actor) => (actor === 'anonymous' ? 'owner' : actor);
+
+// Payments (issue 12): an order of the owner (customer) with `other` (seller), money on an actor's balance, a
+// provider payment and a withdrawal of the owner.
+const moneyActor = systemActor('matrix');
+async function ownerOrder(w: MatrixWorld, price = 150_000): Promise<string> {
+  const { order } = await w.app.services.platform.withTx(moneyActor, (ctx) =>
+    w.app.services.orders.open(ctx, { customerId: w.user('owner').id, sellerId: w.user('other').id, title: 'Логотип для кофейни', price, days: 3, revisions: 1 }),
+  );
+  return order.id;
+}
+async function fundActor(w: MatrixWorld, actor: Actor, amount = 100_000) {
+  if (actor === 'anonymous') return;
+  await w.app.services.platform.withTx(moneyActor, ({ tx }) =>
+    postTransfer(tx, {
+      kind: 'adjustment',
+      key: `matrix-fund:${unique()}`,
+      legs: [
+        { account: { kind: 'external', method: 'card' }, amount: -amount },
+        { account: { kind: 'available', userId: w.user(actor).id }, amount },
+      ],
+    }),
+  );
+}
+async function ownerCardPayment(w: MatrixWorld): Promise<string> {
+  const result = await w.app.services.payments.pay(w.user('owner'), { order_id: await ownerOrder(w), method: 'card' });
+  return result.payment_id;
+}
+async function ownerWithdrawal(w: MatrixWorld): Promise<string> {
+  await fundActor(w, 'owner');
+  return (await w.app.services.payments.withdraw(w.user('owner'), { amount: 60_000, method: 'card', destination: '4111111111111111' }))._id;
+}
+async function withRates(w: MatrixWorld) {
+  const value = { USDT: 90, BTC: 9_000_000, lastUpdated: new Date().toISOString() };
+  await w.database.db.insert(settingsTable).values({ key: 'rates', value }).onConflictDoUpdate({ target: settingsTable.key, set: { value } });
+  (w.app.services.rates as unknown as { cached: unknown }).cached = null;
+}
+/** The customer's only: anyone else is told the order does not exist (payments/policy.ts), admins included. */
+const orderCustomerOnly = (): Expect => ({ ...signedIn(404), owner: 200 });
 
 // ---------------------------------------------------------------------------------------------------------
 // THE MATRIX: every endpoint of ROUTES, every actor.
@@ -349,6 +390,57 @@ const MATRIX = {
   // Orders (issue 12).
 
   // Payments, balances, withdrawals (issue 12).
+  'payments.order': { expect: orderCustomerOnly(), request: async (w) => ({ params: { orderId: await ownerOrder(w) } }) },
+  'payments.quote': {
+    writes: true,
+    expect: orderCustomerOnly(),
+    request: async (w) => {
+      await withRates(w);
+      return { body: { order_id: await ownerOrder(w), method: 'usdt' } };
+    },
+  },
+  'payments.pay': {
+    writes: true,
+    expect: orderCustomerOnly(),
+    request: async (w) => ({ body: { order_id: await ownerOrder(w), method: 'card' }, headers: { 'idempotency-key': unique() } }),
+  },
+  'payments.mine': { expect: signedIn(), request: () => ({}) },
+  // The signature is the credential, not the caller: a signed event (here for a payment nobody made) is taken from anyone.
+  'payments.webhook': {
+    writes: true,
+    expect: everyone(),
+    request: (w) => {
+      const { body, headers } = w.app.services.payments.sandbox.event({ eventId: `evt_${unique()}`, providerRef: `sb_${unique()}`, outcome: 'pay', currency: 'RUB', amount: 150_000 });
+      return { params: { provider: 'sandbox' }, body: JSON.parse(body), headers: { 'x-signature': headers['x-signature'] } };
+    },
+  },
+  // The sandbox provider's page: the payment's unguessable id in the link is the credential (as at a real provider).
+  'payments.sandbox': { expect: everyone(), request: async (w) => ({ params: { paymentId: await ownerCardPayment(w) } }) },
+  'payments.sandboxDecide': {
+    writes: true,
+    expect: everyone(),
+    request: async (w) => ({ params: { paymentId: await ownerCardPayment(w), decision: 'decline' } }),
+  },
+  'finance.balance': { expect: signedIn(), request: () => ({}) },
+  'finance.entries': { expect: signedIn(), request: () => ({}) },
+  // One's own money, with a confirmed email (PRODUCT.md).
+  'withdrawals.create': {
+    writes: true,
+    expect: confirmedOnly(),
+    request: async (w, actor) => {
+      await fundActor(w, actor);
+      return { body: { amount: 60_000, method: 'card', destination: '4111 1111 1111 1111' } };
+    },
+  },
+  'withdrawals.mine': { expect: signedIn(), request: () => ({}) },
+  'admin.payments.list': { expect: adminOnly(), request: () => ({ query: { status: 'pending' } }) },
+  'admin.withdrawals.list': { expect: adminOnly(), request: () => ({ query: { status: 'pending' } }) },
+  'admin.withdrawals.approve': { writes: true, expect: adminOnly(), request: async (w) => ({ params: { id: await ownerWithdrawal(w) } }) },
+  'admin.withdrawals.reject': {
+    writes: true,
+    expect: adminOnly(),
+    request: async (w) => ({ params: { id: await ownerWithdrawal(w) }, body: { reason: 'Реквизиты не совпадают с владельцем' } }),
+  },
 
 } satisfies Record<RouteName, Row>;
 

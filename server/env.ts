@@ -79,6 +79,8 @@ function schemaFor(nodeEnv: string) {
       DATABASE_URL: optionalUrl(['postgres://', 'postgresql://']),
       REDIS_URL: optionalUrl(['redis://', 'rediss://']),
       JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+      // The payment providers' webhook signing secret (ADR 026); generated once and kept in DATA_DIR when unset.
+      PAYMENTS_WEBHOOK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
       ADMIN_EMAIL: z.email().optional(),
       ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
       SEED_DEMO: flag(nodeEnv !== 'production'),
@@ -120,7 +122,10 @@ function schemaFor(nodeEnv: string) {
     });
 }
 
-export type Env = Omit<z.output<ReturnType<typeof schemaFor>>, 'JWT_SECRET'> & { JWT_SECRET: string };
+export type Env = Omit<z.output<ReturnType<typeof schemaFor>>, 'JWT_SECRET' | 'PAYMENTS_WEBHOOK_SECRET'> & {
+  JWT_SECRET: string;
+  PAYMENTS_WEBHOOK_SECRET: string;
+};
 
 export class EnvError extends Error {
   constructor(readonly problems: string[]) {
@@ -135,12 +140,16 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     throw new EnvError(parsed.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`));
   }
   const env = parsed.data;
-  return { ...env, JWT_SECRET: env.JWT_SECRET ?? persistentSecret(env.DATA_DIR) };
+  return {
+    ...env,
+    JWT_SECRET: env.JWT_SECRET ?? persistentSecret(env.DATA_DIR),
+    PAYMENTS_WEBHOOK_SECRET: env.PAYMENTS_WEBHOOK_SECRET ?? persistentSecret(env.DATA_DIR, 'payments-webhook-secret'),
+  };
 }
 
-/** A secret generated once and kept in DATA_DIR, so tokens survive restarts without configuration. */
-function persistentSecret(dataDir: string): string {
-  const file = path.join(dataDir, 'jwt-secret');
+/** A secret generated once and kept in DATA_DIR, so tokens (or signatures) survive restarts without configuration. */
+function persistentSecret(dataDir: string, name = 'jwt-secret'): string {
+  const file = path.join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(48).toString('base64url');

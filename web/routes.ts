@@ -25,8 +25,9 @@ export default [
       route('recover', 'routes/recover.tsx'),
       route('confirm_account', 'routes/confirm-account.tsx'),
       // The payment page (issue 12).
-      page('payments/:orderId', 'payment'),
+      route('payments/:orderId', 'routes/payment.tsx', { id: 'payment' }),
       // The sandbox provider's confirmation page (issue 12).
+      route('sandbox-pay/:paymentId', 'routes/sandbox-pay.tsx', { id: 'sandbox-pay' }),
 
       route('test', 'routes/test.tsx'),
       layout('layouts/guest-only.tsx', [route('reg', 'routes/reg.tsx'), route('login', 'routes/login.tsx')]),
@@ -46,8 +47,8 @@ export default [
       // orders
       page('orders', 'profile-orders'),
       // finance and payments
-      page('finance', 'profile-finance'),
-      page('payments', 'profile-payments'),
+      route('finance', 'routes/profile-finance.tsx', { id: 'profile-finance' }),
+      route('payments', 'routes/profile-payments.tsx', { id: 'profile-payments' }),
       // Later issues.
       ...(['dashboard', 'reviews', 'disputes', 'referral', 'notifications'] as const).map((p) => page(p, `profile-${p}`)),
     ]),
@@ -65,7 +66,7 @@ export default [
       // orders
       page('orders', 'admin-orders'),
       // payments and withdrawals
-      page('payments', 'admin-payments'),
+      route('payments', 'routes/admin-payments.tsx', { id: 'admin-payments' }),
       // Later issues.
       ...(['appeals', 'disputes'] as const).map((p) => page(p, `admin-${p}`)),
     ]),

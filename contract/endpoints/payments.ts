@@ -1,4 +1,117 @@
+import { z } from 'zod';
 import { defineEndpoints } from '../endpoint.ts';
+import { okSchema } from '../api.ts';
+import { keysetPageSchema } from '../catalog.ts';
+import {
+  adminPaymentsQuerySchema,
+  adminWithdrawalsQuerySchema,
+  financeBalanceSchema,
+  financeEntriesQuerySchema,
+  financeEntrySchema,
+  idParams,
+  myPaymentsQuerySchema,
+  myWithdrawalsQuerySchema,
+  orderIdParams,
+  orderPaymentPageSchema,
+  payInputSchema,
+  paymentSchema,
+  payResultSchema,
+  quoteInputSchema,
+  quoteSchema,
+  sandboxDecisionParams,
+  sandboxParams,
+  webhookEventSchema,
+  webhookParams,
+  withdrawalInputSchema,
+  withdrawalRejectSchema,
+  withdrawalSchema,
+} from '../payments.ts';
+
+const payments = ['payments'];
+const finance = ['finance'];
 
 /** Paying orders, the sandbox provider and its webhook, balances, ledger entries, withdrawals (tags payments, finance). */
-export const paymentEndpoints = defineEndpoints({});
+export const paymentEndpoints = defineEndpoints({
+  'payments.order': {
+    access: 'user',
+    tags: payments,
+    summary: 'The payment page of an order: its summary, the balance, each way to pay with its amount (customer only)',
+    params: orderIdParams,
+    response: okSchema(orderPaymentPageSchema),
+  },
+  'payments.quote': {
+    access: 'user',
+    tags: payments,
+    summary: 'A crypto quote held for payments.quoteMinutes: the amount in USDT or BTC at the current rate',
+    body: quoteInputSchema,
+    response: okSchema(quoteSchema),
+  },
+  'payments.pay': {
+    access: 'user',
+    tags: payments,
+    summary: 'Pays an order from the balance, or starts a provider payment (answers the confirmation page)',
+    description:
+      'Requires the `Idempotency-Key` header (1–100 characters): the same key with the same body answers the first result again; ' +
+      'the same key with another body is 409, and so is a duplicate sent while the first is still being answered for longer than a few seconds.',
+    body: payInputSchema,
+    response: okSchema(payResultSchema),
+  },
+  'payments.mine': { access: 'user', tags: payments, query: myPaymentsQuerySchema, response: keysetPageSchema(paymentSchema) },
+  'payments.webhook': {
+    access: 'public',
+    tags: payments,
+    summary: "A provider's signed event (HMAC-SHA256 over `<timestamp>.<raw body>`, header X-Signature: t=…,v1=…)",
+    params: webhookParams,
+    body: webhookEventSchema,
+    response: okSchema(z.object({ received: z.boolean(), duplicate: z.boolean() })),
+  },
+  'payments.sandbox': {
+    access: 'public',
+    tags: payments,
+    summary: "The sandbox provider's confirmation page data (the payment id is the link's secret)",
+    params: sandboxParams,
+    response: okSchema(
+      z.object({
+        _id: z.string(),
+        status: z.string(),
+        currency: z.enum(['RUB', 'USDT', 'BTC']),
+        currency_amount: z.number().int(),
+        order: z.object({ _id: z.string(), number: z.number().int(), title: z.string() }),
+        return_url: z.string(),
+      }),
+    ),
+  },
+  'payments.sandboxDecide': {
+    access: 'public',
+    tags: payments,
+    summary: 'The sandbox page\'s "pay" or "decline": the sandbox sends its signed webhook (outbox job, retried)',
+    params: sandboxDecisionParams,
+    response: okSchema(z.object({ return_url: z.string() })),
+  },
+  'finance.balance': { access: 'user', tags: finance, response: okSchema(financeBalanceSchema) },
+  'finance.entries': {
+    access: 'user',
+    tags: finance,
+    summary: "The caller's ledger entries on the available and held balances, newest first, with the balance after each",
+    query: financeEntriesQuerySchema,
+    response: keysetPageSchema(financeEntrySchema),
+  },
+  'withdrawals.create': {
+    access: 'confirmed',
+    tags: finance,
+    summary: 'A withdrawal request: the amount is held at once until an admin decides',
+    body: withdrawalInputSchema,
+    response: okSchema(withdrawalSchema),
+  },
+  'withdrawals.mine': { access: 'user', tags: finance, query: myWithdrawalsQuerySchema, response: keysetPageSchema(withdrawalSchema) },
+  'admin.payments.list': { access: 'admin', tags: ['admin', 'payments'], query: adminPaymentsQuerySchema, response: keysetPageSchema(paymentSchema) },
+  'admin.withdrawals.list': { access: 'admin', tags: ['admin', 'finance'], query: adminWithdrawalsQuerySchema, response: keysetPageSchema(withdrawalSchema) },
+  'admin.withdrawals.approve': { access: 'admin', tags: ['admin', 'finance'], params: idParams, response: okSchema(withdrawalSchema) },
+  'admin.withdrawals.reject': {
+    access: 'admin',
+    tags: ['admin', 'finance'],
+    params: idParams,
+    body: withdrawalRejectSchema,
+    response: okSchema(withdrawalSchema),
+  },
+});

@@ -1,8 +1,73 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { HttpError, ok } from '../../lib/http.ts';
 import { endpointsOf, type ReadHandlers } from '../../platform/endpoints.ts';
+import { idempotencyKeyOf } from '../../platform/idempotency.ts';
 import type { PaymentService } from './service.ts';
 
+/** A webhook's body as it came: its signature is over these bytes, not over a re-serialised object. */
+const WEBHOOK_BODY_LIMIT = 64 * 1024;
+const rawBodies = new WeakMap<FastifyRequest, string>();
+
 /** The payments, finance and withdrawals endpoints (contract/endpoints/payments.ts). */
-export const paymentRoutes: FastifyPluginAsync<{ payments: PaymentService; reads: ReadHandlers }> = async (app, { reads }) => {
-  void endpointsOf(app, reads);
+export const paymentRoutes: FastifyPluginAsync<{ payments: PaymentService; reads: ReadHandlers }> = async (app, { payments, reads }) => {
+  const { on, raw } = endpointsOf(app, reads);
+
+  on('payments.order', async ({ params, user }) => ok(await payments.orderPage(user, params.orderId)));
+  on('payments.quote', async ({ body, user }) => ok(await payments.quote(user, body)));
+
+  // The Idempotency-Key header is part of the request: the first answer to a key is stored and given again.
+  raw('payments.pay', async ({ body, user }, { request, reply }) => {
+    const key = idempotencyKeyOf(request.headers);
+    const answer = await payments.payIdempotent(user, key, body);
+    if (answer.replayed) reply.header('idempotent-replayed', 'true');
+    return reply.status(answer.status).send(answer.status === 200 ? ok(answer.body) : answer.body);
+  });
+
+  on('payments.mine', async ({ query, user }) => {
+    const { result, next } = await payments.myPayments(user, query);
+    return { ...ok(result), next };
+  });
+
+  on('payments.sandbox', async ({ params }) => ok(await payments.sandboxPage(params.paymentId)));
+  on('payments.sandboxDecide', async ({ params }) => ok(await payments.sandboxDecide(params.paymentId, params.decision)));
+
+  // Webhooks: the JSON parser of this scope keeps the raw body for the signature check.
+  await app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: WEBHOOK_BODY_LIMIT }, (request, body, done) => {
+      rawBodies.set(request, body as string);
+      try {
+        done(null, JSON.parse(body as string));
+      } catch {
+        done(new HttpError(400, 'Тело вебхука — не JSON'), undefined);
+      }
+    });
+    const hooks = endpointsOf(scope, reads);
+    hooks.raw('payments.webhook', async ({ params }, { request }) =>
+      ok(await payments.webhook(params.provider, rawBodies.get(request) ?? '', request.headers)),
+    );
+  });
+
+  on('finance.balance', async ({ user }) => ok(await payments.balance(user)));
+  on('finance.entries', async ({ query, user }) => {
+    const { result, next } = await payments.entries(user, query);
+    return { ...ok(result), next };
+  });
+
+  on('withdrawals.create', async ({ body, user }) => ok(await payments.withdraw(user, body)));
+  on('withdrawals.mine', async ({ query, user }) => {
+    const { result, next } = await payments.myWithdrawals(user, query);
+    return { ...ok(result), next };
+  });
+
+  on('admin.payments.list', async ({ query }) => {
+    const { result, next } = await payments.adminPayments(query);
+    return { ...ok(result), next };
+  });
+  on('admin.withdrawals.list', async ({ query }) => {
+    const { result, next } = await payments.adminWithdrawals(query);
+    return { ...ok(result), next };
+  });
+  on('admin.withdrawals.approve', async ({ params, user }) => ok(await payments.decideWithdrawal(user, params.id, 'approve')));
+  on('admin.withdrawals.reject', async ({ params, body, user }) => ok(await payments.decideWithdrawal(user, params.id, 'reject', body.reason)));
 };

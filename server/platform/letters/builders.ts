@@ -115,3 +115,21 @@ export function projectDecisionLetter(p: LetterParams & { title: string; decisio
   const { subject, paragraphs } = parts[p.decision];
   return renderLetter({ brand: p.brand, name: p.name, subject, paragraphs, action: { label: 'Открыть проект', link: p.link } });
 }
+
+// --- Money (issue 12) ------------------------------------------------------------------------------------
+
+export type WithdrawalDecision = 'approve' | 'reject';
+
+/** The letter telling a person what an admin decided about their withdrawal. */
+export function withdrawalDecisionLetter(p: LetterParams & { amount: string; decision: WithdrawalDecision; reason?: string | null }): Letter {
+  const approved = p.decision === 'approve';
+  return renderLetter({
+    brand: p.brand,
+    name: p.name,
+    subject: approved ? `Вывод ${p.amount} одобрен — ${p.brand}` : `Вывод ${p.amount} отклонён — ${p.brand}`,
+    paragraphs: approved
+      ? [`Заявка на вывод ${p.amount} одобрена: деньги отправлены на указанные реквизиты.`]
+      : [`Заявка на вывод ${p.amount} отклонена, деньги вернулись на ваш баланс.`, ...(p.reason ? [`Причина: ${p.reason}`] : [])],
+    action: { label: 'Финансы', link: p.link },
+  });
+}

@@ -8,8 +8,10 @@ export {
   passwordResetLetter,
   projectDecisionLetter,
   serviceDecisionLetter,
+  withdrawalDecisionLetter,
   type LetterParams,
   type ProjectDecision,
   type ServiceDecision,
+  type WithdrawalDecision,
 } from './builders.ts';
 export { LETTER_KINDS, Letters, wantsEmail, type LetterData, type LetterKind, type Recipient } from './notify.ts';

@@ -8,8 +8,10 @@ import {
   passwordResetLetter,
   projectDecisionLetter,
   serviceDecisionLetter,
+  withdrawalDecisionLetter,
   type ProjectDecision,
   type ServiceDecision,
+  type WithdrawalDecision,
 } from './builders.ts';
 
 /** Who a letter goes to: the name it greets and the preferences it obeys. */
@@ -50,6 +52,10 @@ export const LETTER_KINDS = {
   ),
   'project.decision': kind<{ title: string; decision: ProjectDecision; reason: string | null; path: string }>('moderation', (s, name, d) =>
     projectDecisionLetter({ brand: s.brand, name, link: s.url(d.path), title: d.title, decision: d.decision, reason: d.reason }),
+  ),
+  // The money loop (issue 12): transactional, the person's own money.
+  'withdrawal.decision': kind<{ amount: string; decision: WithdrawalDecision; reason: string | null }>(null, (s, name, d) =>
+    withdrawalDecisionLetter({ brand: s.brand, name, link: s.url('/profile/finance'), ...d }),
   ),
 } satisfies Record<string, KindDef<never>>;
 

@@ -34,6 +34,8 @@ export interface MatrixRequest {
   body?: unknown;
   /** A multipart body instead of JSON (uploads). */
   multipart?: { payload: Buffer; headers: Record<string, string> };
+  /** Headers of the request beyond the token and the content type (Idempotency-Key, a webhook's signature). */
+  headers?: Record<string, string>;
 }
 
 export interface Sent {
@@ -149,7 +151,7 @@ export async function createMatrixWorld(): Promise<MatrixWorld> {
   const injectAs = async (name: RouteName, token: string | null, request: MatrixRequest): Promise<Sent> => {
     await resetLimits();
     const { method } = routeOf(name);
-    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    const headers: Record<string, string> = { ...request.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) };
     let payload: string | Buffer | undefined;
     if (request.multipart) {
       Object.assign(headers, request.multipart.headers);

@@ -1,0 +1,9 @@
+// Payments: the payment page, the sandbox provider's page, finance, the payments lists and the admin's money.
+// The feature's public face: other folders import it only from here (ESLint, docs/decisions/017).
+
+export { AdminWithdrawals, MoneySettingsForm } from './admin.tsx';
+export { Balances, EntriesTable, WithdrawForm } from './finance.tsx';
+export { PaymentsTable, WithdrawalsTable } from './lists.tsx';
+export { PayPanel } from './pay-panel.tsx';
+export { SandboxPage, type SandboxPayment } from './sandbox.tsx';
+export { METHOD_LABELS, PAYMENT_STATUS_LABELS, WITHDRAWAL_STATUS_LABELS } from './labels.ts';

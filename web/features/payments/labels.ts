@@ -1,0 +1,40 @@
+import type { PaymentStatus, WithdrawalStatus } from '#contract/money';
+
+// The payments' words on the pages (zod-free: the pages import them).
+
+export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
+  pending: 'Ожидает оплаты',
+  succeeded: 'Оплачен',
+  failed: 'Отклонён',
+  expired: 'Курс устарел',
+  credited: 'Зачислен на баланс',
+};
+
+export const WITHDRAWAL_STATUS_LABELS: Record<WithdrawalStatus, string> = {
+  pending: 'На рассмотрении',
+  approved: 'Выполнен',
+  rejected: 'Отклонён',
+};
+
+export const METHOD_LABELS: Record<string, string> = {
+  balance: 'Баланс',
+  card: 'Банковская карта',
+  usdt: 'USDT (TRC-20)',
+  btc: 'Bitcoin',
+};
+
+export const DESTINATION_HINTS: Record<'card' | 'usdt' | 'btc', { label: string; placeholder: string }> = {
+  card: { label: 'Номер карты', placeholder: '0000 0000 0000 0000' },
+  usdt: { label: 'Адрес USDT (TRC-20)', placeholder: 'T…' },
+  btc: { label: 'Адрес Bitcoin', placeholder: 'bc1… / 1… / 3…' },
+};
+
+/** The badge class of a state: success, waiting or refusal. */
+export function statusTone(status: string): string {
+  if (status === 'succeeded' || status === 'approved' || status === 'credited') return 'badge';
+  if (status === 'pending') return 'badge badge--muted';
+  return 'badge badge--danger';
+}
+
+/** "+1 500 руб." / "−300 руб." */
+export const signed = (text: string, amount: number) => (amount > 0 ? `+${text}` : amount < 0 ? `−${text}` : text);

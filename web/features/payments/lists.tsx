@@ -1,0 +1,94 @@
+import type { Payment, Withdrawal } from '#contract/payments';
+import { formatCurrency, rubles } from '#contract/payment-constants';
+import { formatDate } from '../../lib/dates.ts';
+import { AppLink } from '../../components/ui/app-link.tsx';
+import { METHOD_LABELS, PAYMENT_STATUS_LABELS, WITHDRAWAL_STATUS_LABELS, statusTone } from './labels.ts';
+
+// The payments and withdrawals tables (/profile/payments, /admin/payments); cards below 900 px.
+
+export function PaymentsTable({ payments, admin = false }: { payments: Payment[]; admin?: boolean }) {
+  if (!payments.length) return <p className="page__empty">Платежей пока нет.</p>;
+  return (
+    <table className="table">
+      <thead>
+        <tr>
+          <th>Дата</th>
+          <th>Заказ</th>
+          {admin && <th>Покупатель</th>}
+          <th>Способ</th>
+          <th>Сумма</th>
+          <th>Статус</th>
+        </tr>
+      </thead>
+      <tbody>
+        {payments.map((p) => (
+          <tr key={p._id}>
+            <td data-label="Дата">{formatDate(p.created_at)}</td>
+            <td data-label="Заказ">
+              {admin ? (
+                <>
+                  №{p.order.number} {p.order.title}
+                </>
+              ) : (
+                <AppLink to={`/payments/${p.order._id}`}>
+                  №{p.order.number} {p.order.title}
+                </AppLink>
+              )}
+            </td>
+            {admin && <td data-label="Покупатель">{p.customer ? `${p.customer.name} (${p.customer.email})` : ''}</td>}
+            <td data-label="Способ">{METHOD_LABELS[p.method]}</td>
+            <td data-label="Сумма">
+              {rubles(p.amount)}
+              {p.currency !== 'RUB' && <span className="muted"> · {formatCurrency(p.currency_amount, p.currency)}</span>}
+            </td>
+            <td data-label="Статус">
+              <span className={statusTone(p.status)}>{PAYMENT_STATUS_LABELS[p.status]}</span>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function WithdrawalsTable({
+  withdrawals,
+  actions,
+}: {
+  withdrawals: Withdrawal[];
+  /** The admin's buttons of a pending request. */
+  actions?: (w: Withdrawal) => React.ReactNode;
+}) {
+  if (!withdrawals.length) return <p className="page__empty">Заявок на вывод нет.</p>;
+  return (
+    <table className="table">
+      <thead>
+        <tr>
+          <th>Дата</th>
+          {actions && <th>Пользователь</th>}
+          <th>Сумма</th>
+          <th>Куда</th>
+          <th>Статус</th>
+          {actions && <th>Действия</th>}
+        </tr>
+      </thead>
+      <tbody>
+        {withdrawals.map((w) => (
+          <tr key={w._id}>
+            <td data-label="Дата">{formatDate(w.created_at)}</td>
+            {actions && <td data-label="Пользователь">{w.user ? `${w.user.name} (${w.user.email})` : ''}</td>}
+            <td data-label="Сумма">{rubles(w.amount)}</td>
+            <td data-label="Куда" className="fin-destination">
+              {METHOD_LABELS[w.method]}: {w.destination}
+            </td>
+            <td data-label="Статус">
+              <span className={statusTone(w.status)}>{WITHDRAWAL_STATUS_LABELS[w.status]}</span>
+              {w.reject_reason && <span className="muted"> — {w.reject_reason}</span>}
+            </td>
+            {actions && <td data-label="Действия">{w.status === 'pending' ? actions(w) : '—'}</td>}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

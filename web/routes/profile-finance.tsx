@@ -1,0 +1,54 @@
+import { useState } from 'react';
+import { useRevalidator } from 'react-router';
+import type { Route } from './+types/profile-finance';
+import type { FinanceEntry } from '#contract/payments';
+import { api } from '../lib/api.ts';
+import { useShell } from '../lib/use-shell.ts';
+import { pageMeta } from '../features/shell/index.ts';
+import { Balances, EntriesTable, WithdrawForm } from '../features/payments/index.ts';
+import '../styles/payments.css';
+
+// /profile/finance: the balances, the ledger entries with the balance after each, and the withdraw form.
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const [balance, entries] = await Promise.all([context.read('finance.balance'), context.read('finance.entries', { query: { limit: 20 } })]);
+  return {
+    balance: balance.ok ? balance.body.result : { available: 0, held: 0, min_withdrawal: 50_000 },
+    entries: entries.ok ? entries.body.result : [],
+    next: entries.ok ? entries.body.next : null,
+    failed: !balance.ok || !entries.ok,
+  };
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => [...pageMeta(matches, 'Финансы'), { name: 'robots', content: 'noindex' }];
+
+export default function FinancePage({ loaderData }: Route.ComponentProps) {
+  const { balance, entries, next, failed } = loaderData;
+  const { user } = useShell();
+  const revalidator = useRevalidator();
+  const [more, setMore] = useState<{ entries: FinanceEntry[]; next: string | null; after: string | null }>({ entries: [], next: null, after: null });
+  // Pages read with "Показать ещё" belong to the first page they followed: a revalidation starts over.
+  const extra = more.after === next ? more : { entries: [], next: null, after: next };
+
+  async function loadMore() {
+    const cursor = extra.entries.length ? extra.next : next;
+    if (!cursor) return;
+    const res = await api.read('finance.entries', { query: { limit: 20, cursor } }, { fresh: true });
+    setMore({ entries: [...extra.entries, ...res.result], next: res.next, after: next });
+  }
+
+  return (
+    <section className="page finance">
+      <h1 className="page__title">Финансы</h1>
+      {failed && <p className="form-error">Не удалось загрузить данные. Обновите страницу через минуту.</p>}
+      <Balances balance={balance} />
+      <div className="finance__layout">
+        <div className="finance__entries">
+          <h2 className="finance__subtitle">Движение средств</h2>
+          <EntriesTable entries={[...entries, ...extra.entries]} next={extra.entries.length ? extra.next : next} onMore={loadMore} />
+        </div>
+        <WithdrawForm balance={balance} emailConfirmed={Boolean(user?.email_confirmed)} onDone={() => void revalidator.revalidate()} />
+      </div>
+    </section>
+  );
+}
