@@ -3,6 +3,9 @@ import type { Letter } from '../../lib/mail.ts';
 import type { OutboxWriter } from '../outbox.ts';
 import type { NotificationKind } from '#contract/auth';
 import {
+  bidAcceptedLetter,
+  bidRejectedLetter,
+  newBidLetter,
   confirmationLetter,
   emailChangeLetter,
   passwordResetLetter,
@@ -51,6 +54,13 @@ export const LETTER_KINDS = {
   'project.decision': kind<{ title: string; decision: ProjectDecision; reason: string | null; path: string }>('moderation', (s, name, d) =>
     projectDecisionLetter({ brand: s.brand, name, link: s.url(d.path), title: d.title, decision: d.decision, reason: d.reason }),
   ),
+  'bid.new': kind<{ title: string; seller: string; price: string; days: string }>('bids', (s, name, d) =>
+    newBidLetter({ brand: s.brand, name, link: s.url('/profile/bids'), ...d }),
+  ),
+  'bid.accepted': kind<{ title: string; chatId: string }>('orders', (s, name, d) =>
+    bidAcceptedLetter({ brand: s.brand, name, link: s.url(`/profile/messages?chat=${encodeURIComponent(d.chatId)}`), title: d.title }),
+  ),
+  'bid.rejected': kind<{ title: string }>('bids', (s, name, d) => bidRejectedLetter({ brand: s.brand, name, link: s.url('/projects'), title: d.title })),
 } satisfies Record<string, KindDef<never>>;
 
 export type LetterKind = keyof typeof LETTER_KINDS;
