@@ -3,6 +3,8 @@ import type { BidStatus } from './money.ts';
 // Bids' plain values, without zod: the pages import these.
 
 export const BID_COMMENT_MAX = 5000;
+/** The shortest comment by default (settings bids.minComment; the server checks the setting). */
+export const BID_COMMENT_MIN_DEFAULT = 30;
 
 export const BID_STATUS_TITLES: Record<BidStatus, string> = {
   active: 'Активен',

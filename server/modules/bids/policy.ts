@@ -1,11 +1,19 @@
 import type { BidRow } from '../../db/schema/money.ts';
 import { definePolicy, isAdmin, type Actor } from '../../platform/policy.ts';
-import { isPublicProject, type ProjectSubject } from '../projects/policy.ts';
+import type { ProjectStatus } from '../../db/schema/catalog.ts';
+import type { UserRow } from '../../db/schema/users.ts';
+import { isPublicProject } from '../projects/index.ts';
 import { BID_MESSAGES } from '#contract/bids';
 
 // Who may do what with bids (ADR 016). A bid is its seller's, its project's customer's and admins' to see: to
 // anyone else it does not exist (404). A project's bids as a list are its customer's and admins': a member who can
 // see the project is refused with 403, one who cannot with 404.
+
+/** A project with its customer (as projects/policy.ts takes it). */
+export interface ProjectSubject {
+  project: { status: ProjectStatus; customerId: string };
+  customer: Pick<UserRow, 'blockedAt'>;
+}
 
 export interface BidSubject extends ProjectSubject {
   bid: Pick<BidRow, 'sellerId' | 'status'>;

@@ -20,8 +20,7 @@ import { pagesChanged } from '../../platform/page-cache.ts';
 import type { Tx } from '../../platform/tx.ts';
 import { cursorPosition, keysetAfter, orderBy, page, timestampKey, type SortKey } from '../../platform/listing/listing.ts';
 import { presentPublicUser, publicUserColumns } from '../people/index.ts';
-import { projectPolicy } from '../projects/policy.ts';
-import { uniqueViolation } from '../auth/service.ts';
+import { projectPolicy } from '../projects/index.ts';
 import { bidPolicy } from './policy.ts';
 import { MESSAGES } from '#contract/messages';
 import {
@@ -85,6 +84,12 @@ export interface Page<T> {
 }
 
 const conflict = (message: string) => new HttpError(409, message);
+
+/** Whether an error is a unique violation (23505), from the driver or wrapped by Drizzle. */
+function uniqueViolation(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) if (e.code === '23505') return true;
+  return false;
+}
 
 /** "1 500 ₽" from kopecks. */
 const rubles = (kopecks: number) => `${(kopecks / 100).toLocaleString('ru-RU', { maximumFractionDigits: 2 })} ₽`;
@@ -158,13 +163,18 @@ export class BidService {
     return row ?? null;
   }
 
-  /** A bid with its project and the project's customer; null when the id is unknown. */
+  /**
+   * A bid with its project and the project's customer; null when the id is unknown. Locked, the project's row
+   * first and then the bid's, in the same order in every command (accept, edit, withdraw), so none deadlocks.
+   */
   private async bidSubject(id: string, db: Db, lock = false) {
+    const [found] = await db.select({ projectId: bids.projectId }).from(bids).where(eq(bids.id, id));
+    if (!found) return null;
+    const project = await this.project(found.projectId, db, lock);
+    if (!project) return null;
     const q = db.select({ bid: bids }).from(bids).where(eq(bids.id, id));
     const [row] = lock ? await q.for('update') : await q;
-    if (!row) return null;
-    const project = await this.project(row.bid.projectId, db, lock);
-    return project ? { bid: row.bid, ...project } : null;
+    return row ? { bid: row.bid, ...project } : null;
   }
 
   /** GET /api/users/my_bid/{id}: the caller's live (not withdrawn) bid on the project, or null. */
@@ -249,7 +259,8 @@ export class BidService {
     const id = await this.deps.platform.withTx(userActor(user), async ({ tx, outbox, clock }) => {
       const now = clock.now();
       // The seller's row lock serialises their bids: the duplicate check and the daily count are exact.
-      await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
+      // (No key update: an order's foreign key to the seller may share the row meanwhile.)
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('no key update');
       const locked = await this.project(subject.project.id, tx, true);
       if (!locked || locked.project.status !== 'active') throw conflict(BID_MESSAGES.closed);
       const [live] = await tx
@@ -270,7 +281,7 @@ export class BidService {
           .values({ projectId: locked.project.id, sellerId: user.id, ...input, createdAt: now, updatedAt: now })
           .returning()) as [BidRow];
       } catch (err) {
-        if (uniqueViolation(err) !== null) throw conflict(BID_MESSAGES.duplicate);
+        if (uniqueViolation(err)) throw conflict(BID_MESSAGES.duplicate);
         throw err;
       }
       await tx.update(projects).set({ bidsCount: sql`${projects.bidsCount} + 1` }).where(eq(projects.id, locked.project.id));
@@ -372,7 +383,7 @@ export class BidService {
       });
     } catch (err) {
       // The unique index of orders on bid_id: a second order for this bid lost a race.
-      if (uniqueViolation(err) !== null) throw conflict(BID_MESSAGES.closed);
+      if (uniqueViolation(err)) throw conflict(BID_MESSAGES.closed);
       throw err;
     }
   }
