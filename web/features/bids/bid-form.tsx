@@ -5,13 +5,14 @@ import { MIN_SERVICE_PRICE, MAX_PRICE } from '#contract/catalog-constants';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast-store.ts';
 import { FormError, TextField } from '../../components/ui/form.tsx';
-import { charCount, rublesToKopecks } from './format.tsx';
+import { charCount } from './format.tsx';
+import { kopecksToRubles, rublesToKopecks } from '../items/index.ts';
 
 type Errors = Record<string, string[]>;
 
 /** The seller's bid: a new one on the project, or an edit of theirs (price in rubles, days, a comment). */
 export function BidForm({ projectId, bid, onSaved, onCancel }: { projectId: string; bid?: Bid; onSaved: (bid: Bid) => void; onCancel?: () => void }) {
-  const [price, setPrice] = useState(bid ? String(bid.price / 100) : '');
+  const [price, setPrice] = useState(bid ? kopecksToRubles(bid.price) : '');
   const [days, setDays] = useState(bid ? String(bid.days) : '');
   const [comment, setComment] = useState(bid?.comment ?? '');
   const [errors, setErrors] = useState<Errors>({});
@@ -24,7 +25,7 @@ export function BidForm({ projectId, bid, onSaved, onCancel }: { projectId: stri
     event.preventDefault();
     const found: Errors = {};
     const kopecks = rublesToKopecks(price);
-    if (kopecks === null) found.price = ['Укажите цену в рублях'];
+    if (kopecks === undefined || Number.isNaN(kopecks)) found.price = ['Укажите цену в рублях'];
     else if (kopecks < MIN_SERVICE_PRICE) found.price = [`Цена — от ${MIN_SERVICE_PRICE / 100} ₽`];
     else if (kopecks > MAX_PRICE) found.price = ['Слишком большая сумма'];
     const term = Number(days);
@@ -35,7 +36,7 @@ export function BidForm({ projectId, bid, onSaved, onCancel }: { projectId: stri
     setProblem(null);
     if (Object.keys(found).length) return;
     setBusy(true);
-    const body = { price: kopecks!, days: term, comment: comment.trim() };
+    const body = { price: kopecks as number, days: term, comment: comment.trim() };
     const sent = bid ? await api.write('bids.update', { params: { id: bid._id }, body }) : await api.write('bids.create', { params: { id: projectId }, body });
     setBusy(false);
     if (sent.error) {

@@ -13,10 +13,3 @@ export function BidStatusBadge({ status }: { status: Bid['status'] }) {
 
 /** Characters as the server counts them (code points). */
 export const charCount = (text: string) => Array.from(text.trim()).length;
-
-/** Rubles typed by a person ("1 500,50") as kopecks, or null. */
-export function rublesToKopecks(text: string): number | null {
-  const clean = text.replace(/\s/g, '').replace(',', '.');
-  if (!/^\d+(\.\d{1,2})?$/.test(clean)) return null;
-  return Math.round(Number(clean) * 100);
-}
