@@ -72,6 +72,16 @@ export const ROUTES = {
   'chat.markSeen': 'PUT /api/messages/:id',
 
   // Bids (issue 12; SPEC §7 names users.myBid and the bids flag).
+  'users.myBid': 'GET /api/users/my_bid/:id',
+  'bids.flag': 'GET /api/notifications/bids/flag',
+  'bids.clearFlag': 'PUT /api/notifications/bids/flag',
+  'bids.create': 'POST /api/projects/:id/bids',
+  'bids.ofProject': 'GET /api/projects/:id/bids',
+  'bids.mine': 'GET /api/bids/my',
+  'bids.received': 'GET /api/bids/received',
+  'bids.update': 'PUT /api/bids/:id',
+  'bids.withdraw': 'DELETE /api/bids/:id',
+  'bids.accept': 'POST /api/bids/:id/accept',
 
   // Orders (issue 12).
 
@@ -108,6 +118,8 @@ export const ROUTES = {
   'admin.chats.messages': 'GET /api/admin/chats/:id/messages',
 
   // Admin: bids (issue 12).
+  'admin.bids.list': 'GET /api/admin/bids',
+  'admin.bids.remove': 'DELETE /api/admin/bids/:id',
 
   // Admin: orders (issue 12).
 

@@ -26,6 +26,7 @@ import {
   createMatrixWorld,
   PASSWORD,
   type Actor,
+  type Member,
   type MatrixRequest,
   type MatrixWorld,
 } from './test/matrix/world.ts';
@@ -35,6 +36,7 @@ import type { Role } from './db/schema/users.ts';
 import { settings as settingsTable } from './db/schema/system.ts';
 import { systemActor } from './platform/actor.ts';
 import { postTransfer } from './modules/ledger/index.ts';
+import { bids } from './db/schema/money.ts';
 
 /** A cell: the status, or a known defect (the right status, and today's until it is fixed). */
 type Cell = number | { expected: number; today: number; defect: string };
@@ -104,6 +106,20 @@ const projectInput = {
   budget: 2_000_000,
   days: 10,
 };
+const bidInput = {
+  price: 1_500_000,
+  days: 7,
+  comment: 'Сделаю лендинг за неделю: опыт пять лет, примеры работ в профиле.',
+};
+/** An active bid of `seller` on a fresh active project of `customer`. */
+async function freshBid(w: MatrixWorld, seller: Member, customer: Member): Promise<string> {
+  const projectId = await w.fresh.project({}, customer);
+  const [bid] = await w.database.db
+    .insert(bids)
+    .values({ projectId, sellerId: w.user(seller).id, price: bidInput.price, days: bidInput.days, comment: bidInput.comment })
+    .returning({ id: bids.id });
+  return bid!.id;
+}
 let n = 0;
 const unique = () => `${Date.now().toString(36)}${++n}`;
 const self = (w: MatrixWorld, actor: Actor) => (actor === 'anonymous' ? 'owner' : actor);
@@ -384,8 +400,46 @@ const MATRIX = {
     request: async (w) => ({ params: { id: await w.fresh.project() }, body: projectInput }),
   },
   'admin.chats.messages': { expect: adminOnly(), request: (w) => ({ params: { id: w.fixed.chat } }) },
+  'admin.bids.list': { expect: adminOnly(), request: () => ({}) },
+  'admin.bids.remove': {
+    writes: true,
+    expect: adminOnly(),
+    request: async (w) => ({ params: { id: await freshBid(w, 'other', 'owner') } }),
+  },
 
-  // Bids (issue 12).
+  // Bids (issue 12). Everyone may ask for their own bid on a project (null without one).
+  'users.myBid': { expect: signedIn(), request: (w) => ({ params: { id: w.fixed.project } }) },
+  'bids.flag': { expect: signedIn(), request: () => ({}) },
+  'bids.clearFlag': { writes: true, expect: signedIn(), request: () => ({}) },
+  // A member in seller mode on someone else's active project; the customer may not bid on their own, the admin
+  // is no seller.
+  'bids.create': {
+    writes: true,
+    mode: 'seller',
+    expect: { ...confirmedOnly(), owner: 403, admin: 403 },
+    request: async (w) => ({ params: { id: await w.fresh.project() }, body: bidInput }),
+  },
+  // The customer's (and admins') list; members who see the project get 403.
+  'bids.ofProject': { expect: { ...signedIn(403), owner: 200, admin: 200 }, request: (w) => ({ params: { id: w.fixed.project } }) },
+  'bids.mine': { expect: signedIn(), request: () => ({}) },
+  'bids.received': { expect: signedIn(), request: () => ({}) },
+  // The owner's bid on other's project: the customer (other) and admins see it (403), strangers do not (404).
+  'bids.update': {
+    writes: true,
+    expect: { ...signedIn(404), owner: 200, other: 403, admin: 403 },
+    request: async (w) => ({ params: { id: await freshBid(w, 'owner', 'other') }, body: bidInput }),
+  },
+  'bids.withdraw': {
+    writes: true,
+    expect: { ...signedIn(404), owner: 200, other: 403, admin: 403 },
+    request: async (w) => ({ params: { id: await freshBid(w, 'owner', 'other') } }),
+  },
+  // Other's bid on the owner's project: only the owner (its customer) accepts.
+  'bids.accept': {
+    writes: true,
+    expect: { ...confirmedOnly(404), owner: 200, other: 403, admin: 403 },
+    request: async (w) => ({ params: { id: await freshBid(w, 'other', 'owner') } }),
+  },
 
   // Orders (issue 12).
 

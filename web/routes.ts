@@ -43,7 +43,7 @@ export default [
       route('items/:id/edit', 'routes/profile-items-edit.tsx', { id: 'profile-items-edit' }),
       route('messages', 'routes/profile-messages.tsx', { id: 'profile-messages' }),
       // The money loop (issue 12): bids
-      page('bids', 'profile-bids'),
+      route('bids', 'routes/profile-bids.tsx', { id: 'profile-bids' }),
       // orders
       page('orders', 'profile-orders'),
       // finance and payments
@@ -62,7 +62,7 @@ export default [
       route('projects', 'routes/admin-projects.tsx', { id: 'admin-projects' }),
       route('projects/:id/edit', 'routes/admin-project-edit.tsx', { id: 'admin-projects-item-edit' }),
       // The money loop (issue 12): bids
-      page('bids', 'admin-bids'),
+      route('bids', 'routes/admin-bids.tsx', { id: 'admin-bids' }),
       // orders
       page('orders', 'admin-orders'),
       // payments and withdrawals

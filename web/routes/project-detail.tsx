@@ -1,3 +1,4 @@
+import { Suspense, useSyncExternalStore } from 'react';
 import { data as answer, redirect } from 'react-router';
 import { CalendarClock, Eye, FileText, MessageSquareText } from '../components/ui/icons.tsx';
 import type { Route } from './+types/project-detail';
@@ -23,10 +24,12 @@ import {
   seoMeta,
 } from '../features/catalog/index.ts';
 import { loginPath } from '../features/auth/index.ts';
+import { ProjectBids } from '../features/bids/index.ts';
 import { trimEnd } from '#contract/text';
 
-// /projects/{slug}/{projectId}: a customer's project on the exchange. Bids come with a later issue; the
-// section that will hold the bid form already says who can bid.
+// /projects/{slug}/{projectId}: a customer's project on the exchange. The bid section: a guest is asked to sign in;
+// the customer sees the bids received, a seller their bid or the form. The signed-in parts are a lazy chunk,
+// mounted after hydration: a guest's page carries none of it.
 
 const STATUS_NOTES: Record<string, string> = {
   in_progress: 'Исполнитель выбран — проект в работе, отклики закрыты.',
@@ -69,16 +72,32 @@ export const meta: Route.MetaFunction = ({ data, matches, error }) => {
   });
 };
 
+/** True after hydration: the signed-in bid section renders in the browser only. */
+const noSubscription = () => () => undefined;
+function useMounted() {
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+}
+
 function BidSection({ project, own, path }: { project: Project; own: boolean; path: string }) {
   const { user } = useShell();
+  const mounted = useMounted();
   const open = project.status === 'active';
+  const lazyBids = (
+    <Suspense fallback={<div className="skeleton" style={{ height: 120 }} aria-busy="true" />}>
+      {mounted ? <ProjectBids projectId={project._id} open={open} own={own} /> : <div className="skeleton" style={{ height: 120 }} aria-busy="true" />}
+    </Suspense>
+  );
   let body: React.ReactNode;
+  let title = 'Откликнуться';
   if (own) {
-    body = (
-      <p>
-        Это ваш проект. Отклики исполнителей появятся в разделе <AppLink to="/profile/bids">«Отклики»</AppLink>.
-      </p>
-    );
+    title = 'Отклики исполнителей';
+    body = lazyBids;
+  } else if (user?.active_role === 'seller') {
+    body = lazyBids;
   } else if (!open) {
     body = <p>Отклики на этот проект закрыты.</p>;
   } else if (!user) {
@@ -88,17 +107,6 @@ function BidSection({ project, own, path }: { project: Project; own: boolean; pa
         <AppLink to={loginPath(path)} className="btn btn--primary">
           Войти и откликнуться
         </AppLink>
-      </>
-    );
-  } else if (user.active_role === 'seller') {
-    body = (
-      <>
-        <button type="button" className="btn btn--primary" disabled aria-describedby="bid-hint">
-          Откликнуться
-        </button>
-        <p id="bid-hint" className="order-box__hint">
-          Отклики скоро заработают: вы сможете предложить цену, срок и рассказать о своём опыте.
-        </p>
       </>
     );
   } else {
@@ -116,7 +124,7 @@ function BidSection({ project, own, path }: { project: Project; own: boolean; pa
   return (
     <section className="card bid-box" aria-labelledby="bid-title">
       <h2 id="bid-title" className="card__title">
-        Откликнуться
+        {title}
       </h2>
       {body}
     </section>

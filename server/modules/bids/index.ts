@@ -1,3 +1,4 @@
 // Bids on projects (ADR 025).
-export { BidService, type BidServiceDeps } from './service.ts';
+export { BidService, BID_ORDER_REVISIONS, type BidServiceDeps } from './service.ts';
 export { bidRoutes } from './routes.ts';
+export { bidPolicy } from './policy.ts';

@@ -133,3 +133,41 @@ export function withdrawalDecisionLetter(p: LetterParams & { amount: string; dec
     action: { label: 'Финансы', link: p.link },
   });
 }
+
+// --- Bids --------------------------------------------------------------------------------------------------
+
+/** To a customer: a seller bid on their project. */
+export function newBidLetter(p: LetterParams & { title: string; seller: string; price: string; days: string }): Letter {
+  return renderLetter({
+    brand: p.brand,
+    name: p.name,
+    subject: `Новый отклик на проект «${p.title}»`,
+    paragraphs: [`${p.seller} откликнулся на ваш проект «${p.title}»: ${p.price}, срок ${p.days}.`, 'Сравните отклики и выберите исполнителя.'],
+    action: { label: 'Смотреть отклики', link: p.link },
+  });
+}
+
+/** To a seller: the customer accepted their bid; the order awaits payment. */
+export function bidAcceptedLetter(p: LetterParams & { title: string }): Letter {
+  return renderLetter({
+    brand: p.brand,
+    name: p.name,
+    subject: `Ваш отклик на проект «${p.title}» принят`,
+    paragraphs: [
+      `Заказчик выбрал вас исполнителем проекта «${p.title}». Заказ создан и ждёт оплаты.`,
+      'Как только заказчик оплатит его, начнётся срок выполнения. Обсудить детали можно в чате заказа.',
+    ],
+    action: { label: 'Открыть чат заказа', link: p.link },
+  });
+}
+
+/** To a seller: the customer chose another seller. */
+export function bidRejectedLetter(p: LetterParams & { title: string }): Letter {
+  return renderLetter({
+    brand: p.brand,
+    name: p.name,
+    subject: `Заказчик выбрал другого исполнителя для «${p.title}»`,
+    paragraphs: [`По проекту «${p.title}» заказчик выбрал другого исполнителя. Посмотрите другие проекты на бирже.`],
+    action: { label: 'Биржа проектов', link: p.link },
+  });
+}

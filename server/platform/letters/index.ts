@@ -2,6 +2,9 @@
 export { escapeHtml, renderLetter, type LetterContent } from './layout.ts';
 export {
   CONFIRM_TOKEN_TTL_MS,
+  bidAcceptedLetter,
+  bidRejectedLetter,
+  newBidLetter,
   RESET_TOKEN_TTL_MS,
   confirmationLetter,
   emailChangeLetter,

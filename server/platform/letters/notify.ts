@@ -3,6 +3,9 @@ import type { Letter } from '../../lib/mail.ts';
 import type { OutboxWriter } from '../outbox.ts';
 import type { NotificationKind } from '#contract/auth';
 import {
+  bidAcceptedLetter,
+  bidRejectedLetter,
+  newBidLetter,
   confirmationLetter,
   emailChangeLetter,
   passwordResetLetter,
@@ -57,6 +60,13 @@ export const LETTER_KINDS = {
   'withdrawal.decision': kind<{ amount: string; decision: WithdrawalDecision; reason: string | null }>(null, (s, name, d) =>
     withdrawalDecisionLetter({ brand: s.brand, name, link: s.url('/profile/finance'), ...d }),
   ),
+  'bid.new': kind<{ title: string; seller: string; price: string; days: string }>('bids', (s, name, d) =>
+    newBidLetter({ brand: s.brand, name, link: s.url('/profile/bids'), ...d }),
+  ),
+  'bid.accepted': kind<{ title: string; chatId: string }>('orders', (s, name, d) =>
+    bidAcceptedLetter({ brand: s.brand, name, link: s.url(`/profile/messages?chat=${encodeURIComponent(d.chatId)}`), title: d.title }),
+  ),
+  'bid.rejected': kind<{ title: string }>('bids', (s, name, d) => bidRejectedLetter({ brand: s.brand, name, link: s.url('/projects'), title: d.title })),
 } satisfies Record<string, KindDef<never>>;
 
 export type LetterKind = keyof typeof LETTER_KINDS;

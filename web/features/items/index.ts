@@ -5,6 +5,7 @@ export { StatusBadge } from './badges.tsx';
 export { ConfirmDialog, Modal } from './dialog.tsx';
 export { ConfirmEmailNotice } from './form-problem.tsx';
 export { projectBudget, servicePrice } from './format.ts';
+export { kopecksToRubles, rublesToKopecks } from './money.ts';
 export { MyItems } from './my-items.tsx';
 export { ProjectForm } from './project-form.tsx';
 export { ServiceForm } from './service-form.tsx';

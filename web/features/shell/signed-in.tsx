@@ -3,6 +3,7 @@ import { AppLink } from '../../components/ui/app-link.tsx';
 import { Avatar } from '../../components/ui/avatar.tsx';
 import { useShell } from '../../lib/use-shell.ts';
 import { HeaderMessagesLink, UnseenBadge, unseenText, useUnseenTotal } from '../chat/index.ts';
+import { useBidsFlag } from '../bids/index.ts';
 import { Burger, type BurgerProps } from './burger.tsx';
 import { logoutModal } from './logout-store.ts';
 import { RoleToggle } from './role-toggle.tsx';
@@ -35,12 +36,14 @@ export function SignedInControls() {
 
 function UserMenu() {
   const { user } = useShell();
+  const newBids = useBidsFlag();
   if (!user) return null;
   const fullName = `${user.name} ${user.surname}`.trim();
   return (
     <details className="user-menu">
-      <summary className="user-menu__toggle" aria-label={`${user.name} — меню пользователя`}>
+      <summary className="user-menu__toggle" aria-label={`${user.name} — меню пользователя${newBids ? ', есть новые отклики' : ''}`}>
         <Avatar name={fullName || user.user_name} src={user.avatar} size={32} />
+        {newBids && <span className="bids-dot" data-testid="bids-flag" aria-hidden />}
         <span className="user-menu__name">{user.name}</span>
       </summary>
       <ul className="user-menu__panel">
@@ -54,6 +57,17 @@ function UserMenu() {
         </li>
         <li>
           <AppLink to="/profile/orders">Заказы</AppLink>
+        </li>
+        <li>
+          <AppLink to="/profile/bids">
+            Отклики
+            {newBids && (
+              <>
+                <span className="bids-dot" aria-hidden />
+                <span className="visually-hidden"> (есть новые)</span>
+              </>
+            )}
+          </AppLink>
         </li>
         <li>
           <AppLink to="/profile/settings">Настройки</AppLink>

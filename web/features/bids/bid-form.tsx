@@ -1,0 +1,95 @@
+import { useState, type FormEvent } from 'react';
+import type { Bid } from '#contract/bids';
+import { BID_COMMENT_MAX, BID_COMMENT_MIN_DEFAULT } from '#contract/bid-constants';
+import { MIN_SERVICE_PRICE, MAX_PRICE } from '#contract/catalog-constants';
+import { api } from '../../lib/api.ts';
+import { toast } from '../../lib/toast-store.ts';
+import { FormError, TextField } from '../../components/ui/form.tsx';
+import { charCount } from './format.tsx';
+import { kopecksToRubles, rublesToKopecks } from '../items/index.ts';
+
+type Errors = Record<string, string[]>;
+
+/** The seller's bid: a new one on the project, or an edit of theirs (price in rubles, days, a comment). */
+export function BidForm({ projectId, bid, onSaved, onCancel }: { projectId: string; bid?: Bid; onSaved: (bid: Bid) => void; onCancel?: () => void }) {
+  const [price, setPrice] = useState(bid ? kopecksToRubles(bid.price) : '');
+  const [days, setDays] = useState(bid ? String(bid.days) : '');
+  const [comment, setComment] = useState(bid?.comment ?? '');
+  const [errors, setErrors] = useState<Errors>({});
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const length = charCount(comment);
+  const min = BID_COMMENT_MIN_DEFAULT;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found: Errors = {};
+    const kopecks = rublesToKopecks(price);
+    if (kopecks === undefined || Number.isNaN(kopecks)) found.price = ['Укажите цену в рублях'];
+    else if (kopecks < MIN_SERVICE_PRICE) found.price = [`Цена — от ${MIN_SERVICE_PRICE / 100} ₽`];
+    else if (kopecks > MAX_PRICE) found.price = ['Слишком большая сумма'];
+    const term = Number(days);
+    if (!Number.isInteger(term) || term < 1 || term > 365) found.days = ['Срок — от 1 до 365 дней'];
+    if (length < min) found.comment = [`Комментарий — от ${min} символов`];
+    if (length > BID_COMMENT_MAX) found.comment = [`Комментарий — до ${BID_COMMENT_MAX} символов`];
+    setErrors(found);
+    setProblem(null);
+    if (Object.keys(found).length) return;
+    setBusy(true);
+    const body = { price: kopecks as number, days: term, comment: comment.trim() };
+    const sent = bid ? await api.write('bids.update', { params: { id: bid._id }, body }) : await api.write('bids.create', { params: { id: projectId }, body });
+    setBusy(false);
+    if (sent.error) {
+      setErrors(sent.error.errors ?? {});
+      if (!sent.error.errors) setProblem(sent.error.message);
+      return;
+    }
+    toast(bid ? 'Отклик изменён' : 'Отклик отправлен заказчику', { type: 'success' });
+    onSaved(sent.data.result);
+  };
+
+  return (
+    <form className="bid-form" onSubmit={submit} noValidate data-testid="bid-form">
+      <div className="bid-form__row">
+        <TextField label="Цена, ₽" name="price" inputMode="decimal" value={price} onChange={(e) => setPrice(e.target.value)} errors={errors} required />
+        <TextField label="Срок, дней" name="days" inputMode="numeric" value={days} onChange={(e) => setDays(e.target.value)} errors={errors} required />
+      </div>
+      <div className={`field${errors.comment ? ' field--invalid' : ''}`}>
+        <label htmlFor="bid-comment" className="field__label">
+          Комментарий
+        </label>
+        <textarea
+          id="bid-comment"
+          name="comment"
+          className="input input--area"
+          rows={6}
+          value={comment}
+          maxLength={BID_COMMENT_MAX + 100}
+          onChange={(e) => setComment(e.target.value)}
+          aria-describedby="bid-comment-count"
+          aria-invalid={errors.comment ? true : undefined}
+          placeholder="Расскажите, как выполните задачу, о своём опыте и похожих работах"
+        />
+        <p id="bid-comment-count" className={`field__hint bid-form__count${length < min ? ' bid-form__count--short' : ''}`} aria-live="polite">
+          {length < min ? `${length} из ${min} — ещё ${min - length}` : `${length} / ${BID_COMMENT_MAX}`}
+        </p>
+        {errors.comment && (
+          <p className="field__error" role="alert">
+            {errors.comment[0]}
+          </p>
+        )}
+      </div>
+      <FormError message={problem} />
+      <div className="bid-form__actions">
+        <button type="submit" className="btn btn--primary" disabled={busy}>
+          {bid ? 'Сохранить' : 'Откликнуться'}
+        </button>
+        {onCancel && (
+          <button type="button" className="btn btn--ghost" onClick={onCancel}>
+            Отмена
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}
