@@ -11,6 +11,7 @@ import {
   type UpdateMessageEvent,
   type UpdateUserEvent,
 } from './chat.ts';
+import { orderUpdatedEventSchema, type OrderUpdatedEvent } from './order-events.ts';
 
 // The Socket.IO event maps (SPEC §7), in Socket.IO's typed-events style: the server's `Server<ClientToServerEvents,
 // ServerToClientEvents>` and the client's `Socket<ServerToClientEvents, ClientToServerEvents>` are typed from them,
@@ -28,6 +29,8 @@ export interface ServerToClientEvents {
   update_message: (payload: UpdateMessageEvent) => void;
   /** To one person: their unseen counts. */
   get_counters: (payload: CountersEvent) => void;
+  /** To both parties of an order: its state changed (the pages refetch it). */
+  order_updated: (payload: OrderUpdatedEvent) => void;
 }
 
 /**
@@ -61,6 +64,7 @@ export const serverEventSchemas: { [E in ServerEvent]: ServerEventArgsSchema<Ser
   update_user: z.tuple([updateUserEventSchema]),
   update_message: z.tuple([updateMessageEventSchema]),
   get_counters: z.tuple([countersEventSchema]),
+  order_updated: z.tuple([orderUpdatedEventSchema]),
 };
 
 export const isServerEvent = (name: string): name is ServerEvent => Object.hasOwn(serverEventSchemas, name);

@@ -74,6 +74,15 @@ export const ROUTES = {
   // Bids (issue 12; SPEC §7 names users.myBid and the bids flag).
 
   // Orders (issue 12).
+  'orders.create': 'POST /api/orders',
+  'orders.list': 'GET /api/orders',
+  'orders.get': 'GET /api/orders/:id',
+  'orders.deliver': 'POST /api/orders/:id/deliver',
+  'orders.revision': 'POST /api/orders/:id/revision',
+  'orders.accept': 'POST /api/orders/:id/accept',
+  'orders.cancel': 'POST /api/orders/:id/cancel',
+  'orders.proposeCancel': 'POST /api/orders/:id/cancel-proposal',
+  'orders.answerCancel': 'POST /api/orders/:id/cancel-proposal/answer',
 
   // Payments, balances, withdrawals (issue 12).
 
@@ -99,6 +108,8 @@ export const ROUTES = {
   // Admin: bids (issue 12).
 
   // Admin: orders (issue 12).
+  'admin.orders.list': 'GET /api/admin/orders',
+  'admin.orders.get': 'GET /api/admin/orders/:id',
 
   // Admin: payments and withdrawals (issue 12).
 

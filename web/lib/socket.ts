@@ -40,6 +40,7 @@ const eventHandlers: { [E in ServerEvent]: Set<EventHandler<E>> } = {
   update_user: new Set(),
   update_message: new Set(),
   get_counters: new Set(),
+  order_updated: new Set(),
 };
 
 /**

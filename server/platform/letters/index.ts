@@ -5,6 +5,8 @@ export {
   RESET_TOKEN_TTL_MS,
   confirmationLetter,
   emailChangeLetter,
+  orderEventLetter,
+  type OrderLetterEvent,
   passwordResetLetter,
   projectDecisionLetter,
   serviceDecisionLetter,

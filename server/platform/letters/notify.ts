@@ -5,8 +5,10 @@ import type { NotificationKind } from '#contract/auth';
 import {
   confirmationLetter,
   emailChangeLetter,
+  orderEventLetter,
   passwordResetLetter,
   projectDecisionLetter,
+  type OrderLetterEvent,
   serviceDecisionLetter,
   type ProjectDecision,
   type ServiceDecision,
@@ -50,6 +52,9 @@ export const LETTER_KINDS = {
   ),
   'project.decision': kind<{ title: string; decision: ProjectDecision; reason: string | null; path: string }>('moderation', (s, name, d) =>
     projectDecisionLetter({ brand: s.brand, name, link: s.url(d.path), title: d.title, decision: d.decision, reason: d.reason }),
+  ),
+  'order.event': kind<{ number: number; title: string; event: OrderLetterEvent; reason?: string | null; path: string }>('orders', (s, name, d) =>
+    orderEventLetter({ brand: s.brand, name, link: s.url(d.path), number: d.number, title: d.title, event: d.event, reason: d.reason }),
   ),
 } satisfies Record<string, KindDef<never>>;
 
