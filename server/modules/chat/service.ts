@@ -188,6 +188,7 @@ function sendQuery(db: Db, target: 'direct' | 'chat') {
     serviceId: sql`${p('serviceId')}::uuid`.as('service_id'),
     seen: sql`false`.as('seen'),
     masked: sql`(${direct} and ${p('masked')}::boolean)`.as('masked'),
+    kind: sql`'text'`.as('kind'),
     createdAt: sql`now()`.as('created_at'),
   });
   return db
