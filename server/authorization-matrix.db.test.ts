@@ -417,6 +417,8 @@ const MATRIX = {
     expect: orderParty('other'),
     request: async (w) => ({ params: { id: await freshOrder(w, 'proposed') }, body: { accept: false } }),
   },
+  'admin.orders.list': { expect: adminOnly(), request: () => ({ query: { status: 'in_progress' } }) },
+  'admin.orders.get': { expect: adminOnly(), request: async (w) => ({ params: { id: await freshOrder(w, 'awaiting_payment') } }) },
 
   // Payments, balances, withdrawals (issue 12).
 
