@@ -44,7 +44,7 @@ export default [
       // The money loop (issue 12): bids
       page('bids', 'profile-bids'),
       // orders
-      page('orders', 'profile-orders'),
+      route('orders', 'routes/profile-orders.tsx', { id: 'profile-orders' }),
       // finance and payments
       page('finance', 'profile-finance'),
       page('payments', 'profile-payments'),
@@ -63,7 +63,7 @@ export default [
       // The money loop (issue 12): bids
       page('bids', 'admin-bids'),
       // orders
-      page('orders', 'admin-orders'),
+      route('orders', 'routes/admin-orders.tsx', { id: 'admin-orders' }),
       // payments and withdrawals
       page('payments', 'admin-payments'),
       // Later issues.

@@ -12,8 +12,7 @@ import type { SettingsService } from '../../platform/settings.ts';
 import type { Letters } from '../../platform/letters/index.ts';
 import type { OrderLetterEvent } from '../../platform/letters/index.ts';
 import type { Realtime } from '../../realtime/socket.ts';
-import type { ChatService } from '../chat/index.ts';
-import type { OrderView } from '../chat/service.ts';
+import type { ChatService, OrderView } from '../chat/index.ts';
 import { userActor } from '../../platform/actor.ts';
 import type { TxContext } from '../../platform/tx.ts';
 import { filesByPaths } from '../../platform/files.ts';
@@ -512,7 +511,7 @@ export class OrderService {
           title: order.title,
           event: a.letter.event,
           reason: a.letter.reason ?? null,
-          path: chat ? `/profile/messages?chat=${chat.id}` : '/profile/orders',
+          path: chat ? `/profile/messages?tab=orders&chat=${chat.id}` : '/profile/orders',
         });
       }
     }
