@@ -59,6 +59,8 @@ export const messageSchema = z.object({
   recipient: z.string().nullable(),
   /** Contacts were masked in this message. */
   masked: z.boolean(),
+  /** text: a member wrote it; system: an order's state change; delivery: a seller's delivery of an order. */
+  kind: z.enum(['text', 'system', 'delivery']),
   created_at: z.string(),
 });
 export type Message = z.infer<typeof messageSchema>;

@@ -12,6 +12,7 @@ import {
   type UpdateUserEvent,
 } from './chat.ts';
 import { bidsFlagSchema } from './bids.ts';
+import { orderUpdatedEventSchema, type OrderUpdatedEvent } from './order-events.ts';
 
 // The Socket.IO event maps (SPEC §7), in Socket.IO's typed-events style: the server's `Server<ClientToServerEvents,
 // ServerToClientEvents>` and the client's `Socket<ServerToClientEvents, ClientToServerEvents>` are typed from them,
@@ -31,6 +32,8 @@ export interface ServerToClientEvents {
   get_counters: (payload: CountersEvent) => void;
   /** To a customer: the bids flag went up (a new bid) or down (cleared in another tab). */
   bids_flag: (payload: { hasUnread: boolean }) => void;
+  /** To both parties of an order: its state changed (the pages refetch it). */
+  order_updated: (payload: OrderUpdatedEvent) => void;
 }
 
 /**
@@ -65,6 +68,7 @@ export const serverEventSchemas: { [E in ServerEvent]: ServerEventArgsSchema<Ser
   update_message: z.tuple([updateMessageEventSchema]),
   get_counters: z.tuple([countersEventSchema]),
   bids_flag: z.tuple([bidsFlagSchema]),
+  order_updated: z.tuple([orderUpdatedEventSchema]),
 };
 
 export const isServerEvent = (name: string): name is ServerEvent => Object.hasOwn(serverEventSchemas, name);

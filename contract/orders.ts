@@ -1,7 +1,140 @@
-// Orders (ADR 025): the answers and requests of the orders endpoints (contract/endpoints/orders.ts) and the
-// Russian messages of the orders module.
+import { z } from 'zod';
+import { ORDER_STATUSES } from './money.ts';
+import { messageFileSchema, messageFileUrlSchema } from './chat.ts';
+import { MAX_MESSAGE_FILES } from './chat-constants.ts';
+import { keysetPageSchema } from './catalog.ts';
+import { okSchema } from './api.ts';
+import { ORDER_ACTIONS, ORDER_MESSAGES, ORDER_PACKAGES } from './order-constants.ts';
 
-export const ORDER_MESSAGES = {
-  notFound: 'Заказ не найден',
-  notAwaitingPayment: 'Заказ уже оплачен или отменён',
-} as const;
+// Orders (ADR 025): the answers and requests of the orders endpoints (contract/endpoints/orders.ts) and the
+// Russian messages of the orders module. The zod-free part (actions, messages) is order-constants.ts.
+
+export * from './order-constants.ts';
+
+// ---------------------------------------------------------------------------------------------------------
+// Answers
+// ---------------------------------------------------------------------------------------------------------
+
+export const orderPartySchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  surname: z.string(),
+  user_name: z.string(),
+  avatar: z.string().nullable(),
+});
+export type OrderParty = z.infer<typeof orderPartySchema>;
+
+export const orderDeliverySchema = z.object({
+  _id: z.string(),
+  message: z.string(),
+  files: z.array(messageFileSchema),
+  created_at: z.string(),
+});
+export type OrderDelivery = z.infer<typeof orderDeliverySchema>;
+
+export const orderSchema = z.object({
+  _id: z.string(),
+  /** "Заказ №1042". */
+  number: z.number().int(),
+  title: z.string(),
+  status: z.enum(ORDER_STATUSES),
+  customer: orderPartySchema,
+  seller: orderPartySchema,
+  service_id: z.string().nullable(),
+  project_id: z.string().nullable(),
+  package: z.enum(ORDER_PACKAGES).nullable(),
+  extras: z.array(z.object({ title: z.string(), price: z.number().int(), days: z.number().int() })),
+  /** Kopecks, package and extras included. */
+  price: z.number().int(),
+  days: z.number().int(),
+  revisions_left: z.number().int(),
+  revisions_total: z.number().int(),
+  /** The platform's commission on this order, kopecks (the seller receives price − commission). */
+  commission: z.number().int(),
+  chat_id: z.string().nullable(),
+  /** The caller's side of the order; null for an admin who is not a party. */
+  role: z.enum(['customer', 'seller']).nullable(),
+  /** What the caller may do now (the order card's buttons). */
+  actions: z.array(z.enum(ORDER_ACTIONS)),
+  /** Until when the customer may cancel without a reason (in progress, after payment). */
+  cancel_window_ends_at: z.string().nullable(),
+  /** When a delivered order is accepted by itself. */
+  auto_accept_at: z.string().nullable(),
+  cancel_proposal: z.object({ by: z.string(), at: z.string(), reason: z.string() }).nullable(),
+  cancelled_by: z.string().nullable(),
+  cancel_reason: z.string().nullable(),
+  paid_at: z.string().nullable(),
+  deadline_at: z.string().nullable(),
+  delivered_at: z.string().nullable(),
+  completed_at: z.string().nullable(),
+  cancelled_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Order = z.infer<typeof orderSchema>;
+
+/** One order with its deliveries, newest first. */
+export const orderDetailSchema = orderSchema.extend({ deliveries: z.array(orderDeliverySchema) });
+export type OrderDetail = z.infer<typeof orderDetailSchema>;
+
+export const orderListSchema = keysetPageSchema(orderSchema);
+export const orderAnswerSchema = okSchema(orderDetailSchema);
+
+// ---------------------------------------------------------------------------------------------------------
+// Requests
+// ---------------------------------------------------------------------------------------------------------
+
+const cursor = z.string().max(200).optional();
+const limit = z.coerce.number().int().min(1).max(50).default(20);
+
+export const orderIdParamsSchema = z.object({ id: z.uuid(ORDER_MESSAGES.badId) });
+
+export const createOrderSchema = z.object({
+  service_id: z.uuid(ORDER_MESSAGES.badService),
+  package: z.enum(ORDER_PACKAGES, { error: ORDER_MESSAGES.badPackage }).nullish(),
+  extras: z
+    .array(z.number().int().min(0).max(19), { error: ORDER_MESSAGES.badExtras })
+    .max(20, ORDER_MESSAGES.badExtras)
+    .nullish()
+    .transform((v) => [...new Set(v ?? [])].sort((a, b) => a - b)),
+});
+export type CreateOrderInput = z.input<typeof createOrderSchema>;
+
+export const ordersQuerySchema = z.object({
+  role: z.enum(['buying', 'selling']).default('buying'),
+  status: z.enum(ORDER_STATUSES).optional(),
+  cursor,
+  limit,
+});
+export type OrdersQuery = z.input<typeof ordersQuerySchema>;
+
+export const adminOrdersQuerySchema = z.object({
+  status: z.enum(ORDER_STATUSES).optional(),
+  /** An order's number, or words of its title. */
+  q: z.string().trim().max(200).optional(),
+  cursor,
+  limit,
+});
+export type AdminOrdersQuery = z.input<typeof adminOrdersQuerySchema>;
+
+const text = (max: number, empty: string) => z.string({ error: empty }).trim().min(1, empty).max(max, ORDER_MESSAGES.tooLong(max));
+
+export const deliverOrderSchema = z.object({
+  message: text(5000, ORDER_MESSAGES.deliveryEmpty),
+  files: z
+    .array(messageFileUrlSchema)
+    .max(MAX_MESSAGE_FILES, `Не больше ${MAX_MESSAGE_FILES} файлов`)
+    .nullish()
+    .transform((v) => v ?? []),
+});
+export const revisionSchema = z.object({ message: text(5000, ORDER_MESSAGES.revisionEmpty) });
+export const cancelOrderSchema = z.object({
+  reason: z
+    .string()
+    .trim()
+    .max(1000, ORDER_MESSAGES.tooLong(1000))
+    .nullish()
+    .transform((v) => v || null),
+});
+export const cancelProposalSchema = z.object({ reason: text(1000, ORDER_MESSAGES.reasonEmpty) });
+export const cancelAnswerSchema = z.object({ accept: z.boolean({ error: ORDER_MESSAGES.answerRequired }) });

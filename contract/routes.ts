@@ -84,6 +84,15 @@ export const ROUTES = {
   'bids.accept': 'POST /api/bids/:id/accept',
 
   // Orders (issue 12).
+  'orders.create': 'POST /api/orders',
+  'orders.list': 'GET /api/orders',
+  'orders.get': 'GET /api/orders/:id',
+  'orders.deliver': 'POST /api/orders/:id/deliver',
+  'orders.revision': 'POST /api/orders/:id/revision',
+  'orders.accept': 'POST /api/orders/:id/accept',
+  'orders.cancel': 'POST /api/orders/:id/cancel',
+  'orders.proposeCancel': 'POST /api/orders/:id/cancel-proposal',
+  'orders.answerCancel': 'POST /api/orders/:id/cancel-proposal/answer',
 
   // Payments, balances, withdrawals (issue 12).
   'payments.order': 'GET /api/payments/orders/:orderId',
@@ -122,6 +131,8 @@ export const ROUTES = {
   'admin.bids.remove': 'DELETE /api/admin/bids/:id',
 
   // Admin: orders (issue 12).
+  'admin.orders.list': 'GET /api/admin/orders',
+  'admin.orders.get': 'GET /api/admin/orders/:id',
 
   // Admin: payments and withdrawals (issue 12).
   'admin.payments.list': 'GET /api/admin/payments',

@@ -44,6 +44,7 @@ import { LocalStorage, uploadsRoot } from './lib/storage.ts';
 import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './lib/rate-limiter.ts';
 import { attachRealtime, type Realtime } from './realtime/socket.ts';
 import { createPlatform, type Platform } from './platform/platform.ts';
+import type { Clock } from './platform/clock.ts';
 import { Letters } from './platform/letters/index.ts';
 import { createReader, type ReadHandlers } from './platform/endpoints.ts';
 import path from 'node:path';
@@ -64,6 +65,8 @@ export interface AppDeps {
   logger: Logger;
   /** Serve the built web app too (tests of the API alone leave it out). */
   web?: boolean;
+  /** The platform's time (tests move it: deadlines, auto-accept); the system clock by default. */
+  clock?: Clock;
 }
 
 export interface Services {
@@ -169,7 +172,7 @@ function listeningUrl(app: FastifyInstance): string {
   return `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${address.port}`;
 }
 
-export async function buildApp({ env, database, logger, web = true }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ env, database, logger, web = true, clock }: AppDeps): Promise<FastifyInstance> {
   const fast = new FastAnswers(API_SECURITY_HEADERS);
   const app = Fastify({
     // Fastify's own server, with the answers held in memory served before it (ADR 019).
@@ -210,7 +213,7 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     from: env.MAIL_FROM,
     log: logger,
   });
-  const platform = createPlatform({ db, log: logger });
+  const platform = createPlatform({ db, log: logger, clock });
   platform.dispatcher
     .deliverSockets((userIds, event, ...args) => realtime.emitToUsers(userIds, event, ...args))
     .deliverLetters((to, letter) => mailer.send(to, letter));
@@ -250,9 +253,10 @@ export async function buildApp({ env, database, logger, web = true }: AppDeps): 
     const all = await settings.all();
     return { USDT: all['rates.fallbackUSDT'], BTC: all['rates.fallbackBTC'] };
   });
-  const chat = new ChatService({ db, realtime, limiter, log: logger });
+  // Order chats show their order card (the orders module, made below: looked up when a chat is presented).
+  const chat = new ChatService({ db, realtime, limiter, log: logger, jobs: platform.dispatcher, describeOrders: (ids) => orders.describe(ids) });
   // The money loop (ADR 025).
-  const orders = new OrderService({ db, platform, settings, letters, realtime, chat, log: logger });
+  const orders: OrderService = new OrderService({ db, platform, settings, letters, realtime, chat, log: logger });
   const bids = new BidService({ db, platform, settings, letters, realtime, limiter, orders, log: logger });
   const payments = new PaymentService({
     db,

@@ -37,6 +37,7 @@ import { settings as settingsTable } from './db/schema/system.ts';
 import { systemActor } from './platform/actor.ts';
 import { postTransfer } from './modules/ledger/index.ts';
 import { bids } from './db/schema/money.ts';
+import { payOrderForTest } from './modules/orders/testing.ts';
 
 /** A cell: the status, or a known defect (the right status, and today's until it is fixed). */
 type Cell = number | { expected: number; today: number; defect: string };
@@ -161,6 +162,29 @@ async function withRates(w: MatrixWorld) {
 }
 /** The customer's only: anyone else is told the order does not exist (payments/policy.ts), admins included. */
 const orderCustomerOnly = (): Expect => ({ ...signedIn(404), owner: 200 });
+/**
+ * A fresh order of the owner's service (the owner sells, `other` buys), in the state a row needs: awaiting payment,
+ * paid (in progress), delivered, or paid with a cancellation proposed by the owner.
+ */
+async function freshOrder(w: MatrixWorld, state: 'awaiting_payment' | 'in_progress' | 'delivered' | 'proposed' = 'in_progress'): Promise<string> {
+  const { orders, platform } = w.app.services;
+  const serviceId = await w.fresh.service();
+  const { order } = await platform.withTx(systemActor('matrix'), (ctx) =>
+    orders.open(ctx, { customerId: w.user('other').id, sellerId: w.user('owner').id, serviceId, title: 'Логотип', price: 150_000, days: 5, revisions: 2 }),
+  );
+  if (state === 'awaiting_payment') return order.id;
+  await payOrderForTest(w.app, order.id);
+  if (state === 'delivered') await orders.deliver(w.user('owner'), order.id, { message: 'Готово', files: [] });
+  if (state === 'proposed') await orders.proposeCancel(w.user('owner'), order.id, { reason: 'Не успеваю' });
+  return order.id;
+}
+/** A step of the order's one party (404 to strangers, 403 to the other party and admins; 'confirmed' guard). */
+const orderParty = (party: 'owner' | 'other'): Expect => ({
+  ...confirmedOnly(404),
+  owner: party === 'owner' ? 200 : 403,
+  other: party === 'other' ? 200 : 403,
+  admin: 403,
+});
 
 // ---------------------------------------------------------------------------------------------------------
 // THE MATRIX: every endpoint of ROUTES, every actor.
@@ -442,6 +466,52 @@ const MATRIX = {
   },
 
   // Orders (issue 12).
+  // Anyone confirmed orders someone else's active service; the seller their own is refused.
+  'orders.create': {
+    writes: true,
+    expect: { ...confirmedOnly(), owner: 403 },
+    request: async (w) => ({ body: { service_id: await w.fresh.service() } }),
+  },
+  'orders.list': { expect: signedIn(), request: () => ({ query: { role: 'selling' } }) },
+  // Its parties and admins; anyone else does not learn it exists.
+  'orders.get': {
+    expect: { ...signedIn(404), other: 200, owner: 200, admin: 200 },
+    request: async (w) => ({ params: { id: await freshOrder(w, 'awaiting_payment') } }),
+  },
+  'orders.deliver': {
+    writes: true,
+    expect: orderParty('owner'),
+    request: async (w) => ({ params: { id: await freshOrder(w) }, body: { message: 'Готово, принимайте' } }),
+  },
+  'orders.revision': {
+    writes: true,
+    expect: orderParty('other'),
+    request: async (w) => ({ params: { id: await freshOrder(w, 'delivered') }, body: { message: 'Поправьте цвета' } }),
+  },
+  'orders.accept': {
+    writes: true,
+    expect: orderParty('other'),
+    request: async (w) => ({ params: { id: await freshOrder(w, 'delivered') } }),
+  },
+  // Either party (an unpaid order: the customer may, and the seller may at any time); admins do not act for them.
+  'orders.cancel': {
+    writes: true,
+    expect: { ...orderParty('owner'), other: 200 },
+    request: async (w) => ({ params: { id: await freshOrder(w, 'awaiting_payment') }, body: { reason: 'Передумал' } }),
+  },
+  'orders.proposeCancel': {
+    writes: true,
+    expect: { ...orderParty('owner'), other: 200 },
+    request: async (w) => ({ params: { id: await freshOrder(w) }, body: { reason: 'Не сошлись в сроках' } }),
+  },
+  // The owner proposed: only `other` may answer (the owner's own answer is a 403).
+  'orders.answerCancel': {
+    writes: true,
+    expect: orderParty('other'),
+    request: async (w) => ({ params: { id: await freshOrder(w, 'proposed') }, body: { accept: false } }),
+  },
+  'admin.orders.list': { expect: adminOnly(), request: () => ({ query: { status: 'in_progress' } }) },
+  'admin.orders.get': { expect: adminOnly(), request: async (w) => ({ params: { id: await freshOrder(w, 'awaiting_payment') } }) },
 
   // Payments, balances, withdrawals (issue 12).
   'payments.order': { expect: orderCustomerOnly(), request: async (w) => ({ params: { orderId: await ownerOrder(w) } }) },

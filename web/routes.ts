@@ -45,7 +45,7 @@ export default [
       // The money loop (issue 12): bids
       route('bids', 'routes/profile-bids.tsx', { id: 'profile-bids' }),
       // orders
-      page('orders', 'profile-orders'),
+      route('orders', 'routes/profile-orders.tsx', { id: 'profile-orders' }),
       // finance and payments
       route('finance', 'routes/profile-finance.tsx', { id: 'profile-finance' }),
       route('payments', 'routes/profile-payments.tsx', { id: 'profile-payments' }),
@@ -64,7 +64,7 @@ export default [
       // The money loop (issue 12): bids
       route('bids', 'routes/admin-bids.tsx', { id: 'admin-bids' }),
       // orders
-      page('orders', 'admin-orders'),
+      route('orders', 'routes/admin-orders.tsx', { id: 'admin-orders' }),
       // payments and withdrawals
       route('payments', 'routes/admin-payments.tsx', { id: 'admin-payments' }),
       // Later issues.

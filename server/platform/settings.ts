@@ -24,16 +24,20 @@ export class SettingsService {
     private readonly log: Pick<Logger, 'warn'>,
   ) {}
 
-  all(): Promise<Settings> {
+  /**
+   * Every setting. Inside a transaction pass its `tx` as `db`: on PGlite (one connection) a read through the pool
+   * would wait for that very transaction to end.
+   */
+  all(db: Db = this.db): Promise<Settings> {
     if (this.cached && Date.now() - this.cached.at < CACHE_MS) return this.cached.value;
-    const value = this.read();
+    const value = this.read(db);
     this.cached = { at: Date.now(), value };
     value.catch(() => (this.cached = null));
     return value;
   }
 
-  async get<K extends keyof Settings>(key: K): Promise<Settings[K]> {
-    return (await this.all())[key];
+  async get<K extends keyof Settings>(key: K, db?: Db): Promise<Settings[K]> {
+    return (await this.all(db))[key];
   }
 
   /**
@@ -60,8 +64,8 @@ export class SettingsService {
     this.cached = null;
   }
 
-  private async read(): Promise<Settings> {
-    const rows = await this.db.select().from(settingsTable).where(inArray(settingsTable.key, SETTING_KEYS));
+  private async read(db: Db): Promise<Settings> {
+    const rows = await db.select().from(settingsTable).where(inArray(settingsTable.key, SETTING_KEYS));
     const stored: Record<string, unknown> = {};
     for (const row of rows) {
       const field = settingsSchema.shape[row.key as keyof Settings];

@@ -4,6 +4,7 @@ import { loadEnv, type Env } from '../env.ts';
 import { buildApp } from '../app.ts';
 import { createTestDatabase } from './database.ts';
 import type { Database } from '../db/client.ts';
+import type { Clock } from '../platform/clock.ts';
 
 export const TEST_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 
@@ -18,14 +19,14 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
  */
 export async function createTestApp(
   envOverrides: Record<string, string> = {},
-  { dispatch = true }: { dispatch?: boolean } = {},
+  { dispatch = true, clock }: { dispatch?: boolean; clock?: Clock } = {},
 ): Promise<{
   app: FastifyInstance;
   database: Database & { drop(): Promise<void> };
   close(): Promise<void>;
 }> {
   const database = await createTestDatabase();
-  const app = await buildApp({ env: testEnv(envOverrides), database, logger: pino({ level: 'silent' }), web: false });
+  const app = await buildApp({ env: testEnv(envOverrides), database, logger: pino({ level: 'silent' }), web: false, clock });
   await app.ready();
   if (dispatch) await app.services.platform.dispatcher.start();
   return {

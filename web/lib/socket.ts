@@ -41,6 +41,7 @@ const eventHandlers: { [E in ServerEvent]: Set<EventHandler<E>> } = {
   update_message: new Set(),
   get_counters: new Set(),
   bids_flag: new Set(),
+  order_updated: new Set(),
 };
 
 /**

@@ -24,8 +24,11 @@ import {
   useChatLive,
   useChatState,
 } from '../features/chat/index.ts';
-// The messages page's own stylesheet (ADR 024).
+import { OrderCard } from '../features/orders/index.ts';
+// The messages page's own stylesheet (ADR 024); the order card's.
 import '../styles/chat.css';
+import '../styles/items.css';
+import '../styles/orders.css';
 
 // /profile/messages (SPEC §4 "Messages and chats"): the two chat lists, the open conversation and its composer,
 // all live through the socket. ?chat={id} opens a chat; ?to={userId}&service={serviceId} opens (or, with the first
@@ -219,6 +222,7 @@ export default function MessagesPage() {
                   </button>
                 )}
               </div>
+              {active?.kind === 'order' && active.order && <OrderCard key={active._id} orderId={active.order._id} chatId={active._id} />}
               <MessageLog
                 key={s.activeId ?? `to-${pending?.to}`}
                 messages={s.messages}

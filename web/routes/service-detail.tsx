@@ -1,3 +1,4 @@
+import { Suspense } from 'react';
 import { data as answer, redirect } from 'react-router';
 import { CalendarClock, Eye, MessageCircle, Pencil, RefreshCw } from '../components/ui/icons.tsx';
 import type { Route } from './+types/service-detail';
@@ -9,6 +10,7 @@ import { AppLink } from '../components/ui/app-link.tsx';
 import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
 import { Price } from '../components/ui/price.tsx';
 import { FavoriteButton } from '../features/favorites/index.ts';
+import { OrderForm } from '../features/orders/index.ts';
 import {
   breadcrumbLd,
   count,
@@ -108,16 +110,12 @@ function OrderBox({ service, own, path }: { service: Service; own: boolean; path
         <AppLink to={`/profile/items/${service._id}/edit`} className="btn btn--primary btn--block">
           <Pencil size={18} aria-hidden /> Редактировать услугу
         </AppLink>
-      ) : user ? (
-        <>
-          <button type="button" className="btn btn--primary btn--block" disabled aria-describedby="order-hint">
-            Заказать
-          </button>
-          <p id="order-hint" className="order-box__hint">
-            Заказы скоро заработают
-          </p>
-        </>
-      ) : (
+      ) : user && service.status === 'active' ? (
+        // Loaded only for a signed-in visitor: a guest's page carries none of it.
+        <Suspense fallback={<div className="skeleton" style={{ height: 44 }} />}>
+          <OrderForm service={service} />
+        </Suspense>
+      ) : user ? null : (
         <AppLink to={loginPath(path)} className="btn btn--primary btn--block">
           Заказать
         </AppLink>

@@ -233,6 +233,7 @@ describe('sending and the direct chat', () => {
       service_id: service.id,
       recipient: bob.user.id,
       masked: false,
+      kind: 'text',
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
     });
     const [row] = await db.select().from(chats).where(eq(chats.id, message.chat_id));

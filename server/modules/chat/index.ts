@@ -1,4 +1,4 @@
 // Chats and messages.
-export { ChatService } from './service.ts';
+export { ChatService, CHAT_ANNOUNCE_JOB, type OrderView } from './service.ts';
 export { chatRoutes } from './routes.ts';
 export { chatPolicy } from './policy.ts';

@@ -46,6 +46,7 @@ export function presentMessage(row: MessageRow, ctx: MessageContext): Message {
     service_id: row.serviceId,
     recipient: others.length === 1 ? others[0]! : null,
     masked: row.masked,
+    kind: row.kind,
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -55,7 +56,7 @@ export interface ChatContext {
   online: ReadonlySet<string>;
   unseen: number;
   lastMessage: Message | null;
-  /** What the orders feature tells about the chat's order (order chats only). */
+  /** What the orders feature tells this member about the chat's order (order chats only). */
   order?: Record<string, unknown> & { _id: string };
 }
 

@@ -9,6 +9,9 @@ import { users, type UserRow } from '../../db/schema/users.ts';
 import { badRequest, forbidden, HttpError, notFound } from '../../lib/http.ts';
 import { chatPolicy } from './policy.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
+import type { Dispatcher } from '../../platform/dispatcher.ts';
+import type { TxContext } from '../../platform/tx.ts';
+import type { MessageKind } from '../../db/schema/chat.ts';
 import type { Realtime } from '../../realtime/socket.ts';
 import { filesByPaths, parseFilePath, type FileRow } from '../../platform/files.ts';
 import { maskContacts } from './contacts.ts';
@@ -46,9 +49,20 @@ export interface ChatDeps {
   log: Logger;
   /** Operator settings; defaults from contract/chat.ts. */
   limits?: { messagesPerWindow?: number; windowMs?: number };
-  /** What an order chat shows about its order (the orders feature); by default its id only. */
-  describeOrders?: (orderIds: string[]) => Promise<Map<string, Record<string, unknown> & { _id: string }>>;
+  /**
+   * What an order chat shows about its order (the orders feature); by default its id only. Per order, a view for
+   * each member (the actions differ between the customer and the seller).
+   */
+  describeOrders?: (orderIds: string[]) => Promise<Map<string, OrderView>>;
+  /** Where the chat registers its outbox jobs (CHAT_ANNOUNCE_JOB); without it, posted messages are not announced. */
+  jobs?: Pick<Dispatcher, 'handle'>;
 }
+
+/** An order as one member of its chat sees it. */
+export type OrderView = (viewerId: string) => Record<string, unknown> & { _id: string };
+
+/** The outbox job that announces a message written inside another module's transaction (postInTx). */
+export const CHAT_ANNOUNCE_JOB = 'chat.announce';
 
 export interface Paged<T> {
   result: T[];
@@ -299,6 +313,7 @@ export class ChatService {
       (batch) => this.fanOut(batch),
       (err) => deps.log.error({ err }, 'chat fan-out failed'),
     );
+    deps.jobs?.handle<{ messageId: string }>(CHAT_ANNOUNCE_JOB, ({ messageId }) => this.announce(messageId));
   }
 
   private get db() {
@@ -398,14 +413,14 @@ export class ChatService {
     const last = new Map((await this.presentMessages(lastRows.map((r) => r.message), members)).map((m) => [m.chat_id, m]));
     const unseen = await this.unseenPerChat(userId, ids);
     const orderIds = rows.flatMap((c) => (c.kind === 'order' && c.orderId ? [c.orderId] : []));
-    const orders = orderIds.length && this.deps.describeOrders ? await this.deps.describeOrders(orderIds) : new Map();
+    const orders: Map<string, OrderView> = orderIds.length && this.deps.describeOrders ? await this.deps.describeOrders(orderIds) : new Map();
     return rows.map((chat) =>
       presentChat(chat, {
         members: members.get(chat.id) ?? [],
         online,
         unseen: unseen.get(chat.id) ?? 0,
         lastMessage: last.get(chat.id) ?? null,
-        order: chat.orderId ? orders.get(chat.orderId) : undefined,
+        order: chat.orderId ? orders.get(chat.orderId)?.(userId) : undefined,
       }),
     );
   }
@@ -619,6 +634,46 @@ export class ChatService {
     });
   }
 
+  /**
+   * A message the platform writes in a chat inside another module's transaction (an order's state change, a
+   * delivery), in the name of `senderId` (the member who acted). The chat moves up and comes back for members who
+   * had deleted it, as with any message; the members hear of it (new_message, get_counters) once the transaction
+   * has committed, through the outbox (CHAT_ANNOUNCE_JOB). Files must be checked by the caller (ownFilesOf).
+   */
+  async postInTx(
+    { tx, outbox }: Pick<TxContext, 'tx' | 'outbox'>,
+    input: { chatId: string; senderId: string; kind: Exclude<MessageKind, 'text'>; message: string; files?: string[] },
+  ): Promise<MessageRow> {
+    await tx
+      .update(chats)
+      .set({ lastMessageAt: sql`greatest(${chats.lastMessageAt}, now())` })
+      .where(eq(chats.id, input.chatId));
+    await tx
+      .update(chatMembers)
+      .set({ deletedAt: null })
+      .where(and(eq(chatMembers.chatId, input.chatId), isNotNull(chatMembers.deletedAt)));
+    const [row] = await tx
+      .insert(messages)
+      .values({ chatId: input.chatId, senderId: input.senderId, message: cleanText(input.message), files: input.files ?? [], kind: input.kind })
+      .returning();
+    outbox.job(CHAT_ANNOUNCE_JOB, { messageId: row!.id });
+    return row!;
+  }
+
+  /** The fan-out of a message stored by postInTx (its job's handler); resolves once its events have left. */
+  async announce(messageId: string): Promise<void> {
+    const [row] = await this.db.select().from(messages).where(eq(messages.id, messageId)).limit(1);
+    if (!row) return;
+    const [message] = await this.presentMessages([row]);
+    this.fanout.push({ kind: 'message', chatId: row.chatId, row, message: message! });
+    await this.fanout.idle();
+  }
+
+  /** The attachments as stored urls, each one uploaded by `userId` (403 otherwise): chat.send's rule, for others. */
+  ownFilesOf(userId: string, urls: string[]): Promise<string[]> {
+    return this.ownFiles(userId, urls);
+  }
+
   /** The direct chat of two people, opened if they have none (one per pair, even when two first messages race). */
   private async openDirect(tx: Db, a: string, b: string, serviceId: string | null): Promise<ChatRow> {
     const key = directKey(a, b);
@@ -711,7 +766,7 @@ export class ChatService {
       return new Set<string>();
     });
     const orderIds = [...new Set(inChats.flatMap((r) => (r.chat.kind === 'order' && r.chat.orderId ? [r.chat.orderId] : [])))];
-    const orders = orderIds.length && this.deps.describeOrders ? await this.deps.describeOrders(orderIds) : new Map<string, never>();
+    const orders: Map<string, OrderView> = orderIds.length && this.deps.describeOrders ? await this.deps.describeOrders(orderIds) : new Map();
     // Last messages: usually one of this batch's; any other (a member who deleted the chat meanwhile, a message
     // committed after this batch's) is read and presented.
     const last = new Map(sent.map((j) => [j.row.id, j.message]));
@@ -730,7 +785,7 @@ export class ChatService {
             online,
             unseen: r.unseen,
             lastMessage: r.lastId ? (last.get(r.lastId) ?? null) : null,
-            order: r.chat.orderId ? orders.get(r.chat.orderId) : undefined,
+            order: r.chat.orderId ? orders.get(r.chat.orderId)?.(r.member.id) : undefined,
           });
           this.deps.realtime.emitToUsers([r.member.id], SOCKET_EVENTS.newMessage, { chat: view, newMessage: job.message });
           if (r.member.id !== job.row.senderId) this.emitCounters(r.member.id, r.chat.id, r.total, r.unseen);

@@ -47,7 +47,7 @@ export async function openOrder({ tx, clock }: TxContext, deps: OpenOrderDeps, i
       days: input.days,
       revisionsLeft: input.revisions,
       revisionsTotal: input.revisions,
-      commissionBp: await deps.settings.get('orders.commissionBp'),
+      commissionBp: await deps.settings.get('orders.commissionBp', tx),
       createdAt: now,
       updatedAt: now,
     })

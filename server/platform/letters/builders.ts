@@ -171,3 +171,40 @@ export function bidRejectedLetter(p: LetterParams & { title: string }): Letter {
     action: { label: 'Биржа проектов', link: p.link },
   });
 }
+
+// --- Orders ----------------------------------------------------------------------------------------------
+
+export type OrderLetterEvent =
+  | 'created'
+  | 'paid'
+  | 'delivered'
+  | 'revision'
+  | 'completed'
+  | 'autoCompleted'
+  | 'cancelled'
+  | 'cancelProposed'
+  | 'cancelDeclined';
+
+/** The letter telling a party what happened to an order (ADR 025): each state change, to whoever must act or know. */
+export function orderEventLetter(p: LetterParams & { number: number; title: string; event: OrderLetterEvent; reason?: string | null }): Letter {
+  const what = `№${p.number} «${p.title}»`;
+  const parts: Record<OrderLetterEvent, { subject: string; intro: string }> = {
+    created: { subject: `Новый заказ №${p.number}`, intro: `Вам поступил заказ ${what}. Работа начнётся после оплаты.` },
+    paid: { subject: `Заказ №${p.number} оплачен`, intro: `Заказ ${what} оплачен. Можно приступать к работе — срок идёт.` },
+    delivered: { subject: `Работа по заказу №${p.number} сдана`, intro: `Исполнитель сдал работу по заказу ${what}. Проверьте и примите её или запросите доработку.` },
+    revision: { subject: `Доработка по заказу №${p.number}`, intro: `Заказчик запросил доработку по заказу ${what}.` },
+    completed: { subject: `Заказ №${p.number} завершён`, intro: `Заказчик принял работу по заказу ${what}. Оплата зачислена на баланс.` },
+    autoCompleted: { subject: `Заказ №${p.number} завершён`, intro: `Заказ ${what} принят автоматически: заказчик не ответил вовремя.` },
+    cancelled: { subject: `Заказ №${p.number} отменён`, intro: `Заказ ${what} отменён. Если он был оплачен, деньги вернулись на баланс заказчика.` },
+    cancelProposed: { subject: `Предложение отменить заказ №${p.number}`, intro: `Вторая сторона предлагает отменить заказ ${what}. Примите или отклоните предложение.` },
+    cancelDeclined: { subject: `Отмена заказа №${p.number} отклонена`, intro: `Ваше предложение отменить заказ ${what} отклонено. Работа продолжается.` },
+  };
+  const { subject, intro } = parts[p.event];
+  return renderLetter({
+    brand: p.brand,
+    name: p.name,
+    subject: `${subject} — ${p.brand}`,
+    paragraphs: [intro, ...(p.reason ? [`Причина: ${p.reason}`] : [])],
+    action: { label: 'Открыть заказ', link: p.link },
+  });
+}

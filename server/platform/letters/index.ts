@@ -8,6 +8,8 @@ export {
   RESET_TOKEN_TTL_MS,
   confirmationLetter,
   emailChangeLetter,
+  orderEventLetter,
+  type OrderLetterEvent,
   passwordResetLetter,
   projectDecisionLetter,
   serviceDecisionLetter,

@@ -8,8 +8,10 @@ import {
   newBidLetter,
   confirmationLetter,
   emailChangeLetter,
+  orderEventLetter,
   passwordResetLetter,
   projectDecisionLetter,
+  type OrderLetterEvent,
   serviceDecisionLetter,
   withdrawalDecisionLetter,
   type ProjectDecision,
@@ -67,6 +69,9 @@ export const LETTER_KINDS = {
     bidAcceptedLetter({ brand: s.brand, name, link: s.url(`/profile/messages?chat=${encodeURIComponent(d.chatId)}`), title: d.title }),
   ),
   'bid.rejected': kind<{ title: string }>('bids', (s, name, d) => bidRejectedLetter({ brand: s.brand, name, link: s.url('/projects'), title: d.title })),
+  'order.event': kind<{ number: number; title: string; event: OrderLetterEvent; reason?: string | null; path: string }>('orders', (s, name, d) =>
+    orderEventLetter({ brand: s.brand, name, link: s.url(d.path), number: d.number, title: d.title, event: d.event, reason: d.reason }),
+  ),
 } satisfies Record<string, KindDef<never>>;
 
 export type LetterKind = keyof typeof LETTER_KINDS;

@@ -112,7 +112,7 @@ export function MessageLog({ messages, me, hasMore, loading, error, onLoadMore, 
                 <span>{dayLabel(m.created_at)}</span>
               </p>
             )}
-            <div className={`msg${mine ? ' msg--mine' : ''}`} data-message-id={m._id}>
+            <div className={`msg${mine ? ' msg--mine' : ''}${m.kind && m.kind !== 'text' ? ` msg--${m.kind}` : ''}`} data-message-id={m._id}>
               {m.message && <MessageText text={m.message} />}
               {m.files.length > 0 && (
                 <div className="msg__files">

@@ -3,6 +3,7 @@
 
 export { StatusBadge } from './badges.tsx';
 export { ConfirmDialog, Modal } from './dialog.tsx';
+export { FileUploader } from './file-uploader.tsx';
 export { ConfirmEmailNotice } from './form-problem.tsx';
 export { projectBudget, servicePrice } from './format.ts';
 export { kopecksToRubles, rublesToKopecks } from './money.ts';

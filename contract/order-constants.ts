@@ -1,0 +1,52 @@
+// Orders' zod-free vocabulary (ADR 025): what a party may do, and the module's Russian messages. Pages import it.
+
+export const ORDER_PACKAGES = ['economy', 'standard', 'business'] as const;
+export type OrderPackage = (typeof ORDER_PACKAGES)[number];
+
+/** What a member may do to an order now: the order card's buttons. */
+export const ORDER_ACTIONS = ['pay', 'deliver', 'revision', 'accept', 'cancel', 'propose_cancel', 'answer_cancel'] as const;
+export type OrderAction = (typeof ORDER_ACTIONS)[number];
+
+export const ORDER_MESSAGES = {
+  notFound: 'Заказ не найден',
+  notAwaitingPayment: 'Заказ уже оплачен или отменён',
+  badId: 'Неверный идентификатор заказа',
+  badService: 'Неверный идентификатор услуги',
+  badPackage: 'Выберите пакет: эконом, стандарт или бизнес',
+  badExtras: 'Неверный выбор дополнительных опций',
+  serviceNotFound: 'Услуга не найдена',
+  serviceInactive: 'Эту услугу сейчас нельзя заказать',
+  ownService: 'Нельзя заказать собственную услугу',
+  noSuchPackage: 'У этой услуги нет такого пакета',
+  noSuchExtra: 'У этой услуги нет такой дополнительной опции',
+  tooMany: 'Слишком много неоплаченных заказов. Оплатите или отмените созданные и попробуйте позже',
+  tooLong: (max: number) => `Не длиннее ${max} символов`,
+  deliveryEmpty: 'Опишите результат работы',
+  revisionEmpty: 'Опишите, что нужно доработать',
+  reasonEmpty: 'Укажите причину',
+  answerRequired: 'Ответьте: принять или отклонить',
+  customerOnly: 'Это может сделать только заказчик',
+  sellerOnly: 'Это может сделать только исполнитель',
+  partiesOnly: 'Это могут сделать только участники заказа',
+  notInProgress: 'Сдать работу можно только по заказу в работе',
+  notDelivered: 'Работа по заказу ещё не сдана',
+  noRevisionsLeft: 'Доработки по этому заказу закончились',
+  cannotCancel: 'Этот заказ уже нельзя отменить',
+  cancelLater:
+    'Без причины заказчик может отменить заказ в течение нескольких минут после оплаты или после срока сдачи. Предложите исполнителю отмену',
+  proposalPending: 'Предложение об отмене уже ждёт ответа',
+  noProposal: 'Предложения об отмене нет',
+  ownProposal: 'Ответить на предложение об отмене может только другая сторона',
+  notPaid: 'Предложить отмену можно только по оплаченному заказу',
+} as const;
+
+export const ORDER_STATUS_LABELS = {
+  awaiting_payment: 'Ждёт оплаты',
+  in_progress: 'В работе',
+  delivered: 'Сдан',
+  completed: 'Завершён',
+  cancelled: 'Отменён',
+  disputed: 'Спор',
+} as const;
+
+export const ORDER_PACKAGE_LABELS: Record<OrderPackage, string> = { economy: 'Эконом', standard: 'Стандарт', business: 'Бизнес' };

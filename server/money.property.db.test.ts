@@ -1,0 +1,242 @@
+/**
+ * The money loop's invariants under random, concurrent use (issue 12, docs/decisions/025-money-loop.md).
+ *
+ * Model-based: fast-check draws batches of actions — order, pay, deliver, ask for a revision, accept, cancel,
+ * withdraw, an admin's decision — by several customers and sellers on shared orders. The actions of a batch run at
+ * once (Promise.all), through the real HTTP API, so that they race as tabs and retries do. After every sequence:
+ * - no answer was a 5xx;
+ * - `checkLedger` (what `npm run ledger:check` runs) finds nothing: every transfer sums to zero, every stored
+ *   balance equals its entries, the hash chain is whole, no internal account is below zero;
+ * - every order's escrow holds exactly what its final state says and settled exactly once (one `settle:` transfer
+ *   for a completed or a paid-and-cancelled order, none otherwise);
+ * - every person's balances are explained by the final states: top-ups, paid and refunded orders, completed sales
+ *   less the commission, withdrawals held or paid.
+ *
+ *   npx vitest run server/money.property.db.test.ts                    CI: fixed seed, MONEY_RUNS (default 5)
+ *   MONEY_RUNS=100 MONEY_SEED=7 npx vitest run server/money.property.db.test.ts     a longer run
+ */
+import { randomUUID } from 'node:crypto';
+import { eq, inArray, like } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from './test/app.ts';
+import { call, type Answer } from './test/api.ts';
+import { createUser } from './db/factories.ts';
+import { createService } from './db/catalog-factories.ts';
+import { ledgerAccounts, ledgerTransfers, orders, withdrawals } from './db/schema/money.ts';
+import type { UserRow } from './db/schema/users.ts';
+import { systemActor } from './platform/actor.ts';
+import { balancesOf, checkLedger, postTransfer } from './modules/ledger/index.ts';
+
+const RUNS = Number(process.env.MONEY_RUNS ?? 5);
+const SEED = Number(process.env.MONEY_SEED ?? 20_261_123);
+const TOP_UP = 2_000_000;
+const CARD = '4111 1111 1111 1111';
+
+let t: Awaited<ReturnType<typeof createTestApp>>;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+interface Person {
+  row: UserRow;
+  token: string;
+}
+
+/** One sequence's people and services, fresh for every run so runs do not see each other's orders. */
+async function world() {
+  const db = t.database.db;
+  const person = async (role: 'customer' | 'seller' | 'admin'): Promise<Person> => {
+    const row = await createUser(db, { role });
+    return { row, token: await t.app.services.tokens.sign(row) };
+  };
+  const customers = await Promise.all([0, 1, 2].map(() => person('customer')));
+  const sellers = await Promise.all([0, 1].map(() => person('seller')));
+  const admin = await person('admin');
+  const services = await Promise.all(sellers.map((s, i) => createService(db, s.row.id, { price: 100_000 + i * 37_500 })));
+  // Each customer starts with money on the balance, as a card payment would leave it.
+  for (const c of customers) {
+    await t.app.services.platform.withTx(systemActor('test'), ({ tx }) =>
+      postTransfer(tx, {
+        kind: 'payment',
+        key: `test-top-up:${c.row.id}`,
+        legs: [
+          { account: { kind: 'external', method: 'card' }, amount: -TOP_UP },
+          { account: { kind: 'available', userId: c.row.id }, amount: TOP_UP },
+        ],
+      }),
+    );
+  }
+  return { customers, sellers, admin, services, orders: [] as string[], withdrawals: [] as string[], everyone: [...customers, ...sellers] };
+}
+type World = Awaited<ReturnType<typeof world>>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// The actions, through the HTTP API. (The adapter between the model and the endpoints: keep it in one place.)
+
+const pick = <T>(list: T[], i: number): T | undefined => (list.length ? list[i % list.length] : undefined);
+
+type Action =
+  | { t: 'order'; customer: number; seller: number }
+  | { t: 'pay'; order: number; sameKey: boolean }
+  | { t: 'deliver' | 'revision' | 'accept'; order: number }
+  | { t: 'cancel'; order: number; bySeller: boolean }
+  | { t: 'withdraw'; person: number; amount: number }
+  | { t: 'decide'; withdrawal: number; approve: boolean };
+
+const action: fc.Arbitrary<Action> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('order' as const), customer: fc.nat(5), seller: fc.nat(3) }) },
+  { weight: 4, arbitrary: fc.record({ t: fc.constant('pay' as const), order: fc.nat(20), sameKey: fc.boolean() }) },
+  { weight: 3, arbitrary: fc.record({ t: fc.constantFrom('deliver' as const, 'revision' as const, 'accept' as const), order: fc.nat(20) }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('cancel' as const), order: fc.nat(20), bySeller: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('withdraw' as const), person: fc.nat(10), amount: fc.integer({ min: 50_000, max: 400_000 }) }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('decide' as const), withdrawal: fc.nat(10), approve: fc.boolean() }) },
+);
+
+/** The order's parties, read afresh (a batch may have just made it). */
+async function partiesOf(w: World, orderId: string) {
+  const [row] = await t.database.db.select().from(orders).where(eq(orders.id, orderId));
+  const customer = w.customers.find((c) => c.row.id === row?.customerId)!;
+  const seller = w.sellers.find((s) => s.row.id === row?.sellerId)!;
+  return { customer, seller };
+}
+
+const payKeys = new Map<string, string>();
+
+async function run(w: World, a: Action): Promise<Answer[]> {
+  const post = (token: string, url: string, body: unknown = {}, headers: Record<string, string> = {}) => call(t.app, 'POST', url, { token, body, headers });
+  switch (a.t) {
+    case 'order': {
+      const customer = pick(w.customers, a.customer)!;
+      const service = pick(w.services, a.seller)!;
+      const res = await post(customer.token, '/api/orders', { service_id: service.id });
+      const id = (res.body.result as { _id?: string } | undefined)?._id;
+      if (res.status === 200 && id) w.orders.push(id);
+      return [res];
+    }
+    case 'pay': {
+      const id = pick(w.orders, a.order);
+      if (!id) return [];
+      const { customer } = await partiesOf(w, id);
+      // The same key: a retry of one attempt (must answer the same); a new key: another tab (must not pay twice).
+      const key = a.sameKey ? (payKeys.get(id) ?? randomUUID()) : randomUUID();
+      payKeys.set(id, key);
+      return [await post(customer.token, '/api/payments/pay', { order_id: id, method: 'balance' }, { 'idempotency-key': key })];
+    }
+    case 'deliver':
+    case 'revision':
+    case 'accept': {
+      const id = pick(w.orders, a.order);
+      if (!id) return [];
+      const { customer, seller } = await partiesOf(w, id);
+      const body = a.t === 'deliver' ? { message: 'Готово, проверьте, пожалуйста.', files: [] } : a.t === 'revision' ? { message: 'Поправьте цвета, пожалуйста.' } : {};
+      return [await post((a.t === 'deliver' ? seller : customer).token, `/api/orders/${id}/${a.t}`, body)];
+    }
+    case 'cancel': {
+      const id = pick(w.orders, a.order);
+      if (!id) return [];
+      const { customer, seller } = await partiesOf(w, id);
+      return [await post((a.bySeller ? seller : customer).token, `/api/orders/${id}/cancel`, { reason: 'Не сошлись в деталях' })];
+    }
+    case 'withdraw': {
+      const person = pick(w.everyone, a.person)!;
+      const res = await post(person.token, '/api/withdrawals', { amount: a.amount, method: 'card', destination: CARD });
+      const id = (res.body.result as { _id?: string } | undefined)?._id;
+      if (res.status === 200 && id) w.withdrawals.push(id);
+      return [res];
+    }
+    case 'decide': {
+      const id = pick(w.withdrawals, a.withdrawal);
+      if (!id) return [];
+      const res = await post(w.admin.token, `/api/admin/withdrawals/${id}/${a.approve ? 'approve' : 'reject'}`, a.approve ? {} : { reason: 'Реквизиты не совпадают с владельцем' });
+      return [res];
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The invariants.
+
+async function transferKeys(prefix: string): Promise<string[]> {
+  const rows = await t.database.db.select({ key: ledgerTransfers.key }).from(ledgerTransfers).where(like(ledgerTransfers.key, `${prefix}%`));
+  return rows.map((r) => r.key);
+}
+
+async function escrowOf(orderId: string): Promise<number> {
+  const [row] = await t.database.db.select({ balance: ledgerAccounts.balance }).from(ledgerAccounts).where(eq(ledgerAccounts.code, `escrow:${orderId}`));
+  return row?.balance ?? 0;
+}
+
+async function checkInvariants(w: World, answers: Answer[]) {
+  const errors = answers.filter((a) => a.status >= 500);
+  expect(errors.map((a) => a.body.message), 'no answer is a 5xx').toEqual([]);
+
+  expect((await checkLedger(t.database.db)).problems, 'ledger:check').toEqual([]);
+
+  const rows = w.orders.length ? await t.database.db.select().from(orders).where(inArray(orders.id, w.orders)) : [];
+  const expected = new Map<string, { available: number; held: number }>(w.everyone.map((p) => [p.row.id, { available: 0, held: 0 }]));
+  for (const c of w.customers) expected.get(c.row.id)!.available += TOP_UP;
+
+  for (const o of rows) {
+    const paid = (await transferKeys(`escrow:${o.id}`)).length;
+    const settled = (await transferKeys(`settle:${o.id}`)).length;
+    const escrow = await escrowOf(o.id);
+    const where = `order ${o.id} (${o.status})`;
+    expect(paid, `${where}: paid at most once`).toBeLessThanOrEqual(1);
+    expect(settled, `${where}: settled at most once`).toBeLessThanOrEqual(1);
+    switch (o.status) {
+      case 'awaiting_payment':
+        expect([paid, settled, escrow], where).toEqual([0, 0, 0]);
+        break;
+      case 'in_progress':
+      case 'delivered':
+        expect([paid, settled, escrow], where).toEqual([1, 0, o.price]);
+        expect(o.paidAt, where).not.toBeNull();
+        break;
+      case 'completed':
+        expect([paid, settled, escrow], where).toEqual([1, 1, 0]);
+        break;
+      case 'cancelled':
+        // Cancelled before payment: nothing moved; after: refunded once.
+        expect([settled, escrow], where).toEqual([paid, 0]);
+        break;
+      default:
+        throw new Error(`${where}: a state no action leads to`);
+    }
+    const customer = expected.get(o.customerId)!;
+    const seller = expected.get(o.sellerId)!;
+    if (paid) customer.available -= o.price;
+    if (o.status === 'cancelled' && paid) customer.available += o.price;
+    if (o.status === 'completed') seller.available += o.price - Math.round((o.price * o.commissionBp) / 10_000);
+  }
+
+  const ws = w.withdrawals.length ? await t.database.db.select().from(withdrawals).where(inArray(withdrawals.id, w.withdrawals)) : [];
+  for (const wd of ws) {
+    const mine = expected.get(wd.userId)!;
+    if (wd.status === 'pending') {
+      mine.available -= wd.amount;
+      mine.held += wd.amount;
+    } else if (wd.status === 'approved') mine.available -= wd.amount;
+  }
+
+  for (const p of w.everyone) {
+    expect(await balancesOf(t.database.db, p.row.id), `balances of ${p.row.id}`).toEqual(expected.get(p.row.id));
+  }
+}
+
+describe('the money loop under random concurrent use', () => {
+  it(`keeps every invariant (seed ${SEED}, ${RUNS} runs)`, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(action, { minLength: 1, maxLength: 4 }), { minLength: 4, maxLength: 12 }), async (batches) => {
+        const w = await world();
+        const answers: Answer[] = [];
+        for (const batch of batches) {
+          for (const res of await Promise.all(batch.map((a) => run(w, a)))) answers.push(...res);
+        }
+        await checkInvariants(w, answers);
+      }),
+      { seed: SEED, numRuns: RUNS, endOnFailure: true },
+    );
+  }, 240_000);
+});

@@ -1,0 +1,202 @@
+import { useEffect, useState } from 'react';
+import { Form, useNavigation, useSearchParams } from 'react-router';
+import type { Message } from '#contract/chat';
+import type { Order, OrderDetail } from '#contract/orders';
+import { api } from '../../lib/api.ts';
+import { formatDate } from '../../lib/dates.ts';
+import { AppLink } from '../../components/ui/app-link.tsx';
+import { Price } from '../../components/ui/price.tsx';
+import { TextField } from '../../components/ui/form.tsx';
+import { Modal } from '../items/index.ts';
+import { OrderStatusBadge } from './status-badge.tsx';
+import { countdown } from './format.ts';
+
+// /admin/orders: every order with filters (state, number or title); any of them opens with its deliveries and
+// its chat's messages.
+
+export const ADMIN_ORDER_TABS = [
+  { value: 'all', label: 'Все' },
+  { value: 'awaiting_payment', label: 'Ждут оплаты' },
+  { value: 'in_progress', label: 'В работе' },
+  { value: 'delivered', label: 'Сданы' },
+  { value: 'completed', label: 'Завершены' },
+  { value: 'cancelled', label: 'Отменены' },
+  { value: 'disputed', label: 'Споры' },
+] as const;
+
+const who = (p: { name: string; surname: string; user_name: string }) => `${p.name} ${p.surname}`.trim() || p.user_name;
+
+export function AdminOrders({ orders, total, next, failed }: { orders: Order[]; total: number; next: string | null; failed: boolean }) {
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const tab = params.get('status') ?? 'all';
+  const q = params.get('q') ?? '';
+  const [openId, setOpenId] = useState<string | null>(null);
+  const link = (change: Record<string, string | null>) => {
+    const nextParams = new URLSearchParams(params);
+    nextParams.delete('cursor');
+    for (const [k, v] of Object.entries(change)) {
+      if (v === null || v === 'all') nextParams.delete(k);
+      else nextParams.set(k, v);
+    }
+    const search = nextParams.toString();
+    return search ? `?${search}` : '/admin/orders';
+  };
+
+  return (
+    <section className="page">
+      <h1 className="page__title">Заказы</h1>
+      <nav className="tabs" aria-label="Состояние">
+        <ul>
+          {ADMIN_ORDER_TABS.map((t) => (
+            <li key={t.value}>
+              <AppLink to={link({ status: t.value })} className="tabs__link" aria-current={t.value === tab ? 'page' : undefined}>
+                {t.label}
+              </AppLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <Form method="get" className="toolbar queue-search" role="search">
+        {tab !== 'all' && <input type="hidden" name="status" value={tab} />}
+        <TextField label="Поиск" name="q" defaultValue={q} placeholder="Номер заказа или слова названия" key={q} />
+        <button type="submit" className="btn btn--primary" disabled={navigation.state !== 'idle'}>
+          Найти
+        </button>
+        {q && (
+          <AppLink to={link({ q: null })} className="btn btn--ghost">
+            Сбросить
+          </AppLink>
+        )}
+      </Form>
+      {failed ? (
+        <p className="empty-state" role="alert">
+          Не удалось загрузить заказы.
+        </p>
+      ) : orders.length === 0 ? (
+        <p className="empty-state">Заказов не нашлось.</p>
+      ) : (
+        <>
+          <p className="field__hint">Найдено: {total > 10_000 ? 'больше 10 000' : total}</p>
+          <table className="table admin-orders">
+            <thead>
+              <tr>
+                <th scope="col">Заказ</th>
+                <th scope="col">Заказчик → исполнитель</th>
+                <th scope="col">Цена</th>
+                <th scope="col">Состояние</th>
+                <th scope="col">Создан</th>
+              </tr>
+            </thead>
+            <tbody>
+              {orders.map((o) => (
+                <tr key={o._id}>
+                  <td>
+                    <button type="button" className="admin-orders__open" onClick={() => setOpenId(o._id)}>
+                      №{o.number} · {o.title}
+                    </button>
+                  </td>
+                  <td data-label="Стороны">
+                    {who(o.customer)} → {who(o.seller)}
+                  </td>
+                  <td data-label="Цена">
+                    <Price kopecks={o.price} />
+                  </td>
+                  <td data-label="Состояние">
+                    <OrderStatusBadge status={o.status} />
+                  </td>
+                  <td data-label="Создан">{formatDate(o.created_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {next && (
+            <p className="pager">
+              <AppLink to={`${link({})}${link({}).includes('?') ? '&' : '?'}cursor=${encodeURIComponent(next)}`} className="btn btn--ghost">
+                Дальше
+              </AppLink>
+            </p>
+          )}
+        </>
+      )}
+      <Modal open={openId !== null} title="Заказ" onClose={() => setOpenId(null)}>
+        {openId && <AdminOrderDetail id={openId} onClose={() => setOpenId(null)} />}
+      </Modal>
+    </section>
+  );
+}
+
+function AdminOrderDetail({ id, onClose }: { id: string; onClose: () => void }) {
+  const [order, setOrder] = useState<OrderDetail | null>(null);
+  const [messages, setMessages] = useState<Message[]>([]);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let live = true;
+    api.read('admin.orders.get', { params: { id } }, { fresh: true }).then(
+      async (res) => {
+        if (!live) return;
+        setOrder(res.result);
+        if (res.result.chat_id) {
+          const chat = await api.read('admin.chats.messages', { params: { id: res.result.chat_id }, query: { limit: 50 } }, { fresh: true });
+          if (live) setMessages([...chat.result].reverse());
+        }
+      },
+      () => live && setFailed(true),
+    );
+    return () => void (live = false);
+  }, [id]);
+  if (failed) return <p role="alert">Не удалось загрузить заказ.</p>;
+  if (!order) return <div className="skeleton" style={{ height: 200 }} aria-busy="true" />;
+  const left = order.status === 'in_progress' ? countdown(order.deadline_at) : null;
+  return (
+    <div className="admin-order">
+      <p className="admin-order__title">
+        №{order.number} · {order.title} <OrderStatusBadge status={order.status} />
+      </p>
+      <dl className="admin-order__facts">
+        <dt>Заказчик</dt>
+        <dd>{who(order.customer)}</dd>
+        <dt>Исполнитель</dt>
+        <dd>{who(order.seller)}</dd>
+        <dt>Цена</dt>
+        <dd>
+          <Price kopecks={order.price} /> (комиссия <Price kopecks={order.commission} />)
+        </dd>
+        <dt>Срок</dt>
+        <dd>{order.deadline_at ? `${formatDate(order.deadline_at)}${left ? ` (${left})` : ''}` : '—'}</dd>
+        <dt>Доработки</dt>
+        <dd>
+          {order.revisions_left} из {order.revisions_total}
+        </dd>
+        {order.cancel_reason && (
+          <>
+            <dt>Причина отмены</dt>
+            <dd>{order.cancel_reason}</dd>
+          </>
+        )}
+      </dl>
+      <h3 className="admin-order__sub">Переписка</h3>
+      {messages.length === 0 ? (
+        <p className="field__hint">Сообщений нет.</p>
+      ) : (
+        <ol className="admin-order__messages">
+          {messages.map((m) => (
+            <li key={m._id} className={`admin-order__message admin-order__message--${m.kind}`}>
+              <span className="admin-order__meta">
+                {m.kind === 'text' ? `${m.sender.name} ${m.sender.surname}` : m.kind === 'delivery' ? 'Сдача работы' : 'Система'} ·{' '}
+                {formatDate(m.created_at)}
+              </span>
+              <span className="admin-order__text">{m.message}</span>
+              {m.files.length > 0 && <span className="field__hint">Файлов: {m.files.length}</span>}
+            </li>
+          ))}
+        </ol>
+      )}
+      <div className="modal__actions">
+        <button type="button" className="btn btn--ghost" onClick={onClose}>
+          Закрыть
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,12 @@
+// Orders: the service page's order form, the person's orders, the order card of an order chat, the admin list.
+// The feature's public face: other folders import it only from here (ESLint, docs/decisions/017).
+import { lazy } from 'react';
+
+/** The service page's order form: loaded only for a signed-in visitor (a guest's page must not grow). */
+export const OrderForm = /* @__PURE__ */ lazy(() => import('./order-form.tsx'));
+
+export { AdminOrders, ADMIN_ORDER_TABS } from './admin-orders.tsx';
+export { OrderCard } from './order-card.tsx';
+export { ORDER_TABS, OrdersList, orderChatPath, type OrderTab, type OrdersRole } from './orders-list.tsx';
+export { OrderStatusBadge } from './status-badge.tsx';
+export { countdown } from './format.ts';
