@@ -190,6 +190,7 @@ async function seedDemoBids(db: Db, demoSeller: UserRow, customerEmail: string, 
     description: 'Нужен магазин на Tilda: каталог на 60 товаров, корзина, оплата картой, доставка СДЭК. Дизайн-макет есть в Figma.',
     budget: 6_000_000,
     days: 21,
+    createdAt: new Date(Date.now() - 5 * 60 * 60_000),
   });
   const offers: [number, number, string][] = [
     [5_500_000, 18, 'Соберу магазин на Tilda по вашему макету: каталог, корзина, оплата и СДЭК. Сделал больше 40 магазинов, примеры в профиле.'],
