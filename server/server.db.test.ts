@@ -102,6 +102,17 @@ describe('boot', () => {
     expect(await server.database.db.select().from(services)).toHaveLength(DEMO_SERVICES.length);
   });
 
+  it('seeds bids: three waiting on the demo customer’s project (the flag up), two of the demo seller', async () => {
+    const db = server.database.db;
+    const [customer] = await db.select().from(users).where(eq(users.email, 'customer@example.com'));
+    const [seller] = await db.select().from(users).where(eq(users.email, 'seller@example.com'));
+    expect(customer!.bidsUnread).toBe(true);
+    const received = await db.execute(sql`select b.status from bids b join projects p on p.id = b.project_id where p.customer_id = ${customer!.id}`);
+    expect((received as unknown as { rows: { status: string }[] }).rows.map((r) => r.status)).toEqual(['active', 'active', 'active']);
+    const own = await db.execute(sql`select count(*)::int as n from bids where seller_id = ${seller!.id}`);
+    expect((own as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(2);
+  });
+
   it('gives every demo service 1–3 pictures: JPEGs its seller uploaded, served under /uploads/ and shown as card covers', async () => {
     const db = server.database.db;
     const rows = await db.select().from(services);

@@ -7,7 +7,8 @@ import type { Db } from '../client.ts';
 import { FileService } from '../../modules/files/index.ts';
 import type { LocalStorage } from '../../lib/storage.ts';
 import { users } from '../schema/users.ts';
-import { searchQueries } from '../schema/catalog.ts';
+import { projects, searchQueries } from '../schema/catalog.ts';
+import { bids } from '../schema/money.ts';
 import { settings } from '../schema/system.ts';
 import { createUser } from '../factories.ts';
 import { createProject, createService } from '../catalog-factories.ts';
@@ -171,13 +172,56 @@ export async function seedDemo(db: Db, storage: LocalStorage, passwordOf: () => 
       popularity: 20 + ((i * 37) % 200),
     });
   }
+  const projectIds: string[] = [];
   for (const [i, category, title, description, budget, days] of DEMO_PROJECTS) {
-    await createProject(db, customers[i % customers.length]!.id, { category, title, description, budget: budget && budget * 100, days });
+    projectIds.push((await createProject(db, customers[i % customers.length]!.id, { category, title, description, budget: budget && budget * 100, days })).id);
   }
+  await seedDemoBids(db, demoSeller, customer.email, sellers, projectIds);
   // Searches as if people had made them, so the header's suggestions have something to offer at once.
   await db.insert(searchQueries).values(DEMO_SEARCHES.map(([query, searches]) => ({ query, searches })));
   // A demo often runs offline: fallback rates (an operator setting) let it show and take USDT and BTC at once; the
   // rates service's own rates replace them when it answers.
   await db.insert(settings).values(Object.entries(DEMO_FALLBACK_RATES).map(([key, value]) => ({ key, value }))).onConflictDoNothing();
   return accounts;
+}
+
+/**
+ * Bids (issue 12): the demo customer's project with three bids waiting (their bids flag up), and the demo seller's
+ * bids on two projects of other customers, so /profile/bids and the project page show the exchange at once.
+ */
+async function seedDemoBids(db: Db, demoSeller: UserRow, customerEmail: string, sellers: UserRow[], projectIds: string[]) {
+  const demoCustomer = (await db.select().from(users).where(sql`${users.email} = ${customerEmail}`))[0]!;
+  const project = await createProject(db, demoCustomer.id, {
+    category: 'development',
+    title: 'Интернет-магазин косметики на Tilda',
+    description: 'Нужен магазин на Tilda: каталог на 60 товаров, корзина, оплата картой, доставка СДЭК. Дизайн-макет есть в Figma.',
+    budget: 6_000_000,
+    days: 21,
+    createdAt: new Date(Date.now() - 5 * 60 * 60_000),
+  });
+  const offers: [number, number, string][] = [
+    [5_500_000, 18, 'Соберу магазин на Tilda по вашему макету: каталог, корзина, оплата и СДЭК. Сделал больше 40 магазинов, примеры в профиле.'],
+    [4_800_000, 21, 'Добрый день! Сверстаю по макету, настрою оплату и доставку, перенесу товары из таблицы. Работаю по этапам с отчётами.'],
+    [6_000_000, 14, 'Сделаю за две недели: у меня готовые блоки для каталога и фильтров на Tilda. Покажу промежуточный результат через 5 дней.'],
+  ];
+  const now = Date.now();
+  await db.insert(bids).values(
+    offers.map(([price, days, comment], i) => ({
+      projectId: project.id,
+      sellerId: sellers[i % sellers.length]!.id,
+      price,
+      days,
+      comment,
+      createdAt: new Date(now - (offers.length - i) * 45 * 60_000),
+      updatedAt: new Date(now - (offers.length - i) * 45 * 60_000),
+    })),
+  );
+  await db.update(projects).set({ bidsCount: offers.length }).where(sql`${projects.id} = ${project.id}`);
+  await db.update(users).set({ bidsUnread: true }).where(sql`${users.id} = ${demoCustomer.id}`);
+
+  const comment = 'Здравствуйте! Сделаю аккуратно и в срок, опыт больше пяти лет, похожие работы — в моём профиле. Готов начать сегодня.';
+  for (const [i, projectId] of projectIds.slice(0, 2).entries()) {
+    await db.insert(bids).values({ projectId, sellerId: demoSeller.id, price: [2_200_000, 750_000][i]!, days: [10, 5][i]!, comment });
+    await db.update(projects).set({ bidsCount: sql`${projects.bidsCount} + 1` }).where(sql`${projects.id} = ${projectId}`);
+  }
 }

@@ -330,6 +330,18 @@ describe('accepting a bid', () => {
     expect((await place(await person(), projectId)).status).toBe(409);
   });
 
+  it('refuses a bid of a seller blocked since', async () => {
+    const owner = await customer();
+    const seller = await person();
+    const projectId = await projectOf(owner);
+    const bid = (await place(seller, projectId)).body.result;
+    await db.update(users).set({ blockedAt: new Date() }).where(eq(users.id, seller.user.id));
+    const res = await call(app, 'POST', `/api/bids/${bid._id}/accept`, { token: owner.token });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe(BID_MESSAGES.sellerBlocked);
+    expect(await db.select().from(orders).where(eq(orders.projectId, projectId))).toEqual([]);
+  });
+
   it('racing accepts of one bid and of two bids give exactly one order', async () => {
     const owner = await customer();
     const projectId = await projectOf(owner);

@@ -18,7 +18,7 @@ import { userActor } from '../../platform/actor.ts';
 import { audit } from '../../platform/audit.ts';
 import { pagesChanged } from '../../platform/page-cache.ts';
 import type { Tx } from '../../platform/tx.ts';
-import { cursorPosition, keysetAfter, orderBy, page, timestampKey, type SortKey } from '../../platform/listing/listing.ts';
+import { cappedTotal, cursorPosition, keysetAfter, orderBy, page, timestampKey, type SortKey } from '../../platform/listing/listing.ts';
 import { presentPublicUser, publicUserColumns } from '../people/index.ts';
 import { projectPolicy } from '../projects/index.ts';
 import { bidPolicy } from './policy.ts';
@@ -147,12 +147,8 @@ export class BidService {
       .orderBy(...orderBy(SORT))
       .limit(query.limit + 1);
     const { rows: kept, next } = page(rows, query.limit, (r) => ['new', r.createdKey, r.bid.id]);
-    const [counted] = await this.db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(bids)
-      .innerJoin(projects, eq(projects.id, bids.projectId))
-      .where(filter);
-    return { result: await this.present(kept), total: counted?.n ?? 0, next };
+    const total = await cappedTotal(this.db, this.db.select({ one: sql`1` }).from(bids).innerJoin(projects, eq(projects.id, bids.projectId)).where(filter).$dynamic(), query.cursor);
+    return { result: await this.present(kept), total, next };
   }
 
   /** A project with its customer, for the policies; null when the id is malformed or unknown. */
@@ -347,6 +343,8 @@ export class BidService {
         const { bid, project } = subject;
         if (project.status !== 'active') throw conflict(BID_MESSAGES.closed);
         if (bid.status !== 'active') throw conflict(BID_MESSAGES.notActive);
+        const [seller] = await tx.select({ blockedAt: users.blockedAt }).from(users).where(eq(users.id, bid.sellerId));
+        if (!seller || seller.blockedAt) throw conflict(BID_MESSAGES.sellerBlocked);
 
         const { order, chatId } = await this.deps.orders.open(ctx, {
           customerId: project.customerId,

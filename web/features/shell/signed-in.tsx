@@ -15,11 +15,18 @@ export { LogoutModal } from './logout-modal.tsx';
 /** The messages link is inside the collapsed menu: the burger carries its unseen count. */
 export function SignedInBurger(props: BurgerProps) {
   const unseen = useUnseenTotal();
+  const newBids = useBidsFlag();
+  const notes = [unseen > 0 ? unseenText(unseen) : null, newBids ? 'есть новые отклики' : null].filter(Boolean).join(', ');
   return (
     <Burger
       {...props}
-      unseen={unseen > 0 ? unseenText(unseen) : undefined}
-      badge={<UnseenBadge className="header__burger-badge" testId="unseen-total-menu" />}
+      unseen={notes || undefined}
+      badge={
+        <>
+          <UnseenBadge className="header__burger-badge" testId="unseen-total-menu" />
+          {newBids && <span className="bids-dot header__burger-dot" data-testid="bids-flag-menu" aria-hidden />}
+        </>
+      }
     />
   );
 }
