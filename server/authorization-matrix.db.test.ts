@@ -129,6 +129,8 @@ const self = (w: MatrixWorld, actor: Actor) => (actor === 'anonymous' ? 'owner' 
 // provider payment and a withdrawal of the owner.
 const moneyActor = systemActor('matrix');
 async function ownerOrder(w: MatrixWorld, price = 150_000): Promise<string> {
+  // Warm: openOrder reads the settings outside its transaction (a cold read would wait for it on PGlite).
+  await w.app.services.settings.all();
   const { order } = await w.app.services.platform.withTx(moneyActor, (ctx) =>
     w.app.services.orders.open(ctx, { customerId: w.user('owner').id, sellerId: w.user('other').id, title: 'Логотип для кофейни', price, days: 3, revisions: 1 }),
   );

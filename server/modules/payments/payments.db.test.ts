@@ -5,6 +5,7 @@ import { createTestApp } from '../../test/app.ts';
 import { createUser } from '../../db/factories.ts';
 import { ledgerTransfers, orders, payments, webhookEvents } from '../../db/schema/money.ts';
 import { settings as settingsTable } from '../../db/schema/system.ts';
+import { auditLog } from '../../db/schema/auth.ts';
 import type { UserRow } from '../../db/schema/users.ts';
 import { systemActor } from '../../platform/actor.ts';
 import { manualClock } from '../../platform/clock.ts';
@@ -57,6 +58,9 @@ async function fund(user: UserRow, amount: number) {
 }
 
 async function openOrder(buyer: UserRow, price = 150_000) {
+  // openOrder reads the settings outside its transaction: on PGlite (one connection) a cold cache would wait for
+  // the transaction that waits for it. Warmed here; reported to the orders module.
+  await t.app.services.settings.all();
   const { order } = await t.app.services.platform.withTx(actor, (ctx) =>
     t.app.services.orders.open(ctx, { customerId: buyer.id, sellerId: seller.id, title: `Логотип №${++n}`, price, days: 3, revisions: 2 }),
   );
@@ -330,6 +334,37 @@ describe('the sandbox provider and its webhook', () => {
   });
 });
 
+describe('a webhook that fails or whose answer is lost', () => {
+  it('is retried by the outbox with backoff until it lands; the order is paid once', async () => {
+    const payments_ = t.app.services.payments;
+    const transport = payments_.webhookTransport;
+    let calls = 0;
+    // 1st: the server is down; 2nd: the webhook is applied but its answer is lost (a crash after the commit);
+    // 3rd: delivered again, recognised as a replay.
+    payments_.webhookTransport = async (path, body, headers) => {
+      calls++;
+      if (calls === 1) throw new Error('ECONNREFUSED');
+      const status = await transport(path, body, headers);
+      if (calls === 2) throw new Error('socket hang up');
+      return status;
+    };
+    try {
+      const buyer = await customer();
+      const order = await openOrder(buyer, 150_000);
+      const { payment_id } = (await pay(buyer, { order_id: order.id, method: 'card' })).body.result;
+      await call(null, 'POST', `/api/payments/sandbox/${payment_id}/pay`);
+      await until(async () => calls >= 3, 15_000);
+      expect((await orderRow(order.id)).status).toBe('in_progress');
+      expect(await transfersOf(`payment:${payment_id}`)).toBe(1);
+      expect(await transfersOf(`escrow:${order.id}`)).toBe(1);
+      expect(await balancesOf(db(), buyer.id)).toEqual({ available: 0, held: 0 });
+      expect((await checkLedger(db())).problems).toEqual([]);
+    } finally {
+      payments_.webhookTransport = transport;
+    }
+  }, 20_000);
+});
+
 describe('crypto quotes', () => {
   it('quotes at the current rate, pays through the sandbox, and refuses an expired quote', async () => {
     await setRates(90, 9_000_000);
@@ -377,6 +412,13 @@ describe('withdrawals', () => {
   it('holds at once; an admin approves or rejects once; the balances follow', async () => {
     const user = await customer(200_000);
     const admin = await createUser(db(), { role: 'admin' });
+    const letters: { to: string; subject: string }[] = [];
+    const mailer = t.app.services.mailer;
+    const send = mailer.send.bind(mailer);
+    mailer.send = async (to, letter) => {
+      letters.push({ to, subject: letter.subject });
+      return send(to, letter);
+    };
     const tooSmall = await call(user, 'POST', '/api/withdrawals', { amount: 10_000, method: 'card', destination: '4111 1111 1111 1111' });
     expect(tooSmall.status).toBe(400);
     expect(tooSmall.body.errors.amount).toEqual(['Минимальная сумма вывода — 500 руб.']);
@@ -407,6 +449,13 @@ describe('withdrawals', () => {
     expect(rejected.status).toBe(200);
     expect(rejected.body.result).toMatchObject({ status: 'rejected', reject_reason: 'Кошелёк не принадлежит владельцу' });
     expect(await balancesOf(db(), user.id)).toEqual({ available: 140_000, held: 0 });
+    const trail = await db().select().from(auditLog).where(eq(auditLog.targetId, second.body.result._id));
+    expect(trail).toMatchObject([{ action: 'withdrawal.reject', actorId: admin.id, targetType: 'withdrawal' }]);
+    await until(async () => letters.filter((l) => l.to === user.email).length === 2);
+    expect(letters.filter((l) => l.to === user.email).map((l) => l.subject)).toEqual([
+      expect.stringMatching(/^Вывод 600 руб\. одобрен/),
+      expect.stringMatching(/^Вывод 1 400 руб\. отклонён/),
+    ]);
 
     const mine = await call(user, 'GET', '/api/withdrawals/my');
     expect(mine.body.result.map((w: { status: string }) => w.status)).toEqual(['rejected', 'approved']);
