@@ -168,6 +168,7 @@ describe('reading orders', () => {
   it('shows an order to its parties and admins, 404 to strangers; lists by role and status in keyset pages', async () => {
     const { seller, customer, service } = await party();
     const first = await ordered(customer, service.id);
+    clock.advance(1000);
     const second = await ordered(customer, service.id, { extras: [0] });
     await payOrderForTest(app, second._id);
     const stranger = await person();
