@@ -340,7 +340,7 @@ describe('dispatcher', () => {
     p.dispatcher.deliverSockets((userIds, event, ...args) => void seen.push([userIds, event, ...args]));
     // Rows as an older (or newer) server might have written them.
     await database.db.insert(outbox).values([
-      { kind: 'socket', name: 'order_updated', payload: { userIds: ['u1'], payload: { id: 'o1' } }, dueAt: clock.now() },
+      { kind: 'socket', name: 'no_such_event', payload: { userIds: ['u1'], payload: { id: 'o1' } }, dueAt: clock.now() },
       { kind: 'socket', name: 'update_message', payload: { userIds: ['u1'], payload: { message_id: 'm1' } }, dueAt: clock.now() },
       { kind: 'socket', name: 'update_message', payload: { users: ['u1'], payload: { id: 'm1' } }, dueAt: clock.now() },
       { kind: 'socket', name: 'update_message', payload: { userIds: ['u1'], payload: { id: 'm2', extra: 1 } }, dueAt: clock.now() },
@@ -350,6 +350,6 @@ describe('dispatcher', () => {
     expect(seen).toEqual([[['u1'], 'update_message', { id: 'm2' }]]);
     const failed = await rows();
     expect(failed.map((r) => r.state)).toEqual(['failed', 'failed', 'failed']);
-    expect(failed[0]?.lastError).toBe('unknown socket event "order_updated"');
+    expect(failed[0]?.lastError).toBe('unknown socket event "no_such_event"');
   });
 });

@@ -222,9 +222,11 @@ export default function MessagesPage() {
                   </button>
                 )}
               </div>
-              {active?.kind === 'order' && active.order && <OrderCard key={active._id} orderId={active.order._id} chatId={active._id} />}
+              {active?.kind === 'order' && active.order && <OrderCard key={`order-${active._id}`} orderId={active.order._id} chatId={active._id} />}
               <MessageLog
-                key={s.activeId ?? `to-${pending?.to}`}
+                // Keys apart from the composer's and the order card's: siblings with one key confuse React (the log
+                // was left behind in the page, once per update).
+                key={`log-${s.activeId ?? `to-${pending?.to}`}`}
                 messages={s.messages}
                 me={me}
                 hasMore={s.hasMore}
@@ -233,7 +235,7 @@ export default function MessagesPage() {
                 onLoadMore={() => void chatStore.loadMore()}
                 empty={pending ? 'Напишите первое сообщение — чат появится у вас обоих.' : 'Сообщений пока нет.'}
               />
-              <Composer key={s.activeId ?? 'new'} target={target} onSent={onSent} />
+              <Composer key={`composer-${s.activeId ?? 'new'}`} target={target} onSent={onSent} />
             </>
           ) : (
             <p className="chat__placeholder">Выберите чат слева, чтобы увидеть переписку.</p>
