@@ -126,6 +126,22 @@ const DEMO_SEARCHES: [string, number][] = [
  * Every demo user, the printed ones and the others, gets the password `passwordOf` gives (demoPassword(): one
  * per data folder), asked only when the seed runs.
  */
+/** Packages Эконом / Стандарт / Бизнес and two extras around a service's base price (kopecks) and days. */
+function demoOptions(rubles: number, days: number) {
+  const rounded = (x: number) => Math.round(x / 100) * 100 * 100;
+  return {
+    packages: [
+      { kind: 'economy' as const, price: rubles * 100, days, revisions: 1, description: 'Базовый объём работ, одна правка' },
+      { kind: 'standard' as const, price: rounded(rubles * 1.8), days: days + 2, revisions: 3, description: 'Расширенный объём и исходники' },
+      { kind: 'business' as const, price: rounded(rubles * 3), days: days + 5, revisions: 5, description: 'Полный комплект под ключ' },
+    ],
+    extras: [
+      { title: 'Срочное выполнение', price: rounded(rubles * 0.5), days: 0 },
+      { title: 'Дополнительный вариант', price: rounded(rubles * 0.4), days: 1 },
+    ],
+  };
+}
+
 /** Rubles per unit, roughly the market's in 2026. */
 const DEMO_FALLBACK_RATES = { 'rates.fallbackUSDT': 95, 'rates.fallbackBTC': 9_000_000 } as const;
 
@@ -168,6 +184,8 @@ export async function seedDemo(db: Db, storage: LocalStorage, passwordOf: () => 
       price: rubles * 100,
       days,
       tags,
+      // Every other service offers three packages and two extras, so the order form has choices to show.
+      ...(i % 2 === 0 ? demoOptions(rubles, days) : {}),
       views: 20 + ((i * 37) % 200),
       popularity: 20 + ((i * 37) % 200),
     });
