@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp } from '../../test/app.ts';
 import { call } from '../../test/api.ts';
 import { createUser, type UserOverrides } from '../../db/factories.ts';
@@ -206,6 +206,35 @@ describe('reading orders', () => {
     expect(forCustomer.order!.deadline_at).toBe(new Date(clock.now().getTime() + 3 * DAY).toISOString());
     expect(forCustomer.order!.actions).toEqual(['cancel', 'propose_cancel']);
     expect((await chatsOf(seller)).order!.actions).toEqual(['deliver', 'cancel', 'propose_cancel']);
+  });
+});
+
+describe('announcements', () => {
+  it("fans a transition's system message out as new_message with the order card, and order_updated to both, after the commit", async () => {
+    const { seller, customer, order } = await paidOrder();
+    await app.services.platform.dispatcher.runDue();
+    await app.services.chat.idle();
+    const emit = vi.spyOn(app.services.realtime, 'emitToUsers');
+    try {
+      await post(seller, `/api/orders/${order._id}/deliver`, { message: 'Готово' });
+      // Nothing leaves before the outbox is run.
+      expect(emit).not.toHaveBeenCalled();
+      await app.services.platform.dispatcher.runDue();
+      await app.services.chat.idle();
+      const calls = emit.mock.calls as unknown as [string[], string, Record<string, never>][];
+      const newMessages = calls.filter((c) => c[1] === 'new_message');
+      expect(newMessages.map((c) => c[0][0]).sort()).toEqual([customer.user.id, seller.user.id].sort());
+      const toCustomer = newMessages.find((c) => c[0][0] === customer.user.id)![2] as unknown as Record<string, Record<string, unknown>>;
+      expect(toCustomer.newMessage).toMatchObject({ kind: 'delivery', message: 'Работа сдана.\n\nГотово' });
+      expect(toCustomer.chat!.order).toMatchObject({ _id: order._id, status: 'delivered', role: 'customer', actions: ['accept', 'revision', 'cancel', 'propose_cancel'] });
+      expect(calls.some((c) => c[1] === 'get_counters' && c[0][0] === customer.user.id)).toBe(true);
+      const updated = calls.filter((c) => c[1] === 'order_updated');
+      expect(updated).toHaveLength(1);
+      expect(updated[0]![0].sort()).toEqual([customer.user.id, seller.user.id].sort());
+      expect(updated[0]![2]).toEqual({ _id: order._id, number: order.number, status: 'delivered' });
+    } finally {
+      emit.mockRestore();
+    }
   });
 });
 

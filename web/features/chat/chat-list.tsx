@@ -1,4 +1,6 @@
 import type { Chat } from '#contract/chat';
+import type { OrderStatus } from '#contract/money';
+import { ORDER_STATUS_LABELS } from '#contract/order-constants';
 import { Avatar } from '../../components/ui/avatar.tsx';
 import { formatRelative } from '../../lib/dates.ts';
 import { respondentOf, type ChatTab } from './store.ts';
@@ -76,6 +78,14 @@ export function ChatList({ tab, chats, me, activeId, loaded, error, canLoadMore,
                       </time>
                     )}
                   </span>
+                  {typeof chat.order?.number === 'number' && (
+                    <span className="chat-item__order">
+                      Заказ №{chat.order.number}
+                      {typeof chat.order.status === 'string' && ORDER_STATUS_LABELS[chat.order.status as OrderStatus]
+                        ? ` · ${ORDER_STATUS_LABELS[chat.order.status as OrderStatus]}`
+                        : ''}
+                    </span>
+                  )}
                   <span className="chat-item__bottom">
                     <span className="chat-item__preview">{preview(chat, me)}</span>
                     {unseen > 0 && (
