@@ -10,8 +10,6 @@ import { progressStore as progress } from './progress-store.ts';
 
 export type Query = Record<string, string | number | boolean | undefined>;
 export type AnyInput = { params?: Record<string, string | number>; query?: Query; body?: unknown };
-/** A change's own headers (Idempotency-Key). */
-export type SendOptions = { headers?: Record<string, string> };
 
 const client = ofetch.create({
   onRequest({ options }) {
@@ -43,8 +41,8 @@ export function target(name: string, input: AnyInput | undefined) {
 
 export const get = (path: string, baseURL: string, query: Query | undefined) => client(path, { baseURL, query });
 
-export const send = <A>(path: string, baseURL: string, method: string, input: AnyInput, opts: SendOptions = {}) =>
-  client<A>(path, { baseURL, method, body: input.body as FetchOptions['body'], query: input.query, retry: 0, ...(opts.headers ? { headers: opts.headers } : {}) });
+export const send = <A>(path: string, baseURL: string, method: string, input: AnyInput) =>
+  client<A>(path, { baseURL, method, body: input.body as FetchOptions['body'], query: input.query, retry: 0 });
 
 export const getInBackground = <A>(path: string, baseURL: string, query: Query | undefined, signal: AbortSignal) =>
   ofetch<A>(path, { baseURL, query, signal, retry: 0 });

@@ -64,18 +64,12 @@ export const api = {
     const fresh = (opts as { fresh?: boolean } | undefined)?.fresh ?? false;
     return cachedGet(name, input as AnyInput | undefined, fresh) as Promise<Answer<N>>;
   },
-  /**
-   * A change by the contract's name: never retried, resolves with the answer or the error. `headers` are the
-   * change's own (an Idempotency-Key: the caller retries an attempt with the same one).
-   */
-  async write<N extends WriteName & Known>(
-    name: N,
-    ...[input, opts]: [...InputArg<N>, opts?: { headers?: Record<string, string> }]
-  ): Promise<Sent<Answer<N>>> {
+  /** A change by the contract's name: never retried, resolves with the answer or the error. */
+  async write<N extends WriteName & Known>(name: N, ...[input]: InputArg<N>): Promise<Sent<Answer<N>>> {
     const { send, target, toError } = await transport();
     try {
       const { method, path } = target(name, input as AnyInput);
-      const data = await send<Answer<N>>(path, apiBase, method, (input ?? {}) as AnyInput, opts as { headers?: Record<string, string> } | undefined);
+      const data = await send<Answer<N>>(path, apiBase, method, (input ?? {}) as AnyInput);
       return { data };
     } catch (err) {
       return { error: toError(err) };

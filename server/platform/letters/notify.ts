@@ -58,8 +58,8 @@ export const LETTER_KINDS = {
   'project.decision': kind<{ title: string; decision: ProjectDecision; reason: string | null; path: string }>('moderation', (s, name, d) =>
     projectDecisionLetter({ brand: s.brand, name, link: s.url(d.path), title: d.title, decision: d.decision, reason: d.reason }),
   ),
-  // The money loop (issue 12): transactional, the person's own money.
-  'withdrawal.decision': kind<{ amount: string; decision: WithdrawalDecision; reason: string | null }>(null, (s, name, d) =>
+  // The money loop (issue 12): under "Заказы и оплата"; the finance page shows the decision and its reason too.
+  'withdrawal.decision': kind<{ amount: string; decision: WithdrawalDecision; reason: string | null }>('orders', (s, name, d) =>
     withdrawalDecisionLetter({ brand: s.brand, name, link: s.url('/profile/finance'), ...d }),
   ),
   'bid.new': kind<{ title: string; seller: string; price: string; days: string }>('bids', (s, name, d) =>
