@@ -42,7 +42,9 @@ export async function seedDemoOrders(money: Money, db: Db, accounts: Pick<DemoAc
   const seller = byEmail(emailOf('seller'));
   const sellerIds = [seller, ...['anna_design', 'dmitry_dev', 'olga_texts', 'ivan_seo'].map(byName)].map((u) => u.id);
   const offered = await db.select().from(services).where(and(inArray(services.sellerId, sellerIds), eq(services.status, 'active')));
-  const serviceOf = (owner: UserRow) => offered.find((s) => s.sellerId === owner.id) ?? fail(`demo orders: ${owner.userName} has no service`);
+  // The seller's service whose title starts so (one of DEMO_SERVICES), else their first one.
+  const serviceOf = (owner: UserRow, title = '') =>
+    offered.find((s) => s.sellerId === owner.id && s.title.startsWith(title)) ?? fail(`demo orders: ${owner.userName} has no service «${title}…»`);
 
   await money.platform.withTx(systemActor('demo.seed'), (ctx) =>
     postTransfer(ctx.tx, {
@@ -56,17 +58,18 @@ export async function seedDemoOrders(money: Money, db: Db, accounts: Pick<DemoAc
     }),
   );
 
-  const order = async (owner: UserRow) => (await money.orders.create(customer, { service_id: serviceOf(owner).id, package: null, extras: [] }))._id;
+  const order = async (owner: UserRow, title?: string) =>
+    (await money.orders.create(customer, { service_id: serviceOf(owner, title).id, package: null, extras: [] }))._id;
   const pay = (orderId: string) => money.payments.pay(customer, { order_id: orderId, method: 'balance' });
 
   // Awaiting payment.
-  await order(byName('anna_design'));
+  await order(byName('anna_design'), 'Создам современный логотип');
 
   // In progress.
   await pay(await order(seller));
 
   // Delivered, waiting for the customer's answer.
-  const delivered = await order(byName('dmitry_dev'));
+  const delivered = await order(byName('dmitry_dev'), 'Сверстаю лендинг');
   await pay(delivered);
   await money.orders.deliver(byName('dmitry_dev'), delivered, {
     message: 'Лендинг готов: свёрстан по макету, адаптирован под телефоны и планшеты. Ссылка на тестовую версию — в чате, исходники пришлю после приёмки.',
@@ -80,12 +83,12 @@ export async function seedDemoOrders(money: Money, db: Db, accounts: Pick<DemoAc
   await money.orders.accept(customer, completed);
 
   // Cancelled by the customer within the window after payment: refunded to the balance.
-  const cancelled = await order(byName('olga_texts'));
+  const cancelled = await order(byName('olga_texts'), 'Напишу продающий текст');
   await pay(cancelled);
   await money.orders.cancel(customer, cancelled, { reason: 'Передумала: тексты напишем сами.' });
 
   // In progress, the seller proposes to cancel; the customer has to answer.
-  const proposed = await order(byName('ivan_seo'));
+  const proposed = await order(byName('ivan_seo'), 'Проведу SEO-аудит');
   await pay(proposed);
   await money.orders.proposeCancel(byName('ivan_seo'), proposed, { reason: 'Сайт закрыт от индексации, без доступа к хостингу аудит не сделать.' });
 
