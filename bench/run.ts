@@ -5,6 +5,8 @@
  * DATABASE_URL picks PostgreSQL over PGlite.
  * BENCH_CATALOG=1 adds the catalog benchmark (bench/catalog.ts, PostgreSQL only) after it;
  * BENCH_CHAT=1 the chat benchmark (bench/chat.ts, PostgreSQL only).
+ * The money loop's benchmarks run on their own (PostgreSQL only; commands in their headers): bench/payments.ts
+ * (payments per second and p95) and bench/orders.ts (the order lists at 100,000 orders).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { io as connect, type Socket } from 'socket.io-client';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from './server.ts';
 import { createTestDatabase } from './test/database.ts';
@@ -12,6 +12,11 @@ import { TEST_SECRET, testEnv } from './test/app.ts';
 import { users } from './db/schema/users.ts';
 import { services } from './db/schema/catalog.ts';
 import { DEMO_SERVICES, demoPasswordFile } from './db/seed/demo.ts';
+import { DEMO_TOP_UP, DEMO_WITHDRAWAL } from './db/seed/demo-orders.ts';
+import { orderDeliveries, orders, payments, withdrawals } from './db/schema/money.ts';
+import { chats, messages } from './db/schema/chat.ts';
+import { balancesOf, checkLedger } from './modules/ledger/index.ts';
+import { commissionOf } from './modules/orders/presenter.ts';
 import { ownedFile } from './platform/files.ts';
 import { createUser, DEFAULT_PASSWORD } from './db/factories.ts';
 import { passwordSchema } from '#contract/auth';
@@ -108,9 +113,44 @@ describe('boot', () => {
     const [seller] = await db.select().from(users).where(eq(users.email, 'seller@example.com'));
     expect(customer!.bidsUnread).toBe(true);
     const received = await db.execute(sql`select b.status from bids b join projects p on p.id = b.project_id where p.customer_id = ${customer!.id}`);
-    expect((received as unknown as { rows: { status: string }[] }).rows.map((r) => r.status)).toEqual(['active', 'active', 'active']);
+    // Three waiting, and the demo seller's bid the customer accepted (the demo orders).
+    expect((received as unknown as { rows: { status: string }[] }).rows.map((r) => r.status).sort()).toEqual(['accepted', 'active', 'active', 'active']);
     const own = await db.execute(sql`select count(*)::int as n from bids where seller_id = ${seller!.id}`);
-    expect((own as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(2);
+    expect((own as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(3);
+  });
+
+  it('seeds the demo customer’s orders in every state through the real commands, with a ledger that checks out', async () => {
+    const db = server.database.db;
+    const [customer] = await db.select().from(users).where(eq(users.email, 'customer@example.com'));
+    const [seller] = await db.select().from(users).where(eq(users.email, 'seller@example.com'));
+    const mine = await db.select().from(orders).where(eq(orders.customerId, customer!.id));
+    const states = mine.map((o) => `${o.status}${o.cancelProposedBy ? '+proposal' : ''}${o.bidId ? '+bid' : ''}`).sort();
+    expect(states).toEqual(['awaiting_payment', 'cancelled', 'completed', 'delivered', 'in_progress', 'in_progress+bid', 'in_progress+proposal']);
+    expect(new Set(mine.map((o) => o.sellerId)).size).toBeGreaterThanOrEqual(4);
+    expect(mine.filter((o) => o.sellerId === seller!.id).map((o) => o.status).sort()).toEqual(['completed', 'in_progress', 'in_progress']);
+
+    // Every order has its chat with the system messages of its steps; the delivered one carries the delivery.
+    for (const order of mine) {
+      const [chat] = await db.select().from(chats).where(and(eq(chats.orderId, order.id), eq(chats.kind, 'order')));
+      expect(chat, order.title).toBeDefined();
+      const kinds = (await db.select().from(messages).where(eq(messages.chatId, chat!.id))).map((m) => m.kind);
+      expect(kinds).toContain('system');
+      if (order.status === 'delivered') expect(kinds).toContain('delivery');
+    }
+    const delivered = mine.find((o) => o.status === 'delivered')!;
+    expect(await db.select().from(orderDeliveries).where(eq(orderDeliveries.orderId, delivered.id))).toHaveLength(1);
+
+    // The money: 30 000 ₽ in, the paid orders in escrow or settled, the cancelled one refunded, the seller's share
+    // of the completed one less the withdrawal waiting for the admin.
+    const paid = mine.filter((o) => ['in_progress', 'delivered'].includes(o.status)).reduce((s, o) => s + o.price, 0);
+    const completed = mine.find((o) => o.status === 'completed')!;
+    expect(await balancesOf(db, customer!.id)).toEqual({ available: DEMO_TOP_UP - paid - completed.price, held: 0 });
+    const [withdrawal] = await db.select().from(withdrawals).where(eq(withdrawals.userId, seller!.id));
+    expect(withdrawal).toMatchObject({ status: 'pending', amount: DEMO_WITHDRAWAL });
+    expect(await balancesOf(db, seller!.id)).toEqual({ available: completed.price - commissionOf(completed) - DEMO_WITHDRAWAL, held: DEMO_WITHDRAWAL });
+    const succeeded = await db.select().from(payments).where(and(eq(payments.customerId, customer!.id), eq(payments.status, 'succeeded')));
+    expect(succeeded).toHaveLength(mine.length - 1);
+    expect((await checkLedger(db)).problems).toEqual([]);
   });
 
   it('gives every demo service 1–3 pictures: JPEGs its seller uploaded, served under /uploads/ and shown as card covers', async () => {

@@ -4,6 +4,7 @@ import type { Env } from './env.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { seedReference } from './db/seed/reference.ts';
 import { demoPassword, seedDemo, type DemoAccount } from './db/seed/demo.ts';
+import { seedDemoOrders } from './db/seed/demo-orders.ts';
 import { ensureBootstrapAdmin } from './db/seed/admin.ts';
 import { buildApp } from './app.ts';
 import { LocalStorage, uploadsRoot } from './lib/storage.ts';
@@ -53,7 +54,12 @@ export async function startServer(
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await ensureBootstrapAdmin(database.db, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
 
   const app = await buildApp({ env, database, logger });
-  if (demoAccounts) await app.services.files.makeAllVariants();
+  if (demoAccounts) {
+    await app.services.files.makeAllVariants();
+    // Orders in every state, through the app's own commands (their chats, messages, ledger and outbox rows); the
+    // outbox rows are delivered once the dispatcher starts below.
+    await seedDemoOrders(app.services, database.db, demoAccounts);
+  }
   const realtime = app.services.realtime;
 
   const { dispatcher } = app.services.platform;

@@ -1,0 +1,118 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../client.ts';
+import type { Services } from '../../app.ts';
+import { users, type UserRow } from '../schema/users.ts';
+import { services } from '../schema/catalog.ts';
+import { systemActor } from '../../platform/actor.ts';
+import { postTransfer } from '../../modules/ledger/index.ts';
+import { createProject } from '../catalog-factories.ts';
+import type { DemoAccount } from './demo.ts';
+
+/** The demo customer's starting balance, kopecks (30 000 ₽): enough for every paid demo order, with change left. */
+export const DEMO_TOP_UP = 3_000_000;
+/** The demo seller's withdrawal waiting for the admin, kopecks (1 000 ₽, above the default minimum of 500 ₽). */
+export const DEMO_WITHDRAWAL = 100_000;
+/** The ledger key of a demo user's starting balance. */
+export const demoTopUpKey = (userId: string) => `demo-top-up:${userId}`;
+
+type Money = Pick<Services, 'platform' | 'orders' | 'payments' | 'bids'>;
+
+/**
+ * Orders in every state for the demo (issue 12: "a newcomer sees the flows at once"), made through the real
+ * commands after the app is built, so that every order has its chat, its system messages, its letters and
+ * outbox rows, and the ledger balances and chains as in real use. Runs right after seedDemo() filled an empty
+ * database (startServer), never again.
+ *
+ * The demo customer (customer@example.com) gets 30 000 ₽ and orders:
+ * - awaiting payment (anna_design's logo);
+ * - in progress, paid from the balance (the demo seller's presentation);
+ * - delivered, with the delivery message (dmitry_dev's landing page);
+ * - completed: accepted, the demo seller paid the price less the commission;
+ * - cancelled within the window after payment: the money back on the balance (olga_texts);
+ * - in progress with the seller's cancellation proposal waiting for the customer's answer (ivan_seo);
+ * - from the demo seller's bid on the customer's project, accepted and paid.
+ * The demo seller then asks to withdraw 1 000 ₽: the admin's /admin/payments has a request to approve.
+ */
+export async function seedDemoOrders(money: Money, db: Db, accounts: Pick<DemoAccount, 'email' | 'role'>[]): Promise<void> {
+  const emailOf = (role: string) => accounts.find((a) => a.role === role)?.email ?? fail(`demo orders: no demo ${role}`);
+  const people = await db.select().from(users);
+  const byEmail = (email: string) => people.find((u) => u.email === email) ?? fail(`demo orders: no user ${email}`);
+  const byName = (userName: string) => people.find((u) => u.userName === userName) ?? fail(`demo orders: no user ${userName}`);
+  const customer = byEmail(emailOf('customer'));
+  const seller = byEmail(emailOf('seller'));
+  const sellerIds = [seller, ...['anna_design', 'dmitry_dev', 'olga_texts', 'ivan_seo'].map(byName)].map((u) => u.id);
+  const offered = await db.select().from(services).where(and(inArray(services.sellerId, sellerIds), eq(services.status, 'active')));
+  // The seller's service whose title starts so (one of DEMO_SERVICES), else their first one.
+  const serviceOf = (owner: UserRow, title = '') =>
+    offered.find((s) => s.sellerId === owner.id && s.title.startsWith(title)) ?? fail(`demo orders: ${owner.userName} has no service «${title}…»`);
+
+  await money.platform.withTx(systemActor('demo.seed'), (ctx) =>
+    postTransfer(ctx.tx, {
+      kind: 'payment',
+      key: demoTopUpKey(customer.id),
+      description: 'Пополнение баланса (демо)',
+      legs: [
+        { account: { kind: 'external', method: 'card' }, amount: -DEMO_TOP_UP },
+        { account: { kind: 'available', userId: customer.id }, amount: DEMO_TOP_UP },
+      ],
+    }),
+  );
+
+  const order = async (owner: UserRow, title?: string) =>
+    (await money.orders.create(customer, { service_id: serviceOf(owner, title).id, package: null, extras: [] }))._id;
+  const pay = (orderId: string) => money.payments.pay(customer, { order_id: orderId, method: 'balance' });
+
+  // Awaiting payment.
+  await order(byName('anna_design'), 'Создам современный логотип');
+
+  // In progress.
+  await pay(await order(seller));
+
+  // Delivered, waiting for the customer's answer.
+  const delivered = await order(byName('dmitry_dev'), 'Сверстаю лендинг');
+  await pay(delivered);
+  await money.orders.deliver(byName('dmitry_dev'), delivered, {
+    message: 'Лендинг готов: свёрстан по макету, адаптирован под телефоны и планшеты. Ссылка на тестовую версию — в чате, исходники пришлю после приёмки.',
+    files: [],
+  });
+
+  // Completed: the seller is paid the price less the commission.
+  const completed = await order(seller);
+  await pay(completed);
+  await money.orders.deliver(seller, completed, { message: 'Презентация готова: 15 слайдов в фирменных цветах, файлы PowerPoint и PDF.', files: [] });
+  await money.orders.accept(customer, completed);
+
+  // Cancelled by the customer within the window after payment: refunded to the balance.
+  const cancelled = await order(byName('olga_texts'), 'Напишу продающий текст');
+  await pay(cancelled);
+  await money.orders.cancel(customer, cancelled, { reason: 'Передумала: тексты напишем сами.' });
+
+  // In progress, the seller proposes to cancel; the customer has to answer.
+  const proposed = await order(byName('ivan_seo'), 'Проведу SEO-аудит');
+  await pay(proposed);
+  await money.orders.proposeCancel(byName('ivan_seo'), proposed, { reason: 'Сайт закрыт от индексации, без доступа к хостингу аудит не сделать.' });
+
+  // From a bid: the customer's project, the demo seller's bid accepted, paid from the balance.
+  const project = await createProject(db, customer.id, {
+    category: 'design',
+    title: 'Презентация для инвесторов',
+    description: 'Нужна презентация стартапа для инвесторов на 12–15 слайдов: структура, графики, единый стиль. Тексты и цифры есть.',
+    budget: 1_000_000,
+    days: 7,
+  });
+  const bid = await money.bids.create(
+    seller,
+    project.id,
+    { price: 900_000, days: 6, comment: 'Сделаю презентацию по вашим текстам: структура, инфографика, графики из ваших таблиц. Первые слайды покажу через два дня.' },
+    '127.0.0.1',
+  );
+  const fromBid = await money.bids.accept(customer, bid._id);
+  await pay(fromBid.order_id);
+
+  // The demo seller withdraws part of the completed order's payment: a request for the admin.
+  await money.payments.withdraw(seller, { amount: DEMO_WITHDRAWAL, method: 'card', destination: '4111 1111 1111 1111' });
+}
+
+function fail(message: string): never {
+  throw new Error(message);
+}
