@@ -115,6 +115,9 @@ export const orders = pgTable(
     uniqueIndex('orders_bid_idx').on(t.bidId).where(sql`bid_id is not null`),
     index('orders_customer_idx').on(t.customerId, t.createdAt.desc(), t.id.desc()),
     index('orders_seller_idx').on(t.sellerId, t.createdAt.desc(), t.id.desc()),
+    // The state tabs of /profile/orders for a person with many orders (bench/orders.ts).
+    index('orders_customer_status_idx').on(t.customerId, t.status, t.createdAt.desc(), t.id.desc()),
+    index('orders_seller_status_idx').on(t.sellerId, t.status, t.createdAt.desc(), t.id.desc()),
     index('orders_status_idx').on(t.status, t.createdAt.desc(), t.id.desc()),
     index('orders_created_idx').on(t.createdAt.desc(), t.id.desc()),
   ],
