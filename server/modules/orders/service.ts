@@ -349,8 +349,6 @@ export class OrderService {
         legs.push({ account: { kind: 'available', userId: r.userId }, amount: r.amount });
       }
     }
-    const posted = await postTransfer(ctx.tx, { kind: 'release', key: `settle:${order.id}`, orderId: order.id, description: `Заказ №${order.number} завершён`, legs });
-    if (!posted) throw new HttpError(409, ORDER_MESSAGES.cannotCancel);
     await ctx.tx
       .update(users)
       .set({ completedOrders: sql`${users.completedOrders} + 1` })
@@ -367,6 +365,9 @@ export class OrderService {
         : 'Заказчик принял работу. Заказ завершён, оплата зачислена исполнителю.',
       letter: { to: automatic ? 'both' : 'seller', event: automatic ? 'autoCompleted' : 'completed' },
     });
+    // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025).
+    const posted = await postTransfer(ctx.tx, { kind: 'release', key: `settle:${order.id}`, orderId: order.id, description: `Заказ №${order.number} завершён`, legs });
+    if (!posted) throw new HttpError(409, ORDER_MESSAGES.cannotCancel);
   }
 
   /**
@@ -423,6 +424,11 @@ export class OrderService {
   private async cancelNow(ctx: TxContext, order: OrderRow, actorId: string, reason: string | null, text: string): Promise<void> {
     const paid = isOpenPaid(order.status);
     const updated = await this.update(ctx, order.id, { status: 'cancelled', cancelledAt: ctx.clock.now(), cancelledBy: actorId, cancelReason: reason, ...noProposal });
+    await this.announce(ctx, updated, actorId, {
+      message: `${text}${paid ? ' Деньги вернулись на баланс заказчика.' : ''}${reason ? `\n\nПричина: ${reason}` : ''}`,
+      letter: { to: actorId === order.customerId ? 'seller' : 'customer', event: 'cancelled', reason },
+    });
+    // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025).
     if (paid) {
       const posted = await postTransfer(ctx.tx, {
         kind: 'refund',
@@ -436,10 +442,6 @@ export class OrderService {
       });
       if (!posted) throw new HttpError(409, ORDER_MESSAGES.cannotCancel);
     }
-    await this.announce(ctx, updated, actorId, {
-      message: `${text}${paid ? ' Деньги вернулись на баланс заказчика.' : ''}${reason ? `\n\nПричина: ${reason}` : ''}`,
-      letter: { to: actorId === order.customerId ? 'seller' : 'customer', event: 'cancelled', reason },
-    });
   }
 
   /** POST /api/orders/{id}/cancel-proposal: either party proposes to cancel a paid order; the other answers. */

@@ -313,8 +313,17 @@ export class PaymentService {
     });
   }
 
-  /** available:customer → escrow:order and the order's awaiting_payment → in_progress, in the caller's transaction. */
+  /**
+   * The order's awaiting_payment → in_progress and available:customer → escrow:order, in the caller's
+   * transaction. The ledger comes last: its entries take the chain's one lock, held until the commit (ADR 025).
+   */
   private async escrow(ctx: TxContext, order: OrderRow, customerId: string): Promise<void> {
+    await this.deps.orders.markPaid(ctx, order.id);
+    await this.escrowTransfer(ctx, order, customerId);
+  }
+
+  /** available:customer → escrow:order (`escrow:<order>`: once, whatever races). */
+  private async escrowTransfer(ctx: TxContext, order: OrderRow, customerId: string): Promise<void> {
     const posted = await postTransfer(ctx.tx, {
       kind: 'escrow',
       key: `escrow:${order.id}`,
@@ -326,7 +335,6 @@ export class PaymentService {
       ],
     });
     if (!posted) throw new HttpError(409, PAYMENT_MESSAGES.notAwaitingPayment);
-    await this.deps.orders.markPaid(ctx, order.id);
   }
 
   private async payThroughProvider(user: UserRow, orderId: string, method: 'card'): Promise<PayResult> {
@@ -422,6 +430,14 @@ export class PaymentService {
         return { received: true, duplicate: false };
       }
       const order = (await this.orderOf(tx, payment.orderId, { lock: true }))!;
+      // Paid otherwise meanwhile (from the balance, another payment): the money stays the customer's.
+      const paysOrder = order.status === 'awaiting_payment' && order.price === payment.amount;
+      if (paysOrder) await this.deps.orders.markPaid(ctx, order.id);
+      await tx
+        .update(payments)
+        .set(paysOrder ? { status: 'succeeded', paidAt: now, updatedAt: now } : { status: 'credited', paidAt: now, failureReason: PAYMENT_MESSAGES.creditedToBalance, updatedAt: now })
+        .where(eq(payments.id, payment.id));
+      // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025).
       await postTransfer(tx, {
         kind: 'payment',
         key: `payment:${payment.id}`,
@@ -432,16 +448,7 @@ export class PaymentService {
           { account: { kind: 'available', userId: payment.customerId }, amount: payment.amount },
         ],
       });
-      if (order.status === 'awaiting_payment' && order.price === payment.amount) {
-        await this.escrow(ctx, order, payment.customerId);
-        await tx.update(payments).set({ status: 'succeeded', paidAt: now, updatedAt: now }).where(eq(payments.id, payment.id));
-      } else {
-        // Paid otherwise meanwhile (from the balance, another payment): the money stays the customer's.
-        await tx
-          .update(payments)
-          .set({ status: 'credited', paidAt: now, failureReason: PAYMENT_MESSAGES.creditedToBalance, updatedAt: now })
-          .where(eq(payments.id, payment.id));
-      }
+      if (paysOrder) await this.escrowTransfer(ctx, order, payment.customerId);
       return { received: true, duplicate: false };
     });
   }
