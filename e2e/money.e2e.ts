@@ -36,7 +36,9 @@ const POLL = { timeout: 30_000, interval: 250 };
 const WIDTHS = [1280, 375] as const;
 type Width = (typeof WIDTHS)[number];
 const device = (width: Width) =>
-  width === 375 ? { viewport: { width: 375, height: 740 }, isMobile: true, userAgent: MOBILE_USER_AGENT } : { viewport: { width: 1280, height: 800 } };
+  width === 375
+    ? { viewport: { width: 375, height: 740 }, isMobile: true, userAgent: MOBILE_USER_AGENT }
+    : { viewport: { width: 1280, height: 800 } };
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${++counter}`;
@@ -80,144 +82,167 @@ async function payInSandbox(page: Page, amount: string) {
 }
 
 describe('money', { timeout: 150_000 }, () => {
-  it.each(WIDTHS)('a service: package + extra, card in the sandbox, delivery with a file, revision, accept, withdrawal (%i px)', async (width) => {
-    const tag = 'service';
-    const { user: seller, token: sellerToken } = await e2e.user({ role: 'seller', name: 'Борис', surname: 'Продавцов' });
-    const { token: customerToken } = await e2e.user({ name: 'Анна', surname: 'Заказова' });
-    const { token: adminToken } = await e2e.user({ role: 'admin' });
-    const title = `Сделаю фирменный стиль для пекарни ${unique()}`;
-    const service = await createService(e2e.server.database.db, seller.id, {
-      title,
-      price: 200_000,
-      days: 3,
-      revisions: 1,
-      packages: [
-        { kind: 'economy', price: 200_000, days: 3, revisions: 1, description: 'Логотип' },
-        { kind: 'business', price: 400_000, days: 7, revisions: 2, description: 'Логотип и фирменный стиль' },
-      ],
-      extras: [
-        { title: 'Срочно', price: 50_000, days: 0 },
-        { title: 'Исходники', price: 30_000, days: 1 },
-      ],
-    });
-    // The business package and the sources: 4 000 + 300 руб., 7 + 1 days; the seller gets the price less 15 %.
-    const price = 430_000;
-    const sellerGets = price - Math.round((price * 1500) / 10_000);
+  it.each(WIDTHS)(
+    'a service: package + extra, card in the sandbox, delivery with a file, revision, accept, withdrawal (%i px)',
+    async (width) => {
+      const tag = 'service';
+      const { user: seller, token: sellerToken } = await e2e.user({
+        role: 'seller',
+        name: 'Борис',
+        surname: 'Продавцов',
+      });
+      const { token: customerToken } = await e2e.user({ name: 'Анна', surname: 'Заказова' });
+      const { token: adminToken } = await e2e.user({ role: 'admin' });
+      const title = `Сделаю фирменный стиль для пекарни ${unique()}`;
+      const service = await createService(e2e.server.database.db, seller.id, {
+        title,
+        price: 200_000,
+        days: 3,
+        revisions: 1,
+        packages: [
+          { kind: 'economy', price: 200_000, days: 3, revisions: 1, description: 'Логотип' },
+          { kind: 'business', price: 400_000, days: 7, revisions: 2, description: 'Логотип и фирменный стиль' },
+        ],
+        extras: [
+          { title: 'Срочно', price: 50_000, days: 0 },
+          { title: 'Исходники', price: 30_000, days: 1 },
+        ],
+      });
+      // The business package and the sources: 4 000 + 300 руб., 7 + 1 days; the seller gets the price less 15 %.
+      const price = 430_000;
+      const sellerGets = price - Math.round((price * 1500) / 10_000);
 
-    const a = await e2e.open({ token: customerToken, ...device(width) });
-    const b = await e2e.open({ token: sellerToken, ...device(width) });
+      const a = await e2e.open({ token: customerToken, ...device(width) });
+      const b = await e2e.open({ token: sellerToken, ...device(width) });
 
-    // 1. The customer orders from the service page (the lazily loaded form) and pays by card in the sandbox.
-    await visit(a.page, `/services/design/${service.id}`);
-    await a.page.getByRole('radio', { name: /Бизнес/ }).check();
-    await a.page.getByRole('checkbox', { name: /Исходники/ }).check();
-    await expect.poll(() => textOf(a.page, '.order-form__total'), POLL).toBe('Итого: 4 300 руб. · срок 8 дн.');
-    await a.page.locator('.order-form').getByRole('button', { name: 'Заказать' }).click();
-    await a.page.waitForURL(/\/payments\/[^/?]+$/);
-    await hydrated(a.page);
-    const orderId = new URL(a.page.url()).pathname.split('/').pop()!;
-    await a.page.getByRole('radio', { name: /Банковская карта/ }).check();
-    await checkPage(a.page, `${tag}-pay`);
-    await a.page.getByRole('button', { name: 'Оплатить 4 300 руб.' }).click();
-    await payInSandbox(a.page, rubles(price));
-    await expectPaid(a.page, orderId);
-    await checkPage(a.page, `${tag}-paid`);
+      // 1. The customer orders from the service page (the lazily loaded form) and pays by card in the sandbox.
+      await visit(a.page, `/services/design/${service.id}`);
+      await a.page.getByRole('radio', { name: /Бизнес/ }).check();
+      await a.page.getByRole('checkbox', { name: /Исходники/ }).check();
+      await expect.poll(() => textOf(a.page, '.order-form__total'), POLL).toBe('Итого: 4 300 руб. · срок 8 дн.');
+      await a.page.locator('.order-form').getByRole('button', { name: 'Заказать' }).click();
+      await a.page.waitForURL(/\/payments\/[^/?]+$/);
+      await hydrated(a.page);
+      const orderId = new URL(a.page.url()).pathname.split('/').pop()!;
+      await a.page.getByRole('radio', { name: /Банковская карта/ }).check();
+      await checkPage(a.page, `${tag}-pay`);
+      await a.page.getByRole('button', { name: 'Оплатить 4 300 руб.' }).click();
+      await payInSandbox(a.page, rubles(price));
+      await expectPaid(a.page, orderId);
+      await checkPage(a.page, `${tag}-paid`);
 
-    // 2. The seller finds the order chat under «Заказы»: the card (state, price, deadline) and the system message.
-    await visit(b.page, '/profile/messages');
-    await b.page.getByRole('tab', { name: /Заказы/ }).click();
-    const orderChat = b.page.locator('[data-testid="chat-list-orders"] .chat-item');
-    await expect.poll(() => orderChat.count(), POLL).toBe(1);
-    await orderChat.first().click();
-    await expect.poll(() => cardStatus(b.page), POLL).toBe('В работе');
-    const facts = norm(await card(b.page).textContent());
-    expect(facts).toContain(title);
-    expect(facts).toContain('Бизнес');
-    expect(facts).toContain('4 300 руб.');
-    expect(facts).toMatch(/до срока/);
-    expect(facts).toContain(`Вы получите ${norm(rubles(sellerGets))}`);
-    await expect.poll(() => log(b.page).locator('.msg--system').allTextContents().then((t) => t.map(norm).join(' | ')), POLL).toContain(
-      'Заказ оплачен, деньги зарезервированы.',
-    );
-    await checkPage(b.page, `${tag}-seller-chat`);
+      // 2. The seller finds the order chat under «Заказы»: the card (state, price, deadline) and the system message.
+      await visit(b.page, '/profile/messages');
+      await b.page.getByRole('tab', { name: /Заказы/ }).click();
+      const orderChat = b.page.locator('[data-testid="chat-list-orders"] .chat-item');
+      await expect.poll(() => orderChat.count(), POLL).toBe(1);
+      await orderChat.first().click();
+      await expect.poll(() => cardStatus(b.page), POLL).toBe('В работе');
+      const facts = norm(await card(b.page).textContent());
+      expect(facts).toContain(title);
+      expect(facts).toContain('Бизнес');
+      expect(facts).toContain('4 300 руб.');
+      expect(facts).toMatch(/до срока/);
+      expect(facts).toContain(`Вы получите ${norm(rubles(sellerGets))}`);
+      await expect
+        .poll(
+          () =>
+            log(b.page)
+              .locator('.msg--system')
+              .allTextContents()
+              .then((t) => t.map(norm).join(' | ')),
+          POLL,
+        )
+        .toContain('Заказ оплачен, деньги зарезервированы.');
+      await checkPage(b.page, `${tag}-seller-chat`);
 
-    // The customer follows the payment page's link into the same chat.
-    await a.page.getByRole('link', { name: 'Перейти в чат заказа' }).click();
-    await a.page.waitForURL(/\/profile\/messages\?tab=orders&chat=/);
-    await hydrated(a.page);
-    await expect.poll(() => cardStatus(a.page), POLL).toBe('В работе');
+      // The customer follows the payment page's link into the same chat.
+      await a.page.getByRole('link', { name: 'Перейти в чат заказа' }).click();
+      await a.page.waitForURL(/\/profile\/messages\?tab=orders&chat=/);
+      await hydrated(a.page);
+      await expect.poll(() => cardStatus(a.page), POLL).toBe('В работе');
 
-    // The seller delivers with a message and a file.
-    await card(b.page).getByRole('button', { name: 'Сдать работу' }).click();
-    await dialog(b.page).getByLabel('Сообщение заказчику').fill('Готово: логотип и фирменный стиль, исходники во вложении.');
-    await dialog(b.page).locator('input[type="file"]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG_1X1 });
-    await expect.poll(async () => norm(await dialog(b.page).textContent()), POLL).toContain('logo.png');
-    const submit = dialog(b.page).getByRole('button', { name: 'Сдать работу' });
-    await expect.poll(() => submit.isEnabled(), POLL).toBe(true);
-    await b.page.screenshot({ path: path.join(SHOTS, `${tag}-deliver-dialog-${width}.png`) });
-    await submit.click();
-    await expect.poll(() => cardStatus(b.page), POLL).toBe('Сдан');
+      // The seller delivers with a message and a file.
+      await card(b.page).getByRole('button', { name: 'Сдать работу' }).click();
+      await dialog(b.page)
+        .getByLabel('Сообщение заказчику')
+        .fill('Готово: логотип и фирменный стиль, исходники во вложении.');
+      await dialog(b.page)
+        .locator('input[type="file"]')
+        .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG_1X1 });
+      await expect.poll(async () => norm(await dialog(b.page).textContent()), POLL).toContain('logo.png');
+      const submit = dialog(b.page).getByRole('button', { name: 'Сдать работу' });
+      await expect.poll(() => submit.isEnabled(), POLL).toBe(true);
+      await b.page.screenshot({ path: path.join(SHOTS, `${tag}-deliver-dialog-${width}.png`) });
+      await submit.click();
+      await expect.poll(() => cardStatus(b.page), POLL).toBe('Сдан');
 
-    // 3. The customer sees the delivery live, with the file, and asks for a revision; the seller sees it live.
-    await expect.poll(() => cardStatus(a.page), POLL).toBe('Сдан');
-    const delivery = log(a.page).locator('.msg--delivery').last();
-    await expect.poll(async () => norm(await delivery.textContent()), POLL).toContain('Готово: логотип и фирменный стиль');
-    await expect.poll(() => delivery.locator('img[alt="logo.png"], a:has-text("logo.png")').count(), POLL).toBe(1);
-    await checkPage(a.page, `${tag}-customer-delivered`);
-    await card(a.page).getByRole('button', { name: 'Запросить доработку' }).click();
-    await dialog(a.page).getByLabel('Что нужно доработать').fill('Сделайте, пожалуйста, логотип чуть крупнее.');
-    await dialog(a.page).getByRole('button', { name: 'Отправить на доработку' }).click();
-    await expect.poll(() => cardStatus(a.page), POLL).toBe('В работе');
-    await expect.poll(() => cardStatus(b.page), POLL).toBe('В работе');
-    expect(norm(await card(b.page).textContent())).toContain('Доработок осталось: 1');
+      // 3. The customer sees the delivery live, with the file, and asks for a revision; the seller sees it live.
+      await expect.poll(() => cardStatus(a.page), POLL).toBe('Сдан');
+      const delivery = log(a.page).locator('.msg--delivery').last();
+      await expect
+        .poll(async () => norm(await delivery.textContent()), POLL)
+        .toContain('Готово: логотип и фирменный стиль');
+      await expect.poll(() => delivery.locator('img[alt="logo.png"], a:has-text("logo.png")').count(), POLL).toBe(1);
+      await checkPage(a.page, `${tag}-customer-delivered`);
+      await card(a.page).getByRole('button', { name: 'Запросить доработку' }).click();
+      await dialog(a.page).getByLabel('Что нужно доработать').fill('Сделайте, пожалуйста, логотип чуть крупнее.');
+      await dialog(a.page).getByRole('button', { name: 'Отправить на доработку' }).click();
+      await expect.poll(() => cardStatus(a.page), POLL).toBe('В работе');
+      await expect.poll(() => cardStatus(b.page), POLL).toBe('В работе');
+      expect(norm(await card(b.page).textContent())).toContain('Доработок осталось: 1');
 
-    // The seller delivers again; the customer accepts; both cards end completed without a reload.
-    await card(b.page).getByRole('button', { name: 'Сдать работу' }).click();
-    await dialog(b.page).getByLabel('Сообщение заказчику').fill('Увеличил логотип, новая версия готова.');
-    await dialog(b.page).getByRole('button', { name: 'Сдать работу' }).click();
-    await expect.poll(() => cardStatus(a.page), POLL).toBe('Сдан');
-    await card(a.page).getByRole('button', { name: 'Принять' }).click();
-    await dialog(a.page).getByRole('button', { name: 'Принять' }).click();
-    await expect.poll(() => cardStatus(a.page), POLL).toBe('Завершён');
-    await expect.poll(() => cardStatus(b.page), POLL).toBe('Завершён');
-    await checkPage(b.page, `${tag}-seller-completed`);
+      // The seller delivers again; the customer accepts; both cards end completed without a reload.
+      await card(b.page).getByRole('button', { name: 'Сдать работу' }).click();
+      await dialog(b.page).getByLabel('Сообщение заказчику').fill('Увеличил логотип, новая версия готова.');
+      await dialog(b.page).getByRole('button', { name: 'Сдать работу' }).click();
+      await expect.poll(() => cardStatus(a.page), POLL).toBe('Сдан');
+      await card(a.page).getByRole('button', { name: 'Принять' }).click();
+      await dialog(a.page).getByRole('button', { name: 'Принять' }).click();
+      await expect.poll(() => cardStatus(a.page), POLL).toBe('Завершён');
+      await expect.poll(() => cardStatus(b.page), POLL).toBe('Завершён');
+      await checkPage(b.page, `${tag}-seller-completed`);
 
-    // 4. The seller's balance is the price less the commission; they withdraw all of it to a card.
-    await visit(b.page, '/profile/finance');
-    const available = () => textOf(b.page, '[data-testid="balance-available"]');
-    const held = () => textOf(b.page, '.fin-balance:nth-child(2) .fin-balance__value');
-    expect(await available()).toBe(norm(rubles(sellerGets)));
-    expect(await held()).toBe('0 руб.');
-    const entries = b.page.locator('.fin-entries tbody tr');
-    expect(await entries.count()).toBe(1);
-    expect(norm(await entries.first().textContent())).toMatch(/Оплата за заказ · Заказ №\d+\+3 655 руб\.3 655 руб\./);
-    await checkPage(b.page, `${tag}-finance`);
-    await b.page.getByLabel('Номер карты').fill('4111 1111 1111 1111');
-    await b.page.getByLabel('Сумма, руб.').fill(String(sellerGets / 100));
-    await b.page.getByRole('button', { name: 'Вывести' }).click();
-    await expect.poll(available, POLL).toBe('0 руб.');
-    expect(await held()).toBe(norm(rubles(sellerGets)));
+      // 4. The seller's balance is the price less the commission; they withdraw all of it to a card.
+      await visit(b.page, '/profile/finance');
+      const available = () => textOf(b.page, '[data-testid="balance-available"]');
+      const held = () => textOf(b.page, '.fin-balance:nth-child(2) .fin-balance__value');
+      expect(await available()).toBe(norm(rubles(sellerGets)));
+      expect(await held()).toBe('0 руб.');
+      const entries = b.page.locator('.fin-entries tbody tr');
+      expect(await entries.count()).toBe(1);
+      expect(norm(await entries.first().textContent())).toMatch(/Оплата за заказ · Заказ №\d+\+3 655 руб\.3 655 руб\./);
+      await checkPage(b.page, `${tag}-finance`);
+      await b.page.getByLabel('Номер карты').fill('4111 1111 1111 1111');
+      await b.page.getByLabel('Сумма, руб.').fill(String(sellerGets / 100));
+      await b.page.getByRole('button', { name: 'Вывести' }).click();
+      await expect.poll(available, POLL).toBe('0 руб.');
+      expect(await held()).toBe(norm(rubles(sellerGets)));
 
-    // An admin approves the request on /admin/payments.
-    const admin = await e2e.open({ token: adminToken, ...device(width) });
-    await visit(admin.page, '/admin/payments');
-    const request = admin.page.locator('tr', { hasText: seller.email });
-    await expect.poll(() => request.count(), POLL).toBe(1);
-    expect(norm(await request.textContent())).toContain(norm(rubles(sellerGets)));
-    await checkPage(admin.page, `${tag}-admin-payments`);
-    await request.getByRole('button', { name: 'Одобрить' }).click();
-    await expect.poll(() => request.count(), POLL).toBe(0);
+      // An admin approves the request on /admin/payments.
+      const admin = await e2e.open({ token: adminToken, ...device(width) });
+      await visit(admin.page, '/admin/payments');
+      const request = admin.page.locator('tr', { hasText: seller.email });
+      await expect.poll(() => request.count(), POLL).toBe(1);
+      expect(norm(await request.textContent())).toContain(norm(rubles(sellerGets)));
+      await checkPage(admin.page, `${tag}-admin-payments`);
+      await request.getByRole('button', { name: 'Одобрить' }).click();
+      await expect.poll(() => request.count(), POLL).toBe(0);
 
-    // The seller's money has left: nothing held, the entry of the paid withdrawal; the request is done.
-    await visit(b.page, '/profile/finance');
-    expect(await held()).toBe('0 руб.');
-    expect(await available()).toBe('0 руб.');
-    expect(norm(await entries.first().textContent())).toContain('Вывод выполнен');
-    await visit(b.page, '/profile/payments');
-    await expect.poll(() => textOf(b.page, 'main'), POLL).toContain('Выполнен');
-    expect(await textOf(b.page, 'main')).toContain('1111');
-    await checkPage(b.page, `${tag}-seller-payments`);
-  });
+      // The seller's money has left: nothing held, the entry of the paid withdrawal; the request is done.
+      await visit(b.page, '/profile/finance');
+      expect(await held()).toBe('0 руб.');
+      expect(await available()).toBe('0 руб.');
+      expect(norm(await entries.first().textContent())).toContain('Вывод выполнен');
+      await visit(b.page, '/profile/payments');
+      const withdrawal = b.page.locator('tr', { hasText: '•••• 1111' });
+      expect(await withdrawal.count()).toBe(1);
+      expect(norm(await withdrawal.textContent())).toContain(
+        `${norm(rubles(sellerGets))}Банковская карта: •••• 1111Выполнен`,
+      );
+      await checkPage(b.page, `${tag}-seller-payments`);
+    },
+  );
 
   it.each([
     [1280, 'usdt'],
@@ -303,9 +328,11 @@ describe('money', { timeout: 150_000 }, () => {
     }
     await checkPage(a.page, `${tag}-customer-money`);
     await visit(b.page, '/profile/orders?role=selling');
-    const row = b.page.locator('main').getByText(title);
-    await expect.poll(() => row.count(), POLL).toBeGreaterThan(0);
-    expect(await textOf(b.page, 'main')).toContain('В работе');
+    const row = b.page.locator('.order-row', { hasText: title });
+    await expect.poll(() => row.count(), POLL).toBe(1);
+    expect(norm(await row.textContent())).toMatch(
+      /^Заказ №\d+ ?В работе.*Заказчик: Вера Проектова ?5 000 руб\. ?до срока 4 дня/,
+    );
     await checkPage(b.page, `${tag}-seller-orders`);
   });
 });
