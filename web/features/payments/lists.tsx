@@ -35,7 +35,7 @@ export function PaymentsTable({ payments, admin = false }: { payments: Payment[]
                 </AppLink>
               )}
             </td>
-            {admin && <td data-label="Покупатель">{p.customer ? `${p.customer.name} (${p.customer.email})` : ''}</td>}
+            {admin && <td data-label="Покупатель" className="fin-person">{p.customer ? `${p.customer.name} (${p.customer.email})` : ''}</td>}
             <td data-label="Способ">{METHOD_LABELS[p.method]}</td>
             <td data-label="Сумма">
               {rubles(p.amount)}
@@ -76,7 +76,7 @@ export function WithdrawalsTable({
         {withdrawals.map((w) => (
           <tr key={w._id}>
             <td data-label="Дата">{formatDate(w.created_at)}</td>
-            {actions && <td data-label="Пользователь">{w.user ? `${w.user.name} (${w.user.email})` : ''}</td>}
+            {actions && <td data-label="Пользователь" className="fin-person">{w.user ? `${w.user.name} (${w.user.email})` : ''}</td>}
             <td data-label="Сумма">{rubles(w.amount)}</td>
             <td data-label="Куда" className="fin-destination">
               {METHOD_LABELS[w.method]}: {w.destination}
