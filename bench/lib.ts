@@ -183,3 +183,54 @@ export function printTable(rows: Row[]) {
   console.log(`|${widths.map((w, i) => (i === 0 ? ` ${'-'.repeat(w)} ` : ` ${'-'.repeat(w - 1)}: `)).join('|')}|`);
   for (const line of lines.slice(1)) console.log(format(line));
 }
+
+/**
+ * A database of the benchmark's own on the PostgreSQL server of `adminUrl` (made afresh) and the production
+ * server running in this process on it: no demo data, no bot check, no rates service. `close()` stops the server
+ * and drops the database.
+ */
+export async function startBenchServer(adminUrl: string, name: string) {
+  const [{ mkdtempSync, rmSync }, os, path, { default: pg }] = await Promise.all([import('node:fs'), import('node:os'), import('node:path'), import('pg')]);
+  const database = `podryad_bench_${name}`;
+  const dropAndCreate = async (create: boolean) => {
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    try {
+      await admin.query(`drop database if exists ${database} with (force)`);
+      if (create) await admin.query(`create database ${database}`);
+    } finally {
+      await admin.end();
+    }
+  };
+  await dropAndCreate(true);
+  const url = new URL(adminUrl);
+  url.pathname = `/${database}`;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `podryad-${name}-bench-`));
+
+  process.env.NODE_ENV = 'production';
+  const { loadEnv } = await import('../server/env.ts');
+  const { createLogger } = await import('../server/logger.ts');
+  const { startServer } = await import('../server/server.ts');
+  const env = loadEnv({
+    NODE_ENV: 'production',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    RATES_URL: '',
+    SEED_DEMO: '0',
+    TURNSTILE_DISABLED: 'true',
+    JWT_SECRET: 'bench-only-secret-bench-only-secret-bench-only-secret',
+    DATA_DIR: dataDir,
+    DATABASE_URL: url.toString(),
+    LOG_LEVEL: 'silent',
+  });
+  const server = await startServer(env, createLogger(env));
+  return {
+    server,
+    databaseUrl: url.toString(),
+    async close() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      await dropAndCreate(false).catch(() => {});
+    },
+  };
+}

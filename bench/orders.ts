@@ -11,21 +11,13 @@
  * so that their lists have deep pages; the other users have a few dozen each. Latency is measured with one
  * connection (p50/p95/p99 are the time a request takes); BENCH_SECONDS (5) per target after 2 s of warm-up.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
-import { measure, type Row } from './lib.ts';
+import { measure, startBenchServer, type Row } from './lib.ts';
 
-const DB_NAME = 'podryad_bench_orders';
 const DEEP_ROWS = 5_000;
 const log = (message: string) => console.error(message); // progress on stderr keeps stdout pasteable
 
-function databaseUrl(adminUrl: string, name: string): string {
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 /**
  * Users and orders in bulk, in SQL. Users 1 and 2 (by their index) are the heavy customer and the heavy seller;
@@ -96,32 +88,9 @@ export async function runOrdersBench(): Promise<void> {
   if (!Number.isInteger(usersN) || usersN < 30) throw new Error('BENCH_USERS must be an integer ≥ 30');
   const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`drop database if exists ${DB_NAME} with (force)`);
-  await admin.query(`create database ${DB_NAME}`);
-  await admin.end();
-  const benchUrl = databaseUrl(adminUrl, DB_NAME);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'podryad-orders-bench-'));
-
-  process.env.NODE_ENV = 'production';
-  const { loadEnv } = await import('../server/env.ts');
-  const { createLogger } = await import('../server/logger.ts');
-  const { startServer } = await import('../server/server.ts');
+  const bench = await startBenchServer(adminUrl, 'orders');
+  const { server, databaseUrl: benchUrl } = bench;
   const { buildUser } = await import('../server/db/factories.ts');
-  const env = loadEnv({
-    NODE_ENV: 'production',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    RATES_URL: '',
-    SEED_DEMO: '0',
-    TURNSTILE_DISABLED: 'true',
-    JWT_SECRET: 'bench-only-secret-bench-only-secret-bench-only-secret',
-    DATA_DIR: dataDir,
-    DATABASE_URL: benchUrl,
-    LOG_LEVEL: 'silent',
-  });
-  const server = await startServer(env, createLogger(env));
   const client = new pg.Client({ connectionString: benchUrl });
   await client.connect();
   try {
@@ -182,12 +151,7 @@ export async function runOrdersBench(): Promise<void> {
     for (const line of lines.slice(1)) console.log(format(line));
   } finally {
     await client.end();
-    await server.close();
-    rmSync(dataDir, { recursive: true, force: true });
-    const cleanup = new pg.Client({ connectionString: adminUrl });
-    await cleanup.connect();
-    await cleanup.query(`drop database if exists ${DB_NAME} with (force)`).catch(() => {});
-    await cleanup.end();
+    await bench.close();
   }
 }
 

@@ -14,15 +14,11 @@
  * through the order service (each with its chat), the balances by one top-up transfer.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
-import { tsWorker } from './lib.ts';
+import { startBenchServer, tsWorker } from './lib.ts';
 
-const DB_NAME = 'podryad_bench_payments';
 const log = (message: string) => console.error(message); // progress on stderr keeps stdout pasteable
 
 interface PayJob {
@@ -72,11 +68,6 @@ if (!isMainThread) {
   parentPort!.postMessage(await payWorker(workerData as PayJob));
 }
 
-function databaseUrl(adminUrl: string, name: string): string {
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 const percentile = (sorted: number[], p: number) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? NaN;
 const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '–');
@@ -90,38 +81,14 @@ export async function runPaymentsBench(): Promise<void> {
   if (!Number.isInteger(perLevel) || perLevel < 10) throw new Error('BENCH_PAY_ORDERS must be an integer ≥ 10');
   const total = perLevel * levels.length;
 
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`drop database if exists ${DB_NAME} with (force)`);
-  await admin.query(`create database ${DB_NAME}`);
-  await admin.end();
-  const benchUrl = databaseUrl(adminUrl, DB_NAME);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'podryad-payments-bench-'));
-
-  process.env.NODE_ENV = 'production';
-  const { loadEnv } = await import('../server/env.ts');
-  const { createLogger } = await import('../server/logger.ts');
-  const { startServer } = await import('../server/server.ts');
+  const bench = await startBenchServer(adminUrl, 'payments');
+  const { server } = bench;
   const { buildUser, createUser } = await import('../server/db/factories.ts');
   const { createService } = await import('../server/db/catalog-factories.ts');
   const { users } = await import('../server/db/schema/users.ts');
-  type UserRow = typeof users.$inferSelect;
   const { checkLedger, postTransfer } = await import('../server/modules/ledger/index.ts');
   const { systemActor } = await import('../server/platform/actor.ts');
-
-  const env = loadEnv({
-    NODE_ENV: 'production',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    RATES_URL: '',
-    SEED_DEMO: '0',
-    TURNSTILE_DISABLED: 'true',
-    JWT_SECRET: 'bench-only-secret-bench-only-secret-bench-only-secret',
-    DATA_DIR: dataDir,
-    DATABASE_URL: benchUrl,
-    LOG_LEVEL: 'silent',
-  });
-  const server = await startServer(env, createLogger(env));
+  type UserRow = typeof users.$inferSelect;
   const { db } = server.database;
   const services = server.app.services;
   try {
@@ -205,12 +172,7 @@ export async function runPaymentsBench(): Promise<void> {
     console.log(`|${widths.map((w) => ` ${'-'.repeat(w - 1)}: `).join('|')}|`);
     for (const line of lines.slice(1)) console.log(format(line));
   } finally {
-    await server.close();
-    rmSync(dataDir, { recursive: true, force: true });
-    const cleanup = new pg.Client({ connectionString: adminUrl });
-    await cleanup.connect();
-    await cleanup.query(`drop database if exists ${DB_NAME} with (force)`).catch(() => {});
-    await cleanup.end();
+    await bench.close();
   }
 }
 
