@@ -272,3 +272,23 @@ describe('unused uploads are deleted after a day (M6)', () => {
     expect(existsSync(path.join(dataDir, 'uploads', avatar.filePath))).toBe(true);
   });
 });
+
+describe('a request with two file parts', () => {
+  it('stores nothing when the body is refused, whole or cut off after the first file', async () => {
+    const before = (await filesOf(member)).length;
+    for (const close of [true, false]) {
+      const { payload, headers } = multipartBody(
+        [
+          { name: 'file', filename: 'a.pdf', type: 'application/pdf', data: pdf(2048) },
+          { name: 'file', filename: 'b.png', type: 'image/png', data: PNG },
+        ],
+        { close },
+      );
+      const res = await t.app.inject({ method: 'POST', url: '/api/files/single', payload, headers: { ...headers, authorization: `Bearer ${await token(member)}` } });
+      expect(res.statusCode, res.body).toBeLessThan(500);
+      const stored = (await filesOf(member)).length - before;
+      // Either the one file is answered and kept, or the request is refused and nothing stays.
+      expect(res.statusCode === 200 ? stored <= 1 : stored === 0, `${res.statusCode} with ${stored} stored (close: ${close})`).toBe(true);
+    }
+  });
+});

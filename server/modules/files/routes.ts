@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { parseVariantPath } from '#contract/image-variants';
-import { badRequest, notFound, ok } from '../../lib/http.ts';
+import { badRequest, HttpError, notFound, ok } from '../../lib/http.ts';
 import { tokenOf, userForToken, type Tokens } from '../../lib/auth.ts';
 import type { Db } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema/users.ts';
@@ -70,24 +70,33 @@ export const filesRoutes: FastifyPluginAsync<{ files: FileService; tokens: Token
     },
   });
 
-  /** Reads the one file of an upload request and stores it for the signed-in user. */
+  /**
+   * Reads the one file of an upload request and stores it for the signed-in user. The whole body is read before
+   * answering: a body that breaks off after the file (a second part cut short) is refused, and the file it
+   * already stored is removed, so a 4xx never leaves a file behind.
+   */
   async function receive(request: FastifyRequest, user: UserRow) {
     if (!request.isMultipart()) throw badRequest(FILE_MESSAGES.missing);
     const free = await files.admit(user.id, request.ip);
-    let part;
+    let uploaded: Awaited<ReturnType<FileService['upload']>> | null = null;
     try {
-      part = await request.file();
+      for await (const part of request.parts()) {
+        if (part.type !== 'file') continue;
+        // Only the first part named "file" is taken; busboy's own limit stops any further file part.
+        if (uploaded || part.fieldname !== 'file') {
+          part.file.resume();
+          continue;
+        }
+        uploaded = await files.upload(user.id, { filename: part.filename, file: part.file }, free);
+      }
     } catch (err) {
+      if (uploaded) await files.remove(user, uploaded.filePath).catch(() => {});
+      if (err instanceof HttpError || (err as { statusCode?: number }).statusCode === 413) throw err;
       // A broken multipart body (no boundary, cut short) is the client's fault.
-      if ((err as { statusCode?: number }).statusCode === 413) throw err;
-      throw badRequest(FILE_MESSAGES.missing);
+      throw badRequest(uploaded ? FILE_MESSAGES.incomplete : FILE_MESSAGES.missing);
     }
-    if (!part) throw badRequest(FILE_MESSAGES.missing);
-    if (part.fieldname !== 'file') {
-      part.file.resume();
-      throw badRequest(FILE_MESSAGES.missing);
-    }
-    return files.upload(user.id, { filename: part.filename, file: part.file }, free);
+    if (!uploaded) throw badRequest(FILE_MESSAGES.missing);
+    return uploaded;
   }
 
   on('files.remove', async ({ body, user }) => {
