@@ -20,7 +20,7 @@ const headerCount = (page: Page) =>
     .count()
     .then(async (n) => (n ? Number(((await page.locator('header [data-testid="unseen-total"] [aria-hidden]').textContent()) ?? '0').trim()) : 0));
 
-const transport = (page: Page) => page.getByTestId('chat-transport').locator('span').last().textContent();
+const transport = (page: Page) => page.locator('.chat-page').getAttribute('data-transport');
 const composer = (page: Page) => page.getByLabel('Сообщение', { exact: true });
 const chatItems = (page: Page) => page.locator('[data-testid="chat-list-chats"] .chat-item');
 async function send(token: string, body: Record<string, unknown>) {
@@ -165,6 +165,18 @@ describe('chat', () => {
     await chatItems(page).first().click();
     await expect.poll(() => log(page).isVisible(), POLL).toBe(true);
     expect(await page.locator('.chat__aside').isVisible()).toBe(false);
+    // Issue 15 (2): the conversation fills the screen, its message box and send button in view; the other
+    // person's name keeps its room; no connection diagnostics for people (they are on /test).
+    await expect
+      .poll(async () => {
+        const box = await composer(page).boundingBox();
+        return box !== null && box.y >= 0 && box.y + box.height <= 740;
+      }, POLL)
+      .toBe(true);
+    const send = (await page.getByRole('button', { name: 'Отправить' }).boundingBox())!;
+    expect(send.y + send.height).toBeLessThanOrEqual(740);
+    expect((await page.locator('.chat-head__name').boundingBox())!.width).toBeGreaterThan(120);
+    expect(await page.getByText('Соединение:').count()).toBe(0);
     await checkA11y(page);
     await page.getByRole('button', { name: 'Назад к списку чатов' }).click();
     await expect.poll(() => page.locator('.chat__aside').isVisible(), POLL).toBe(true);

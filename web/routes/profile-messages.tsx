@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ArrowLeft, Trash2 } from '../components/ui/icons.tsx';
 import type { Route } from './+types/profile-messages';
@@ -56,18 +56,32 @@ interface Pending {
   person?: Person | null;
 }
 
-function ConnectionIndicator() {
-  const transport = useSocketTransport();
+/** How long a lost connection may last before the page says so (a page's first connect takes a moment). */
+const LOST_AFTER_MS = 3_000;
+
+/**
+ * Says so only when the live connection is lost; the transport's name is a diagnostic, shown on /test (SPEC §4),
+ * and kept on the page's `data-transport` for tests.
+ */
+function ConnectionLost({ transport }: { transport: string }) {
+  // Once a loss has lasted that long, a later one is said at once.
+  const [waited, setWaited] = useState(false);
+  useEffect(() => {
+    if (transport !== 'N/A') return;
+    const timer = setTimeout(() => setWaited(true), LOST_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [transport]);
+  if (transport !== 'N/A' || !waited) return null;
   return (
-    <p className="chat-conn" data-testid="chat-transport">
-      <span className={`chat-dot${transport !== 'N/A' ? ' chat-dot--on' : ''}`} aria-hidden />
-      Соединение: <span>{transport}</span>
+    <p className="chat-conn" role="status">
+      <span className="chat-dot" aria-hidden /> Нет соединения, переподключаемся…
     </p>
   );
 }
 
 export default function MessagesPage() {
   const { user } = useShell();
+  const transport = useSocketTransport();
   const s = useChatState();
   const me = user?._id ?? null;
   const [params] = useSearchParams();
@@ -115,6 +129,11 @@ export default function MessagesPage() {
   const other = active ? respondentOf(active, me) : undefined;
   const otherOnline = other ? (s.online[other._id] ?? other.online_status) : false;
   const showConversation = !!s.activeId || !!pending;
+  // On a phone an open conversation fills the screen under the header, its message box in view (issue 15, 2).
+  const chatBox = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (showConversation && window.matchMedia('(max-width: 700px)').matches) chatBox.current?.scrollIntoView({ block: 'start' });
+  }, [showConversation]);
 
   const openChat = (id: string) => {
     setPending(null);
@@ -151,12 +170,12 @@ export default function MessagesPage() {
   const headerOnline = other ? otherOnline : pending?.person ? (s.online[pending.person._id] ?? pending.person.online_status) : false;
 
   return (
-    <section className="page chat-page">
+    <section className="page chat-page" data-transport={transport}>
       <div className="chat-page__head">
         <h1 className="page__title">Сообщения</h1>
-        <ConnectionIndicator />
+        <ConnectionLost transport={transport} />
       </div>
-      <div className={`chat${showConversation ? ' chat--open' : ''}`}>
+      <div className={`chat${showConversation ? ' chat--open' : ''}`} ref={chatBox}>
         <div className="chat__aside">
           <div className="chat-tabs" role="tablist" aria-label="Списки чатов">
             {TABS.map((t) => {
@@ -217,8 +236,13 @@ export default function MessagesPage() {
                   </span>
                 </div>
                 {active?.kind === 'direct' && (
-                  <button type="button" className="btn btn--ghost btn--sm chat-head__delete" onClick={() => setConfirming(true)}>
-                    <Trash2 size={16} aria-hidden /> Удалить чат
+                  <button
+                    type="button"
+                    className="btn btn--ghost btn--sm chat-head__delete"
+                    aria-label="Удалить чат"
+                    onClick={() => setConfirming(true)}
+                  >
+                    <Trash2 size={16} aria-hidden /> <span className="chat-head__delete-label">Удалить чат</span>
                   </button>
                 )}
               </div>
