@@ -270,6 +270,7 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
     // The sandbox provider calls our webhook on this server's own address (the HTTP loopback).
     loopbackUrl: () => listeningUrl(app),
     webhookSecret: env.PAYMENTS_WEBHOOK_SECRET,
+    sandbox: env.PAYMENTS_SANDBOX,
     log: logger,
   });
   const services: Services = {

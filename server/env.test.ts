@@ -106,3 +106,16 @@ describe('loadEnv', () => {
     expect(() => loadEnv({ PUBLIC_URL: 'https://', DATA_DIR: dataDir() })).toThrow(/PUBLIC_URL/);
   });
 });
+
+describe('PAYMENTS_SANDBOX', () => {
+  const dir = () => mkdtempSync(path.join(tmpdir(), 'podryad-env-'));
+  const base = { JWT_SECRET: 'x'.repeat(40), TURNSTILE_DISABLED: 'true' };
+  it('is on in development, tests and the demo; off in a production that did not choose it', () => {
+    expect(loadEnv({ ...base, DATA_DIR: dir() }).PAYMENTS_SANDBOX).toBe(true);
+    expect(loadEnv({ ...base, NODE_ENV: 'test', DATA_DIR: dir() }).PAYMENTS_SANDBOX).toBe(true);
+    expect(loadEnv({ ...base, NODE_ENV: 'production', DEMO_MODE: '1', DATA_DIR: dir() }).PAYMENTS_SANDBOX).toBe(true);
+    expect(loadEnv({ ...base, NODE_ENV: 'production', SEED_DEMO: '0', DATA_DIR: dir() }).PAYMENTS_SANDBOX).toBe(false);
+    expect(loadEnv({ ...base, NODE_ENV: 'production', SEED_DEMO: '0', PAYMENTS_SANDBOX: 'true', DATA_DIR: dir() }).PAYMENTS_SANDBOX).toBe(true);
+    expect(loadEnv({ ...base, NODE_ENV: 'development', PAYMENTS_SANDBOX: '0', DATA_DIR: dir() }).PAYMENTS_SANDBOX).toBe(false);
+  });
+});

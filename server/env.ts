@@ -81,6 +81,10 @@ function schemaFor(nodeEnv: string) {
       JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
       // The payment providers' webhook signing secret (ADR 026); generated once and kept in DATA_DIR when unset.
       PAYMENTS_WEBHOOK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+      // The built-in sandbox provider confirms payments no one paid: on for development, tests and the demo; a
+      // production deployment turns it on only by choice (until a real provider adapter is configured, card, USDT
+      // and BTC are then unavailable and orders are paid from the balance only).
+      PAYMENTS_SANDBOX: z.enum(['true', 'false', '1', '0']).optional(),
       ADMIN_EMAIL: z.email().optional(),
       ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
       SEED_DEMO: flag(nodeEnv !== 'production'),
@@ -122,9 +126,11 @@ function schemaFor(nodeEnv: string) {
     });
 }
 
-export type Env = Omit<z.output<ReturnType<typeof schemaFor>>, 'JWT_SECRET' | 'PAYMENTS_WEBHOOK_SECRET'> & {
+export type Env = Omit<z.output<ReturnType<typeof schemaFor>>, 'JWT_SECRET' | 'PAYMENTS_WEBHOOK_SECRET' | 'PAYMENTS_SANDBOX'> & {
   JWT_SECRET: string;
   PAYMENTS_WEBHOOK_SECRET: string;
+  /** Whether the sandbox provider takes card, USDT and BTC payments (see the schema). */
+  PAYMENTS_SANDBOX: boolean;
 };
 
 export class EnvError extends Error {
@@ -144,6 +150,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     ...env,
     JWT_SECRET: env.JWT_SECRET ?? persistentSecret(env.DATA_DIR),
     PAYMENTS_WEBHOOK_SECRET: env.PAYMENTS_WEBHOOK_SECRET ?? persistentSecret(env.DATA_DIR, 'payments-webhook-secret'),
+    PAYMENTS_SANDBOX: env.PAYMENTS_SANDBOX === undefined ? env.NODE_ENV !== 'production' || env.DEMO_MODE : ['true', '1'].includes(env.PAYMENTS_SANDBOX),
   };
 }
 

@@ -504,3 +504,45 @@ describe('payment lists', () => {
     expect(more.body.result[0]._id).not.toBe(all.body.result[1]._id);
   });
 });
+
+describe('a production without the sandbox (PAYMENTS_SANDBOX off)', () => {
+  it('offers card, USDT and BTC as unavailable, refuses them and the sandbox pages; the balance still pays', async () => {
+    const off = await createTestApp({ PAYMENTS_WEBHOOK_SECRET: 'a-webhook-secret-for-the-tests-0123456789', PAYMENTS_SANDBOX: 'false' });
+    try {
+      const offDb = off.database.db;
+      const buyer = await createUser(offDb);
+      const sellerRow = await createUser(offDb, { role: 'seller' });
+      await off.app.services.platform.withTx(actor, ({ tx }) =>
+        postTransfer(tx, {
+          kind: 'adjustment',
+          key: `test-fund-off:${++n}`,
+          legs: [
+            { account: { kind: 'external', method: 'card' }, amount: -300_000 },
+            { account: { kind: 'available', userId: buyer.id }, amount: 300_000 },
+          ],
+        }),
+      );
+      await off.app.services.settings.all();
+      const open = () =>
+        off.app.services.platform.withTx(actor, (ctx) =>
+          off.app.services.orders.open(ctx, { customerId: buyer.id, sellerId: sellerRow.id, title: 'Логотип', price: 150_000, days: 3, revisions: 2 }),
+        );
+      const { order } = await open();
+      const auth = { authorization: `Bearer ${await off.app.services.tokens.sign(buyer)}` };
+      const send = (method: 'GET' | 'POST', url: string, body?: unknown) =>
+        off.app.inject({ method, url, headers: { ...auth, 'idempotency-key': randomUUID(), ...(body ? { 'content-type': 'application/json' } : {}) }, payload: body ? JSON.stringify(body) : undefined });
+
+      const page = (await send('GET', `/api/payments/orders/${order.id}`)).json().result as { methods: { method: string; usable: boolean; reason: string | null }[] };
+      for (const m of page.methods.filter((x) => x.method !== 'balance')) expect(m, m.method).toMatchObject({ usable: false, reason: PAYMENT_MESSAGES.methodUnavailable });
+      const card = await send('POST', '/api/payments/pay', { order_id: order.id, method: 'card' });
+      expect(card.statusCode).toBe(409);
+      expect(card.json().message).toBe(PAYMENT_MESSAGES.methodUnavailable);
+      expect((await send('POST', '/api/payments/quote', { order_id: order.id, method: 'usdt' })).statusCode).toBe(409);
+      expect((await send('GET', `/api/payments/sandbox/${randomUUID()}`)).statusCode).toBe(404);
+      expect((await send('POST', '/api/payments/pay', { order_id: order.id, method: 'balance' })).statusCode).toBe(200);
+      expect((await checkLedger(offDb)).problems).toEqual([]);
+    } finally {
+      await off.close();
+    }
+  });
+});

@@ -59,6 +59,8 @@ export interface PaymentServiceDeps {
   loopbackUrl?: () => string;
   /** The providers' webhook signing secret (env PAYMENTS_WEBHOOK_SECRET or DATA_DIR/payments-webhook-secret). */
   webhookSecret: string;
+  /** The sandbox provider is on (development, tests, the demo, or a production that chose it: env.ts). */
+  sandbox?: boolean;
   log: Logger;
 }
 
@@ -127,9 +129,17 @@ export class PaymentService {
     deps.platform.dispatcher.handle<SandboxWebhookJob>(SANDBOX_WEBHOOK_JOB, (job) => this.sendSandboxWebhook(job));
   }
 
-  /** The provider payments through card, USDT and BTC go to (the sandbox until a real one is configured). */
+  /**
+   * The provider payments through card, USDT and BTC go to: the sandbox until a real one is configured, and none
+   * in a production that did not choose the sandbox (it confirms payments no one made).
+   */
   private get provider(): PaymentProvider {
+    if (!this.providerOn) throw new HttpError(409, PAYMENT_MESSAGES.methodUnavailable);
     return this.sandbox;
+  }
+
+  private get providerOn(): boolean {
+    return this.deps.sandbox !== false;
   }
 
   // -------------------------------------------------------------------------------------------------------
@@ -178,7 +188,13 @@ export class PaymentService {
       if (key !== 'card' && key !== 'usdt' && key !== 'btc') continue;
       const perUnit = rate.currency === 'RUB' ? 1 : (rates[rate.currency] ?? 0);
       const { fee, amount } = convert(order.price, rate, perUnit);
-      const reason = !awaiting ? PAYMENT_MESSAGES.notAwaitingPayment : amount === null ? PAYMENT_MESSAGES.noRates : limitProblem(order.price, rate);
+      const reason = !this.providerOn
+        ? PAYMENT_MESSAGES.methodUnavailable
+        : !awaiting
+          ? PAYMENT_MESSAGES.notAwaitingPayment
+          : amount === null
+            ? PAYMENT_MESSAGES.noRates
+            : limitProblem(order.price, rate);
       list.push({
         method: key,
         title: rate.title,
@@ -230,6 +246,7 @@ export class PaymentService {
   }
 
   private async rateOf(method: 'card' | CryptoMethod): Promise<PaymentRate> {
+    if (!this.providerOn) throw new HttpError(409, PAYMENT_MESSAGES.methodUnavailable);
     const rate = (await this.methods())[method];
     if (!rate) throw badRequest(PAYMENT_MESSAGES.methodUnavailable);
     return rate;
@@ -399,7 +416,7 @@ export class PaymentService {
    */
   async webhook(providerName: string, rawBody: string, headers: Record<string, string | string[] | undefined>): Promise<{ received: boolean; duplicate: boolean }> {
     const provider = this.providers.get(providerName);
-    if (!provider) throw notFound();
+    if (!provider || (provider === this.sandbox && !this.providerOn)) throw notFound();
     const event = provider.verifyWebhook(rawBody, headers);
     if (!event) throw badRequest('Подпись вебхука не подтверждена');
     return this.deps.platform.withTx(systemActor(`payments.webhook.${providerName}`), async (ctx) => {
@@ -458,7 +475,7 @@ export class PaymentService {
   // -------------------------------------------------------------------------------------------------------
 
   private async sandboxPayment(paymentId: string): Promise<PaymentRow> {
-    if (!isUuid(paymentId)) throw notFound(PAYMENT_MESSAGES.paymentNotFound);
+    if (!this.providerOn || !isUuid(paymentId)) throw notFound(PAYMENT_MESSAGES.paymentNotFound);
     const [payment] = await this.deps.db
       .select()
       .from(payments)
