@@ -19,6 +19,9 @@ const dbProject = (name: 'pglite' | 'postgres') => ({
 export default defineConfig({
   test: {
     environment: 'node',
+    // Vitest's default is one worker fewer than the cores: one worker on the 2-core machines this runs on. Two
+    // keep `npm test` within its 15 minutes (the database tests wait on PostgreSQL as much as they compute).
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
