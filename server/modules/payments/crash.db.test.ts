@@ -1,20 +1,19 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/database.ts';
-import { openPglite, type Database } from '../../db/client.ts';
+import type { Database } from '../../db/client.ts';
+import { runChild, withDatabase } from '../../test/child-process.ts';
 import { outbox } from '../../db/schema/outbox.ts';
 import { ledgerTransfers, orders, payments, webhookEvents } from '../../db/schema/money.ts';
 import { checkLedger } from '../ledger/index.ts';
 import { SANDBOX_WEBHOOK_JOB } from './service.ts';
 
 // Issue 12: "The server is killed with SIGKILL in the middle of a webhook; the provider retries. After a restart
-// the order is paid once and ledger:check passes." The pattern of server/platform/crash.db.test.ts.
+// the order is paid once and ledger:check passes." Its processes run through server/test/child-process.ts, as in server/platform/crash.db.test.ts.
 
-const root = path.resolve(import.meta.dirname, '../../..');
 const onPostgres = process.env.TEST_DB === 'postgres';
 
 // PostgreSQL: a database of this file's own; PGlite: a data directory the processes take turns on.
@@ -24,48 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => database?.drop());
 
-function run(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      RATES_URL: '',
-      REDIS_URL: '',
-      SMTP_URL: '',
-      SEED_DEMO: '0',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_URL: database?.url ?? '',
-      ...env,
-    },
-  });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  const waitFor = async (pattern: RegExp, ms = 60_000): Promise<RegExpMatchArray> => {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const match = out.match(pattern);
-      if (match) return match;
-      if (Date.now() > deadline || child.exitCode !== null || child.signalCode !== null) throw new Error(`${args.join(' ')}: no ${pattern} in:\n${out}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
-  return { child, exited, waitFor, output: () => out };
-}
-
-/** The database between two server processes (PGlite has one writer: opened only while no server runs). */
-async function withDb<T>(dataDir: string, fn: (db: Database['db']) => Promise<T>): Promise<T> {
-  const opened = database ?? (await openPglite(path.join(dataDir, 'db')));
-  try {
-    return await fn(opened.db);
-  } finally {
-    if (!database) await opened.close();
-  }
-}
+const run = (args: string[], env: Record<string, string>) => runChild(args, env, database?.url);
+const withDb = <T>(dataDir: string, fn: (db: Database['db']) => Promise<T>) => withDatabase(database, dataDir, fn);
 
 const count = (rows: unknown[]) => rows.length;
 
