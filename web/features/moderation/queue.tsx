@@ -1,10 +1,10 @@
-import { Form, useNavigation, useRevalidator, useSearchParams } from 'react-router';
+import { useRevalidator, useSearchParams } from 'react-router';
 import { Pencil } from '../../components/ui/icons.tsx';
 import type { PublicUser } from '#contract/catalog';
 import { formatDate, formatRelative } from '../../lib/dates.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { Avatar } from '../../components/ui/avatar.tsx';
-import { TextField } from '../../components/ui/form.tsx';
+import { ListSearch, StateTabs, useListLink } from '../../components/ui/list-controls.tsx';
 import { isPublic, type ItemKind, publicPath, StatusBadge } from '../items/index.ts';
 import { ModerationActions } from './moderation-actions.tsx';
 import type { QueueTab } from './tabs.ts';
@@ -56,53 +56,18 @@ export function ModerationQueue({
   searchHint,
 }: QueueProps) {
   const [params] = useSearchParams();
-  const navigation = useNavigation();
   const revalidator = useRevalidator();
   const base = kind === 'service' ? '/admin/services' : '/admin/projects';
   const q = params.get('q') ?? '';
-  const link = (change: Record<string, string | null>) => {
-    const next = new URLSearchParams(params);
-    next.delete('cursor');
-    for (const [k, v] of Object.entries(change)) {
-      if (v === null) next.delete(k);
-      else next.set(k, v);
-    }
-    const search = next.toString();
-    return search ? `?${search}` : base;
-  };
+  const link = useListLink(base);
   const onFirstPage = !params.get('cursor');
   const empty = tabs.find((t) => t.value === tab)?.empty ?? 'Ничего не нашлось.';
 
   return (
     <section className="page">
       <h1 className="page__title">{title}</h1>
-      <nav className="tabs" aria-label="Состояние">
-        <ul>
-          {tabs.map((t) => (
-            <li key={t.value}>
-              <AppLink
-                to={link({ status: t.value })}
-                className="tabs__link"
-                aria-current={t.value === tab ? 'page' : undefined}
-              >
-                {t.label}
-              </AppLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <Form method="get" className="toolbar queue-search" role="search">
-        <input type="hidden" name="status" value={tab} />
-        <TextField label="Поиск" name="q" defaultValue={q} placeholder={searchHint} key={q} />
-        <button type="submit" className="btn btn--primary" disabled={navigation.state !== 'idle'}>
-          Найти
-        </button>
-        {q && (
-          <AppLink to={link({ q: null })} className="btn btn--ghost">
-            Сбросить
-          </AppLink>
-        )}
-      </Form>
+      <StateTabs tabs={tabs} current={tab} link={link} />
+      <ListSearch q={q} status={tab} placeholder={searchHint} resetTo={link({ q: null })} />
       {failed ? (
         <div className="empty-state" role="alert">
           <p>Не удалось загрузить список.</p>

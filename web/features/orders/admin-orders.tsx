@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
-import { Form, useNavigation, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import type { Message } from '#contract/chat';
 import type { Order, OrderDetail } from '#contract/orders';
 import { api } from '../../lib/api.ts';
 import { formatDate } from '../../lib/dates.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { Price } from '../../components/ui/price.tsx';
-import { TextField } from '../../components/ui/form.tsx';
+import { ListSearch, StateTabs, useListLink } from '../../components/ui/list-controls.tsx';
 import { Modal } from '../items/index.ts';
 import { OrderStatusBadge } from './status-badge.tsx';
 import { countdown } from './format.ts';
@@ -28,47 +28,16 @@ const who = (p: { name: string; surname: string; user_name: string }) => `${p.na
 
 export function AdminOrders({ orders, total, next, failed }: { orders: Order[]; total: number; next: string | null; failed: boolean }) {
   const [params] = useSearchParams();
-  const navigation = useNavigation();
   const tab = params.get('status') ?? 'all';
   const q = params.get('q') ?? '';
   const [openId, setOpenId] = useState<string | null>(null);
-  const link = (change: Record<string, string | null>) => {
-    const nextParams = new URLSearchParams(params);
-    nextParams.delete('cursor');
-    for (const [k, v] of Object.entries(change)) {
-      if (v === null || v === 'all') nextParams.delete(k);
-      else nextParams.set(k, v);
-    }
-    const search = nextParams.toString();
-    return search ? `?${search}` : '/admin/orders';
-  };
+  const link = useListLink('/admin/orders', 'all');
 
   return (
     <section className="page">
       <h1 className="page__title">Заказы</h1>
-      <nav className="tabs" aria-label="Состояние">
-        <ul>
-          {ADMIN_ORDER_TABS.map((t) => (
-            <li key={t.value}>
-              <AppLink to={link({ status: t.value })} className="tabs__link" aria-current={t.value === tab ? 'page' : undefined}>
-                {t.label}
-              </AppLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <Form method="get" className="toolbar queue-search" role="search">
-        {tab !== 'all' && <input type="hidden" name="status" value={tab} />}
-        <TextField label="Поиск" name="q" defaultValue={q} placeholder="Номер заказа или слова названия" key={q} />
-        <button type="submit" className="btn btn--primary" disabled={navigation.state !== 'idle'}>
-          Найти
-        </button>
-        {q && (
-          <AppLink to={link({ q: null })} className="btn btn--ghost">
-            Сбросить
-          </AppLink>
-        )}
-      </Form>
+      <StateTabs tabs={ADMIN_ORDER_TABS} current={tab} link={link} />
+      <ListSearch q={q} status={tab === 'all' ? null : tab} placeholder="Номер заказа или слова названия" resetTo={link({ q: null })} />
       {failed ? (
         <p className="empty-state" role="alert">
           Не удалось загрузить заказы.
