@@ -44,7 +44,8 @@ export function TimeChart({ title, summary, days, series, testId }: { title: str
             height: HEIGHT,
             legend: { show: true, live: true },
             cursor: { drag: { x: false, y: false }, points: { show: series.some((s) => s.kind === 'line') } },
-            scales: { x: { time: false }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+            // Half a day either side, so that the first and last days' bars are whole.
+            scales: { x: { time: false, range: (_u, min, max) => [min - 43_200, max + 43_200] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
             series: [
               { label: 'День', value: (_u, v) => (v == null ? '—' : dayLabel(isoOf(v))) },
               ...series.map((s) => ({
@@ -113,7 +114,9 @@ export function TimeChart({ title, summary, days, series, testId }: { title: str
                 <tr key={r.day}>
                   <th scope="row">{dayLabel(r.day)}</th>
                   {r.values.map((v, i) => (
-                    <td key={series[i]!.label}>{series[i]!.format(v)}</td>
+                    <td key={series[i]!.label} data-label={series[i]!.label}>
+                      {series[i]!.format(v)}
+                    </td>
                   ))}
                 </tr>
               ))}

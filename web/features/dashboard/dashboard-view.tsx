@@ -76,9 +76,9 @@ export function DashboardView({ data, period }: { data: Dashboard; period: Dashb
             <div className="card dash-total">
               <dt>Конверсия</dt>
               <dd>{totals.conversion === null ? '—' : percent(totals.conversion)}</dd>
-              <p className="dash-total__hint">
+              <dd className="dash-total__hint">
                 {count(totals.service_orders)} {ordersWord(totals.service_orders)} со страниц услуг на {count(totals.views)} {viewsWord(totals.views)}
-              </p>
+              </dd>
             </div>
           </>
         )}

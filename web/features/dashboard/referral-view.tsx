@@ -125,7 +125,9 @@ export function ReferralView({ data, link }: { data: ReferralPage; link: string 
                 <td data-label="Дата">{formatDate(e.created_at)}</td>
                 <td data-label="Заказ">№{e.order_number}</td>
                 <td data-label="Приглашённый">
-                  {e.person.name} <span className="muted">({SIDE_LABELS[e.side].toLowerCase()})</span>
+                  <span>
+                    {e.person.name} <span className="muted">({SIDE_LABELS[e.side].toLowerCase()})</span>
+                  </span>
                 </td>
                 <td data-label="Сумма заказа">{rubles(e.price)}</td>
                 <td data-label="Ставка">{basisPoints(e.rate_bp)}</td>
