@@ -37,7 +37,7 @@ export function TimeChart({ title, summary, days, series, testId }: { title: str
       .then(({ default: UPlot }) => {
         if (disposed) return;
         const xs = days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
-        const bars = UPlot.paths.bars!({ size: [0.7, 28], gap: 1 });
+        const bars = UPlot.paths.bars!({ size: [0.7, 28, 2], gap: 1 });
         plot = new UPlot(
           {
             width: Math.max(el.clientWidth, 200),
