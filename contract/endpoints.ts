@@ -4,6 +4,7 @@ import { adminEndpoints } from './endpoints/admin.ts';
 import { authEndpoints } from './endpoints/auth.ts';
 import { bidEndpoints } from './endpoints/bids.ts';
 import { chatEndpoints } from './endpoints/chat.ts';
+import { dashboardEndpoints } from './endpoints/dashboard.ts';
 import { favoriteEndpoints } from './endpoints/favorites.ts';
 import { fileEndpoints } from './endpoints/files.ts';
 import { healthEndpoints } from './endpoints/health.ts';
@@ -38,6 +39,7 @@ export const endpoints = {
   ...bidEndpoints,
   ...orderEndpoints,
   ...paymentEndpoints,
+  ...dashboardEndpoints,
 } satisfies { [N in RouteName]: EndpointDef };
 
 export type Endpoints = typeof endpoints;

@@ -107,6 +107,10 @@ export const ROUTES = {
   'withdrawals.create': 'POST /api/withdrawals',
   'withdrawals.mine': 'GET /api/withdrawals/my',
 
+  // The profile dashboard and the referral page (issue 13).
+  'dashboard.mine': 'GET /api/dashboard',
+  'referrals.mine': 'GET /api/referrals/my',
+
 
   'admin.users.list': 'GET /api/admin/users',
   'admin.users.get': 'GET /api/admin/users/:id',

@@ -31,6 +31,7 @@ import { favoriteRoutes, FavoriteService } from './modules/favorites/index.ts';
 import { peopleRoutes, PeopleService } from './modules/people/index.ts';
 import { chatRoutes, ChatService } from './modules/chat/index.ts';
 import { paymentRatesRoutes, paymentRoutes, PaymentService } from './modules/payments/index.ts';
+import { dashboardRoutes, DashboardService } from './modules/dashboard/index.ts';
 import { orderRoutes, OrderService } from './modules/orders/index.ts';
 import { bidRoutes, BidService } from './modules/bids/index.ts';
 import { presentMe, userRoutes, UserService } from './modules/users/index.ts';
@@ -95,6 +96,8 @@ export interface Services {
   bids: BidService;
   orders: OrderService;
   payments: PaymentService;
+  /** The profile dashboard and referral page (issue 13). */
+  dashboard: DashboardService;
   /** Guests' rendered pages, kept for seconds (ADR 021). */
   pageCache: PageCache;
 }
@@ -297,6 +300,7 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
     bids,
     orders,
     payments,
+    dashboard: new DashboardService({ db, settings, clock: platform.clock }),
     pageCache: new PageCache(),
   };
   app.decorate('services', services);
@@ -426,6 +430,7 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
   await app.register(bidRoutes, { bids, reads });
   await app.register(orderRoutes, { orders, reads });
   await app.register(paymentRoutes, { payments, reads });
+  await app.register(dashboardRoutes, { dashboard: services.dashboard, reads });
 
   app.get('/api/*', { schema: { hide: true } }, async (_request, reply) =>
     reply.status(404).send({ status: 404, message: MESSAGES.notFound }),

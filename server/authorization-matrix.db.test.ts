@@ -549,6 +549,9 @@ const MATRIX = {
   },
   'finance.balance': { expect: signedIn(), request: () => ({}) },
   'finance.entries': { expect: signedIn(), request: () => ({}) },
+  // The dashboard and referral page (issue 13): each caller's own figures, so every signed-in member gets theirs.
+  'dashboard.mine': { expect: signedIn(), request: () => ({ query: { period: '7', role: 'seller' } }) },
+  'referrals.mine': { expect: signedIn(), request: () => ({}) },
   // One's own money, with a confirmed email (PRODUCT.md).
   'withdrawals.create': {
     writes: true,

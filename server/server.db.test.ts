@@ -147,10 +147,35 @@ describe('boot', () => {
     expect(await balancesOf(db, customer!.id)).toEqual({ available: DEMO_TOP_UP - paid - completed.price, held: 0 });
     const [withdrawal] = await db.select().from(withdrawals).where(eq(withdrawals.userId, seller!.id));
     expect(withdrawal).toMatchObject({ status: 'pending', amount: DEMO_WITHDRAWAL });
-    expect(await balancesOf(db, seller!.id)).toEqual({ available: completed.price - commissionOf(completed) - DEMO_WITHDRAWAL, held: DEMO_WITHDRAWAL });
+    // And the 3.5 % rewards of the orders of Марина, whom the demo seller brought (issue 13).
+    const [marina] = await db.select().from(users).where(eq(users.email, 'marina_flowers@example.com'));
+    const hers = await db.select().from(orders).where(eq(orders.customerId, marina!.id));
+    const rewards = hers.reduce((sum, o) => sum + Math.round((o.price * 350) / 10_000), 0);
+    expect(await balancesOf(db, seller!.id)).toEqual({ available: completed.price - commissionOf(completed) - DEMO_WITHDRAWAL + rewards, held: DEMO_WITHDRAWAL });
     const succeeded = await db.select().from(payments).where(and(eq(payments.customerId, customer!.id), eq(payments.status, 'succeeded')));
     expect(succeeded).toHaveLength(mine.length - 1);
     expect((await checkLedger(db)).problems).toEqual([]);
+  });
+
+  it('seeds a referral chain through the real registration and non-empty dashboards for the demo seller and customer (issue 13)', async () => {
+    const db = server.database.db;
+    const [seller] = await db.select().from(users).where(eq(users.email, 'seller@example.com'));
+    const [customer] = await db.select().from(users).where(eq(users.email, 'customer@example.com'));
+    const [marina] = await db.select().from(users).where(eq(users.email, 'marina_flowers@example.com'));
+    expect(marina).toMatchObject({ referredBy: seller!.id, userName: 'marina_flowers' });
+    expect(marina!.emailConfirmedAt).not.toBeNull();
+    const { dashboard } = server.app.services;
+    const referrals = await dashboard.referrals(seller!);
+    expect(referrals.people.map((p) => p.name)).toEqual(['Марина К.']);
+    expect(referrals.earnings).toHaveLength(2);
+    expect(referrals.earnings.every((e) => e.rate_bp === 350 && e.side === 'customer')).toBe(true);
+    const sold = await dashboard.dashboard({ ...seller!, activeRole: 'seller' }, { period: '30', role: 'seller' });
+    expect(sold.totals.amount).toBeGreaterThan(0);
+    expect(sold.totals.views).toBeGreaterThan(0);
+    expect(sold.totals.conversion).not.toBeNull();
+    const bought = await dashboard.dashboard(customer!, { period: '30', role: 'customer' });
+    expect(bought.totals.amount).toBeGreaterThan(0);
+    expect(bought.by_status.length).toBeGreaterThan(3);
   });
 
   it('gives every demo service 1–3 pictures: JPEGs its seller uploaded, served under /uploads/ and shown as card covers', async () => {

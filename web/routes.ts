@@ -49,8 +49,11 @@ export default [
       // finance and payments
       route('finance', 'routes/profile-finance.tsx', { id: 'profile-finance' }),
       route('payments', 'routes/profile-payments.tsx', { id: 'profile-payments' }),
+      // The dashboard and the referral page (issue 13).
+      route('dashboard', 'routes/profile-dashboard.tsx', { id: 'profile-dashboard' }),
+      route('referral', 'routes/profile-referral.tsx', { id: 'profile-referral' }),
       // Later issues.
-      ...(['dashboard', 'reviews', 'disputes', 'referral', 'notifications'] as const).map((p) => page(p, `profile-${p}`)),
+      ...(['reviews', 'disputes', 'notifications'] as const).map((p) => page(p, `profile-${p}`)),
     ]),
     route('admin', 'layouts/admin-layout.tsx', [
       index('routes/admin-index.tsx'),

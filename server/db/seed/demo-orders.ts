@@ -6,6 +6,10 @@ import { services } from '../schema/catalog.ts';
 import { systemActor } from '../../platform/actor.ts';
 import { postTransfer } from '../../modules/ledger/index.ts';
 import { createProject } from '../catalog-factories.ts';
+import { createUser } from '../factories.ts';
+import { serviceViewsDaily } from '../schema/stats.ts';
+import { TURNSTILE_DUMMY_TOKEN } from '../../lib/turnstile.ts';
+import { dayOf, daysUpTo } from '../../../contract/dashboard.ts';
 import type { DemoAccount } from './demo.ts';
 
 /** The demo customer's starting balance, kopecks (30 000 ₽): enough for every paid demo order, with change left. */
@@ -15,7 +19,7 @@ export const DEMO_WITHDRAWAL = 100_000;
 /** The ledger key of a demo user's starting balance. */
 export const demoTopUpKey = (userId: string) => `demo-top-up:${userId}`;
 
-type Money = Pick<Services, 'platform' | 'orders' | 'payments' | 'bids'>;
+type Money = Pick<Services, 'platform' | 'orders' | 'payments' | 'bids' | 'auth'>;
 
 /**
  * Orders in every state for the demo (issue 12: "a newcomer sees the flows at once"), made through the real
@@ -32,8 +36,12 @@ type Money = Pick<Services, 'platform' | 'orders' | 'payments' | 'bids'>;
  * - in progress with the seller's cancellation proposal waiting for the customer's answer (ivan_seo);
  * - from the demo seller's bid on the customer's project, accepted and paid.
  * The demo seller then asks to withdraw 1 000 ₽: the admin's /admin/payments has a request to approve.
+ *
+ * A referral chain (issue 13): Марина registers with the demo seller's referral code, buys from two other sellers
+ * and accepts their work, so the demo seller's /profile/referral shows her and a reward for each order. The demo
+ * seller's services get a month of daily views, so the dashboard's views and conversion have something to show.
  */
-export async function seedDemoOrders(money: Money, db: Db, accounts: Pick<DemoAccount, 'email' | 'role'>[]): Promise<void> {
+export async function seedDemoOrders(money: Money, db: Db, accounts: Pick<DemoAccount, 'email' | 'role' | 'password'>[]): Promise<void> {
   const emailOf = (role: string) => accounts.find((a) => a.role === role)?.email ?? fail(`demo orders: no demo ${role}`);
   const people = await db.select().from(users);
   const byEmail = (email: string) => people.find((u) => u.email === email) ?? fail(`demo orders: no user ${email}`);
@@ -111,6 +119,59 @@ export async function seedDemoOrders(money: Money, db: Db, accounts: Pick<DemoAc
 
   // The demo seller withdraws part of the completed order's payment: a request for the admin.
   await money.payments.withdraw(seller, { amount: DEMO_WITHDRAWAL, method: 'card', destination: '4111 1111 1111 1111' });
+
+  const referred = await registerReferred(money, db, seller, accounts[0]?.password ?? fail('demo orders: no password'));
+  await topUp(money, referred.id);
+  for (const [owner, title] of [
+    ['dmitry_dev', 'Сверстаю лендинг'],
+    ['anna_design', 'Создам современный логотип'],
+  ] as const) {
+    const id = (await money.orders.create(referred, { service_id: serviceOf(byName(owner), title).id, package: null, extras: [] }))._id;
+    await money.payments.pay(referred, { order_id: id, method: 'balance' });
+    await money.orders.deliver(byName(owner), id, { message: 'Готово: файлы в чате.', files: [] });
+    await money.orders.accept(referred, id);
+  }
+
+  // A month of the demo seller's service views, as the view tally would have written them (ADR 031).
+  const days = daysUpTo(dayOf(new Date()), 30);
+  const own = offered.filter((s) => s.sellerId === seller.id);
+  await db.insert(serviceViewsDaily).values(
+    own.flatMap((s, i) => days.map((day, d) => ({ serviceId: s.id, day, views: 3 + ((i * 7 + d * 13) % 11) + (d > 20 ? 4 : 0) }))),
+  ).onConflictDoNothing();
+}
+
+/**
+ * Марина, registered through the real registration with the demo seller's referral code (the referral link's
+ * path), her email confirmed. Where the bot check is configured the dummy token does not pass: she is then made
+ * with the same referrer directly.
+ */
+async function registerReferred(money: Money, db: Db, referrer: UserRow, password: string): Promise<UserRow> {
+  const email = 'marina_flowers@example.com';
+  const profile = { user_name: 'marina_flowers', name: 'Марина', surname: 'Кузнецова', role: 'customer' as const };
+  try {
+    await money.auth.register(
+      { ...profile, email, password, repeat_password: password, 'cf-turnstile-response': TURNSTILE_DUMMY_TOKEN, referralCode: referrer.referralCode },
+      '127.0.0.1',
+    );
+  } catch {
+    await createUser(db, { userName: profile.user_name, name: profile.name, surname: profile.surname, email, password, role: 'customer', referredBy: referrer.id });
+  }
+  const [user] = await db.update(users).set({ emailConfirmedAt: new Date() }).where(eq(users.email, email)).returning();
+  return user ?? fail('demo orders: Марина was not registered');
+}
+
+async function topUp(money: Money, userId: string) {
+  await money.platform.withTx(systemActor('demo.seed'), (ctx) =>
+    postTransfer(ctx.tx, {
+      kind: 'payment',
+      key: demoTopUpKey(userId),
+      description: 'Пополнение баланса (демо)',
+      legs: [
+        { account: { kind: 'external', method: 'card' }, amount: -DEMO_TOP_UP },
+        { account: { kind: 'available', userId }, amount: DEMO_TOP_UP },
+      ],
+    }),
+  );
 }
 
 function fail(message: string): never {

@@ -6,6 +6,7 @@ import type { Db } from '../../db/client.ts';
 import { services, type PendingServiceEdit, type ServiceStatus } from '../../db/schema/catalog.ts';
 import { categories, subCategories } from '../../db/schema/lookups.ts';
 import { users, type UserRow } from '../../db/schema/users.ts';
+import { serviceViewsDaily } from '../../db/schema/stats.ts';
 import { badRequest, notFound } from '../../lib/http.ts';
 import type { Letters, ServiceDecision } from '../../platform/letters/index.ts';
 import { userActor } from '../../platform/actor.ts';
@@ -49,6 +50,7 @@ import {
   type serviceStatusActionSchema,
 } from '#contract/catalog';
 import { MESSAGES } from '#contract/messages';
+import { dayOf } from '#contract/dashboard';
 import { MODERATION_MESSAGES } from '#contract/moderation';
 
 // Services (kworks): the public listing and page, the seller's own services and their states, and moderation.
@@ -222,10 +224,17 @@ export class ServiceCatalog {
     this.seen = deps.seen ?? new SeenToday(null, deps.log);
     this.views = new Tally(async (batch) => {
       const rows = JSON.stringify(batch.map(([id, n]) => ({ id, n })));
+      // One statement: the running totals, and the day's row of each service for the seller's dashboard (ADR 031;
+      // a batch's views count on the Moscow day it is written, at most the tally's interval late).
       await this.db.execute(sql`
-        update ${services} set views = ${services.views} + v.n, popularity = ${services.popularity} + v.n
-        from jsonb_to_recordset(${rows}::jsonb) as v(id uuid, n int)
-        where ${services.id} = v.id`);
+        with counted as (
+          update ${services} set views = ${services.views} + v.n, popularity = ${services.popularity} + v.n
+          from jsonb_to_recordset(${rows}::jsonb) as v(id uuid, n int)
+          where ${services.id} = v.id
+          returning ${services.id} as id, v.n as n)
+        insert into ${serviceViewsDaily} (service_id, day, views)
+        select id, ${dayOf(new Date())}::date, n from counted
+        on conflict (service_id, day) do update set views = ${serviceViewsDaily}.views + excluded.views`);
     }, deps.log);
   }
 
