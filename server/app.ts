@@ -32,6 +32,7 @@ import { peopleRoutes, PeopleService } from './modules/people/index.ts';
 import { chatRoutes, ChatService } from './modules/chat/index.ts';
 import { paymentRatesRoutes, paymentRoutes, PaymentService } from './modules/payments/index.ts';
 import { orderRoutes, OrderService } from './modules/orders/index.ts';
+import { reviewRoutes, ReviewService } from './modules/reviews/index.ts';
 import { bidRoutes, BidService } from './modules/bids/index.ts';
 import { presentMe, userRoutes, UserService } from './modules/users/index.ts';
 import { authRoutes, AuthService } from './modules/auth/index.ts';
@@ -94,6 +95,7 @@ export interface Services {
   chat: ChatService;
   bids: BidService;
   orders: OrderService;
+  reviews: ReviewService;
   payments: PaymentService;
   /** Guests' rendered pages, kept for seconds (ADR 021). */
   pageCache: PageCache;
@@ -297,6 +299,7 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
     bids,
     orders,
     payments,
+    reviews: new ReviewService({ db, platform, settings, letters }),
     pageCache: new PageCache(),
   };
   app.decorate('services', services);
@@ -426,6 +429,7 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
   await app.register(bidRoutes, { bids, reads });
   await app.register(orderRoutes, { orders, reads });
   await app.register(paymentRoutes, { payments, reads });
+  await app.register(reviewRoutes, { reviews: services.reviews, reads });
 
   app.get('/api/*', { schema: { hide: true } }, async (_request, reply) =>
     reply.status(404).send({ status: 404, message: MESSAGES.notFound }),

@@ -26,6 +26,7 @@ export const RECURRING_JOBS = {
   ratesRefresh: 'rates-refresh',
   archiveStaleProjects: 'archive-stale-projects',
   uploadsCleanup: 'uploads-cleanup',
+  reviewsRatingWindow: 'reviews-rating-window',
 } as const;
 /** An upload nothing uses is deleted once it is this old (time enough to finish the form it was made for). */
 const UNUSED_UPLOAD_MS = 24 * 60 * 60_000;
@@ -66,6 +67,8 @@ export async function startServer(
   dispatcher.every(RECURRING_JOBS.ratesRefresh, RATES_REFRESH_MS, () => app.services.rates.refresh());
   dispatcher.every(RECURRING_JOBS.archiveStaleProjects, 60 * 60_000, () => archiveStaleProjects(database.db));
   dispatcher.every(RECURRING_JOBS.uploadsCleanup, 60 * 60_000, () => app.services.files.sweepUnused(new Date(Date.now() - UNUSED_UPLOAD_MS)));
+  // Ratings are means of the reviews of the last months (ADR 029): daily, those a review has left are recomputed.
+  dispatcher.every(RECURRING_JOBS.reviewsRatingWindow, 24 * 60 * 60_000, () => app.services.reviews.refreshRatingWindow());
   if (opts.dispatch !== false) {
     await dispatcher.start();
     // SPEC §7: fetched once at startup when no rate is held, then hourly.
