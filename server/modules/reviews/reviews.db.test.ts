@@ -102,7 +102,10 @@ describe('double-blind reviews', () => {
 
     // Each recipient gets a "new review" letter through the outbox.
     const letters = await db.select().from(outbox).where(eq(outbox.kind, 'letter'));
-    const subjects = letters.map((l) => `${(l.payload as { to: string }).to} ${(l.payload as { subject: string }).subject}`);
+    const subjects = letters.map((l) => {
+      const { to, letter } = l.payload as { to: string; letter: { subject: string } };
+      return `${to} ${letter.subject}`;
+    });
     expect(subjects).toContain(`${seller.user.email} Новый отзыв о вас по заказу №${order.number}`);
     expect(subjects).toContain(`${customer.user.email} Новый отзыв о вас по заказу №${order.number}`);
   });
