@@ -49,8 +49,10 @@ export default [
       // finance and payments
       route('finance', 'routes/profile-finance.tsx', { id: 'profile-finance' }),
       route('payments', 'routes/profile-payments.tsx', { id: 'profile-payments' }),
+      // Reviews (issue 13).
+      route('reviews', 'routes/profile-reviews.tsx', { id: 'profile-reviews' }),
       // Later issues.
-      ...(['dashboard', 'reviews', 'disputes', 'referral', 'notifications'] as const).map((p) => page(p, `profile-${p}`)),
+      ...(['dashboard', 'disputes', 'referral', 'notifications'] as const).map((p) => page(p, `profile-${p}`)),
     ]),
     route('admin', 'layouts/admin-layout.tsx', [
       index('routes/admin-index.tsx'),

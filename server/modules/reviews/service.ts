@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { orders } from '../../db/schema/money.ts';
-import { reviews, type ReviewRow } from '../../db/schema/reviews.ts';
+import { reviews } from '../../db/schema/reviews.ts';
 import { services } from '../../db/schema/catalog.ts';
 import { users, type UserRow } from '../../db/schema/users.ts';
 import { badRequest, HttpError, notFound } from '../../lib/http.ts';
@@ -19,7 +19,7 @@ import { audit } from '../../platform/audit.ts';
 import { cappedTotal, cursorPosition, keysetAfter, orderBy, page, timestampKey, type CursorValue, type SortKey } from '../../platform/listing/listing.ts';
 import { publicService } from '../services/index.ts';
 import { personPolicy } from '../people/index.ts';
-import { isVisibleReview, reviewOrderPolicy, reviewPolicy } from './policy.ts';
+import { reviewOrderPolicy, reviewPolicy } from './policy.ts';
 import { presentReview, type ReviewRecord } from './presenter.ts';
 import {
   REVIEW_MESSAGES,
