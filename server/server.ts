@@ -5,6 +5,7 @@ import { openDatabase, type Database } from './db/client.ts';
 import { seedReference } from './db/seed/reference.ts';
 import { demoPassword, seedDemo, type DemoAccount } from './db/seed/demo.ts';
 import { seedDemoOrders } from './db/seed/demo-orders.ts';
+import { seedDemoReviews } from './db/seed/demo-reviews.ts';
 import { ensureBootstrapAdmin } from './db/seed/admin.ts';
 import { buildApp } from './app.ts';
 import { LocalStorage, uploadsRoot } from './lib/storage.ts';
@@ -60,6 +61,8 @@ export async function startServer(
     // Orders in every state, through the app's own commands (their chats, messages, ledger and outbox rows); the
     // outbox rows are delivered once the dispatcher starts below.
     await seedDemoOrders(app.services, database.db, demoAccounts);
+    // Reviews and the ratings they make (ADR 029), through the same commands.
+    await seedDemoReviews(app.services, database.db, demoAccounts);
   }
   const realtime = app.services.realtime;
 
