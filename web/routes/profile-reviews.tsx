@@ -162,7 +162,7 @@ export default function ProfileReviewsPage() {
                   <ReviewItem review={r} about={data.box === 'given'}>
                     {data.box === 'given' && !r.published && (
                       <p className="muted review__hidden" data-testid="review-hidden">
-                        Скрыт до отзыва другой стороны{r.publish_at ? ` или до ${formatDate(r.publish_at)}` : ''}.
+                        Скрыт до отзыва другой стороны{r.publish_at ? ` или до ${formatDate(r.publish_at)}` : '.'}
                       </p>
                     )}
                     {r.can_answer && <AnswerForm review={r} onDone={(updated) => setAnswered((a) => ({ ...a, [updated._id]: updated }))} />}
