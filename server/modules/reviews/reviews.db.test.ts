@@ -195,6 +195,12 @@ describe('answers and removal', () => {
     await review(seller, b.order._id, 5, null);
     expect(await stats(seller.user.id)).toEqual({ rating: 350, count: 2 });
     expect(await serviceStats(b.service.id)).toEqual({ rating: 200, count: 1 });
+    // The cards carry each service's own rating and count, and the rating sort follows them.
+    const listed = (await get<{ _id: string; rating: number; reviews_count: number }[]>(null, '/api/services', { sort: 'rating', limit: '50' })).body.result;
+    const at = (id: string) => listed.findIndex((c) => c._id === id);
+    expect(listed[at(a.service.id)]).toMatchObject({ rating: 5, reviews_count: 1 });
+    expect(listed[at(b.service.id)]).toMatchObject({ rating: 2, reviews_count: 1 });
+    expect(at(a.service.id)).toBeLessThan(at(b.service.id));
 
     expect((await call(app, 'DELETE', `/api/admin/reviews/${bad._id}`, { token: seller.token })).status).toBe(403);
     expect((await call(app, 'DELETE', `/api/admin/reviews/${bad._id}`, { token: b.customer.token })).status).toBe(403);
