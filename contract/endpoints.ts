@@ -14,6 +14,7 @@ import { orderEndpoints } from './endpoints/orders.ts';
 import { paymentEndpoints } from './endpoints/payments.ts';
 import { peopleEndpoints } from './endpoints/people.ts';
 import { platformEndpoints } from './endpoints/platform.ts';
+import { reviewEndpoints } from './endpoints/reviews.ts';
 import { projectEndpoints } from './endpoints/projects.ts';
 import { searchEndpoints } from './endpoints/search.ts';
 import { serviceEndpoints } from './endpoints/services.ts';
@@ -40,6 +41,7 @@ export const endpoints = {
   ...orderEndpoints,
   ...paymentEndpoints,
   ...dashboardEndpoints,
+  ...reviewEndpoints,
 } satisfies { [N in RouteName]: EndpointDef };
 
 export type Endpoints = typeof endpoints;

@@ -110,6 +110,13 @@ export const ROUTES = {
   // The profile dashboard and the referral page (issue 13).
   'dashboard.mine': 'GET /api/dashboard',
   'referrals.mine': 'GET /api/referrals/my',
+  // Reviews (issue 13, ADR 029).
+  'reviews.create': 'POST /api/orders/:id/reviews',
+  'reviews.answer': 'POST /api/reviews/:id/answer',
+  'reviews.mine': 'GET /api/reviews/my',
+  'reviews.pending': 'GET /api/reviews/pending',
+  'reviews.ofService': 'GET /api/services/:id/reviews',
+  'reviews.ofUser': 'GET /api/users/:id/reviews',
 
 
   'admin.users.list': 'GET /api/admin/users',
@@ -143,6 +150,9 @@ export const ROUTES = {
   'admin.withdrawals.list': 'GET /api/admin/withdrawals',
   'admin.withdrawals.approve': 'POST /api/admin/withdrawals/:id/approve',
   'admin.withdrawals.reject': 'POST /api/admin/withdrawals/:id/reject',
+
+  // Admin: reviews (issue 13).
+  'admin.reviews.remove': 'DELETE /api/admin/reviews/:id',
 
 } as const;
 

@@ -34,6 +34,14 @@ export const settingsSchema = z.object({
   'referrals.sellerBp': z.number().int().min(0).max(5_000).default(250),
   'referrals.months': z.number().int().min(0).max(120).default(12),
 
+  // Reviews (ADR 029).
+  /** Days after an order's completion during which its parties may review it; hidden reviews are published then. */
+  'reviews.blindDays': z.number().int().min(1).max(90).default(14),
+  /** A seller's rating is the mean of the reviews of this many last months. */
+  'reviews.ratingMonths': z.number().int().min(1).max(120).default(24),
+  /** The shortest review text (the customer's; the seller's text is optional, but not shorter when given). */
+  'reviews.minText': z.number().int().min(1).max(1_000).default(10),
+
   /** Rubles per USDT and per BTC used while the rates service has given none (PRODUCT.md); 0 = none. */
   'rates.fallbackUSDT': z.number().min(0).max(1_000_000).default(0),
   'rates.fallbackBTC': z.number().min(0).max(1_000_000_000).default(0),

@@ -33,6 +33,7 @@ import { chatRoutes, ChatService } from './modules/chat/index.ts';
 import { paymentRatesRoutes, paymentRoutes, PaymentService } from './modules/payments/index.ts';
 import { dashboardRoutes, DashboardService } from './modules/dashboard/index.ts';
 import { orderRoutes, OrderService } from './modules/orders/index.ts';
+import { reviewRoutes, ReviewService } from './modules/reviews/index.ts';
 import { bidRoutes, BidService } from './modules/bids/index.ts';
 import { presentMe, userRoutes, UserService } from './modules/users/index.ts';
 import { authRoutes, AuthService } from './modules/auth/index.ts';
@@ -95,6 +96,7 @@ export interface Services {
   chat: ChatService;
   bids: BidService;
   orders: OrderService;
+  reviews: ReviewService;
   payments: PaymentService;
   /** The profile dashboard and referral page (issue 13). */
   dashboard: DashboardService;
@@ -301,6 +303,7 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
     orders,
     payments,
     dashboard: new DashboardService({ db, settings, clock: platform.clock }),
+    reviews: new ReviewService({ db, platform, settings, letters }),
     pageCache: new PageCache(),
   };
   app.decorate('services', services);
@@ -431,6 +434,7 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
   await app.register(orderRoutes, { orders, reads });
   await app.register(paymentRoutes, { payments, reads });
   await app.register(dashboardRoutes, { dashboard: services.dashboard, reads });
+  await app.register(reviewRoutes, { reviews: services.reviews, reads });
 
   app.get('/api/*', { schema: { hide: true } }, async (_request, reply) =>
     reply.status(404).send({ status: 404, message: MESSAGES.notFound }),

@@ -168,7 +168,7 @@ const orderCustomerOnly = (): Expect => ({ ...signedIn(404), owner: 200 });
  * A fresh order of the owner's service (the owner sells, `other` buys), in the state a row needs: awaiting payment,
  * paid (in progress), delivered, or paid with a cancellation proposed by the owner.
  */
-async function freshOrder(w: MatrixWorld, state: 'awaiting_payment' | 'in_progress' | 'delivered' | 'proposed' = 'in_progress'): Promise<string> {
+async function freshOrder(w: MatrixWorld, state: 'awaiting_payment' | 'in_progress' | 'delivered' | 'proposed' | 'completed' = 'in_progress'): Promise<string> {
   const { orders, platform } = w.app.services;
   const serviceId = await w.fresh.service();
   const { order } = await platform.withTx(systemActor('matrix'), (ctx) =>
@@ -176,7 +176,8 @@ async function freshOrder(w: MatrixWorld, state: 'awaiting_payment' | 'in_progre
   );
   if (state === 'awaiting_payment') return order.id;
   await payOrderForTest(w.app, order.id);
-  if (state === 'delivered') await orders.deliver(w.user('owner'), order.id, { message: 'Готово', files: [] });
+  if (state === 'delivered' || state === 'completed') await orders.deliver(w.user('owner'), order.id, { message: 'Готово', files: [] });
+  if (state === 'completed') await orders.accept(w.user('other'), order.id);
   if (state === 'proposed') await orders.proposeCancel(w.user('owner'), order.id, { reason: 'Не успеваю' });
   return order.id;
 }
@@ -187,6 +188,18 @@ const orderParty = (party: 'owner' | 'other'): Expect => ({
   other: party === 'other' ? 200 : 403,
   admin: 403,
 });
+
+/**
+ * Reviews (issue 13): `other`'s review (as the customer) of a fresh completed order of the owner's service, hidden, or
+ * published by the owner's review of their own.
+ */
+async function freshReview(w: MatrixWorld, published = true): Promise<string> {
+  const { reviews } = w.app.services;
+  const orderId = await freshOrder(w, 'completed');
+  const review = await reviews.create(w.user('other'), orderId, { rating: 5, text: 'Отличная работа, спасибо!' });
+  if (published) await reviews.create(w.user('owner'), orderId, { rating: 5, text: '' });
+  return review._id;
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // THE MATRIX: every endpoint of ROUTES, every actor.
@@ -571,6 +584,24 @@ const MATRIX = {
     request: async (w) => ({ params: { id: await ownerWithdrawal(w) }, body: { reason: 'Реквизиты не совпадают с владельцем' } }),
   },
 
+  // Reviews (issue 13, ADR 029). A completed order's parties review it (each cell a fresh order); admins do not
+  // review for them; anyone else does not learn the order exists.
+  'reviews.create': {
+    writes: true,
+    expect: { ...confirmedOnly(404), owner: 200, other: 200, admin: 403 },
+    request: async (w) => ({ params: { id: await freshOrder(w, 'completed') }, body: { rating: 5, text: 'Всё сделано в срок, спасибо!' } }),
+  },
+  // The person a published review is about (the owner) answers it; its author, strangers and admins may read it, not answer.
+  'reviews.answer': {
+    writes: true,
+    expect: { ...confirmedOnly(403), owner: 200 },
+    request: async (w) => ({ params: { id: await freshReview(w) }, body: { text: 'Спасибо за отзыв!' } }),
+  },
+  'reviews.mine': { expect: signedIn(), request: () => ({ query: { box: 'given' } }) },
+  'reviews.pending': { expect: signedIn(), request: () => ({}) },
+  'reviews.ofService': { expect: everyone(), request: (w) => ({ params: { id: w.fixed.service } }) },
+  'reviews.ofUser': { expect: everyone(), request: (w) => ({ params: { id: w.user('owner').id } }) },
+  'admin.reviews.remove': { writes: true, expect: adminOnly(), request: async (w) => ({ params: { id: await freshReview(w) } }) },
 } satisfies Record<RouteName, Row>;
 
 /**
@@ -578,6 +609,13 @@ const MATRIX = {
  * person, naming someone else's file). Not part of the ROUTES coverage check; each is one more line of evidence.
  */
 const VARIANTS: (Row & { name: RouteName; label: string })[] = [
+  {
+    name: 'reviews.answer',
+    label: 'a hidden review (double-blind: the person it is about does not know it exists; its author and admins do)',
+    writes: true,
+    expect: { ...confirmedOnly(404), other: 403, admin: 403 },
+    request: async (w) => ({ params: { id: await freshReview(w, false) }, body: { text: 'Спасибо за отзыв!' } }),
+  },
   {
     name: 'services.get',
     label: 'an active service',

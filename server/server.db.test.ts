@@ -15,6 +15,7 @@ import { DEMO_SERVICES, demoPasswordFile } from './db/seed/demo.ts';
 import { DEMO_TOP_UP, DEMO_WITHDRAWAL } from './db/seed/demo-orders.ts';
 import { orderDeliveries, orders, payments, withdrawals } from './db/schema/money.ts';
 import { chats, messages } from './db/schema/chat.ts';
+import { reviews } from './db/schema/reviews.ts';
 import { balancesOf, checkLedger } from './modules/ledger/index.ts';
 import { commissionOf } from './modules/orders/presenter.ts';
 import { ownedFile } from './platform/files.ts';
@@ -176,6 +177,25 @@ describe('boot', () => {
     const bought = await dashboard.dashboard(customer!, { period: '30', role: 'customer' });
     expect(bought.totals.amount).toBeGreaterThan(0);
     expect(bought.by_status.length).toBeGreaterThan(3);
+  });
+
+  it('seeds reviews: published pairs that rate the sellers (anna_design Продвинутый), one answered, and the demo customer’s waiting', async () => {
+    const db = server.database.db;
+    const [anna] = await db.select().from(users).where(eq(users.userName, 'anna_design'));
+    const profile = await (await fetch(`${server.url}/api/users/${anna!.id}`)).json();
+    expect(profile.result).toMatchObject({ level: 'advanced', reviews_count: 10, orders_count: 10 });
+    expect(profile.result.rating).toBeGreaterThanOrEqual(4.5);
+    const about = await (await fetch(`${server.url}/api/users/${anna!.id}/reviews?limit=50`)).json();
+    expect(about.total).toBeGreaterThanOrEqual(10);
+    expect(about.result.filter((r: { answer: unknown }) => r.answer)).toHaveLength(1);
+    const [customer] = await db.select().from(users).where(eq(users.email, 'customer@example.com'));
+    const token = await server.app.services.tokens.sign(customer!);
+    const pending = await (await fetch(`${server.url}/api/reviews/pending`, { headers: { authorization: `Bearer ${token}` } })).json();
+    expect(pending.result).toHaveLength(1);
+    expect(pending.result[0]).toMatchObject({ role: 'customer', other_reviewed: true });
+    const hidden = await db.select().from(reviews).where(eq(reviews.orderId, pending.result[0].order_id));
+    expect(hidden.map((r) => r.publishedAt)).toEqual([null]);
+    expect((await checkLedger(db)).problems).toEqual([]);
   });
 
   it('gives every demo service 1–3 pictures: JPEGs its seller uploaded, served under /uploads/ and shown as card covers', async () => {

@@ -5,6 +5,7 @@ import { openDatabase, type Database } from './db/client.ts';
 import { seedReference } from './db/seed/reference.ts';
 import { demoPassword, seedDemo, type DemoAccount } from './db/seed/demo.ts';
 import { seedDemoOrders } from './db/seed/demo-orders.ts';
+import { seedDemoReviews } from './db/seed/demo-reviews.ts';
 import { ensureBootstrapAdmin } from './db/seed/admin.ts';
 import { buildApp } from './app.ts';
 import { LocalStorage, uploadsRoot } from './lib/storage.ts';
@@ -26,6 +27,7 @@ export const RECURRING_JOBS = {
   ratesRefresh: 'rates-refresh',
   archiveStaleProjects: 'archive-stale-projects',
   uploadsCleanup: 'uploads-cleanup',
+  reviewsRatingWindow: 'reviews-rating-window',
 } as const;
 /** An upload nothing uses is deleted once it is this old (time enough to finish the form it was made for). */
 const UNUSED_UPLOAD_MS = 24 * 60 * 60_000;
@@ -59,6 +61,8 @@ export async function startServer(
     // Orders in every state, through the app's own commands (their chats, messages, ledger and outbox rows); the
     // outbox rows are delivered once the dispatcher starts below.
     await seedDemoOrders(app.services, database.db, demoAccounts);
+    // Reviews and the ratings they make (ADR 029), through the same commands.
+    await seedDemoReviews(app.services, database.db, demoAccounts);
   }
   const realtime = app.services.realtime;
 
@@ -66,6 +70,8 @@ export async function startServer(
   dispatcher.every(RECURRING_JOBS.ratesRefresh, RATES_REFRESH_MS, () => app.services.rates.refresh());
   dispatcher.every(RECURRING_JOBS.archiveStaleProjects, 60 * 60_000, () => archiveStaleProjects(database.db));
   dispatcher.every(RECURRING_JOBS.uploadsCleanup, 60 * 60_000, () => app.services.files.sweepUnused(new Date(Date.now() - UNUSED_UPLOAD_MS)));
+  // Ratings are means of the reviews of the last months (ADR 029): daily, those a review has left are recomputed.
+  dispatcher.every(RECURRING_JOBS.reviewsRatingWindow, 24 * 60 * 60_000, () => app.services.reviews.refreshRatingWindow());
   if (opts.dispatch !== false) {
     await dispatcher.start();
     // SPEC §7: fetched once at startup when no rate is held, then hourly.

@@ -49,11 +49,12 @@ export default [
       // finance and payments
       route('finance', 'routes/profile-finance.tsx', { id: 'profile-finance' }),
       route('payments', 'routes/profile-payments.tsx', { id: 'profile-payments' }),
-      // The dashboard and the referral page (issue 13).
+      // The dashboard, the referral page and reviews (issue 13).
       route('dashboard', 'routes/profile-dashboard.tsx', { id: 'profile-dashboard' }),
       route('referral', 'routes/profile-referral.tsx', { id: 'profile-referral' }),
+      route('reviews', 'routes/profile-reviews.tsx', { id: 'profile-reviews' }),
       // Later issues.
-      ...(['reviews', 'disputes', 'notifications'] as const).map((p) => page(p, `profile-${p}`)),
+      ...(['disputes', 'notifications'] as const).map((p) => page(p, `profile-${p}`)),
     ]),
     route('admin', 'layouts/admin-layout.tsx', [
       index('routes/admin-index.tsx'),

@@ -29,6 +29,7 @@ import { OrderCard } from '../features/orders/index.ts';
 import '../styles/chat.css';
 import '../styles/items.css';
 import '../styles/orders.css';
+import '../styles/reviews.css';
 
 // /profile/messages (SPEC §4 "Messages and chats"): the two chat lists, the open conversation and its composer,
 // all live through the socket. ?chat={id} opens a chat; ?to={userId}&service={serviceId} opens (or, with the first

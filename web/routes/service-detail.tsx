@@ -11,6 +11,7 @@ import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
 import { Price } from '../components/ui/price.tsx';
 import { FavoriteButton } from '../features/favorites/index.ts';
 import { OrderForm } from '../features/orders/index.ts';
+import { ReviewsSection, type ReviewsPage } from '../features/reviews/index.ts';
 import {
   breadcrumbLd,
   count,
@@ -62,13 +63,19 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const slug = category?.slug ?? params.slug;
   const sub = findSub(category, service.sub);
 
-  const profile = await context.read('people.profile', { params: { id: service.seller._id } });
+  const [profile, reviewed] = await Promise.all([
+    context.read('people.profile', { params: { id: service.seller._id } }),
+    // Only a public service has a public list of reviews; its page for the seller and admins shows none.
+    service.status === 'active' ? context.read('reviews.ofService', { params: { id }, query: { limit: 5 } }) : null,
+  ]);
   const others: ServiceCard[] = profile.ok ? profile.body.result.services.filter((s) => s._id !== service._id).slice(0, 4) : [];
+  const reviews: ReviewsPage | null = reviewed?.ok ? { result: reviewed.body.result, total: reviewed.body.total, next: reviewed.body.next } : null;
 
   return {
     service,
     own,
     others,
+    reviews,
     path: `/services/${slug}/${id}`,
     category: { slug, title: category?.title ?? service.category_title },
     sub: sub ? { slug: sub.slug, title: sub.title } : null,
@@ -136,7 +143,7 @@ function OrderBox({ service, own, path }: { service: Service; own: boolean; path
 }
 
 export default function ServiceDetailPage({ loaderData }: Route.ComponentProps) {
-  const { service, own, others, path, category } = loaderData;
+  const { service, own, others, reviews, path, category } = loaderData;
   const { catalogue, config } = useShell();
   const siteUrl = trimEnd(config.siteUrl, '/');
   const crumbs = [
@@ -241,6 +248,7 @@ export default function ServiceDetailPage({ loaderData }: Route.ComponentProps) 
               </ul>
             </section>
           )}
+          {reviews && <ReviewsSection source="reviews.ofService" id={service._id} initial={reviews} showService={false} />}
           {others.length > 0 && (
             <section className="detail__section">
               <div className="detail__section-head">

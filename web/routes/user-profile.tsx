@@ -25,6 +25,7 @@ import {
   ServiceCardView,
 } from '../features/catalog/index.ts';
 import { loginPath } from '../features/auth/index.ts';
+import { ReviewsSection, type ReviewsPage } from '../features/reviews/index.ts';
 import { SELLER_LEVEL_TITLES } from '#contract/catalog-constants';
 import { trimEnd } from '#contract/text';
 
@@ -32,10 +33,14 @@ import { trimEnd } from '#contract/text';
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   if (!isUuid(params.id)) throw pageNotFound();
-  const res = await context.read('people.profile', { params: { id: params.id } });
+  const [res, reviewed] = await Promise.all([
+    context.read('people.profile', { params: { id: params.id } }),
+    context.read('reviews.ofUser', { params: { id: params.id }, query: { limit: 5 } }),
+  ]);
   if (res.status >= 500) throw answer('Server error', { status: 500 });
   if (!res.ok) throw pageNotFound();
-  return { person: res.body.result, own: context.user?._id === res.body.result._id, path: `/user/${res.body.result._id}` };
+  const reviews: ReviewsPage = reviewed.ok ? { result: reviewed.body.result, total: reviewed.body.total, next: reviewed.body.next } : { result: [], total: 0, next: null };
+  return { person: res.body.result, reviews, own: context.user?._id === res.body.result._id, path: `/user/${res.body.result._id}` };
 }
 
 export const meta: Route.MetaFunction = ({ data, matches, error }) => {
@@ -53,7 +58,7 @@ export const meta: Route.MetaFunction = ({ data, matches, error }) => {
 };
 
 export default function UserProfilePage({ loaderData }: Route.ComponentProps) {
-  const { person, own, path } = loaderData;
+  const { person, reviews, own, path } = loaderData;
   const { user, catalogue, config } = useShell();
   const siteUrl = trimEnd(config.siteUrl, '/');
   const name = displayName(person);
@@ -165,6 +170,7 @@ export default function UserProfilePage({ loaderData }: Route.ComponentProps) {
           </div>
         )}
       </section>
+      <ReviewsSection source="reviews.ofUser" id={person._id} initial={reviews} />
     </article>
   );
 }

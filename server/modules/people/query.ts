@@ -3,7 +3,10 @@ import type { PublicUser, SellerLevel } from '#contract/catalog';
 
 /**
  * PRODUCT.md seller levels, derived, never stored: Профессионал (≥ 50 completed orders, rating ≥ 4.7, no
- * dispute lost in 90 days), Продвинутый (≥ 10, rating ≥ 4.5), else Новичок. `rating` is the mean × 100.
+ * dispute lost in 90 days), Продвинутый (≥ 10, rating ≥ 4.5), else Новичок. `rating` is the mean × 100 of the
+ * customers' reviews of the last two years (users.rating, kept by the reviews module, ADR 029).
+ * `lostDisputeRecently` is the disputes' hook: there are no disputes yet, so none is lost; the disputes issue passes
+ * it here and adds the same condition to levelCondition() (platform/listing).
  */
 export function sellerLevel(completedOrders: number, rating: number, lostDisputeRecently = false): SellerLevel {
   if (completedOrders >= 50 && rating >= 470 && !lostDisputeRecently) return 'pro';

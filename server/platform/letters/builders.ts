@@ -208,3 +208,27 @@ export function orderEventLetter(p: LetterParams & { number: number; title: stri
     action: { label: 'Открыть заказ', link: p.link },
   });
 }
+
+// --- Reviews (ADR 029) -----------------------------------------------------------------------------------
+
+/** A review about the addressee became visible (both parties reviewed, or the blind period ended). */
+export function newReviewLetter(p: LetterParams & { author: string; rating: number; number: number; title: string }): Letter {
+  return renderLetter({
+    brand: p.brand,
+    name: p.name,
+    subject: `Новый отзыв о вас по заказу №${p.number}`,
+    paragraphs: [`${p.author} оставил(а) отзыв по заказу №${p.number} «${p.title}»: оценка ${p.rating} из 5.`, 'Вы можете один раз ответить на отзыв.'],
+    action: { label: 'Посмотреть отзыв', link: p.link },
+  });
+}
+
+/** The person a review is about answered the addressee's review. */
+export function reviewAnsweredLetter(p: LetterParams & { author: string; number: number; title: string }): Letter {
+  return renderLetter({
+    brand: p.brand,
+    name: p.name,
+    subject: `Ответ на ваш отзыв по заказу №${p.number}`,
+    paragraphs: [`${p.author} ответил(а) на ваш отзыв по заказу №${p.number} «${p.title}».`],
+    action: { label: 'Посмотреть ответ', link: p.link },
+  });
+}

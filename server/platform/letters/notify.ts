@@ -10,6 +10,8 @@ import {
   emailChangeLetter,
   orderEventLetter,
   passwordResetLetter,
+  newReviewLetter,
+  reviewAnsweredLetter,
   projectDecisionLetter,
   type OrderLetterEvent,
   serviceDecisionLetter,
@@ -71,6 +73,13 @@ export const LETTER_KINDS = {
   'bid.rejected': kind<{ title: string }>('bids', (s, name, d) => bidRejectedLetter({ brand: s.brand, name, link: s.url('/projects'), title: d.title })),
   'order.event': kind<{ number: number; title: string; event: OrderLetterEvent; reason?: string | null; path: string }>('orders', (s, name, d) =>
     orderEventLetter({ brand: s.brand, name, link: s.url(d.path), number: d.number, title: d.title, event: d.event, reason: d.reason }),
+  ),
+  // Reviews (ADR 029): a review about the person became visible; the person a review is about answered it.
+  'review.new': kind<{ author: string; rating: number; number: number; title: string; path: string }>('reviews', (s, name, d) =>
+    newReviewLetter({ brand: s.brand, name, link: s.url(d.path), author: d.author, rating: d.rating, number: d.number, title: d.title }),
+  ),
+  'review.answered': kind<{ author: string; number: number; title: string; path: string }>('reviews', (s, name, d) =>
+    reviewAnsweredLetter({ brand: s.brand, name, link: s.url(d.path), author: d.author, number: d.number, title: d.title }),
   ),
 } satisfies Record<string, KindDef<never>>;
 

@@ -7,6 +7,8 @@ import { toast } from '../../lib/toast-store.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { Price } from '../../components/ui/price.tsx';
 import { ConfirmDialog, FileUploader, Modal } from '../items/index.ts';
+import { ReviewForm } from '../reviews/index.ts';
+import type { PendingReview } from '#contract/reviews';
 import { Countdown } from './countdown.tsx';
 import { OrderStatusBadge } from './status-badge.tsx';
 
@@ -14,7 +16,7 @@ import { OrderStatusBadge } from './status-badge.tsx';
 // deadline, the price and the steps this member may take now. It reads the order afresh whenever a message
 // arrives in the chat (every step posts one) or the order changes.
 
-type Dialog = 'deliver' | 'revision' | 'cancel' | 'propose' | 'accept' | null;
+type Dialog = 'deliver' | 'revision' | 'cancel' | 'propose' | 'accept' | 'review' | null;
 
 export function OrderCard({ orderId, chatId }: { orderId: string; chatId: string }) {
   const [order, setOrder] = useState<OrderDetail | null>(null);
@@ -24,6 +26,21 @@ export function OrderCard({ orderId, chatId }: { orderId: string; chatId: string
   const [text, setText] = useState('');
   const [files, setFiles] = useState<string[]>([]);
   const [uploading, setUploading] = useState(false);
+
+  // A completed order the member has not reviewed yet (ADR 029): the card offers «Оставить отзыв».
+  const [pendingReview, setPendingReview] = useState<PendingReview | null>(null);
+  const completed = order?.status === 'completed' && order.role !== null;
+  useEffect(() => {
+    if (!completed) return;
+    let live = true;
+    api.read('reviews.pending', {}, { fresh: true }).then(
+      (res) => live && setPendingReview(res.result.find((p) => p.order_id === orderId) ?? null),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [completed, orderId]);
 
   const load = useCallback(() => {
     api.read('orders.get', { params: { id: orderId } }, { fresh: true }).then(
@@ -102,6 +119,26 @@ export function OrderCard({ orderId, chatId }: { orderId: string; chatId: string
         <p className="order-card__proposal">
           {proposedByOther ? 'Вам предлагают отменить заказ' : 'Вы предложили отменить заказ'}. Причина: {proposal.reason}
         </p>
+      )}
+      {pendingReview && (
+        <div className="order-card__actions">
+          <button type="button" className="btn btn--primary btn--sm" onClick={() => open('review')}>
+            Оставить отзыв
+          </button>
+        </div>
+      )}
+      {pendingReview && (
+        <Modal open={dialog === 'review'} title={`Отзыв по заказу №${order.number}`} onClose={() => setDialog(null)}>
+          <ReviewForm
+            orderId={order._id}
+            role={pendingReview.role}
+            targetName={`${pendingReview.target.name} ${pendingReview.target.surname}`.trim() || pendingReview.target.user_name}
+            onDone={() => {
+              setDialog(null);
+              setPendingReview(null);
+            }}
+          />
+        </Modal>
       )}
       {order.actions.length > 0 && (
         <div className="order-card__actions">

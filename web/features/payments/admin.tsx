@@ -119,6 +119,9 @@ const FIELDS: { key: keyof Settings; label: string; kind: Kind; unit?: string }[
   { key: 'referrals.buyerBp', label: 'Реферальная награда за покупателя', kind: 'percentBp', unit: '%' },
   { key: 'referrals.sellerBp', label: 'Реферальная награда за исполнителя', kind: 'percentBp', unit: '%' },
   { key: 'referrals.months', label: 'Срок реферальных выплат', kind: 'int', unit: 'мес.' },
+  { key: 'reviews.blindDays', label: 'Срок отзывов (скрыты до обоих или до конца срока)', kind: 'int', unit: 'дн.' },
+  { key: 'reviews.ratingMonths', label: 'Рейтинг — среднее отзывов за', kind: 'int', unit: 'мес.' },
+  { key: 'reviews.minText', label: 'Минимальная длина отзыва', kind: 'int', unit: 'симв.' },
 ];
 
 const shown = (kind: Kind, value: number) => (kind === 'percentBp' ? String(value / 100) : kind === 'rubles' ? String(value / 100) : String(value));

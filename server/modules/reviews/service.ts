@@ -1,0 +1,401 @@
+import { and, desc, eq, gte, inArray, isNotNull, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { orders } from '../../db/schema/money.ts';
+import { reviews } from '../../db/schema/reviews.ts';
+import { services } from '../../db/schema/catalog.ts';
+import { users, type UserRow } from '../../db/schema/users.ts';
+import { badRequest, HttpError, notFound } from '../../lib/http.ts';
+import { isUuid } from '../../lib/text.ts';
+import { MESSAGES } from '#contract/messages';
+import type { Platform } from '../../platform/platform.ts';
+import type { SettingsService } from '../../platform/settings.ts';
+import type { Letters } from '../../platform/letters/index.ts';
+import type { Actor } from '../../platform/policy.ts';
+import { userActor } from '../../platform/actor.ts';
+import type { TxContext } from '../../platform/tx.ts';
+import { audit } from '../../platform/audit.ts';
+import { cappedTotal, cursorPosition, keysetAfter, orderBy, page, timestampKey, type CursorValue, type SortKey } from '../../platform/listing/listing.ts';
+import { publicService } from '../services/index.ts';
+import { personPolicy } from '../people/index.ts';
+import { reviewOrderPolicy, reviewPolicy } from './policy.ts';
+import { presentReview, type ReviewRecord } from './presenter.ts';
+import {
+  REVIEW_MESSAGES,
+  type answerReviewSchema,
+  type createReviewSchema,
+  type myReviewsQuerySchema,
+  type PendingReview,
+  type Review,
+  type reviewsQuerySchema,
+} from '#contract/reviews';
+
+export interface ReviewServiceDeps {
+  db: Db;
+  platform: Platform;
+  settings: SettingsService;
+  letters: Letters;
+}
+
+/** The delayed job that publishes an order's hidden reviews when its blind period ends (ADR 029). */
+export const PUBLISH_REVIEWS_JOB = 'reviews.publish';
+/** The daily job that recomputes the ratings whose window a review has just left. */
+export const RATING_WINDOW_JOB = 'reviews.rating-window';
+/** How far back the daily job looks past the window's edge (a few missed days are caught up). */
+const RATING_WINDOW_SLACK_DAYS = 7;
+
+const DAY_MS = 86_400_000;
+
+const author = alias(users, 'review_author');
+const target = alias(users, 'review_target');
+const personOf = (t: typeof author | typeof target) => ({ id: t.id, name: t.name, surname: t.surname, userName: t.userName, avatar: t.avatar });
+
+const PUBLISHED_SORT: readonly SortKey[] = [
+  { expr: reviews.publishedAt, dir: 'desc', kind: 'timestamptz' },
+  { expr: reviews.id, dir: 'desc', kind: 'uuid' },
+];
+const WRITTEN_SORT: readonly SortKey[] = [
+  { expr: reviews.createdAt, dir: 'desc', kind: 'timestamptz' },
+  { expr: reviews.id, dir: 'desc', kind: 'uuid' },
+];
+
+type Page<T> = { result: T[]; total: number; next: string | null };
+type Query = z.output<typeof reviewsQuerySchema>;
+
+const length = (text: string) => Array.from(text).length;
+const displayName = (u: Pick<UserRow, 'name' | 'surname' | 'userName'>) => `${u.name} ${u.surname}`.trim() || u.userName;
+
+/** A date `months` calendar months before `now`. */
+function monthsBefore(now: Date, months: number): Date {
+  const d = new Date(now);
+  d.setUTCMonth(d.getUTCMonth() - months);
+  return d;
+}
+
+/**
+ * Reviews of completed orders (ADR 029): double-blind, one per party, answered once, removed only by an admin; the
+ * seller's and the service's ratings (mean × 100 of the customers' reviews of the last reviews.ratingMonths) are
+ * kept in users.rating and services.rating, recomputed when reviews are published or removed and when one leaves
+ * the window.
+ */
+export class ReviewService {
+  constructor(private readonly deps: ReviewServiceDeps) {
+    deps.platform.dispatcher.handle<{ orderId: string }>(PUBLISH_REVIEWS_JOB, (payload, job) => job.withTx((ctx) => this.publishDue(ctx, payload.orderId)));
+  }
+
+  private get db() {
+    return this.deps.db;
+  }
+
+  // -------------------------------------------------------------------------------------------------------
+  // Reads
+  // -------------------------------------------------------------------------------------------------------
+
+  private records(db: Db | TxContext['tx'] = this.db) {
+    return db
+      .select({
+        review: reviews,
+        author: personOf(author),
+        target: personOf(target),
+        service: { id: services.id, title: services.title },
+        completedAt: orders.completedAt,
+        publishedKey: timestampKey(reviews.publishedAt),
+        createdKey: timestampKey(reviews.createdAt),
+      })
+      .from(reviews)
+      .innerJoin(author, eq(author.id, reviews.authorId))
+      .innerJoin(target, eq(target.id, reviews.targetId))
+      .innerJoin(orders, eq(orders.id, reviews.orderId))
+      .leftJoin(services, eq(services.id, reviews.serviceId))
+      .$dynamic();
+  }
+
+  private async present(records: ReviewRecord[], viewer: Actor): Promise<Review[]> {
+    const blindDays = await this.deps.settings.get('reviews.blindDays');
+    return records.map((r) => presentReview(r, viewer, blindDays));
+  }
+
+  private async listPage(where: SQL, query: Query, sort: readonly SortKey[], viewer: Actor): Promise<Page<Review>> {
+    const name = sort === PUBLISHED_SORT ? 'published' : 'written';
+    const position = query.cursor ? keysetAfter(sort, cursorPosition(query.cursor, name, sort)) : undefined;
+    const [rows, total] = await Promise.all([
+      this.records()
+        .where(and(where, position))
+        .orderBy(...orderBy(sort))
+        .limit(query.limit + 1),
+      cappedTotal(this.db, this.db.select({ one: sql`1` }).from(reviews).where(where).$dynamic()),
+    ]);
+    const { rows: kept, next } = page(rows, query.limit, (r): CursorValue[] => [name, sort === PUBLISHED_SORT ? r.publishedKey : r.createdKey, r.review.id]);
+    return { result: await this.present(kept, viewer), total, next };
+  }
+
+  private static readonly visible = and(isNotNull(reviews.publishedAt), isNull(reviews.removedAt))!;
+
+  /** GET /api/services/{id}/reviews: a public service's published customer reviews (unknown, malformed or hidden: 404). */
+  async ofService(id: string, query: Query, viewer: Actor): Promise<Page<Review>> {
+    if (!isUuid(id)) throw notFound(MESSAGES.notFound);
+    const [service] = await this.db
+      .select({ id: services.id })
+      .from(services)
+      .where(and(eq(services.id, id), publicService()))
+      .limit(1);
+    if (!service) throw notFound('Услуга не найдена');
+    // The customers' reviews: a seller's review of the customer is about the customer, not the service.
+    return this.listPage(and(eq(reviews.serviceId, id), eq(reviews.authorRole, 'customer'), ReviewService.visible)!, query, PUBLISHED_SORT, viewer);
+  }
+
+  /** GET /api/users/{id}/reviews: published reviews about a person the viewer may see (personPolicy). */
+  async ofUser(id: string, query: Query, viewer: Actor): Promise<Page<Review>> {
+    if (!isUuid(id)) throw notFound(REVIEW_MESSAGES.notFound);
+    const [person] = await this.db.select({ blockedAt: users.blockedAt }).from(users).where(eq(users.id, id)).limit(1);
+    personPolicy.authorize(viewer, 'view', person);
+    return this.listPage(and(eq(reviews.targetId, id), ReviewService.visible)!, query, PUBLISHED_SORT, viewer);
+  }
+
+  /** GET /api/reviews/my: received (published) or given (hidden ones too; not those an admin removed). */
+  async mine(user: UserRow, query: z.output<typeof myReviewsQuerySchema>): Promise<Page<Review>> {
+    if (query.box === 'received') return this.listPage(and(eq(reviews.targetId, user.id), ReviewService.visible)!, query, PUBLISHED_SORT, user);
+    return this.listPage(and(eq(reviews.authorId, user.id), isNull(reviews.removedAt))!, query, WRITTEN_SORT, user);
+  }
+
+  /** GET /api/reviews/pending: the caller's completed orders still open for their review, newest first. */
+  async pending(user: UserRow): Promise<PendingReview[]> {
+    const blindDays = await this.deps.settings.get('reviews.blindDays');
+    const since = new Date(this.deps.platform.clock.now().getTime() - blindDays * DAY_MS);
+    const customer = alias(users, 'customer');
+    const seller = alias(users, 'seller');
+    const rows = await this.db
+      .select({
+        order: { id: orders.id, number: orders.number, title: orders.title, customerId: orders.customerId, serviceId: orders.serviceId, completedAt: orders.completedAt },
+        customer: { id: customer.id, name: customer.name, surname: customer.surname, userName: customer.userName, avatar: customer.avatar },
+        seller: { id: seller.id, name: seller.name, surname: seller.surname, userName: seller.userName, avatar: seller.avatar },
+        otherReviewed: sql<boolean>`exists (select 1 from ${reviews} where ${reviews.orderId} = ${orders.id} and ${reviews.authorId} <> ${user.id} and ${reviews.removedAt} is null)`,
+      })
+      .from(orders)
+      .innerJoin(customer, eq(customer.id, orders.customerId))
+      .innerJoin(seller, eq(seller.id, orders.sellerId))
+      .where(
+        and(
+          or(eq(orders.customerId, user.id), eq(orders.sellerId, user.id)),
+          eq(orders.status, 'completed'),
+          isNotNull(orders.paidAt),
+          gte(orders.completedAt, since),
+          sql`not exists (select 1 from ${reviews} where ${reviews.orderId} = ${orders.id} and ${reviews.authorId} = ${user.id})`,
+        ),
+      )
+      .orderBy(desc(orders.completedAt), desc(orders.id))
+      .limit(100);
+    return rows.map((r) => {
+      const asCustomer = r.order.customerId === user.id;
+      const other = asCustomer ? r.seller : r.customer;
+      return {
+        order_id: r.order.id,
+        number: r.order.number,
+        title: r.order.title,
+        role: asCustomer ? 'customer' : 'seller',
+        target: { _id: other.id, name: other.name, surname: other.surname, user_name: other.userName, avatar: other.avatar },
+        service_id: r.order.serviceId,
+        completed_at: r.order.completedAt!.toISOString(),
+        until: new Date(r.order.completedAt!.getTime() + blindDays * DAY_MS).toISOString(),
+        other_reviewed: Boolean(r.otherReviewed),
+      };
+    });
+  }
+
+  private async one(id: string, viewer: Actor): Promise<Review> {
+    const [record] = await this.records().where(eq(reviews.id, id)).limit(1);
+    if (!record) throw notFound(REVIEW_MESSAGES.notFound);
+    const [review] = await this.present([record], viewer);
+    return review!;
+  }
+
+  // -------------------------------------------------------------------------------------------------------
+  // Commands
+  // -------------------------------------------------------------------------------------------------------
+
+  /**
+   * POST /api/orders/{id}/reviews: a party of a completed, paid order reviews it once, within reviews.blindDays of
+   * its completion. Hidden until the other party's review comes (both are published then) or the period ends
+   * (the delayed job publishes it).
+   */
+  async create(user: UserRow, orderId: string, input: z.output<typeof createReviewSchema>): Promise<Review> {
+    const id = await this.deps.platform.withTx(userActor(user), async (ctx) => {
+      const [order] = await ctx.tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
+      reviewOrderPolicy.authorize(user, 'review', order);
+      const o = order!;
+      if (o.status !== 'completed' || !o.paidAt || !o.completedAt) throw new HttpError(409, REVIEW_MESSAGES.notCompleted);
+      const [blindDays, minText] = await Promise.all([this.deps.settings.get('reviews.blindDays', ctx.tx), this.deps.settings.get('reviews.minText', ctx.tx)]);
+      const until = new Date(o.completedAt.getTime() + blindDays * DAY_MS);
+      if (ctx.clock.now() >= until) throw new HttpError(409, REVIEW_MESSAGES.windowClosed);
+      const role = user.id === o.customerId ? 'customer' : 'seller';
+      // The customer's text is required; the seller's is optional, but not a token one when given (ADR 029).
+      if ((role === 'customer' || input.text !== '') && length(input.text) < minText) {
+        throw badRequest(MESSAGES.validation, { text: [input.text === '' ? REVIEW_MESSAGES.textEmpty : REVIEW_MESSAGES.textTooShort(minText)] });
+      }
+      const [mine] = await ctx.tx
+        .select({ id: reviews.id })
+        .from(reviews)
+        .where(and(eq(reviews.orderId, o.id), eq(reviews.authorId, user.id)));
+      if (mine) throw new HttpError(409, REVIEW_MESSAGES.already);
+      const [created] = await ctx.tx
+        .insert(reviews)
+        .values({
+          orderId: o.id,
+          authorId: user.id,
+          targetId: role === 'customer' ? o.sellerId : o.customerId,
+          authorRole: role,
+          serviceId: o.serviceId,
+          rating: input.rating,
+          text: input.text,
+          createdAt: ctx.clock.now(),
+        })
+        .returning({ id: reviews.id });
+      const [other] = await ctx.tx
+        .select({ id: reviews.id })
+        .from(reviews)
+        .where(and(eq(reviews.orderId, o.id), ne(reviews.authorId, user.id), isNull(reviews.removedAt)));
+      if (other) await this.publish(ctx, o.id);
+      else ctx.outbox.job(PUBLISH_REVIEWS_JOB, { orderId: o.id }, { at: until, dedupeKey: `reviews-publish:${o.id}` });
+      return created!.id;
+    });
+    return this.one(id, user);
+  }
+
+  /** POST /api/reviews/{id}/answer: the person a published review is about answers it, once. */
+  async answer(user: UserRow, id: string, input: z.output<typeof answerReviewSchema>): Promise<Review> {
+    await this.deps.platform.withTx(userActor(user), async (ctx) => {
+      const [review] = await ctx.tx.select().from(reviews).where(eq(reviews.id, id)).for('update');
+      reviewPolicy.authorize(user, 'answer', review);
+      if (review!.answer !== null) throw new HttpError(409, REVIEW_MESSAGES.alreadyAnswered);
+      await ctx.tx.update(reviews).set({ answer: input.text, answeredAt: ctx.clock.now() }).where(eq(reviews.id, id));
+      const [order] = await ctx.tx.select({ number: orders.number, title: orders.title }).from(orders).where(eq(orders.id, review!.orderId));
+      const [addressee] = await ctx.tx
+        .select({ email: users.email, name: users.name, preferences: users.preferences })
+        .from(users)
+        .where(eq(users.id, review!.authorId));
+      if (addressee && order) {
+        this.deps.letters.notify(ctx.outbox, addressee, 'review.answered', { author: displayName(user), number: order.number, title: order.title, path: '/profile/reviews?box=given' });
+      }
+    });
+    return this.one(id, user);
+  }
+
+  /** DELETE /api/admin/reviews/{id}: an admin removes a review, audited; the ratings it counted in are recomputed. */
+  async adminRemove(admin: UserRow, id: string): Promise<{ _id: string }> {
+    await this.deps.platform.withTx(userActor(admin), async (ctx) => {
+      const [review] = await ctx.tx.select().from(reviews).where(eq(reviews.id, id)).for('update');
+      if (!review || review.removedAt) throw notFound(REVIEW_MESSAGES.notFound);
+      await ctx.tx.update(reviews).set({ removedAt: ctx.clock.now(), removedBy: admin.id }).where(eq(reviews.id, id));
+      await audit(ctx.tx, {
+        actorId: admin.id,
+        action: 'review.remove',
+        targetType: 'review',
+        targetId: id,
+        details: { order: review.orderId, author: review.authorId, target: review.targetId, rating: review.rating, published: review.publishedAt !== null, text: review.text },
+      });
+      if (review.authorRole === 'customer' && review.publishedAt) await this.recompute(ctx, review.targetId, review.serviceId);
+    });
+    return { _id: id };
+  }
+
+  // -------------------------------------------------------------------------------------------------------
+  // Publication and ratings
+  // -------------------------------------------------------------------------------------------------------
+
+  /** The publication job: at the end of the blind period the order's hidden reviews become visible. */
+  async publishDue(ctx: TxContext, orderId: string): Promise<void> {
+    const [order] = await ctx.tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
+    if (!order?.completedAt) return;
+    const blindDays = await this.deps.settings.get('reviews.blindDays', ctx.tx);
+    const due = new Date(order.completedAt.getTime() + blindDays * DAY_MS);
+    // The period was made longer since the job was queued: wait for its new end.
+    if (ctx.clock.now() < due) {
+      ctx.outbox.job(PUBLISH_REVIEWS_JOB, { orderId }, { at: due, dedupeKey: `reviews-publish:${orderId}` });
+      return;
+    }
+    await this.publish(ctx, orderId);
+  }
+
+  /** Publishes the order's hidden reviews: each recipient is told, the seller's and the service's ratings recomputed. */
+  private async publish(ctx: TxContext, orderId: string): Promise<void> {
+    const published = await ctx.tx
+      .update(reviews)
+      .set({ publishedAt: ctx.clock.now() })
+      .where(and(eq(reviews.orderId, orderId), isNull(reviews.publishedAt), isNull(reviews.removedAt)))
+      .returning();
+    if (published.length === 0) return;
+    const [order] = await ctx.tx.select({ number: orders.number, title: orders.title }).from(orders).where(eq(orders.id, orderId));
+    const people = await ctx.tx
+      .select({ id: users.id, email: users.email, name: users.name, surname: users.surname, userName: users.userName, preferences: users.preferences })
+      .from(users)
+      .where(inArray(users.id, [...new Set(published.flatMap((r) => [r.authorId, r.targetId]))]));
+    const byId = new Map(people.map((p) => [p.id, p]));
+    for (const review of published) {
+      const recipient = byId.get(review.targetId);
+      const writer = byId.get(review.authorId);
+      if (recipient && writer && order) {
+        // The in-app notification of this kind is wired by the notifications feature from this letter kind.
+        this.deps.letters.notify(ctx.outbox, recipient, 'review.new', {
+          author: displayName(writer),
+          rating: review.rating,
+          number: order.number,
+          title: order.title,
+          path: '/profile/reviews',
+        });
+      }
+      if (review.authorRole === 'customer') await this.recompute(ctx, review.targetId, review.serviceId);
+    }
+  }
+
+  /**
+   * The seller's rating and count (users.rating, users.reviews_count) and the service's (services.*): the mean × 100
+   * of the customers' published, not removed reviews written in the last reviews.ratingMonths months.
+   */
+  async recompute(ctx: Pick<TxContext, 'tx' | 'clock'>, sellerId: string, serviceId: string | null): Promise<void> {
+    const months = await this.deps.settings.get('reviews.ratingMonths', ctx.tx);
+    const since = monthsBefore(ctx.clock.now(), months);
+    const counted = and(eq(reviews.authorRole, 'customer'), isNotNull(reviews.publishedAt), isNull(reviews.removedAt), gte(reviews.createdAt, since))!;
+    const mean = sql<number>`coalesce(round(avg(${reviews.rating}) * 100), 0)::int`;
+    const n = sql<number>`count(*)::int`;
+    const [seller] = await ctx.tx
+      .select({ mean, n })
+      .from(reviews)
+      .where(and(eq(reviews.targetId, sellerId), counted));
+    await ctx.tx
+      .update(users)
+      .set({ rating: Number(seller?.mean ?? 0), reviewsCount: Number(seller?.n ?? 0) })
+      .where(eq(users.id, sellerId));
+    if (serviceId) {
+      const [service] = await ctx.tx
+        .select({ mean, n })
+        .from(reviews)
+        .where(and(eq(reviews.serviceId, serviceId), counted));
+      await ctx.tx
+        .update(services)
+        .set({ rating: Number(service?.mean ?? 0), reviewsCount: Number(service?.n ?? 0) })
+        .where(eq(services.id, serviceId));
+    }
+  }
+
+  /**
+   * The daily job: ratings with a review that has just left the window (written between reviews.ratingMonths and a
+   * few days more ago) are recomputed. Answers how many sellers were.
+   */
+  async refreshRatingWindow(): Promise<number> {
+    return this.deps.platform.withTx({ kind: 'system', name: RATING_WINDOW_JOB }, async (ctx) => {
+      const months = await this.deps.settings.get('reviews.ratingMonths', ctx.tx);
+      const edge = monthsBefore(ctx.clock.now(), months);
+      const from = new Date(edge.getTime() - RATING_WINDOW_SLACK_DAYS * DAY_MS);
+      const rows = await ctx.tx
+        .selectDistinct({ sellerId: reviews.targetId, serviceId: reviews.serviceId })
+        .from(reviews)
+        .where(and(eq(reviews.authorRole, 'customer'), isNotNull(reviews.publishedAt), gte(reviews.createdAt, from), lte(reviews.createdAt, edge)));
+      for (const r of rows) await this.recompute(ctx, r.sellerId, r.serviceId);
+      return new Set(rows.map((r) => r.sellerId)).size;
+    });
+  }
+}
+
+
+
