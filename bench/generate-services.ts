@@ -171,6 +171,11 @@ async function generate(url: string, n: number): Promise<number> {
       log(`  services ${to.toLocaleString('en-US')} / ${n.toLocaleString('en-US')} (${((performance.now() - t) / 1000).toFixed(1)} s)`);
     }
     await client.query(`set session_replication_role = origin`).catch(() => {});
+    // The vocabulary of typo correction, which the services trigger fills row by row (ADR 028).
+    log('search words…');
+    await client.query(`insert into search_words (word)
+      select search_words_of(t) from (select distinct title || ' ' || tags_text || ' ' || catalog_text as t from services) d
+      on conflict do nothing`);
 
     log(`building ${indexes.length} indexes…`);
     for (const index of indexes) {
@@ -194,7 +199,7 @@ async function generate(url: string, n: number): Promise<number> {
  * select list is never flattened), the outer one composes the row from the word lists.
  */
 const insertSql = `
-insert into services (seller_id, title, description, category_id, sub_category_id, tags, tags_text, price, days, revisions,
+insert into services (seller_id, title, description, category_id, sub_category_id, catalog_text, tags, tags_text, price, days, revisions,
                       status, views, orders_count, popularity, rating, reviews_count, published_at, created_at, updated_at)
 select
   ($8::uuid[])[1 + floor(r.seller * array_length($8::uuid[], 1))::int],
@@ -203,6 +208,8 @@ select
     || 'Срок от ' || r.days || ' дн., ' || r.revisions || ' правки включены. ' || r.closing,
   ($10::uuid[])[r.sub],
   case when r.nosub < 0.1 then null else ($9::uuid[])[r.sub] end,
+  -- What the services trigger would write (triggers are off in this session, see above; ADR 028).
+  service_catalog_text(($10::uuid[])[r.sub], case when r.nosub < 0.1 then null else ($9::uuid[])[r.sub] end),
   r.tags,
   array_to_string(r.tags, ' '),
   r.price, r.days, r.revisions, r.status,
