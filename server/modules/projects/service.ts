@@ -231,7 +231,7 @@ export class ProjectService {
 
     const where: SQL[] = [listedProject(), ...byCategory];
     // The same words, synonyms and prefix as the services' search (ADR 028).
-    const q = searchTsQuery(query.q, (await this.deps.synonyms?.()) ?? []);
+    const q = await searchTsQuery(query.q, (await this.deps.synonyms?.()) ?? []);
     if (q) where.push(matches(projects.search, q));
     if (query.budget_min !== undefined) where.push(gte(projects.budget, query.budget_min));
     if (query.budget_max !== undefined) where.push(lte(projects.budget, query.budget_max));
@@ -397,7 +397,7 @@ export class ProjectService {
       where.push(or(eq(projects.id, q.toLowerCase()), eq(projects.customerId, q.toLowerCase()))!);
     } else if (q) {
       const like = `%${escapeLike(q)}%`;
-      const words = searchTsQuery(q);
+      const words = await searchTsQuery(q);
       where.push(or(ilike(projects.title, like), ilike(users.email, like), ilike(users.userName, like), ...(words ? [matches(projects.search, words)] : []))!);
     }
     const filter = where.length ? and(...where) : undefined;

@@ -273,14 +273,14 @@ export class ServiceCatalog {
    */
   async list(query: ServicesQuery): Promise<ServiceListing> {
     const groups = (await this.deps.synonyms?.()) ?? [];
-    const found = await this.listPage(query, searchTsQuery(query.q, groups));
+    const found = await this.listPage(query, await searchTsQuery(query.q, groups, this.db));
     const text = searchText(query.q);
     if (!text || found.result.length) return found;
     // Nothing found: the query with mistyped words replaced by the catalogue's nearest ones, if that finds
     // something (ADR 028). Later pages ask with the same text and are corrected the same way.
     const corrected = await correctedQuery(this.db, text, synonymIndex(groups));
     if (!corrected) return found;
-    const retried = await this.listPage(query, searchTsQuery(corrected, groups));
+    const retried = await this.listPage(query, await searchTsQuery(corrected, groups, this.db));
     return retried.result.length ? { ...retried, corrected } : found;
   }
 
@@ -295,7 +295,7 @@ export class ServiceCatalog {
       texts.map(async (text) => {
         const kept = this.finding.get(text);
         if (kept && now - kept.at < FINDS_REUSE_MS) return kept.value ? text : null;
-        const q = searchTsQuery(text, groups);
+        const q = await searchTsQuery(text, groups, this.db);
         const found = q
           ? (await this.db.select({ one: sql`1` }).from(services).where(and(publicService(), matches(services.search, q))).limit(1)).length > 0
           : false;
@@ -604,7 +604,7 @@ export class ServiceCatalog {
     if (query.status === 'moderation') where.push(or(eq(services.status, 'moderation'), isNotNull(services.pendingEdit))!);
     else if (query.status) where.push(eq(services.status, query.status));
     const q = searchText(query.q);
-    const words = searchTsQuery(q);
+    const words = await searchTsQuery(q);
     if (q) where.push(or(...(words ? [matches(services.search, words)] : []), ilike(services.title, `%${escapeLike(q)}%`))!);
     const filter = where.length ? and(...where) : undefined;
     const position = after(plan, sort, query.cursor);

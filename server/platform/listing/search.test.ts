@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SEARCH_SYNONYMS, settingsSchema } from '#contract/settings';
-import { searchTsQuery, synonymIndex, tsQueryText, wordsOf } from './search.ts';
+import { searchTsQuery, synonymIndex, tsQueryText, wordsOf, wordToComplete } from './search.ts';
 
 const index = synonymIndex([
   ['telegram', 'Телеграм'],
@@ -29,12 +29,21 @@ describe('tsQueryText', () => {
     expect(tsQueryText('telegram-бот сделать')).toBe(`'telegram' & 'бот' & 'сделать':*`);
   });
 
-  it('lets nothing but letters and digits into a lexeme, whatever is typed', () => {
+  it('lets nothing but letters and digits into a lexeme, whatever is typed', async () => {
     const q = tsQueryText(`'); drop table services; -- \\ ' :* & | ! <-> "`);
     expect(q).toBe(`'drop' & 'table' & 'services':*`);
     expect(tsQueryText('!!! ---')).toBeNull();
-    expect(searchTsQuery('   ')).toBeNull();
-    expect(searchTsQuery('сео', DEFAULT_SEARCH_SYNONYMS)).toBe(`('сео':* | 'seo':*)`);
+    expect(await searchTsQuery('   ')).toBeNull();
+    expect(await searchTsQuery('сео', DEFAULT_SEARCH_SYNONYMS)).toBe(`('сео':* | 'seo':*)`);
+  });
+
+  it('completes the last word with the catalogue\'s words as whole words when they are given', () => {
+    expect(tsQueryText('лого', index, ['логотип', 'логотипы'])).toBe(`('лого' | 'логотип' | 'логотипы')`);
+    expect(tsQueryText('лготип', index, [])).toBe(`'лготип'`);
+    expect(tsQueryText('вордп', index, ['вордпресс'])).toBe(`('вордп' | 'вордпресс' | 'wordpress')`);
+    expect(wordToComplete('логотип для коф')).toBe('коф');
+    expect(wordToComplete('логотип -кофейня')).toBeNull();
+    expect(wordToComplete('лендинг ко')).toBeNull();
   });
 
   it('is bounded: 16 words at most', () => {

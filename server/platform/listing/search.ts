@@ -21,6 +21,8 @@ export const PREFIX_MIN = 3;
 /** Bounds of a built query: words taken from the text, alternatives per word (synonyms and completions). */
 const MAX_TERMS = 16;
 const MAX_ALTERNATIVES = 8;
+/** Words of the catalogue that complete the last word, at most (shortest first: base forms before endings). */
+const MAX_COMPLETIONS = 12;
 
 /** The synonym groups indexed by their words; built once per settings value. */
 export interface SynonymIndex {
@@ -58,8 +60,13 @@ function lexemes(spelling: string, prefix: boolean): string {
   return parts.length === 1 ? parts[0]! : `(${parts.join(' <-> ')})`;
 }
 
-/** One word of the query with its alternatives: its synonyms, and as the last word, what it begins. */
-function alternatives(word: string, last: boolean, index: SynonymIndex): string {
+/**
+ * One word of the query with its alternatives: its synonyms, and as the last word, what it begins. `completions`:
+ * the catalogue's words that begin the last word (completionsOf); given, they are matched as whole words instead
+ * of a `:*` prefix, which the planner estimates well (an unknown prefix is estimated at thousands of rows and
+ * can send a search for nothing down a walk of the whole popularity index, ADR 028).
+ */
+function alternatives(word: string, last: boolean, index: SynonymIndex, completions?: readonly string[]): string {
   const prefix = last && word.length >= PREFIX_MIN;
   const spellings = new Set<string>(index.groupOf.get(word) ?? [word]);
   if (prefix) {
@@ -69,8 +76,25 @@ function alternatives(word: string, last: boolean, index: SynonymIndex): string 
       if (entry.startsWith(word) && entry !== word) for (const s of index.groupOf.get(entry)!) spellings.add(s);
     }
   }
-  const parts = [...spellings].slice(0, MAX_ALTERNATIVES).map((s) => lexemes(s, prefix));
+  const exact = prefix && completions !== undefined;
+  const parts = [...spellings].slice(0, MAX_ALTERNATIVES).map((s) => lexemes(s, prefix && !exact));
+  if (exact) for (const c of completions.slice(0, MAX_COMPLETIONS)) if (!spellings.has(c)) parts.push(lexemes(c, false));
   return parts.length === 1 ? parts[0]! : `(${parts.join(' | ')})`;
+}
+
+/** The last plain word of a search, when it is long enough to be completed (the word completionsOf is asked about). */
+export function wordToComplete(text: string): string | null {
+  const list = terms(text);
+  const last = list[list.length - 1];
+  return last?.kind === 'word' && last.words[0]!.length >= PREFIX_MIN ? last.words[0]! : null;
+}
+
+/** Words of the catalogue beginning with `start` (not `start` itself), shortest first: a few index reads. */
+export async function completionsOf(db: Db, start: string): Promise<string[]> {
+  const result = (await db.execute(sql`
+    select word from search_words where word > ${start} and word < ${start} || chr(1114111)
+     order by length(word), word limit ${MAX_COMPLETIONS}`)) as unknown as { rows: { word: string }[] };
+  return result.rows.map((r) => r.word);
 }
 
 interface Term {
@@ -126,13 +150,13 @@ function terms(text: string): Term[] {
  * dictionary as websearch_to_tsquery stems them; each plain word brings its synonyms as alternatives; the last
  * plain word of the text (as typed so far) matches as a prefix when it has PREFIX_MIN characters or more.
  */
-export function tsQueryText(text: string, index: SynonymIndex = synonymIndex()): string | null {
+export function tsQueryText(text: string, index: SynonymIndex = synonymIndex(), completions?: readonly string[]): string | null {
   const list = terms(text);
   if (!list.length) return null;
   const lastWord = list.length - 1;
   const parts = list.map((term, n) => {
     let part: string;
-    if (term.kind === 'word') part = alternatives(term.words[0]!, n === lastWord && !/\s$/.test(text), index);
+    if (term.kind === 'word') part = alternatives(term.words[0]!, n === lastWord, index, completions);
     else if (term.kind === 'phrase') part = lexemes(term.words.join(' '), false);
     else part = `!${lexemes(term.words.join(' '), false)}`;
     return { part, or: term.or };
@@ -165,8 +189,14 @@ export async function correctedQuery(db: Db, text: string, index: SynonymIndex =
   return words.map((w) => replace.get(w) ?? w).join(' ');
 }
 
-/** The tsquery text of a listing's `q` (searchText, then tsQueryText), or null when there is no search. */
-export const searchTsQuery = (q: string | null | undefined, groups?: SynonymGroups): string | null => {
+/**
+ * The tsquery text of a listing's `q` (searchText, then tsQueryText), or null when there is no search. With `db`,
+ * the last word is completed from the catalogue's words (completionsOf) instead of matched as a `:*` prefix.
+ */
+export async function searchTsQuery(q: string | null | undefined, groups?: SynonymGroups, db?: Db): Promise<string | null> {
   const text = searchText(q);
-  return text ? tsQueryText(text, synonymIndex(groups)) : null;
-};
+  if (!text) return null;
+  const start = db ? wordToComplete(text) : null;
+  const completions = db ? (start ? await completionsOf(db, start) : []) : undefined;
+  return tsQueryText(text, synonymIndex(groups), completions);
+}
