@@ -12,6 +12,7 @@ import { categories, subCategories } from '../../db/schema/lookups.ts';
 import { call } from '../../test/api.ts';
 import { DEFAULT_SEARCH_SYNONYMS } from '#contract/settings';
 import { MIN_SEARCHES } from './service.ts';
+import { synonymIndex, unknownWords } from '../../platform/listing/search.ts';
 
 // Search quality (ADR 028): category titles in the document, the last word as a prefix, the operator's
 // synonyms, typo correction, suggestions that find something, and projects searched the same way.
@@ -165,6 +166,12 @@ describe('typos', () => {
     expect(answer.corrected).toBe('эмблему');
     expect(answer.result.map((s) => s._id)).toEqual([ids.logo]);
     expect((await search('сдеаю телеграм')).corrected).toBe('сделаю телеграм');
+  });
+
+  it('knows which words no title, tag or category has (their searches have their estimate checked)', async () => {
+    expect(await unknownWords(database.db, 'Эмлбему для дизайн телеграм 2024 кафе', synonymIndex(DEFAULT_SEARCH_SYNONYMS))).toEqual(['эмлбему']);
+    expect(await unknownWords(database.db, 'телеграм')).toEqual(['телеграм']);
+    expect(await unknownWords(database.db, 'эмблему', synonymIndex([['эмблему', 'эмлбему']]))).toEqual([]);
   });
 
   it('corrects nothing that is known, being typed, or has nothing near', async () => {

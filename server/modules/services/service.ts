@@ -18,7 +18,7 @@ import { publicUserColumns } from '../people/index.ts';
 import { isPublicService, publicService, servicePolicy } from './policy.ts';
 import { Tally } from '../../platform/listing/tally.ts';
 import { SeenToday } from '../../platform/listing/visitors.ts';
-import { correctedQuery, searchTsQuery, synonymIndex, type SynonymGroups } from '../../platform/listing/search.ts';
+import { correctedQuery, searchTsQuery, synonymIndex, unknownWords, type SynonymGroups } from '../../platform/listing/search.ts';
 import {
   cappedTotal,
   cursorTag,
@@ -273,8 +273,9 @@ export class ServiceCatalog {
    */
   async list(query: ServicesQuery): Promise<ServiceListing> {
     const groups = (await this.deps.synonyms?.()) ?? [];
-    const found = await this.listPage(query, await searchTsQuery(query.q, groups, this.db));
     const text = searchText(query.q);
+    const unknown = text ? (await unknownWords(this.db, text, synonymIndex(groups))).length > 0 : false;
+    const found = await this.listPage(query, await searchTsQuery(query.q, groups, this.db), unknown);
     if (!text || found.result.length) return found;
     // Nothing found: the query with mistyped words replaced by the catalogue's nearest ones, if that finds
     // something (ADR 028). Later pages ask with the same text and are corrected the same way.
@@ -308,7 +309,19 @@ export class ServiceCatalog {
   }
   private readonly finding = new Map<string, { at: number; value: boolean }>();
 
-  private async listPage(query: ServicesQuery, q: string | null): Promise<ServiceListing> {
+  /**
+   * Services of any state whose document matches `q`, counted up to `cap + 1`: an upper bound of the public
+   * matches. A bitmap scan of the GIN index, which stops at cap + 1 rows and needs no heap page of an
+   * all-visible table: cheap however common the words, and exact for a rare or missing one.
+   */
+  private async matchesUpTo(q: string, cap: number): Promise<number> {
+    const inner = this.db.select({ one: sql`1` }).from(services).where(matches(services.search, q)).limit(cap + 1).as('m');
+    const [row] = await this.db.select({ n: sql<number>`count(*)::int` }).from(inner);
+    return row?.n ?? 0;
+  }
+
+  /** `unknown`: the search has a word that no title, tag or category title has (see unknownWords). */
+  private async listPage(query: ServicesQuery, q: string | null, unknown = false): Promise<ServiceListing> {
     const filter = and(...this.publicFilter(query, q))!;
     // The filter is on services alone (sellers' conditions are semi-joins), so a page is sorted and cut
     // before its sellers are read, and only the page's sellers are.
@@ -325,6 +338,16 @@ export class ServiceCatalog {
         sort = cursorTag(query.cursor) === 'relevance' ? 'relevance' : 'popular';
       } else {
         estimate = await estimateRows(this.db, matching);
+        // The planner cannot tell a rare word from a missing one (both get a fraction of its rarest common
+        // word, thousands of rows at a million): a walk of the popularity index for 25 matches that do not exist
+        // reads the whole index (seconds). Its guess of a big set is checked against the search index, which
+        // answers a small set at once (ADR 028).
+        // Checked when a word is one no title, tag or category has (a typo, a description's word): a query of
+        // known words finds its matches on the way down the index.
+        if (estimate > RANK_LIMIT && q && unknown) {
+          const n = await this.matchesUpTo(q, RANK_LIMIT);
+          if (n <= RANK_LIMIT) estimate = n;
+        }
         sort = estimate <= RANK_LIMIT ? 'relevance' : 'popular';
       }
     }

@@ -165,6 +165,22 @@ export function tsQueryText(text: string, index: SynonymIndex = synonymIndex(), 
 }
 
 /**
+ * The words of a search (3+ letters, not numbers, not in the synonym dictionary) that the vocabulary does not
+ * have: typos, or words found only in descriptions, if anywhere. One index probe per word.
+ */
+export async function unknownWords(db: Db, text: string, index: SynonymIndex = synonymIndex()): Promise<string[]> {
+  const words = [...new Set(wordsOf(text).slice(0, MAX_TERMS))].filter((w) => w.length >= PREFIX_MIN && !index.groupOf.has(w) && !/^\d+$/.test(w));
+  if (!words.length) return [];
+  const result = (await db.execute(sql`
+    select q.word from unnest(cast(${wordArray(words)} as text[])) as q(word)
+     where not exists (select 1 from search_words w where w.word = q.word)`)) as unknown as { rows: { word: string }[] };
+  return result.rows.map((r) => r.word);
+}
+
+/** A text[] literal of words (letters and digits only, so nothing needs escaping beyond the quotes). */
+const wordArray = (words: readonly string[]) => `{${words.map((w) => `"${w}"`).join(',')}}`;
+
+/**
  * The query with its unknown words replaced by the catalogue's nearest ones (trigram similarity over
  * search_words, pg_trgm's default threshold 0.3), or null when nothing was replaced. A word is known when the
  * vocabulary or the synonym dictionary has it, or — the last word, being typed — when a vocabulary word begins
@@ -180,7 +196,7 @@ export async function correctedQuery(db: Db, text: string, index: SynonymIndex =
            exists (select 1 from search_words w where w.word = q.word) as known,
            q.word = ${last ?? ''} and exists (select 1 from search_words w where w.word > q.word and w.word < q.word || chr(1114111)) as begun,
            (select w.word from search_words w where w.word % q.word order by similarity(w.word, q.word) desc, w.word limit 1) as nearest
-      from unnest(cast(${`{${asked.map((w) => `"${w}"`).join(',')}}`} as text[])) as q(word)`)) as unknown as {
+      from unnest(cast(${wordArray(asked)} as text[])) as q(word)`)) as unknown as {
     rows: { word: string; known: boolean; begun: boolean; nearest: string | null }[];
   };
   const replace = new Map<string, string>();
