@@ -87,6 +87,14 @@ export async function runCatalogBench(): Promise<void> {
       },
       { name: 'Search: q=логотипа', kind: 'search', path: `?q=${encodeURIComponent('логотипа')}` },
       { name: 'Search: q=лендинг для кофейни', kind: 'search', path: `?q=${encodeURIComponent('лендинг для кофейни')}` },
+      // ADR 028: a prefix being typed, a synonym, a category word, a rare prefix, a typo (corrected).
+      { name: 'Search: q=лого (prefix)', kind: 'search', path: `?q=${encodeURIComponent('лого')}` },
+      { name: 'Search: q=телеграм (synonyms)', kind: 'search', path: `?q=${encodeURIComponent('телеграм')}` },
+      { name: 'Search: q=дизайн (category titles)', kind: 'search', path: `?q=${encodeURIComponent('дизайн')}` },
+      { name: 'Search: q=логотип для коф (prefix)', kind: 'search', path: `?q=${encodeURIComponent('логотип для коф')}` },
+      { name: 'Search: q=вордпресс под клю (synonyms, prefix)', kind: 'search', path: `?q=${encodeURIComponent('вордпресс под клю')}` },
+      { name: 'Search: q=лготип (typo, corrected)', kind: 'search', path: `?q=${encodeURIComponent('лготип')}` },
+      { name: 'Search: q=нейрофотосесия (rare, typo)', kind: 'search', path: `?q=${encodeURIComponent('нейрофотосесия')}` },
       { name: `Deep page: popular, after ${deep.rows.toLocaleString('en-US')} rows`, kind: 'listing', path: `?cursor=${deep.cursor}` },
       { name: `Service page: /api/services/{id}, ${dataset.ids.length} ids`, kind: 'page', paths: dataset.ids.map((id) => `/api/services/${id}`) },
     ];

@@ -13,10 +13,10 @@ import { buildUser } from '../server/db/factories.ts';
 import { users } from '../server/db/schema/users.ts';
 import { tags as referenceTags } from '../server/db/reference/tags.ts';
 
-const VERBS = ['Создам', 'Сделаю', 'Напишу', 'Настрою', 'Разработаю', 'Нарисую', 'Подготовлю', 'Оформлю', 'Доработаю', 'Смонтирую'];
+export const VERBS = ['Создам', 'Сделаю', 'Напишу', 'Настрою', 'Разработаю', 'Нарисую', 'Подготовлю', 'Оформлю', 'Доработаю', 'Смонтирую'];
 
 /** What is offered, per category (accusative, so that "Создам логотип" reads), six each. */
-const OBJECTS: Record<string, string[]> = {
+export const OBJECTS: Record<string, string[]> = {
   design: ['логотип', 'фирменный стиль', 'баннер', 'презентацию', 'визитку', 'дизайн упаковки'],
   development: ['лендинг', 'сайт', 'интернет-магазин', 'телеграм-бота', 'парсер', 'мобильное приложение'],
   'texts-translations': ['текст', 'статью', 'описание товаров', 'перевод сайта', 'сценарий', 'коммерческое предложение'],
@@ -33,7 +33,7 @@ const OBJECTS: Record<string, string[]> = {
 };
 const FALLBACK_OBJECTS = ['логотип', 'лендинг', 'сайт', 'текст', 'презентацию', 'бота'];
 
-const QUALIFIERS = [
+export const QUALIFIERS = [
   'для кофейни', 'для интернет-магазина', 'под ключ', 'за 24 часа', 'для малого бизнеса', 'в едином стиле',
   'на Tilda', 'на WordPress', 'для маркетплейса', 'для салона красоты', 'для стартапа', 'качественно и быстро',
   'для ресторана', 'для строительной компании', 'с правками до результата', 'в современном стиле', 'для блога', 'для школы',
@@ -171,6 +171,11 @@ async function generate(url: string, n: number): Promise<number> {
       log(`  services ${to.toLocaleString('en-US')} / ${n.toLocaleString('en-US')} (${((performance.now() - t) / 1000).toFixed(1)} s)`);
     }
     await client.query(`set session_replication_role = origin`).catch(() => {});
+    // The vocabulary of typo correction, which the services trigger fills row by row (ADR 028).
+    log('search words…');
+    await client.query(`insert into search_words (word)
+      select search_words_of(t) from (select distinct title || ' ' || tags_text || ' ' || catalog_text as t from services) d
+      on conflict do nothing`);
 
     log(`building ${indexes.length} indexes…`);
     for (const index of indexes) {
@@ -194,7 +199,7 @@ async function generate(url: string, n: number): Promise<number> {
  * select list is never flattened), the outer one composes the row from the word lists.
  */
 const insertSql = `
-insert into services (seller_id, title, description, category_id, sub_category_id, tags, tags_text, price, days, revisions,
+insert into services (seller_id, title, description, category_id, sub_category_id, catalog_text, tags, tags_text, price, days, revisions,
                       status, views, orders_count, popularity, rating, reviews_count, published_at, created_at, updated_at)
 select
   ($8::uuid[])[1 + floor(r.seller * array_length($8::uuid[], 1))::int],
@@ -203,6 +208,8 @@ select
     || 'Срок от ' || r.days || ' дн., ' || r.revisions || ' правки включены. ' || r.closing,
   ($10::uuid[])[r.sub],
   case when r.nosub < 0.1 then null else ($9::uuid[])[r.sub] end,
+  -- What the services trigger would write (triggers are off in this session, see above; ADR 028).
+  service_catalog_text(($10::uuid[])[r.sub], case when r.nosub < 0.1 then null else ($9::uuid[])[r.sub] end),
   r.tags,
   array_to_string(r.tags, ' '),
   r.price, r.days, r.revisions, r.status,

@@ -7,6 +7,50 @@ import { DEFAULT_PAYMENT_RATES, paymentRatesSchema } from './payments.ts';
 
 const MIB = 1024 * 1024;
 
+/**
+ * The search's synonym dictionary (ADR 028): groups of interchangeable spellings — Latin and Cyrillic names of
+ * brands and tools, abbreviations. A search for any word of a group finds the others too.
+ */
+export const DEFAULT_SEARCH_SYNONYMS: string[][] = [
+  ['telegram', 'телеграм', 'телеграмм', 'тг'],
+  ['wordpress', 'вордпресс', 'вордпрес'],
+  ['seo', 'сео'],
+  ['smm', 'смм'],
+  ['figma', 'фигма'],
+  ['tilda', 'тильда'],
+  ['photoshop', 'фотошоп'],
+  ['instagram', 'инстаграм', 'инстаграмм'],
+  ['youtube', 'ютуб', 'ютьюб'],
+  ['вконтакте', 'вк', 'vk', 'vkontakte'],
+  ['python', 'питон', 'пайтон'],
+  ['javascript', 'джаваскрипт', 'js'],
+  ['react', 'реакт'],
+  ['php', 'пхп'],
+  ['excel', 'эксель', 'ексель'],
+  ['powerpoint', 'пауэрпоинт'],
+  ['google', 'гугл'],
+  ['yandex', 'яндекс'],
+  ['wildberries', 'вайлдберриз', 'вб'],
+  ['ozon', 'озон'],
+  ['avito', 'авито'],
+  ['bitrix', 'битрикс'],
+  ['crm', 'срм'],
+  ['chatgpt', 'чатгпт', 'gpt'],
+  ['нейросеть', 'ии', 'ai'],
+  ['landing', 'лендинг', 'лэндинг'],
+  ['логотип', 'logo', 'лого'],
+  ['бот', 'bot'],
+];
+
+const synonymWord = z
+  .string()
+  .trim()
+  .min(1)
+  .max(40)
+  .refine((w) => /[\p{L}\p{N}]/u.test(w), 'Слово должно содержать буквы или цифры');
+
+export const synonymGroupsSchema = z.array(z.array(synonymWord).min(2, 'В группе нужно хотя бы два слова').max(12)).max(1_000);
+
 export const settingsSchema = z.object({
   /** Bytes of uploads one person may keep. */
   'uploads.quotaBytes': z.number().int().min(MIB).max(1024 * 1024 * MIB).default(1024 * MIB),
@@ -45,6 +89,9 @@ export const settingsSchema = z.object({
   /** Rubles per USDT and per BTC used while the rates service has given none (PRODUCT.md); 0 = none. */
   'rates.fallbackUSDT': z.number().min(0).max(1_000_000).default(0),
   'rates.fallbackBTC': z.number().min(0).max(1_000_000_000).default(0),
+
+  /** The search's synonym groups (ADR 028). */
+  'search.synonyms': synonymGroupsSchema.default(DEFAULT_SEARCH_SYNONYMS),
 });
 
 export type Settings = z.output<typeof settingsSchema>;

@@ -1,19 +1,30 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
+import type { Page } from 'playwright-core';
 import { createService } from '../server/db/catalog-factories.ts';
 import { searchQueries, services } from '../server/db/schema/catalog.ts';
-import { checkA11y, hydrated, useE2E, visit } from './fixtures.ts';
+import { checkA11y, hydrated, MOBILE_USER_AGENT, useE2E, visit } from './fixtures.ts';
 
-// The header search box's suggestions: categories from the catalogue and popular searches from the API.
+// The header search box's suggestions: categories from the catalogue and popular searches from the API; and
+// search that finds what people mean (ADR 028): Russian spellings, a word being typed, typos.
 
 const e2e = useE2E();
 const POLL = { timeout: 15_000, interval: 100 };
+const SHOTS = process.env.E2E_SHOTS_DIR ?? '/tmp/search-shots';
+mkdirSync(SHOTS, { recursive: true });
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+const cardTitles = (page: Page) => page.locator('main .s-card__title').allTextContents();
 
 describe('header search suggestions', () => {
   it('offers categories and popular searches as one types, by mouse and by keyboard', async () => {
     // A popular search of its own (a made-up word), as if many people had made it.
     const popular = `логотип с квокками ${Date.now() % 100_000}`;
     await e2e.server.database.db.insert(searchQueries).values({ query: popular, searches: 10_000 }).onConflictDoNothing();
+    // A suggestion is offered only while it finds something (ADR 028).
+    const { user } = await e2e.user({ role: 'seller' });
+    await createService(e2e.server.database.db, user.id, { title: `Нарисую ${popular}` });
 
     const { page } = await e2e.open();
     await visit(page, '/');
@@ -76,6 +87,76 @@ describe('header search suggestions', () => {
     await box.fill('логотип с капиб');
     const answer = await answered;
     expect(((await answer.json()) as { result: string[] }).result).not.toContain(planted);
+  });
+});
+
+describe('search finds what people mean', () => {
+  it('a Russian spelling, a word being typed and a typo find services; a typo says «Возможно, вы искали»', async () => {
+    const { user } = await e2e.user({ role: 'seller' });
+    const db = e2e.server.database.db;
+    await createService(db, user.id, { category: 'development', sub: 'bots-development', title: 'Сделаю Telegram-бота для записи клиентов', tags: ['бот'] });
+    await createService(db, user.id, { category: 'design', sub: 'logo-design', title: 'Нарисую логотип для пекарни', tags: ['логотип'] });
+
+    const { page } = await e2e.open();
+    await visit(page, '/');
+    const box = page.getByRole('combobox', { name: 'Поиск услуг' });
+    const search = async (q: string) => {
+      await box.fill(q);
+      await box.press('Enter');
+      await page.waitForURL((url) => url.pathname === '/services/all' && url.searchParams.get('q') === q);
+      await hydrated(page);
+    };
+
+    await search('телеграм');
+    await expect.poll(() => cardTitles(page), POLL).toEqual(['Сделаю Telegram-бота для записи клиентов']);
+    await shot(page, 'telegram-1280');
+
+    await search('лого');
+    await expect.poll(() => cardTitles(page), POLL).toContain('Нарисую логотип для пекарни');
+
+    await search('лготип');
+    const corrected = page.locator('.listing__corrected');
+    await expect.poll(() => corrected.textContent(), POLL).toContain('Возможно, вы искали логотип');
+    await expect.poll(() => cardTitles(page), POLL).toContain('Нарисую логотип для пекарни');
+    await checkA11y(page);
+    await shot(page, 'typo-1280');
+    await corrected.getByRole('link', { name: 'логотип' }).click();
+    await page.waitForURL((url) => url.searchParams.get('q') === 'логотип');
+    await expect.poll(() => corrected.count(), POLL).toBe(0);
+    await expect.poll(() => cardTitles(page), POLL).toContain('Нарисую логотип для пекарни');
+
+    // Server-rendered: the page says it without any script.
+    const html = await (await fetch(`${e2e.url}/services/all?q=${encodeURIComponent('лготип')}`)).text();
+    expect(html).toContain('listing__corrected');
+    expect(html).toContain('Возможно, вы искали');
+
+    // A phone, straight from an address.
+    const phone = await e2e.open({ viewport: { width: 375, height: 812 }, isMobile: true, userAgent: MOBILE_USER_AGENT });
+    await visit(phone.page, `/services/all?q=${encodeURIComponent('лготип')}`);
+    await expect.poll(() => phone.page.locator('.listing__corrected').textContent(), POLL).toContain('Возможно, вы искали логотип');
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await shot(phone.page, 'typo-375');
+    await visit(phone.page, `/services/all?q=${encodeURIComponent('телеграм')}`);
+    await expect.poll(() => cardTitles(phone.page), POLL).toEqual(['Сделаю Telegram-бота для записи клиентов']);
+    await shot(phone.page, 'telegram-375');
+  });
+
+  it('an administrator adds a synonym group and a search by it finds services at once', async () => {
+    const { user } = await e2e.user({ role: 'seller' });
+    await createService(e2e.server.database.db, user.id, { category: 'design', title: 'Нарисую маскота для бренда', tags: ['персонаж'] });
+    const { token } = await e2e.user({ role: 'admin' });
+    const { page } = await e2e.open({ token });
+    await visit(page, '/admin/search-suggestions');
+    await hydrated(page);
+    const area = page.getByLabel('Группы синонимов');
+    await expect.poll(() => area.inputValue(), POLL).toContain('telegram, телеграм');
+    await area.fill(`${await area.inputValue()}\nмаскот, талисман`);
+    await page.getByRole('button', { name: 'Сохранить синонимы' }).click();
+    await expect.poll(() => page.locator('.toast').first().textContent(), POLL).toContain('Синонимы сохранены');
+    await checkA11y(page);
+    await shot(page, 'admin-synonyms-1280');
+    await visit(page, `/services/all?q=${encodeURIComponent('талисман')}`);
+    await expect.poll(() => cardTitles(page), POLL).toEqual(['Нарисую маскота для бренда']);
   });
 });
 

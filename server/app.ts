@@ -253,7 +253,9 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
   });
   const settings = new SettingsService(db, withTx, logger);
   const seen = new SeenToday(env.REDIS_URL ? limiter : null, logger);
-  const projects = new ProjectService({ db, presence: realtime, withTx, letters, log: logger, seen });
+  // The search's synonym dictionary is an operator setting (ADR 028): a change reaches every instance with the settings.
+  const synonyms = async () => (await settings.all())['search.synonyms'];
+  const projects = new ProjectService({ db, presence: realtime, withTx, letters, log: logger, seen, synonyms });
   const rates = new RatesService(db, env.RATES_URL, logger, async () => {
     const all = await settings.all();
     return { USDT: all['rates.fallbackUSDT'], BTC: all['rates.fallbackBTC'] };
@@ -278,6 +280,7 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
     sandbox: env.PAYMENTS_SANDBOX,
     log: logger,
   });
+  const serviceCatalog = new ServiceCatalog({ db, realtime, withTx, letters, log: logger, seen, synonyms });
   const services: Services = {
     platform,
     letters,
@@ -293,8 +296,8 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
     adminUsers: new AdminUserService(db, auth),
     files: new FileService(db, new LocalStorage(uploadsRoot(env.DATA_DIR)), { settings, limiter }),
     settings,
-    serviceCatalog: new ServiceCatalog({ db, realtime, withTx, letters, log: logger, seen }),
-    searchSuggestions: new SearchSuggestions(db, logger, seen),
+    serviceCatalog,
+    searchSuggestions: new SearchSuggestions(db, logger, seen, (queries) => serviceCatalog.findsSomething(queries)),
     projects,
     favorites: new FavoriteService({ db, presence: realtime, projects }),
     people: new PeopleService({ db, presence: realtime }),

@@ -7,7 +7,13 @@ const tags = ['services'];
 
 /** The public catalogue of services and the seller's own ones (/profile/items). */
 export const serviceEndpoints = defineEndpoints({
-  'services.list': { access: 'public', tags, query: servicesQuerySchema, response: publicListingSchema(serviceCardSchema) },
+  'services.list': {
+    access: 'public',
+    tags,
+    query: servicesQuerySchema,
+    // `corrected`: the search found nothing, and these are the results of this corrected query (ADR 028).
+    response: publicListingSchema(serviceCardSchema).extend({ corrected: z.string().optional() }),
+  },
   'services.mine': { access: 'user', tags, response: okSchema(z.array(serviceSchema)) },
   'services.get': { access: 'public', tags, params: idParams, response: okSchema(serviceSchema) },
   'services.create': { access: 'confirmed', tags, body: serviceInputSchema, response: okSchema(serviceSchema) },

@@ -26,12 +26,14 @@ const MIGRATION_LOCK_KEY = 720_331;
 export async function openPglite(dataDir?: string): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   // Loaded only for PGlite: a start on PostgreSQL skips them (ADR 018).
-  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+  const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
     import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
   ]);
-  const client = await PGlite.create(dataDir);
+  // pg_trgm: the search's typo correction (ADR 028); PostgreSQL has it as a contrib extension.
+  const client = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
   const db = drizzlePglite(client) as unknown as Db;
   return {
     db,

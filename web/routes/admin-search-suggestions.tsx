@@ -7,18 +7,20 @@ import { formatDate } from '../lib/dates.ts';
 import { toast } from '../lib/toast-store.ts';
 import { pageMeta } from '../features/shell/index.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
-import { TextField } from '../components/ui/form.tsx';
+import { TextAreaField, TextField } from '../components/ui/form.tsx';
 
-// /admin/search-suggestions: what the header's search box suggests, and a way to remove a suggestion for good.
+// /admin/search-suggestions: what the header's search box suggests, and a way to remove a suggestion for good;
+// and the search's synonym dictionary (the operator setting search.synonyms, ADR 028).
 
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   const url = new URL(request.url);
   const hidden = url.searchParams.get('hidden') === '1';
   const q = url.searchParams.get('q')?.trim() ?? '';
-  const answer = await api
-    .read('admin.searchSuggestions.list', { query: { q: q || undefined, hidden: hidden ? '1' : undefined } }, { fresh: true })
-    .catch(() => null);
-  return { rows: answer?.result ?? [], failed: answer === null, hidden, q };
+  const [answer, settings] = await Promise.all([
+    api.read('admin.searchSuggestions.list', { query: { q: q || undefined, hidden: hidden ? '1' : undefined } }, { fresh: true }).catch(() => null),
+    api.read('admin.settings.get', {}, { fresh: true }).catch(() => null),
+  ]);
+  return { rows: answer?.result ?? [], failed: answer === null, hidden, q, synonyms: settings?.result['search.synonyms'] ?? null };
 }
 clientLoader.hydrate = true as const;
 
@@ -34,7 +36,7 @@ export function HydrateFallback() {
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Поисковые подсказки');
 
 export default function AdminSearchSuggestionsPage() {
-  const { rows, failed, hidden, q } = useLoaderData<typeof clientLoader>();
+  const { rows, failed, hidden, q, synonyms } = useLoaderData<typeof clientLoader>();
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const revalidator = useRevalidator();
@@ -123,6 +125,57 @@ export default function AdminSearchSuggestionsPage() {
           </tbody>
         </table>
       )}
+      {synonyms && <SynonymsForm groups={synonyms} onSaved={() => void revalidator.revalidate()} />}
     </section>
+  );
+}
+
+/** Groups as the text area shows them: one group a line, its words separated by commas. */
+const groupsText = (groups: string[][]) => groups.map((g) => g.join(', ')).join('\n');
+const parseGroups = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.split(',').map((w) => w.trim()).filter(Boolean))
+    .filter((g) => g.length > 0);
+
+/** The search's synonym dictionary: saved as an operator setting, in effect on every instance within seconds. */
+function SynonymsForm({ groups, onSaved }: { groups: string[][]; onSaved: () => void }) {
+  const [text, setText] = useState(() => groupsText(groups));
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function save(event: React.FormEvent) {
+    event.preventDefault();
+    const parsed = parseGroups(text);
+    const lonely = parsed.findIndex((g) => g.length < 2);
+    if (lonely >= 0) return void setError(`Строка ${lonely + 1}: в группе нужно хотя бы два слова через запятую`);
+    setError(null);
+    setBusy(true);
+    const res = await api.write('admin.settings.update', { body: { 'search.synonyms': parsed } });
+    setBusy(false);
+    if (res.error) return void setError(Object.values(res.error.errors ?? {})[0]?.[0] ?? res.error.message);
+    toast('Синонимы сохранены', { type: 'success' });
+    onSaved();
+  }
+
+  return (
+    <form className="form form--card synonyms-form" onSubmit={save} noValidate>
+      <h2 className="synonyms-form__title">Синонимы поиска</h2>
+      <p className="field__hint">
+        Одна группа в строке, слова через запятую: поиск любого слова группы находит и остальные (например,
+        «telegram, телеграм»). Изменения действуют через несколько секунд, без перезапуска.
+      </p>
+      <TextAreaField
+        label="Группы синонимов"
+        name="synonyms"
+        rows={12}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        errors={error ? { synonyms: [error] } : undefined}
+      />
+      <button type="submit" className="btn btn--primary" disabled={busy}>
+        {busy ? 'Сохраняем…' : 'Сохранить синонимы'}
+      </button>
+    </form>
   );
 }

@@ -8,7 +8,10 @@ import type { FavoriteType, ProjectStatus, ServiceEditView, ServiceStatus } from
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
-/** Russian full-text document: title weighs most, then tags, then the description. */
+/**
+ * Russian full-text document: title weighs most (A), then tags with the category and sub-category titles (B),
+ * then the description (C). See ADR 028.
+ */
 const searchDocument = (title: SQL, tags: SQL, description: SQL) =>
   sql`setweight(to_tsvector('russian', coalesce(${title}, '')), 'A') || setweight(to_tsvector('russian', coalesce(${tags}, '')), 'B') || setweight(to_tsvector('russian', coalesce(${description}, '')), 'C')`;
 
@@ -51,6 +54,12 @@ export const services = pgTable(
     /** Tags as words, and joined for the search document. */
     tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
     tagsText: text('tags_text').notNull().default(''),
+    /**
+     * The titles of the service's category and sub-category, for the search document (ADR 028). Kept by the
+     * database: a trigger fills it on insert and on a change of category, and a change of a category's title
+     * rewrites it in that category's services (migration 0012).
+     */
+    catalogText: text('catalog_text').notNull().default(''),
     images: text('images').array().notNull().default(sql`'{}'::text[]`),
     price: integer('price').notNull(),
     days: integer('days').notNull(),
@@ -73,7 +82,7 @@ export const services = pgTable(
     reviewsCount: integer('reviews_count').notNull().default(0),
     search: tsvector('search')
       .notNull()
-      .generatedAlwaysAs((): SQL => searchDocument(sql`title`, sql`tags_text`, sql`description`)),
+      .generatedAlwaysAs((): SQL => searchDocument(sql`title`, sql`tags_text || ' ' || catalog_text`, sql`description`)),
     publishedAt: timestamp('published_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -167,3 +176,13 @@ export const searchQueries = pgTable(
   // text_pattern_ops: `like 'лог%'` is an index range whatever the database's collation.
   (t) => [index('search_queries_prefix_idx').on(sql`${t.query} text_pattern_ops`)],
 );
+
+/**
+ * The words of the catalogue (services' titles, tags, category titles), lower case with ё as е: what a mistyped
+ * word of a search is corrected to, by trigram similarity (pg_trgm, ADR 028). Filled by the services and
+ * categories triggers (migration 0012); a word is never removed, a correction is offered only when it finds
+ * something. The trigram index is hand-written in the migration (it needs the extension first).
+ */
+export const searchWords = pgTable('search_words', {
+  word: text('word').primaryKey(),
+});

@@ -74,7 +74,7 @@ const SELLERS: [string, string, string, string][] = [
 // Covers: pictures in ./covers (<name>.jpg, 800×600), the first one is the card's cover. They are drawn by
 // scripts/make-demo-covers.ts; run it again after adding or renaming one here.
 export const DEMO_SERVICES: [number, string, string | null, string, number, number, string[], string[]][] = [
-  [0, 'design', 'logo-design', 'Создам современный логотип для вашего бизнеса', 1500, 3, ['логотип', 'фирменный стиль'], ['logo-1', 'logo-2', 'logo-3']],
+  [0, 'design', 'logo-design', 'Создам современный логотип для кофейни, магазина или салона', 1500, 3, ['логотип', 'фирменный стиль'], ['logo-1', 'logo-2', 'logo-3']],
   [0, 'design', 'brand-identity', 'Разработаю фирменный стиль: логотип, цвета, шрифты', 7000, 7, ['фирменный стиль', 'брендбук'], ['brand-1', 'brand-2', 'brand-3']],
   [0, 'design', 'banners-icons', 'Нарисую иконки для приложения в едином стиле', 2500, 4, ['иконки', 'figma'], ['icons-1', 'icons-2']],
   [1, 'development', 'landing-pages', 'Сверстаю лендинг по вашему макету из Figma', 5000, 5, ['лендинг', 'вёрстка', 'figma'], ['landing-1', 'landing-2', 'landing-3']],

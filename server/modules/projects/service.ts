@@ -17,6 +17,7 @@ import { audit, auditTrail } from '../../platform/audit.ts';
 import { filesByPaths, ownedFile, presentFiles } from '../../platform/files.ts';
 import { presentAdminProject, presentProject, projectColumns, type ProjectRecord } from './presenter.ts';
 import { SeenToday } from '../../platform/listing/visitors.ts';
+import { searchTsQuery, type SynonymGroups } from '../../platform/listing/search.ts';
 import {
   cappedTotal,
   listingTotal,
@@ -27,7 +28,6 @@ import {
   matches,
   orderBy,
   page,
-  searchText,
   timestampKey,
   type CursorValue,
   type SortKey,
@@ -149,6 +149,8 @@ export interface ProjectServiceDeps {
   log: Logger;
   /** Who was counted today (shared by instances in production); memory of this instance when absent. */
   seen?: SeenToday;
+  /** The operator's synonym groups of the search (setting search.synonyms, ADR 028); none when absent. */
+  synonyms?: () => Promise<SynonymGroups>;
 }
 
 export class ProjectService {
@@ -228,7 +230,8 @@ export class ProjectService {
     if (!byCategory) return { result: [], total: 0, total_exact: true, next: null };
 
     const where: SQL[] = [listedProject(), ...byCategory];
-    const q = searchText(query.q);
+    // The same words, synonyms and prefix as the services' search (ADR 028).
+    const q = await searchTsQuery(query.q, (await this.deps.synonyms?.()) ?? []);
     if (q) where.push(matches(projects.search, q));
     if (query.budget_min !== undefined) where.push(gte(projects.budget, query.budget_min));
     if (query.budget_max !== undefined) where.push(lte(projects.budget, query.budget_max));
@@ -394,7 +397,7 @@ export class ProjectService {
       where.push(or(eq(projects.id, q.toLowerCase()), eq(projects.customerId, q.toLowerCase()))!);
     } else if (q) {
       const like = `%${escapeLike(q)}%`;
-      const words = searchText(q);
+      const words = await searchTsQuery(q);
       where.push(or(ilike(projects.title, like), ilike(users.email, like), ilike(users.userName, like), ...(words ? [matches(projects.search, words)] : []))!);
     }
     const filter = where.length ? and(...where) : undefined;

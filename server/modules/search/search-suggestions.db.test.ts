@@ -8,6 +8,7 @@ import { createUser } from '../../db/factories.ts';
 import type { AdminSearchSuggestion } from '#contract/catalog';
 import { createService } from '../../db/catalog-factories.ts';
 import { searchQueries } from '../../db/schema/catalog.ts';
+import { users } from '../../db/schema/users.ts';
 import { call } from '../../test/api.ts';
 import { MIN_SEARCHES, normalizeSearch } from './service.ts';
 
@@ -75,6 +76,9 @@ describe('GET /api/search/suggestions', () => {
   });
 
   it('orders by popularity and treats LIKE wildcards as text', async () => {
+    // A suggestion must find something (ADR 028): a service these queries find.
+    const [seller] = await database.db.select().from(users).limit(1);
+    await createService(database.db, seller!.id, { title: 'Зебра редкая и частая', description: 'Зе бра.' });
     await database.db.insert(searchQueries).values([
       { query: 'зебра редкая', searches: MIN_SEARCHES },
       { query: 'зебра частая', searches: 100 },

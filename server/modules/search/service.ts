@@ -43,6 +43,11 @@ export class SearchSuggestions {
     private readonly db: Db,
     log: Pick<Logger, 'warn'>,
     seen?: SeenToday,
+    /**
+     * Which of these queries find something in the public catalogue now (ServiceCatalog.findsSomething): a
+     * suggestion must (ADR 028). Every query does when absent.
+     */
+    private readonly finds?: (queries: string[]) => Promise<Set<string>>,
   ) {
     this.seen = seen ?? new SeenToday(null, log);
     this.searches = new Tally(async (batch) => {
@@ -60,7 +65,10 @@ export class SearchSuggestions {
     if (query && (await this.seen.first(`search:${query}:${visitor}`))) this.searches.add(query);
   }
 
-  /** The popular queries starting with `prefix` (all popular ones for an empty prefix), most searched first. */
+  /**
+   * The popular queries starting with `prefix` (all popular ones for an empty prefix), most searched first; only
+   * those that find something today (a query popular once may find nothing after its services went away).
+   */
   async popular(prefix: string | undefined): Promise<string[]> {
     const start = prefix ? normalizeSearch(prefix) : null;
     if (prefix && !start) return [];
@@ -69,8 +77,11 @@ export class SearchSuggestions {
       .from(searchQueries)
       .where(and(gte(searchQueries.searches, MIN_SEARCHES), isNull(searchQueries.hiddenAt), this.startsWith(start)))
       .orderBy(desc(searchQueries.searches), searchQueries.query)
-      .limit(SUGGESTIONS);
-    return rows.map((r) => r.query);
+      .limit(SUGGESTIONS * 2);
+    const queries = rows.map((r) => r.query);
+    if (!this.finds) return queries.slice(0, SUGGESTIONS);
+    const finding = await this.finds(queries);
+    return queries.filter((q) => finding.has(q)).slice(0, SUGGESTIONS);
   }
 
   private startsWith(start: string | null) {

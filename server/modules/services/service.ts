@@ -19,6 +19,7 @@ import { publicUserColumns } from '../people/index.ts';
 import { isPublicService, publicService, servicePolicy } from './policy.ts';
 import { Tally } from '../../platform/listing/tally.ts';
 import { SeenToday } from '../../platform/listing/visitors.ts';
+import { correctedQuery, searchTsQuery, synonymIndex, unknownWords, type SynonymGroups } from '../../platform/listing/search.ts';
 import {
   cappedTotal,
   cursorTag,
@@ -63,6 +64,15 @@ export type ServicesQuery = z.output<typeof servicesQuerySchema>;
 export type ServiceInputData = z.output<typeof serviceInputSchema>;
 import { detailSelection, presentService, presentServiceCard, type ServiceJoined } from './presenter.ts';
 export type ServiceStatusAction = z.output<typeof serviceStatusActionSchema>['action'];
+
+/** A page of the public listing; `corrected`: the corrected query whose results these are (nothing was found). */
+export interface ServiceListing {
+  result: ServiceCard[];
+  total: number;
+  total_exact: boolean;
+  next: string | null;
+  corrected?: string;
+}
 
 /** What an admin can set (PATCH /api/admin/services/{id}); a reason goes with rejected and hidden. */
 export type AdminDecision = { status: 'active' | 'rejected' | 'hidden'; reason?: string | undefined };
@@ -141,6 +151,9 @@ export function sortPlan(sort: ListingSort, q: string | null): SortPlan<ListingR
  */
 const RANK_LIMIT = EXACT_TOTAL_LIMIT;
 
+/** How long findsSomething's answer about a text is reused. */
+const FINDS_REUSE_MS = 60_000;
+
 /** Cursor of the admin queue: the moderation queue is first come, first served; other lists newest first. */
 export function adminSortPlan(oldestFirst: boolean): SortPlan<{ id: string; updatedKey: string }> {
   const dir = oldestFirst ? 'asc' : 'desc';
@@ -169,6 +182,8 @@ export interface ServiceCatalogDeps {
   log: Logger;
   /** Who was counted today (shared by instances in production); memory of this instance when absent. */
   seen?: SeenToday;
+  /** The operator's synonym groups of the search (setting search.synonyms, ADR 028); none when absent. */
+  synonyms?: () => Promise<SynonymGroups>;
 }
 
 /** What a seller may do to their own service: from which states, to which. */
@@ -252,8 +267,9 @@ export class ServiceCatalog {
   /**
    * One page of the public listing.
    *
-   * Search: `q` filters by `search @@ websearch_to_tsquery('russian', q)` (stemmed: "логотипа" finds
-   * "логотип"). With the default sort, popular, a search is ranked — rank desc, then popularity, then id, the
+   * Search: `q` filters by `search @@ to_tsquery('russian', tsQueryText(q))` (stemmed: "логотипа" finds
+   * "логотип"; synonyms and the last word as a prefix, see search.ts; a query that finds nothing is corrected,
+   * see ADR 028). With the default sort, popular, a search is ranked — rank desc, then popularity, then id, the
    * cursor carrying the rank (an integer, see searchRank) — when the planner expects at most RANK_LIMIT
    * matches. Ranking reads every match, so a query that matches more (a common word over a million services)
    * is ordered by popularity among the matches instead, which an index walk answers at once
@@ -264,10 +280,57 @@ export class ServiceCatalog {
    *
    * Online: sellers active within ONLINE_WINDOW_MS (users.last_seen_at); see listing.ts.
    */
-  async list(
-    query: ServicesQuery,
-  ): Promise<{ result: ServiceCard[]; total: number; total_exact: boolean; next: string | null }> {
-    const q = searchText(query.q);
+  async list(query: ServicesQuery): Promise<ServiceListing> {
+    const groups = (await this.deps.synonyms?.()) ?? [];
+    const text = searchText(query.q);
+    const unknown = text ? (await unknownWords(this.db, text, synonymIndex(groups))).length > 0 : false;
+    const found = await this.listPage(query, await searchTsQuery(query.q, groups, this.db), unknown);
+    if (!text || found.result.length) return found;
+    // Nothing found: the query with mistyped words replaced by the catalogue's nearest ones, if that finds
+    // something (ADR 028). Later pages ask with the same text and are corrected the same way.
+    const corrected = await correctedQuery(this.db, text, synonymIndex(groups));
+    if (!corrected) return found;
+    const retried = await this.listPage(query, await searchTsQuery(corrected, groups, this.db));
+    return retried.result.length ? { ...retried, corrected } : found;
+  }
+
+  /**
+   * Which of these search texts find at least one public service now (the header's suggestions offer only
+   * those, ADR 028). An answer is kept for a minute per text: suggestions are asked at every key press.
+   */
+  async findsSomething(texts: readonly string[]): Promise<Set<string>> {
+    const groups = (await this.deps.synonyms?.()) ?? [];
+    const now = Date.now();
+    const answers = await Promise.all(
+      texts.map(async (text) => {
+        const kept = this.finding.get(text);
+        if (kept && now - kept.at < FINDS_REUSE_MS) return kept.value ? text : null;
+        const q = await searchTsQuery(text, groups, this.db);
+        const found = q
+          ? (await this.db.select({ one: sql`1` }).from(services).where(and(publicService(), matches(services.search, q))).limit(1)).length > 0
+          : false;
+        if (this.finding.size >= 10_000) this.finding.clear();
+        this.finding.set(text, { at: now, value: found });
+        return found ? text : null;
+      }),
+    );
+    return new Set(answers.filter((t): t is string => t !== null));
+  }
+  private readonly finding = new Map<string, { at: number; value: boolean }>();
+
+  /**
+   * Services of any state whose document matches `q`, counted up to `cap + 1`: an upper bound of the public
+   * matches. A bitmap scan of the GIN index, which stops at cap + 1 rows and needs no heap page of an
+   * all-visible table: cheap however common the words, and exact for a rare or missing one.
+   */
+  private async matchesUpTo(q: string, cap: number): Promise<number> {
+    const inner = this.db.select({ one: sql`1` }).from(services).where(matches(services.search, q)).limit(cap + 1).as('m');
+    const [row] = await this.db.select({ n: sql<number>`count(*)::int` }).from(inner);
+    return row?.n ?? 0;
+  }
+
+  /** `unknown`: the search has a word that no title, tag or category title has (see unknownWords). */
+  private async listPage(query: ServicesQuery, q: string | null, unknown = false): Promise<ServiceListing> {
     const filter = and(...this.publicFilter(query, q))!;
     // The filter is on services alone (sellers' conditions are semi-joins), so a page is sorted and cut
     // before its sellers are read, and only the page's sellers are.
@@ -284,6 +347,16 @@ export class ServiceCatalog {
         sort = cursorTag(query.cursor) === 'relevance' ? 'relevance' : 'popular';
       } else {
         estimate = await estimateRows(this.db, matching);
+        // The planner cannot tell a rare word from a missing one (both get a fraction of its rarest common
+        // word, thousands of rows at a million): a walk of the popularity index for 25 matches that do not exist
+        // reads the whole index (seconds). Its guess of a big set is checked against the search index, which
+        // answers a small set at once (ADR 028).
+        // Checked when a word is one no title, tag or category has (a typo, a description's word): a query of
+        // known words finds its matches on the way down the index.
+        if (estimate > RANK_LIMIT && q && unknown) {
+          const n = await this.matchesUpTo(q, RANK_LIMIT);
+          if (n <= RANK_LIMIT) estimate = n;
+        }
         sort = estimate <= RANK_LIMIT ? 'relevance' : 'popular';
       }
     }
@@ -563,7 +636,8 @@ export class ServiceCatalog {
     if (query.status === 'moderation') where.push(or(eq(services.status, 'moderation'), isNotNull(services.pendingEdit))!);
     else if (query.status) where.push(eq(services.status, query.status));
     const q = searchText(query.q);
-    if (q) where.push(or(matches(services.search, q), ilike(services.title, `%${escapeLike(q)}%`))!);
+    const words = await searchTsQuery(q);
+    if (q) where.push(or(...(words ? [matches(services.search, words)] : []), ilike(services.title, `%${escapeLike(q)}%`))!);
     const filter = where.length ? and(...where) : undefined;
     const position = after(plan, sort, query.cursor);
 

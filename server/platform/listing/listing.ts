@@ -205,19 +205,23 @@ export function searchText(q: string | undefined | null): string | null {
 // eslint-disable-next-line no-control-regex
 export const withoutControls = (text: string) => text.replace(/[\u0000-\u001f\u007f]/g, ' ');
 
-/** `websearch_to_tsquery('russian', q)`: quotes for phrases, `-` to exclude, `or`; words stemmed. */
-export const searchQuery = (q: string): SQL => sql`websearch_to_tsquery('russian', ${q})`;
+/**
+ * A search's query: `to_tsquery('russian', t)` of a text made by tsQueryText (search.ts) from what was typed —
+ * words stemmed, synonyms as alternatives, the last word a prefix. Only letters and digits reach its lexemes,
+ * so to_tsquery never fails on user input.
+ */
+export const searchQuery = (tsQuery: string): SQL => sql`to_tsquery('russian', ${tsQuery})`;
 
-/** The document matches the search. */
-export const matches = (document: SQLWrapper, q: string): SQL => sql`${document} @@ ${searchQuery(q)}`;
+/** The document matches the query (a tsQueryText text). */
+export const matches = (document: SQLWrapper, tsQuery: string): SQL => sql`${document} @@ ${searchQuery(tsQuery)}`;
 
 /**
  * Relevance as an integer (0 … 999 999), for ordering and for cursors: ts_rank_cd normalised by
  * rank/(rank+1) (flag 32), scaled. An integer compares exactly after a trip through JSON; a float4 rank
  * might not.
  */
-export const searchRank = (document: SQLWrapper, q: string): SQL<number> =>
-  sql<number>`(ts_rank_cd(${document}, ${searchQuery(q)}, 32) * 1000000)::int`;
+export const searchRank = (document: SQLWrapper, tsQuery: string): SQL<number> =>
+  sql<number>`(ts_rank_cd(${document}, ${searchQuery(tsQuery)}, 32) * 1000000)::int`;
 
 // ---------------------------------------------------------------------------------------------------------
 // Totals. Counting a huge filtered set is the one part of a listing whose cost grows with the table, so a

@@ -37,6 +37,8 @@ export interface ListingData<T extends ListingItem = ListingItem> {
   next: string | null;
   /** A Russian message when the list could not be loaded. */
   error: string | null;
+  /** The search found nothing and these are the results of this corrected query (services, ADR 028). */
+  corrected?: string;
   /** Set when the page came back from the kept state: the scroll position to return to. */
   restored?: { scrollY: number };
 }
@@ -86,6 +88,12 @@ export function fromAnswer<T extends ListingItem>(
   return { items: [], total: 0, exact: true, next: null, error: message };
 }
 
+/** The corrected query of a search that found nothing as typed (see ListingData.corrected). */
+function correctedOf(status: number, body: unknown): { corrected?: string } {
+  const corrected = status === 200 && body && typeof body === 'object' && 'corrected' in body ? body.corrected : undefined;
+  return typeof corrected === 'string' && corrected ? { corrected } : {};
+}
+
 /** Server loader of a listing: validates the category (404), reads the filters, renders the first page. */
 export async function loadListing<T extends ListingItem>(
   kind: ListingKind,
@@ -106,6 +114,7 @@ export async function loadListing<T extends ListingItem>(
     filters,
     search: filtersToSearch(filters, kind),
     ...fromAnswer(answer.status, answer.body as ListingAnswer<T> | ApiError),
+    ...correctedOf(answer.status, answer.body),
   };
 }
 

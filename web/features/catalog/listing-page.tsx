@@ -214,6 +214,16 @@ export function ListingPage({ kind, data, title, crumb, empty }: ListingPageProp
             <p className="listing__count" role="status">
               {loading ? 'Загружаем…' : summary}
             </p>
+            {!loading && data.corrected && filters.q && (
+              // Server-rendered: no script is needed to read or follow it (ADR 028).
+              <p className="listing__corrected">
+                Возможно, вы искали{' '}
+                <AppLink to={`${location.pathname}${filtersToSearch({ ...filters, q: data.corrected }, kind)}`} className="listing__corrected-link">
+                  {data.corrected}
+                </AppLink>
+                . По запросу «{filters.q}» ничего не нашлось, показываем результаты по исправленному.
+              </p>
+            )}
             {chips.length > 0 && (
               <ul className="chips" aria-label="Выбранные фильтры">
                 {chips.map((chip) => (
