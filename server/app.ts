@@ -226,7 +226,7 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
   });
   // Links in letters point at the public origin, else at the address the server listens on.
   const siteUrl = () => origin.site();
-  const letters = new Letters({ brand: env.BRAND_NAME, siteUrl });
+  const letters = new Letters({ brand: env.BRAND_NAME, siteUrl, secret: env.JWT_SECRET });
   const { withTx } = platform;
   const auth = new AuthService({
     db,

@@ -504,7 +504,7 @@ export class OrderService {
     if (a.letter) {
       const to = a.letter.to === 'both' ? [order.customerId, order.sellerId] : [a.letter.to === 'customer' ? order.customerId : order.sellerId];
       const people = await ctx.tx
-        .select({ email: users.email, name: users.name, preferences: users.preferences })
+        .select({ id: users.id, email: users.email, name: users.name, preferences: users.preferences })
         .from(users)
         .where(inArray(users.id, to));
       for (const person of people) {
