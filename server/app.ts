@@ -33,6 +33,7 @@ import { chatRoutes, ChatService } from './modules/chat/index.ts';
 import { paymentRatesRoutes, paymentRoutes, PaymentService } from './modules/payments/index.ts';
 import { orderRoutes, OrderService } from './modules/orders/index.ts';
 import { bidRoutes, BidService } from './modules/bids/index.ts';
+import { notificationRoutes, NotificationService } from './modules/notifications/index.ts';
 import { presentMe, userRoutes, UserService } from './modules/users/index.ts';
 import { authRoutes, AuthService } from './modules/auth/index.ts';
 import { adminSettingsRoutes, adminUserRoutes, AdminUserService } from './modules/admin/index.ts';
@@ -95,6 +96,7 @@ export interface Services {
   bids: BidService;
   orders: OrderService;
   payments: PaymentService;
+  notifications: NotificationService;
   /** Guests' rendered pages, kept for seconds (ADR 021). */
   pageCache: PageCache;
 }
@@ -253,8 +255,18 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
     const all = await settings.all();
     return { USDT: all['rates.fallbackUSDT'], BTC: all['rates.fallbackBTC'] };
   });
+  const notifications = new NotificationService({ db, platform, settings, letters, realtime, secret: env.JWT_SECRET, log: logger });
   // Order chats show their order card (the orders module, made below: looked up when a chat is presented).
-  const chat = new ChatService({ db, realtime, limiter, log: logger, jobs: platform.dispatcher, describeOrders: (ids) => orders.describe(ids) });
+  const chat = new ChatService({
+    db,
+    realtime,
+    limiter,
+    log: logger,
+    jobs: platform.dispatcher,
+    describeOrders: (ids) => orders.describe(ids),
+    // The letter to a recipient who stays offline with the message unseen (ADR 030).
+    onSent: (chatId, recipientIds) => notifications.messageSent(chatId, recipientIds),
+  });
   // The money loop (ADR 025).
   const orders: OrderService = new OrderService({ db, platform, settings, letters, realtime, chat, log: logger });
   const bids = new BidService({ db, platform, settings, letters, realtime, limiter, orders, log: logger });
@@ -297,6 +309,7 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
     bids,
     orders,
     payments,
+    notifications,
     pageCache: new PageCache(),
   };
   app.decorate('services', services);
@@ -426,6 +439,7 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
   await app.register(bidRoutes, { bids, reads });
   await app.register(orderRoutes, { orders, reads });
   await app.register(paymentRoutes, { payments, reads });
+  await app.register(notificationRoutes, { notifications, reads });
 
   app.get('/api/*', { schema: { hide: true } }, async (_request, reply) =>
     reply.status(404).send({ status: 404, message: MESSAGES.notFound }),

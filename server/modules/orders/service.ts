@@ -97,7 +97,8 @@ export class OrderService {
     const opened = await openOrder(ctx, this.deps, input);
     await this.announce(ctx, opened.order, input.customerId, {
       message: `Заказ №${opened.order.number} создан. Он ждёт оплаты: после неё исполнитель приступит к работе.`,
-      letter: { to: 'seller', event: 'created' },
+      // An accepted bid tells its seller itself (bid.accepted): one notification and one letter for one event.
+      letter: input.bidId ? undefined : { to: 'seller', event: 'created' },
     });
     return opened;
   }
