@@ -24,6 +24,8 @@ export default [
       route('become-seller', 'routes/become-seller.tsx'),
       route('recover', 'routes/recover.tsx'),
       route('confirm_account', 'routes/confirm-account.tsx'),
+      // A letter's unsubscribe link (ADR 030).
+      route('unsubscribe', 'routes/unsubscribe.tsx'),
       // The payment page (issue 12).
       route('payments/:orderId', 'routes/payment.tsx', { id: 'payment' }),
       // The sandbox provider's confirmation page (issue 12).
@@ -49,8 +51,10 @@ export default [
       // finance and payments
       route('finance', 'routes/profile-finance.tsx', { id: 'profile-finance' }),
       route('payments', 'routes/profile-payments.tsx', { id: 'profile-payments' }),
+      // Notifications (issue 13, ADR 030).
+      route('notifications', 'routes/profile-notifications.tsx', { id: 'profile-notifications' }),
       // Later issues.
-      ...(['dashboard', 'reviews', 'disputes', 'referral', 'notifications'] as const).map((p) => page(p, `profile-${p}`)),
+      ...(['dashboard', 'reviews', 'disputes', 'referral'] as const).map((p) => page(p, `profile-${p}`)),
     ]),
     route('admin', 'layouts/admin-layout.tsx', [
       index('routes/admin-index.tsx'),

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { defineEndpoints } from '../endpoint.ts';
 import { idParams, okSchema } from '../api.ts';
 import {
