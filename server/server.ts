@@ -5,6 +5,7 @@ import { openDatabase, type Database } from './db/client.ts';
 import { seedReference } from './db/seed/reference.ts';
 import { demoPassword, seedDemo, type DemoAccount } from './db/seed/demo.ts';
 import { seedDemoOrders } from './db/seed/demo-orders.ts';
+import { seedDemoNotifications } from './db/seed/demo-notifications.ts';
 import { ensureBootstrapAdmin } from './db/seed/admin.ts';
 import { buildApp } from './app.ts';
 import { LocalStorage, uploadsRoot } from './lib/storage.ts';
@@ -59,6 +60,8 @@ export async function startServer(
     // Orders in every state, through the app's own commands (their chats, messages, ledger and outbox rows); the
     // outbox rows are delivered once the dispatcher starts below.
     await seedDemoOrders(app.services, database.db, demoAccounts);
+    // Notifications for the demo people, some unread (ADR 030).
+    await seedDemoNotifications(database.db, demoAccounts);
   }
   const realtime = app.services.realtime;
 
