@@ -29,6 +29,7 @@ export function SignedInBurger(props: BurgerProps) {
         <>
           <UnseenBadge className="header__burger-badge" testId="unseen-total-menu" />
           {newBids && <span className="bids-dot header__burger-dot" data-testid="bids-flag-menu" aria-hidden />}
+          {!newBids && unread > 0 && <span className="bids-dot header__burger-dot" data-testid="notifications-menu-dot" aria-hidden />}
         </>
       }
     />
