@@ -13,6 +13,8 @@ import { users } from './db/schema/users.ts';
 import { services } from './db/schema/catalog.ts';
 import { DEMO_SERVICES, demoPasswordFile } from './db/seed/demo.ts';
 import { DEMO_TOP_UP, DEMO_WITHDRAWAL } from './db/seed/demo-orders.ts';
+import { DEMO_UNREAD } from './db/seed/demo-notifications.ts';
+import { notifications } from './db/schema/notifications.ts';
 import { orderDeliveries, orders, payments, withdrawals } from './db/schema/money.ts';
 import { chats, messages } from './db/schema/chat.ts';
 import { balancesOf, checkLedger } from './modules/ledger/index.ts';
@@ -151,6 +153,18 @@ describe('boot', () => {
     const succeeded = await db.select().from(payments).where(and(eq(payments.customerId, customer!.id), eq(payments.status, 'succeeded')));
     expect(succeeded).toHaveLength(mine.length - 1);
     expect((await checkLedger(db)).problems).toEqual([]);
+  });
+
+  it('seeds notifications for the demo people (ADR 030): the customer’s waiting bids among them, the newest three unread', async () => {
+    const db = server.database.db;
+    for (const email of ['customer@example.com', 'seller@example.com']) {
+      const [person] = await db.select().from(users).where(eq(users.email, email));
+      const mine = await db.select().from(notifications).where(eq(notifications.userId, person!.id));
+      expect(mine.length, email).toBeGreaterThan(DEMO_UNREAD);
+      expect(mine.filter((n) => n.readAt === null), email).toHaveLength(DEMO_UNREAD);
+      if (email.startsWith('customer')) expect(mine.filter((n) => n.kind === 'bid.new')).toHaveLength(3);
+      else expect(mine.map((n) => n.kind)).toEqual(expect.arrayContaining(['bid.accepted', 'order.event']));
+    }
   });
 
   it('gives every demo service 1–3 pictures: JPEGs its seller uploaded, served under /uploads/ and shown as card covers', async () => {

@@ -8,7 +8,7 @@ import { LETTER_KINDS } from '../../platform/letters/index.ts';
 import type { DemoAccount } from './demo.ts';
 
 /** How many of each demo person's notifications stay unread. */
-const DEMO_UNREAD = 3;
+export const DEMO_UNREAD = 3;
 
 /**
  * Demo notifications (ADR 030). The demo orders made theirs through the app's commands (seedDemoOrders); the bids
