@@ -162,7 +162,8 @@ describe('boot', () => {
       const mine = await db.select().from(notifications).where(eq(notifications.userId, person!.id));
       expect(mine.length, email).toBeGreaterThan(DEMO_UNREAD);
       expect(mine.filter((n) => n.readAt === null), email).toHaveLength(DEMO_UNREAD);
-      if (email.startsWith('customer')) expect(mine.filter((n) => n.kind === 'bid.new')).toHaveLength(3);
+      // The three waiting bids, and the one the demo orders placed (and accepted) through the command.
+      if (email.startsWith('customer')) expect(mine.filter((n) => n.kind === 'bid.new')).toHaveLength(4);
       else expect(mine.map((n) => n.kind)).toEqual(expect.arrayContaining(['bid.accepted', 'order.event']));
     }
   });
