@@ -40,7 +40,6 @@ const icon = (name: IconName) => {
 // literals (checked against icon-names.ts by the type), so the browser gets no table of names.
 export const ArrowLeft = /* @__PURE__ */ icon('arrow-left');
 export const BadgeCheck = /* @__PURE__ */ icon('badge-check');
-export const Bell = /* @__PURE__ */ icon('bell');
 export const Briefcase = /* @__PURE__ */ icon('briefcase');
 export const CalendarClock = /* @__PURE__ */ icon('calendar-clock');
 export const CalendarDays = /* @__PURE__ */ icon('calendar-days');

@@ -1,4 +1,5 @@
-import { Bell } from '../../components/ui/icons.tsx';
+// The bell through Icon itself: a named icon export would sit in the shell's shared chunk, on every guest's page.
+import { Icon } from '../../components/ui/icons.tsx';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { unreadText, useUnreadNotifications } from './store.ts';
 
@@ -7,7 +8,7 @@ export function HeaderNotificationsLink() {
   const unread = useUnreadNotifications();
   return (
     <AppLink to="/profile/notifications" className="header-messages header-notifications" data-testid="notifications-link">
-      <Bell size={22} aria-hidden />
+      <Icon name="bell" size={22} aria-hidden />
       <span className="visually-hidden">Уведомления</span>
       {unread > 0 && (
         <span className="unseen-badge" data-testid="notifications-unread">
