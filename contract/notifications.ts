@@ -26,16 +26,24 @@ export const notificationsQuerySchema = z.object({
 });
 
 /** A page, newest first, with the unread count. */
-export const notificationsPageSchema = okSchema(z.array(notificationSchema)).extend({ next: z.string().nullable(), unread: z.number().int() });
+export const notificationsPageSchema = okSchema(z.array(notificationSchema)).extend({
+  next: z.string().nullable(),
+  unread: z.number().int(),
+});
 
 export const unreadCountSchema = okSchema(z.object({ unread: z.number().int() }));
 
 /** `notifications`: to one person, when one of theirs arrives (with it) or their unread count changes (without). */
-export const notificationsEventSchema = z.object({ unread: z.number().int(), notification: notificationSchema.nullable() });
+export const notificationsEventSchema = z.object({
+  unread: z.number().int(),
+  notification: notificationSchema.nullable(),
+});
 export type NotificationsEvent = z.infer<typeof notificationsEventSchema>;
 
 /** The unsubscribe link's token (server/platform/letters/unsubscribe.ts). */
-export const unsubscribeBodySchema = z.object({ token: z.string().min(1, NOTIFICATION_MESSAGES.badToken).max(300, NOTIFICATION_MESSAGES.badToken) });
+export const unsubscribeBodySchema = z.object({
+  token: z.string().min(1, NOTIFICATION_MESSAGES.badToken).max(300, NOTIFICATION_MESSAGES.badToken),
+});
 export const unsubscribeAnswerSchema = okSchema(z.object({ kind: z.string(), title: z.string() }));
 
 export const preferenceTitle = (kind: NotificationKind) => NOTIFICATION_KINDS[kind];

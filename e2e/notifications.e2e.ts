@@ -75,11 +75,15 @@ describe.each(WIDTHS)('notifications at %i px', (width) => {
   it('the count rises live on a bid and a delivery; the list opens their objects; all read clears it', async () => {
     const customer = await e2e.user();
     const seller = await e2e.user({ role: 'seller', roles: ['customer', 'seller'] });
-    const project = await createProject(e2e.server.database.db, customer.user.id, { title: `Лендинг для кофейни ${width}` });
+    const project = await createProject(e2e.server.database.db, customer.user.id, {
+      title: `Лендинг для кофейни ${width}`,
+    });
     const { page } = await e2e.open({ token: customer.token, ...device(width) });
 
     await visit(page, '/profile/notifications');
-    await expect.poll(() => page.getByTestId('notifications-count').textContent(), POLL).toBe('Все уведомления прочитаны');
+    await expect
+      .poll(() => page.getByTestId('notifications-empty').textContent(), POLL)
+      .toContain('Уведомлений пока нет');
     expect(await bellCount(page)).toBe(0);
     await shot(page, 'empty');
 
@@ -103,7 +107,9 @@ describe.each(WIDTHS)('notifications at %i px', (width) => {
 
     // Opening the delivery goes to the order's chat and marks it read.
     await first.locator('a').click();
-    await page.waitForURL((u) => u.pathname === '/profile/messages' && u.searchParams.get('chat') === order.result.chat_id);
+    await page.waitForURL(
+      (u) => u.pathname === '/profile/messages' && u.searchParams.get('chat') === order.result.chat_id,
+    );
     await hydrated(page);
     await expect.poll(() => bellCount(page), POLL).toBe(1);
 
@@ -121,7 +127,9 @@ describe.each(WIDTHS)('notifications at %i px', (width) => {
     await expect.poll(() => bellCount(page), POLL).toBe(1);
     await page.getByRole('button', { name: 'Отметить все прочитанными' }).click();
     await expect.poll(() => bellCount(page), POLL).toBe(0);
-    await expect.poll(() => page.getByTestId('notifications-count').textContent(), POLL).toBe('Все уведомления прочитаны');
+    await expect
+      .poll(() => page.getByTestId('notifications-count').textContent(), POLL)
+      .toBe('Все уведомления прочитаны');
   });
 
   it('the unsubscribe page of a letter switches its letters off without signing in', async () => {
@@ -129,16 +137,25 @@ describe.each(WIDTHS)('notifications at %i px', (width) => {
     const link = new URL(e2e.server.app.services.letters.unsubscribeUrl(person.user.id, 'orders'));
     const { page } = await e2e.open(device(width));
     await visit(page, `${link.pathname}${link.search}`);
-    await expect.poll(() => page.locator('main').textContent(), POLL).toContain('Отписаться от писем «Заказы и оплата»?');
+    await expect
+      .poll(() => page.locator('main').textContent(), POLL)
+      .toContain('Отписаться от писем «Заказы и оплата»?');
     await shot(page, 'unsubscribe');
     await page.getByRole('button', { name: 'Отписаться' }).click();
-    await expect.poll(() => page.getByTestId('unsubscribe-done').textContent(), POLL).toContain('больше не будут приходить');
+    await expect
+      .poll(() => page.getByTestId('unsubscribe-done').textContent(), POLL)
+      .toContain('больше не будут приходить');
     await shot(page, 'unsubscribed');
     await checkA11y(page);
     const [row] = await e2e.server.database.db.select().from(users).where(eq(users.id, person.user.id));
     expect(row!.preferences.emailNotifications).toEqual({ orders: false });
 
-    await visit(page, `${link.pathname}?token=${encodeURIComponent(`${person.user.id}.bids.${link.searchParams.get('token')!.split('.')[2]}`)}`);
-    await expect.poll(() => page.getByTestId('unsubscribe-error').textContent(), POLL).toBe('Ссылка для отписки недействительна');
+    await visit(
+      page,
+      `${link.pathname}?token=${encodeURIComponent(`${person.user.id}.bids.${link.searchParams.get('token')!.split('.')[2]}`)}`,
+    );
+    await expect
+      .poll(() => page.getByTestId('unsubscribe-error').textContent(), POLL)
+      .toBe('Ссылка для отписки недействительна');
   });
 });

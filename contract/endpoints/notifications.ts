@@ -18,7 +18,17 @@ export const notificationEndpoints = defineEndpoints({
   'notifications.read': { access: 'user', tags, params: idParams, response: okSchema(notificationSchema) },
   'notifications.readAll': { access: 'user', tags, response: unreadCountSchema },
   /** What an unsubscribe link would switch off (the confirmation page), without switching it. */
-  'notifications.unsubscribeInfo': { access: 'public', tags, query: unsubscribeBodySchema, response: unsubscribeAnswerSchema },
+  'notifications.unsubscribeInfo': {
+    access: 'public',
+    tags,
+    query: unsubscribeBodySchema,
+    response: unsubscribeAnswerSchema,
+  },
   /** Switches one email preference off for the person the signed token names; no sign-in. */
-  'notifications.unsubscribe': { access: 'public', tags, body: unsubscribeBodySchema, response: unsubscribeAnswerSchema },
+  'notifications.unsubscribe': {
+    access: 'public',
+    tags,
+    body: unsubscribeBodySchema,
+    response: unsubscribeAnswerSchema,
+  },
 });

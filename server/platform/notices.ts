@@ -6,7 +6,14 @@ import type { OutboxWriter, QueuedNotice } from './outbox.ts';
 
 /** A notification as its person sees it (the list, the socket event). */
 export function presentNotification(row: NotificationRow): Notification {
-  return { _id: row.id, kind: row.kind, text: row.text, link: row.link, read: row.readAt !== null, createdAt: row.createdAt.toISOString() };
+  return {
+    _id: row.id,
+    kind: row.kind,
+    text: row.text,
+    link: row.link,
+    read: row.readAt !== null,
+    createdAt: row.createdAt.toISOString(),
+  };
 }
 
 /** Unread counts of these people (0 for those with none). */
@@ -29,5 +36,9 @@ export async function unreadCounts(db: Db, userIds: string[]): Promise<Map<strin
 export async function writeNotices(tx: Db, outbox: OutboxWriter, notices: QueuedNotice[]): Promise<void> {
   const rows = await tx.insert(notifications).values(notices).returning();
   const counts = await unreadCounts(tx, [...new Set(rows.map((r) => r.userId))]);
-  for (const row of rows) outbox.emit([row.userId], 'notifications', { unread: counts.get(row.userId) ?? 1, notification: presentNotification(row) });
+  for (const row of rows)
+    outbox.emit([row.userId], 'notifications', {
+      unread: counts.get(row.userId) ?? 1,
+      notification: presentNotification(row),
+    });
 }

@@ -12,7 +12,10 @@ export async function loader({ context }: Route.LoaderArgs): Promise<Notificatio
     : { items: [], next: null, unread: 0, failed: true };
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => [...pageMeta(matches, 'Уведомления'), { name: 'robots', content: 'noindex' }];
+export const meta: Route.MetaFunction = ({ matches }) => [
+  ...pageMeta(matches, 'Уведомления'),
+  { name: 'robots', content: 'noindex' },
+];
 
 export default function NotificationsPage({ loaderData }: Route.ComponentProps) {
   return (

@@ -13,7 +13,10 @@ export async function loader({ context, request }: Route.LoaderArgs): Promise<Un
   return answer.ok ? { token, ...answer.body.result } : { token: null, error: answer.body.message || invalid.error };
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => [...pageMeta(matches, 'Отписка от писем'), { name: 'robots', content: 'noindex' }];
+export const meta: Route.MetaFunction = ({ matches }) => [
+  ...pageMeta(matches, 'Отписка от писем'),
+  { name: 'robots', content: 'noindex' },
+];
 
 export default function UnsubscribePage({ loaderData }: Route.ComponentProps) {
   return (

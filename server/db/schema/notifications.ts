@@ -26,7 +26,9 @@ export const notifications = pgTable(
     // The list, newest first, paged by (created_at, id).
     index('notifications_user_created_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
     // The unread count.
-    index('notifications_unread_idx').on(t.userId).where(sql`read_at is null`),
+    index('notifications_unread_idx')
+      .on(t.userId)
+      .where(sql`read_at is null`),
   ],
 );
 

@@ -17,13 +17,29 @@ export const DEMO_UNREAD = 3;
  * newest few are marked read, so the header shows a count and the list shows both kinds.
  */
 export async function seedDemoNotifications(db: Db, accounts: Pick<DemoAccount, 'email'>[]): Promise<void> {
-  const people = await db.select().from(users).where(inArray(users.email, accounts.map((a) => a.email)));
+  const people = await db
+    .select()
+    .from(users)
+    .where(
+      inArray(
+        users.email,
+        accounts.map((a) => a.email),
+      ),
+    );
   const waiting = await db
     .select({ bid: bids, project: projects, seller: users })
     .from(bids)
     .innerJoin(projects, eq(projects.id, bids.projectId))
     .innerJoin(users, eq(users.id, bids.sellerId))
-    .where(and(inArray(projects.customerId, people.map((p) => p.id)), eq(bids.status, 'active')));
+    .where(
+      and(
+        inArray(
+          projects.customerId,
+          people.map((p) => p.id),
+        ),
+        eq(bids.status, 'active'),
+      ),
+    );
   const notice = LETTER_KINDS['bid.new'].notice!;
   if (waiting.length) {
     await db.insert(notifications).values(
@@ -51,6 +67,15 @@ export async function seedDemoNotifications(db: Db, accounts: Pick<DemoAccount, 
     await db
       .update(notifications)
       .set({ readAt: sql`now()` })
-      .where(and(eq(notifications.userId, person.id), isNull(notifications.readAt), notInArray(notifications.id, newest.map((n) => n.id))));
+      .where(
+        and(
+          eq(notifications.userId, person.id),
+          isNull(notifications.readAt),
+          notInArray(
+            notifications.id,
+            newest.map((n) => n.id),
+          ),
+        ),
+      );
   }
 }

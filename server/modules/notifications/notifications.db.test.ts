@@ -46,10 +46,20 @@ async function person(overrides: UserOverrides = {}): Promise<Person> {
 }
 const seller = () => person({ role: 'seller', roles: ['customer', 'seller'] });
 
-const api = <T = unknown>(who: Person | null, method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, body?: unknown, query?: Record<string, string>) =>
-  call<T>(app, method, url, { token: who?.token, body: method === 'GET' ? undefined : (body ?? {}), query });
+const api = <T = unknown>(
+  who: Person | null,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH',
+  url: string,
+  body?: unknown,
+  query?: Record<string, string>,
+) => call<T>(app, method, url, { token: who?.token, body: method === 'GET' ? undefined : (body ?? {}), query });
 
-async function ok<T = unknown>(who: Person | null, method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, body?: unknown): Promise<T> {
+async function ok<T = unknown>(
+  who: Person | null,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH',
+  url: string,
+  body?: unknown,
+): Promise<T> {
   const res = await api<T>(who, method, url, body);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.result;
@@ -63,12 +73,17 @@ async function noticesOf(who: Person) {
 async function made(people: Person[], fn: () => Promise<unknown>) {
   const before = await Promise.all(people.map(async (p) => new Set((await noticesOf(p)).map((n) => n.id))));
   await fn();
-  return Promise.all(people.map(async (p, i) => (await noticesOf(p)).filter((n) => !before[i]!.has(n.id)).map((n) => n.kind)));
+  return Promise.all(
+    people.map(async (p, i) => (await noticesOf(p)).filter((n) => !before[i]!.has(n.id)).map((n) => n.kind)),
+  );
 }
 /** Letters queued to this address (the dispatcher does not run in this file unless asked). */
 async function lettersTo(who: Person): Promise<Letter[]> {
   const rows = await db.select().from(outbox).where(eq(outbox.kind, 'letter'));
-  return rows.map((r) => r.payload as LetterPayload).filter((p) => p.to === who.user.email).map((p) => p.letter);
+  return rows
+    .map((r) => r.payload as LetterPayload)
+    .filter((p) => p.to === who.user.email)
+    .map((p) => p.letter);
 }
 
 async function fund(user: UserRow, amount: number) {
@@ -84,7 +99,11 @@ async function fund(user: UserRow, amount: number) {
   );
 }
 
-const bidBody = { price: 1_500_000, days: 7, comment: 'Сделаю лендинг за неделю: опыт пять лет, примеры работ в профиле.' };
+const bidBody = {
+  price: 1_500_000,
+  days: 7,
+  comment: 'Сделаю лендинг за неделю: опыт пять лет, примеры работ в профиле.',
+};
 
 async function paidOrder() {
   const s = await seller();
@@ -107,7 +126,11 @@ describe('every event notifies the person it concerns, once', () => {
       }),
     ).toEqual([['bid.new'], []]);
     await ok(b, 'POST', `/api/projects/${project.id}/bids`, bidBody);
-    expect(await made([customer, a, b], () => ok(customer, 'POST', `/api/bids/${bidA}/accept`))).toEqual([[], ['bid.accepted'], ['bid.rejected']]);
+    expect(await made([customer, a, b], () => ok(customer, 'POST', `/api/bids/${bidA}/accept`))).toEqual([
+      [],
+      ['bid.accepted'],
+      ['bid.rejected'],
+    ]);
     const [accepted] = (await noticesOf(a)).filter((n) => n.kind === 'bid.accepted');
     expect(accepted!.text).toBe(`Ваш отклик на проект «${project.title}» принят: заказ ждёт оплаты`);
     expect(accepted!.link).toMatch(/^\/profile\/messages\?tab=orders&chat=/);
@@ -118,15 +141,24 @@ describe('every event notifies the person it concerns, once', () => {
     const c = await person();
     const service = await createService(db, s.user.id, { price: 100_000, days: 3, revisions: 1 });
     let order!: OrderDetail;
-    expect(await made([s, c], async () => (order = await ok<OrderDetail>(c, 'POST', '/api/orders', { service_id: service.id })))).toEqual([['order.event'], []]);
+    expect(
+      await made(
+        [s, c],
+        async () => (order = await ok<OrderDetail>(c, 'POST', '/api/orders', { service_id: service.id })),
+      ),
+    ).toEqual([['order.event'], []]);
     expect(await made([s, c], () => payOrderForTest(app, order._id))).toEqual([['order.event'], []]);
     const [paid] = (await noticesOf(s)).slice(-1);
     expect(paid!.text).toBe(`Заказ №${order.number} «${order.title}» оплачен — можно приступать`);
     expect(paid!.link).toBe(`/profile/messages?tab=orders&chat=${order.chat_id}`);
 
-    expect(await made([s, c], () => ok(s, 'POST', `/api/orders/${order._id}/deliver`, { message: 'Готово, проверьте.' }))).toEqual([[], ['order.event']]);
+    expect(
+      await made([s, c], () => ok(s, 'POST', `/api/orders/${order._id}/deliver`, { message: 'Готово, проверьте.' })),
+    ).toEqual([[], ['order.event']]);
     expect((await noticesOf(c)).at(-1)!.text).toContain('сдана');
-    expect(await made([s, c], () => ok(c, 'POST', `/api/orders/${order._id}/revision`, { message: 'Поправьте цвет.' }))).toEqual([['order.event'], []]);
+    expect(
+      await made([s, c], () => ok(c, 'POST', `/api/orders/${order._id}/revision`, { message: 'Поправьте цвет.' })),
+    ).toEqual([['order.event'], []]);
     expect((await noticesOf(s)).at(-1)!.text).toContain('доработку');
     await ok(s, 'POST', `/api/orders/${order._id}/deliver`, { message: 'Поправил.' });
     expect(await made([s, c], () => ok(c, 'POST', `/api/orders/${order._id}/accept`))).toEqual([['order.event'], []]);
@@ -135,7 +167,9 @@ describe('every event notifies the person it concerns, once', () => {
 
   it('a cancelled order: the other party', async () => {
     const { s, c, order } = await paidOrder();
-    expect(await made([s, c], () => ok(s, 'POST', `/api/orders/${order._id}/cancel`, { reason: 'Не успеваю' }))).toEqual([[], ['order.event']]);
+    expect(
+      await made([s, c], () => ok(s, 'POST', `/api/orders/${order._id}/cancel`, { reason: 'Не успеваю' })),
+    ).toEqual([[], ['order.event']]);
     expect((await noticesOf(c)).at(-1)!.text).toContain('отменён');
   });
 
@@ -143,13 +177,25 @@ describe('every event notifies the person it concerns, once', () => {
     const admin = await person({ role: 'admin' });
     const owner = await person();
     await fund(owner.user, 300_000);
-    const first = await ok<{ _id: string }>(owner, 'POST', '/api/withdrawals', { amount: 60_000, method: 'card', destination: '4111 1111 1111 1111' });
-    const second = await ok<{ _id: string }>(owner, 'POST', '/api/withdrawals', { amount: 70_000, method: 'card', destination: '4111 1111 1111 1111' });
-    expect(await made([owner, admin], () => ok(admin, 'POST', `/api/admin/withdrawals/${first._id}/approve`))).toEqual([['withdrawal.decision'], []]);
-    expect(await made([owner, admin], () => ok(admin, 'POST', `/api/admin/withdrawals/${second._id}/reject`, { reason: 'Неверные реквизиты' }))).toEqual([
+    const first = await ok<{ _id: string }>(owner, 'POST', '/api/withdrawals', {
+      amount: 60_000,
+      method: 'card',
+      destination: '4111 1111 1111 1111',
+    });
+    const second = await ok<{ _id: string }>(owner, 'POST', '/api/withdrawals', {
+      amount: 70_000,
+      method: 'card',
+      destination: '4111 1111 1111 1111',
+    });
+    expect(await made([owner, admin], () => ok(admin, 'POST', `/api/admin/withdrawals/${first._id}/approve`))).toEqual([
       ['withdrawal.decision'],
       [],
     ]);
+    expect(
+      await made([owner, admin], () =>
+        ok(admin, 'POST', `/api/admin/withdrawals/${second._id}/reject`, { reason: 'Неверные реквизиты' }),
+      ),
+    ).toEqual([['withdrawal.decision'], []]);
     expect((await noticesOf(owner)).map((n) => [n.text, n.link])).toEqual([
       ['Вывод 600 руб. одобрен', '/profile/finance'],
       ['Вывод 700 руб. отклонён, деньги вернулись на баланс', '/profile/finance'],
@@ -161,11 +207,14 @@ describe('every event notifies the person it concerns, once', () => {
     const s = await seller();
     const approved = await createService(db, s.user.id, { status: 'moderation' });
     const rejected = await createService(db, s.user.id, { status: 'moderation' });
-    expect(await made([s, admin], () => ok(admin, 'PATCH', `/api/admin/services/${approved.id}`, { status: 'active' }))).toEqual([['service.decision'], []]);
-    expect(await made([s, admin], () => ok(admin, 'PATCH', `/api/admin/services/${rejected.id}`, { status: 'rejected', reason: 'Нет примеров работ' }))).toEqual([
-      ['service.decision'],
-      [],
-    ]);
+    expect(
+      await made([s, admin], () => ok(admin, 'PATCH', `/api/admin/services/${approved.id}`, { status: 'active' })),
+    ).toEqual([['service.decision'], []]);
+    expect(
+      await made([s, admin], () =>
+        ok(admin, 'PATCH', `/api/admin/services/${rejected.id}`, { status: 'rejected', reason: 'Нет примеров работ' }),
+      ),
+    ).toEqual([['service.decision'], []]);
     expect((await noticesOf(s)).map((n) => n.text)).toEqual([
       `Услуга «${approved.title}» прошла модерацию и опубликована`,
       `Услуга «${rejected.title}» не прошла модерацию`,
@@ -176,10 +225,11 @@ describe('every event notifies the person it concerns, once', () => {
     const admin = await person({ role: 'admin' });
     const c = await person();
     const project = await createProject(db, c.user.id);
-    expect(await made([c, admin], () => ok(admin, 'PATCH', `/api/admin/projects/${project.id}`, { status: 'hidden', reason: 'Контакты в тексте' }))).toEqual([
-      ['project.decision'],
-      [],
-    ]);
+    expect(
+      await made([c, admin], () =>
+        ok(admin, 'PATCH', `/api/admin/projects/${project.id}`, { status: 'hidden', reason: 'Контакты в тексте' }),
+      ),
+    ).toEqual([['project.decision'], []]);
   });
 });
 
@@ -190,7 +240,9 @@ describe('preferences', () => {
     const s = await seller();
     for (const customer of [c, on]) {
       const project = await createProject(db, customer.user.id);
-      expect(await made([customer], () => ok(s, 'POST', `/api/projects/${project.id}/bids`, bidBody))).toEqual([['bid.new']]);
+      expect(await made([customer], () => ok(s, 'POST', `/api/projects/${project.id}/bids`, bidBody))).toEqual([
+        ['bid.new'],
+      ]);
     }
     expect(await lettersTo(c)).toEqual([]);
     const [letter] = await lettersTo(on);
@@ -208,14 +260,25 @@ describe('preferences', () => {
       }),
     ).rejects.toThrow('rolled back');
     expect(await noticesOf(p)).toEqual([]);
-    await app.services.platform.withTx(userActor(p.user), async ({ outbox: out }) => void letters.notify(out, p.user, 'bid.rejected', { title: 'Коммит' }));
+    await app.services.platform.withTx(
+      userActor(p.user),
+      async ({ outbox: out }) => void letters.notify(out, p.user, 'bid.rejected', { title: 'Коммит' }),
+    );
     const [row] = await noticesOf(p);
     expect(row!.text).toBe('Заказчик выбрал другого исполнителя для «Коммит»');
-    const events = (await db.select().from(outbox).where(and(eq(outbox.kind, 'socket'), eq(outbox.name, 'notifications'))))
+    const events = (
+      await db
+        .select()
+        .from(outbox)
+        .where(and(eq(outbox.kind, 'socket'), eq(outbox.name, 'notifications')))
+    )
       .map((r) => r.payload as SocketPayload)
       .filter((e) => e.userIds.includes(p.user.id));
     expect(events).toHaveLength(1);
-    expect(events[0]!.payload as NotificationsEvent).toMatchObject({ unread: 1, notification: { _id: row!.id, read: false, link: '/profile/bids' } });
+    expect(events[0]!.payload as NotificationsEvent).toMatchObject({
+      unread: 1,
+      notification: { _id: row!.id, read: false, link: '/profile/bids' },
+    });
   });
 });
 
@@ -225,7 +288,15 @@ describe('the list, read marks and the count', () => {
     p = await person();
     // Five notifications, a second apart.
     for (let i = 1; i <= 5; i++) {
-      await db.insert(notifications).values({ userId: p.user.id, kind: 'bid.new', text: `Отклик ${i}`, link: '/profile/bids', createdAt: new Date(Date.UTC(2026, 10, 1, 0, 0, i)) });
+      await db
+        .insert(notifications)
+        .values({
+          userId: p.user.id,
+          kind: 'bid.new',
+          text: `Отклик ${i}`,
+          link: '/profile/bids',
+          createdAt: new Date(Date.UTC(2026, 10, 1, 0, 0, i)),
+        });
     }
   });
 
@@ -234,9 +305,11 @@ describe('the list, read marks and the count', () => {
     const body = first.body as unknown as { result: Notification[]; next: string; unread: number };
     expect(body.result.map((n) => n.text)).toEqual(['Отклик 5', 'Отклик 4']);
     expect(body.unread).toBe(5);
-    const second = (await api(p, 'GET', '/api/notifications', undefined, { limit: '2', cursor: body.next })).body as unknown as typeof body;
+    const second = (await api(p, 'GET', '/api/notifications', undefined, { limit: '2', cursor: body.next }))
+      .body as unknown as typeof body;
     expect(second.result.map((n) => n.text)).toEqual(['Отклик 3', 'Отклик 2']);
-    const third = (await api(p, 'GET', '/api/notifications', undefined, { limit: '2', cursor: second.next })).body as unknown as typeof body;
+    const third = (await api(p, 'GET', '/api/notifications', undefined, { limit: '2', cursor: second.next }))
+      .body as unknown as typeof body;
     expect(third.result.map((n) => n.text)).toEqual(['Отклик 1']);
     expect(third.next).toBeNull();
     expect((await api(p, 'GET', '/api/notifications', undefined, { cursor: 'garbage' })).status).toBe(400);
@@ -250,7 +323,12 @@ describe('the list, read marks and the count', () => {
     expect((await ok<Notification>(p, 'PUT', `/api/notifications/${id}/read`)).read).toBe(true);
     expect(await ok(p, 'GET', '/api/notifications/unread')).toEqual({ unread: 4 });
     // The person's other tabs hear the new count.
-    const events = (await db.select().from(outbox).where(and(eq(outbox.kind, 'socket'), eq(outbox.name, 'notifications'))))
+    const events = (
+      await db
+        .select()
+        .from(outbox)
+        .where(and(eq(outbox.kind, 'socket'), eq(outbox.name, 'notifications')))
+    )
       .map((r) => r.payload as SocketPayload)
       .filter((e) => e.userIds.includes(p.user.id));
     expect(events.at(-1)!.payload).toEqual({ unread: 4, notification: null });
@@ -261,15 +339,23 @@ describe('the list, read marks and the count', () => {
 });
 
 describe('unsubscribe links', () => {
-  const tokenOf = (userId: string, kind: 'bids' | 'orders') => new URL(app.services.letters.unsubscribeUrl(userId, kind)).searchParams.get('token')!;
-  const prefs = async (who: Person) => (await db.select().from(users).where(eq(users.id, who.user.id)))[0]!.preferences.emailNotifications;
+  const tokenOf = (userId: string, kind: 'bids' | 'orders') =>
+    new URL(app.services.letters.unsubscribeUrl(userId, kind)).searchParams.get('token')!;
+  const prefs = async (who: Person) =>
+    (await db.select().from(users).where(eq(users.id, who.user.id)))[0]!.preferences.emailNotifications;
 
   it('switches that kind off for that person, without signing in, keeping the other preferences', async () => {
     const p = await person({ preferences: { currency: 'USDT', emailNotifications: { news: false } } });
     const token = tokenOf(p.user.id, 'bids');
-    expect(await ok(null, 'GET', `/api/notifications/unsubscribe?token=${encodeURIComponent(token)}`)).toEqual({ kind: 'bids', title: 'Отклики на проекты' });
+    expect(await ok(null, 'GET', `/api/notifications/unsubscribe?token=${encodeURIComponent(token)}`)).toEqual({
+      kind: 'bids',
+      title: 'Отклики на проекты',
+    });
     expect(await prefs(p)).toEqual({ news: false });
-    expect(await ok(null, 'POST', '/api/notifications/unsubscribe', { token })).toEqual({ kind: 'bids', title: 'Отклики на проекты' });
+    expect(await ok(null, 'POST', '/api/notifications/unsubscribe', { token })).toEqual({
+      kind: 'bids',
+      title: 'Отклики на проекты',
+    });
     expect(await prefs(p)).toEqual({ news: false, bids: false });
     const [row] = await db.select().from(users).where(eq(users.id, p.user.id));
     expect(row!.preferences.currency).toBe('USDT');
@@ -280,7 +366,14 @@ describe('unsubscribe links', () => {
     const other = await person();
     const token = tokenOf(p.user.id, 'bids');
     const sig = token.split('.')[2]!;
-    for (const forged of [`${other.user.id}.bids.${sig}`, `${p.user.id}.orders.${sig}`, `${token.slice(0, -3)}abc`, `${p.user.id}.bids.`, 'x', `${p.user.id}.bids`]) {
+    for (const forged of [
+      `${other.user.id}.bids.${sig}`,
+      `${p.user.id}.orders.${sig}`,
+      `${token.slice(0, -3)}abc`,
+      `${p.user.id}.bids.`,
+      'x',
+      `${p.user.id}.bids`,
+    ]) {
       const res = await api(null, 'POST', '/api/notifications/unsubscribe', { token: forged });
       expect(res.status, forged).toBe(400);
       expect((res.body as unknown as { message: string }).message).toBe('Ссылка для отписки недействительна');
@@ -298,7 +391,9 @@ describe('the letter about unread chat messages', () => {
     mailed = [];
     online = new Set();
     vi.spyOn(app.services.mailer, 'send').mockImplementation(async (to, letter) => void mailed.push({ to, letter }));
-    vi.spyOn(app.services.realtime, 'onlineAmong').mockImplementation(async (ids) => new Set(ids.filter((id) => online.has(id))));
+    vi.spyOn(app.services.realtime, 'onlineAmong').mockImplementation(
+      async (ids) => new Set(ids.filter((id) => online.has(id))),
+    );
   });
 
   /** Sends a message, then waits until its reminder job is queued (it is queued after the answer). */
@@ -357,7 +452,12 @@ describe('the letter about unread chat messages', () => {
     const c = await person();
     await send(a, c, 'Прочитайте, пожалуйста');
     const chatId = await send(a, c, 'Ещё одно');
-    const [last] = await db.select({ id: messages.id }).from(messages).where(eq(messages.chatId, chatId)).orderBy(desc(messages.createdAt)).limit(1);
+    const [last] = await db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(eq(messages.chatId, chatId))
+      .orderBy(desc(messages.createdAt))
+      .limit(1);
     const messageId = last!.id;
     expect((await api(c, 'PUT', `/api/messages/${messageId}`, { seen: true })).status).toBe(200);
     await after(11);

@@ -4,10 +4,10 @@ import { endpointsOf, type ReadHandlers } from '../../platform/endpoints.ts';
 import type { NotificationService } from './service.ts';
 
 /** In-app notifications of the signed-in person, and the letters' unsubscribe link (ADR 030). */
-export const notificationRoutes: FastifyPluginAsync<{ notifications: NotificationService; reads: ReadHandlers }> = async (
-  app,
-  { notifications, reads },
-) => {
+export const notificationRoutes: FastifyPluginAsync<{
+  notifications: NotificationService;
+  reads: ReadHandlers;
+}> = async (app, { notifications, reads }) => {
   const { on } = endpointsOf(app, reads);
 
   on('notifications.list', async ({ query, user }) => {

@@ -46,7 +46,9 @@ export interface NotificationDeps {
 
 export class NotificationService {
   constructor(private readonly deps: NotificationDeps) {
-    deps.platform.dispatcher.handle<{ chatId: string; userId: string }>(UNREAD_LETTER_JOB, (payload, job) => this.unreadLetter(payload, job));
+    deps.platform.dispatcher.handle<{ chatId: string; userId: string }>(UNREAD_LETTER_JOB, (payload, job) =>
+      this.unreadLetter(payload, job),
+    );
   }
 
   private get db() {
@@ -54,8 +56,13 @@ export class NotificationService {
   }
 
   /** GET /api/notifications: the person's notifications, newest first (keyset), with their unread count. */
-  async list(user: UserRow, query: { cursor?: string; limit: number }): Promise<{ result: Notification[]; next: string | null; unread: number }> {
-    const after = query.cursor ? keysetAfter(PAGE_KEYS, cursorPosition(query.cursor, 'notifications', PAGE_KEYS)) : undefined;
+  async list(
+    user: UserRow,
+    query: { cursor?: string; limit: number },
+  ): Promise<{ result: Notification[]; next: string | null; unread: number }> {
+    const after = query.cursor
+      ? keysetAfter(PAGE_KEYS, cursorPosition(query.cursor, 'notifications', PAGE_KEYS))
+      : undefined;
     const rows = await this.db
       .select({ row: notifications, key: timestampKey(notifications.createdAt) })
       .from(notifications)
@@ -76,8 +83,15 @@ export class NotificationService {
       const [found] = await tx.select().from(notifications).where(eq(notifications.id, id)).for('update').limit(1);
       const row = notificationPolicy.authorize(user, 'read', found);
       if (row.readAt) return presentNotification(row);
-      const [updated] = await tx.update(notifications).set({ readAt: clock.now() }).where(eq(notifications.id, id)).returning();
-      outbox.emit([user.id], 'notifications', { unread: (await unreadCounts(tx, [user.id])).get(user.id) ?? 0, notification: null });
+      const [updated] = await tx
+        .update(notifications)
+        .set({ readAt: clock.now() })
+        .where(eq(notifications.id, id))
+        .returning();
+      outbox.emit([user.id], 'notifications', {
+        unread: (await unreadCounts(tx, [user.id])).get(user.id) ?? 0,
+        notification: null,
+      });
       return presentNotification(updated!);
     });
   }
@@ -141,7 +155,11 @@ export class NotificationService {
     const delay = await this.deps.settings.get('notifications.unreadLetterDelayMinutes');
     await this.deps.platform.withTx(systemActor('chat.unread'), async ({ outbox }) => {
       for (const userId of recipientIds) {
-        outbox.job(UNREAD_LETTER_JOB, { chatId, userId }, { delayMs: delay * 60_000, dedupeKey: unreadKey(chatId, userId) });
+        outbox.job(
+          UNREAD_LETTER_JOB,
+          { chatId, userId },
+          { delayMs: delay * 60_000, dedupeKey: unreadKey(chatId, userId) },
+        );
       }
     });
   }
@@ -180,10 +198,18 @@ export class NotificationService {
 
     await job.withTx(async ({ tx, outbox, clock }) => {
       const now = clock.now();
-      const [last] = await tx.select().from(chatUnreadLetters).where(and(eq(chatUnreadLetters.chatId, chatId), eq(chatUnreadLetters.userId, userId))).for('update');
+      const [last] = await tx
+        .select()
+        .from(chatUnreadLetters)
+        .where(and(eq(chatUnreadLetters.chatId, chatId), eq(chatUnreadLetters.userId, userId)))
+        .for('update');
       if (last && now.getTime() - last.sentAt.getTime() < interval) {
         // A letter about this chat went out less than the interval ago: ask again when it has passed.
-        outbox.job(UNREAD_LETTER_JOB, { chatId, userId }, { at: new Date(last.sentAt.getTime() + interval), dedupeKey: unreadKey(chatId, userId) });
+        outbox.job(
+          UNREAD_LETTER_JOB,
+          { chatId, userId },
+          { at: new Date(last.sentAt.getTime() + interval), dedupeKey: unreadKey(chatId, userId) },
+        );
         return;
       }
       await tx
@@ -210,4 +236,3 @@ function quote(message: string): string {
   if (!line) return '📎 Вложение';
   return line.length > QUOTED_CHARS ? `${line.slice(0, QUOTED_CHARS - 1)}…` : line;
 }
-

@@ -7,7 +7,11 @@ import { unreadText, useUnreadNotifications } from './store.ts';
 export function HeaderNotificationsLink() {
   const unread = useUnreadNotifications();
   return (
-    <AppLink to="/profile/notifications" className="header-messages header-notifications" data-testid="notifications-link">
+    <AppLink
+      to="/profile/notifications"
+      className="header-messages header-notifications"
+      data-testid="notifications-link"
+    >
       <Icon name="bell" size={22} aria-hidden />
       <span className="visually-hidden">Уведомления</span>
       {unread > 0 && (

@@ -17,12 +17,17 @@ export function NotificationsList({ initial }: { initial: NotificationsPageData 
   const [items, setItems] = useState(initial.items);
   const [next, setNext] = useState(initial.next);
   const [loading, setLoading] = useState(false);
-  const [error, setError] = useState<string | null>(initial.failed ? 'Не удалось загрузить уведомления. Обновите страницу через минуту.' : null);
+  const [error, setError] = useState<string | null>(
+    initial.failed ? 'Не удалось загрузить уведомления. Обновите страницу через минуту.' : null,
+  );
   const unread = useUnreadNotifications();
   const navigate = useNavigate();
 
   useEffect(() => setUnreadNotifications(initial.unread), [initial.unread]);
-  useEffect(() => onNotification((n) => setItems((list) => (list.some((m) => m._id === n._id) ? list : [n, ...list]))), []);
+  useEffect(
+    () => onNotification((n) => setItems((list) => (list.some((m) => m._id === n._id) ? list : [n, ...list]))),
+    [],
+  );
 
   async function more() {
     if (!next) return;
@@ -56,19 +61,23 @@ export function NotificationsList({ initial }: { initial: NotificationsPageData 
 
   return (
     <>
-      <div className="notifications__bar">
-        <p className="notifications__count" data-testid="notifications-count">
-          {unread > 0 ? unreadText(unread) : 'Все уведомления прочитаны'}
-        </p>
-        {unread > 0 && (
-          <button type="button" className="btn btn--ghost btn--sm" onClick={() => void readAll()}>
-            Отметить все прочитанными
-          </button>
-        )}
-      </div>
+      {items.length > 0 && (
+        <div className="notifications__bar">
+          <p className="notifications__count" data-testid="notifications-count">
+            {unread > 0 ? unreadText(unread) : 'Все уведомления прочитаны'}
+          </p>
+          {unread > 0 && (
+            <button type="button" className="btn btn--ghost btn--sm" onClick={() => void readAll()}>
+              Отметить все прочитанными
+            </button>
+          )}
+        </div>
+      )}
       {error && <p className="form-error">{error}</p>}
       {items.length === 0 ? (
-        <p className="notifications__empty">Уведомлений пока нет. Здесь появятся новые отклики, заказы, оплаты и решения модерации.</p>
+        <p className="notifications__empty" data-testid="notifications-empty">
+          Уведомлений пока нет. Здесь появятся новые отклики, заказы, оплаты и решения модерации.
+        </p>
       ) : (
         <ul className="notifications" data-testid="notifications-list">
           {items.map((n) => (
@@ -93,7 +102,12 @@ export function NotificationsList({ initial }: { initial: NotificationsPageData 
         </ul>
       )}
       {next && (
-        <button type="button" className="btn btn--ghost notifications__more" onClick={() => void more()} disabled={loading}>
+        <button
+          type="button"
+          className="btn btn--ghost notifications__more"
+          onClick={() => void more()}
+          disabled={loading}
+        >
           {loading ? 'Загрузка…' : 'Показать ещё'}
         </button>
       )}

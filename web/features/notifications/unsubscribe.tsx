@@ -7,7 +7,12 @@ export type UnsubscribeData = { token: string; kind: string; title: string } | {
 export function Unsubscribe({ data }: { data: UnsubscribeData }) {
   const [state, setState] = useState<'ask' | 'sending' | 'done'>('ask');
   const [error, setError] = useState<string | null>(null);
-  if (data.token === null) return <p className="form-error" data-testid="unsubscribe-error">{data.error}</p>;
+  if (data.token === null)
+    return (
+      <p className="form-error" data-testid="unsubscribe-error">
+        {data.error}
+      </p>
+    );
   const { token, title } = data;
 
   async function confirm() {
