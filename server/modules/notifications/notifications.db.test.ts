@@ -215,9 +215,9 @@ describe('every event notifies the person it concerns, once', () => {
         ok(admin, 'PATCH', `/api/admin/services/${rejected.id}`, { status: 'rejected', reason: 'Нет примеров работ' }),
       ),
     ).toEqual([['service.decision'], []]);
-    expect((await noticesOf(s)).map((n) => n.text)).toEqual([
-      `Услуга «${approved.title}» прошла модерацию и опубликована`,
-      `Услуга «${rejected.title}» не прошла модерацию`,
+    expect((await noticesOf(s)).map((n) => [n.text, n.link])).toEqual([
+      [`Услуга «${approved.title}» прошла модерацию и опубликована`, `/profile/items/${approved.id}/edit`],
+      [`Услуга «${rejected.title}» не прошла модерацию`, `/profile/items/${rejected.id}/edit`],
     ]);
   });
 

@@ -132,7 +132,7 @@ describe('Letters.notify', () => {
     return { mailed, noticed, writer };
   };
   const person = (emailNotifications?: Record<string, boolean>) => ({ id: 'u1', email: 'a@p.example', name: 'Алёна', preferences: { emailNotifications } });
-  const moderation = { title: 'Логотип', decision: 'approve', reason: null } as const;
+  const moderation = { id: 's1', title: 'Логотип', decision: 'approve', reason: null } as const;
 
   it('queues a switchable kind when its preference is on or unset', () => {
     for (const prefs of [undefined, {}, { moderation: true, news: false }] as (Record<string, boolean> | undefined)[]) {
@@ -151,7 +151,7 @@ describe('Letters.notify', () => {
     expect(letters.notify(writer, off, 'project.decision', { ...moderation, decision: 'restore', path: '/projects/x/1' })).toBe(false);
     expect(mailed).toEqual([]);
     expect(noticed).toEqual([
-      { userId: 'u1', kind: 'service.decision', text: 'Услуга «Логотип» прошла модерацию и опубликована', link: '/profile/items' },
+      { userId: 'u1', kind: 'service.decision', text: 'Услуга «Логотип» прошла модерацию и опубликована', link: '/profile/items/s1/edit' },
       { userId: 'u1', kind: 'project.decision', text: 'Проект «Логотип» снова опубликован', link: '/projects/x/1' },
     ]);
   });

@@ -95,9 +95,10 @@ export const LETTER_KINDS = {
   'account.emailChange': kind<{ token: string }>(null, (s, name, d) =>
     emailChangeLetter({ brand: s.brand, name, link: s.url(token('/confirm_account', d.token)) }),
   ),
-  'service.decision': kind<{ title: string; decision: ServiceDecision; reason: string | null }>('moderation', (s, name, d) =>
-    serviceDecisionLetter({ brand: s.brand, name, link: s.url('/profile/items'), ...d }),
-    (d) => ({ text: SERVICE_NOTICES[d.decision](`«${d.title}»`), link: '/profile/items' }),
+  // The notification opens the service in the seller's editor (its state and the moderator's reason are there).
+  'service.decision': kind<{ id: string; title: string; decision: ServiceDecision; reason: string | null }>('moderation', (s, name, d) =>
+    serviceDecisionLetter({ brand: s.brand, name, link: s.url('/profile/items'), title: d.title, decision: d.decision, reason: d.reason }),
+    (d) => ({ text: SERVICE_NOTICES[d.decision](`«${d.title}»`), link: `/profile/items/${encodeURIComponent(d.id)}/edit` }),
   ),
   'project.decision': kind<{ title: string; decision: ProjectDecision; reason: string | null; path: string }>('moderation', (s, name, d) =>
     projectDecisionLetter({ brand: s.brand, name, link: s.url(d.path), title: d.title, decision: d.decision, reason: d.reason }),
