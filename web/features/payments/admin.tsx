@@ -119,6 +119,9 @@ const FIELDS: { key: keyof Settings; label: string; kind: Kind; unit?: string }[
   { key: 'referrals.buyerBp', label: 'Реферальная награда за покупателя', kind: 'percentBp', unit: '%' },
   { key: 'referrals.sellerBp', label: 'Реферальная награда за исполнителя', kind: 'percentBp', unit: '%' },
   { key: 'referrals.months', label: 'Срок реферальных выплат', kind: 'int', unit: 'мес.' },
+  // The letter about unread chat messages (ADR 030).
+  { key: 'notifications.unreadLetterDelayMinutes', label: 'Письмо о непрочитанных сообщениях через', kind: 'int', unit: 'мин' },
+  { key: 'notifications.unreadLetterIntervalMinutes', label: 'Не чаще одного письма о чате в', kind: 'int', unit: 'мин' },
 ];
 
 const shown = (kind: Kind, value: number) => (kind === 'percentBp' ? String(value / 100) : kind === 'rubles' ? String(value / 100) : String(value));
