@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { okSchema } from './api.ts';
-import { NOTIFICATION_KINDS, type NotificationKind } from './auth.ts';
 
 // In-app notifications (PRODUCT.md "Notifications and messages", ADR 030).
 
@@ -45,5 +44,3 @@ export const unsubscribeBodySchema = z.object({
   token: z.string().min(1, NOTIFICATION_MESSAGES.badToken).max(300, NOTIFICATION_MESSAGES.badToken),
 });
 export const unsubscribeAnswerSchema = okSchema(z.object({ kind: z.string(), title: z.string() }));
-
-export const preferenceTitle = (kind: NotificationKind) => NOTIFICATION_KINDS[kind];
