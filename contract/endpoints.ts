@@ -10,6 +10,7 @@ import { fileEndpoints } from './endpoints/files.ts';
 import { healthEndpoints } from './endpoints/health.ts';
 import { lookupEndpoints } from './endpoints/lookups.ts';
 import { moderationEndpoints } from './endpoints/moderation.ts';
+import { notificationEndpoints } from './endpoints/notifications.ts';
 import { orderEndpoints } from './endpoints/orders.ts';
 import { paymentEndpoints } from './endpoints/payments.ts';
 import { peopleEndpoints } from './endpoints/people.ts';
@@ -42,6 +43,7 @@ export const endpoints = {
   ...paymentEndpoints,
   ...dashboardEndpoints,
   ...reviewEndpoints,
+  ...notificationEndpoints,
 } satisfies { [N in RouteName]: EndpointDef };
 
 export type Endpoints = typeof endpoints;

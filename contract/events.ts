@@ -13,6 +13,7 @@ import {
 } from './chat.ts';
 import { bidsFlagSchema } from './bids.ts';
 import { orderUpdatedEventSchema, type OrderUpdatedEvent } from './order-events.ts';
+import { notificationsEventSchema, type NotificationsEvent } from './notifications.ts';
 
 // The Socket.IO event maps (SPEC §7), in Socket.IO's typed-events style: the server's `Server<ClientToServerEvents,
 // ServerToClientEvents>` and the client's `Socket<ServerToClientEvents, ClientToServerEvents>` are typed from them,
@@ -34,6 +35,8 @@ export interface ServerToClientEvents {
   bids_flag: (payload: { hasUnread: boolean }) => void;
   /** To both parties of an order: its state changed (the pages refetch it). */
   order_updated: (payload: OrderUpdatedEvent) => void;
+  /** To one person: a notification of theirs arrived (with it), or their unread count changed (ADR 030). */
+  notifications: (payload: NotificationsEvent) => void;
 }
 
 /**
@@ -69,6 +72,7 @@ export const serverEventSchemas: { [E in ServerEvent]: ServerEventArgsSchema<Ser
   get_counters: z.tuple([countersEventSchema]),
   bids_flag: z.tuple([bidsFlagSchema]),
   order_updated: z.tuple([orderUpdatedEventSchema]),
+  notifications: z.tuple([notificationsEventSchema]),
 };
 
 export const isServerEvent = (name: string): name is ServerEvent => Object.hasOwn(serverEventSchemas, name);

@@ -83,6 +83,14 @@ export const ROUTES = {
   'bids.withdraw': 'DELETE /api/bids/:id',
   'bids.accept': 'POST /api/bids/:id/accept',
 
+  // Notifications (issue 13, ADR 030).
+  'notifications.list': 'GET /api/notifications',
+  'notifications.unread': 'GET /api/notifications/unread',
+  'notifications.read': 'PUT /api/notifications/:id/read',
+  'notifications.readAll': 'PUT /api/notifications/read',
+  'notifications.unsubscribeInfo': 'GET /api/notifications/unsubscribe',
+  'notifications.unsubscribe': 'POST /api/notifications/unsubscribe',
+
   // Orders (issue 12).
   'orders.create': 'POST /api/orders',
   'orders.list': 'GET /api/orders',

@@ -73,6 +73,10 @@ export const settingsSchema = z.object({
   /** New bids one seller may place in a day, and the shortest comment. */
   'bids.perDay': z.number().int().min(1).max(1_000).default(30),
   'bids.minComment': z.number().int().min(1).max(1_000).default(30),
+  /** The letter about unread chat messages (ADR 030): sent this many minutes after a message if still unseen and
+   * the recipient offline, and at most once per chat and recipient in this many minutes. */
+  'notifications.unreadLetterDelayMinutes': z.number().int().min(1).max(24 * 60).default(10),
+  'notifications.unreadLetterIntervalMinutes': z.number().int().min(1).max(7 * 24 * 60).default(60),
   /** Referral rewards out of the commission, on orders of people brought in the last N months. */
   'referrals.buyerBp': z.number().int().min(0).max(5_000).default(350),
   'referrals.sellerBp': z.number().int().min(0).max(5_000).default(250),

@@ -35,6 +35,7 @@ import { dashboardRoutes, DashboardService } from './modules/dashboard/index.ts'
 import { orderRoutes, OrderService } from './modules/orders/index.ts';
 import { reviewRoutes, ReviewService } from './modules/reviews/index.ts';
 import { bidRoutes, BidService } from './modules/bids/index.ts';
+import { notificationRoutes, NotificationService } from './modules/notifications/index.ts';
 import { presentMe, userRoutes, UserService } from './modules/users/index.ts';
 import { authRoutes, AuthService } from './modules/auth/index.ts';
 import { adminSettingsRoutes, adminUserRoutes, AdminUserService } from './modules/admin/index.ts';
@@ -100,6 +101,7 @@ export interface Services {
   payments: PaymentService;
   /** The profile dashboard and referral page (issue 13). */
   dashboard: DashboardService;
+  notifications: NotificationService;
   /** Guests' rendered pages, kept for seconds (ADR 021). */
   pageCache: PageCache;
 }
@@ -231,7 +233,7 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
   });
   // Links in letters point at the public origin, else at the address the server listens on.
   const siteUrl = () => origin.site();
-  const letters = new Letters({ brand: env.BRAND_NAME, siteUrl });
+  const letters = new Letters({ brand: env.BRAND_NAME, siteUrl, secret: env.JWT_SECRET });
   const { withTx } = platform;
   const auth = new AuthService({
     db,
@@ -260,8 +262,18 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
     const all = await settings.all();
     return { USDT: all['rates.fallbackUSDT'], BTC: all['rates.fallbackBTC'] };
   });
+  const notifications = new NotificationService({ db, platform, settings, letters, realtime, secret: env.JWT_SECRET, log: logger });
   // Order chats show their order card (the orders module, made below: looked up when a chat is presented).
-  const chat = new ChatService({ db, realtime, limiter, log: logger, jobs: platform.dispatcher, describeOrders: (ids) => orders.describe(ids) });
+  const chat = new ChatService({
+    db,
+    realtime,
+    limiter,
+    log: logger,
+    jobs: platform.dispatcher,
+    describeOrders: (ids) => orders.describe(ids),
+    // The letter to a recipient who stays offline with the message unseen (ADR 030).
+    onSent: (chatId, recipientIds) => notifications.messageSent(chatId, recipientIds),
+  });
   // The money loop (ADR 025).
   const orders: OrderService = new OrderService({ db, platform, settings, letters, realtime, chat, log: logger });
   const bids = new BidService({ db, platform, settings, letters, realtime, limiter, orders, log: logger });
@@ -307,6 +319,7 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
     payments,
     dashboard: new DashboardService({ db, settings, clock: platform.clock }),
     reviews: new ReviewService({ db, platform, settings, letters }),
+    notifications,
     pageCache: new PageCache(),
   };
   app.decorate('services', services);
@@ -438,6 +451,7 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
   await app.register(paymentRoutes, { payments, reads });
   await app.register(dashboardRoutes, { dashboard: services.dashboard, reads });
   await app.register(reviewRoutes, { reviews: services.reviews, reads });
+  await app.register(notificationRoutes, { notifications, reads });
 
   app.get('/api/*', { schema: { hide: true } }, async (_request, reply) =>
     reply.status(404).send({ status: 404, message: MESSAGES.notFound }),

@@ -37,6 +37,7 @@ import { settings as settingsTable } from './db/schema/system.ts';
 import { systemActor } from './platform/actor.ts';
 import { postTransfer } from './modules/ledger/index.ts';
 import { bids } from './db/schema/money.ts';
+import { notifications } from './db/schema/notifications.ts';
 import { payOrderForTest } from './modules/orders/testing.ts';
 
 /** A cell: the status, or a known defect (the right status, and today's until it is fixed). */
@@ -112,6 +113,17 @@ const bidInput = {
   days: 7,
   comment: 'Сделаю лендинг за неделю: опыт пять лет, примеры работ в профиле.',
 };
+/** An unread notification of `of`. */
+async function freshNotification(w: MatrixWorld, of: Member): Promise<string> {
+  const [row] = await w.database.db
+    .insert(notifications)
+    .values({ userId: w.user(of).id, kind: 'bid.new', text: 'Новый отклик', link: '/profile/bids' })
+    .returning({ id: notifications.id });
+  return row!.id;
+}
+/** The token of the owner's link that switches the "news" letters off. */
+const unsubscribeTokenOf = (w: MatrixWorld) => new URL(w.app.services.letters.unsubscribeUrl(w.user('owner').id, 'news')).searchParams.get('token')!;
+
 /** An active bid of `seller` on a fresh active project of `customer`. */
 async function freshBid(w: MatrixWorld, seller: Member, customer: Member): Promise<string> {
   const projectId = await w.fresh.project({}, customer);
@@ -445,6 +457,19 @@ const MATRIX = {
     expect: adminOnly(),
     request: async (w) => ({ params: { id: await freshBid(w, 'other', 'owner') } }),
   },
+
+  // Notifications (issue 13, ADR 030): each member's own; another's notification does not exist for anyone else.
+  'notifications.list': { expect: signedIn(), request: () => ({ query: {} }) },
+  'notifications.unread': { expect: signedIn(), request: () => ({}) },
+  'notifications.read': {
+    writes: true,
+    expect: { ...signedIn(404), owner: 200 },
+    request: async (w) => ({ params: { id: await freshNotification(w, 'owner') } }),
+  },
+  'notifications.readAll': { writes: true, expect: signedIn(), request: () => ({}) },
+  // The link of a letter: no sign-in, the signed token is the permission.
+  'notifications.unsubscribeInfo': { expect: everyone(), request: (w) => ({ query: { token: unsubscribeTokenOf(w) } }) },
+  'notifications.unsubscribe': { writes: true, expect: everyone(), request: (w) => ({ body: { token: unsubscribeTokenOf(w) } }) },
 
   // Bids (issue 12). Everyone may ask for their own bid on a project (null without one).
   'users.myBid': { expect: signedIn(), request: (w) => ({ params: { id: w.fixed.project } }) },

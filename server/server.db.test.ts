@@ -13,6 +13,8 @@ import { users } from './db/schema/users.ts';
 import { services } from './db/schema/catalog.ts';
 import { DEMO_SERVICES, demoPasswordFile } from './db/seed/demo.ts';
 import { DEMO_TOP_UP, DEMO_WITHDRAWAL } from './db/seed/demo-orders.ts';
+import { DEMO_UNREAD } from './db/seed/demo-notifications.ts';
+import { notifications } from './db/schema/notifications.ts';
 import { orderDeliveries, orders, payments, withdrawals } from './db/schema/money.ts';
 import { chats, messages } from './db/schema/chat.ts';
 import { reviews } from './db/schema/reviews.ts';
@@ -198,6 +200,19 @@ describe('boot', () => {
     const hidden = await db.select().from(reviews).where(eq(reviews.orderId, pending.result[0].order_id));
     expect(hidden.map((r) => r.publishedAt)).toEqual([null]);
     expect((await checkLedger(db)).problems).toEqual([]);
+  });
+
+  it('seeds notifications for the demo people (ADR 030): the customer’s waiting bids among them, the newest three unread', async () => {
+    const db = server.database.db;
+    for (const email of ['customer@example.com', 'seller@example.com']) {
+      const [person] = await db.select().from(users).where(eq(users.email, email));
+      const mine = await db.select().from(notifications).where(eq(notifications.userId, person!.id));
+      expect(mine.length, email).toBeGreaterThan(DEMO_UNREAD);
+      expect(mine.filter((n) => n.readAt === null), email).toHaveLength(DEMO_UNREAD);
+      // The three waiting bids, and the one the demo orders placed (and accepted) through the command.
+      if (email.startsWith('customer')) expect(mine.filter((n) => n.kind === 'bid.new')).toHaveLength(4);
+      else expect(mine.map((n) => n.kind)).toEqual(expect.arrayContaining(['bid.accepted', 'order.event']));
+    }
   });
 
   it('gives every demo service 1–3 pictures: JPEGs its seller uploaded, served under /uploads/ and shown as card covers', async () => {

@@ -6,6 +6,7 @@ import { seedReference } from './db/seed/reference.ts';
 import { demoPassword, seedDemo, type DemoAccount } from './db/seed/demo.ts';
 import { seedDemoOrders } from './db/seed/demo-orders.ts';
 import { seedDemoReviews } from './db/seed/demo-reviews.ts';
+import { seedDemoNotifications } from './db/seed/demo-notifications.ts';
 import { ensureBootstrapAdmin } from './db/seed/admin.ts';
 import { buildApp } from './app.ts';
 import { LocalStorage, uploadsRoot } from './lib/storage.ts';
@@ -63,6 +64,8 @@ export async function startServer(
     await seedDemoOrders(app.services, database.db, demoAccounts);
     // Reviews and the ratings they make (ADR 029), through the same commands.
     await seedDemoReviews(app.services, database.db, demoAccounts);
+    // Notifications for the demo people, some unread (ADR 030).
+    await seedDemoNotifications(database.db, demoAccounts);
   }
   const realtime = app.services.realtime;
 

@@ -24,6 +24,8 @@ export default [
       route('become-seller', 'routes/become-seller.tsx'),
       route('recover', 'routes/recover.tsx'),
       route('confirm_account', 'routes/confirm-account.tsx'),
+      // A letter's unsubscribe link (ADR 030).
+      route('unsubscribe', 'routes/unsubscribe.tsx'),
       // The payment page (issue 12).
       route('payments/:orderId', 'routes/payment.tsx', { id: 'payment' }),
       // The sandbox provider's confirmation page (issue 12).
@@ -49,12 +51,13 @@ export default [
       // finance and payments
       route('finance', 'routes/profile-finance.tsx', { id: 'profile-finance' }),
       route('payments', 'routes/profile-payments.tsx', { id: 'profile-payments' }),
-      // The dashboard, the referral page and reviews (issue 13).
+      // The dashboard, the referral page, reviews and notifications (issue 13).
       route('dashboard', 'routes/profile-dashboard.tsx', { id: 'profile-dashboard' }),
       route('referral', 'routes/profile-referral.tsx', { id: 'profile-referral' }),
       route('reviews', 'routes/profile-reviews.tsx', { id: 'profile-reviews' }),
+      route('notifications', 'routes/profile-notifications.tsx', { id: 'profile-notifications' }),
       // Later issues.
-      ...(['disputes', 'notifications'] as const).map((p) => page(p, `profile-${p}`)),
+      ...(['disputes'] as const).map((p) => page(p, `profile-${p}`)),
     ]),
     route('admin', 'layouts/admin-layout.tsx', [
       index('routes/admin-index.tsx'),

@@ -11,7 +11,18 @@ export interface Letter {
   subject: string;
   text: string;
   html: string;
+  /** The page that switches this kind of letter off (the List-Unsubscribe header, RFC 2369). */
+  unsubscribe?: string;
 }
+
+/** What nodemailer sends of a letter. */
+const message = (to: string, letter: Letter) => ({
+  to,
+  subject: letter.subject,
+  text: letter.text,
+  html: letter.html,
+  ...(letter.unsubscribe ? { list: { unsubscribe: { url: letter.unsubscribe, comment: 'Отписаться' } } } : {}),
+});
 
 export interface Mailer {
   /** Sends a letter; rejects when it could not be handed over (callers log and carry on). */
@@ -56,7 +67,7 @@ function smtpMailer(url: string, opts: MailerOptions): Mailer {
   );
   return {
     async send(to, letter) {
-      const info = await (await transport.get()).sendMail({ to, subject: letter.subject, text: letter.text, html: letter.html });
+      const info = await (await transport.get()).sendMail(message(to, letter));
       opts.log.debug({ to, subject: letter.subject, messageId: info.messageId }, 'mail sent');
     },
     close: transport.close,
@@ -68,7 +79,7 @@ function outboxMailer(opts: MailerOptions): Mailer {
   const transport = lazyTransport((nodemailer) => nodemailer.createTransport({ streamTransport: true, buffer: true }, { from: opts.from }));
   return {
     async send(to, letter) {
-      const info = await (await transport.get()).sendMail({ to, subject: letter.subject, text: letter.text, html: letter.html });
+      const info = await (await transport.get()).sendMail(message(to, letter));
       await mkdir(opts.outboxDir, { recursive: true });
       // Colons are not allowed in Windows file names.
       const name = `${new Date().toISOString().replaceAll(':', '-')}-${randomBytes(4).toString('hex')}.eml`;

@@ -152,20 +152,6 @@ describe('dispatcher', () => {
     expect(log.error).toHaveBeenCalledWith(expect.objectContaining({ kind: 'letter', attempts: maxAttempts }), expect.stringContaining('kept as failed'));
   });
 
-  it('fails a notification kind without a handler visibly', async () => {
-    const clock = manualClock();
-    const p = platformOn(database.db, clock, { maxAttempts: 1 });
-    await p.withTx(actor, async ({ outbox: out }) => out.notify('u1', 'order.delivered', { orderId: 'o1' }));
-    await p.dispatcher.runDue();
-    expect(await rows()).toMatchObject([{ kind: 'notification', state: 'failed', lastError: 'no handler for notification "order.delivered"' }]);
-
-    const delivered: unknown[] = [];
-    p.dispatcher.handleNotification<{ orderId: string }>('order.delivered', (userId, data) => void delivered.push({ userId, data }));
-    await p.withTx(actor, async ({ outbox: out }) => out.notify('u1', 'order.delivered', { orderId: 'o2' }));
-    await p.dispatcher.runDue();
-    expect(delivered).toEqual([{ userId: 'u1', data: { orderId: 'o2' } }]);
-  });
-
   it("picks up a crashed instance's claimed rows once their lease has run out", async () => {
     const clock = manualClock();
     const p = platformOn(database.db, clock, { leaseMs: 60_000 });

@@ -7,7 +7,7 @@ import { outbox, type OutboxRow } from '../db/schema/outbox.ts';
 import type { Letter } from '../lib/mail.ts';
 import { systemActor } from './actor.ts';
 import { systemClock, type Clock } from './clock.ts';
-import type { LetterPayload, NotificationPayload, SocketPayload } from './outbox.ts';
+import type { LetterPayload, SocketPayload } from './outbox.ts';
 import type { TxContext, WithTx } from './tx.ts';
 
 /** What a job handler gets besides its payload. */
@@ -76,7 +76,6 @@ export class Dispatcher {
   private readonly opts: Required<Omit<DispatcherOptions, 'db' | 'withTx' | 'log' | 'clock'>>;
   private readonly jobs = new Map<string, JobHandler<never>>();
   private readonly recurring = new Map<string, number>();
-  private readonly notifications = new Map<string, (userId: string, data: never, row: OutboxRow) => Promise<unknown> | unknown>();
   private sockets: SocketTransport | null = null;
   private letters: ((to: string, letter: Letter) => Promise<void>) | null = null;
 
@@ -115,12 +114,6 @@ export class Dispatcher {
   every(name: string, everyMs: number, fn: JobHandler<unknown>): this {
     this.handle(name, fn);
     this.recurring.set(name, everyMs);
-    return this;
-  }
-
-  /** How the in-app notifications of `kind` are delivered (a kind without a handler fails visibly). */
-  handleNotification<D>(kind: string, fn: (userId: string, data: D, row: OutboxRow) => Promise<unknown> | unknown): this {
-    this.notifications.set(kind, fn as (userId: string, data: never, row: OutboxRow) => unknown);
     return this;
   }
 
@@ -339,13 +332,6 @@ export class Dispatcher {
         if (!this.letters) throw new Error('no mail transport');
         const { to, letter } = row.payload as LetterPayload;
         await this.letters(to, letter);
-        return;
-      }
-      case 'notification': {
-        const handler = this.notifications.get(row.name);
-        if (!handler) throw new Error(`no handler for notification "${row.name}"`);
-        const { userId, data } = row.payload as NotificationPayload;
-        await handler(userId, data as never, row);
         return;
       }
       case 'job': {

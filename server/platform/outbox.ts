@@ -21,9 +21,15 @@ export interface LetterPayload {
   to: string;
   letter: Letter;
 }
-export interface NotificationPayload {
+/** An in-app notification (ADR 030): its kind (the letter kind it came with), its text and the path it opens. */
+export interface Notice {
+  kind: string;
+  text: string;
+  link: string;
+}
+/** A notification queued for one person. */
+export interface QueuedNotice extends Notice {
   userId: string;
-  data: unknown;
 }
 
 /**
@@ -35,8 +41,12 @@ export interface OutboxWriter {
   emit<E extends ServerEvent>(userIds: readonly string[], event: E, ...args: ServerEventArgs<E>): void;
   /** A letter, handed to the mailer (SMTP or the outbox folder). */
   mail(to: string, letter: Letter): void;
-  /** An in-app notification of `kind`, delivered by the handler registered for that kind. */
-  notify(userId: string, kind: string, data: unknown): void;
+  /**
+   * An in-app notification: its row is written in this transaction (just before the commit, with the outbox rows),
+   * and the person hears of it live (the `notifications` socket event) after the commit. Modules call the letters
+   * module's `notify`, which writes it together with the letter.
+   */
+  notify(userId: string, notice: Notice): void;
   /** A job run by the handler registered under `name`, now or later. */
   job(name: string, payload?: unknown, opts?: JobOptions): void;
 }
@@ -44,6 +54,7 @@ export interface OutboxWriter {
 /** Queues rows in memory for one transaction; `take()` hands them over for the insert before the commit. */
 export class OutboxBuffer implements OutboxWriter {
   private rows: NewOutboxRow[] = [];
+  private notices: QueuedNotice[] = [];
   private closed = false;
 
   constructor(private readonly clock: Clock) {}
@@ -58,8 +69,16 @@ export class OutboxBuffer implements OutboxWriter {
     this.push({ kind: 'letter', name: 'letter', payload: { to, letter } satisfies LetterPayload });
   }
 
-  notify(userId: string, kind: string, data: unknown) {
-    this.push({ kind: 'notification', name: kind, payload: { userId, data } satisfies NotificationPayload });
+  notify(userId: string, notice: Notice) {
+    if (this.closed) throw new Error(`outbox: notification "${notice.kind}" written after its transaction ended`);
+    this.notices.push({ userId, kind: notice.kind, text: notice.text, link: notice.link });
+  }
+
+  /** The queued notifications (taken before the rows: their socket events become rows). */
+  takeNotices(): QueuedNotice[] {
+    const notices = this.notices;
+    this.notices = [];
+    return notices;
   }
 
   job(name: string, payload: unknown = {}, opts: JobOptions = {}) {
@@ -85,5 +104,6 @@ export class OutboxBuffer implements OutboxWriter {
   close() {
     this.closed = true;
     this.rows = [];
+    this.notices = [];
   }
 }

@@ -5,6 +5,7 @@ import { outbox as outboxTable, type NewOutboxRow } from '../db/schema/outbox.ts
 import type { Actor } from './actor.ts';
 import type { Clock } from './clock.ts';
 import { OutboxBuffer, type OutboxWriter } from './outbox.ts';
+import { writeNotices } from './notices.ts';
 
 /** A Drizzle transaction. It is a `Db` too: query helpers that take a `Db` accept it without a cast. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -56,6 +57,9 @@ export function createWithTx(deps: WithTxDeps): WithTx {
         const open: Open = { tx, buffer, open: true };
         state = open;
         const value = await current.run(open, () => fn({ tx, actor, outbox: buffer, clock: deps.clock }));
+        // In-app notifications: their rows in this transaction, their socket events as outbox rows.
+        const notices = buffer.takeNotices();
+        if (notices.length) await writeNotices(tx, buffer, notices);
         rows = buffer.take();
         // Without a target: a job whose dedupe key is already pending is dropped, whichever index says so.
         if (rows.length) await tx.insert(outboxTable).values(rows).onConflictDoNothing();

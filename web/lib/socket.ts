@@ -42,6 +42,7 @@ const eventHandlers: { [E in ServerEvent]: Set<EventHandler<E>> } = {
   get_counters: new Set(),
   bids_flag: new Set(),
   order_updated: new Set(),
+  notifications: new Set(),
 };
 
 /**

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /** What a row asks the dispatcher to do (server/platform/dispatcher.ts). */
-export const OUTBOX_KINDS = ['socket', 'letter', 'notification', 'job'] as const;
+export const OUTBOX_KINDS = ['socket', 'letter', 'job'] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 
 /** pending: waiting or leased; failed: gave up after the last attempt (kept, with its error, for people to see). */
@@ -10,7 +10,7 @@ export const OUTBOX_STATES = ['pending', 'failed'] as const;
 export type OutboxState = (typeof OUTBOX_STATES)[number];
 
 /**
- * The transactional outbox: every side effect of a change (a socket event, a letter, a notification, a job to run
+ * The transactional outbox: every side effect of a change (a socket event, a letter, a job to run
  * now or later) is a row written in the same transaction as the change. After the commit a dispatcher claims due
  * rows (FOR UPDATE SKIP LOCKED, with a lease), runs them outside any transaction and deletes them; a failure is
  * retried with backoff and, after the last attempt, kept as `failed` with its error. Recurring jobs are rows too:
@@ -22,7 +22,7 @@ export const outbox = pgTable(
     // Ordered by insertion: events written by one transaction go out in the order they were written.
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     kind: text('kind').$type<OutboxKind>().notNull(),
-    /** Job name, socket event name, notification kind; `letter` for letters. */
+    /** Job name, socket event name; `letter` for letters. (In-app notifications are rows of their own, ADR 030.) */
     name: text('name').notNull(),
     payload: jsonb('payload').$type<unknown>().notNull(),
     /** Not run before this time (the writer's clock). */

@@ -56,6 +56,8 @@ export interface ChatDeps {
   describeOrders?: (orderIds: string[]) => Promise<Map<string, OrderView>>;
   /** Where the chat registers its outbox jobs (CHAT_ANNOUNCE_JOB); without it, posted messages are not announced. */
   jobs?: Pick<Dispatcher, 'handle'>;
+  /** Told of each message a member sent, once it has committed, with its other members (the unread letter). */
+  onSent?: (chatId: string, recipientIds: string[]) => Promise<void>;
 }
 
 /** An order as one member of its chat sees it. */
@@ -600,6 +602,8 @@ export class ChatService {
     // Committed: the answer, and the members' events after it.
     const message = presentMessage(row, { users: new Map([[user.id, user]]), memberIds, files: await this.filesOf([row]) });
     this.fanout.push({ kind: 'message', chatId, row, message });
+    // A reminder is a nicety: its failure never fails the message that is already stored.
+    this.deps.onSent?.(chatId, memberIds.filter((id) => id !== user.id)).catch((err: unknown) => this.deps.log.warn({ err, chatId }, 'unread letter not scheduled'));
     return row.masked ? { ...message, notice: CHAT_MESSAGES.contactsMasked } : message;
   }
 

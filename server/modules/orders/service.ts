@@ -97,7 +97,8 @@ export class OrderService {
     const opened = await openOrder(ctx, this.deps, input);
     await this.announce(ctx, opened.order, input.customerId, {
       message: `Заказ №${opened.order.number} создан. Он ждёт оплаты: после неё исполнитель приступит к работе.`,
-      letter: { to: 'seller', event: 'created' },
+      // An accepted bid tells its seller itself (bid.accepted): one notification and one letter for one event.
+      letter: input.bidId ? undefined : { to: 'seller', event: 'created' },
     });
     return opened;
   }
@@ -504,7 +505,7 @@ export class OrderService {
     if (a.letter) {
       const to = a.letter.to === 'both' ? [order.customerId, order.sellerId] : [a.letter.to === 'customer' ? order.customerId : order.sellerId];
       const people = await ctx.tx
-        .select({ email: users.email, name: users.name, preferences: users.preferences })
+        .select({ id: users.id, email: users.email, name: users.name, preferences: users.preferences })
         .from(users)
         .where(inArray(users.id, to));
       for (const person of people) {

@@ -9,6 +9,7 @@ import { services } from '../../db/schema/catalog.ts';
 import { auditLog } from '../../db/schema/auth.ts';
 import { outbox } from '../../db/schema/outbox.ts';
 import { reviews } from '../../db/schema/reviews.ts';
+import { notifications } from '../../db/schema/notifications.ts';
 import { users, type UserRow } from '../../db/schema/users.ts';
 import { manualClock } from '../../platform/clock.ts';
 import { payOrderForTest } from '../orders/testing.ts';
@@ -62,6 +63,10 @@ async function completedOrder(opts: { seller?: Person; customer?: Person } = {})
 const review = (who: Person, orderId: string, rating: number, text: string | null = GOOD) => post(who, `/api/orders/${orderId}/reviews`, { rating, text });
 const stats = async (userId: string) => (await db.select({ rating: users.rating, count: users.reviewsCount }).from(users).where(eq(users.id, userId)))[0]!;
 const serviceStats = async (id: string) => (await db.select({ rating: services.rating, count: services.reviewsCount }).from(services).where(eq(services.id, id)))[0]!;
+/** A person's name as letters and notifications show it. */
+const displayNameOf = (p: Person) => `${p.user.name} ${p.user.surname}`.trim() || p.user.userName;
+const noticesOf = async (userId: string, kind: string) =>
+  (await db.select().from(notifications).where(and(eq(notifications.userId, userId), eq(notifications.kind, kind)))).map((n) => [n.text, n.link]);
 const profile = async (id: string) => (await get<PublicProfile>(null, `/api/users/${id}`)).body.result;
 
 describe('double-blind reviews', () => {
@@ -108,6 +113,12 @@ describe('double-blind reviews', () => {
     });
     expect(subjects).toContain(`${seller.user.email} Новый отзыв о вас по заказу №${order.number}`);
     expect(subjects).toContain(`${customer.user.email} Новый отзыв о вас по заказу №${order.number}`);
+    // And exactly one in-app notification each, leading to their reviews (ADR 030), none while it was hidden.
+    const about = (author: string, rating: number) => [
+      [`Новый отзыв о вас по заказу №${order.number} «${order.title}»: ${author}, оценка ${rating} из 5`, '/profile/reviews'],
+    ];
+    expect(await noticesOf(seller.user.id, 'review.new')).toEqual(about(displayNameOf(customer), 5));
+    expect(await noticesOf(customer.user.id, 'review.new')).toEqual(about(displayNameOf(seller), 4));
   });
 
   it('publishes a lone review when the blind period ends (the delayed job), not a day before', async () => {
@@ -183,6 +194,10 @@ describe('answers and removal', () => {
     expect(twice.body.message).toBe(REVIEW_MESSAGES.alreadyAnswered);
     const [row] = await db.select().from(reviews).where(eq(reviews.id, mine._id));
     expect(row!.answer).toBe('Спасибо за заказ!');
+    // The author of the review is told once, with a link to the reviews they gave.
+    expect(await noticesOf(customer.user.id, 'review.answered')).toEqual([
+      [`${displayNameOf(seller)} ответил(а) на ваш отзыв по заказу №${order.number} «${order.title}»`, '/profile/reviews?box=given'],
+    ]);
   });
 
   it('lets only an admin remove a review, audited, and recomputes the ratings', async () => {

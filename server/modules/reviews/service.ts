@@ -271,7 +271,7 @@ export class ReviewService {
       await ctx.tx.update(reviews).set({ answer: input.text, answeredAt: ctx.clock.now() }).where(eq(reviews.id, id));
       const [order] = await ctx.tx.select({ number: orders.number, title: orders.title }).from(orders).where(eq(orders.id, review!.orderId));
       const [addressee] = await ctx.tx
-        .select({ email: users.email, name: users.name, preferences: users.preferences })
+        .select({ id: users.id, email: users.email, name: users.name, preferences: users.preferences })
         .from(users)
         .where(eq(users.id, review!.authorId));
       if (addressee && order) {
@@ -335,7 +335,7 @@ export class ReviewService {
       const recipient = byId.get(review.targetId);
       const writer = byId.get(review.authorId);
       if (recipient && writer && order) {
-        // The in-app notification of this kind is wired by the notifications feature from this letter kind.
+        // The letter and, whatever the email preferences say, the in-app notification (ADR 030).
         this.deps.letters.notify(ctx.outbox, recipient, 'review.new', {
           author: displayName(writer),
           rating: review.rating,

@@ -768,6 +768,6 @@ export class ServiceCatalog {
 
   /** The owner's letter about a decision, queued in the decision's transaction (unless they switched it off). */
   private notify(outbox: OutboxWriter, row: ServiceJoined, decision: ServiceDecision, reason: string | null) {
-    this.deps.letters.notify(outbox, row.seller, 'service.decision', { title: row.service.title, decision, reason });
+    this.deps.letters.notify(outbox, row.seller, 'service.decision', { id: row.service.id, title: row.service.title, decision, reason });
   }
 }

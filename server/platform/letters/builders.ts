@@ -232,3 +232,18 @@ export function reviewAnsweredLetter(p: LetterParams & { author: string; number:
     action: { label: 'Посмотреть ответ', link: p.link },
   });
 }
+
+// --- Messages --------------------------------------------------------------------------------------------
+
+/** To a member who was offline: new messages wait in a chat (ADR 030), with their first lines. */
+export function unreadMessagesLetter(p: LetterParams & { from: string; lines: string[]; count: number }): Letter {
+  const form = new Intl.PluralRules('ru').select(p.count);
+  const messages = `${p.count} ${form === 'one' ? 'новое сообщение' : form === 'few' ? 'новых сообщения' : 'новых сообщений'}`;
+  return renderLetter({
+    brand: p.brand,
+    name: p.name,
+    subject: `${p.from}: ${messages} — ${p.brand}`,
+    paragraphs: [`У вас ${messages} от ${p.from}:`, ...p.lines.map((line) => `«${line}»`)],
+    action: { label: 'Открыть переписку', link: p.link },
+  });
+}

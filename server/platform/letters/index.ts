@@ -1,5 +1,6 @@
 // The letters module: one layout, one HTML escaping, every letter's builder and the preference check (ADR 014).
-export { escapeHtml, renderLetter, type LetterContent } from './layout.ts';
+export { escapeHtml, renderLetter, withUnsubscribe, type LetterContent } from './layout.ts';
+export { readUnsubscribeToken, unsubscribeToken } from './unsubscribe.ts';
 export {
   CONFIRM_TOKEN_TTL_MS,
   bidAcceptedLetter,
@@ -13,10 +14,11 @@ export {
   passwordResetLetter,
   projectDecisionLetter,
   serviceDecisionLetter,
+  unreadMessagesLetter,
   withdrawalDecisionLetter,
   type LetterParams,
   type ProjectDecision,
   type ServiceDecision,
   type WithdrawalDecision,
 } from './builders.ts';
-export { LETTER_KINDS, Letters, wantsEmail, type LetterData, type LetterKind, type Recipient } from './notify.ts';
+export { LETTER_KINDS, Letters, wantsEmail, type LetterData, type LetterKind, type Notice, type Recipient } from './notify.ts';

@@ -54,3 +54,16 @@ ${notes.map((note) => p(e(note), small)).join('\n')}
 `;
   return { subject, text, html };
 }
+
+/**
+ * A letter whose kind the person can switch off (ADR 030): the link that does it, after the footer of both forms,
+ * and as the List-Unsubscribe header.
+ */
+export function withUnsubscribe(letter: Letter, link: string, what: string): Letter {
+  const line = `Не хотите получать письма «${what}»? Отписаться: ${link}`;
+  const html = letter.html.replace(
+    '</div>\n</body>',
+    `<p style="margin:8px 0 0;font-size:12px;color:#6b7280;text-align:center;">Не хотите получать письма «${escapeHtml(what)}»? <a href="${escapeHtml(link)}" style="color:#6b7280;">Отписаться</a></p>\n</div>\n</body>`,
+  );
+  return { ...letter, text: `${letter.text}\n${line}\n`, html, unsubscribe: link };
+}

@@ -9,6 +9,8 @@ import {
   serviceDecisionLetter,
   LETTER_KINDS,
   Letters,
+  readUnsubscribeToken,
+  unsubscribeToken,
 } from './index.ts';
 import type { Letter } from '../../lib/mail.ts';
 import type { OutboxWriter } from '../outbox.ts';
@@ -116,14 +118,21 @@ describe('every letter', () => {
 });
 
 describe('Letters.notify', () => {
-  const letters = new Letters({ brand: 'Подряд', siteUrl: () => 'https://p.example' });
+  const secret = 'x'.repeat(32);
+  const letters = new Letters({ brand: 'Подряд', siteUrl: () => 'https://p.example', secret });
   const outbox = () => {
     const mailed: { to: string; letter: Letter }[] = [];
-    const writer: OutboxWriter = { mail: (to, letter) => void mailed.push({ to, letter }), emit() {}, notify() {}, job() {} };
-    return { mailed, writer };
+    const noticed: { userId: string; kind: string; text: string; link: string }[] = [];
+    const writer: OutboxWriter = {
+      mail: (to, letter) => void mailed.push({ to, letter }),
+      emit() {},
+      notify: (userId, notice) => void noticed.push({ userId, ...notice }),
+      job() {},
+    };
+    return { mailed, noticed, writer };
   };
-  const person = (emailNotifications?: Record<string, boolean>) => ({ email: 'a@p.example', name: 'Алёна', preferences: { emailNotifications } });
-  const moderation = { title: 'Логотип', decision: 'approve', reason: null } as const;
+  const person = (emailNotifications?: Record<string, boolean>) => ({ id: 'u1', email: 'a@p.example', name: 'Алёна', preferences: { emailNotifications } });
+  const moderation = { id: 's1', title: 'Логотип', decision: 'approve', reason: null } as const;
 
   it('queues a switchable kind when its preference is on or unset', () => {
     for (const prefs of [undefined, {}, { moderation: true, news: false }] as (Record<string, boolean> | undefined)[]) {
@@ -135,12 +144,52 @@ describe('Letters.notify', () => {
     }
   });
 
-  it('queues nothing of a kind the person switched off', () => {
-    const { mailed, writer } = outbox();
+  it('queues no letter of a kind the person switched off, but the in-app notification all the same', () => {
+    const { mailed, noticed, writer } = outbox();
     const off = person({ moderation: false });
     expect(letters.notify(writer, off, 'service.decision', moderation)).toBe(false);
     expect(letters.notify(writer, off, 'project.decision', { ...moderation, decision: 'restore', path: '/projects/x/1' })).toBe(false);
     expect(mailed).toEqual([]);
+    expect(noticed).toEqual([
+      { userId: 'u1', kind: 'service.decision', text: 'Услуга «Логотип» прошла модерацию и опубликована', link: '/profile/items/s1/edit' },
+      { userId: 'u1', kind: 'project.decision', text: 'Проект «Логотип» снова опубликован', link: '/projects/x/1' },
+    ]);
+  });
+
+  it('a switchable letter carries its unsubscribe link, in both forms and as List-Unsubscribe', () => {
+    const { mailed, writer } = outbox();
+    letters.notify(writer, person(), 'bid.accepted', { title: 'Сайт', chatId: 'c1' });
+    const letter = mailed[0]!.letter;
+    const link = `https://p.example/unsubscribe?token=${encodeURIComponent(unsubscribeToken(secret, 'u1', 'orders'))}`;
+    expect(letter.unsubscribe).toBe(link);
+    expect(letter.text).toContain(`Отписаться: ${link}`);
+    expect(letter.html).toContain(`href="${link}"`);
+    expect(readUnsubscribeToken(secret, new URL(link).searchParams.get('token')!)).toEqual({ userId: 'u1', kind: 'orders' });
+    // Transactional letters have none.
+    letters.notify(writer, person(), 'account.confirm', { token: 't' });
+    expect(mailed[1]!.letter.unsubscribe).toBeUndefined();
+    expect(mailed[1]!.letter.text).not.toContain('Отписаться');
+  });
+
+  it('an unsubscribe token is good for its person and preference only, under its secret only', () => {
+    const token = unsubscribeToken(secret, 'u1', 'orders');
+    expect(readUnsubscribeToken(secret, token)).toEqual({ userId: 'u1', kind: 'orders' });
+    const [, , sig] = token.split('.');
+    expect(readUnsubscribeToken(secret, `u2.orders.${sig}`)).toBeNull();
+    expect(readUnsubscribeToken(secret, `u1.bids.${sig}`)).toBeNull();
+    expect(readUnsubscribeToken(secret, `${token.slice(0, -2)}AA`)).toBeNull();
+    expect(readUnsubscribeToken('y'.repeat(32), token)).toBeNull();
+    expect(readUnsubscribeToken(secret, 'u1.unknown.' + sig)).toBeNull();
+    expect(readUnsubscribeToken(secret, '')).toBeNull();
+  });
+
+  it('every event kind has an in-app notification; only the account letters and the chat reminder have none', () => {
+    expect(Object.entries(LETTER_KINDS).filter(([, d]) => !('notice' in d)).map(([k]) => k).sort()).toEqual([
+      'account.confirm',
+      'account.emailChange',
+      'account.passwordReset',
+      'chat.unread',
+    ]);
   });
 
   it('always queues the transactional kinds, whatever is switched off', () => {

@@ -1,7 +1,9 @@
 import type { UserRow } from '../../db/schema/users.ts';
 import type { Letter } from '../../lib/mail.ts';
 import type { OutboxWriter } from '../outbox.ts';
-import type { NotificationKind } from '#contract/auth';
+import { NOTIFICATION_KINDS, type NotificationKind } from '#contract/auth';
+import { unsubscribeToken } from './unsubscribe.ts';
+import { withUnsubscribe } from './layout.ts';
 import {
   bidAcceptedLetter,
   bidRejectedLetter,
@@ -15,14 +17,21 @@ import {
   projectDecisionLetter,
   type OrderLetterEvent,
   serviceDecisionLetter,
+  unreadMessagesLetter,
   withdrawalDecisionLetter,
   type ProjectDecision,
   type ServiceDecision,
   type WithdrawalDecision,
 } from './builders.ts';
 
-/** Who a letter goes to: the name it greets and the preferences it obeys. */
-export type Recipient = Pick<UserRow, 'email' | 'name' | 'preferences'>;
+/** Who a letter goes to: the name it greets and the preferences it obeys (and, by id, whose notification it is). */
+export type Recipient = Pick<UserRow, 'id' | 'email' | 'name' | 'preferences'>;
+
+/** The in-app notification of an event: one line of text and the path of the object it is about. */
+export interface Notice {
+  text: string;
+  link: string;
+}
 
 interface Site {
   brand: string;
@@ -38,10 +47,44 @@ interface KindDef<D> {
    */
   preference: NotificationKind | null;
   build(site: Site, name: string, data: D): Letter;
+  /**
+   * The in-app notification (ADR 030): every event that concerns a person has one, written with the letter whatever
+   * the email preferences say. Transactional letters and the unread-messages reminder have none.
+   */
+  notice?: (data: D) => Notice;
 }
 
-const kind = <D>(preference: NotificationKind | null, build: KindDef<D>['build']): KindDef<D> => ({ preference, build });
+const kind = <D>(preference: NotificationKind | null, build: KindDef<D>['build'], notice?: (data: D) => Notice): KindDef<D> => ({
+  preference,
+  build,
+  ...(notice ? { notice } : {}),
+});
 const token = (path: string, value: string) => `${path}?token=${encodeURIComponent(value)}`;
+const orderChatPath = (chatId: string) => `/profile/messages?tab=orders&chat=${encodeURIComponent(chatId)}`;
+
+const SERVICE_NOTICES: Record<ServiceDecision, (what: string) => string> = {
+  approve: (what) => `Услуга ${what} прошла модерацию и опубликована`,
+  reject: (what) => `Услуга ${what} не прошла модерацию`,
+  hide: (what) => `Администратор скрыл услугу ${what}`,
+  restore: (what) => `Услуга ${what} снова в каталоге`,
+  edit: (what) => `Администратор изменил услугу ${what}`,
+};
+const PROJECT_NOTICES: Record<ProjectDecision, (what: string) => string> = {
+  hide: (what) => `Модератор скрыл проект ${what}`,
+  restore: (what) => `Проект ${what} снова опубликован`,
+  edit: (what) => `Модератор отредактировал проект ${what}`,
+};
+const ORDER_NOTICES: Record<OrderLetterEvent, (what: string) => string> = {
+  created: (what) => `Новый заказ ${what}: ждёт оплаты`,
+  paid: (what) => `Заказ ${what} оплачен — можно приступать`,
+  delivered: (what) => `Работа по заказу ${what} сдана`,
+  revision: (what) => `Заказчик запросил доработку по заказу ${what}`,
+  completed: (what) => `Заказ ${what} завершён`,
+  autoCompleted: (what) => `Заказ ${what} принят автоматически`,
+  cancelled: (what) => `Заказ ${what} отменён`,
+  cancelProposed: (what) => `Предложение отменить заказ ${what}`,
+  cancelDeclined: (what) => `Отмена заказа ${what} отклонена`,
+};
 
 /** Every kind of letter: what it says and which preference, if any, can switch it off (docs/decisions/014). */
 export const LETTER_KINDS = {
@@ -54,32 +97,60 @@ export const LETTER_KINDS = {
   'account.emailChange': kind<{ token: string }>(null, (s, name, d) =>
     emailChangeLetter({ brand: s.brand, name, link: s.url(token('/confirm_account', d.token)) }),
   ),
-  'service.decision': kind<{ title: string; decision: ServiceDecision; reason: string | null }>('moderation', (s, name, d) =>
-    serviceDecisionLetter({ brand: s.brand, name, link: s.url('/profile/items'), ...d }),
+  // The notification opens the service in the seller's editor (its state and the moderator's reason are there).
+  'service.decision': kind<{ id: string; title: string; decision: ServiceDecision; reason: string | null }>('moderation', (s, name, d) =>
+    serviceDecisionLetter({ brand: s.brand, name, link: s.url('/profile/items'), title: d.title, decision: d.decision, reason: d.reason }),
+    (d) => ({ text: SERVICE_NOTICES[d.decision](`«${d.title}»`), link: `/profile/items/${encodeURIComponent(d.id)}/edit` }),
   ),
   'project.decision': kind<{ title: string; decision: ProjectDecision; reason: string | null; path: string }>('moderation', (s, name, d) =>
     projectDecisionLetter({ brand: s.brand, name, link: s.url(d.path), title: d.title, decision: d.decision, reason: d.reason }),
+    (d) => ({ text: PROJECT_NOTICES[d.decision](`«${d.title}»`), link: d.path }),
   ),
   // The money loop (issue 12): under "Заказы и оплата"; the finance page shows the decision and its reason too.
   'withdrawal.decision': kind<{ amount: string; decision: WithdrawalDecision; reason: string | null }>('orders', (s, name, d) =>
     withdrawalDecisionLetter({ brand: s.brand, name, link: s.url('/profile/finance'), ...d }),
+    (d) => ({
+      text: d.decision === 'approve' ? `Вывод ${d.amount} одобрен` : `Вывод ${d.amount} отклонён, деньги вернулись на баланс`,
+      link: '/profile/finance',
+    }),
   ),
   'bid.new': kind<{ title: string; seller: string; price: string; days: string }>('bids', (s, name, d) =>
     newBidLetter({ brand: s.brand, name, link: s.url('/profile/bids'), ...d }),
+    (d) => ({ text: `Новый отклик на проект «${d.title}»: ${d.seller}, ${d.price}`, link: '/profile/bids' }),
   ),
   'bid.accepted': kind<{ title: string; chatId: string }>('orders', (s, name, d) =>
-    bidAcceptedLetter({ brand: s.brand, name, link: s.url(`/profile/messages?chat=${encodeURIComponent(d.chatId)}`), title: d.title }),
+    bidAcceptedLetter({ brand: s.brand, name, link: s.url(orderChatPath(d.chatId)), title: d.title }),
+    (d) => ({ text: `Ваш отклик на проект «${d.title}» принят: заказ ждёт оплаты`, link: orderChatPath(d.chatId) }),
   ),
-  'bid.rejected': kind<{ title: string }>('bids', (s, name, d) => bidRejectedLetter({ brand: s.brand, name, link: s.url('/projects'), title: d.title })),
+  'bid.rejected': kind<{ title: string }>(
+    'bids',
+    (s, name, d) => bidRejectedLetter({ brand: s.brand, name, link: s.url('/projects'), title: d.title }),
+    (d) => ({ text: `Заказчик выбрал другого исполнителя для «${d.title}»`, link: '/profile/bids' }),
+  ),
   'order.event': kind<{ number: number; title: string; event: OrderLetterEvent; reason?: string | null; path: string }>('orders', (s, name, d) =>
     orderEventLetter({ brand: s.brand, name, link: s.url(d.path), number: d.number, title: d.title, event: d.event, reason: d.reason }),
+    (d) => ({ text: ORDER_NOTICES[d.event](`№${d.number} «${d.title}»`), link: d.path }),
+  ),
+  // New chat messages to a member who is offline (ADR 030): a reminder, at most one per chat and hour; the chat's
+  // own counters are its in-app signal.
+  'chat.unread': kind<{ from: string; lines: string[]; count: number; chatId: string; orderChat: boolean }>('messages', (s, name, d) =>
+    unreadMessagesLetter({
+      brand: s.brand,
+      name,
+      link: s.url(d.orderChat ? orderChatPath(d.chatId) : `/profile/messages?chat=${encodeURIComponent(d.chatId)}`),
+      from: d.from,
+      lines: d.lines,
+      count: d.count,
+    }),
   ),
   // Reviews (ADR 029): a review about the person became visible; the person a review is about answered it.
   'review.new': kind<{ author: string; rating: number; number: number; title: string; path: string }>('reviews', (s, name, d) =>
     newReviewLetter({ brand: s.brand, name, link: s.url(d.path), author: d.author, rating: d.rating, number: d.number, title: d.title }),
+    (d) => ({ text: `Новый отзыв о вас по заказу №${d.number} «${d.title}»: ${d.author}, оценка ${d.rating} из 5`, link: d.path }),
   ),
   'review.answered': kind<{ author: string; number: number; title: string; path: string }>('reviews', (s, name, d) =>
     reviewAnsweredLetter({ brand: s.brand, name, link: s.url(d.path), author: d.author, number: d.number, title: d.title }),
+    (d) => ({ text: `${d.author} ответил(а) на ваш отзыв по заказу №${d.number} «${d.title}»`, link: d.path }),
   ),
 } satisfies Record<string, KindDef<never>>;
 
@@ -92,18 +163,28 @@ export function wantsEmail(user: Pick<UserRow, 'preferences'>, preference: Notif
 }
 
 export class Letters {
-  constructor(private readonly deps: { brand: string; siteUrl: () => string }) {}
+  constructor(private readonly deps: { brand: string; siteUrl: () => string; /** Signs unsubscribe links. */ secret: string }) {}
 
   /**
-   * Queues the letter of `kind` on a transaction's outbox (it leaves after the commit, never on a rollback),
-   * unless the person switched its kind off. `to` sends it elsewhere than the person's address (a new email
-   * being confirmed). Answers whether it was queued.
+   * The one way a module tells a person about an event (ADR 014, ADR 030), in the transaction of the change:
+   * the in-app notification of `kind` (if it has one: written in this transaction, announced live after the
+   * commit), and the letter, unless the person switched its preference off. A switchable letter carries a link
+   * (and a List-Unsubscribe header) that switches its preference off. `to` sends the letter elsewhere than the
+   * person's address (a new email being confirmed). Answers whether the letter was queued.
    */
   notify<K extends LetterKind>(outbox: OutboxWriter, user: Recipient, kind: K, data: LetterData<K>, opts: { to?: string } = {}): boolean {
     const def = LETTER_KINDS[kind] as KindDef<LetterData<K>>;
+    if (def.notice) outbox.notify(user.id, { kind, ...def.notice(data) });
     if (!wantsEmail(user, def.preference)) return false;
     const site: Site = { brand: this.deps.brand, url: (path) => `${this.deps.siteUrl()}${path}` };
-    outbox.mail(opts.to ?? user.email, def.build(site, user.name, data));
+    let letter = def.build(site, user.name, data);
+    if (def.preference) letter = withUnsubscribe(letter, this.unsubscribeUrl(user.id, def.preference), NOTIFICATION_KINDS[def.preference]);
+    outbox.mail(opts.to ?? user.email, letter);
     return true;
+  }
+
+  /** The page that switches `preference` off for this person without signing in. */
+  unsubscribeUrl(userId: string, preference: NotificationKind): string {
+    return `${this.deps.siteUrl()}/unsubscribe?token=${encodeURIComponent(unsubscribeToken(this.deps.secret, userId, preference))}`;
   }
 }

@@ -12,6 +12,7 @@ export const ICONS = {
   Eye: 'eye',
   EyeOff: 'eye-off',
   FileText: 'file-text',
+  Bell: 'bell',
   Flag: 'flag',
   Folder: 'folder',
   Heart: 'heart',

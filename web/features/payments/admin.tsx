@@ -122,6 +122,9 @@ const FIELDS: { key: keyof Settings; label: string; kind: Kind; unit?: string }[
   { key: 'reviews.blindDays', label: 'Срок отзывов (скрыты до обоих или до конца срока)', kind: 'int', unit: 'дн.' },
   { key: 'reviews.ratingMonths', label: 'Рейтинг — среднее отзывов за', kind: 'int', unit: 'мес.' },
   { key: 'reviews.minText', label: 'Минимальная длина отзыва', kind: 'int', unit: 'симв.' },
+  // The letter about unread chat messages (ADR 030).
+  { key: 'notifications.unreadLetterDelayMinutes', label: 'Письмо о непрочитанных сообщениях через', kind: 'int', unit: 'мин' },
+  { key: 'notifications.unreadLetterIntervalMinutes', label: 'Не чаще одного письма о чате в', kind: 'int', unit: 'мин' },
 ];
 
 const shown = (kind: Kind, value: number) => (kind === 'percentBp' ? String(value / 100) : kind === 'rubles' ? String(value / 100) : String(value));

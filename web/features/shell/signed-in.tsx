@@ -4,6 +4,7 @@ import { Avatar } from '../../components/ui/avatar.tsx';
 import { useShell } from '../../lib/use-shell.ts';
 import { HeaderMessagesLink, UnseenBadge, unseenText, useUnseenTotal } from '../chat/index.ts';
 import { useBidsFlag } from '../bids/index.ts';
+import { HeaderNotificationsLink, unreadText, useUnreadNotifications } from '../notifications/index.ts';
 import { Burger, type BurgerProps } from './burger.tsx';
 import { logoutModal } from './logout-store.ts';
 import { RoleToggle } from './role-toggle.tsx';
@@ -16,7 +17,10 @@ export { LogoutModal } from './logout-modal.tsx';
 export function SignedInBurger(props: BurgerProps) {
   const unseen = useUnseenTotal();
   const newBids = useBidsFlag();
-  const notes = [unseen > 0 ? unseenText(unseen) : null, newBids ? 'есть новые отклики' : null].filter(Boolean).join(', ');
+  const unread = useUnreadNotifications();
+  const notes = [unseen > 0 ? unseenText(unseen) : null, unread > 0 ? unreadText(unread) : null, newBids ? 'есть новые отклики' : null]
+    .filter(Boolean)
+    .join(', ');
   return (
     <Burger
       {...props}
@@ -25,6 +29,7 @@ export function SignedInBurger(props: BurgerProps) {
         <>
           <UnseenBadge className="header__burger-badge" testId="unseen-total-menu" />
           {newBids && <span className="bids-dot header__burger-dot" data-testid="bids-flag-menu" aria-hidden />}
+          {!newBids && unread > 0 && <span className="bids-dot header__burger-dot" data-testid="notifications-menu-dot" aria-hidden />}
         </>
       }
     />
@@ -36,6 +41,7 @@ export function SignedInControls() {
     <>
       <RoleToggle />
       <HeaderMessagesLink />
+      <HeaderNotificationsLink />
       <UserMenu />
     </>
   );
@@ -61,6 +67,9 @@ function UserMenu() {
         </li>
         <li>
           <AppLink to="/profile/messages">Сообщения</AppLink>
+        </li>
+        <li>
+          <AppLink to="/profile/notifications">Уведомления</AppLink>
         </li>
         <li>
           <AppLink to="/profile/orders">Заказы</AppLink>

@@ -1,0 +1,25 @@
+// The bell through Icon itself: a named icon export would sit in the shell's shared chunk, on every guest's page.
+import { Icon } from '../../components/ui/icons.tsx';
+import { AppLink } from '../../components/ui/app-link.tsx';
+import { unreadText, useUnreadNotifications } from './store.ts';
+
+/** The header's bell with the unread count, for the signed-in person (in the signed-in header's lazy chunk). */
+export function HeaderNotificationsLink() {
+  const unread = useUnreadNotifications();
+  return (
+    <AppLink
+      to="/profile/notifications"
+      className="header-messages header-notifications"
+      data-testid="notifications-link"
+    >
+      <Icon name="bell" size={22} aria-hidden />
+      <span className="visually-hidden">Уведомления</span>
+      {unread > 0 && (
+        <span className="unseen-badge" data-testid="notifications-unread">
+          <span aria-hidden>{unread > 99 ? '99+' : unread}</span>
+          <span className="visually-hidden">, {unreadText(unread)}</span>
+        </span>
+      )}
+    </AppLink>
+  );
+}
