@@ -8,7 +8,8 @@ import { Breadcrumbs, type Crumb } from '../../components/ui/breadcrumbs.tsx';
 import { toast } from '../../lib/toast-store.ts';
 import { useRevealCurrent } from '../../lib/reveal-current.ts';
 import { FreelancerCardView, ProjectCardView, ServiceCardView, SkeletonCard } from './cards.tsx';
-import { ListingFiltersPanel } from './listing-filters.tsx';
+import type { ListingFiltersProps } from './listing-filters.tsx';
+import { deferred } from '../../lib/deferred.tsx';
 import { JsonLd } from './json-ld.tsx';
 import { breadcrumbLd } from './seo.ts';
 import {
@@ -35,6 +36,14 @@ export interface ListingPageProps {
   /** What to say and offer when the listing has nothing at all. */
   empty: { text: string; action?: { to: string; label: string } };
 }
+
+// The filters panel's code comes with the first interaction with the listing (issue 11): until then its server HTML
+// stays, a GET form that works without scripts.
+const ListingFiltersPanel = deferred<ListingFiltersProps>(
+  'filters',
+  () => import('./listing-filters.tsx').then((m) => m.ListingFiltersPanel),
+  '.listing',
+);
 
 const BASE: Record<ListingKind, string> = { services: '/services', projects: '/projects', freelancers: '/freelancers' };
 const SKELETONS = 6;
