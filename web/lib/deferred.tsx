@@ -88,9 +88,11 @@ export const deferredReady = () => Promise.all(onServer);
 /**
  * @param name the part's name, its wrapper's `data-deferred`.
  * @param load imports the component (a dynamic import: a chunk of its own).
- * @param zone a CSS selector of the element an interaction with which loads the code (the part itself or its page).
+ * @param zone a CSS selector of the element an interaction with which loads the code (the part itself or its page);
+ *   null for a part that has nothing to do in the browser (links and a GET form): its code loads only when it is
+ *   mounted after hydration or given other props.
  */
-export function deferred<P extends object>(name: string, load: () => Promise<ComponentType<P>>, zone: string) {
+export function deferred<P extends object>(name: string, load: () => Promise<ComponentType<P>>, zone: string | null) {
   let loaded: ComponentType<P> | undefined;
   let ready: Promise<ComponentType<P>> | undefined;
   const start = () =>
@@ -134,11 +136,16 @@ export function deferred<P extends object>(name: string, load: () => Promise<Com
           () => {},
         );
       };
+      if (shown !== first.current) go();
+      if (!zone) {
+        return () => {
+          gone = true;
+        };
+      }
       const onEvent = (event: Event) => {
         if (event.target instanceof Element && event.target.closest(zone)) go();
       };
       for (const type of TRIGGERS) window.addEventListener(type, onEvent, { capture: true, passive: true });
-      if (shown !== first.current) go();
       return () => {
         gone = true;
         for (const type of TRIGGERS) window.removeEventListener(type, onEvent, { capture: true });
