@@ -15,14 +15,14 @@ type CodeSplitting = Exclude<NonNullable<Rolldown.OutputOptions['codeSplitting']
 const SHELL = [
   /[\\/]web[\\/]lib[\\/](?!api-client|upload|socket)[^\\/]+\.tsx?$/,
   /[\\/]web[\\/]components[\\/]ui[\\/](app-link|breadcrumbs|price|progress-bar|toaster)\.tsx$/,
-  /[\\/]web[\\/]features[\\/]shell[\\/](?!signed-in\.|logout-|role-toggle|page-titles|error-screen)[^\\/]+\.tsx?$/,
+  /[\\/]web[\\/]features[\\/]shell[\\/](?!signed-in\.|logout-|role-toggle|page-titles|error-screen|search-)[^\\/]+\.tsx?$/,
   /[\\/]web[\\/]features[\\/]auth[\\/]safe-target\.ts$/,
   /[\\/]contract[\\/](constants|page-messages|text|catalog-constants)\.ts$/,
   /[\\/]node_modules[\\/]react[\\/](jsx-runtime\.js|cjs[\\/]react-jsx-runtime\.production\.js)$/,
 ];
 
 // A listing's own code (the filters, the list's data and SEO text): the home page and /projects, not a service page.
-const LISTING = [/[\\/]web[\\/]features[\\/]catalog[\\/](listing-[a-z-]+|filters)\.tsx?$/];
+const LISTING = [/[\\/]web[\\/]features[\\/]catalog[\\/](listing-(?!filters\.)[a-z-]+|filters)\.tsx?$/];
 
 // Taken before LISTING (a higher priority), so that the cards a listing imports stay here.
 const CATALOG = [

@@ -4,6 +4,7 @@ import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { ServerRouter, type AppLoadContext, type EntryContext } from 'react-router';
 import { CatalogueContext } from './lib/catalogue.ts';
+import { deferredReady } from './lib/deferred.tsx';
 import { NonceContext } from './lib/nonce.ts';
 
 export const streamTimeout = 5_000;
@@ -29,6 +30,7 @@ export default async function handleRequest(
 
   const nonce = loadContext.nonce;
   const catalogue = await loadContext.catalogue();
+  await deferredReady();
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     // Crawlers (and SPA mode) wait for the whole document; people get the shell as soon as it is ready.

@@ -1,8 +1,13 @@
-import { redirect } from 'react-router';
+import { redirect, useLocation } from 'react-router';
 import type { Route } from './+types/services';
 import type { ServiceCard } from '#contract/catalog';
 import { clientListing, ListingPage, listingSeo, loadListing } from '../features/catalog/index.ts';
 import { currentPath, currentUser, errorMeta } from '../features/shell/index.ts';
+import { deferred } from '../lib/deferred.tsx';
+import { useShell } from '../lib/use-shell.ts';
+
+// A guest's welcome on / (issue 15): the server's HTML, kept as it is in the browser (no code on a guest's first page).
+const HomeHero = deferred<object>('hero', () => import('../features/home/index.ts').then((m) => m.HomeHero), null);
 
 // SPEC §2: the services category page is the home page (/, /services, /services/all, /services/{slug}).
 const HOME_PATHS = new Set(['/', '/services', '/services/all']);
@@ -29,16 +34,21 @@ export const meta: Route.MetaFunction = ({ data, matches, error }) =>
   error || !data ? errorMeta(matches, error) : listingSeo(matches, data, 'Услуги фрилансеров');
 
 export default function ServicesPage({ loaderData }: Route.ComponentProps) {
+  const { pathname } = useLocation();
+  const { user } = useShell();
   return (
-    <ListingPage
-      kind="services"
-      data={loaderData}
-      title="Все услуги"
-      crumb="Все услуги"
-      empty={{
-        text: 'Здесь появятся услуги фрилансеров. Вы фрилансер? Разместите свою услугу первым.',
-        action: { to: '/profile/items/create', label: 'Разместить услугу' },
-      }}
-    />
+    <>
+      {pathname === '/' && !user && <HomeHero />}
+      <ListingPage
+        kind="services"
+        data={loaderData}
+        title="Все услуги"
+        crumb="Все услуги"
+        empty={{
+          text: 'Здесь появятся услуги фрилансеров. Вы фрилансер? Разместите свою услугу первым.',
+          action: { to: '/profile/items/create', label: 'Разместить услугу' },
+        }}
+      />
+    </>
   );
 }

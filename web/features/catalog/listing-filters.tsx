@@ -27,7 +27,8 @@ export interface ListingFiltersProps {
   filters: ListingFilters;
   subs: readonly Sub[];
   action: string;
-  onApply: (next: ListingFilters) => void;
+  /** `reveal`: «Применить» was pressed, bring the results into view once they are there (issue 15). */
+  onApply: (next: ListingFilters, reveal?: boolean) => void;
   /** The sheet is open (small screens). */
   open: boolean;
   onClose: () => void;
@@ -111,12 +112,15 @@ export function ListingFiltersPanel({ kind, filters, subs, action, onApply, open
     let from = parseRubles(draft.priceFrom) || undefined;
     let to = parseRubles(draft.priceTo) || undefined;
     if (from !== undefined && to !== undefined && from > to) [from, to] = [to, from];
-    onApply({
-      ...filters,
-      ...(has('q') ? { q: text(draft.q) } : {}),
-      ...(has('tag') ? { tag: text(draft.tag) } : {}),
-      ...(has('priceFrom') ? { priceFrom: from, priceTo: to } : {}),
-    });
+    onApply(
+      {
+        ...filters,
+        ...(has('q') ? { q: text(draft.q) } : {}),
+        ...(has('tag') ? { tag: text(draft.tag) } : {}),
+        ...(has('priceFrom') ? { priceFrom: from, priceTo: to } : {}),
+      },
+      true,
+    );
     if (open) onClose();
   }
 

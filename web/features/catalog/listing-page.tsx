@@ -8,7 +8,8 @@ import { Breadcrumbs, type Crumb } from '../../components/ui/breadcrumbs.tsx';
 import { toast } from '../../lib/toast-store.ts';
 import { useRevealCurrent } from '../../lib/reveal-current.ts';
 import { FreelancerCardView, ProjectCardView, ServiceCardView, SkeletonCard } from './cards.tsx';
-import { ListingFiltersPanel } from './listing-filters.tsx';
+import type { ListingFiltersProps } from './listing-filters.tsx';
+import { deferred } from '../../lib/deferred.tsx';
 import { JsonLd } from './json-ld.tsx';
 import { breadcrumbLd } from './seo.ts';
 import {
@@ -35,6 +36,17 @@ export interface ListingPageProps {
   /** What to say and offer when the listing has nothing at all. */
   empty: { text: string; action?: { to: string; label: string } };
 }
+
+// The filters panel's code comes with the first interaction with the listing (issue 11): until then its server HTML
+// stays, a GET form that works without scripts.
+const ListingFiltersPanel = deferred<ListingFiltersProps>(
+  'filters',
+  () => import('./listing-filters.tsx').then((m) => m.ListingFiltersPanel),
+  '.listing',
+);
+
+/** The results' anchor: the filters' form (with or without scripts) brings them into view once applied (issue 15). */
+const RESULTS_ID = 'listing-results';
 
 const BASE: Record<ListingKind, string> = { services: '/services', projects: '/projects', freelancers: '/freelancers' };
 const SKELETONS = 6;
@@ -103,8 +115,20 @@ export function ListingPage({ kind, data, title, crumb, empty }: ListingPageProp
     };
   }, [kind, data.path]);
 
+  // «Применить» brings the results into view once they have come (issue 15: at 1280×800 the filters reach below the
+  // fold). After React Router's scroll restoration, which keeps the listing's position.
+  const reveal = useRef(false);
+  useEffect(() => {
+    if (!reveal.current) return;
+    reveal.current = false;
+    const results = document.getElementById(RESULTS_ID);
+    const top = results?.getBoundingClientRect().top ?? 0;
+    if (top < 0 || top > window.innerHeight / 2) results?.scrollIntoView({ block: 'start' });
+  }, [data]);
+
   /** New filters: remembered at once (kept state), then loaded through the address (shareable, crawlable). */
-  function apply(next: ListingFilters) {
+  function apply(next: ListingFilters, revealResults = false) {
+    reveal.current = revealResults;
     const search = filtersToSearch(next, kind);
     const { restored: _restored, ...rest } = data;
     listingStore.set(kind, { ...rest, ...list, filters: next, search, scrollY: window.scrollY, stale: true });
@@ -201,14 +225,14 @@ export function ListingPage({ kind, data, title, crumb, empty }: ListingPageProp
             kind={kind}
             filters={filters}
             subs={subs}
-            action={location.pathname}
+            action={`${location.pathname}#${RESULTS_ID}`}
             onApply={apply}
             open={sheetOpen}
             onClose={closeSheet}
             summary={summary}
           />
         </aside>
-        <div className="listing__results" aria-busy={loading || loadingMore}>
+        <div className="listing__results" id={RESULTS_ID} aria-busy={loading || loadingMore}>
           <h2 className="visually-hidden">Результаты</h2>
           <div className="listing__status">
             <p className="listing__count" role="status">
