@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -290,5 +291,29 @@ describe('a request with two file parts', () => {
       // Either the one file is answered and kept, or the request is refused and nothing stays.
       expect(res.statusCode === 200 ? stored <= 1 : stored === 0, `${res.statusCode} with ${stored} stored (close: ${close})`).toBe(true);
     }
+  });
+});
+
+describe('an upload that breaks off while its file is being written', () => {
+  it('leaves no partial file behind, however the write and the refusal interleave', async () => {
+    const tmpDir = path.join(dataDir, 'uploads', '.tmp');
+    const outcomes = new Set<number | string>();
+    for (let i = 0; i < 400; i++) {
+      // A body that breaks off mid-file, right away or a moment later: the refusal races the opening of the file.
+      const file = new Readable({ read() {} });
+      // busboy's stream has its reader attached already; this one is read only once upload() gets to it.
+      file.on('error', () => {});
+      file.push(pdf(4096));
+      if (i % 2) file.destroy(new Error('Unexpected end of form'));
+      else setImmediate(() => file.destroy(new Error('Unexpected end of form')));
+      const refused = await app.services.files.upload(member.id, { filename: 'cut.pdf', file }).then(
+        () => 200,
+        (err: { statusCode?: number; message?: string }) => err.statusCode ?? `${err.message}`,
+      );
+      outcomes.add(refused);
+    }
+    expect([...outcomes]).toEqual([400]);
+    expect(existsSync(tmpDir) ? await readdir(tmpDir) : []).toEqual([]);
+    expect(await filesOf(member)).toEqual([]);
   });
 });

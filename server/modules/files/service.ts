@@ -160,9 +160,13 @@ export class FileService {
     // busboy stops at its own limit and only flags it: stop writing at once rather than read the rest.
     const onLimit = () => counter.destroy(new FileTooLarge());
     source.once('limit', onLimit);
+    const sink = createWriteStream(tmp, { flags: 'wx', mode: 0o600 });
     try {
-      await pipeline(source, counter, createWriteStream(tmp, { flags: 'wx', mode: 0o600 }));
+      await pipeline(source, counter, sink);
     } catch (err) {
+      // pipeline rejects as soon as a stream fails, while the file may still be opening: wait until it is closed,
+      // or the caller's rm runs first and the file appears after it, left behind by a refused upload.
+      if (!sink.closed) await new Promise<void>((closed) => sink.once('close', () => closed()));
       if (err instanceof FileTooLarge || source.truncated) throw new HttpError(413, FILE_MESSAGES.tooLarge);
       // The disk failing is ours; a body that broke off ("Unexpected end of form") is the client's.
       if ((err as { syscall?: string }).syscall) throw err;
