@@ -74,6 +74,7 @@ describe('recurring jobs', () => {
     expect(rows.map((r) => [r.kind, r.name, r.dedupeKey, r.state])).toEqual([
       ['job', RECURRING_JOBS.archiveStaleProjects, RECURRING_JOBS.archiveStaleProjects, 'pending'],
       ['job', RECURRING_JOBS.ratesRefresh, RECURRING_JOBS.ratesRefresh, 'pending'],
+      ['job', RECURRING_JOBS.reviewsRatingWindow, RECURRING_JOBS.reviewsRatingWindow, 'pending'],
       ['job', RECURRING_JOBS.uploadsCleanup, RECURRING_JOBS.uploadsCleanup, 'pending'],
     ]);
     const ratesDue = rows.find((r) => r.name === RECURRING_JOBS.ratesRefresh)!.dueAt.getTime();
