@@ -5,6 +5,9 @@ import { buildApp } from '../app.ts';
 import { createTestDatabase } from './database.ts';
 import type { Database } from '../db/client.ts';
 import type { Clock } from '../platform/clock.ts';
+import type { Db } from '../db/client.ts';
+import { createUser, type UserOverrides } from '../db/factories.ts';
+import type { UserRow } from '../db/schema/users.ts';
 
 export const TEST_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 
@@ -37,4 +40,16 @@ export async function createTestApp(
       await database.drop();
     },
   };
+}
+
+/** A person of a test: their row and a token to call the API as them. */
+export interface Person {
+  user: UserRow;
+  token: string;
+}
+
+/** A user made by the factory, signed in. */
+export async function signedInPerson(app: FastifyInstance, db: Db, overrides: UserOverrides = {}): Promise<Person> {
+  const user = await createUser(db, overrides);
+  return { user, token: await app.services.tokens.sign(user) };
 }

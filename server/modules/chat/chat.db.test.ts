@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Logger } from 'pino';
 import { buildApp } from '../../app.ts';
 import { createTestDatabase } from '../../test/database.ts';
-import { testEnv } from '../../test/app.ts';
-import { createUser, type UserOverrides } from '../../db/factories.ts';
+import { signedInPerson, testEnv, type Person } from '../../test/app.ts';
+import { type UserOverrides } from '../../db/factories.ts';
 import { chatMembers, chats, messages } from '../../db/schema/chat.ts';
 import { services } from '../../db/schema/catalog.ts';
 import { categories } from '../../db/schema/lookups.ts';
@@ -39,15 +39,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-interface Person {
-  user: UserRow;
-  token: string;
-}
-
-async function person(overrides: UserOverrides = {}): Promise<Person> {
-  const user = await createUser(db, overrides);
-  return { user, token: await app.services.tokens.sign(user) };
-}
+const person = (overrides: UserOverrides = {}) => signedInPerson(app, db, overrides);
 
 const send = (who: Person | null, body: unknown) => call<SentMessage>(app, 'POST', '/api/messages/', { token: who?.token, body });
 

@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../test/app.ts';
+import { createTestApp, signedInPerson, type Person } from '../../test/app.ts';
 import { call, register, registration } from '../../test/api.ts';
-import { createUser, type UserOverrides } from '../../db/factories.ts';
+import { type UserOverrides } from '../../db/factories.ts';
 import { createService } from '../../db/catalog-factories.ts';
 import { serviceViewsDaily } from '../../db/schema/stats.ts';
-import { users, type UserRow } from '../../db/schema/users.ts';
+import { users } from '../../db/schema/users.ts';
 import { manualClock } from '../../platform/clock.ts';
 import { balancesOf, checkLedger } from '../ledger/index.ts';
 import { payOrderForTest } from '../orders/testing.ts';
@@ -31,14 +31,7 @@ beforeAll(async () => {
 });
 afterAll(async () => close?.());
 
-interface Person {
-  user: UserRow;
-  token: string;
-}
-async function person(overrides: UserOverrides = {}): Promise<Person> {
-  const user = await createUser(db, overrides);
-  return { user, token: await app.services.tokens.sign(user) };
-}
+const person = (overrides: UserOverrides = {}) => signedInPerson(app, db, overrides);
 const get = <T>(who: Person | null, url: string, query?: Record<string, string>) => call<T>(app, 'GET', url, { token: who?.token, query });
 const post = <T = OrderDetail>(who: Person, url: string, body: unknown = {}) => call<T>(app, 'POST', url, { token: who.token, body });
 const dashboard = async (who: Person, period: string, role: string) => {

@@ -1,9 +1,9 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createTestApp } from '../../test/app.ts';
+import { createTestApp, signedInPerson, type Person } from '../../test/app.ts';
 import { call } from '../../test/api.ts';
-import { createUser, type UserOverrides } from '../../db/factories.ts';
+import { type UserOverrides } from '../../db/factories.ts';
 import { createProject, createService } from '../../db/catalog-factories.ts';
 import { notifications } from '../../db/schema/notifications.ts';
 import { messages } from '../../db/schema/chat.ts';
@@ -36,14 +36,7 @@ beforeAll(async () => {
 });
 afterAll(async () => close?.());
 
-interface Person {
-  user: UserRow;
-  token: string;
-}
-async function person(overrides: UserOverrides = {}): Promise<Person> {
-  const user = await createUser(db, overrides);
-  return { user, token: await app.services.tokens.sign(user) };
-}
+const person = (overrides: UserOverrides = {}) => signedInPerson(app, db, overrides);
 const seller = () => person({ role: 'seller', roles: ['customer', 'seller'] });
 
 const api = <T = unknown>(

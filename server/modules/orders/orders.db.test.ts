@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp } from '../../test/app.ts';
+import { createTestApp, signedInPerson, type Person } from '../../test/app.ts';
 import { call } from '../../test/api.ts';
-import { createUser, type UserOverrides } from '../../db/factories.ts';
+import { type UserOverrides } from '../../db/factories.ts';
 import { createService } from '../../db/catalog-factories.ts';
 import { chats, messages } from '../../db/schema/chat.ts';
 import { services } from '../../db/schema/catalog.ts';
@@ -31,14 +31,7 @@ beforeAll(async () => {
 });
 afterAll(async () => close?.());
 
-interface Person {
-  user: UserRow;
-  token: string;
-}
-async function person(overrides: UserOverrides = {}): Promise<Person> {
-  const user = await createUser(db, overrides);
-  return { user, token: await app.services.tokens.sign(user) };
-}
+const person = (overrides: UserOverrides = {}) => signedInPerson(app, db, overrides);
 
 const MIN = 60_000;
 const DAY = 86_400_000;

@@ -1,16 +1,16 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../test/app.ts';
+import { createTestApp, signedInPerson, type Person } from '../../test/app.ts';
 import { call } from '../../test/api.ts';
-import { createUser, type UserOverrides } from '../../db/factories.ts';
+import { type UserOverrides } from '../../db/factories.ts';
 import { createService } from '../../db/catalog-factories.ts';
 import { services } from '../../db/schema/catalog.ts';
 import { auditLog } from '../../db/schema/auth.ts';
 import { outbox } from '../../db/schema/outbox.ts';
 import { reviews } from '../../db/schema/reviews.ts';
 import { notifications } from '../../db/schema/notifications.ts';
-import { users, type UserRow } from '../../db/schema/users.ts';
+import { users } from '../../db/schema/users.ts';
 import { manualClock } from '../../platform/clock.ts';
 import { payOrderForTest } from '../orders/testing.ts';
 import { REVIEW_MESSAGES, type PendingReview, type Review } from '#contract/reviews';
@@ -30,14 +30,7 @@ beforeAll(async () => {
 });
 afterAll(async () => close?.());
 
-interface Person {
-  user: UserRow;
-  token: string;
-}
-async function person(overrides: UserOverrides = {}): Promise<Person> {
-  const user = await createUser(db, overrides);
-  return { user, token: await app.services.tokens.sign(user) };
-}
+const person = (overrides: UserOverrides = {}) => signedInPerson(app, db, overrides);
 
 const DAY = 86_400_000;
 const post = <T = Review>(who: Person | null, url: string, body?: unknown) => call<T>(app, 'POST', url, { token: who?.token, body: body ?? {} });
