@@ -10,7 +10,9 @@
  * - every order's escrow holds exactly what its final state says and settled exactly once (one `settle:` transfer
  *   for a completed or a paid-and-cancelled order, none otherwise);
  * - every person's balances are explained by the final states: top-ups, paid and refunded orders, completed sales
- *   less the commission, withdrawals held or paid.
+ *   less the commission, withdrawals held or paid, and the referral rewards of completed orders (issue 13): some
+ *   customers and a seller were brought by a referrer, one of them more than referrals.months ago; the
+ *   referral-expense clearing account ends every settlement at zero.
  *
  *   npx vitest run server/money.property.db.test.ts                    CI: fixed seed, MONEY_RUNS (default 8)
  *   MONEY_RUNS=100 MONEY_SEED=7 npx vitest run server/money.property.db.test.ts     a longer run
@@ -24,9 +26,9 @@ import { call, type Answer } from './test/api.ts';
 import { createUser } from './db/factories.ts';
 import { createService } from './db/catalog-factories.ts';
 import { ledgerAccounts, ledgerTransfers, orders, withdrawals } from './db/schema/money.ts';
-import type { UserRow } from './db/schema/users.ts';
+import { users, type UserRow } from './db/schema/users.ts';
 import { systemActor } from './platform/actor.ts';
-import { balancesOf, checkLedger, postTransfer } from './modules/ledger/index.ts';
+import { balanceOf, balancesOf, checkLedger, postTransfer } from './modules/ledger/index.ts';
 
 const RUNS = Number(process.env.MONEY_RUNS ?? 8);
 const SEED = Number(process.env.MONEY_SEED ?? 20_261_123);
@@ -54,6 +56,21 @@ async function world() {
   const customers = await Promise.all([0, 1, 2].map(() => person('customer')));
   const sellers = await Promise.all([0, 1].map(() => person('seller')));
   const admin = await person('admin');
+  // Referrers (issue 13): customer 0 and seller 0 were brought by the first, customer 1 by the second within the
+  // reward period, customer 2 by the second too but 400 days ago (no reward).
+  const referrers = await Promise.all([0, 1].map(() => person('customer')));
+  const referredBy = new Map<string, { referrer: string; within: boolean }>();
+  const refer = async (who: Person, referrer: Person, daysAgo = 0) => {
+    await db
+      .update(users)
+      .set({ referredBy: referrer.row.id, createdAt: new Date(Date.now() - daysAgo * 86_400_000) })
+      .where(eq(users.id, who.row.id));
+    referredBy.set(who.row.id, { referrer: referrer.row.id, within: daysAgo < 300 });
+  };
+  await refer(customers[0]!, referrers[0]!);
+  await refer(sellers[0]!, referrers[0]!);
+  await refer(customers[1]!, referrers[1]!);
+  await refer(customers[2]!, referrers[1]!, 400);
   const services = await Promise.all(sellers.map((s, i) => createService(db, s.row.id, { price: 100_000 + i * 37_500 })));
   // Each customer starts with money on the balance, as a card payment would leave it.
   for (const c of customers) {
@@ -68,7 +85,16 @@ async function world() {
       }),
     );
   }
-  return { customers, sellers, admin, services, orders: [] as string[], withdrawals: [] as string[], everyone: [...customers, ...sellers] };
+  return {
+    customers,
+    sellers,
+    admin,
+    services,
+    referredBy,
+    orders: [] as string[],
+    withdrawals: [] as string[],
+    everyone: [...customers, ...sellers, ...referrers],
+  };
 }
 type World = Awaited<ReturnType<typeof world>>;
 
@@ -172,7 +198,11 @@ async function escrowOf(orderId: string): Promise<number> {
   return row?.balance ?? 0;
 }
 
+/** Referral rewards the final states explain, over all runs: the property must have paid some. */
+let rewardsPaid = 0;
+
 async function checkInvariants(w: World, answers: Answer[]) {
+  const rates = { buyerBp: await t.app.services.settings.get('referrals.buyerBp'), sellerBp: await t.app.services.settings.get('referrals.sellerBp') };
   const errors = answers.filter((a) => a.status >= 500);
   expect(errors.map((a) => a.body.message), 'no answer is a 5xx').toEqual([]);
 
@@ -212,8 +242,25 @@ async function checkInvariants(w: World, answers: Answer[]) {
     const seller = expected.get(o.sellerId)!;
     if (paid) customer.available -= o.price;
     if (o.status === 'cancelled' && paid) customer.available += o.price;
-    if (o.status === 'completed') seller.available += o.price - Math.round((o.price * o.commissionBp) / 10_000);
+    if (o.status === 'completed') {
+      const commission = Math.round((o.price * o.commissionBp) / 10_000);
+      seller.available += o.price - commission;
+      // The buyer's referrer first, then the seller's, together never above the commission (ADR 025).
+      let left = commission;
+      for (const [personId, bp] of [
+        [o.customerId, rates.buyerBp],
+        [o.sellerId, rates.sellerBp],
+      ] as const) {
+        const ref = w.referredBy.get(personId);
+        if (!ref?.within) continue;
+        const reward = Math.min(Math.round((o.price * bp) / 10_000), left);
+        left -= reward;
+        expected.get(ref.referrer)!.available += reward;
+        if (reward > 0) rewardsPaid++;
+      }
+    }
   }
+  expect(await balanceOf(t.database.db, { kind: 'referral_expense' }), 'the referral clearing account').toBe(0);
 
   const ws = w.withdrawals.length ? await t.database.db.select().from(withdrawals).where(inArray(withdrawals.id, w.withdrawals)) : [];
   for (const wd of ws) {
@@ -248,6 +295,7 @@ describe('the money loop under random concurrent use', () => {
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );
     // Not a vacuous pass: every kind of action went through at least once.
+    expect(rewardsPaid, 'referral rewards paid').toBeGreaterThan(0);
     const kinds = ['order', 'pay', 'deliver', 'revision', 'accept', 'cancel', 'withdraw', 'decide:true', 'decide:false'];
     expect(Object.fromEntries(kinds.map((k) => [k, (succeeded.get(k) ?? 0) > 0])), JSON.stringify(Object.fromEntries(succeeded))).toEqual(
       Object.fromEntries(kinds.map((k) => [k, true])),
