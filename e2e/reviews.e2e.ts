@@ -9,8 +9,8 @@ import { MOBILE_USER_AGENT, checkA11y, hydrated, pathOf, useE2E, visit } from '.
 // Issue 13's reviews in Chromium (ADR 029): an order completes (made through the app's commands), the customer
 // reviews it from the order card in the order's chat, the seller sees nothing of it yet and reviews it from
 // /profile/reviews («Ждут вашего отзыва»), which publishes both; the seller answers once; the service page shows
-// the review with its answer, the rating with its count and the JSON-LD AggregateRating. At 1280 px and on a
-// 375 px phone; screenshots in /tmp/reviews-shots/.
+// the review with its answer, the rating with its count and the JSON-LD AggregateRating; an admin removes it. At
+// 1280 px and on a 375 px phone; screenshots in /tmp/reviews-shots/.
 
 const e2e = useE2E();
 
@@ -130,5 +130,23 @@ describe('reviews', { timeout: 150_000 }, () => {
     await hydrated(b.page);
     expect(norm(await b.page.locator('#reviews').textContent())).toContain(CUSTOMER_TEXT);
     await checkPage(b.page, 'user-page-reviews');
+
+    // 5. An admin removes the review from the person's admin page (audited, ADR 029): it leaves the public pages
+    // and the rating.
+    const { token: adminToken } = await e2e.user({ role: 'admin' });
+    const admin = await e2e.open({ token: adminToken, ...device(width) });
+    await visit(admin.page, `/admin/users/${seller.id}`);
+    await hydrated(admin.page);
+    const listed = admin.page.getByTestId('review');
+    await expect.poll(() => listed.count(), POLL).toBe(1);
+    expect(norm(await listed.first().textContent())).toContain(CUSTOMER_TEXT);
+    await checkPage(admin.page, 'admin-user-reviews');
+    admin.page.once('dialog', (dialog) => void dialog.accept());
+    await listed.first().getByRole('button', { name: 'Удалить отзыв' }).click();
+    await expect.poll(() => admin.page.getByText('Опубликованных отзывов нет.').count(), POLL).toBe(1);
+    const left = (await (await fetch(`${e2e.url}/api/services/${service.id}/reviews`)).json()) as { result: unknown[] };
+    expect(left.result).toEqual([]);
+    const profile = (await (await fetch(`${e2e.url}/api/users/${seller.id}`)).json()) as { result: { reviews_count: number } };
+    expect(profile.result.reviews_count).toBe(0);
   });
 });

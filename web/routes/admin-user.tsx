@@ -9,6 +9,7 @@ import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
 import { Avatar } from '../components/ui/avatar.tsx';
 import { FormError, TextField, formValues } from '../components/ui/form.tsx';
 import { ROLE_LABELS, roleList } from '../features/admin/index.ts';
+import { ReviewItem } from '../features/reviews/index.ts';
 
 const ACTIONS: Record<string, string> = {
   'user.block': 'Заблокирован',
@@ -19,7 +20,12 @@ const ACTIONS: Record<string, string> = {
 
 export async function clientLoader({ params }: Route.ClientLoaderArgs) {
   try {
-    return (await api.read('admin.users.get', { params: { id: params.id } }, { fresh: true })).result;
+    const [person, reviews] = await Promise.all([
+      api.read('admin.users.get', { params: { id: params.id } }, { fresh: true }),
+      // The published reviews about the person: an admin removes one that breaks the rules (ADR 029).
+      api.read('reviews.ofUser', { params: { id: params.id }, query: { limit: 50 } }, { fresh: true }),
+    ]);
+    return { ...person.result, reviews: reviews.result, reviewsTotal: reviews.total ?? reviews.result.length };
   } catch {
     throw pageNotFound();
   }
@@ -34,7 +40,7 @@ export const meta: Route.MetaFunction = ({ matches, data }) =>
   pageMeta(matches, data ? `${data.user.name} ${data.user.surname}`.trim() || data.user.user_name : 'Пользователь');
 
 export default function AdminUserPage() {
-  const { user, audit } = useLoaderData<typeof clientLoader>();
+  const { user, audit, reviews, reviewsTotal } = useLoaderData<typeof clientLoader>();
   const revalidator = useRevalidator();
   const [errors, setErrors] = useState<Record<string, string[]>>();
   const [formError, setFormError] = useState<string | null>(null);
@@ -112,6 +118,32 @@ export default function AdminUserPage() {
             {user.roles.includes('admin') ? 'Снять роль администратора' : 'Сделать администратором'}
           </button>
         </div>
+      </div>
+      <div className="card">
+        <h2 className="card__title">Отзывы о пользователе{reviewsTotal > 0 && ` (${reviewsTotal})`}</h2>
+        {reviews.length === 0 ? (
+          <p className="field__hint">Опубликованных отзывов нет.</p>
+        ) : (
+          <ul className="reviews__list">
+            {reviews.map((r) => (
+              <li key={r._id}>
+                <ReviewItem review={r}>
+                  <button
+                    type="button"
+                    className="btn btn--ghost"
+                    onClick={() => {
+                      if (window.confirm('Удалить отзыв? Он исчезнет со всех страниц, рейтинг пересчитается.')) {
+                        void send(api.write('admin.reviews.remove', { params: { id: r._id } }), 'Отзыв удалён');
+                      }
+                    }}
+                  >
+                    Удалить отзыв
+                  </button>
+                </ReviewItem>
+              </li>
+            ))}
+          </ul>
+        )}
       </div>
       <div className="card">
         <h2 className="card__title">Журнал действий</h2>
