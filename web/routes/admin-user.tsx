@@ -131,6 +131,7 @@ export default function AdminUserPage() {
                   <button
                     type="button"
                     className="btn btn--ghost"
+                    style={{ marginTop: 12 }}
                     onClick={() => {
                       if (window.confirm('Удалить отзыв? Он исчезнет со всех страниц, рейтинг пересчитается.')) {
                         void send(api.write('admin.reviews.remove', { params: { id: r._id } }), 'Отзыв удалён');
