@@ -101,7 +101,10 @@ describe('chat', () => {
     await expect.poll(() => chatItems(a.page).first().locator('.chat-item__name').textContent(), POLL).toBe('Борис Продавцов');
     await expect.poll(() => chatItems(a.page).first().locator('.chat-item__preview').textContent(), POLL).toBe('Добрый день, вот макет');
     await expect.poll(() => log(a.page).locator('.msg:not(.msg--mine) img').count(), POLL).toBe(1);
-    expect(await log(a.page).locator('.msg:not(.msg--mine) img').getAttribute('alt')).toBe('maket.png');
+    // The picture is named as uploaded, in a caption that is also its link's name (issue 15, 6).
+    const picture = log(a.page).locator('.msg:not(.msg--mine) .msg__image');
+    expect(await picture.locator('.msg__image-name').textContent()).toBe('maket.png');
+    expect(await a.page.getByRole('link', { name: 'maket.png' }).count()).toBe(1);
 
     // B deletes the chat: gone from B's list, A still has it.
     await b.page.getByRole('button', { name: 'Удалить чат' }).click();

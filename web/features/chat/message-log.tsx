@@ -24,7 +24,9 @@ function Attachment({ file, onImageLoad }: { file: MessageFile; onImageLoad: () 
   if (isImage(file.mime)) {
     return (
       <a className="msg__image" href={file.url} target="_blank" rel="noopener noreferrer">
-        <Picture src={file.url} sizes="(max-width: 480px) 70vw, 320px" alt={file.name} onLoad={onImageLoad} />
+        <Picture src={file.url} sizes="(max-width: 480px) 70vw, 320px" alt="" onLoad={onImageLoad} />
+        {/* The uploaded name, as files have it (issue 15, 6); the picture's text alternative is this caption. */}
+        <span className="msg__image-name">{file.name}</span>
       </a>
     );
   }
