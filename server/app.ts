@@ -272,7 +272,7 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
     jobs: platform.dispatcher,
     describeOrders: (ids) => orders.describe(ids),
     // The letter to a recipient who stays offline with the message unseen (ADR 030).
-    onSent: (chatId, recipientIds) => notifications.messageSent(chatId, recipientIds),
+    onSent: (sent) => notifications.messagesSent(sent),
   });
   // The money loop (ADR 025).
   const orders: OrderService = new OrderService({ db, platform, settings, letters, realtime, chat, log: logger });

@@ -56,8 +56,11 @@ export interface ChatDeps {
   describeOrders?: (orderIds: string[]) => Promise<Map<string, OrderView>>;
   /** Where the chat registers its outbox jobs (CHAT_ANNOUNCE_JOB); without it, posted messages are not announced. */
   jobs?: Pick<Dispatcher, 'handle'>;
-  /** Told of each message a member sent, once it has committed, with its other members (the unread letter). */
-  onSent?: (chatId: string, recipientIds: string[]) => Promise<void>;
+  /**
+   * Told, once per fan-out batch, of the messages members wrote (not orders' system messages), each with its chat's
+   * other members: the letter about unread messages (ADR 030). Off the send path: one call for a whole batch.
+   */
+  onSent?: (sent: { chatId: string; recipientIds: string[] }[]) => Promise<void>;
 }
 
 /** An order as one member of its chat sees it. */
@@ -602,8 +605,6 @@ export class ChatService {
     // Committed: the answer, and the members' events after it.
     const message = presentMessage(row, { users: new Map([[user.id, user]]), memberIds, files: await this.filesOf([row]) });
     this.fanout.push({ kind: 'message', chatId, row, message });
-    // A reminder is a nicety: its failure never fails the message that is already stored.
-    this.deps.onSent?.(chatId, memberIds.filter((id) => id !== user.id)).catch((err: unknown) => this.deps.log.warn({ err, chatId }, 'unread letter not scheduled'));
     return row.masked ? { ...message, notice: CHAT_MESSAGES.contactsMasked } : message;
   }
 
@@ -745,6 +746,15 @@ export class ChatService {
     }
 
     if (sent.length) await this.announceMessages(sent, rows, byChat, failed).catch(failed);
+    const written = sent.filter((j) => j.row.kind === 'text');
+    if (written.length && this.deps.onSent) {
+      const told = written.map((j) => ({
+        chatId: j.chatId,
+        recipientIds: (byChat.get(j.chatId) ?? []).map((r) => r.member.id).filter((id) => id !== j.row.senderId),
+      }));
+      // A reminder is a nicety: its failure fails no event and no message, both already out.
+      await this.deps.onSent(told).catch((err: unknown) => this.deps.log.warn({ err }, 'unread letters not scheduled'));
+    }
 
     for (const job of counted) {
       try {

@@ -5,6 +5,7 @@ import { chatUnreadLetters, notifications } from '../../db/schema/notifications.
 import { chatMembers, chats, messages } from '../../db/schema/chat.ts';
 import { users, type UserRow } from '../../db/schema/users.ts';
 import { badRequest } from '../../lib/http.ts';
+import { displayName } from '../../lib/text.ts';
 import { systemActor, userActor } from '../../platform/actor.ts';
 import type { JobContext } from '../../platform/dispatcher.ts';
 import type { Platform } from '../../platform/platform.ts';
@@ -146,21 +147,16 @@ export class NotificationService {
   // -------------------------------------------------------------------------------------------------------
 
   /**
-   * After a message is sent (chat.send): for each recipient, a job a few minutes later that sends them a letter
-   * if they are still offline and the message still unseen. One pending job per chat and recipient (its dedupe
-   * key), so a burst of messages makes one letter.
+   * After messages were sent (the chat's fan-out, a batch at a time): for each recipient, a job a few minutes later
+   * that sends them a letter if they are still offline and the message still unseen. One pending job per chat and
+   * recipient (its dedupe key), so a burst of messages makes one letter.
    */
-  async messageSent(chatId: string, recipientIds: string[]): Promise<void> {
-    if (recipientIds.length === 0) return;
+  async messagesSent(sent: { chatId: string; recipientIds: string[] }[]): Promise<void> {
+    const pairs = new Map(sent.flatMap(({ chatId, recipientIds }) => recipientIds.map((userId) => [unreadKey(chatId, userId), { chatId, userId }] as const)));
+    if (pairs.size === 0) return;
     const delay = await this.deps.settings.get('notifications.unreadLetterDelayMinutes');
     await this.deps.platform.withTx(systemActor('chat.unread'), async ({ outbox }) => {
-      for (const userId of recipientIds) {
-        outbox.job(
-          UNREAD_LETTER_JOB,
-          { chatId, userId },
-          { delayMs: delay * 60_000, dedupeKey: unreadKey(chatId, userId) },
-        );
-      }
+      for (const [key, payload] of pairs) outbox.job(UNREAD_LETTER_JOB, payload, { delayMs: delay * 60_000, dedupeKey: key });
     });
   }
 
@@ -218,7 +214,7 @@ export class NotificationService {
         .onConflictDoUpdate({ target: [chatUnreadLetters.chatId, chatUnreadLetters.userId], set: { sentAt: now } });
       const sender = first[0]!;
       this.deps.letters.notify(outbox, recipient, 'chat.unread', {
-        from: [sender.name, sender.surname].filter(Boolean).join(' ') || sender.userName,
+        from: displayName(sender),
         lines: first.map((m) => quote(m.message)).filter(Boolean),
         count: n,
         chatId,
