@@ -59,3 +59,6 @@ export function normaliseStrings<T>(value: T): T {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Whether a string is a UUID (any case), as ids in paths and queries must be. */
 export const isUuid = (value: string): boolean => UUID.test(value);
+
+/** A person as letters and notifications name them: name and surname, else the login. */
+export const displayName = (u: { name: string; surname: string; userName: string }): string => [u.name, u.surname].filter(Boolean).join(' ') || u.userName;

@@ -6,6 +6,7 @@ import { bids } from '../schema/money.ts';
 import { notifications } from '../schema/notifications.ts';
 import { LETTER_KINDS } from '../../platform/letters/index.ts';
 import type { DemoAccount } from './demo.ts';
+import { displayName } from '../../lib/text.ts';
 
 /** How many of each demo person's notifications stay unread. */
 export const DEMO_UNREAD = 3;
@@ -48,7 +49,7 @@ export async function seedDemoNotifications(db: Db, accounts: Pick<DemoAccount, 
         kind: 'bid.new',
         ...notice({
           title: project.title,
-          seller: [seller.name, seller.surname].filter(Boolean).join(' ') || seller.userName,
+          seller: displayName(seller),
           price: `${(bid.price / 100).toLocaleString('ru-RU')} ₽`,
           days: String(bid.days),
         }),

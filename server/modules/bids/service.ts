@@ -7,7 +7,7 @@ import { projects } from '../../db/schema/catalog.ts';
 import { categories } from '../../db/schema/lookups.ts';
 import { users, type UserRow } from '../../db/schema/users.ts';
 import { badRequest, HttpError, notFound } from '../../lib/http.ts';
-import { isUuid } from '../../lib/text.ts';
+import { displayName, isUuid } from '../../lib/text.ts';
 import type { Platform } from '../../platform/platform.ts';
 import type { SettingsService } from '../../platform/settings.ts';
 import type { Letters } from '../../platform/letters/index.ts';
@@ -285,7 +285,7 @@ export class BidService {
       outbox.emit([locked.customer.id], 'bids_flag', { hasUnread: true });
       this.deps.letters.notify(outbox, locked.customer, 'bid.new', {
         title: locked.project.title,
-        seller: [user.name, user.surname].filter(Boolean).join(' ') || user.userName,
+        seller: displayName(user),
         price: rubles(row.price),
         days: daysText(row.days),
       });

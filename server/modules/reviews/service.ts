@@ -7,7 +7,7 @@ import { reviews } from '../../db/schema/reviews.ts';
 import { services } from '../../db/schema/catalog.ts';
 import { users, type UserRow } from '../../db/schema/users.ts';
 import { badRequest, HttpError, notFound } from '../../lib/http.ts';
-import { isUuid } from '../../lib/text.ts';
+import { displayName, isUuid } from '../../lib/text.ts';
 import { MESSAGES } from '#contract/messages';
 import type { Platform } from '../../platform/platform.ts';
 import type { SettingsService } from '../../platform/settings.ts';
@@ -64,7 +64,6 @@ type Page<T> = { result: T[]; total: number; next: string | null };
 type Query = z.output<typeof reviewsQuerySchema>;
 
 const length = (text: string) => Array.from(text).length;
-const displayName = (u: Pick<UserRow, 'name' | 'surname' | 'userName'>) => `${u.name} ${u.surname}`.trim() || u.userName;
 
 /** A date `months` calendar months before `now`. */
 function monthsBefore(now: Date, months: number): Date {
