@@ -8,27 +8,39 @@
 // A group takes every module its pattern matches, wherever it is imported from: what only a signed-in person, a form
 // or an admin page needs (the socket, the side menus' titles, the API transport) is kept out of the patterns, so it
 // stays in chunks of its own, loaded where it is used. Route modules are entries of their own and stay separate files.
+import { fileURLToPath } from 'node:url';
 import type { Plugin, Rolldown } from 'vite';
 
 type CodeSplitting = Exclude<NonNullable<Rolldown.OutputOptions['codeSplitting']>, boolean>;
 
 const SHELL = [
-  /[\\/]web[\\/]lib[\\/](?!api-client|upload|socket)[^\\/]+\.tsx?$/,
-  /[\\/]web[\\/]components[\\/]ui[\\/](app-link|breadcrumbs|price|progress-bar|toaster)\.tsx$/,
+  /[\\/]web[\\/]lib[\\/](?!api-client|upload|socket|dates\.)[^\\/]+\.tsx?$/,
+  /[\\/]web[\\/]components[\\/]ui[\\/](app-link|progress-bar|toaster)\.tsx$/,
   /[\\/]web[\\/]features[\\/]shell[\\/](?!signed-in\.|logout-|role-toggle|page-titles|error-screen|search-)[^\\/]+\.tsx?$/,
   /[\\/]web[\\/]features[\\/]auth[\\/]safe-target\.ts$/,
+  // Pages' meta (the listings' and the detail pages'), without the cards; the listings' deferred page and loader.
+  /[\\/]web[\\/]features[\\/]catalog[\\/](seo|listing-seo|listing)\.tsx?$/,
   /[\\/]contract[\\/](constants|page-messages|text|catalog-constants)\.ts$/,
   /[\\/]node_modules[\\/]react[\\/](jsx-runtime\.js|cjs[\\/]react-jsx-runtime\.production\.js)$/,
 ];
 
-// A listing's own code (the filters, the list's data and SEO text): the home page and /projects, not a service page.
-const LISTING = [/[\\/]web[\\/]features[\\/]catalog[\\/](listing-(?!filters\.)[a-z-]+|filters)\.tsx?$/];
+// A listing's page (the list, the filters, their chips, the list's data and the client loader's kept state): the home
+// page and /projects, loaded on first use (catalog/listing.tsx keeps the server's HTML meanwhile), not on a service
+// page.
+const LISTING = [/[\\/]web[\\/]features[\\/]catalog[\\/](listing-(page|filters|data)|filters|filter-chips)\.tsx?$/];
 
 // Taken before LISTING (a higher priority), so that the cards a listing imports stay here.
 const CATALOG = [
-  /[\\/]web[\\/]features[\\/]catalog[\\/](?!listing-|filters\.|service-ld\.)/,
+  /[\\/]web[\\/]features[\\/]catalog[\\/](?!listing[.-]|filters\.|filter-chips\.|service-ld\.|seo\.)/,
   /[\\/]web[\\/]features[\\/]favorites[\\/]favorite-button\.tsx$/,
   /[\\/]web[\\/]components[\\/]ui[\\/](avatar|beam-avatar)\.tsx$/,
+];
+
+// What the pages' bodies share (dates, prices, breadcrumbs) and a guest's first page no longer runs: its pages'
+// bodies are kept server HTML until first use (catalog/listing.tsx, routes/service-detail.tsx).
+const PARTS = [
+  /[\\/]web[\\/]lib[\\/]dates\.ts$/,
+  /[\\/]web[\\/]components[\\/]ui[\\/](breadcrumbs|price)\.tsx$/,
 ];
 
 const matches = (patterns: RegExp[]) => (id: string) => !id.includes('?') && patterns.some((p) => p.test(id));
@@ -39,16 +51,31 @@ const codeSplitting: CodeSplitting = {
   groups: [
     { name: 'shell', test: (id) => RUNTIME.test(id) || matches(SHELL)(id), priority: 2 },
     { name: 'catalog', test: matches(CATALOG), priority: 1 },
+    { name: 'parts', test: matches(PARTS), priority: 1 },
     { name: 'listing', test: matches(LISTING), priority: 0 },
   ],
+};
+
+// React Router's package.json points every condition at its development build, whose only difference from the
+// production build beside it is `ENABLE_DEV_WARNINGS = true` (console warnings and their texts): the browser's build
+// takes the production one.
+const routerDist = fileURLToPath(new URL('./node_modules/react-router/dist/production/', import.meta.url));
+const ROUTER_PRODUCTION: Record<string, string> = {
+  'react-router': `${routerDist}index.mjs`,
+  'react-router/dom': `${routerDist}dom-export.mjs`,
 };
 
 /** The groups above for the browser's build only (the server's build is one file). */
 export function guestChunks(): Plugin {
   return {
     name: 'podryad-guest-chunks',
+    enforce: 'pre',
+    resolveId(source) {
+      if (this.environment.name === 'client' && this.environment.mode === 'build') return ROUTER_PRODUCTION[source];
+    },
     configEnvironment(name) {
-      if (name === 'client') return { build: { rollupOptions: { output: { codeSplitting } } } };
+      if (name !== 'client') return;
+      return { build: { rollupOptions: { output: { codeSplitting } } } };
     },
   };
 }

@@ -44,7 +44,8 @@ export const ratesSchema = z.object({
 });
 export type Rates = z.infer<typeof ratesSchema>;
 
-export const routeRuleSchema = z.object({ redirect: z.string().nullable() });
+/** A path's rule: where it redirects, or whether it is blocked (the 404 screen). */
+export const routeRuleSchema = z.object({ redirect: z.string().nullable(), block: z.boolean() });
 /** GET /api/route-rules?path=…: the operator's redirect of a path, if any. */
 export const routeRuleQuerySchema = z.object({ path: z.string().min(1).max(2000).startsWith('/') });
 export type RouteRule = z.infer<typeof routeRuleSchema>;

@@ -4,7 +4,27 @@
 /** A search text as suggestions compare it: lower case, ё as е, single spaces (the header box and the API). */
 export const foldSearch = (text: string) => text.toLocaleLowerCase('ru').replace(/ё/g, 'е').replace(/\s+/g, ' ').trim();
 
+/** The default minimum price of a service (PRODUCT.md: 500 ₽); the operator's is the setting services.minPrice. */
 export const MIN_SERVICE_PRICE = 50_000;
+/** The lowest the operator's minimum price may go, kopecks: the services' schemas hold prices above it. */
+export const MIN_PRICE_FLOOR = 100;
+
+/** A minimum price as the messages write it: 50000 → "500 ₽", 150050 → "1 500,5 ₽". */
+const minPriceText = (kopecks: number) =>
+  `${new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 2 }).format(kopecks / 100).replace(/[\u00a0\u202f]/g, ' ')} ₽`;
+
+/**
+ * The field errors of a service's price and packages' prices below the operator's minimum (setting
+ * services.minPrice): the server's answer and the seller's form say the same.
+ */
+export function belowMinPrice(input: { price?: number | null; packages?: readonly { price?: number | null }[] }, min: number): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  if (typeof input.price === 'number' && input.price < min) errors.price = [`Минимальная цена — ${minPriceText(min)}`];
+  input.packages?.forEach((p, i) => {
+    if (typeof p.price === 'number' && p.price < min) errors[`packages.${i}.price`] = [`Цена — от ${minPriceText(min)}`];
+  });
+  return errors;
+}
 export const MAX_PRICE = 100_000_000; // 1 000 000 ₽
 export const MAX_SERVICE_IMAGES = 10;
 export const LISTING_MAX_LIMIT = 60;

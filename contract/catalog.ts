@@ -8,7 +8,7 @@ import {
   LISTING_MAX_LIMIT,
   MAX_PRICE,
   MAX_SERVICE_IMAGES,
-  MIN_SERVICE_PRICE,
+  MIN_PRICE_FLOOR,
   PACKAGE_KINDS,
   PROJECT_SORTS,
   PROJECT_STATUSES,
@@ -39,7 +39,8 @@ const uploadPath = z.string().regex(/^\/uploads\/[0-9a-f-]{36}\/[0-9a-f]{32}\.[a
 
 export const servicePackageSchema = z.object({
   kind: z.enum(PACKAGE_KINDS),
-  price: money('цену пакета').min(MIN_SERVICE_PRICE, 'Цена — от 500 ₽'),
+  // The operator's minimum (setting services.minPrice) is checked by the service; this is its floor.
+  price: money('цену пакета').min(MIN_PRICE_FLOOR, 'Цена — от 1 ₽'),
   days,
   revisions,
   description: z.string().trim().min(3, 'Опишите, что входит в пакет').max(500),
@@ -57,7 +58,7 @@ export const serviceInputSchema = z.object({
   sub: z.string().optional().nullable(),
   tags: z.array(z.string().trim().min(2).max(40)).max(10, 'Не больше 10 тегов').default([]),
   images: z.array(uploadPath).max(MAX_SERVICE_IMAGES, 'Не больше 10 изображений').default([]),
-  price: money('цену').min(MIN_SERVICE_PRICE, 'Минимальная цена — 500 ₽'),
+  price: money('цену').min(MIN_PRICE_FLOOR, 'Цена — от 1 ₽'),
   days,
   revisions: revisions.default(2),
   packages: z
@@ -145,7 +146,15 @@ export const FAVORITES_SYNC_MAX = 200;
 export const favoritesSyncSchema = z.object({
   items: z.array(favoriteSchema).max(FAVORITES_SYNC_MAX, `Не больше ${FAVORITES_SYNC_MAX} элементов за раз`),
 });
-export const favoriteItemsQuerySchema = z.object({ type: z.enum(FAVORITE_TYPES) });
+export const favoriteItemsQuerySchema = z.object({
+  type: z.enum(FAVORITE_TYPES),
+  /** The newest this many (the home page's row); all of them, up to the cap, without it. */
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+});
+
+/** GET /api/favorites/recent: the services the person opened last (issue 15, the signed-in home page). */
+export const RECENT_VIEWS_MAX = 20;
+export const recentViewsQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(RECENT_VIEWS_MAX).default(8) });
 
 /** The public face of a person: never email, balance or anything private. */
 export const publicUserSchema = z.object({

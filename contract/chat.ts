@@ -180,5 +180,7 @@ export const countersEventSchema = z.object({
   totalUnseen: z.record(z.string(), z.number().int()),
   chatTotalUnseen: z.record(z.string(), z.number().int()),
   chat_id: z.string(),
+  /** When chat_id is a dispute's chat: the dispute, so chatTotalUnseen is its unseen count (SPEC §4). */
+  dispute_id: z.string().optional(),
 });
 export type CountersEvent = z.infer<typeof countersEventSchema>;

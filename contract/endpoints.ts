@@ -2,6 +2,7 @@ import type { EndpointDef } from './endpoint.ts';
 import type { RouteName } from './routes.ts';
 import { adminEndpoints } from './endpoints/admin.ts';
 import { authEndpoints } from './endpoints/auth.ts';
+import { blogEndpoints } from './endpoints/blog.ts';
 import { bidEndpoints } from './endpoints/bids.ts';
 import { chatEndpoints } from './endpoints/chat.ts';
 import { dashboardEndpoints } from './endpoints/dashboard.ts';
@@ -16,6 +17,8 @@ import { paymentEndpoints } from './endpoints/payments.ts';
 import { peopleEndpoints } from './endpoints/people.ts';
 import { platformEndpoints } from './endpoints/platform.ts';
 import { reviewEndpoints } from './endpoints/reviews.ts';
+import { appealEndpoints } from './endpoints/appeals.ts';
+import { disputeEndpoints } from './endpoints/disputes.ts';
 import { projectEndpoints } from './endpoints/projects.ts';
 import { searchEndpoints } from './endpoints/search.ts';
 import { serviceEndpoints } from './endpoints/services.ts';
@@ -43,7 +46,10 @@ export const endpoints = {
   ...paymentEndpoints,
   ...dashboardEndpoints,
   ...reviewEndpoints,
+  ...disputeEndpoints,
   ...notificationEndpoints,
+  ...blogEndpoints,
+  ...appealEndpoints,
 } satisfies { [N in RouteName]: EndpointDef };
 
 export type Endpoints = typeof endpoints;

@@ -14,6 +14,7 @@ import {
 import { bidsFlagSchema } from './bids.ts';
 import { orderUpdatedEventSchema, type OrderUpdatedEvent } from './order-events.ts';
 import { notificationsEventSchema, type NotificationsEvent } from './notifications.ts';
+import { newDisputeEventSchema, type NewDisputeEvent } from './disputes.ts';
 
 // The Socket.IO event maps (SPEC §7), in Socket.IO's typed-events style: the server's `Server<ClientToServerEvents,
 // ServerToClientEvents>` and the client's `Socket<ServerToClientEvents, ClientToServerEvents>` are typed from them,
@@ -37,6 +38,8 @@ export interface ServerToClientEvents {
   order_updated: (payload: OrderUpdatedEvent) => void;
   /** To one person: a notification of theirs arrived (with it), or their unread count changed (ADR 030). */
   notifications: (payload: NotificationsEvent) => void;
+  /** To a dispute's parties and the admins: its chat as each sees it, and its state (opened, taken, closed). */
+  new_dispute: (payload: NewDisputeEvent) => void;
 }
 
 /**
@@ -73,6 +76,7 @@ export const serverEventSchemas: { [E in ServerEvent]: ServerEventArgsSchema<Ser
   bids_flag: z.tuple([bidsFlagSchema]),
   order_updated: z.tuple([orderUpdatedEventSchema]),
   notifications: z.tuple([notificationsEventSchema]),
+  new_dispute: z.tuple([newDisputeEventSchema]),
 };
 
 export const isServerEvent = (name: string): name is ServerEvent => Object.hasOwn(serverEventSchemas, name);

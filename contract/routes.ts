@@ -55,6 +55,7 @@ export const ROUTES = {
 
   'favorites.list': 'GET /api/favorites',
   'favorites.items': 'GET /api/favorites/items',
+  'favorites.recent': 'GET /api/favorites/recent',
   'favorites.toggle': 'POST /api/favorites/toggle',
   'favorites.sync': 'POST /api/favorites/sync',
 
@@ -125,6 +126,15 @@ export const ROUTES = {
   'reviews.pending': 'GET /api/reviews/pending',
   'reviews.ofService': 'GET /api/services/:id/reviews',
   'reviews.ofUser': 'GET /api/users/:id/reviews',
+  // Appeals to the administration (issue 14, ADR 035).
+  'appeals.create': 'POST /api/appeals',
+  'appeals.mine': 'GET /api/appeals/my',
+  'appeals.target': 'GET /api/appeals/target',
+  'appeals.get': 'GET /api/appeals/:id',
+
+  'disputes.create': 'POST /api/disputes/',
+  'disputes.mine': 'GET /api/disputes/my',
+  'disputes.cancel': 'DELETE /api/disputes/:id',
 
 
   'admin.users.list': 'GET /api/admin/users',
@@ -161,6 +171,34 @@ export const ROUTES = {
 
   // Admin: reviews (issue 13).
   'admin.reviews.remove': 'DELETE /api/admin/reviews/:id',
+
+  // The blog (issue 14, ADR 037).
+  'blog.list': 'GET /api/blog',
+  'blog.get': 'GET /api/blog/:id',
+  'admin.blog.list': 'GET /api/admin/blog',
+  'admin.blog.get': 'GET /api/admin/blog/:id',
+  'admin.blog.create': 'POST /api/admin/blog',
+  'admin.blog.update': 'PUT /api/admin/blog/:id',
+  'admin.blog.setStatus': 'PATCH /api/admin/blog/:id/status',
+  'admin.blog.remove': 'DELETE /api/admin/blog/:id',
+  'admin.blog.preview': 'POST /api/admin/blog/preview',
+  // Admin: appeals (issue 14).
+  'admin.appeals.list': 'GET /api/admin/appeals',
+  'admin.appeals.get': 'GET /api/admin/appeals/:id',
+  'admin.appeals.take': 'POST /api/admin/appeals/:id/take',
+  'admin.appeals.answer': 'POST /api/admin/appeals/:id/answer',
+  // Admin: the overview, route rules and the audit log (issue 14, ADR 036).
+  'admin.overview': 'GET /api/admin/overview',
+  'admin.routeRules.list': 'GET /api/admin/route-rules',
+  'admin.routeRules.create': 'POST /api/admin/route-rules',
+  'admin.routeRules.update': 'PUT /api/admin/route-rules/:id',
+  'admin.routeRules.remove': 'DELETE /api/admin/route-rules/:id',
+  'admin.audit.list': 'GET /api/admin/audit',
+  // Admin: disputes (issue 14).
+  'admin.disputes.list': 'GET /api/admin/disputes',
+  'admin.disputes.get': 'GET /api/admin/disputes/:id',
+  'admin.disputes.take': 'POST /api/admin/disputes/:id/take',
+  'admin.disputes.resolve': 'POST /api/admin/disputes/:id/resolve',
 
 } as const;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_PAYMENT_RATES, paymentRatesSchema } from './payments.ts';
+import { MAX_PRICE, MIN_PRICE_FLOOR, MIN_SERVICE_PRICE } from './catalog-constants.ts';
 
 // Operator settings: every business number an operator may change without editing code. Adding one is one line
 // here (its range and default); the admin API validates against it and the server reads it through
@@ -51,6 +52,18 @@ const synonymWord = z
 
 export const synonymGroupsSchema = z.array(z.array(synonymWord).min(2, 'В группе нужно хотя бы два слова').max(12)).max(1_000);
 
+/**
+ * One line of text shown to everybody: trimmed, inner runs of whitespace as one space, no markup characters. An
+ * overwrite, not a transform: the answers' schemas encode with it too, and a transform cannot be encoded.
+ */
+const brandText = (max: number) =>
+  z
+    .string()
+    .overwrite((s) => s.replace(/\s+/g, ' ').trim())
+    .min(1, 'Заполните поле')
+    .max(max, `Не длиннее ${max} символов`)
+    .refine((s) => !/[<>]/.test(s), 'Без символов < и >');
+
 export const settingsSchema = z.object({
   /** Bytes of uploads one person may keep. */
   'uploads.quotaBytes': z.number().int().min(MIB).max(1024 * 1024 * MIB).default(1024 * MIB),
@@ -59,13 +72,13 @@ export const settingsSchema = z.object({
 
   // The money loop (ADR 025). Percentages are basis points (1 % = 100), money is kopecks.
   /** The platform's commission on a completed order. */
-  'orders.commissionBp': z.number().int().min(0).max(5_000).default(1_500),
+  'orders.commissionBp': z.number().int().min(0, 'Не меньше 0 %').max(5_000, 'Не больше 50 %').default(1_500),
   /** A delivered order is accepted automatically after this many days. */
   'orders.autoAcceptDays': z.number().int().min(1).max(60).default(3),
   /** The customer may cancel without a reason this many minutes after paying. */
   'orders.cancelWindowMinutes': z.number().int().min(0).max(24 * 60).default(20),
   /** The smallest withdrawal. */
-  'withdrawals.minAmount': z.number().int().min(100).max(100_000_000).default(50_000),
+  'withdrawals.minAmount': z.number().int().min(100, 'Не меньше 1 руб.').max(100_000_000, 'Не больше 1 000 000 руб.').default(50_000),
   /** How long a crypto quote holds. */
   'payments.quoteMinutes': z.number().int().min(1).max(120).default(15),
   /** The ways to pay (GET /api/payments/rates): currency, fee, limits. */
@@ -78,8 +91,8 @@ export const settingsSchema = z.object({
   'notifications.unreadLetterDelayMinutes': z.number().int().min(1).max(24 * 60).default(10),
   'notifications.unreadLetterIntervalMinutes': z.number().int().min(1).max(7 * 24 * 60).default(60),
   /** Referral rewards out of the commission, on orders of people brought in the last N months. */
-  'referrals.buyerBp': z.number().int().min(0).max(5_000).default(350),
-  'referrals.sellerBp': z.number().int().min(0).max(5_000).default(250),
+  'referrals.buyerBp': z.number().int().min(0, 'Не меньше 0 %').max(5_000, 'Не больше 50 %').default(350),
+  'referrals.sellerBp': z.number().int().min(0, 'Не меньше 0 %').max(5_000, 'Не больше 50 %').default(250),
   'referrals.months': z.number().int().min(0).max(120).default(12),
 
   // Reviews (ADR 029).
@@ -90,9 +103,27 @@ export const settingsSchema = z.object({
   /** The shortest review text (the customer's; the seller's text is optional, but not shorter when given). */
   'reviews.minText': z.number().int().min(1).max(1_000).default(10),
 
+  // Appeals (ADR 035).
+  /** Appeals one account may write in 24 hours. */
+  'appeals.perDay': z.number().int().min(1).max(1_000).default(10),
+  /** Appeals from one address in 24 hours, all accounts together (several people may share an address). */
+  'appeals.perAddressPerDay': z.number().int().min(1).max(10_000).default(30),
+  // Disputes (ADR 034).
+  /** An open dispute with no decision after this many days is flagged on /admin/disputes. */
+  'disputes.flagDays': z.number().int().min(1).max(90).default(7),
+
   /** Rubles per USDT and per BTC used while the rates service has given none (PRODUCT.md); 0 = none. */
   'rates.fallbackUSDT': z.number().min(0).max(1_000_000).default(0),
   'rates.fallbackBTC': z.number().min(0).max(1_000_000_000).default(0),
+
+  /** The cheapest a service (and each of its packages) may be priced, kopecks (PRODUCT.md: 500 ₽). */
+  'services.minPrice': z.number().int().min(MIN_PRICE_FLOOR, 'Не меньше 1 руб.').max(MAX_PRICE, 'Не больше 1 000 000 руб.').default(MIN_SERVICE_PRICE),
+
+  // Brand texts (ADR 036): the title template "{title} - {brand}", the header, the footer, letters.
+  /** The brand's name; unset, the server's BRAND_NAME (the environment) is used. */
+  'brand.name': brandText(60).default('Подряд'),
+  /** The description of a page that has none of its own. */
+  'brand.description': brandText(300).default('Биржа услуг'),
 
   /** The search's synonym groups (ADR 028). */
   'search.synonyms': synonymGroupsSchema.default(DEFAULT_SEARCH_SYNONYMS),
@@ -102,6 +133,17 @@ export type Settings = z.output<typeof settingsSchema>;
 export type SettingKey = keyof Settings;
 export const SETTING_KEYS = Object.keys(settingsSchema.shape) as SettingKey[];
 
-/** A change from the admin form: any subset of the settings, nothing unknown. */
-export const settingsPatchSchema = settingsSchema.partial().strict();
+type Shape = typeof settingsSchema.shape;
+/**
+ * A change from the admin form: any subset of the settings, nothing unknown. Built from the fields WITHOUT their
+ * defaults: zod 4 fills an absent optional field that has a default, so `settingsSchema.partial()` turned every
+ * partial change into a reset of all the other settings.
+ */
+export const settingsPatchSchema = z
+  .object(
+    Object.fromEntries(Object.entries(settingsSchema.shape).map(([key, field]) => [key, field.unwrap().optional()])) as {
+      [K in keyof Shape]: z.ZodOptional<ReturnType<Shape[K]['unwrap']>>;
+    },
+  )
+  .strict();
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;

@@ -9,7 +9,11 @@ export type ReadAnswer<T> = { ok: true; status: 200; body: T } | { ok: false; st
 
 /** What the server hands to the web app's loaders during server rendering (React Router load context). */
 export interface PublicConfig {
+  /** The brand's name and the description of a page without its own (operator settings, ADR 036). */
   brand: string;
+  description: string;
+  /** The operator's minimum price of a service, kopecks (setting services.minPrice): the seller's form checks it. */
+  minServicePrice: number;
   /** SPEC's development flag: /test exists only when it is on. */
   dev: boolean;
   apiBase: string;
@@ -38,7 +42,8 @@ export type SsrContext = {
   /** The address of the catalogue file: pages load the tree from it, not from their hydration data. */
   catalogueUrl(): Promise<string>;
   rates(): Promise<Rates>;
-  routeRule(path: string): Promise<string | null>;
+  /** The operator's rule of a path (ADR 036): a redirect's target, a block, or null. */
+  routeRule(path: string): Promise<{ redirect: string } | { block: true } | null>;
   /**
    * A GET endpoint of the contract, run in process as the visitor (same guard, validation, handler and response
    * schema as over HTTP; ADR 015). Never throws for a 4xx.

@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createService } from '../server/db/catalog-factories.ts';
 import { hydrated, useE2E } from './fixtures.ts';
@@ -6,6 +7,19 @@ import { JS_BUDGET_KIB, guestScripts, totalKib } from './js-budget.ts';
 // Issue 11: the JavaScript a first-time guest downloads (gzip, every file the page fetches) stays under the budget on
 // the home page, a service page and /projects. bench/js-budget.ts prints the same figures per file
 // (docs/decisions/020).
+
+/** Holds back the files whose address matches until open() is called. */
+async function hold(page: Page, pattern: RegExp) {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  const gate = { asked: false, open: () => open() };
+  await page.route(pattern, async (route) => {
+    gate.asked = true;
+    await opened;
+    await route.continue();
+  });
+  return gate;
+}
 
 describe('a first-time guest’s JavaScript', () => {
   const e2e = useE2E();
@@ -24,17 +38,17 @@ describe('a first-time guest’s JavaScript', () => {
     for (const page of pages) expect(Number(sizes[page]), page).toBeLessThanOrEqual(JS_BUDGET_KIB);
   });
 
-  it('loads the filters panel and the search suggestions on first use, keeping what was typed', async () => {
+  it('loads the listing (with its filters) and the search suggestions on first use, keeping what was typed', async () => {
     const { page } = await e2e.open();
     const fetched: string[] = [];
     page.on('request', (req) => fetched.push(new URL(req.url()).pathname));
-    const deferredChunks = () => fetched.filter((path) => /\/assets\/(listing-filters|search-box)-/.test(path));
+    const deferredChunks = () => fetched.filter((path) => /\/assets\/(listing|search-box)-/.test(path));
     await page.goto('/');
     await hydrated(page);
     await page.waitForLoadState('networkidle');
     // Hydrated without them: their server HTML is there, as it is.
     expect(deferredChunks()).toEqual([]);
-    expect(await page.locator('[data-deferred="filters"] form[method="get"]').count()).toBe(1);
+    expect(await page.locator('[data-deferred="listing"] #listing-filters form[method="get"]').count()).toBe(1);
     expect(await page.locator('[data-deferred="search"] #site-search').count()).toBe(1);
 
     // The search box: the first keystrokes go into the server's field, the code comes, the text and focus stay and
@@ -51,12 +65,91 @@ describe('a first-time guest’s JavaScript', () => {
     // The filters: typed into the server's form, applied by React Router (no document load) once the code is there.
     const query = page.locator('#listing-filters input[type="search"]');
     await query.fill('дизайн');
-    await expect.poll(() => fetched.some((path) => path.includes('/assets/listing-filters-')), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => fetched.some((path) => path.includes('/assets/listing-')), { timeout: 10_000 }).toBe(true);
     await expect.poll(() => query.inputValue()).toBe('дизайн');
     const documents = fetched.filter((path) => path === '/').length;
     await page.locator('#listing-filters').getByRole('button', { name: 'Применить' }).click();
     await page.waitForURL((url) => url.searchParams.get('q') === 'дизайн');
     await hydrated(page);
     expect(fetched.filter((path) => path === '/').length, 'no document load').toBe(documents);
+  });
+
+  it('makes a click on a card or a button of the kept listing once the code is there, in the page', async () => {
+    const { page } = await e2e.open();
+    const documents: string[] = [];
+    const fetched: string[] = [];
+    page.on('request', (req) => {
+      fetched.push(new URL(req.url()).pathname);
+      if (req.resourceType() === 'document') documents.push(new URL(req.url()).pathname);
+    });
+    await page.goto('/projects');
+    await hydrated(page);
+    await page.waitForLoadState('networkidle');
+    expect(fetched.filter((path) => /\/assets\/listing-/.test(path))).toEqual([]);
+    // The listing is the server's HTML (no React fiber on it) until it is used.
+    const fiber = () =>
+      page.locator('.listing').evaluate((el) => Object.keys(el).some((key) => key.startsWith('__reactFiber')));
+    expect(await fiber()).toBe(false);
+
+    // A category link, clicked at once: React Router's navigation, no document load, the scroll kept.
+    const link = page.locator('.listing__categories a').nth(1);
+    const href = (await link.getAttribute('href'))!;
+    await link.click();
+    await page.waitForURL((url) => url.pathname === new URL(href, 'http://x').pathname);
+    await hydrated(page);
+    expect(await fiber()).toBe(true);
+    expect(documents, 'no document load after the first').toEqual(['/projects']);
+  });
+
+  it('follows a link pressed in the kept page while its code comes (the page is not replaced under the pointer)', async () => {
+    const { user: seller } = await e2e.user({ role: 'seller' });
+    const service = await createService(e2e.server.database.db, seller.id, { category: 'design' });
+    const { page } = await e2e.open();
+    const documents: string[] = [];
+    page.on('request', (req) => void (req.resourceType() === 'document' && documents.push(new URL(req.url()).pathname)));
+    // The page's code is held back until the link is pressed.
+    const code = await hold(page, /\/assets\/service-page-[^/]+\.js$/);
+    const path = `/services/design/${service.id}`;
+    await page.goto(path);
+    await hydrated(page);
+    const fiber = () =>
+      page.locator('.service-page').evaluate((el) => Object.keys(el).some((key) => key.startsWith('__reactFiber')));
+
+    const link = page.locator('.service-page .breadcrumbs a[href="/services/design"]');
+    const box = (await link.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await expect.poll(() => code.asked).toBe(true);
+    const loaded = page.waitForResponse(/\/assets\/service-page-/);
+    code.open();
+    await loaded;
+    // The code is here; the pressed copy stays until the release (replaced now, the click would reach neither).
+    await page.waitForTimeout(300);
+    expect(await fiber()).toBe(false);
+    await page.mouse.up();
+    await page.waitForURL((url) => url.pathname === '/services/design', { timeout: 10_000 });
+    await hydrated(page);
+    expect(documents, 'a navigation in the page').toEqual([path]);
+  });
+
+  it('makes a signed-in person’s early click on the same link, though the real page still lacks the order form', async () => {
+    const { user: seller } = await e2e.user({ role: 'seller' });
+    const service = await createService(e2e.server.database.db, seller.id, { category: 'design' });
+    const { token } = await e2e.user({ role: 'customer' });
+    const { page } = await e2e.open({ token });
+    // The page's code comes after the click; the order form's (its own chunk) only after the navigation: the real
+    // page shows a placeholder where the server's HTML had the form's fields and buttons.
+    const pageCode = await hold(page, /\/assets\/service-page-[^/]+\.js$/);
+    const formCode = await hold(page, /\/assets\/order-form-[^/]+\.js$/);
+    await page.goto(`/services/design/${service.id}`);
+    await hydrated(page);
+    expect(await page.locator('.order-box form').count(), 'the server rendered the order form').toBe(1);
+    await expect.poll(() => pageCode.asked).toBe(true);
+    await page.getByRole('link', { name: 'Написать продавцу' }).click();
+    const loaded = page.waitForResponse(/\/assets\/service-page-/);
+    pageCode.open();
+    await loaded;
+    await page.waitForURL((url) => url.pathname === '/profile/messages' && url.searchParams.get('to') === seller.id, { timeout: 10_000 });
+    formCode.open();
   });
 });

@@ -29,6 +29,11 @@ const PROFILE_PAGES = [
 ];
 
 const ADMIN_MENU_PAGES = [
+  '/admin',
+  '/admin/settings',
+  '/admin/route-rules',
+  '/admin/audit',
+  '/admin/search-suggestions',
   '/admin/bids',
   '/admin/orders',
   '/admin/appeals',
@@ -37,8 +42,9 @@ const ADMIN_MENU_PAGES = [
   '/admin/users',
   '/admin/projects',
   '/admin/services',
+  '/admin/blog',
 ];
-const ITEM_PAGES = [`/profile/items/${ITEM_ID}/edit`, `/admin/users/${ITEM_ID}`, `/admin/projects/${ITEM_ID}/edit`, `/admin/services/${ITEM_ID}/edit`];
+const ITEM_PAGES = [`/profile/items/${ITEM_ID}/edit`, `/admin/users/${ITEM_ID}`, `/admin/projects/${ITEM_ID}/edit`, `/admin/services/${ITEM_ID}/edit`, `/admin/blog/${ITEM_ID}/edit`];
 
 /**
  * The page's heading is present and non-empty, and the document title follows "{title} - Подряд"
@@ -106,16 +112,16 @@ describe('route guards', () => {
     const { user, token } = await e2e.user({ role: 'admin' });
     const { page } = await e2e.open({ token });
 
-    // /admin has no page of its own.
+    // /admin is the admin home (ADR 036).
     expect(await visit(page, '/admin')).toBe(200);
-    expect(pathOf(page)).toBe('/admin/users');
+    expect(pathOf(page)).toBe('/admin');
     expect([...(await sideMenuLinks(page, 'Администрирование'))].sort()).toEqual([...ADMIN_MENU_PAGES].sort());
     await expectHeading(page);
     await checkA11y(page);
 
     // Every menu entry opens its page (client-side), marked as the current one, with its heading.
     const menu = page.getByRole('navigation', { name: 'Администрирование' });
-    for (const href of ADMIN_MENU_PAGES.filter((h) => h !== '/admin/users')) {
+    for (const href of ADMIN_MENU_PAGES.filter((h) => h !== '/admin')) {
       const link = menu.locator(`a[href="${href}"]`);
       const before = await page.evaluate(() => document.querySelector('main')?.innerHTML);
       await link.click();
@@ -133,9 +139,9 @@ describe('route guards', () => {
     expect(await page.getByRole('navigation', { name: 'Администрирование' }).count()).toBe(1);
     await checkA11y(page);
 
-    // The user menu leads admins to the admin area.
+    // The user menu leads admins to the admin area's home (the overview).
     await userMenuToggle(page).click();
-    expect(await page.getByRole('link', { name: 'Администрирование' }).getAttribute('href')).toBe('/admin/users');
+    expect(await page.getByRole('link', { name: 'Администрирование' }).getAttribute('href')).toBe('/admin');
   });
 
   it('sends a signed-in user away from /login and /reg', async () => {

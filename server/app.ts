@@ -19,7 +19,7 @@ import { Tokens, requireAdmin, tokenOf, userForToken } from './lib/auth.ts';
 import { LOOKUP_CACHE_CONTROL, LOOKUP_ENDPOINTS, lookupRoutes, LookupService, type LookupList } from './modules/lookups/index.ts';
 import { FastAnswers } from './lib/fast-answers.ts';
 import { ratesRoutes, RatesService } from './modules/rates/index.ts';
-import { routeRuleRoutes, RouteRuleService } from './modules/route-rules/index.ts';
+import { ROUTE_RULES_CHANGED_JOB, routeRuleRoutes, RouteRuleService } from './modules/route-rules/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
 import { docsRoutes } from './modules/docs/index.ts';
 import { seoRoutes } from './modules/seo/index.ts';
@@ -34,13 +34,17 @@ import { paymentRatesRoutes, paymentRoutes, PaymentService } from './modules/pay
 import { dashboardRoutes, DashboardService } from './modules/dashboard/index.ts';
 import { orderRoutes, OrderService } from './modules/orders/index.ts';
 import { reviewRoutes, ReviewService } from './modules/reviews/index.ts';
+import { blogRoutes, BlogService } from './modules/blog/index.ts';
+import { appealRoutes, AppealService } from './modules/appeals/index.ts';
+import { disputeRoutes, DisputeService } from './modules/disputes/index.ts';
 import { bidRoutes, BidService } from './modules/bids/index.ts';
 import { notificationRoutes, NotificationService } from './modules/notifications/index.ts';
 import { presentMe, userRoutes, UserService } from './modules/users/index.ts';
 import { authRoutes, AuthService } from './modules/auth/index.ts';
-import { adminSettingsRoutes, adminUserRoutes, AdminUserService } from './modules/admin/index.ts';
+import { adminOverviewRoutes, adminSettingsRoutes, adminUserRoutes, AdminUserService, OverviewService } from './modules/admin/index.ts';
 import { FileService, filesRoutes } from './modules/files/index.ts';
-import { SettingsService } from './platform/settings.ts';
+import { SETTINGS_CHANGED_JOB, SettingsService } from './platform/settings.ts';
+import { settingsSchema } from '#contract/settings';
 import { createMailer, type Mailer } from './lib/mail.ts';
 import { Turnstile } from './lib/turnstile.ts';
 import { LocalStorage, uploadsRoot } from './lib/storage.ts';
@@ -87,6 +91,8 @@ export interface Services {
   auth: AuthService;
   users: UserService;
   adminUsers: AdminUserService;
+  /** The admin home's figures (ADR 036). */
+  overview: OverviewService;
   files: FileService;
   settings: SettingsService;
   serviceCatalog: ServiceCatalog;
@@ -98,10 +104,16 @@ export interface Services {
   bids: BidService;
   orders: OrderService;
   reviews: ReviewService;
+  /** Appeals to the administration (issue 14). */
+  appeals: AppealService;
+  /** Disputes over orders (issue 14, ADR 034). */
+  disputes: DisputeService;
   payments: PaymentService;
   /** The profile dashboard and referral page (issue 13). */
   dashboard: DashboardService;
   notifications: NotificationService;
+  /** The blog (ADR 037). */
+  blog: BlogService;
   /** Guests' rendered pages, kept for seconds (ADR 021). */
   pageCache: PageCache;
 }
@@ -233,8 +245,13 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
   });
   // Links in letters point at the public origin, else at the address the server listens on.
   const siteUrl = () => origin.site();
-  const letters = new Letters({ brand: env.BRAND_NAME, siteUrl, secret: env.JWT_SECRET });
   const { withTx } = platform;
+  // The brand is an operator setting (ADR 036) whose default is this deployment's BRAND_NAME.
+  const brandDefault = settingsSchema.shape['brand.name'].safeParse(env.BRAND_NAME);
+  const settings = new SettingsService(db, withTx, logger, brandDefault.success ? { 'brand.name': brandDefault.data } : {});
+  // Letters take the brand synchronously (they are built inside transactions): the last read, warmed here.
+  settings.all().catch(() => {});
+  const letters = new Letters({ brand: () => settings.latest()['brand.name'], siteUrl, secret: env.JWT_SECRET });
   const auth = new AuthService({
     db,
     tokens,
@@ -253,7 +270,6 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
     ),
     onRevoke: (userId) => realtime.disconnectUser(userId),
   });
-  const settings = new SettingsService(db, withTx, logger);
   const seen = new SeenToday(env.REDIS_URL ? limiter : null, logger);
   // The search's synonym dictionary is an operator setting (ADR 028): a change reaches every instance with the settings.
   const synonyms = async () => (await settings.all())['search.synonyms'];
@@ -292,20 +308,22 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
     sandbox: env.PAYMENTS_SANDBOX,
     log: logger,
   });
-  const serviceCatalog = new ServiceCatalog({ db, realtime, withTx, letters, log: logger, seen, synonyms });
+  const disputes = new DisputeService({ db, platform, settings, letters, realtime, chat, orders, limiter, log: logger });
+  const serviceCatalog = new ServiceCatalog({ db, realtime, withTx, letters, log: logger, seen, synonyms, minPrice: () => settings.get('services.minPrice') });
   const services: Services = {
     platform,
     letters,
     tokens,
     lookups: new LookupService(db),
     rates,
-    routeRules: new RouteRuleService(db),
+    routeRules: new RouteRuleService(db, withTx),
     realtime,
     mailer,
     limiter,
     auth,
     users: new UserService({ db, auth, tokens, withTx, letters }),
     adminUsers: new AdminUserService(db, auth),
+    overview: new OverviewService({ db, clock: platform.clock, disputes }),
     files: new FileService(db, new LocalStorage(uploadsRoot(env.DATA_DIR)), { settings, limiter }),
     settings,
     serviceCatalog,
@@ -319,7 +337,10 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
     payments,
     dashboard: new DashboardService({ db, settings, clock: platform.clock }),
     reviews: new ReviewService({ db, platform, settings, letters }),
+    appeals: new AppealService({ db, platform, settings, letters, disputes }),
+    disputes,
     notifications,
+    blog: new BlogService({ db, platform }),
     pageCache: new PageCache(),
   };
   app.decorate('services', services);
@@ -432,7 +453,8 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
   await app.register(adminUserRoutes, { adminUsers: services.adminUsers, reads });
   await app.register(filesRoutes, { files: services.files, tokens, db, reads });
   await app.register(adminSettingsRoutes, { settings: services.settings, reads });
-  await app.register(seoRoutes, { db, origin: (request) => origin.of(request) });
+  await app.register(adminOverviewRoutes, { overview: services.overview, db, reads });
+  await app.register(seoRoutes, { db, blog: services.blog, origin: (request) => origin.of(request) });
   await app.register(searchSuggestionRoutes, { suggestions: services.searchSuggestions, reads });
   await app.register(servicesRoutes, {
     catalog: services.serviceCatalog,
@@ -451,7 +473,10 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
   await app.register(paymentRoutes, { payments, reads });
   await app.register(dashboardRoutes, { dashboard: services.dashboard, reads });
   await app.register(reviewRoutes, { reviews: services.reviews, reads });
+  await app.register(disputeRoutes, { disputes: services.disputes, reads });
   await app.register(notificationRoutes, { notifications, reads });
+  await app.register(blogRoutes, { blog: services.blog, reads });
+  await app.register(appealRoutes, { appeals: services.appeals, reads });
 
   app.get('/api/*', { schema: { hide: true } }, async (_request, reply) =>
     reply.status(404).send({ status: 404, message: MESSAGES.notFound }),
@@ -464,6 +489,21 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
     realtime.toOtherInstances('pagesChanged');
   });
   realtime.onOtherInstances('pagesChanged', () => pageCache.clear());
+  // An operator's settings: this instance and the others read them afresh (ADR 036).
+  const settingsChanged = () => {
+    settings.forget();
+    settings.all().catch(() => {});
+  };
+  platform.dispatcher.handle(SETTINGS_CHANGED_JOB, async () => {
+    settingsChanged();
+    realtime.toOtherInstances('settingsChanged');
+  });
+  realtime.onOtherInstances('settingsChanged', settingsChanged);
+  platform.dispatcher.handle(ROUTE_RULES_CHANGED_JOB, async () => {
+    services.routeRules.forget();
+    realtime.toOtherInstances('routeRulesChanged');
+  });
+  realtime.onOtherInstances('routeRulesChanged', () => services.routeRules.forget());
 
   if (web) {
     const buildId = readBuildId();
@@ -479,10 +519,12 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
       policy: (hashes) => contentSecurityPolicy({ hashes }),
     };
     await mountWebApp(app, async (request, reported): Promise<SsrContext> => {
-      const user = await userForToken(db, services.tokens, tokenOf(request));
+      const [user, operator] = await Promise.all([userForToken(db, services.tokens, tokenOf(request)), settings.all()]);
       return {
         config: {
-          brand: env.BRAND_NAME,
+          brand: operator['brand.name'],
+          description: operator['brand.description'],
+          minServicePrice: operator['services.minPrice'],
           dev: env.PUBLIC_DEV,
           apiBase: '',
           siteUrl: origin.of(request),

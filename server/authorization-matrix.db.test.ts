@@ -38,6 +38,7 @@ import { systemActor } from './platform/actor.ts';
 import { postTransfer } from './modules/ledger/index.ts';
 import { bids } from './db/schema/money.ts';
 import { notifications } from './db/schema/notifications.ts';
+import { appeals } from './db/schema/appeals.ts';
 import { payOrderForTest } from './modules/orders/testing.ts';
 
 /** A cell: the status, or a known defect (the right status, and today's until it is fixed). */
@@ -201,6 +202,18 @@ const orderParty = (party: 'owner' | 'other'): Expect => ({
   admin: 403,
 });
 
+/** Disputes (issue 14): a dispute the owner (the seller) opened on a fresh paid order of theirs with `other`. */
+async function freshDispute(w: MatrixWorld): Promise<string> {
+  const orderId = await freshOrder(w);
+  const dispute = await w.app.services.disputes.create(w.user('owner'), {
+    order_id: orderId,
+    reason: 'not_accepted',
+    description: 'Заказчик не отвечает и не принимает работу уже неделю.',
+    files: [],
+  });
+  return dispute._id;
+}
+
 /**
  * Reviews (issue 13): `other`'s review (as the customer) of a fresh completed order of the owner's service, hidden, or
  * published by the owner's review of their own.
@@ -211,6 +224,30 @@ async function freshReview(w: MatrixWorld, published = true): Promise<string> {
   const review = await reviews.create(w.user('other'), orderId, { rating: 5, text: 'Отличная работа, спасибо!' });
   if (published) await reviews.create(w.user('owner'), orderId, { rating: 5, text: '' });
   return review._id;
+}
+
+/** A post of the admin's, a draft unless `published` (ADR 037). */
+async function freshPost(w: MatrixWorld, published = true): Promise<string> {
+  const { blog } = w.app.services;
+  const admin = w.user('admin');
+  const post = await blog.create(admin, { title: 'Как работает безопасная сделка', description: 'Коротко о том, как деньги ждут сдачи работы.', body: '## Шаги\n\n- оплата\n- работа', cover: null });
+  if (published) await blog.setStatus(admin, post._id, 'published');
+  return post._id;
+}
+const BLOG_POST = { title: 'Как написать техническое задание', description: 'Что указать в задаче, чтобы получить точные отклики.', body: '# ТЗ\n\nТекст.', cover: null };
+/** Appeals (issue 14): a fresh new question of the owner's to the administration (written directly: no daily limit). */
+async function freshAppeal(w: MatrixWorld): Promise<string> {
+  const [row] = await w.database.db
+    .insert(appeals)
+    .values({ authorId: w.user('owner').id, subject: 'question', text: 'Как вывести деньги на карту?' })
+    .returning({ id: appeals.id });
+  return row!.id;
+}
+let rules = 0;
+const freshRuleBody = () => ({ path: `/matrix-old-${++rules}`, kind: 'redirect', target: '/services' });
+/** A route rule made by the admin for one cell. */
+async function freshRule(w: MatrixWorld): Promise<string> {
+  return (await w.app.services.routeRules.save(w.user('admin'), { ...freshRuleBody(), kind: 'redirect' }))._id;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -359,6 +396,7 @@ const MATRIX = {
 
   'favorites.list': { expect: signedIn(), request: () => ({}) },
   'favorites.items': { expect: signedIn(), request: () => ({ query: { type: 'service' } }) },
+  'favorites.recent': { expect: signedIn(), request: () => ({}) },
   'favorites.toggle': {
     writes: true,
     expect: signedIn(),
@@ -627,6 +665,61 @@ const MATRIX = {
   'reviews.ofService': { expect: everyone(), request: (w) => ({ params: { id: w.fixed.service } }) },
   'reviews.ofUser': { expect: everyone(), request: (w) => ({ params: { id: w.user('owner').id } }) },
   'admin.reviews.remove': { writes: true, expect: adminOnly(), request: async (w) => ({ params: { id: await freshReview(w) } }) },
+
+  // The blog (ADR 037): guests read published posts; admins write.
+  'blog.list': { expect: everyone(), request: () => ({ query: { page: '1' } }) },
+  'blog.get': { expect: everyone(), request: async (w) => ({ params: { id: await freshPost(w) } }) },
+  'admin.blog.list': { expect: adminOnly(), request: () => ({ query: { page: '1' } }) },
+  'admin.blog.get': { expect: adminOnly(), request: async (w) => ({ params: { id: await freshPost(w, false) } }) },
+  'admin.blog.create': { writes: true, expect: adminOnly(), request: () => ({ body: BLOG_POST }) },
+  'admin.blog.update': { writes: true, expect: adminOnly(), request: async (w) => ({ params: { id: await freshPost(w, false) }, body: BLOG_POST }) },
+  'admin.blog.setStatus': { writes: true, expect: adminOnly(), request: async (w) => ({ params: { id: await freshPost(w, false) }, body: { status: 'published' } }) },
+  'admin.blog.remove': { writes: true, expect: adminOnly(), request: async (w) => ({ params: { id: await freshPost(w) } }) },
+  'admin.blog.preview': { expect: adminOnly(), request: () => ({ body: { body: '**Жирный** текст' } }) },
+  // Appeals (issue 14): any member writes one; it is its author's (others are told it does not exist) and the admins'.
+  'appeals.create': { writes: true, expect: signedIn(), request: () => ({ body: { subject: 'question', text: 'Как вывести деньги на карту?' } }) },
+  'appeals.mine': { expect: signedIn(), request: () => ({ query: {} }) },
+  // A complaint about the owner's public service: anyone signed in may name it, the owner not their own (400).
+  'appeals.target': { expect: { ...signedIn(), owner: 400 }, request: (w) => ({ query: { subject: 'service', object: w.fixed.service } }) },
+  'appeals.get': { expect: { ...signedIn(404), owner: 200 }, request: async (w) => ({ params: { id: await freshAppeal(w) } }) },
+  'admin.appeals.list': { expect: adminOnly(), request: () => ({ query: { status: 'new' } }) },
+  'admin.appeals.get': { expect: adminOnly(), request: async (w) => ({ params: { id: await freshAppeal(w) } }) },
+  'admin.appeals.take': { writes: true, expect: adminOnly(), request: async (w) => ({ params: { id: await freshAppeal(w) } }) },
+  'admin.appeals.answer': {
+    writes: true,
+    expect: adminOnly(),
+    request: async (w) => ({ params: { id: await freshAppeal(w) }, body: { answer: 'Выводите через раздел «Финансы».' } }),
+  },
+  // The admin area (issue 14, ADR 036): the overview, route rules (each cell its own path) and the audit log.
+  'admin.overview': { expect: adminOnly(), request: () => ({ query: { period: '7' } }) },
+  'admin.routeRules.list': { expect: adminOnly(), request: () => ({ query: { kind: 'redirect' } }) },
+  'admin.routeRules.create': { writes: true, expect: adminOnly(), request: () => ({ body: freshRuleBody() }) },
+  'admin.routeRules.update': { writes: true, expect: adminOnly(), request: async (w) => ({ params: { id: await freshRule(w) }, body: freshRuleBody() }) },
+  'admin.routeRules.remove': { writes: true, expect: adminOnly(), request: async (w) => ({ params: { id: await freshRule(w) } }) },
+  'admin.audit.list': { expect: adminOnly(), request: (w) => ({ query: { actor: w.user('admin').id, action: 'settings.' } }) },
+  // Disputes (issue 14): either party of a paid order opens one (an admin may not for them, a stranger does not
+  // know the order); only its opener cancels it.
+  'disputes.create': {
+    writes: true,
+    expect: { ...orderParty('owner'), other: 200 },
+    request: async (w) => ({
+      body: { order_id: await freshOrder(w), reason: 'poor_quality', description: 'Результат не соответствует заданию: нет исходников.' },
+    }),
+  },
+  'disputes.mine': { expect: signedIn(), request: () => ({ query: { status: 'open' } }) },
+  'disputes.cancel': {
+    writes: true,
+    expect: { ...signedIn(404), owner: 200, other: 403, admin: 403 },
+    request: async (w) => ({ params: { id: await freshDispute(w) } }),
+  },
+  'admin.disputes.list': { expect: adminOnly(), request: () => ({ query: { status: 'open', flagged: 'false' } }) },
+  'admin.disputes.get': { expect: adminOnly(), request: async (w) => ({ params: { id: await freshDispute(w) } }) },
+  'admin.disputes.take': { writes: true, expect: adminOnly(), request: async (w) => ({ params: { id: await freshDispute(w) } }) },
+  'admin.disputes.resolve': {
+    writes: true,
+    expect: adminOnly(),
+    request: async (w) => ({ params: { id: await freshDispute(w) }, body: { outcome: 'split', seller_percent: 30 } }),
+  },
 } satisfies Record<RouteName, Row>;
 
 /**
@@ -634,6 +727,24 @@ const MATRIX = {
  * person, naming someone else's file). Not part of the ROUTES coverage check; each is one more line of evidence.
  */
 const VARIANTS: (Row & { name: RouteName; label: string })[] = [
+  {
+    name: 'blog.get',
+    label: 'a draft post (only admins may preview it; anyone else is told it does not exist)',
+    expect: { ...everyone(404), admin: 200 },
+    request: async (w) => ({ params: { id: await freshPost(w, false) } }),
+  },
+  {
+    name: 'appeals.target',
+    label: "a complaint about the owner's paused service (the owner's and admins' only: everyone else 404)",
+    expect: { ...signedIn(404), owner: 400, admin: 200 },
+    request: (w) => ({ query: { subject: 'service', object: w.fixed.pausedService } }),
+  },
+  {
+    name: 'appeals.target',
+    label: "an objection to the moderation of the owner's paused service (the owner's own only)",
+    expect: { ...signedIn(404), owner: 200 },
+    request: (w) => ({ query: { subject: 'moderation', object: w.fixed.pausedService } }),
+  },
   {
     name: 'reviews.answer',
     label: 'a hidden review (double-blind: the person it is about does not know it exists; its author and admins do)',

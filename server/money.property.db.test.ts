@@ -12,9 +12,12 @@
  * - every person's balances are explained by the final states: top-ups, paid and refunded orders, completed sales
  *   less the commission, withdrawals held or paid, and the referral rewards of completed orders (issue 13): some
  *   customers and a seller were brought by a referrer, one of them more than referrals.months ago; the
- *   referral-expense clearing account ends every settlement at zero.
+ *   referral-expense clearing account ends every settlement at zero;
+ * - disputes (issue 14, ADR 034): opened by either party, cancelled by the opener, resolved by an admin with a random
+ *   seller share — a disputed order's escrow is untouched, a resolved one settled once with the seller's share (less
+ *   the commission, whose referral rewards follow the share) and the rest refunded.
  *
- *   npx vitest run server/money.property.db.test.ts                    CI: fixed seed, MONEY_RUNS (default 8)
+ *   npx vitest run server/money.property.db.test.ts                    CI: fixed seed, MONEY_RUNS (default 12)
  *   MONEY_RUNS=100 MONEY_SEED=7 npx vitest run server/money.property.db.test.ts     a longer run
  */
 import { randomUUID } from 'node:crypto';
@@ -26,11 +29,12 @@ import { call, type Answer } from './test/api.ts';
 import { createUser } from './db/factories.ts';
 import { createService } from './db/catalog-factories.ts';
 import { ledgerAccounts, ledgerTransfers, orders, withdrawals } from './db/schema/money.ts';
+import { disputes } from './db/schema/disputes.ts';
 import { users, type UserRow } from './db/schema/users.ts';
 import { systemActor } from './platform/actor.ts';
 import { balanceOf, balancesOf, checkLedger, postTransfer } from './modules/ledger/index.ts';
 
-const RUNS = Number(process.env.MONEY_RUNS ?? 8);
+const RUNS = Number(process.env.MONEY_RUNS ?? 12);
 const SEED = Number(process.env.MONEY_SEED ?? 20_261_123);
 const TOP_UP = 2_000_000;
 const CARD = '4111 1111 1111 1111';
@@ -93,6 +97,8 @@ async function world() {
     referredBy,
     orders: [] as string[],
     withdrawals: [] as string[],
+    /** The disputes opened, with who opened them. */
+    disputes: [] as { id: string; opener: Person }[],
     everyone: [...customers, ...sellers, ...referrers],
   };
 }
@@ -109,7 +115,10 @@ type Action =
   | { t: 'deliver' | 'revision' | 'accept'; order: number }
   | { t: 'cancel'; order: number; bySeller: boolean }
   | { t: 'withdraw'; person: number; amount: number }
-  | { t: 'decide'; withdrawal: number; approve: boolean };
+  | { t: 'decide'; withdrawal: number; approve: boolean }
+  | { t: 'dispute'; order: number; bySeller: boolean }
+  | { t: 'cancelDispute'; dispute: number }
+  | { t: 'resolve'; dispute: number; percent: number; twice: boolean };
 
 const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ t: fc.constant('order' as const), customer: fc.nat(5), seller: fc.nat(3) }) },
@@ -120,6 +129,12 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ t: fc.constant('cancel' as const), order: fc.nat(20), bySeller: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('withdraw' as const), person: fc.nat(10), amount: fc.integer({ min: 50_000, max: 400_000 }) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('decide' as const), withdrawal: fc.nat(10), approve: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('dispute' as const), order: fc.nat(20), bySeller: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('cancelDispute' as const), dispute: fc.nat(10) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ t: fc.constant('resolve' as const), dispute: fc.nat(10), percent: fc.oneof(fc.constant(0), fc.constant(100), fc.integer({ min: 0, max: 100 })), twice: fc.boolean() }),
+  },
 );
 
 /** The order's parties, read afresh (a batch may have just made it). */
@@ -176,6 +191,28 @@ async function run(w: World, a: Action): Promise<Answer[]> {
       if (res.status === 200 && id) w.withdrawals.push(id);
       return [res];
     }
+    case 'dispute': {
+      const id = pick(w.orders, a.order);
+      if (!id) return [];
+      const { customer, seller } = await partiesOf(w, id);
+      const opener = a.bySeller ? seller : customer;
+      const res = await post(opener.token, '/api/disputes/', { order_id: id, reason: 'other', description: 'Не можем договориться о результате работы.' });
+      const disputeId = (res.body.result as { _id?: string } | undefined)?._id;
+      if (res.status === 200 && disputeId) w.disputes.push({ id: disputeId, opener });
+      return [res];
+    }
+    case 'cancelDispute': {
+      const dispute = pick(w.disputes, a.dispute);
+      if (!dispute) return [];
+      return [await call(t.app, 'DELETE', `/api/disputes/${dispute.id}`, { token: dispute.opener.token })];
+    }
+    case 'resolve': {
+      const dispute = pick(w.disputes, a.dispute);
+      if (!dispute) return [];
+      const body = a.percent === 0 ? { outcome: 'refund' } : a.percent === 100 ? { outcome: 'release' } : { outcome: 'split', seller_percent: a.percent };
+      // Twice at once: two admins' tabs; one decision, the other a 409.
+      return Promise.all((a.twice ? [1, 2] : [1]).map(() => post(w.admin.token, `/api/admin/disputes/${dispute.id}/resolve`, body)));
+    }
     case 'decide': {
       const id = pick(w.withdrawals, a.withdrawal);
       if (!id) return [];
@@ -212,19 +249,37 @@ async function checkInvariants(w: World, answers: Answer[]) {
   const expected = new Map<string, { available: number; held: number }>(w.everyone.map((p) => [p.row.id, { available: 0, held: 0 }]));
   for (const c of w.customers) expected.get(c.row.id)!.available += TOP_UP;
 
+  const decided = rows.length
+    ? await t.database.db.select().from(disputes).where(inArray(disputes.orderId, rows.map((o) => o.id)))
+    : [];
   for (const o of rows) {
     const paid = (await transferKeys(`escrow:${o.id}`)).length;
-    const settled = (await transferKeys(`settle:${o.id}`)).length;
+    const keys = await transferKeys(`settle:${o.id}`);
+    const settled = keys.filter((k) => k === `settle:${o.id}`).length;
     const escrow = await escrowOf(o.id);
     const where = `order ${o.id} (${o.status})`;
     expect(paid, `${where}: paid at most once`).toBeLessThanOrEqual(1);
     expect(settled, `${where}: settled at most once`).toBeLessThanOrEqual(1);
+    const mine = decided.filter((d) => d.orderId === o.id);
+    const resolved = mine.filter((d) => d.status === 'resolved');
+    expect(resolved.length, `${where}: one decision at most`).toBeLessThanOrEqual(1);
+    expect(mine.filter((d) => d.status === 'open').length, `${where}: one open dispute at most`).toBe(o.status === 'disputed' ? 1 : 0);
+    const decision = resolved[0];
+    // The seller's share of the escrow: the whole price on completion, a decision's share after a dispute.
+    const share = decision ? decision.sellerAmount! : o.status === 'completed' ? o.price : 0;
+    if (decision) {
+      expect(decision.sellerAmount! + decision.customerAmount!, `${where}: the decision splits the price`).toBe(o.price);
+      expect(o.status, `${where}: the decision's final state`).toBe(share > 0 ? 'completed' : 'cancelled');
+    }
+    // A split's refund is a transfer of its own, in the decision's transaction.
+    expect(keys.length - settled, `${where}: a split's refund`).toBe(decision && share > 0 && share < o.price ? 1 : 0);
     switch (o.status) {
       case 'awaiting_payment':
         expect([paid, settled, escrow], where).toEqual([0, 0, 0]);
         break;
       case 'in_progress':
       case 'delivered':
+      case 'disputed':
         expect([paid, settled, escrow], where).toEqual([1, 0, o.price]);
         expect(o.paidAt, where).not.toBeNull();
         break;
@@ -243,8 +298,9 @@ async function checkInvariants(w: World, answers: Answer[]) {
     if (paid) customer.available -= o.price;
     if (o.status === 'cancelled' && paid) customer.available += o.price;
     if (o.status === 'completed') {
-      const commission = Math.round((o.price * o.commissionBp) / 10_000);
-      seller.available += o.price - commission;
+      const commission = Math.round((share * o.commissionBp) / 10_000);
+      seller.available += share - commission;
+      customer.available += o.price - share;
       // The buyer's referrer first, then the seller's, together never above the commission (ADR 025).
       let left = commission;
       for (const [personId, bp] of [
@@ -253,7 +309,7 @@ async function checkInvariants(w: World, answers: Answer[]) {
       ] as const) {
         const ref = w.referredBy.get(personId);
         if (!ref?.within) continue;
-        const reward = Math.min(Math.round((o.price * bp) / 10_000), left);
+        const reward = Math.min(Math.round((share * bp) / 10_000), left);
         left -= reward;
         expected.get(ref.referrer)!.available += reward;
         if (reward > 0) rewardsPaid++;
@@ -277,28 +333,29 @@ async function checkInvariants(w: World, answers: Answer[]) {
 }
 
 describe('the money loop under random concurrent use', () => {
-  it(`keeps every invariant (seed ${SEED}, ${RUNS} runs)`, async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(fc.array(action, { minLength: 1, maxLength: 4 }), { minLength: 10, maxLength: 24 }), async (batches) => {
-        const w = await world();
-        const answers: Answer[] = [];
-        for (const batch of batches) {
-          const results = await Promise.all(batch.map((a) => run(w, a)));
-          results.forEach((res, i) => {
-            answers.push(...res);
-            const name = batch[i]!.t === 'decide' ? `decide:${(batch[i] as { approve: boolean }).approve}` : batch[i]!.t;
-            if (res.some((r) => r.status === 200)) succeeded.set(name, (succeeded.get(name) ?? 0) + 1);
-          });
-        }
-        await checkInvariants(w, answers);
-      }),
-      { seed: SEED, numRuns: RUNS, endOnFailure: true },
-    );
+  it(`keeps every invariant (seed ${SEED}, ${RUNS} runs, more rounds until every action kind went through)`, async () => {
+    const property = fc.asyncProperty(fc.array(fc.array(action, { minLength: 1, maxLength: 4 }), { minLength: 10, maxLength: 24 }), async (batches) => {
+      const w = await world();
+      const answers: Answer[] = [];
+      for (const batch of batches) {
+        const results = await Promise.all(batch.map((a) => run(w, a)));
+        results.forEach((res, i) => {
+          answers.push(...res);
+          const name = batch[i]!.t === 'decide' ? `decide:${(batch[i] as { approve: boolean }).approve}` : batch[i]!.t;
+          if (res.some((r) => r.status === 200)) succeeded.set(name, (succeeded.get(name) ?? 0) + 1);
+        });
+      }
+      await checkInvariants(w, answers);
+    });
+    const kinds = ['order', 'pay', 'deliver', 'revision', 'accept', 'cancel', 'withdraw', 'decide:true', 'decide:false', 'dispute', 'cancelDispute', 'resolve'];
+    const missing = () => kinds.filter((k) => !succeeded.get(k));
+    // The seed fixes the actions, not how concurrent requests interleave (PGlite and PostgreSQL, a busy machine):
+    // an action kind that happened to fail every time gets up to three more rounds of the same size, each checked.
+    for (let round = 0; round < 4 && (round === 0 || missing().length > 0); round++) {
+      await fc.assert(property, { seed: SEED + round, numRuns: RUNS, endOnFailure: true });
+    }
     // Not a vacuous pass: every kind of action went through at least once.
     expect(rewardsPaid, 'referral rewards paid').toBeGreaterThan(0);
-    const kinds = ['order', 'pay', 'deliver', 'revision', 'accept', 'cancel', 'withdraw', 'decide:true', 'decide:false'];
-    expect(Object.fromEntries(kinds.map((k) => [k, (succeeded.get(k) ?? 0) > 0])), JSON.stringify(Object.fromEntries(succeeded))).toEqual(
-      Object.fromEntries(kinds.map((k) => [k, true])),
-    );
+    expect(missing(), JSON.stringify(Object.fromEntries(succeeded))).toEqual([]);
   }, 240_000);
 });

@@ -9,13 +9,16 @@ import { startServer, type RunningServer } from './server.ts';
 import { createTestDatabase } from './test/database.ts';
 import { SignJWT } from 'jose';
 import { TEST_SECRET, testEnv } from './test/app.ts';
+import { blogPosts } from './db/schema/blog.ts';
 import { users } from './db/schema/users.ts';
 import { services } from './db/schema/catalog.ts';
 import { DEMO_SERVICES, demoPasswordFile } from './db/seed/demo.ts';
 import { DEMO_TOP_UP, DEMO_WITHDRAWAL } from './db/seed/demo-orders.ts';
 import { DEMO_UNREAD } from './db/seed/demo-notifications.ts';
 import { notifications } from './db/schema/notifications.ts';
+import { appeals } from './db/schema/appeals.ts';
 import { orderDeliveries, orders, payments, withdrawals } from './db/schema/money.ts';
+import { disputes } from './db/schema/disputes.ts';
 import { chats, messages } from './db/schema/chat.ts';
 import { reviews } from './db/schema/reviews.ts';
 import { balancesOf, checkLedger } from './modules/ledger/index.ts';
@@ -110,6 +113,20 @@ describe('boot', () => {
     expect(await server.database.db.select().from(services)).toHaveLength(DEMO_SERVICES.length);
   });
 
+  it('seeds the blog: three published articles guests can read, and a draft they cannot (ADR 037)', async () => {
+    const list = await fetch(`${server.url}/api/blog`);
+    const { result, total } = (await list.json()) as { result: { _id: string; title: string; cover: string | null }[]; total: number };
+    expect(total).toBe(3);
+    expect(result.map((p) => p.title)).toEqual(['Как выбрать исполнителя: на что смотреть, кроме цены', 'Как написать техническое задание, чтобы получить точные отклики', 'Как работает безопасная сделка']);
+    for (const post of result) {
+      expect((await fetch(`${server.url}${post.cover}`)).status).toBe(200);
+      const article = (await (await fetch(`${server.url}/api/blog/${post._id}`)).json()) as { result: { html: string } };
+      expect(article.result.html).toContain('<h2>');
+    }
+    const [draft] = await server.database.db.select().from(blogPosts).where(eq(blogPosts.status, 'draft'));
+    expect((await fetch(`${server.url}/api/blog/${draft!.id}`)).status).toBe(404);
+  });
+
   it('seeds bids: three waiting on the demo customer’s project (the flag up), two of the demo seller', async () => {
     const db = server.database.db;
     const [customer] = await db.select().from(users).where(eq(users.email, 'customer@example.com'));
@@ -128,9 +145,9 @@ describe('boot', () => {
     const [seller] = await db.select().from(users).where(eq(users.email, 'seller@example.com'));
     const mine = await db.select().from(orders).where(eq(orders.customerId, customer!.id));
     const states = mine.map((o) => `${o.status}${o.cancelProposedBy ? '+proposal' : ''}${o.bidId ? '+bid' : ''}`).sort();
-    expect(states).toEqual(['awaiting_payment', 'cancelled', 'completed', 'delivered', 'in_progress', 'in_progress+bid', 'in_progress+proposal']);
+    expect(states).toEqual(['awaiting_payment', 'cancelled', 'completed', 'delivered', 'disputed', 'in_progress', 'in_progress+bid', 'in_progress+proposal']);
     expect(new Set(mine.map((o) => o.sellerId)).size).toBeGreaterThanOrEqual(4);
-    expect(mine.filter((o) => o.sellerId === seller!.id).map((o) => o.status).sort()).toEqual(['completed', 'in_progress', 'in_progress']);
+    expect(mine.filter((o) => o.sellerId === seller!.id).map((o) => o.status).sort()).toEqual(['completed', 'disputed', 'in_progress', 'in_progress']);
 
     // Every order has its chat with the system messages of its steps; the delivered one carries the delivery.
     for (const order of mine) {
@@ -145,7 +162,7 @@ describe('boot', () => {
 
     // The money: 30 000 ₽ in, the paid orders in escrow or settled, the cancelled one refunded, the seller's share
     // of the completed one less the withdrawal waiting for the admin.
-    const paid = mine.filter((o) => ['in_progress', 'delivered'].includes(o.status)).reduce((s, o) => s + o.price, 0);
+    const paid = mine.filter((o) => ['in_progress', 'delivered', 'disputed'].includes(o.status)).reduce((s, o) => s + o.price, 0);
     const completed = mine.find((o) => o.status === 'completed')!;
     expect(await balancesOf(db, customer!.id)).toEqual({ available: DEMO_TOP_UP - paid - completed.price, held: 0 });
     const [withdrawal] = await db.select().from(withdrawals).where(eq(withdrawals.userId, seller!.id));
@@ -158,6 +175,18 @@ describe('boot', () => {
     const succeeded = await db.select().from(payments).where(and(eq(payments.customerId, customer!.id), eq(payments.status, 'succeeded')));
     expect(succeeded).toHaveLength(mine.length - 1);
     expect((await checkLedger(db)).problems).toEqual([]);
+  });
+
+  it('seeds one open dispute between the demo customer and the demo seller, on a delivered order (issue 14)', async () => {
+    const db = server.database.db;
+    const [customer] = await db.select().from(users).where(eq(users.email, 'customer@example.com'));
+    const [seller] = await db.select().from(users).where(eq(users.email, 'seller@example.com'));
+    const all = await db.select().from(disputes);
+    expect(all).toHaveLength(1);
+    expect(all[0]).toMatchObject({ status: 'open', openedBy: customer!.id, respondentId: seller!.id, reason: 'poor_quality', adminId: null });
+    const [order] = await db.select().from(orders).where(eq(orders.id, all[0]!.orderId));
+    expect(order).toMatchObject({ status: 'disputed', statusBeforeDispute: 'delivered', sellerId: seller!.id });
+    expect(await server.app.services.disputes.countOpen()).toBe(1);
   });
 
   it('seeds a referral chain through the real registration and non-empty dashboards for the demo seller and customer (issue 13)', async () => {
@@ -213,6 +242,19 @@ describe('boot', () => {
       if (email.startsWith('customer')) expect(mine.filter((n) => n.kind === 'bid.new')).toHaveLength(4);
       else expect(mine.map((n) => n.kind)).toEqual(expect.arrayContaining(['bid.accepted', 'order.event']));
     }
+  });
+
+  it('seeds the demo customer’s appeals (issue 14): a question answered by the demo admin, a complaint waiting', async () => {
+    const db = server.database.db;
+    const [customer] = await db.select().from(users).where(eq(users.email, 'customer@example.com'));
+    const mine = await db.select().from(appeals).where(eq(appeals.authorId, customer!.id));
+    expect(mine.map((a) => [a.subject, a.status]).sort()).toEqual([
+      ['question', 'closed'],
+      ['service', 'new'],
+    ]);
+    expect(mine.find((a) => a.status === 'closed')?.answer).toContain('«Настройки»');
+    const told = await db.select().from(notifications).where(and(eq(notifications.userId, customer!.id), eq(notifications.kind, 'appeal.answered')));
+    expect(told).toHaveLength(1);
   });
 
   it('gives every demo service 1–3 pictures: JPEGs its seller uploaded, served under /uploads/ and shown as card covers', async () => {

@@ -6,7 +6,9 @@ import { seedReference } from './db/seed/reference.ts';
 import { demoPassword, seedDemo, type DemoAccount } from './db/seed/demo.ts';
 import { seedDemoOrders } from './db/seed/demo-orders.ts';
 import { seedDemoReviews } from './db/seed/demo-reviews.ts';
+import { seedDemoDisputes } from './db/seed/demo-disputes.ts';
 import { seedDemoNotifications } from './db/seed/demo-notifications.ts';
+import { seedDemoAppeals } from './db/seed/demo-appeals.ts';
 import { ensureBootstrapAdmin } from './db/seed/admin.ts';
 import { buildApp } from './app.ts';
 import { LocalStorage, uploadsRoot } from './lib/storage.ts';
@@ -64,6 +66,10 @@ export async function startServer(
     await seedDemoOrders(app.services, database.db, demoAccounts);
     // Reviews and the ratings they make (ADR 029), through the same commands.
     await seedDemoReviews(app.services, database.db, demoAccounts);
+    // The demo customer's appeals: one answered, one new (issue 14).
+    await seedDemoAppeals(app.services, database.db);
+    // One open dispute between the demo customer and the demo seller (ADR 034).
+    await seedDemoDisputes(app.services, database.db, demoAccounts);
     // Notifications for the demo people, some unread (ADR 030).
     await seedDemoNotifications(database.db, demoAccounts);
   }

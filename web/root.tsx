@@ -13,7 +13,7 @@ import { Suspense } from 'react';
 import type { Route } from './+types/root';
 import './lib/load-context.ts';
 import { useNonce } from './lib/nonce.ts';
-import { DEFAULT_DESCRIPTION, errorMeta, ErrorScreen, LogoutModal, ShellEffects } from './features/shell/index.ts';
+import { descriptionOf, errorMeta, ErrorScreen, LogoutModal, ShellEffects } from './features/shell/index.ts';
 import { ProgressBar } from './components/ui/progress-bar.tsx';
 import { Toaster } from './components/ui/toaster.tsx';
 import { useShell } from './lib/use-shell.ts';
@@ -42,7 +42,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl
   currentUrl.href === nextUrl.href && defaultShouldRevalidate;
 
 export const meta: Route.MetaFunction = ({ error, matches }) =>
-  error ? errorMeta(matches, error) : [{ name: 'description', content: DEFAULT_DESCRIPTION }];
+  error ? errorMeta(matches, error) : [{ name: 'description', content: descriptionOf(matches) }];
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();

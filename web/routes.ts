@@ -1,8 +1,7 @@
 import { type RouteConfig, index, layout, route } from '@react-router/dev/routes';
 
-// SPEC §2 routes. Every route has an id; pages whose issue is not built yet share the placeholder
-// module, which shows their layout and heading (titles in web/features/shell/page-titles.ts).
-const page = (path: string, id: string) => route(path, 'routes/placeholder.tsx', { id });
+// SPEC §2 routes, each a page of its own (titles in web/features/shell/page-titles.ts), and the pages our own
+// features add (the admin's settings, route rules, audit log and blog; the sandbox payment page; unsubscribe).
 
 export default [
   layout('routes/route-rules.tsx', [
@@ -16,8 +15,9 @@ export default [
       route('projects/:slug/:projectId', 'routes/project-detail.tsx', { id: 'project' }),
       route('freelancers/:slug', 'routes/freelancers.tsx', { id: 'freelancers' }),
       route('user/:id', 'routes/user-profile.tsx', { id: 'user' }),
-      page('blog', 'blog'),
-      page('blog/:id', 'blog-post'),
+      // The blog (ADR 037).
+      route('blog', 'routes/blog.tsx', { id: 'blog' }),
+      route('blog/:id', 'routes/blog-post.tsx', { id: 'blog-post' }),
       ...(['faq', 'help', 'about', 'contacts', 'conditions'] as const).map((slug) =>
         route(slug, 'routes/static-page.tsx', { id: `static-${slug}` }),
       ),
@@ -56,11 +56,11 @@ export default [
       route('referral', 'routes/profile-referral.tsx', { id: 'profile-referral' }),
       route('reviews', 'routes/profile-reviews.tsx', { id: 'profile-reviews' }),
       route('notifications', 'routes/profile-notifications.tsx', { id: 'profile-notifications' }),
-      // Later issues.
-      ...(['disputes'] as const).map((p) => page(p, `profile-${p}`)),
+      // Disputes and appeals (issue 14): two tabs of one page.
+      route('disputes', 'routes/profile-disputes.tsx', { id: 'profile-disputes' }),
     ]),
     route('admin', 'layouts/admin-layout.tsx', [
-      index('routes/admin-index.tsx'),
+      index('routes/admin-index.tsx', { id: 'admin-home' }),
       route('users', 'routes/admin-users.tsx', { id: 'admin-users' }),
       route('users/:id', 'routes/admin-user.tsx', { id: 'admin-users-item' }),
       route('services', 'routes/admin-services.tsx', { id: 'admin-services' }),
@@ -74,8 +74,18 @@ export default [
       route('orders', 'routes/admin-orders.tsx', { id: 'admin-orders' }),
       // payments and withdrawals
       route('payments', 'routes/admin-payments.tsx', { id: 'admin-payments' }),
-      // Later issues.
-      ...(['appeals', 'disputes'] as const).map((p) => page(p, `admin-${p}`)),
+      // The blog (ADR 037).
+      route('blog', 'routes/admin-blog.tsx', { id: 'admin-blog' }),
+      route('blog/new', 'routes/admin-blog-edit.tsx', { id: 'admin-blog-new' }),
+      route('blog/:id/edit', 'routes/admin-blog-edit.tsx', { id: 'admin-blog-item-edit' }),
+      // Appeals (issue 14).
+      route('appeals', 'routes/admin-appeals.tsx', { id: 'admin-appeals' }),
+      // The admin area of issue 14 (ADR 036): settings, route rules, the audit log (the home is the index above).
+      route('settings', 'routes/admin-settings.tsx', { id: 'admin-settings' }),
+      route('route-rules', 'routes/admin-route-rules.tsx', { id: 'admin-route-rules' }),
+      route('audit', 'routes/admin-audit.tsx', { id: 'admin-audit' }),
+      // Disputes (issue 14, ADR 034).
+      route('disputes', 'routes/admin-disputes.tsx', { id: 'admin-disputes' }),
     ]),
   ]),
 ] satisfies RouteConfig;

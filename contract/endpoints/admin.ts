@@ -1,7 +1,21 @@
 import { z } from 'zod';
 import { defineEndpoints } from '../endpoint.ts';
 import { idParams, okSchema } from '../api.ts';
-import { adminRoleSchema, adminUserDetailSchema, adminUserSchema, adminUsersQuerySchema, blockUserSchema } from '../admin.ts';
+import {
+  adminAuditEntrySchema,
+  adminAuditQuerySchema,
+  adminRoleSchema,
+  adminRouteRuleSchema,
+  adminRouteRulesQuerySchema,
+  adminUserDetailSchema,
+  adminUserSchema,
+  adminUsersQuerySchema,
+  blockUserSchema,
+  overviewQuerySchema,
+  overviewSchema,
+  routeRuleInputSchema,
+} from '../admin.ts';
+import { keysetPageSchema } from '../catalog.ts';
 import { chatIdParamsSchema, messageSchema, messagesQuerySchema } from '../chat.ts';
 import { settingsPatchSchema, settingsSchema } from '../settings.ts';
 
@@ -21,6 +35,21 @@ export const adminEndpoints = defineEndpoints({
     summary: 'Change operator settings (any subset)',
     body: settingsPatchSchema,
     response: okSchema(settingsSchema),
+  },
+
+  'admin.overview': { access: 'admin', tags, summary: 'The marketplace at a glance', query: overviewQuerySchema, response: okSchema(overviewSchema) },
+
+  'admin.routeRules.list': { access: 'admin', tags: ['route-rules'], query: adminRouteRulesQuerySchema, response: keysetPageSchema(adminRouteRuleSchema) },
+  'admin.routeRules.create': { access: 'admin', tags: ['route-rules'], body: routeRuleInputSchema, response: okSchema(adminRouteRuleSchema) },
+  'admin.routeRules.update': { access: 'admin', tags: ['route-rules'], params: idParams, body: routeRuleInputSchema, response: okSchema(adminRouteRuleSchema) },
+  'admin.routeRules.remove': { access: 'admin', tags: ['route-rules'], params: idParams, response: okSchema(z.object({ _id: z.string() })) },
+
+  'admin.audit.list': {
+    access: 'admin',
+    tags,
+    summary: 'What administrators did, newest first',
+    query: adminAuditQuerySchema,
+    response: keysetPageSchema(adminAuditEntrySchema),
   },
 
   'admin.chats.messages': {

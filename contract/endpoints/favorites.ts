@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoints } from '../endpoint.ts';
 import { okSchema } from '../api.ts';
-import { favoriteItemsQuerySchema, favoriteSchema, favoritesSyncSchema, projectSchema, publicUserSchema, serviceCardSchema } from '../catalog.ts';
+import { favoriteItemsQuerySchema, favoriteSchema, favoritesSyncSchema, projectSchema, publicUserSchema, recentViewsQuerySchema, serviceCardSchema } from '../catalog.ts';
 
 const tags = ['favorites'];
 const list = okSchema(z.array(favoriteSchema));
@@ -16,6 +16,8 @@ export const favoriteEndpoints = defineEndpoints({
     query: favoriteItemsQuerySchema,
     response: okSchema(z.union([z.array(serviceCardSchema), z.array(projectSchema), z.array(publicUserSchema)])),
   },
+  /** The public services the person opened last, the latest first (the signed-in home page, issue 15). */
+  'favorites.recent': { access: 'user', tags, query: recentViewsQuerySchema, response: okSchema(z.array(serviceCardSchema)) },
   'favorites.toggle': { access: 'user', tags, body: favoriteSchema, response: okSchema(z.object({ favorite: z.boolean() })) },
   /** A list kept in the browser before signing in, merged into the account's: the merged list. */
   'favorites.sync': { access: 'user', tags, body: favoritesSyncSchema, response: list },

@@ -6,10 +6,17 @@ import { settings as settingsTable } from '../db/schema/system.ts';
 import { userActor } from './actor.ts';
 import { audit } from './audit.ts';
 import type { WithTx } from './tx.ts';
+import { pagesChanged } from './page-cache.ts';
 import { SETTING_KEYS, settingsSchema, type Settings, type SettingsPatch } from '#contract/settings';
 
-/** How long a read is reused: instances converge on a change within this time. */
-const CACHE_MS = 5_000;
+/**
+ * How long a read is reused. A change reaches every instance at once through the outbox job below and Redis
+ * (ADR 036); this is only the bound for a signal that got lost (an instance restarting its Redis connection).
+ */
+export const SETTINGS_CACHE_MS = 60_000;
+
+/** The outbox job that drops every instance's cached settings once the change committed (ADR 036). */
+export const SETTINGS_CHANGED_JOB = 'settings-changed';
 
 /**
  * The operator settings (contract/settings.ts) over the key-value `settings` table: a stored value that no longer
@@ -17,22 +24,39 @@ const CACHE_MS = 5_000;
  */
 export class SettingsService {
   private cached: { at: number; value: Promise<Settings> } | null = null;
+  /** Bumped by `forget`: a read that started before it must not be kept after it. */
+  private generation = 0;
+  /** The last value read, for what must stay synchronous (letters' brand); the defaults until the first read. */
+  private last: Settings;
 
   constructor(
     private readonly db: Db,
     private readonly withTx: WithTx,
     private readonly log: Pick<Logger, 'warn'>,
-  ) {}
+    /** Defaults of this deployment that override the contract's (the brand from BRAND_NAME). */
+    private readonly defaults: Partial<Settings> = {},
+  ) {
+    this.last = settingsSchema.parse({ ...defaults });
+  }
 
   /**
    * Every setting. Inside a transaction pass its `tx` as `db`: on PGlite (one connection) a read through the pool
    * would wait for that very transaction to end.
    */
   all(db: Db = this.db): Promise<Settings> {
-    if (this.cached && Date.now() - this.cached.at < CACHE_MS) return this.cached.value;
+    if (this.cached && Date.now() - this.cached.at < SETTINGS_CACHE_MS) return this.cached.value;
+    const generation = this.generation;
     const value = this.read(db);
-    this.cached = { at: Date.now(), value };
-    value.catch(() => (this.cached = null));
+    const entry = { at: Date.now(), value };
+    this.cached = entry;
+    value.then(
+      (v) => {
+        if (this.generation === generation) this.last = v;
+      },
+      () => {
+        if (this.cached === entry) this.cached = null;
+      },
+    );
     return value;
   }
 
@@ -40,33 +64,44 @@ export class SettingsService {
     return (await this.all(db))[key];
   }
 
+  /** The settings as last read, without waiting (may be up to one change behind while a read is in flight). */
+  latest(): Settings {
+    return this.last;
+  }
+
   /**
-   * An admin stores the changed values (already validated against settingsPatchSchema): the values and their audit
-   * row commit together. Answers the whole set, read afresh.
+   * An admin stores the changed values (already validated against settingsPatchSchema): the values, their audit
+   * row and the outbox job that tells every instance commit together. Answers the whole set, read afresh.
    */
   async update(admin: UserRow, patch: SettingsPatch): Promise<Settings> {
     const rows = Object.entries(patch).map(([key, value]) => ({ key, value, updatedAt: new Date() }));
     if (rows.length) {
-      await this.withTx(userActor(admin), async ({ tx }) => {
+      await this.withTx(userActor(admin), async ({ tx, outbox }) => {
+        const before = await tx.select().from(settingsTable).where(inArray(settingsTable.key, rows.map((r) => r.key)));
         await tx
           .insert(settingsTable)
           .values(rows)
           .onConflictDoUpdate({ target: settingsTable.key, set: { value: sql`excluded.value`, updatedAt: sql`excluded.updated_at` } });
-        await audit(tx, { actorId: admin.id, action: 'settings.update', targetType: 'settings', targetId: 'settings', details: patch });
+        const previous = Object.fromEntries(before.map((r) => [r.key, r.value]));
+        await audit(tx, { actorId: admin.id, action: 'settings.update', targetType: 'settings', targetId: 'settings', details: { ...patch, previous } });
+        outbox.job(SETTINGS_CHANGED_JOB, {}, { dedupeKey: SETTINGS_CHANGED_JOB });
+        // Guests' kept pages show the brand, prices and limits.
+        pagesChanged(outbox);
       });
     }
     this.forget();
     return this.all();
   }
 
-  /** Drops the cached read, so that the next one sees the table (a change made outside `update`). */
+  /** Drops the cached read, so that the next one sees the table (a change made here, or on another instance). */
   forget(): void {
+    this.generation += 1;
     this.cached = null;
   }
 
   private async read(db: Db): Promise<Settings> {
     const rows = await db.select().from(settingsTable).where(inArray(settingsTable.key, SETTING_KEYS));
-    const stored: Record<string, unknown> = {};
+    const stored: Record<string, unknown> = { ...this.defaults };
     for (const row of rows) {
       const field = settingsSchema.shape[row.key as keyof Settings];
       if (field.safeParse(row.value).success) stored[row.key] = row.value;

@@ -19,6 +19,10 @@ export interface SocketData {
 export interface InterServerEvents {
   /** Public pages changed: drop the rendered ones (server/platform/page-cache.ts). */
   pagesChanged: () => void;
+  /** An operator changed the settings: read them afresh (server/platform/settings.ts). */
+  settingsChanged: () => void;
+  /** An operator changed the route rules: read them afresh (server/modules/route-rules). */
+  routeRulesChanged: () => void;
 }
 
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;

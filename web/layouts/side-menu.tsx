@@ -12,7 +12,7 @@ export function SideMenu({ label, items }: { label: string; items: readonly (rea
       <ul ref={strip}>
         {items.map(([to, id]) => (
           <li key={to}>
-            <NavLink to={to} className={({ isActive }) => `side-menu__link${isActive ? ' side-menu__link--active' : ''}`}>
+            <NavLink to={to} end={to.split('/').length === 2} className={({ isActive }) => `side-menu__link${isActive ? ' side-menu__link--active' : ''}`}>
               {PAGE_TITLES[id]}
               {id === 'profile-messages' && <UnseenBadge />}
             </NavLink>

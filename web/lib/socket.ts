@@ -43,6 +43,7 @@ const eventHandlers: { [E in ServerEvent]: Set<EventHandler<E>> } = {
   bids_flag: new Set(),
   order_updated: new Set(),
   notifications: new Set(),
+  new_dispute: new Set(),
 };
 
 /**

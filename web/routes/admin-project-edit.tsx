@@ -1,4 +1,4 @@
-import { useLoaderData, useRevalidator } from 'react-router';
+import { data as answer, useLoaderData, useRevalidator } from 'react-router';
 import type { Route } from './+types/admin-project-edit';
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
@@ -16,6 +16,14 @@ const ACTIONS: Record<string, string> = {
   'project.restore': 'Восстановлен',
   'project.edit': 'Отредактирован',
 };
+
+// The document request checks the project exists (HTTP 404 otherwise, ADR 038); the page's data is the browser's.
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const res = await context.read('admin.projects.get', { params: { id: params.id } });
+  if (res.status >= 500) throw answer('Server error', { status: 500 });
+  if (!res.ok) throw pageNotFound();
+  return null;
+}
 
 export async function clientLoader({ params }: Route.ClientLoaderArgs) {
   try {

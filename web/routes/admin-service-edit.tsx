@@ -1,4 +1,4 @@
-import { useLoaderData, useRevalidator } from 'react-router';
+import { data as answer, useLoaderData, useRevalidator } from 'react-router';
 import type { Route } from './+types/admin-service-edit';
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
@@ -9,6 +9,14 @@ import { ServiceForm, serviceToValues } from '../features/items/index.ts';
 import { ModerationPanel } from '../features/moderation/index.ts';
 
 // /admin/services/{id}/edit: decide about a service and correct its fields (the state stays as it is).
+
+// The document request checks the service exists (HTTP 404 otherwise, ADR 038); the page's data is the browser's.
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const res = await context.read('admin.services.get', { params: { id: params.id } });
+  if (res.status >= 500) throw answer('Server error', { status: 500 });
+  if (!res.ok) throw pageNotFound();
+  return null;
+}
 
 export async function clientLoader({ params }: Route.ClientLoaderArgs) {
   try {

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useLoaderData, useRevalidator } from 'react-router';
+import { data as answer, useLoaderData, useRevalidator } from 'react-router';
 import type { Route } from './+types/admin-user';
 import { api, type Sent } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
@@ -17,6 +17,14 @@ const ACTIONS: Record<string, string> = {
   'user.grant_admin': 'Назначен администратором',
   'user.revoke_admin': 'Снята роль администратора',
 };
+
+// The document request checks the person exists (HTTP 404 otherwise, ADR 038); the page's data is the browser's.
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const res = await context.read('admin.users.get', { params: { id: params.id } });
+  if (res.status >= 500) throw answer('Server error', { status: 500 });
+  if (!res.ok) throw pageNotFound();
+  return null;
+}
 
 export async function clientLoader({ params }: Route.ClientLoaderArgs) {
   try {

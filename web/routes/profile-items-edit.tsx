@@ -1,10 +1,10 @@
-import { useLoaderData, useNavigate } from 'react-router';
+import { data as answer, useLoaderData, useNavigate } from 'react-router';
 import type { Route } from './+types/profile-items-edit';
 import type { Me } from '#contract/api';
 import type { Project, Service } from '#contract/catalog';
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
-import { pageMeta, pageNotFound } from '../features/shell/index.ts';
+import { pageMeta, pageNotFound, requireSignedIn } from '../features/shell/index.ts';
 import { useShell } from '../lib/use-shell.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
@@ -35,6 +35,23 @@ async function load(kind: 'service' | 'project', id: string, me: Me): Promise<Lo
   } catch {
     return null;
   }
+}
+
+/**
+ * The document request checks that the item exists and is the signed-in person's own (HTTP 404 otherwise, also for
+ * someone else's service or project: ADR 038); the page's data is the browser's. The profile layout has already
+ * sent a guest to /login.
+ */
+export async function loader({ params, context, request }: Route.LoaderArgs) {
+  const me = requireSignedIn(context.user, request);
+  if (!/^[0-9a-f-]{36}$/i.test(params.id)) throw pageNotFound();
+  // An id is a service's or a project's, never both: the project is asked only when no service answers.
+  const service = await context.read('services.get', { params: { id: params.id } });
+  const project = service.ok || service.status >= 500 ? null : await context.read('projects.get', { params: { id: params.id } });
+  if (service.status >= 500 || (project && project.status >= 500)) throw answer('Server error', { status: 500 });
+  const own = service.ok ? service.body.result.seller._id === me._id : project?.ok === true && project.body.result.customer._id === me._id;
+  if (!own) throw pageNotFound();
+  return null;
 }
 
 export async function clientLoader({ params }: Route.ClientLoaderArgs): Promise<Loaded> {

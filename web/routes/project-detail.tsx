@@ -1,6 +1,6 @@
 import { Suspense, useSyncExternalStore } from 'react';
 import { data as answer, redirect } from 'react-router';
-import { CalendarClock, Eye, FileText, MessageSquareText } from '../components/ui/icons.tsx';
+import { CalendarClock, Eye, FileText, Flag, MessageSquareText } from '../components/ui/icons.tsx';
 import type { Route } from './+types/project-detail';
 import type { Project } from '#contract/catalog';
 import { errorMeta, pageNotFound } from '../features/shell/index.ts';
@@ -185,6 +185,12 @@ export default function ProjectDetailPage({ loaderData }: Route.ComponentProps) 
               </li>
             </ul>
             <FavoriteButton id={project._id} type="project" withText />
+            {/* A plain link, no script: a guest is sent to sign in and back (issue 14). */}
+            {!own && (
+              <a href={`/profile/disputes?tab=appeals&subject=project&object=${project._id}`} className="btn btn--quiet btn--block" rel="nofollow">
+                <Flag size={16} aria-hidden /> Пожаловаться
+              </a>
+            )}
           </div>
           <PersonCard person={project.customer} role="customer" />
         </aside>

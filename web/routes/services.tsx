@@ -1,13 +1,18 @@
+import { lazy, Suspense } from 'react';
 import { redirect, useLocation } from 'react-router';
 import type { Route } from './+types/services';
 import type { ServiceCard } from '#contract/catalog';
 import { clientListing, ListingPage, listingSeo, loadListing } from '../features/catalog/index.ts';
 import { currentPath, currentUser, errorMeta } from '../features/shell/index.ts';
 import { deferred } from '../lib/deferred.tsx';
+import { readPersonal } from '../features/home/index.ts';
 import { useShell } from '../lib/use-shell.ts';
 
 // A guest's welcome on / (issue 15): the server's HTML, kept as it is in the browser (no code on a guest's first page).
 const HomeHero = deferred<object>('hero', () => import('../features/home/index.ts').then((m) => m.HomeHero), null);
+
+// A signed-in buyer's rows (issue 15): a chunk of their own, never fetched by a guest.
+const PersonalRows = lazy(() => import('../features/home/index.ts').then((m) => ({ default: m.PersonalRows })));
 
 // SPEC §2: the services category page is the home page (/, /services, /services/all, /services/{slug}).
 const HOME_PATHS = new Set(['/', '/services', '/services/all']);
@@ -17,7 +22,13 @@ const isHome = (url: string) => HOME_PATHS.has(new URL(url).pathname.replace(/(.
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   // A seller opening the home page with no earlier page goes to the projects exchange.
   if (context.document && context.user?.active_role === 'seller' && isHome(request.url)) throw redirect('/projects');
-  return loadListing<ServiceCard>('services', params.slug, request, context);
+  const [listing, personal] = await Promise.all([
+    loadListing<ServiceCard>('services', params.slug, request, context),
+    context.user && new URL(request.url).pathname === '/'
+      ? readPersonal((name, input) => context.read(name, input as never).then((a) => (a.status === 200 ? a.body : null)))
+      : null,
+  ]);
+  return { ...listing, personal };
 }
 
 export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
@@ -39,6 +50,11 @@ export default function ServicesPage({ loaderData }: Route.ComponentProps) {
   return (
     <>
       {pathname === '/' && !user && <HomeHero />}
+      {pathname === '/' && user && (
+        <Suspense fallback={null}>
+          <PersonalRows initial={'personal' in loaderData ? loaderData.personal : undefined} />
+        </Suspense>
+      )}
       <ListingPage
         kind="services"
         data={loaderData}

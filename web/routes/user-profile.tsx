@@ -117,9 +117,9 @@ export default function UserProfilePage({ loaderData }: Route.ComponentProps) {
                 <MessageCircle size={18} aria-hidden /> Написать
               </AppLink>
               <FavoriteButton id={person._id} type="freelancer" withText />
-              <AppLink to="/help#appeals" className="btn btn--quiet">
+              <a href={`/profile/disputes?tab=appeals&subject=user&object=${person._id}`} className="btn btn--quiet" rel="nofollow">
                 <Flag size={16} aria-hidden /> Пожаловаться
-              </AppLink>
+              </a>
             </>
           )}
         </div>

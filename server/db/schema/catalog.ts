@@ -88,7 +88,8 @@ export const services = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    check('services_price_min', sql`${t.price} >= 50000`),
+    // The floor of the operator's minimum price (setting services.minPrice, contract MIN_PRICE_FLOOR).
+    check('services_price_min', sql`${t.price} >= 100`),
     index('services_search_idx').using('gin', t.search),
     index('services_seller_idx').on(t.sellerId, t.createdAt),
     index('services_status_idx').on(t.status, t.updatedAt),

@@ -28,6 +28,7 @@ export const chats = pgTable(
   (t) => [
     uniqueIndex('chats_direct_key_idx').on(t.directKey).where(sql`kind = 'direct'`),
     index('chats_order_idx').on(t.orderId),
+    index('chats_dispute_idx').on(t.disputeId).where(sql`dispute_id is not null`),
   ],
 );
 

@@ -1,5 +1,6 @@
-import { date, integer, pgTable, primaryKey, uuid } from 'drizzle-orm/pg-core';
+import { date, index, integer, pgTable, primaryKey, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { services } from './catalog.ts';
+import { users } from './users.ts';
 
 /**
  * Views of each service page per day (Moscow days, ADR 031), fed by the same batched tally that adds to
@@ -19,3 +20,21 @@ export const serviceViewsDaily = pgTable(
   (t) => [primaryKey({ columns: [t.serviceId, t.day] })],
 );
 export type ServiceViewsDailyRow = typeof serviceViewsDaily.$inferSelect;
+
+/**
+ * The services a signed-in person opened, one row per person and service with the last time (issue 15: the signed-in
+ * home page's «Вы недавно смотрели»). Written by the service page's read; bounded by the catalogue, not by time.
+ */
+export const recentViews = pgTable(
+  'recent_views',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    serviceId: uuid('service_id')
+      .notNull()
+      .references(() => services.id, { onDelete: 'cascade' }),
+    viewedAt: timestamp('viewed_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.serviceId] }), index('recent_views_user_idx').on(t.userId, t.viewedAt.desc())],
+);

@@ -1,4 +1,6 @@
-import { pgTable, text, uuid, timestamp, jsonb } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { check, pgTable, text, uuid, timestamp, jsonb } from 'drizzle-orm/pg-core';
+import { ROUTE_RULE_KINDS } from '#contract/admin';
 
 /** Small key-value store for server state that must survive restarts (currency rates, operator settings). */
 export const settings = pgTable('settings', {
@@ -7,10 +9,23 @@ export const settings = pgTable('settings', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** SPEC §2 route rules: a path the app should redirect elsewhere (managed by admins). */
-export const routeRules = pgTable('route_rules', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  path: text('path').notNull().unique(),
-  redirect: text('redirect').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
+/**
+ * SPEC §2 route rules (ADR 036): a path the app redirects elsewhere, or blocks (the 404 screen), managed by admins
+ * on /admin/route-rules. `redirect` is the target of a redirect rule and null for a block.
+ */
+export const routeRules = pgTable(
+  'route_rules',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    path: text('path').notNull().unique(),
+    kind: text('kind', { enum: ROUTE_RULE_KINDS }).notNull().default('redirect'),
+    redirect: text('redirect'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('route_rules_kind', sql`${t.kind} in ('redirect', 'block')`),
+    check('route_rules_target', sql`(${t.kind} = 'redirect') = (${t.redirect} is not null)`),
+  ],
+);
+export type RouteRuleRow = typeof routeRules.$inferSelect;

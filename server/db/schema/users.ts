@@ -36,6 +36,8 @@ export const users = pgTable(
     /** Seller statistics kept by the orders and reviews features: completed orders, mean rating × 100. */
     completedOrders: integer('completed_orders').notNull().default(0),
     rating: integer('rating').notNull().default(0),
+    /** When this seller last lost a dispute (ADR 034): Профессионал needs none lost in 90 days. */
+    lostDisputeAt: timestamp('lost_dispute_at', { withTimezone: true }),
     reviewsCount: integer('reviews_count').notNull().default(0),
     /** SPEC §7 bids flag: a bid arrived on one of this customer's projects since they last opened /profile/bids. */
     bidsUnread: boolean('bids_unread').notNull().default(false),

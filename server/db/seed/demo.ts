@@ -7,10 +7,12 @@ import type { Db } from '../client.ts';
 import { FileService } from '../../modules/files/index.ts';
 import type { LocalStorage } from '../../lib/storage.ts';
 import { users } from '../schema/users.ts';
-import { projects, searchQueries } from '../schema/catalog.ts';
+import { favorites, projects, searchQueries, services } from '../schema/catalog.ts';
+import { recentViews } from '../schema/stats.ts';
 import { bids } from '../schema/money.ts';
 import { settings } from '../schema/system.ts';
 import { createUser } from '../factories.ts';
+import { DEMO_POSTS, seedDemoBlog } from './demo-blog.ts';
 import { createProject, createService } from '../catalog-factories.ts';
 import { projectRoot } from '../../paths.ts';
 import type { UserRow } from '../schema/users.ts';
@@ -150,7 +152,7 @@ export async function seedDemo(db: Db, storage: LocalStorage, passwordOf: () => 
   if (count > 0) return null;
   const password = passwordOf();
   // A missing picture fails before anything is written: a half-seeded database would never be seeded again.
-  await Promise.all(DEMO_SERVICES.flatMap(([, , , , , , , covers]) => covers.map((name) => access(demoCoverPath(name)))));
+  await Promise.all([...DEMO_SERVICES.flatMap(([, , , , , , , covers]) => covers), ...DEMO_POSTS.map((p) => p.cover)].map((name) => access(demoCoverPath(name))));
   // Their variants are queued by the app once it runs (FileService.makeAllVariants).
   const uploads = new FileService(db, storage, { makeVariants: false });
   const accounts = DEMO_ACCOUNTS.map((a) => ({ ...a, password }));
@@ -159,7 +161,7 @@ export async function seedDemo(db: Db, storage: LocalStorage, passwordOf: () => 
   await createUser(db, { email: seller.email, password, userName: 'demo_seller', name: 'Алексей', surname: 'Смирнов', role: 'seller',
     about: 'Веб-дизайнер и верстальщик. Делаю лендинги и интернет-магазины под ключ.' });
   await createUser(db, { email: customer.email, password, userName: 'demo_customer', name: 'Татьяна', surname: 'Иванова', role: 'customer' });
-  await createUser(db, { email: admin.email, password, userName: 'demo_admin', name: 'Михаил', surname: 'Администратор', role: 'admin' });
+  const adminRow = await createUser(db, { email: admin.email, password, userName: 'demo_admin', name: 'Михаил', surname: 'Администратор', role: 'admin' });
   const sellers: UserRow[] = [];
   for (const [userName, name, surname, about] of SELLERS) {
     sellers.push(await createUser(db, { email: `${userName}@example.com`, password, userName, name, surname, about, role: 'seller' }));
@@ -195,12 +197,24 @@ export async function seedDemo(db: Db, storage: LocalStorage, passwordOf: () => 
     projectIds.push((await createProject(db, customers[i % customers.length]!.id, { category, title, description, budget: budget && budget * 100, days })).id);
   }
   await seedDemoBids(db, demoSeller, customer.email, sellers, projectIds);
+  await seedDemoShortlist(db, customer.email);
   // Searches as if people had made them, so the header's suggestions have something to offer at once.
   await db.insert(searchQueries).values(DEMO_SEARCHES.map(([query, searches]) => ({ query, searches })));
   // A demo often runs offline: fallback rates (an operator setting) let it show and take USDT and BTC at once; the
   // rates service's own rates replace them when it answers.
   await db.insert(settings).values(Object.entries(DEMO_FALLBACK_RATES).map(([key, value]) => ({ key, value }))).onConflictDoNothing();
+  // The blog (ADR 037): three published articles and a draft.
+  await seedDemoBlog(db, uploads, adminRow, demoCoverPath);
   return accounts;
+}
+
+/** The demo customer's home page (issue 15): three services opened lately and two saved. */
+async function seedDemoShortlist(db: Db, customerEmail: string) {
+  const [buyer] = await db.select().from(users).where(sql`${users.email} = ${customerEmail}`);
+  const picks = await db.select({ id: services.id }).from(services).orderBy(services.createdAt, services.id).limit(5);
+  const now = Date.now();
+  await db.insert(recentViews).values(picks.slice(0, 3).map((s, i) => ({ userId: buyer!.id, serviceId: s.id, viewedAt: new Date(now - i * 3_600_000) })));
+  await db.insert(favorites).values(picks.slice(3).map((s) => ({ userId: buyer!.id, type: 'service' as const, itemId: s.id })));
 }
 
 /**

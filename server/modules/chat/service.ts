@@ -430,6 +430,11 @@ export class ChatService {
     );
   }
 
+  /** Unseen messages of `userId` in these chats (disputes' admin queue). */
+  unseenIn(userId: string, chatIds: string[]): Promise<Map<string, number>> {
+    return this.unseenPerChat(userId, chatIds);
+  }
+
   /** One chat as a member sees it (for other features: disputes embed their chat). */
   async chatFor(user: UserRow, chatId: string): Promise<Chat> {
     const chat = await this.access(user, chatId);
@@ -759,7 +764,7 @@ export class ChatService {
     for (const job of counted) {
       try {
         const r = byChat.get(job.chatId)?.find((m) => m.member.id === job.userId);
-        if (r) this.emitCounters(job.userId, job.chatId, r.total, r.unseen);
+        if (r) this.emitCounters(job.userId, job.chatId, r.total, r.unseen, r.chat.kind === 'dispute' ? r.chat.disputeId : null);
         // Not a member (any more): their counts as the API gives them.
         else this.emitCounters(job.userId, job.chatId, await this.unseenTotal(job.userId), (await this.unseenPerChat(job.userId, [job.chatId])).get(job.chatId) ?? 0);
         job.settle();
@@ -802,7 +807,7 @@ export class ChatService {
             order: r.chat.orderId ? orders.get(r.chat.orderId)?.(r.member.id) : undefined,
           });
           this.deps.realtime.emitToUsers([r.member.id], SOCKET_EVENTS.newMessage, { chat: view, newMessage: job.message });
-          if (r.member.id !== job.row.senderId) this.emitCounters(r.member.id, r.chat.id, r.total, r.unseen);
+          if (r.member.id !== job.row.senderId) this.emitCounters(r.member.id, r.chat.id, r.total, r.unseen, r.chat.kind === 'dispute' ? r.chat.disputeId : null);
         }
       } catch (err) {
         failed(err);
@@ -810,8 +815,10 @@ export class ChatService {
     }
   }
 
-  private emitCounters(userId: string, chatId: string, total: number, inChat: number): void {
+  private emitCounters(userId: string, chatId: string, total: number, inChat: number, disputeId?: string | null): void {
     const payload: CountersEvent = { totalUnseen: { [userId]: total }, chatTotalUnseen: { [userId]: inChat }, chat_id: chatId };
+    // A dispute's chat: its count is the dispute's unseen count (SPEC §4).
+    if (disputeId) payload.dispute_id = disputeId;
     this.deps.realtime.emitToUsers([userId], SOCKET_EVENTS.counters, payload);
   }
 

@@ -322,3 +322,65 @@ describe('POST /api/favorites/sync', () => {
     expect(await db.select().from(favorites).where(eq(favorites.userId, user.id))).toHaveLength(FAVORITES_MAX);
   });
 });
+
+describe('recently viewed services (the signed-in home page)', () => {
+  const recent = async (token: string, limit?: number) => {
+    const res = await call<ServiceCard[]>(app, 'GET', '/api/favorites/recent', { token, query: limit ? { limit: String(limit) } : {} });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.result.map((c) => c._id);
+  };
+  const open = async (token: string | null, id: string) => expect((await call(app, 'GET', `/api/services/${id}`, { token })).status).toBe(200);
+
+  it('lists the public services a person opened, the latest first, once each; not their own, not hidden ones', async () => {
+    const { seller, service: first } = await catalogue();
+    const second = await createService(db, seller.id);
+    const third = await createService(db, seller.id);
+    const { token } = await account();
+    expect(await recent(token)).toEqual([]);
+
+    await open(token, first.id);
+    await new Promise((r) => setTimeout(r, 5));
+    await open(token, second.id);
+    await new Promise((r) => setTimeout(r, 5));
+    await open(token, first.id);
+    expect(await recent(token)).toEqual([first.id, second.id]);
+    expect(await recent(token, 1)).toEqual([first.id]);
+
+    // The seller's own page views are not "viewed"; a guest's views are nobody's.
+    const sellerToken = await app.services.tokens.sign(seller);
+    await open(sellerToken, third.id);
+    await open(null, third.id);
+    expect(await recent(sellerToken)).toEqual([]);
+
+    // A service that stops being public drops out (and comes back with it).
+    await db.update(services).set({ status: 'paused' }).where(eq(services.id, first.id));
+    expect(await recent(token)).toEqual([second.id]);
+    await db.update(services).set({ status: 'active' }).where(eq(services.id, first.id));
+    expect(await recent(token)).toEqual([first.id, second.id]);
+  });
+
+  it('gives the home page the newest public favourites only, as many as asked', async () => {
+    const { seller, service: a } = await catalogue();
+    const b = await createService(db, seller.id);
+    const c = await createService(db, seller.id);
+    const { token } = await account();
+    for (const s of [a, b, c]) {
+      expect((await toggle(token, { id: s.id, type: 'service' })).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const newest = async (limit: string) => (await call<ServiceCard[]>(app, 'GET', '/api/favorites/items', { token, query: { type: 'service', limit } })).body.result.map((x) => x._id);
+    expect(await newest('2')).toEqual([c.id, b.id]);
+    // A hidden one does not take a place.
+    await db.update(services).set({ status: 'paused' }).where(eq(services.id, c.id));
+    expect(await newest('2')).toEqual([b.id, a.id]);
+    expect((await call(app, 'GET', '/api/favorites/items', { token, query: { type: 'service', limit: '0' } })).status).toBe(400);
+  });
+
+  it('needs a signed-in person and a limit in range', async () => {
+    expect((await call(app, 'GET', '/api/favorites/recent', { token: null })).status).toBe(401);
+    const { token } = await account();
+    for (const limit of ['0', '21', 'x']) {
+      expect((await call(app, 'GET', '/api/favorites/recent', { token, query: { limit } })).status, limit).toBe(400);
+    }
+  });
+});

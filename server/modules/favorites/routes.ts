@@ -19,7 +19,12 @@ export const favoriteRoutes: FastifyPluginAsync<{ favorites: FavoriteService; re
   });
 
   on('favorites.items', async ({ query, user }) => {
-    const result = await favorites.items(user, query.type);
+    const result = await favorites.items(user, query.type, query.limit);
+    return ok(result, result.length);
+  });
+
+  on('favorites.recent', async ({ query, user }) => {
+    const result = await favorites.recent(user, query.limit);
     return ok(result, result.length);
   });
 

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, not, or, sql, type SQL, type SQLWra
 import type { Db } from '../../db/client.ts';
 import { FAVORITE_TYPES, favorites, projects, services, type FavoriteType } from '../../db/schema/catalog.ts';
 import { users, type UserRow } from '../../db/schema/users.ts';
+import { recentViews } from '../../db/schema/stats.ts';
 import { badRequest, notFound } from '../../lib/http.ts';
 import { publicFreelancersByIds, publicServiceCardsByIds, visibleFreelancer } from '../people/index.ts';
 import { type Presence, type ProjectService, publicProject } from '../projects/index.ts';
@@ -65,17 +66,32 @@ export class FavoriteService {
   }
 
   /** GET /api/favorites/items: the cards of one type for /profile/saved, newest favourite first, public only. */
-  async items(user: UserRow, type: FavoriteType): Promise<FavoriteCards> {
+  async items(user: UserRow, type: FavoriteType, limit = FAVORITES_MAX): Promise<FavoriteCards> {
     const rows = await this.db
       .select({ id: favorites.itemId })
       .from(favorites)
-      .where(and(eq(favorites.userId, user.id), eq(favorites.type, type)))
+      .where(and(eq(favorites.userId, user.id), eq(favorites.type, type), publicItem(type, favorites.itemId)))
       .orderBy(...newestFirst)
-      .limit(FAVORITES_MAX);
+      .limit(Math.min(limit, FAVORITES_MAX));
     const ids = rows.map((r) => r.id);
     if (type === 'service') return publicServiceCardsByIds(this.db, this.deps.presence, ids);
     if (type === 'project') return this.deps.projects.publicByIds(ids);
     return publicFreelancersByIds(this.db, this.deps.presence, ids);
+  }
+
+  /**
+   * GET /api/favorites/recent: the services the person opened last that are public now, the latest first. Views
+   * are recorded by the service page's read (services module); one row per service, so the list has no repeats.
+   */
+  async recent(user: UserRow, limit: number): Promise<ServiceCard[]> {
+    const rows = await this.db
+      .select({ id: recentViews.serviceId })
+      .from(recentViews)
+      .innerJoin(services, eq(services.id, recentViews.serviceId))
+      .where(and(eq(recentViews.userId, user.id), publicService()))
+      .orderBy(desc(recentViews.viewedAt), desc(recentViews.serviceId))
+      .limit(limit);
+    return publicServiceCardsByIds(this.db, this.deps.presence, rows.map((r) => r.id));
   }
 
   /**

@@ -6,6 +6,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { blogPosts } from '../../db/schema/blog.ts';
 import { files } from '../../db/schema/files.ts';
 import { users, type UserRow } from '../../db/schema/users.ts';
 import { chatMembers, messages } from '../../db/schema/chat.ts';
@@ -247,6 +248,8 @@ export class FileService {
           sql`not exists (select 1 from ${services} where ${services.pendingEdit} is not null and (${services.pendingEdit} -> 'values' -> 'images') ?| ${forms})`,
           sql`not exists (select 1 from ${projects} where ${projects.attachments} && ${forms})`,
           sql`not exists (select 1 from ${messages} where ${messages.files} && ${forms})`,
+          // A blog post's cover, or a picture in its article (ADR 037).
+          sql`not exists (select 1 from ${blogPosts} where ${blogPosts.cover} = any(${forms}) or strpos(${blogPosts.html}, '/uploads/' || ${files.path}) > 0)`,
         ),
       )
       .returning({ path: files.path });

@@ -20,7 +20,7 @@ import { postTransfer, type Leg } from '../ledger/index.ts';
 import { cappedTotal, cursorPosition, keysetAfter, orderBy, page, timestampKey, type CursorValue, type SortKey } from '../../platform/listing/listing.ts';
 import { markOrderPaid, openOrder, type OpenOrderInput } from './open.ts';
 import { cancelRefusal, isOpenPaid, orderPolicy } from './policy.ts';
-import { commissionOf, presentChatOrder, presentDetail, presentOrder, type OrderRecord, type OrderTimes } from './presenter.ts';
+import { presentChatOrder, presentDetail, presentOrder, type OrderRecord, type OrderTimes } from './presenter.ts';
 import {
   ORDER_MESSAGES,
   ORDER_PACKAGE_LABELS,
@@ -334,32 +334,8 @@ export class OrderService {
   private async complete(ctx: TxContext, order: OrderRow, actorId: string, automatic: boolean): Promise<void> {
     const now = ctx.clock.now();
     const updated = await this.update(ctx, order.id, { status: 'completed', completedAt: now, ...noProposal });
-    const price = order.price;
-    const commission = commissionOf(order);
-    const rewards = await this.referralRewards(ctx, order, commission);
-    const rewardTotal = rewards.reduce((s, r) => s + r.amount, 0);
-    const legs: Leg[] = [
-      { account: { kind: 'escrow', orderId: order.id }, amount: -price },
-      { account: { kind: 'available', userId: order.sellerId }, amount: price - commission },
-      { account: { kind: 'revenue' }, amount: commission - rewardTotal },
-    ];
-    if (rewardTotal > 0) {
-      legs.push({ account: { kind: 'referral_expense' }, amount: rewardTotal });
-      for (const r of rewards) {
-        legs.push({ account: { kind: 'referral_expense' }, amount: -r.amount });
-        legs.push({ account: { kind: 'available', userId: r.userId }, amount: r.amount });
-      }
-    }
-    await ctx.tx
-      .update(users)
-      .set({ completedOrders: sql`${users.completedOrders} + 1` })
-      .where(eq(users.id, order.sellerId));
-    if (order.serviceId) {
-      await ctx.tx
-        .update(services)
-        .set({ ordersCount: sql`${services.ordersCount} + 1`, popularity: sql`${services.popularity} + ${POPULARITY_PER_ORDER}` })
-        .where(eq(services.id, order.serviceId));
-    }
+    const { legs } = await this.releaseLegs(ctx, order, order.price);
+    await this.countCompletion(ctx, order);
     await this.announce(ctx, updated, actorId, {
       message: automatic
         ? 'Заказ принят автоматически: заказчик не ответил вовремя. Оплата зачислена исполнителю.'
@@ -372,11 +348,50 @@ export class OrderService {
   }
 
   /**
-   * The referral rewards of a completed order (ADR 025): buyerBp of the price to the customer's referrer and
-   * sellerBp to the seller's, each only while the referred person is within referrals.months of registering,
-   * together never above the commission.
+   * The legs that release `amount` kopecks of the escrow to the seller (ADR 025): the seller gets it less the
+   * commission on it, the platform the commission less the referral rewards, which go to the referrers. The whole
+   * price on completion; a dispute's share of it (ADR 034), by the same rule.
    */
-  private async referralRewards(ctx: TxContext, order: OrderRow, commission: number): Promise<{ userId: string; amount: number }[]> {
+  private async releaseLegs(ctx: TxContext, order: OrderRow, amount: number): Promise<{ legs: Leg[]; commission: number }> {
+    const commission = Math.round((amount * order.commissionBp) / 10_000);
+    const rewards = await this.referralRewards(ctx, order, amount, commission);
+    const rewardTotal = rewards.reduce((s, r) => s + r.amount, 0);
+    const legs: Leg[] = [
+      { account: { kind: 'escrow', orderId: order.id }, amount: -amount },
+      { account: { kind: 'available', userId: order.sellerId }, amount: amount - commission },
+    ];
+    // A zero leg is not an entry (the ledger refuses it): a 0 % commission leaves the revenue out.
+    if (commission - rewardTotal !== 0) legs.push({ account: { kind: 'revenue' }, amount: commission - rewardTotal });
+    if (rewardTotal > 0) {
+      legs.push({ account: { kind: 'referral_expense' }, amount: rewardTotal });
+      for (const r of rewards) {
+        legs.push({ account: { kind: 'referral_expense' }, amount: -r.amount });
+        legs.push({ account: { kind: 'available', userId: r.userId }, amount: r.amount });
+      }
+    }
+    return { legs: legs.filter((l) => l.amount !== 0), commission };
+  }
+
+  /** A completed order counts for its seller and its service. */
+  private async countCompletion(ctx: TxContext, order: OrderRow): Promise<void> {
+    await ctx.tx
+      .update(users)
+      .set({ completedOrders: sql`${users.completedOrders} + 1` })
+      .where(eq(users.id, order.sellerId));
+    if (order.serviceId) {
+      await ctx.tx
+        .update(services)
+        .set({ ordersCount: sql`${services.ordersCount} + 1`, popularity: sql`${services.popularity} + ${POPULARITY_PER_ORDER}` })
+        .where(eq(services.id, order.serviceId));
+    }
+  }
+
+  /**
+   * The referral rewards of a settled order (ADR 025): buyerBp of the released amount (the price on completion)
+   * to the customer's referrer and sellerBp to the seller's, each only while the referred person is within
+   * referrals.months of registering, together never above the commission.
+   */
+  private async referralRewards(ctx: TxContext, order: OrderRow, base: number, commission: number): Promise<{ userId: string; amount: number }[]> {
     const people = await ctx.tx
       .select({ id: users.id, referredBy: users.referredBy, createdAt: users.createdAt })
       .from(users)
@@ -402,7 +417,7 @@ export class OrderService {
       const until = new Date(person.createdAt);
       until.setUTCMonth(until.getUTCMonth() + months);
       if (now >= until) continue;
-      const amount = Math.min(Math.round((order.price * bp) / 10_000), left);
+      const amount = Math.min(Math.round((base * bp) / 10_000), left);
       if (amount <= 0) continue;
       left -= amount;
       rewards.push({ userId: person.referredBy, amount });
@@ -413,6 +428,7 @@ export class OrderService {
   /** POST /api/orders/{id}/cancel: by the rules of PRODUCT.md (cancelRefusal); a paid order's escrow goes back. */
   cancel(user: UserRow, id: string, input: { reason: string | null }): Promise<OrderDetail> {
     return this.command(user, id, 'cancel', async (ctx, order) => {
+      if (order.status === 'disputed') throw new HttpError(409, ORDER_MESSAGES.disputed);
       const windowMinutes = await this.deps.settings.get('orders.cancelWindowMinutes', ctx.tx);
       const refusal = cancelRefusal(user.id, order, ctx.clock.now(), windowMinutes);
       if (refusal) throw new HttpError(409, refusal);
@@ -448,6 +464,7 @@ export class OrderService {
   /** POST /api/orders/{id}/cancel-proposal: either party proposes to cancel a paid order; the other answers. */
   proposeCancel(user: UserRow, id: string, input: { reason: string }): Promise<OrderDetail> {
     return this.command(user, id, 'propose_cancel', async (ctx, order) => {
+      if (order.status === 'disputed') throw new HttpError(409, ORDER_MESSAGES.disputed);
       if (!isOpenPaid(order.status)) throw new HttpError(409, order.status === 'awaiting_payment' ? ORDER_MESSAGES.notPaid : ORDER_MESSAGES.cannotCancel);
       if (order.cancelProposedBy) throw new HttpError(409, ORDER_MESSAGES.proposalPending);
       const updated = await this.update(ctx, order.id, { cancelProposedBy: user.id, cancelProposedAt: ctx.clock.now(), cancelProposalReason: input.reason });
@@ -475,6 +492,90 @@ export class OrderService {
         letter: { to: user.id === order.customerId ? 'seller' : 'customer', event: 'cancelDeclined' },
       });
     });
+  }
+
+  // -------------------------------------------------------------------------------------------------------
+  // Disputes (ADR 034): the disputes module freezes, unfreezes and settles an order through these, in its
+  // transaction; the order's state, chat message and order_updated stay this module's.
+  // -------------------------------------------------------------------------------------------------------
+
+  /** The order locked for a dispute's command (null when it does not exist). */
+  async lockForDispute(ctx: TxContext, orderId: string): Promise<OrderRow | null> {
+    const [order] = await ctx.tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
+    return order ?? null;
+  }
+
+  /** in_progress | delivered → disputed: every step, cancellation and the auto-accept wait until it ends. */
+  async freezeForDispute(ctx: TxContext, order: OrderRow, actorId: string, text: string): Promise<OrderRow> {
+    if (!isOpenPaid(order.status)) throw new HttpError(409, ORDER_MESSAGES.notDisputable);
+    const updated = await this.update(ctx, order.id, { status: 'disputed', statusBeforeDispute: order.status, ...noProposal });
+    await this.announce(ctx, updated, actorId, { message: text });
+    return updated;
+  }
+
+  /**
+   * A cancelled dispute: the order returns to the state it froze. The customer's review time of a delivered order
+   * was paused while disputed (ADR 034): it resumes with what was left, and the auto-accept job is scheduled again.
+   */
+  async unfreezeAfterDispute(ctx: TxContext, order: OrderRow, actorId: string, pausedMs: number, text: string): Promise<OrderRow> {
+    if (order.status !== 'disputed' || !order.statusBeforeDispute) throw new HttpError(409, ORDER_MESSAGES.notDisputed);
+    const back = order.statusBeforeDispute;
+    const deliveredAt = back === 'delivered' && order.deliveredAt ? new Date(order.deliveredAt.getTime() + Math.max(0, pausedMs)) : order.deliveredAt;
+    const updated = await this.update(ctx, order.id, { status: back, statusBeforeDispute: null, deliveredAt });
+    if (back === 'delivered' && deliveredAt) {
+      const days = await this.deps.settings.get('orders.autoAcceptDays', ctx.tx);
+      ctx.outbox.job(AUTO_ACCEPT_JOB, { orderId: order.id }, { at: new Date(deliveredAt.getTime() + days * DAY_MS), dedupeKey: `auto-accept:${order.id}` });
+    }
+    await this.announce(ctx, updated, actorId, { message: text });
+    return updated;
+  }
+
+  /**
+   * An admin's decision on a disputed order (ADR 034): `sellerAmount` kopecks of the escrow go to the seller as a
+   * completion settles them (commission, referral rewards), the rest back to the customer's balance, in the
+   * caller's one transaction. Some money to the seller completes the order; none cancels it.
+   */
+  async settleDispute(ctx: TxContext, order: OrderRow, actorId: string, sellerAmount: number, text: string): Promise<{ commission: number }> {
+    if (order.status !== 'disputed') throw new HttpError(409, ORDER_MESSAGES.notDisputed);
+    if (!Number.isInteger(sellerAmount) || sellerAmount < 0 || sellerAmount > order.price) throw new HttpError(400, ORDER_MESSAGES.badShare);
+    const now = ctx.clock.now();
+    const refund = order.price - sellerAmount;
+    const completed = sellerAmount > 0;
+    const updated = await this.update(
+      ctx,
+      order.id,
+      completed
+        ? { status: 'completed', completedAt: now, statusBeforeDispute: null }
+        : { status: 'cancelled', cancelledAt: now, cancelledBy: actorId, cancelReason: text, statusBeforeDispute: null },
+    );
+    const release = completed ? await this.releaseLegs(ctx, order, sellerAmount) : { legs: [], commission: 0 };
+    if (completed) await this.countCompletion(ctx, order);
+    await this.announce(ctx, updated, actorId, { message: text });
+    // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025). Two transfers of one
+    // transaction when split, so that each side reads as what it is (a payment for the order, a refund).
+    if (completed) {
+      const posted = await postTransfer(ctx.tx, { kind: 'release', key: `settle:${order.id}`, orderId: order.id, description: `Заказ №${order.number}: решение по спору`, legs: release.legs });
+      if (!posted) throw new HttpError(409, ORDER_MESSAGES.cannotCancel);
+    }
+    if (refund > 0) {
+      const posted = await postTransfer(ctx.tx, {
+        kind: 'refund',
+        key: completed ? `settle:${order.id}:refund` : `settle:${order.id}`,
+        orderId: order.id,
+        description: `Заказ №${order.number}: возврат по решению спора`,
+        legs: [
+          { account: { kind: 'escrow', orderId: order.id }, amount: -refund },
+          { account: { kind: 'available', userId: order.customerId }, amount: refund },
+        ],
+      });
+      if (!posted) throw new HttpError(409, ORDER_MESSAGES.cannotCancel);
+    }
+    return { commission: release.commission };
+  }
+
+  /** The commission a release of `amount` would take (the decision form's preview, ADR 034). */
+  static commissionOn(order: Pick<OrderRow, 'commissionBp'>, amount: number): number {
+    return Math.round((amount * order.commissionBp) / 10_000);
   }
 
   // -------------------------------------------------------------------------------------------------------

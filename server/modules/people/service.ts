@@ -134,7 +134,7 @@ export class PeopleService {
       visibleFreelancer(),
       sql`exists (select 1 from ${services} where ${services.sellerId} = ${users.id} and ${services.status} = 'active'${inCategory})`,
     ];
-    if (query.level) where.push(levelCondition(query.level, { completedOrders: users.completedOrders, rating: users.rating }));
+    if (query.level) where.push(levelCondition(query.level, { completedOrders: users.completedOrders, rating: users.rating, lostDisputeAt: users.lostDisputeAt }));
     if (query.online) where.push(onlineCondition(users.lastSeenAt));
     const filter = and(...where)!;
 

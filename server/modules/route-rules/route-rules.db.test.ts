@@ -11,18 +11,19 @@ afterAll(() => t.close());
 describe('GET /api/route-rules', () => {
   it('answers no redirect for a path without a rule', async () => {
     const res = await t.app.inject({ url: '/api/route-rules?path=/faq' });
-    expect(res.json()).toEqual({ status: 200, result: { redirect: null } });
+    expect(res.json()).toEqual({ status: 200, result: { redirect: null, block: false } });
   });
 
   it('answers relative and absolute redirects from the table', async () => {
     await t.app.services.routeRules.set('/old', '/services/design');
     await t.app.services.routeRules.set('/partners/', 'https://example.org/partners');
-    expect((await t.app.inject({ url: '/api/route-rules?path=/old' })).json().result).toEqual({ redirect: '/services/design' });
+    expect((await t.app.inject({ url: '/api/route-rules?path=/old' })).json().result).toEqual({ redirect: '/services/design', block: false });
     expect((await t.app.inject({ url: '/api/route-rules?path=/partners?x=1' })).json().result).toEqual({
       redirect: 'https://example.org/partners',
+      block: false,
     });
-    await t.app.services.routeRules.remove('/old');
-    expect((await t.app.inject({ url: '/api/route-rules?path=/old' })).json().result).toEqual({ redirect: null });
+    await t.app.services.routeRules.removePath('/old');
+    expect((await t.app.inject({ url: '/api/route-rules?path=/old' })).json().result).toEqual({ redirect: null, block: false });
   });
 
   it.each(['', 'relative', 'x'.repeat(3000)])('refuses path=%j with a Russian 400', async (path) => {

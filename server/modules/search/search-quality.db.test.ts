@@ -172,6 +172,12 @@ describe('typos', () => {
     expect(await unknownWords(database.db, 'Эмлбему для дизайн телеграм 2024 кафе', synonymIndex(DEFAULT_SEARCH_SYNONYMS))).toEqual(['эмлбему']);
     expect(await unknownWords(database.db, 'телеграм')).toEqual(['телеграм']);
     expect(await unknownWords(database.db, 'эмблему', synonymIndex([['эмблему', 'эмлбему']]))).toEqual([]);
+    // The word being typed is known when a word of the catalogue begins with it (the query asks for those).
+    expect(await unknownWords(database.db, 'дизайн логоти')).toEqual([]);
+    expect(await unknownWords(database.db, 'логоти дизайн')).toEqual(['логоти']);
+    expect(await unknownWords(database.db, 'дизайн кафъ')).toEqual(['кафъ']);
+    // Another form of a known word is known: its lexeme is the one the statistics have.
+    expect(await unknownWords(database.db, 'дизайна дизайнами')).toEqual([]);
   });
 
   it('corrects nothing that is known, being typed, or has nothing near', async () => {

@@ -1,12 +1,14 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.ts';
+import { blogPath } from '#contract/blog';
 import { services, projects } from '../../db/schema/catalog.ts';
 import { categories } from '../../db/schema/lookups.ts';
 import { users } from '../../db/schema/users.ts';
 import { publicService } from '../services/index.ts';
 import { listedProject } from '../projects/index.ts';
 import { visibleFreelancer } from '../people/index.ts';
+import type { BlogService } from '../blog/index.ts';
 
 // sitemap.xml (an index of parts of at most 50,000 URLs) and robots.txt for crawlers.
 
@@ -20,10 +22,10 @@ const urlset = (urls: { loc: string; lastmod?: Date }[]) =>
     .map((u) => `<url><loc>${xmlEscape(u.loc)}</loc>${u.lastmod ? `<lastmod>${u.lastmod.toISOString()}</lastmod>` : ''}</url>`)
     .join('\n')}\n</urlset>\n`;
 
-type Part = 'static' | 'categories' | 'services' | 'projects' | 'freelancers';
+type Part = 'static' | 'categories' | 'services' | 'projects' | 'freelancers' | 'blog';
 
 /** `origin` is the app's public origin for a request (server/lib/public-origin.ts), without a trailing slash. */
-export const seoRoutes: FastifyPluginAsync<{ db: Db; origin: (request: FastifyRequest) => string }> = async (app, { db, origin }) => {
+export const seoRoutes: FastifyPluginAsync<{ db: Db; blog: BlogService; origin: (request: FastifyRequest) => string }> = async (app, { db, blog, origin }) => {
   const site = (request: FastifyRequest) => origin(request).replace(/\/$/, '');
   // One entry per part, whatever Host headers arrive: a body built for another origin is rebuilt, not kept beside.
   const cache = new Map<string, { at: number; base: string; body: string }>();
@@ -89,6 +91,12 @@ export const seoRoutes: FastifyPluginAsync<{ db: Db; origin: (request: FastifyRe
           .offset(offset);
         return urlset(rows.map((r) => ({ loc: `${base}/user/${r.id}` })));
       }
+      case 'blog': {
+        // Published articles only (a draft is a 404 to crawlers); a few hundred at most, one part.
+        if (index > 0) return urlset([]);
+        const rows = await blog.sitemapEntries();
+        return urlset(rows.map((r) => ({ loc: `${base}${blogPath(r.id)}`, lastmod: r.updatedAt })));
+      }
     }
   }
 
@@ -96,7 +104,7 @@ export const seoRoutes: FastifyPluginAsync<{ db: Db; origin: (request: FastifyRe
     const base = site(request);
     const body = await cached('index', base, async () => {
       const counts = await partCounts();
-      const parts = ['static-0', 'categories-0'];
+      const parts = ['static-0', 'categories-0', 'blog-0'];
       for (const kind of ['services', 'projects', 'freelancers'] as const) {
         for (let i = 0; i < Math.max(1, Math.ceil(counts[kind] / SITEMAP_PART_SIZE)); i++) parts.push(`${kind}-${i}`);
       }
@@ -108,7 +116,7 @@ export const seoRoutes: FastifyPluginAsync<{ db: Db; origin: (request: FastifyRe
   });
 
   app.get<{ Params: { part: string } }>('/sitemaps/:part', { schema: { hide: true } }, async (request, reply) => {
-    const match = /^(static|categories|services|projects|freelancers)-(\d{1,4})\.xml$/.exec(request.params.part);
+    const match = /^(static|categories|services|projects|freelancers|blog)-(\d{1,4})\.xml$/.exec(request.params.part);
     if (!match) return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
     const base = site(request);
     const body = await cached(request.params.part, base, () => part(match[1] as Part, Number(match[2]), base));

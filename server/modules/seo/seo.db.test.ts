@@ -46,7 +46,7 @@ describe('sitemap', () => {
   it('is an index of parts', async () => {
     const res = await t.app.inject({ url: '/sitemap.xml' });
     expect(res.headers['content-type']).toContain('application/xml');
-    for (const part of ['static-0', 'categories-0', 'services-0', 'projects-0', 'freelancers-0']) {
+    for (const part of ['static-0', 'categories-0', 'blog-0', 'services-0', 'projects-0', 'freelancers-0']) {
       expect(res.body).toContain(`<loc>https://podryad.example/sitemaps/${part}.xml</loc>`);
     }
   });

@@ -6,7 +6,7 @@ import type { Db } from '../../db/client.ts';
 import { services, type PendingServiceEdit, type ServiceStatus } from '../../db/schema/catalog.ts';
 import { categories, subCategories } from '../../db/schema/lookups.ts';
 import { users, type UserRow } from '../../db/schema/users.ts';
-import { serviceViewsDaily } from '../../db/schema/stats.ts';
+import { recentViews, serviceViewsDaily } from '../../db/schema/stats.ts';
 import { badRequest, notFound } from '../../lib/http.ts';
 import type { Letters, ServiceDecision } from '../../platform/letters/index.ts';
 import { userActor } from '../../platform/actor.ts';
@@ -51,6 +51,7 @@ import {
   type serviceStatusActionSchema,
 } from '#contract/catalog';
 import { MESSAGES } from '#contract/messages';
+import { belowMinPrice, MIN_SERVICE_PRICE } from '#contract/catalog-constants';
 import { dayOf } from '#contract/dashboard';
 import { MODERATION_MESSAGES } from '#contract/moderation';
 
@@ -91,8 +92,15 @@ export type AdminServicesQuery = {
  */
 export type ListingSort = ServicesQuery['sort'] | 'relevance';
 
+/** A card of the listing as its query reads it (the cursor's keys among it). */
 interface ListingRow {
   id: string;
+  title: string;
+  images: string[];
+  days: number;
+  reviewsCount: number;
+  categorySlug: string;
+  sellerId: string;
   price: number;
   popularity: number;
   rating: number;
@@ -151,6 +159,33 @@ export function sortPlan(sort: ListingSort, q: string | null): SortPlan<ListingR
  */
 const RANK_LIMIT = EXACT_TOTAL_LIMIT;
 
+/**
+ * A search in popularity order whose planner estimate is below walkFrom reads its matches from the search index,
+ * at most FEW_LIMIT of them, and sorts them (popularAmongFew), instead of walking the popularity index: a walk for
+ * 25 rare matches reads tens of thousands of rows (ADR 028). The estimate of one word is the statistics' own
+ * frequency; that of several words is a product of theirs, often several times too high for words that seldom
+ * meet (4,600 expected, 913 found), so it is trusted up to a higher bound. And never near what the planner
+ * expects of a word its statistics do not have (`rare`: a rare word and a missing one get the same guess, a
+ * fraction of the rarest frequent word's, which grows with the table): such a search may find next to nothing.
+ */
+const FEW_LIMIT = 5_000;
+const walkFrom = (tsQuery: string, rare: number) => Math.max(tsQuery.includes('&') ? 20_000 : FEW_LIMIT, 1.5 * rare);
+/** A word no service has, whose estimate is the planner's guess for any word its statistics lack. */
+const NO_SUCH_WORD = 'ъъъъъъъъ';
+
+/** The columns of a listing card that both reads of a page (ServiceCatalog.listPage, popularAmongFew) select. */
+const cardColumns = {
+  id: services.id,
+  title: services.title,
+  images: services.images,
+  price: services.price,
+  days: services.days,
+  rating: services.rating,
+  reviewsCount: services.reviewsCount,
+  popularity: services.popularity,
+  sellerId: services.sellerId,
+};
+
 /** How long findsSomething's answer about a text is reused. */
 const FINDS_REUSE_MS = 60_000;
 
@@ -184,6 +219,8 @@ export interface ServiceCatalogDeps {
   seen?: SeenToday;
   /** The operator's synonym groups of the search (setting search.synonyms, ADR 028); none when absent. */
   synonyms?: () => Promise<SynonymGroups>;
+  /** The operator's minimum price of a service and of each package, kopecks (setting services.minPrice). */
+  minPrice?: () => Promise<number>;
 }
 
 /** What a seller may do to their own service: from which states, to which. */
@@ -329,6 +366,60 @@ export class ServiceCatalog {
     return row?.n ?? 0;
   }
 
+  /**
+   * A page of the matches of `where` (a search) in popularity order, read from the search index and sorted, when
+   * there are at most FEW_LIMIT of them (after `position`), with their number; null when there are more. Bounded
+   * work whatever the planner expects: one bitmap scan, FEW_LIMIT + 1 rows at most (see walkFrom). With `rankBy`
+   * (the first page), at most RANK_LIMIT matches are ranked by it instead, as the relevance sort orders them.
+   */
+  private async popularAmongFew(
+    where: SQL,
+    position: SQL | undefined,
+    limit: number,
+    rankBy: string | null,
+  ): Promise<{ rows: ListingRow[]; matches: number } | null> {
+    const found = this.db
+      .select({
+        ...cardColumns,
+        publishedKey: timestampKey(services.publishedAt).as('published_key'),
+        categoryId: services.categoryId,
+        search: services.search,
+      })
+      .from(services)
+      .where(position ? and(where, position) : where)
+      .limit(FEW_LIMIT + 1)
+      .as('found');
+    const count = sql`count(*) over ()`;
+    const rank = rankBy ? sql<number>`case when ${count} <= ${RANK_LIMIT} then ${searchRank(found.search, rankBy)} else 0 end` : sql<number>`0`;
+    const rows = await this.db
+      .select({
+        id: found.id,
+        title: found.title,
+        images: found.images,
+        price: found.price,
+        days: found.days,
+        rating: found.rating,
+        reviewsCount: found.reviewsCount,
+        popularity: found.popularity,
+        publishedKey: found.publishedKey,
+        rank,
+        categorySlug: categories.slug,
+        sellerId: found.sellerId,
+        matches: sql<number>`${count}::int`,
+      })
+      .from(found)
+      .innerJoin(categories, eq(categories.id, found.categoryId))
+      .orderBy(...(rankBy ? [desc(rank)] : []), desc(found.popularity), desc(found.id))
+      .limit(limit + 1);
+    const n = rows[0]?.matches ?? 0;
+    return n > FEW_LIMIT ? null : { rows, matches: n };
+  }
+
+  /** What the planner expects a search for a word its statistics lack to find (see walkFrom); kept a minute. */
+  private rareEstimate(): Promise<number> {
+    return estimateRows(this.db, this.db.select({ one: sql`1` }).from(services).where(and(publicService(), matches(services.search, NO_SUCH_WORD))).$dynamic());
+  }
+
   /** `unknown`: the search has a word that no title, tag or category title has (see unknownWords). */
   private async listPage(query: ServicesQuery, q: string | null, unknown = false): Promise<ServiceListing> {
     const filter = and(...this.publicFilter(query, q))!;
@@ -342,18 +433,27 @@ export class ServiceCatalog {
 
     let sort: ListingSort = query.sort;
     let estimate: number | undefined;
+    // The matches in popularity order when there are few (popularAmongFew), and how many there are.
+    let few: { rows: ListingRow[]; matches: number } | null = null;
+    let counted: number | undefined;
     if (q && query.sort === 'popular') {
       if (query.cursor) {
         sort = cursorTag(query.cursor) === 'relevance' ? 'relevance' : 'popular';
+        if (sort === 'popular' && (await estimateRows(this.db, matching)) < walkFrom(q, await this.rareEstimate())) {
+          few = await this.popularAmongFew(filter, after(sortPlan(sort, q), sort, query.cursor), query.limit, null);
+        }
       } else {
         estimate = await estimateRows(this.db, matching);
-        // The planner cannot tell a rare word from a missing one (both get a fraction of its rarest common
-        // word, thousands of rows at a million): a walk of the popularity index for 25 matches that do not exist
-        // reads the whole index (seconds). Its guess of a big set is checked against the search index, which
-        // answers a small set at once (ADR 028).
-        // Checked when a word is one no title, tag or category has (a typo, a description's word): a query of
-        // known words finds its matches on the way down the index.
-        if (estimate > RANK_LIMIT && q && unknown) {
+        if (estimate > RANK_LIMIT && estimate < walkFrom(q, await this.rareEstimate())) {
+          few = await this.popularAmongFew(filter, undefined, query.limit, q);
+          // Counted: a total known exactly, and few enough to be ranked (they were, in the same query).
+          if (few) estimate = counted = few.matches;
+        } else if (estimate > RANK_LIMIT && unknown) {
+          // The planner cannot tell a rare word from a missing one (both get a fraction of its rarest common
+          // word, thousands of rows at a million): a walk of the popularity index for 25 matches that do not
+          // exist reads the whole index (seconds). Its guess of a big set is checked against the search index,
+          // which answers a small set at once (ADR 028). Checked when a word is one no title, tag or category has
+          // (a typo, a description's word): a query of known words finds its matches on the way down the index.
           const n = await this.matchesUpTo(q, RANK_LIMIT);
           if (n <= RANK_LIMIT) estimate = n;
         }
@@ -363,28 +463,21 @@ export class ServiceCatalog {
     const plan = sortPlan(sort, q);
     const position = after(plan, sort, query.cursor);
 
-    const [rows, counted] = await Promise.all([
+    const [rows, total] = await Promise.all([
+      few?.rows ??
       this.db
         .select({
-          id: services.id,
-          title: services.title,
-          images: services.images,
-          price: services.price,
-          days: services.days,
-          rating: services.rating,
-          reviewsCount: services.reviewsCount,
-          popularity: services.popularity,
+          ...cardColumns,
           publishedKey: timestampKey(services.publishedAt),
           rank: sort === 'relevance' ? searchRank(services.search, q ?? '') : sql<number>`0`,
           categorySlug: categories.slug,
-          sellerId: services.sellerId,
         })
         .from(services)
         .innerJoin(categories, eq(categories.id, services.categoryId))
         .where(position ? and(filter, position) : filter)
         .orderBy(...orderBy(plan.keys))
         .limit(query.limit + 1),
-      listingTotal(this.db, matching, query.cursor, estimate),
+      listingTotal(this.db, matching, query.cursor, estimate, counted),
     ]);
 
     const { rows: kept, next } = page(rows, query.limit, (row) => [sort, ...plan.values(row)]);
@@ -400,8 +493,8 @@ export class ServiceCatalog {
         const seller = sellerById.get(row.sellerId);
         return seller ? [presentServiceCard({ ...row, seller }, online.has(row.sellerId))] : [];
       }),
-      total: counted.total,
-      total_exact: counted.exact,
+      total: total.total,
+      total_exact: total.exact,
       next,
     };
   }
@@ -425,7 +518,7 @@ export class ServiceCatalog {
       sql`${services.sellerId} in (select ${users.id} from ${users} where ${condition})`;
     if (query.level)
       where.push(
-        sellersWhere(levelCondition(query.level, { completedOrders: users.completedOrders, rating: users.rating })),
+        sellersWhere(levelCondition(query.level, { completedOrders: users.completedOrders, rating: users.rating, lostDisputeAt: users.lostDisputeAt })),
       );
     if (query.online) where.push(sellersWhere(onlineCondition(users.lastSeenAt)));
     return where;
@@ -457,7 +550,10 @@ export class ServiceCatalog {
    */
   async get(viewer: UserRow | null, id: string, visitor: string): Promise<Service> {
     const row = servicePolicy.authorize(viewer, 'view', await this.find(id));
-    const counts = viewer?.id !== row.seller.id && isPublicService(row) && (await this.firstView(id, visitor));
+    const someoneElses = viewer?.id !== row.seller.id && isPublicService(row);
+    // A signed-in buyer's «Вы недавно смотрели» on the home page (issue 15).
+    if (someoneElses && viewer) await this.rememberView(viewer.id, id);
+    const counts = someoneElses && (await this.firstView(id, visitor));
     const unwritten = counts ? this.views.add(id) : this.views.unwritten(id);
     row.service.views += unwritten;
     row.service.popularity += unwritten;
@@ -470,6 +566,14 @@ export class ServiceCatalog {
    */
   async countView(id: string, visitor: string): Promise<void> {
     if (await this.firstView(id, visitor)) this.views.add(id);
+  }
+
+  private async rememberView(userId: string, serviceId: string): Promise<void> {
+    const viewedAt = new Date();
+    await this.db
+      .insert(recentViews)
+      .values({ userId, serviceId, viewedAt })
+      .onConflictDoUpdate({ target: [recentViews.userId, recentViews.serviceId], set: { viewedAt } });
   }
 
   private firstView(id: string, visitor: string): Promise<boolean> {
@@ -525,11 +629,18 @@ export class ServiceCatalog {
     return unique;
   }
 
+  /** The price and every package's price at least the operator's minimum (ADR 036). */
+  private async checkPrices(input: ServiceInputData) {
+    const errors = belowMinPrice(input, (await this.deps.minPrice?.()) ?? MIN_SERVICE_PRICE);
+    if (Object.keys(errors).length) throw badRequest(MESSAGES.validation, errors);
+  }
+
   /** The columns of a service from a valid input (the seller's files, known categories). */
   private async fields(sellerId: string, input: ServiceInputData) {
     const title = oneLine(input.title);
     // Control characters passed the length check but are not kept.
     if (title.length < 10) throw fieldError('title', 'Название — от 10 символов');
+    await this.checkPrices(input);
     const { categoryId, subCategoryId } = await this.resolveCategory(input);
     const tags = normalizeTags(input.tags);
     return {

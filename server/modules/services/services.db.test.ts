@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { eq, inArray, sql } from 'drizzle-orm';
+import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -739,6 +739,38 @@ describe('GET /api/services: the public listing', () => {
     it('the services table is still there', async () => {
       expect((await list({})).status).toBe(200);
     });
+  });
+
+  it('a search with more matches than are ranked, but few: popularity order read from the search index, an exact total, every page once', async () => {
+    // Letters only: one lexeme (a marker's digits would split it into several, each estimated apart).
+    const word = `мозаика${[...randomBytes(6)].map((b) => 'бвгджзклмнпрстфхцчшщ'[b % 20]).join('')}`;
+    const { user } = await seller();
+    // More than twice the limit: one seller's services are half of what the planner expects of them (its guess
+    // for the blocked-seller check on a table of a few users).
+    const n = EXACT_TOTAL_LIMIT * 2 + 600;
+    await db.execute(sql`
+      insert into services (seller_id, title, description, category_id, price, days, status, published_at, popularity)
+      select ${user.id}, 'Массовая услуга ' || ${word} || ' номер ' || g, 'Описание массовой услуги для проверки поиска, достаточно длинное.',
+             (select id from categories where slug = 'design'), 50000 + g, 3, 'active', now(), (g * 37) % 500
+      from generate_series(1, ${n}) g`);
+    try {
+      // The planner knows the word (and how few sellers are blocked): more matches than are ranked, too few for a
+      // walk of the popularity index.
+      await db.execute(sql`analyze services`);
+      await db.execute(sql`analyze users`);
+      const first = await list({ q: word, limit: '60' });
+      expect(first.body).toMatchObject({ total: n, total_exact: true });
+      const all = await walk({ q: word }, 60);
+      const expected = await db
+        .select({ id: services.id })
+        .from(services)
+        .where(eq(services.sellerId, user.id))
+        .orderBy(desc(services.popularity), desc(services.id));
+      expect(all.ids).toEqual(expected.map((r) => r.id));
+      expect(new Set(all.totals)).toEqual(new Set([n]));
+    } finally {
+      await db.delete(services).where(eq(services.sellerId, user.id));
+    }
   });
 
   it(`total is exact up to ${EXACT_TOTAL_LIMIT} and a rounded estimate beyond, reused by later pages`, async () => {

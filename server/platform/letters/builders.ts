@@ -233,6 +233,41 @@ export function reviewAnsweredLetter(p: LetterParams & { author: string; number:
   });
 }
 
+// --- Appeals (ADR 035) ----------------------------------------------------------------------------------
+
+/** An admin answered and closed the addressee's appeal: the answer itself, and a link to the appeals tab. */
+export function appealAnsweredLetter(p: LetterParams & { number: number; subject: string; answer: string }): Letter {
+  return renderLetter({
+    brand: p.brand,
+    name: p.name,
+    subject: `Ответ на ваше обращение №${p.number}`,
+    paragraphs: [`Администрация ответила на ваше обращение №${p.number} («${p.subject}»):`, p.answer],
+    action: { label: 'Открыть обращения', link: p.link },
+  });
+}
+
+// --- Disputes (ADR 034) ------------------------------------------------------------------------------------
+
+export type DisputeLetterEvent = 'opened' | 'cancelled' | 'resolved';
+
+/** A dispute over the addressee's order was opened by the other party, cancelled by its opener, or decided. */
+export function disputeEventLetter(p: LetterParams & { number: number; title: string; event: DisputeLetterEvent; decision: string | null }): Letter {
+  const what = `№${p.number} «${p.title}»`;
+  const parts: Record<DisputeLetterEvent, { subject: string; intro: string }> = {
+    opened: { subject: `Спор по заказу №${p.number}`, intro: `Другая сторона открыла спор по заказу ${what}. Заказ остановлен до решения арбитража; изложите свою позицию в чате спора.` },
+    cancelled: { subject: `Спор по заказу №${p.number} отменён`, intro: `Заявка на спор по заказу ${what} отменена. Заказ продолжается с того места, где остановился.` },
+    resolved: { subject: `Решение по спору, заказ №${p.number}`, intro: `Арбитраж принял решение по спору о заказе ${what}.` },
+  };
+  const { subject, intro } = parts[p.event];
+  return renderLetter({
+    brand: p.brand,
+    name: p.name,
+    subject: `${subject} — ${p.brand}`,
+    paragraphs: [intro, ...(p.decision ? [p.decision] : [])],
+    action: { label: 'Открыть спор', link: p.link },
+  });
+}
+
 // --- Messages --------------------------------------------------------------------------------------------
 
 /** To a member who was offline: new messages wait in a chat (ADR 030), with their first lines. */

@@ -11,6 +11,8 @@ export {
   emailChangeLetter,
   orderEventLetter,
   type OrderLetterEvent,
+  disputeEventLetter,
+  type DisputeLetterEvent,
   passwordResetLetter,
   projectDecisionLetter,
   serviceDecisionLetter,

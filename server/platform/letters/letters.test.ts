@@ -156,6 +156,20 @@ describe('Letters.notify', () => {
     ]);
   });
 
+  it('the answer to an appeal: the answer itself, escaped, with the appeals tab, and its notification (ADR 035)', () => {
+    const { mailed, noticed, writer } = outbox();
+    const data = { number: 12, subject: 'Вопрос администрации', answer: 'Ответ <b>жирный</b> & "кавычки"', path: '/profile/disputes?tab=appeals' };
+    expect(letters.notify(writer, person({ disputes: false, moderation: false }), 'appeal.answered', data)).toBe(true);
+    const letter = mailed[0]!.letter;
+    expect(letter.subject).toBe('Ответ на ваше обращение №12');
+    expect(letter.text).toContain('Ответ <b>жирный</b> & "кавычки"');
+    expect(letter.html).toContain('Ответ &lt;b&gt;жирный&lt;/b&gt; &amp; &quot;кавычки&quot;');
+    expect(letter.text).toContain('https://p.example/profile/disputes?tab=appeals');
+    expect(noticed).toEqual([
+      { userId: 'u1', kind: 'appeal.answered', text: 'Администрация ответила на ваше обращение №12 «Вопрос администрации»', link: '/profile/disputes?tab=appeals' },
+    ]);
+  });
+
   it('a switchable letter carries its unsubscribe link, in both forms and as List-Unsubscribe', () => {
     const { mailed, writer } = outbox();
     letters.notify(writer, person(), 'bid.accepted', { title: 'Сайт', chatId: 'c1' });
@@ -207,10 +221,12 @@ describe('Letters.notify', () => {
     for (const def of Object.values(LETTER_KINDS)) {
       if (def.preference !== null) expect(Object.keys(NOTIFICATION_KINDS)).toContain(def.preference);
     }
+    // The answer to an appeal too: the person asked for it (ADR 035).
     expect(Object.entries(LETTER_KINDS).filter(([, d]) => d.preference === null).map(([k]) => k).sort()).toEqual([
       'account.confirm',
       'account.emailChange',
       'account.passwordReset',
+      'appeal.answered',
     ]);
   });
 });

@@ -5,6 +5,7 @@ import { NOTIFICATION_KINDS, type NotificationKind } from '#contract/auth';
 import { unsubscribeToken } from './unsubscribe.ts';
 import { withUnsubscribe } from './layout.ts';
 import {
+  appealAnsweredLetter,
   bidAcceptedLetter,
   bidRejectedLetter,
   newBidLetter,
@@ -16,6 +17,8 @@ import {
   reviewAnsweredLetter,
   projectDecisionLetter,
   type OrderLetterEvent,
+  disputeEventLetter,
+  type DisputeLetterEvent,
   serviceDecisionLetter,
   unreadMessagesLetter,
   withdrawalDecisionLetter,
@@ -86,6 +89,13 @@ const ORDER_NOTICES: Record<OrderLetterEvent, (what: string) => string> = {
   cancelDeclined: (what) => `Отмена заказа ${what} отклонена`,
 };
 
+const DISPUTES_PATH = '/profile/disputes';
+const DISPUTE_NOTICES: Record<DisputeLetterEvent, (what: string) => string> = {
+  opened: (what) => `Открыт спор по заказу ${what}`,
+  cancelled: (what) => `Спор по заказу ${what} отменён`,
+  resolved: (what) => `Решение по спору о заказе ${what}`,
+};
+
 /** Every kind of letter: what it says and which preference, if any, can switch it off (docs/decisions/014). */
 export const LETTER_KINDS = {
   'account.confirm': kind<{ token: string }>(null, (s, name, d) =>
@@ -152,6 +162,17 @@ export const LETTER_KINDS = {
     reviewAnsweredLetter({ brand: s.brand, name, link: s.url(d.path), author: d.author, number: d.number, title: d.title }),
     (d) => ({ text: `${d.author} ответил(а) на ваш отзыв по заказу №${d.number} «${d.title}»`, link: d.path }),
   ),
+  // The answer to what the person asked the administration: sent whatever the preferences say (ADR 035).
+  'appeal.answered': kind<{ number: number; subject: string; answer: string; path: string }>(
+    null,
+    (s, name, d) => appealAnsweredLetter({ brand: s.brand, name, link: s.url(d.path), number: d.number, subject: d.subject, answer: d.answer }),
+    (d) => ({ text: `Администрация ответила на ваше обращение №${d.number} «${d.subject}»`, link: d.path }),
+  ),
+  // Disputes (ADR 034): under "Споры"; the notification opens the person's disputes.
+  'dispute.event': kind<{ number: number; title: string; event: DisputeLetterEvent; decision: string | null }>('disputes', (s, name, d) =>
+    disputeEventLetter({ brand: s.brand, name, link: s.url(DISPUTES_PATH), ...d }),
+    (d) => ({ text: DISPUTE_NOTICES[d.event](`№${d.number} «${d.title}»`), link: DISPUTES_PATH }),
+  ),
 } satisfies Record<string, KindDef<never>>;
 
 export type LetterKind = keyof typeof LETTER_KINDS;
@@ -163,7 +184,15 @@ export function wantsEmail(user: Pick<UserRow, 'preferences'>, preference: Notif
 }
 
 export class Letters {
-  constructor(private readonly deps: { brand: string; siteUrl: () => string; /** Signs unsubscribe links. */ secret: string }) {}
+  constructor(
+    private readonly deps: {
+      /** The brand letters sign with: the operator's setting, read when a letter is built (ADR 036). */
+      brand: string | (() => string);
+      siteUrl: () => string;
+      /** Signs unsubscribe links. */
+      secret: string;
+    },
+  ) {}
 
   /**
    * The one way a module tells a person about an event (ADR 014, ADR 030), in the transaction of the change:
@@ -176,7 +205,8 @@ export class Letters {
     const def = LETTER_KINDS[kind] as KindDef<LetterData<K>>;
     if (def.notice) outbox.notify(user.id, { kind, ...def.notice(data) });
     if (!wantsEmail(user, def.preference)) return false;
-    const site: Site = { brand: this.deps.brand, url: (path) => `${this.deps.siteUrl()}${path}` };
+    const brand = typeof this.deps.brand === 'function' ? this.deps.brand() : this.deps.brand;
+    const site: Site = { brand, url: (path) => `${this.deps.siteUrl()}${path}` };
     let letter = def.build(site, user.name, data);
     if (def.preference) letter = withUnsubscribe(letter, this.unsubscribeUrl(user.id, def.preference), NOTIFICATION_KINDS[def.preference]);
     outbox.mail(opts.to ?? user.email, letter);

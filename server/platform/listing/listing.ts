@@ -216,12 +216,13 @@ export const searchQuery = (tsQuery: string): SQL => sql`to_tsquery('russian', $
 export const matches = (document: SQLWrapper, tsQuery: string): SQL => sql`${document} @@ ${searchQuery(tsQuery)}`;
 
 /**
- * Relevance as an integer (0 … 999 999), for ordering and for cursors: ts_rank_cd normalised by
- * rank/(rank+1) (flag 32), scaled. An integer compares exactly after a trip through JSON; a float4 rank
- * might not.
+ * Relevance as an integer (0 … 999 999), for ordering and for cursors: ts_rank (the weights: title over tags and
+ * category over description) normalised by rank/(rank+1) (flag 32), scaled. Not ts_rank_cd: its cover density
+ * cost 4 ms more for 913 matches at 1 M services, for the same relevance suite score (ADR 028). An integer
+ * compares exactly after a trip through JSON; a float4 rank might not.
  */
 export const searchRank = (document: SQLWrapper, tsQuery: string): SQL<number> =>
-  sql<number>`(ts_rank_cd(${document}, ${searchQuery(tsQuery)}, 32) * 1000000)::int`;
+  sql<number>`(ts_rank(${document}, ${searchQuery(tsQuery)}, 32) * 1000000)::int`;
 
 // ---------------------------------------------------------------------------------------------------------
 // Totals. Counting a huge filtered set is the one part of a listing whose cost grows with the table, so a
@@ -282,10 +283,11 @@ async function countUpTo(db: Db, rows: PgSelect, cap: number): Promise<number> {
  * `db.select({ one: sql`1` }).from(services).innerJoin(…).where(condition).$dynamic()`): exact when the
  * planner expects at most EXACT_TOTAL_LIMIT rows and a count confirms it, else the estimate, rounded. Work is
  * bounded either way: one plan, and a count of at most EXACT_TOTAL_LIMIT + 1 rows. Pass `estimate` when the
- * caller already asked the planner.
+ * caller already asked the planner, `counted` when it has counted the rows (then that is the total, exact).
  */
-export async function listingTotal(db: Db, rows: PgSelect, cursor?: string, estimate?: number): Promise<ListingTotal> {
+export async function listingTotal(db: Db, rows: PgSelect, cursor?: string, estimate?: number, counted?: number): Promise<ListingTotal> {
   return reusedTotal(db, rows, cursor, async () => {
+    if (counted !== undefined) return { total: counted, exact: true, estimate: counted };
     const expected = estimate ?? (await estimateRows(db, rows));
     if (expected > EXACT_TOTAL_LIMIT) return { total: roughly(expected), exact: false, estimate: expected };
     const n = await countUpTo(db, rows, EXACT_TOTAL_LIMIT);
@@ -357,14 +359,18 @@ export const LEVEL_THRESHOLDS = {
   advanced: { orders: 10, rating: 450 },
 } as const;
 
+/** Профессионал needs no dispute lost in this many days (PRODUCT.md; users.lost_dispute_at, ADR 034). */
+export const LOST_DISPUTE_DAYS = 90;
+
 /**
- * Sellers of this derived level, given their completed-orders and rating columns. (The "no dispute lost in
- * 90 days" part of Профессионал arrives with disputes, in sellerLevel() and here together.)
+ * Sellers of this derived level, given their completed-orders, rating and lost-dispute columns, as sellerLevel()
+ * (people) derives it.
  */
-export function levelCondition(level: SellerLevel, columns: { completedOrders: SQLWrapper; rating: SQLWrapper }): SQL {
+export function levelCondition(level: SellerLevel, columns: { completedOrders: SQLWrapper; rating: SQLWrapper; lostDisputeAt: SQLWrapper }): SQL {
   const reaches = (t: { orders: number; rating: number }) =>
     and(gte(columns.completedOrders as never, t.orders), gte(columns.rating as never, t.rating))!;
-  const pro = reaches(LEVEL_THRESHOLDS.pro);
+  const noLoss = sql`(${columns.lostDisputeAt} is null or ${columns.lostDisputeAt} < now() - make_interval(days => ${LOST_DISPUTE_DAYS}))`;
+  const pro = sql`(${reaches(LEVEL_THRESHOLDS.pro)} and ${noLoss})`;
   const advanced = reaches(LEVEL_THRESHOLDS.advanced);
   if (level === 'pro') return pro;
   if (level === 'advanced') return sql`(${advanced} and not ${pro})`;

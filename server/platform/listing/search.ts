@@ -166,14 +166,25 @@ export function tsQueryText(text: string, index: SynonymIndex = synonymIndex(), 
 
 /**
  * The words of a search (3+ letters, not numbers, not in the synonym dictionary) that the vocabulary does not
- * have: typos, or words found only in descriptions, if anywhere. One index probe per word.
+ * have: typos, or words found only in descriptions, if anywhere. A word is known in another form too ("логотипа"
+ * when the vocabulary has "логотип": the same lexeme, whose frequency the planner's statistics know): the stemmer
+ * only cuts endings, so the forms of a lexeme are among the vocabulary words that begin with it. The word being
+ * typed (wordToComplete) is known when a vocabulary word begins with it: the query asks for those words
+ * (completionsOf). A few index probes per word.
  */
 export async function unknownWords(db: Db, text: string, index: SynonymIndex = synonymIndex()): Promise<string[]> {
   const words = [...new Set(wordsOf(text).slice(0, MAX_TERMS))].filter((w) => w.length >= PREFIX_MIN && !index.groupOf.has(w) && !/^\d+$/.test(w));
   if (!words.length) return [];
+  const typed = wordToComplete(text) ?? '';
   const result = (await db.execute(sql`
     select q.word from unnest(cast(${wordArray(words)} as text[])) as q(word)
-     where not exists (select 1 from search_words w where w.word = q.word)`)) as unknown as { rows: { word: string }[] };
+      cross join lateral (select (tsvector_to_array(to_tsvector('russian', q.word)))[1] as lexeme) l
+     where not exists (select 1 from search_words w where w.word = q.word)
+       and not (q.word = ${typed} and exists (select 1 from search_words w where w.word > q.word and w.word < q.word || chr(1114111)))
+       and not exists (select 1 from search_words w where w.word >= l.lexeme and w.word < l.lexeme || chr(1114111)
+                          and (tsvector_to_array(to_tsvector('russian', w.word)))[1] = l.lexeme)`)) as unknown as {
+    rows: { word: string }[];
+  };
   return result.rows.map((r) => r.word);
 }
 

@@ -310,7 +310,8 @@ function refusedByContract(op: Operation, d: Draft, json: string | undefined): b
   const parse = (schema: z.ZodType | undefined, value: unknown) => !schema || schema.safeParse(normaliseStrings(structuredClone(value))).success;
   const query: Record<string, string | string[]> = {};
   for (const [k, v] of d.query) {
-    const had = query[k];
+    // Own keys only: a hostile key such as `toString` must not find Object.prototype's function.
+    const had = Object.hasOwn(query, k) ? query[k] : undefined;
     query[k] = had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v];
   }
   const ok = parse(c.params, d.params) && parse(c.query, query) && (op.method === 'GET' || parse(c.body, json === undefined ? undefined : JSON.parse(json)));

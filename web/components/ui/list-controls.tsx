@@ -57,3 +57,16 @@ export function ListSearch({ q, status, placeholder, resetTo }: { q: string; sta
     </Form>
   );
 }
+
+/** «Дальше»: the list's next keyset page, with its filters kept (`link` from useListLink); nothing on the last. */
+export function NextPage({ next, link }: { next: string | null | undefined; link: (change: Record<string, string | null>) => string }) {
+  if (!next) return null;
+  const here = link({});
+  return (
+    <p className="pager">
+      <AppLink to={`${here}${here.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(next)}`} className="btn btn--ghost" rel="next">
+        Дальше
+      </AppLink>
+    </p>
+  );
+}

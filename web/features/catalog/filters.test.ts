@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
   canonicalSearch,
   defaultSort,
-  filterChips,
   filtersToSearch,
   hasActiveFilters,
   parseFilters,
   parseRubles,
   toApiQuery,
 } from './filters.ts';
+import { filterChips } from './filter-chips.ts';
 
 const params = (s: string) => new URLSearchParams(s);
 

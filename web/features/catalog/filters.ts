@@ -1,5 +1,5 @@
 import type { ReadName } from '#contract/routes';
-import { LISTING_DEFAULT_LIMIT, MAX_PRICE, SELLER_LEVELS, SELLER_LEVEL_TITLES, type SellerLevel } from '#contract/catalog-constants';
+import { LISTING_DEFAULT_LIMIT, MAX_PRICE, SELLER_LEVELS, type SellerLevel } from '#contract/catalog-constants';
 
 // The listings' filters: how they read from a URL, how they are written back into one, and how they become the
 // API's query. Prices are in rubles in the URL and in the form (what people type), kopecks for the API.
@@ -73,14 +73,6 @@ export const LISTING_ENDPOINTS = {
   projects: 'projects.list',
   freelancers: 'people.freelancers',
 } as const satisfies Record<ListingKind, ReadName>;
-
-export const DELIVERY_OPTIONS = [
-  [1, 'До 1 дня'],
-  [3, 'До 3 дней'],
-  [7, 'До 7 дней'],
-  [14, 'До 14 дней'],
-  [30, 'До 30 дней'],
-] as const;
 
 const MAX_RUBLES = MAX_PRICE / 100;
 const SLUG_RE = /^[a-z0-9-]{1,60}$/;
@@ -180,40 +172,4 @@ export function toApiQuery(
   if (has('level')) query.level = filters.level;
   if (has('online') && filters.online) query.online = '1';
   return query;
-}
-
-export interface FilterChip {
-  key: string;
-  label: string;
-  /** The filters without this one. */
-  without: ListingFilters;
-}
-
-const rubles = (n: number) => `${n.toLocaleString('ru-RU')}\u00a0руб.`;
-
-/** The active filters as removable chips (the sheet is closed on small screens, the chips stay in sight). */
-export function filterChips(filters: ListingFilters, kind: ListingKind, subs: readonly { slug: string; title: string }[] = []): FilterChip[] {
-  const chips: FilterChip[] = [];
-  const fields = LISTING_FIELDS[kind];
-  const drop = (...keys: FilterField[]) => {
-    const next = { ...filters };
-    for (const k of keys) delete next[k];
-    return next;
-  };
-  if (fields.includes('q') && filters.q) chips.push({ key: 'q', label: `«${filters.q}»`, without: drop('q') });
-  if (fields.includes('sub') && filters.sub) {
-    chips.push({ key: 'sub', label: subs.find((s) => s.slug === filters.sub)?.title ?? filters.sub, without: drop('sub') });
-  }
-  if (fields.includes('tag') && filters.tag) chips.push({ key: 'tag', label: `#${filters.tag}`, without: drop('tag') });
-  if (fields.includes('priceFrom') && (filters.priceFrom || filters.priceTo)) {
-    const { priceFrom: from, priceTo: to } = filters;
-    const label = from && to ? `${from.toLocaleString('ru-RU')}–${rubles(to)}` : from ? `от ${rubles(from)}` : `до ${rubles(to!)}`;
-    chips.push({ key: 'price', label, without: drop('priceFrom', 'priceTo') });
-  }
-  if (fields.includes('daysMax') && filters.daysMax) {
-    chips.push({ key: 'days', label: `Срок до ${filters.daysMax}\u00a0дн.`, without: drop('daysMax') });
-  }
-  if (fields.includes('level') && filters.level) chips.push({ key: 'level', label: SELLER_LEVEL_TITLES[filters.level], without: drop('level') });
-  if (fields.includes('online') && filters.online) chips.push({ key: 'online', label: 'В сети', without: drop('online') });
-  return chips;
 }

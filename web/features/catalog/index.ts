@@ -4,8 +4,8 @@
 export { Budget, FreelancerCardView, ProjectCardView, ServiceCardView } from './cards.tsx';
 export { Gallery } from './gallery.tsx';
 export { JsonLd } from './json-ld.tsx';
-export { clientListing, loadListing } from './listing-data.ts';
-export { ListingPage } from './listing-page.tsx';
+export { loadListing } from './listing-data.ts';
+export { clientListing, ListingPage } from './listing.tsx';
 export { listingSeo } from './listing-seo.ts';
 export { LevelBadge, OnlineStatus, Rating } from './parts.tsx';
 export { displayName, findCategory, findSub, isUuid, messagesPath, userPath } from './paths.ts';

@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { X } from '../../components/ui/icons.tsx';
 import { SELLER_LEVELS, SELLER_LEVEL_TITLES, type SellerLevel } from '#contract/catalog-constants';
+import { DELIVERY_OPTIONS } from './filter-chips.ts';
 import {
-  DELIVERY_OPTIONS,
   LISTING_FIELDS,
   filtersToSearch,
   hasActiveFilters,

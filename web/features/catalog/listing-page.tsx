@@ -8,18 +8,17 @@ import { Breadcrumbs, type Crumb } from '../../components/ui/breadcrumbs.tsx';
 import { toast } from '../../lib/toast-store.ts';
 import { useRevealCurrent } from '../../lib/reveal-current.ts';
 import { FreelancerCardView, ProjectCardView, ServiceCardView, SkeletonCard } from './cards.tsx';
-import type { ListingFiltersProps } from './listing-filters.tsx';
-import { deferred } from '../../lib/deferred.tsx';
+import { ListingFiltersPanel } from './listing-filters.tsx';
 import { JsonLd } from './json-ld.tsx';
 import { breadcrumbLd } from './seo.ts';
 import {
   SORT_OPTIONS,
-  filterChips,
   filtersToSearch,
   hasActiveFilters,
   type ListingFilters,
   type ListingKind,
 } from './filters.ts';
+import { filterChips } from './filter-chips.ts';
 import { fetchListing, isListingPath, listingStore, type ListingData } from './listing-data.ts';
 import { foundText, totalText } from './texts.ts';
 import type { ListingItem } from './types.ts';
@@ -36,14 +35,6 @@ export interface ListingPageProps {
   /** What to say and offer when the listing has nothing at all. */
   empty: { text: string; action?: { to: string; label: string } };
 }
-
-// The filters panel's code comes with the first interaction with the listing (issue 11): until then its server HTML
-// stays, a GET form that works without scripts.
-const ListingFiltersPanel = deferred<ListingFiltersProps>(
-  'filters',
-  () => import('./listing-filters.tsx').then((m) => m.ListingFiltersPanel),
-  '.listing',
-);
 
 /** The results' anchor: the filters' form (with or without scripts) brings them into view once applied (issue 15). */
 const RESULTS_ID = 'listing-results';

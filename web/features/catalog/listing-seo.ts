@@ -1,5 +1,4 @@
 import type { MetaDescriptor } from 'react-router';
-import { DEFAULT_DESCRIPTION } from '../shell/index.ts';
 import { seoMeta } from './seo.ts';
 import type { ListingData } from './listing-data.ts';
 
@@ -32,8 +31,8 @@ export function listingDescription(data: Pick<ListingData, 'kind' | 'category'>)
   const examples = subs.length ? `: ${subs.slice(0, 4).map((s) => lowerFirst(s.title)).join(', ')} и другое` : '';
   switch (data.kind) {
     case 'services':
-      // The home page keeps SPEC's default description.
-      return c ? `Услуги фрилансеров в категории «${c.title}»${examples}. Цены от 500 руб., сроки, отзывы и рейтинг исполнителей.` : DEFAULT_DESCRIPTION;
+      // The home page keeps the default description (the operator's, pageMeta's fallback for an empty one).
+      return c ? `Услуги фрилансеров в категории «${c.title}»${examples}. Цены от 500 руб., сроки, отзывы и рейтинг исполнителей.` : '';
     case 'projects':
       return c
         ? `Проекты заказчиков в категории «${c.title}»${examples}. Бюджет, сроки и отклики — выбирайте задачи и откликайтесь.`

@@ -80,7 +80,7 @@ describe('listing SEO', () => {
     expect(listingCanonicalPath({ kind: 'freelancers', category: null })).toBe('/freelancers/all');
   });
   it('keeps the default description on the home page and describes categories', () => {
-    expect(listingDescription({ kind: 'services', category: null })).toBe('Биржа услуг');
+    expect(listingDescription({ kind: 'services', category: null })).toBe(''); // pageMeta then uses the operator's default
     expect(listingDescription({ kind: 'services', category: { slug: 'design', title: 'Дизайн', subs: [{ title: 'Логотипы' }] } })).toContain(
       '«Дизайн»: логотипы и другое',
     );

@@ -1,6 +1,6 @@
 import type { MetaDescriptor } from 'react-router';
 import type { PublicConfig } from '#contract/ssr';
-import { DEFAULT_DESCRIPTION, pageMeta } from '../shell/index.ts';
+import { pageMeta } from '../shell/index.ts';
 import { trimEnd } from '#contract/text';
 
 // What crawlers read beyond the page itself: description, canonical address, Open Graph and JSON-LD.
@@ -48,7 +48,7 @@ export function seoMeta(matches: readonly (MetaMatch | undefined)[], options: Se
   const siteUrl = siteUrlOf(matches);
   const url = absoluteUrl(siteUrl, options.path);
   const meta: MetaDescriptor[] = [
-    ...pageMeta(matches, options.title, options.description || DEFAULT_DESCRIPTION),
+    ...pageMeta(matches, options.title, options.description),
     { tagName: 'link', rel: 'canonical', href: url },
     { property: 'og:type', content: options.type ?? 'website' },
     { property: 'og:url', content: url },

@@ -81,6 +81,8 @@ export function findChat(s: ChatState, id: string | null): Chat | undefined {
 // Socket events
 
 function onNewMessage({ chat, newMessage }: NewMessageEvent) {
+  // A dispute's chat lives on /profile/disputes (its own thread), not in these lists; get_counters still counts it.
+  if (chat.kind === 'dispute') return;
   set((s) => {
     const tab = tabOf(chat);
     const updated: Chat = { ...chat, last_message: newMessage };

@@ -3,3 +3,6 @@
 
 export { DashboardView, PeriodSwitch, PERIOD_LABELS } from './dashboard-view.tsx';
 export { ReferralView, referralLink } from './referral-view.tsx';
+// The admin home's charts (ADR 036) are drawn by the same component.
+export { TimeChart, type ChartSeries } from './chart.tsx';
+export { count, dayLabel, ordersWord, rubles } from './format.ts';

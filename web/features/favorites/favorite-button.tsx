@@ -17,13 +17,24 @@ export interface FavoriteButtonProps {
   className?: string;
 }
 
+/** A signed-in person's click on a heart whose code had not come yet (its fallback): made once it is there. */
+let held: string | null = null;
+const key = (props: FavoriteButtonProps) => `${props.type}:${props.id}`;
+
+/** True (once) when this heart was clicked before its live code came. */
+export function takeHeldClick(props: FavoriteButtonProps): boolean {
+  if (held !== key(props)) return false;
+  held = null;
+  return true;
+}
+
 /** SPEC §2/§5: favouriting needs a signed-in person; a guest's click goes to /login and comes back. */
 export function FavoriteButton(props: FavoriteButtonProps) {
   const { user } = useShell();
   const navigate = useNavigate();
   if (user) {
     return (
-      <Suspense fallback={<HeartButton {...props} on={false} />}>
+      <Suspense fallback={<HeartButton {...props} on={false} onClick={() => void (held = key(props))} />}>
         <LiveFavoriteButton {...props} />
       </Suspense>
     );

@@ -106,6 +106,24 @@ describe('favourites store', () => {
     expect(storage.data.get(SYNCED_FOR_KEY)).toBe('u2');
   });
 
+  it('keeps a toggle made while the account list was on its way (the list read before the toggle reached the server)', async () => {
+    const storage = memoryStorage({ favorites: JSON.stringify([B]), [SYNCED_FOR_KEY]: 'u1' });
+    let answer: (list: unknown) => void = () => {};
+    const api = fakeApi({ list: vi.fn(() => new Promise<unknown>((resolve) => (answer = resolve))) });
+    const store = createFavoritesStore({ storage: () => storage, api });
+    const connected = store.connect('u1');
+    // A heart clicked at once, and one taken off, while GET /api/favorites is under way.
+    await store.toggle(A);
+    await store.toggle(B);
+    answer([B, C]);
+    await connected;
+    expect(store.getSnapshot()).toEqual([C, A]);
+    expect(JSON.parse(storage.data.get('favorites')!)).toEqual([C, A]);
+    // The next toggle, after the synchronisation, is not carried over again.
+    await store.toggle(C);
+    expect(store.getSnapshot()).toEqual([A]);
+  });
+
   it('falls back to the account list when the sync answer has none, and retries after a failure', async () => {
     const storage = memoryStorage({ favorites: JSON.stringify([A]) });
     const sync = vi.fn().mockResolvedValueOnce({ ok: false, message: 'down' }).mockResolvedValueOnce({ ok: true, result: { merged: 1 } });

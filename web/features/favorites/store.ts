@@ -80,6 +80,9 @@ const EMPTY: readonly FavoriteItem[] = Object.freeze([]);
 export function createFavoritesStore(deps: FavoritesDeps) {
   let syncedWith: string | null = null;
   let syncing: Promise<void> | null = null;
+  // Items toggled while a synchronisation is under way: the account's list it brings may be older than the toggle
+  // (read before the toggle reached the server), so these keep the state they have here.
+  const touched = new Map<string, FavoriteItem>();
   const syncListeners = new Set<(merged: boolean) => void>();
   const list = createStore<readonly FavoriteItem[]>(EMPTY, {
     // The stored list, read when first asked for (the server renders and hydrates with none).
@@ -120,6 +123,7 @@ export function createFavoritesStore(deps: FavoritesDeps) {
     async toggle(item: FavoriteItem): Promise<boolean> {
       const wanted = !hasFavorite(read(), item);
       write(setFavorite(read(), item, wanted));
+      if (syncing) touched.set(`${item.type}:${item.id}`, item);
       const answer = await deps.api.toggle(item).catch(() => ({ ok: false, message: undefined }) as const);
       if (!answer.ok) {
         write(setFavorite(read(), item, !wanted));
@@ -154,6 +158,8 @@ export function createFavoritesStore(deps: FavoritesDeps) {
           if (Array.isArray(answer.result)) next = normalizeFavorites(answer.result);
         }
         next ??= normalizeFavorites(await deps.api.list());
+        for (const item of touched.values()) next = setFavorite(next, item, hasFavorite(read(), item));
+        touched.clear();
         storage?.setItem(SYNCED_FOR_KEY, userId);
         write(next);
         syncListeners.forEach((l) => l(merge));
@@ -165,6 +171,7 @@ export function createFavoritesStore(deps: FavoritesDeps) {
         })
         .finally(() => {
           syncing = null;
+          touched.clear();
         });
       return syncing;
     },

@@ -91,6 +91,11 @@ export function MyItems({ kind, services, projects }: { kind: ItemKind; services
   );
 }
 
+/** An objection to a moderator's decision: the appeals tab with its form prefilled (issue 14). */
+function ObjectionLink({ id }: { id: string }) {
+  return <AppLink to={`/profile/disputes?tab=appeals&subject=moderation&object=${id}`}>Оспорить решение</AppLink>;
+}
+
 function Title({
   kind,
   item,
@@ -136,7 +141,7 @@ function ServiceRow({
         </p>
         {s.reject_reason && (s.status === 'rejected' || s.status === 'hidden') && (
           <p className="my-item__reason">
-            <strong>{s.status === 'rejected' ? 'Причина отклонения:' : 'Причина скрытия:'}</strong> {s.reject_reason}
+            <strong>{s.status === 'rejected' ? 'Причина отклонения:' : 'Причина скрытия:'}</strong> {s.reject_reason} <ObjectionLink id={s._id} />
           </p>
         )}
         {s.status === 'moderation' && (
@@ -147,7 +152,7 @@ function ServiceRow({
         )}
         {s.status === 'active' && !s.pending_edit && s.reject_reason && (
           <p className="my-item__reason">
-            <strong>Изменения отклонены:</strong> {s.reject_reason}
+            <strong>Изменения отклонены:</strong> {s.reject_reason} <ObjectionLink id={s._id} />
           </p>
         )}
         {s.status === 'draft' && (
@@ -238,7 +243,7 @@ function ProjectRow({ project: p, busy, onDelete }: { project: Project; busy: bo
         </p>
         {p.status === 'hidden' && p.hidden_reason && (
           <p className="my-item__reason">
-            <strong>Причина скрытия:</strong> {p.hidden_reason}
+            <strong>Причина скрытия:</strong> {p.hidden_reason} <ObjectionLink id={p._id} />
           </p>
         )}
         <ul className="my-item__stats" aria-label="Статистика">

@@ -9,6 +9,8 @@ import { FileUploader } from './file-uploader.tsx';
 import { FormProblem } from './form-problem.tsx';
 import { TagsInput } from './tags-input.tsx';
 import { useItemForm } from './use-item-form.ts';
+import { useShell } from '../../lib/use-shell.ts';
+import { kopecksToRubles } from './money.ts';
 import {
   emptyServiceValues,
   enabledKinds,
@@ -53,7 +55,9 @@ export interface ServiceFormProps {
 }
 
 export function ServiceForm({ initial, mode, status, onSubmit, onSaved, cancelTo }: ServiceFormProps) {
-  const validate = useCallback((v: ServiceFormValues) => validateService(v), []);
+  // The operator's minimum price (setting services.minPrice, from the page's config).
+  const minPrice = useShell().config.minServicePrice;
+  const validate = useCallback((v: ServiceFormValues) => validateService(v, true, minPrice), [minPrice]);
   const form = useItemForm<ServiceFormValues>(() => initial ?? emptyServiceValues(), validate);
   const { values, set, touch, errors, submit: send, busy, problem, formRef } = form;
   const [uploading, setUploading] = useState(false);
@@ -190,7 +194,7 @@ export function ServiceForm({ initial, mode, status, onSubmit, onSaved, cancelTo
             onBlur={() => touch('price')}
             errors={errors}
             required
-            hint="Не меньше 500 руб."
+            hint={`Не меньше ${kopecksToRubles(minPrice)} руб.`}
           />
           <TextField
             label="Срок, дней"

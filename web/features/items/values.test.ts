@@ -114,15 +114,24 @@ describe('validateService', () => {
     expect(validateService(filled())).toEqual({});
   });
 
+  it("checks the operator's minimum price, in the server's words", () => {
+    const v = filled();
+    v.price = '600';
+    expect(validateService(v, true, 100_000).price).toEqual(['Минимальная цена — 1 000 ₽']);
+    expect(validateService(v, true, 50_000).price).toBeUndefined();
+    expect(validateService(v).price).toBeUndefined();
+  });
+
   it('uses the contract messages, keyed by dotted paths', () => {
     const v = emptyServiceValues();
-    v.packages.economy = { enabled: true, price: '100', days: '0', revisions: '2', description: '' };
+    v.packages.economy = { enabled: true, price: '0,5', days: '0', revisions: '2', description: '' };
     const errors = validateService(v);
     expect(errors.title?.[0]).toBe('Название — от 10 символов');
     expect(errors.category?.[0]).toBe('Выберите категорию');
     expect(errors.price?.[0]).toBe('Укажите цену');
     expect(errors.days?.[0]).toBe('Укажите срок');
-    expect(errors['packages.0.price']?.[0]).toBe('Цена — от 500 ₽');
+    // The floor only: the operator's minimum (services.minPrice) is the server's to check.
+    expect(errors['packages.0.price']?.[0]).toBe('Цена — от 1 ₽');
     expect(errors['packages.0.days']?.[0]).toBe('Срок — от 1 дня');
     expect(errors['packages.0.description']?.[0]).toBe('Опишите, что входит в пакет');
   });

@@ -9,6 +9,7 @@ import {
   type Service,
   type ServiceInput,
 } from '#contract/catalog';
+import { belowMinPrice, MIN_SERVICE_PRICE } from '#contract/catalog-constants';
 import { kopecksToRubles, parseWhole, rublesToKopecks, wholeToText } from './money.ts';
 
 // The service and project forms keep what the person typed (strings); these functions turn it into the API's body
@@ -240,9 +241,10 @@ function check(schema: z.ZodType, body: unknown, typos: FieldErrors): FieldError
 }
 
 /** Field errors of a service form as the server would answer them (empty when it may be sent). */
-export function validateService(v: ServiceFormValues, publish = true): FieldErrors {
+/** The schema's errors, and prices below the operator's minimum (`minPrice`, kopecks; the server checks it too). */
+export function validateService(v: ServiceFormValues, publish = true, minPrice = MIN_SERVICE_PRICE): FieldErrors {
   const { body, typos } = serviceBody(v, publish);
-  return check(serviceInputSchema, body, typos);
+  return { ...belowMinPrice(body, minPrice), ...check(serviceInputSchema, body, typos) };
 }
 
 export function validateProject(v: ProjectFormValues): FieldErrors {

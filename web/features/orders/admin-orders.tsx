@@ -4,9 +4,8 @@ import type { Message } from '#contract/chat';
 import type { Order, OrderDetail } from '#contract/orders';
 import { api } from '../../lib/api.ts';
 import { formatDate } from '../../lib/dates.ts';
-import { AppLink } from '../../components/ui/app-link.tsx';
 import { Price } from '../../components/ui/price.tsx';
-import { ListSearch, StateTabs, useListLink } from '../../components/ui/list-controls.tsx';
+import { ListSearch, StateTabs, NextPage, useListLink } from '../../components/ui/list-controls.tsx';
 import { Modal } from '../items/index.ts';
 import { OrderStatusBadge } from './status-badge.tsx';
 import { countdown } from './format.ts';
@@ -79,13 +78,7 @@ export function AdminOrders({ orders, total, next, failed }: { orders: Order[]; 
               ))}
             </tbody>
           </table>
-          {next && (
-            <p className="pager">
-              <AppLink to={`${link({})}${link({}).includes('?') ? '&' : '?'}cursor=${encodeURIComponent(next)}`} className="btn btn--ghost">
-                Дальше
-              </AppLink>
-            </p>
-          )}
+          <NextPage next={next} link={link} />
         </>
       )}
       <Modal open={openId !== null} title="Заказ" onClose={() => setOpenId(null)}>

@@ -8,6 +8,7 @@ import { AppLink } from '../../components/ui/app-link.tsx';
 import { Price } from '../../components/ui/price.tsx';
 import { ConfirmDialog, FileUploader, Modal } from '../items/index.ts';
 import { ReviewForm } from '../reviews/index.ts';
+import { DisputeForm } from '../disputes/index.ts';
 import type { PendingReview } from '#contract/reviews';
 import { Countdown } from './countdown.tsx';
 import { OrderStatusBadge } from './status-badge.tsx';
@@ -16,7 +17,7 @@ import { OrderStatusBadge } from './status-badge.tsx';
 // deadline, the price and the steps this member may take now. It reads the order afresh whenever a message
 // arrives in the chat (every step posts one) or the order changes.
 
-type Dialog = 'deliver' | 'revision' | 'cancel' | 'propose' | 'accept' | 'review' | null;
+type Dialog = 'deliver' | 'revision' | 'cancel' | 'propose' | 'accept' | 'review' | 'dispute' | null;
 
 export function OrderCard({ orderId, chatId }: { orderId: string; chatId: string }) {
   const [order, setOrder] = useState<OrderDetail | null>(null);
@@ -92,6 +93,8 @@ export function OrderCard({ orderId, chatId }: { orderId: string; chatId: string
   const can = (a: OrderDetail['actions'][number]) => order.actions.includes(a);
   const proposal = order.cancel_proposal;
   const proposedByOther = proposal && proposal.by !== (order.role === 'customer' ? order.customer._id : order.seller._id);
+  // Either party of a paid order in progress or delivered may open a dispute (ADR 034).
+  const canDispute = order.role !== null && (order.status === 'in_progress' || order.status === 'delivered');
 
   return (
     <div className="order-card" data-testid="order-card">
@@ -114,6 +117,10 @@ export function OrderCard({ orderId, chatId }: { orderId: string; chatId: string
             Вы получите <Price kopecks={order.price - order.commission} />
           </span>
         )}
+        {/* A complaint about the order to the administration (issue 14). */}
+        <AppLink to={`/profile/disputes?tab=appeals&subject=order&object=${order._id}`} className="order-card__note order-card__report">
+          Пожаловаться
+        </AppLink>
       </div>
       {proposal && (
         <p className="order-card__proposal">
@@ -140,7 +147,12 @@ export function OrderCard({ orderId, chatId }: { orderId: string; chatId: string
           />
         </Modal>
       )}
-      {order.actions.length > 0 && (
+      {order.status === 'disputed' && order.role !== null && (
+        <p className="order-card__proposal">
+          По заказу открыт спор, заказ остановлен до решения арбитража. <AppLink to="/profile/disputes">Перейти к спору</AppLink>
+        </p>
+      )}
+      {(order.actions.length > 0 || canDispute) && (
         <div className="order-card__actions">
           {can('pay') && (
             <AppLink to={`/payments/${order._id}`} className="btn btn--primary btn--sm">
@@ -192,7 +204,24 @@ export function OrderCard({ orderId, chatId }: { orderId: string; chatId: string
               Отменить заказ
             </button>
           )}
+          {canDispute && (
+            <button type="button" className="btn btn--danger-text btn--sm" onClick={() => open('dispute')}>
+              Открыть спор
+            </button>
+          )}
         </div>
+      )}
+      {canDispute && (
+        <Modal open={dialog === 'dispute'} title={`Спор по заказу №${order.number}`} onClose={() => setDialog(null)}>
+          <DisputeForm
+            orderId={order._id}
+            onCancel={() => setDialog(null)}
+            onDone={() => {
+              setDialog(null);
+              load();
+            }}
+          />
+        </Modal>
       )}
 
       <Modal open={dialog === 'deliver'} title="Сдать работу" onClose={() => setDialog(null)}>

@@ -1,7 +1,7 @@
 // Payments: the payment page, the sandbox provider's page, finance, the payments lists and the admin's money.
 // The feature's public face: other folders import it only from here (ESLint, docs/decisions/017).
 
-export { AdminWithdrawals, MoneySettingsForm } from './admin.tsx';
+export { AdminWithdrawals, methodDrafts, methodsFromDrafts, PaymentMethodsEditor, type MethodDrafts } from './admin.tsx';
 export { Balances, EntriesTable, WithdrawForm } from './finance.tsx';
 export { PaymentsTable, WithdrawalsTable } from './lists.tsx';
 export { PayPanel } from './pay-panel.tsx';

@@ -4,7 +4,7 @@
 export { currentUser } from './current-user.ts';
 export { pageNotFound, requireAdmin, requireGuest, requireSignedIn } from './guards.ts';
 export { ErrorScreen, LogoutModal } from './lazy-parts.ts';
-export { DEFAULT_DESCRIPTION, errorMeta, pageMeta } from './meta.ts';
+export { DEFAULT_DESCRIPTION, descriptionOf, errorMeta, pageMeta } from './meta.ts';
 export { currentPath } from './navigation-history.ts';
 export { ADMIN_MENU, PAGE_TITLES, PROFILE_MENU } from './page-titles.ts';
 export { logout } from './session.ts';

@@ -9,18 +9,22 @@ interface MetaMatch {
   data?: unknown;
 }
 
-/** The brand from the root loader's data (configurable, "Подряд" by default). */
+const configOf = (matches: readonly (MetaMatch | undefined)[]) =>
+  (matches.find((m) => m?.id === 'root')?.data as { config?: PublicConfig } | undefined)?.config;
+
+/** The brand from the root loader's data (an operator setting, "Подряд" by default). */
 export function brandOf(matches: readonly (MetaMatch | undefined)[]): string {
-  const root = matches.find((m) => m?.id === 'root')?.data as { config?: PublicConfig } | undefined;
-  return root?.config?.brand ?? 'Подряд';
+  return configOf(matches)?.brand ?? 'Подряд';
 }
 
-/** SPEC §1: "{title} - {brand}", with the default description unless a page has its own. */
-export function pageMeta(
-  matches: readonly (MetaMatch | undefined)[],
-  title: string,
-  description: string = DEFAULT_DESCRIPTION,
-): MetaDescriptor[] {
+/** The description of a page without its own (an operator setting, "Биржа услуг" by default). */
+export function descriptionOf(matches: readonly (MetaMatch | undefined)[]): string {
+  return configOf(matches)?.description || DEFAULT_DESCRIPTION;
+}
+
+/** SPEC §1: "{title} - {brand}", with the operator's default description unless a page has its own. */
+export function pageMeta(matches: readonly (MetaMatch | undefined)[], title: string, description?: string): MetaDescriptor[] {
+  description ||= descriptionOf(matches);
   const full = `${title} - ${brandOf(matches)}`;
   return [
     { title: full },

@@ -22,7 +22,7 @@ export const PAGE_TITLES: Record<string, string> = {
   'profile-orders': 'Заказы',
   'profile-finance': 'Финансы',
   'profile-reviews': 'Отзывы',
-  'profile-disputes': 'Споры',
+  'profile-disputes': 'Споры и обращения',
   'profile-messages': 'Сообщения',
   'profile-payments': 'Платежи',
   'profile-referral': 'Реферальная программа',
@@ -39,6 +39,13 @@ export const PAGE_TITLES: Record<string, string> = {
   'admin-services': 'Услуги',
   'admin-services-item-edit': 'Редактирование услуги',
   'admin-search-suggestions': 'Поисковые подсказки',
+  'admin-blog': 'Блог',
+  'admin-blog-new': 'Новая статья',
+  'admin-blog-item-edit': 'Редактирование статьи',
+  'admin-home': 'Обзор',
+  'admin-settings': 'Настройки',
+  'admin-route-rules': 'Правила адресов',
+  'admin-audit': 'Журнал действий',
 };
 
 /** Side menus of the profile and admin layouts (SPEC §2): every page that has a menu entry. */
@@ -59,6 +66,7 @@ export const PROFILE_MENU = [
 ] as const;
 
 export const ADMIN_MENU = [
+  ['/admin', 'admin-home'],
   ['/admin/users', 'admin-users'],
   ['/admin/services', 'admin-services'],
   ['/admin/projects', 'admin-projects'],
@@ -67,4 +75,9 @@ export const ADMIN_MENU = [
   ['/admin/payments', 'admin-payments'],
   ['/admin/disputes', 'admin-disputes'],
   ['/admin/appeals', 'admin-appeals'],
+  ['/admin/blog', 'admin-blog'],
+  ['/admin/settings', 'admin-settings'],
+  ['/admin/route-rules', 'admin-route-rules'],
+  ['/admin/audit', 'admin-audit'],
+  ['/admin/search-suggestions', 'admin-search-suggestions'],
 ] as const;

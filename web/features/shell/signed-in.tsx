@@ -90,7 +90,7 @@ function UserMenu() {
         </li>
         {user.roles.includes('admin') && (
           <li>
-            <AppLink to="/admin/users">
+            <AppLink to="/admin">
               <Shield size={16} aria-hidden /> Администрирование
             </AppLink>
           </li>

@@ -1,0 +1,85 @@
+import { Form, useNavigation } from 'react-router';
+import type { Route } from './+types/admin-audit';
+import { pageMeta } from '../features/shell/index.ts';
+import { AppLink } from '../components/ui/app-link.tsx';
+import { SelectField, TextField } from '../components/ui/form.tsx';
+import { AuditTable, OBJECT_TYPE_LABELS } from '../features/admin/index.ts';
+import '../styles/admin.css';
+
+// /admin/audit: the audit log, newest first, filtered by who (?actor=), the action (?action=, exact or a prefix
+// ending with a dot) and the object (?target_type=&target_id=), keyset pages (?cursor=).
+
+const FILTERS = ['actor', 'action', 'target_type', 'target_id'] as const;
+const isUuid = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const f = Object.fromEntries(FILTERS.map((k) => [k, url.searchParams.get(k)?.trim() ?? ''])) as Record<(typeof FILTERS)[number], string>;
+  const cursor = url.searchParams.get('cursor');
+  const [entries, admins] = await Promise.all([
+    context.read('admin.audit.list', {
+      query: {
+        limit: 50,
+        ...(f.actor && isUuid(f.actor) ? { actor: f.actor } : {}),
+        ...(f.action ? { action: f.action } : {}),
+        ...(f.target_type ? { target_type: f.target_type } : {}),
+        ...(f.target_id ? { target_id: f.target_id } : {}),
+        ...(cursor ? { cursor } : {}),
+      },
+    }),
+    context.read('admin.users.list', { query: { role: 'admin', limit: 100 } }),
+  ]);
+  return {
+    entries: entries.ok ? entries.body.result : [],
+    next: entries.ok ? entries.body.next : null,
+    failed: !entries.ok,
+    admins: admins.ok ? admins.body.result.map((u) => ({ value: u._id, label: `${u.name} ${u.surname}`.trim() || u.email })) : [],
+    filters: f,
+  };
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Журнал действий');
+
+export default function AdminAuditPage({ loaderData }: Route.ComponentProps) {
+  const { entries, next, failed, admins, filters } = loaderData;
+  const navigation = useNavigation();
+  const query = new URLSearchParams(Object.entries(filters).filter(([, v]) => v));
+  const nextLink = next ? `?${new URLSearchParams([...query, ['cursor', next]]).toString()}` : null;
+  const filtered = Object.values(filters).some(Boolean);
+  return (
+    <section className="page">
+      <h1 className="page__title">Журнал действий</h1>
+      <Form method="get" className="card audit-filters" role="search" aria-label="Фильтры журнала" style={{ padding: 16, marginBottom: 16 }}>
+        <SelectField label="Кто" name="actor" defaultValue={filters.actor} options={admins} placeholder="Все администраторы" key={`a-${filters.actor}`} />
+        <TextField label="Действие" name="action" defaultValue={filters.action} placeholder="settings.update или service." key={`c-${filters.action}`} maxLength={100} />
+        <SelectField
+          label="Тип объекта"
+          name="target_type"
+          defaultValue={filters.target_type}
+          options={Object.entries(OBJECT_TYPE_LABELS).map(([value, label]) => ({ value, label }))}
+          placeholder="Любой"
+          key={`t-${filters.target_type}`}
+        />
+        <TextField label="Идентификатор объекта" name="target_id" defaultValue={filters.target_id} key={`i-${filters.target_id}`} maxLength={100} />
+        <div className="toolbar">
+          <button type="submit" className="btn btn--primary" disabled={navigation.state !== 'idle'}>
+            Показать
+          </button>
+          {filtered && (
+            <AppLink to="/admin/audit" className="btn btn--ghost">
+              Сбросить
+            </AppLink>
+          )}
+        </div>
+      </Form>
+      {failed ? <p className="empty-state">Не удалось загрузить журнал. Проверьте фильтры.</p> : <AuditTable entries={entries} />}
+      {nextLink && (
+        <nav className="toolbar" aria-label="Страницы журнала">
+          <AppLink to={nextLink} className="btn btn--ghost" rel="next">
+            Следующая страница
+          </AppLink>
+        </nav>
+      )}
+    </section>
+  );
+}
