@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createService } from '../server/db/catalog-factories.ts';
+import { unique } from '../server/test/api.ts';
 import { hydrated, useE2E } from './fixtures.ts';
 import { JS_BUDGET_KIB, guestScripts, totalKib } from './js-budget.ts';
 
@@ -99,6 +100,26 @@ describe('a first-time guest’s JavaScript', () => {
     await hydrated(page);
     expect(await fiber()).toBe(true);
     expect(documents, 'no document load after the first').toEqual(['/projects']);
+  });
+
+  it('changes the address and the page together on a client-side navigation to a page whose code is still coming', async () => {
+    const { user: seller } = await e2e.user({ role: 'seller' });
+    const title = `Нарисую жирафа в короне ${unique()}`;
+    const service = await createService(e2e.server.database.db, seller.id, { category: 'design', title });
+    const { page } = await e2e.open();
+    await page.goto(`/services/design?q=${encodeURIComponent(title)}`);
+    await hydrated(page);
+    const code = await hold(page, /\/assets\/service-page-[^/]+\.js$/);
+    await page.locator('.s-card').getByRole('link', { name: title, exact: true }).click();
+    await expect.poll(() => code.asked, { timeout: 10_000 }).toBe(true);
+    // The navigation waits for the code: the address stays the listing's and the progress bar is up, instead of the
+    // listing staying on screen under the service's address with nothing moving.
+    await page.waitForTimeout(500);
+    expect(new URL(page.url()).pathname).toBe('/services/design');
+    expect(await page.evaluate(() => (window as unknown as { __reactRouterDataRouter: { state: { navigation: { state: string } } } }).__reactRouterDataRouter.state.navigation.state)).toBe('loading');
+    code.open();
+    await page.waitForURL((url) => url.pathname === `/services/design/${service.id}`);
+    await expect.poll(() => page.locator('main h1').first().textContent(), { timeout: 2_000 }).toBe(title);
   });
 
   it('follows a link pressed in the kept page while its code comes (the page is not replaced under the pointer)', async () => {

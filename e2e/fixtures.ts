@@ -117,6 +117,25 @@ export async function newContext(browser: Browser, opts: ContextOptions = {}): P
       seen.add(type);
       return (add as (...args: unknown[]) => void).call(this, type, ...rest);
     } as typeof window.addEventListener;
+    // Lets `hydrated()` see when React has put the router's newest location on screen: the hook React calls after
+    // each commit (React DevTools'), which notes the location once no update is left pending.
+    type Router = { state: { location: { key: string } } };
+    Object.defineProperty(window, '__e2eCommitted', { value: { key: null as string | null }, writable: false });
+    Object.defineProperty(window, '__REACT_DEVTOOLS_GLOBAL_HOOK__', {
+      value: {
+        supportsFiber: true,
+        isDisabled: false,
+        renderers: new Map(),
+        inject: () => 1,
+        checkDCE: () => {},
+        onCommitFiberUnmount: () => {},
+        onPostCommitFiberRoot: () => {},
+        onCommitFiberRoot: (_id: number, root: { pendingLanes: number }) => {
+          const w = window as unknown as { __reactRouterDataRouter?: Router; __e2eCommitted: { key: string | null } };
+          if (root.pendingLanes === 0 && w.__reactRouterDataRouter) w.__e2eCommitted.key = w.__reactRouterDataRouter.state.location.key;
+        },
+      },
+    });
   });
   return context;
 }
@@ -281,18 +300,23 @@ export const pathOf = (page: Page) => {
 };
 
 /**
- * Waits until the page is interactive: React Router is idle, React has hydrated and run the shell's
- * effects (they register the window listeners, seen through the init script of `newContext`), and
- * the DOM has stopped changing (React commits navigations in transitions, after the URL changes).
+ * Waits until the page is interactive: React Router is idle, React has put its location on screen (React commits
+ * navigations in transitions, after the URL changes), hydrated and run the shell's effects (they register the window
+ * listeners; both seen through the init script of `newContext`), and the DOM has stopped changing.
  */
 export async function hydrated(page: Page) {
   await page.waitForFunction(() => {
     const w = window as unknown as {
-      __reactRouterDataRouter?: { state: { initialized: boolean; navigation: { state: string }; errors: Record<string, unknown> | null } };
+      __reactRouterDataRouter?: {
+        state: { initialized: boolean; navigation: { state: string }; errors: Record<string, unknown> | null; location: { key: string } };
+      };
       __e2eWindowListeners?: Set<string>;
+      __e2eCommitted?: { key: string | null };
     };
     const router = w.__reactRouterDataRouter;
     if (!router || !router.state.initialized || router.state.navigation.state !== 'idle') return false;
+    // The URL changes before React commits the page (in a transition): the page on screen must be the router's.
+    if (w.__e2eCommitted && w.__e2eCommitted.key !== router.state.location.key) return false;
     // The root's own error boundary renders without the shell (and its effects).
     return !!w.__e2eWindowListeners?.has('vite:preloadError') || !!router.state.errors?.root;
   }, undefined, { timeout: 20_000 });

@@ -62,12 +62,21 @@ export const meta: Route.MetaFunction = ({ data, matches, error }) => {
 
 // The page's code comes with the first interaction (or at once for a signed-in person, or when the currency changes
 // the prices): until then the server's HTML stays as it is (docs/decisions/020).
-const Page = deferred<{ data: Route.ComponentProps['loaderData']; currency: Currency }>(
+type Data = Awaited<ReturnType<Route.ClientLoaderArgs['serverLoader']>>;
+
+const Page = deferred<{ data: Data; currency: Currency }>(
   'service',
   () => import('./service-page.tsx').then((m) => m.ServicePage),
   '.service-page',
   () => currentUser() !== null,
 );
+
+// A client-side navigation brings the page's code with its data: the page then shows at once, and the progress bar
+// covers the wait (a page suspended on its code would leave the previous one on screen under the new address).
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs): Promise<Data> {
+  const [data] = await Promise.all([serverLoader(), Page.load().catch(() => {})]);
+  return data;
+}
 
 export default function ServiceDetailPage({ loaderData }: Route.ComponentProps) {
   return <Page data={loaderData} currency={useCurrency()} />;

@@ -37,8 +37,12 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   if (currentUser()?.active_role === 'seller' && isHome(request.url) && (from === null || from === '/')) {
     throw redirect('/projects');
   }
-  // SPEC's kept state: coming back, the listing is as the person left it.
-  return clientListing('services', request, serverLoader);
+  // SPEC's kept state: coming back, the listing is as the person left it. A guest's welcome on / comes with it.
+  const [data] = await Promise.all([
+    clientListing('services', request, serverLoader),
+    !currentUser() && new URL(request.url).pathname === '/' ? HomeHero.load().catch(() => {}) : null,
+  ]);
+  return data;
 }
 
 export const meta: Route.MetaFunction = ({ data, matches, error }) =>

@@ -25,14 +25,18 @@ export function ListingPage(props: ListingPageProps) {
 
 /**
  * The listing routes' client loader (listing-data.ts's clientListing: the kept listing, else the server loader). Its
- * code and the page's are one chunk, fetched together on the first client-side navigation to a listing.
+ * code and the page's are one chunk, fetched together on the first client-side navigation to a listing; the navigation
+ * ends when both are here, so the page shows at once (suspended on its code, it would leave the previous page on
+ * screen under the new address, with the progress bar gone).
  */
 export async function clientListing<T extends ListingItem>(
   kind: ListingKind,
   request: Request,
   serverLoader: () => Promise<ListingData<T>>,
 ): Promise<ListingData<T>> {
-  void Deferred.load().catch(() => {});
-  const data = await import('./listing-data.ts');
-  return data.clientListing(kind, request, serverLoader);
+  const [data] = await Promise.all([
+    import('./listing-data.ts').then((m) => m.clientListing(kind, request, serverLoader)),
+    Deferred.load().catch(() => {}),
+  ]);
+  return data;
 }
