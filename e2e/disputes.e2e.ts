@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import type { UserRow } from '../server/db/schema/users.ts';
 import { createService } from '../server/db/catalog-factories.ts';
 import { payOrderForTest } from '../server/modules/orders/testing.ts';
 import { balancesOf } from '../server/modules/ledger/index.ts';
@@ -57,6 +58,12 @@ describe('disputes', { timeout: 180_000 }, () => {
     // The seller and the admin are already on their pages: the dispute must come to them.
     await visit(b.page, '/profile/disputes');
     await hydrated(b.page);
+    // The admin's queue reloads on each event (and the root's data with it): one socket all along, none dropped.
+    const handshakes: string[] = [];
+    c.page.on('request', (req) => {
+      const url = new URL(req.url());
+      if (url.pathname === '/socket.io/' && !url.searchParams.has('sid')) handshakes.push(url.search);
+    });
     await visit(c.page, '/admin/disputes');
     await hydrated(c.page);
     const sellerDisputes = b.page.getByTestId('dispute');
@@ -109,6 +116,7 @@ describe('disputes', { timeout: 180_000 }, () => {
     await detail.getByRole('button', { name: 'Принять решение' }).click();
     await c.page.getByRole('button', { name: 'Подтвердить' }).click();
     await expect.poll(async () => norm(await detail.getByTestId('dispute-decision').textContent()), POLL).toContain('Разделение суммы');
+    expect(handshakes).toHaveLength(1);
 
     // Both balances changed, in kopecks.
     const db = e2e.server.database.db;
@@ -179,5 +187,35 @@ describe('disputes', { timeout: 180_000 }, () => {
     await openButton.click();
     await a.page.getByTestId('dispute-form').waitFor();
     await checkPage(a.page, 'dispute-form');
+  });
+
+  it('a seller with more disputes than a page sees the rest on «Показать ещё»', async () => {
+    const { services: app } = e2e.server.app;
+    const seller = await e2e.user({ role: 'seller' });
+    const service = await createService(e2e.server.database.db, seller.user.id, { title: `Вёрстка ${unique()}`, category: 'design', price: PRICE });
+    // A customer may open DISPUTES_PER_DAY disputes a day: six customers, nine each.
+    const opened: { customer: UserRow; id: string }[] = [];
+    for (let c = 0; c < 6; c++) {
+      const { user: customer } = await e2e.user();
+      for (let i = 0; i < 9; i++) {
+        const order = await app.orders.create(customer, { service_id: service.id, package: null, extras: [] });
+        await payOrderForTest(e2e.server.app, order._id);
+        const dispute = await app.disputes.create(customer, { order_id: order._id, reason: 'no_contact', description: 'Исполнитель не выходит на связь после оплаты.', files: [] });
+        opened.push({ customer, id: dispute._id });
+      }
+    }
+    const b = await e2e.open({ token: seller.token, viewport: { width: 1280, height: 800 } });
+    await visit(b.page, '/profile/disputes');
+    const cards = b.page.getByTestId('dispute');
+    await expect.poll(() => cards.count(), POLL).toBe(50);
+    expect(norm(await b.page.locator('.listing__shown').textContent())).toBe('Показано 50 из 54');
+    await b.page.getByRole('button', { name: 'Показать ещё' }).click();
+    await expect.poll(() => cards.count(), POLL).toBe(54);
+    expect(await b.page.getByRole('button', { name: 'Показать ещё' }).count()).toBe(0);
+    // Each dispute once: the second page follows the first.
+    const ids = await cards.evaluateAll((els) => els.map((el) => el.getAttribute('data-dispute')));
+    expect(new Set(ids).size).toBe(54);
+    // Out of the admin queue (oldest open first), where the other tests look for theirs.
+    for (const { customer, id } of opened) await app.disputes.cancel(customer, id);
   });
 });

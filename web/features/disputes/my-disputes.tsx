@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Dispute } from '#contract/disputes';
 import { DISPUTE_REASON_LABELS } from '#contract/dispute-constants';
 import { MESSAGES } from '#contract/messages';
@@ -17,6 +17,8 @@ import { DisputeThread } from './dispute-thread.tsx';
 // Live: new_dispute replaces a dispute's chat and refreshes the list; get_counters carries a dispute's unseen
 // count (SPEC §4).
 
+const PAGE_SIZE = 50;
+
 export function MyDisputes() {
   const { user } = useShell();
   const me = user?._id ?? '';
@@ -28,22 +30,38 @@ export function MyDisputes() {
   const [cancelling, setCancelling] = useState<Dispute | null>(null);
   const [busy, setBusy] = useState(false);
 
+  // The pages shown so far: a live refresh reloads them all, so that «Показать ещё» is not undone by an event.
+  const pages = useRef(1);
+  const [more, setMore] = useState(false);
+
   const load = useCallback(
-    () =>
-      api.read('disputes.mine', { query: { limit: 50 } }, { fresh: true }).then(
-        (res) => {
-          setList(res.result);
-          setTotal(res.total ?? res.result.length);
+    (n = pages.current) =>
+      Promise.all(
+        Array.from({ length: n }, (_, i) => api.read('disputes.mine', { query: { limit: PAGE_SIZE, page: i + 1 } }, { fresh: true })),
+      ).then(
+        (answers) => {
+          const seen = new Set<string>();
+          setList(answers.flatMap((a) => a.result).filter((d) => !seen.has(d._id) && !!seen.add(d._id)));
+          setTotal(answers[0]!.total);
+          pages.current = n;
           setFailed(false);
           setLoaded(true);
         },
         () => {
-          setFailed(true);
+          // A failed «Показать ещё» keeps what is shown.
+          if (n > pages.current) toast('Не удалось загрузить споры. Попробуйте ещё раз.');
+          else setFailed(true);
           setLoaded(true);
         },
       ),
     [],
   );
+
+  async function showMore() {
+    setMore(true);
+    await load(pages.current + 1);
+    setMore(false);
+  }
 
   useEffect(() => {
     void load();
@@ -132,6 +150,16 @@ export function MyDisputes() {
           );
         })}
       </ul>
+      {list.length < total && (
+        <div className="listing__more">
+          <button type="button" className="btn btn--ghost" onClick={() => void showMore()} disabled={more}>
+            {more ? 'Загружаем…' : 'Показать ещё'}
+          </button>
+          <p className="listing__shown">
+            Показано {list.length} из {total}
+          </p>
+        </div>
+      )}
       <ConfirmDialog
         open={cancelling !== null}
         title="Отменить заявку?"

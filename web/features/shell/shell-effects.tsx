@@ -65,9 +65,11 @@ export function ShellEffects() {
 
   useEffect(() => currencyStore.restore(user?.preferences.currency), [user?.preferences.currency]);
 
-  // The socket lives only while authenticated; signing in also fetches the payment rates.
+  // The socket lives only while authenticated; signing in also fetches the payment rates. Keyed by the token, not by
+  // the user object: every revalidation of the root brings a new object, and reconnecting then would drop the events
+  // sent meanwhile (a page that revalidates on an event would miss the next one).
+  const token = user ? getToken() : null;
   useEffect(() => {
-    const token = user ? getToken() : null;
     if (!token) return;
     loadPaymentRates();
     // The socket's module (and socket.io-client with it) is a signed-in person's only: imported here, not up front.
@@ -86,7 +88,7 @@ export function ShellEffects() {
       closed = true;
       void socket.then(({ disconnectSocket }) => disconnectSocket());
     };
-  }, [user, config.apiBase]);
+  }, [token, config.apiBase]);
 
   // SPEC §2: the isAuth key synchronises sign-in state between tabs.
   useEffect(() => {
