@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signedInPerson, type Person } from '../../test/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Person } from '../../test/app.ts';
+import { useTestApp } from '../../test/use-app.ts';
 import { call, randomAddress } from '../../test/api.ts';
-import type { UserOverrides } from '../../db/factories.ts';
 import { createProject, createService } from '../../db/catalog-factories.ts';
 import { appeals } from '../../db/schema/appeals.ts';
 import { auditLog } from '../../db/schema/auth.ts';
@@ -16,32 +15,25 @@ import { users } from '../../db/schema/users.ts';
 import { systemActor } from '../../platform/actor.ts';
 import { APPEAL_MESSAGES, type Appeal, type AppealTarget } from '#contract/appeals';
 
-let app: FastifyInstance;
-let close: () => Promise<void>;
-let db: Awaited<ReturnType<typeof createTestApp>>['database']['db'];
+const server = useTestApp({}, { dispatch: false });
 let admin: Person;
 
 beforeAll(async () => {
-  const test = await createTestApp({}, { dispatch: false });
-  app = test.app;
-  close = test.close;
-  db = test.database.db;
   admin = await person({ role: 'admin' });
 });
-afterAll(async () => close?.());
 
-const person = (overrides: UserOverrides = {}) => signedInPerson(app, db, overrides);
+const person = server.person;
 // Each test's requests from an address of its own, so that the per-address limit is only met where it is tested.
 const post = <T = Appeal>(who: Person | null, url: string, body: unknown, remoteAddress = randomAddress()) =>
-  call<T>(app, 'POST', url, { token: who?.token, body, remoteAddress });
-const get = <T = Appeal>(who: Person | null, url: string, query?: Record<string, string>) => call<T>(app, 'GET', url, { token: who?.token, query });
+  call<T>(server.app, 'POST', url, { token: who?.token, body, remoteAddress });
+const get = <T = Appeal>(who: Person | null, url: string, query?: Record<string, string>) => call<T>(server.app, 'GET', url, { token: who?.token, query });
 
 const TEXT = 'Продавец просит оплатить заказ вне площадки.';
 const create = (who: Person, body: Record<string, unknown>, ip?: string) => post(who, '/api/appeals', { text: TEXT, ...body }, ip);
 
 async function orderOf(customer: Person, seller: Person) {
-  const { order } = await app.services.platform.withTx(systemActor('test'), (ctx) =>
-    app.services.orders.open(ctx, { customerId: customer.user.id, sellerId: seller.user.id, title: 'Логотип для кофейни', price: 150_000, days: 3, revisions: 1 }),
+  const { order } = await server.app.services.platform.withTx(systemActor('test'), (ctx) =>
+    server.app.services.orders.open(ctx, { customerId: customer.user.id, sellerId: seller.user.id, title: 'Логотип для кофейни', price: 150_000, days: 3, revisions: 1 }),
   );
   return order;
 }
@@ -49,10 +41,10 @@ async function orderOf(customer: Person, seller: Person) {
 describe('writing an appeal', () => {
   it('names a visible service, project, person and own order; refuses hidden, unknown, own and foreign ones', async () => {
     const [me, seller, customer, stranger] = await Promise.all([person(), person({ role: 'seller' }), person(), person()]);
-    const service = await createService(db, seller.user.id);
-    const paused = await createService(db, seller.user.id, { status: 'paused' });
-    const project = await createProject(db, customer.user.id);
-    const archived = await createProject(db, customer.user.id, { status: 'archived' });
+    const service = await createService(server.db, seller.user.id);
+    const paused = await createService(server.db, seller.user.id, { status: 'paused' });
+    const project = await createProject(server.db, customer.user.id);
+    const archived = await createProject(server.db, customer.user.id, { status: 'archived' });
     const order = await orderOf(me, seller);
 
     const onService = await create(me, { subject: 'service', object: service.id });
@@ -65,7 +57,7 @@ describe('writing an appeal', () => {
     expect((await create(me, { subject: 'question' })).body.result.object).toBeNull();
 
     // Not visible to me, or unknown: 404 with the object's message; nothing written.
-    const before = (await db.select().from(appeals).where(eq(appeals.authorId, me.user.id))).length;
+    const before = (await server.db.select().from(appeals).where(eq(appeals.authorId, me.user.id))).length;
     const refused = [
       [await create(me, { subject: 'service', object: paused.id }), 404, APPEAL_MESSAGES.objectNotFound.service],
       [await create(me, { subject: 'project', object: archived.id }), 404, APPEAL_MESSAGES.objectNotFound.project],
@@ -83,13 +75,13 @@ describe('writing an appeal', () => {
       expect(answer.status, JSON.stringify(answer.body)).toBe(status);
       expect(answer.body.message).toBe(message);
     }
-    expect((await db.select().from(appeals).where(eq(appeals.authorId, me.user.id))).length).toBe(before);
+    expect((await server.db.select().from(appeals).where(eq(appeals.authorId, me.user.id))).length).toBe(before);
   });
 
   it('takes a moderation objection about one of my own services or projects, in any state', async () => {
     const seller = await person({ role: 'seller' });
-    const rejected = await createService(db, seller.user.id, { status: 'rejected' });
-    const project = await createProject(db, seller.user.id, { status: 'archived' });
+    const rejected = await createService(server.db, seller.user.id, { status: 'rejected' });
+    const project = await createProject(server.db, seller.user.id, { status: 'archived' });
     const a = await create(seller, { subject: 'moderation', object: rejected.id });
     expect(a.status, JSON.stringify(a.body)).toBe(200);
     expect(a.body.result.object).toMatchObject({ type: 'service', _id: rejected.id, link: `/profile/items/${rejected.id}/edit` });
@@ -115,20 +107,20 @@ describe('writing an appeal', () => {
     // A file that is somebody else's upload.
     const other = await person();
     const path = `${other.user.id}/${randomBytes(16).toString('hex')}.png`;
-    await db.insert(files).values({ ownerId: other.user.id, path, originalName: 'скрин.png', mime: 'image/png', size: 10 });
+    await server.db.insert(files).values({ ownerId: other.user.id, path, originalName: 'скрин.png', mime: 'image/png', size: 10 });
     const foreign = await post(me, '/api/appeals', { subject: 'question', text: TEXT, files: [`/uploads/${path}`] });
     expect(foreign.status).toBe(400);
     expect(foreign.body.errors?.files).toEqual([APPEAL_MESSAGES.notYourFile]);
     // My own: kept, with its name.
     const mine = `${me.user.id}/${randomBytes(16).toString('hex')}.png`;
-    await db.insert(files).values({ ownerId: me.user.id, path: mine, originalName: 'переписка.png', mime: 'image/png', size: 10 });
+    await server.db.insert(files).values({ ownerId: me.user.id, path: mine, originalName: 'переписка.png', mime: 'image/png', size: 10 });
     const ok = await post(me, '/api/appeals', { subject: 'question', text: TEXT, files: [`/uploads/${mine}`] });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(ok.body.result.files).toEqual([{ url: `/uploads/${mine}`, name: 'переписка.png', mime: 'image/png', size: 10 }]);
   });
 
   it('limits appeals per account and per address to the operator settings (429), a day at a time', async () => {
-    await app.services.settings.update(admin.user, { 'appeals.perDay': 2, 'appeals.perAddressPerDay': 3 });
+    await server.app.services.settings.update(admin.user, { 'appeals.perDay': 2, 'appeals.perAddressPerDay': 3 });
     try {
       const [a, b] = await Promise.all([person(), person()]);
       const ip = randomAddress();
@@ -142,16 +134,16 @@ describe('writing an appeal', () => {
       expect((await create(b, { subject: 'question' }, ip)).status).toBe(429);
       expect((await create(b, { subject: 'question' }, randomAddress())).status).toBe(200);
       // A day later the account may write again.
-      await db.update(appeals).set({ createdAt: new Date(Date.now() - 25 * 3_600_000) }).where(eq(appeals.authorId, a.user.id));
+      await server.db.update(appeals).set({ createdAt: new Date(Date.now() - 25 * 3_600_000) }).where(eq(appeals.authorId, a.user.id));
       expect((await create(a, { subject: 'question' }, randomAddress())).status).toBe(200);
     } finally {
-      await app.services.settings.update(admin.user, { 'appeals.perDay': 10, 'appeals.perAddressPerDay': 30 });
+      await server.app.services.settings.update(admin.user, { 'appeals.perDay': 10, 'appeals.perAddressPerDay': 30 });
     }
   });
 
   it('names the object of a prefilled form (GET /api/appeals/target) with the same checks', async () => {
     const [me, seller] = await Promise.all([person(), person({ role: 'seller' })]);
-    const service = await createService(db, seller.user.id);
+    const service = await createService(server.db, seller.user.id);
     const target = await get<AppealTarget>(me, '/api/appeals/target', { subject: 'service', object: service.id });
     expect(target.body.result).toEqual({ subject: 'service', object: { type: 'service', _id: service.id, title: service.title, link: `/services/all/${service.id}` } });
     expect((await get(seller, '/api/appeals/target', { subject: 'service', object: service.id })).status).toBe(400);
@@ -184,7 +176,7 @@ describe('reading and answering', () => {
 
   it('goes new → in_progress → closed; the answer reaches the author once, as a notification and a letter, audited', async () => {
     const [me, seller] = await Promise.all([person(), person({ role: 'seller' })]);
-    const service = await createService(db, seller.user.id);
+    const service = await createService(server.db, seller.user.id);
     const appeal = (await create(me, { subject: 'service', object: service.id })).body.result;
 
     // The admin's queue finds it by state, subject, number and words.
@@ -218,28 +210,28 @@ describe('reading and answering', () => {
     expect(mine).toMatchObject({ status: 'closed', answer: 'Проверили: услуга снята с публикации.' });
     expect(mine.closed_at).not.toBeNull();
 
-    const notices = await db
+    const notices = await server.db
       .select({ text: notifications.text, link: notifications.link })
       .from(notifications)
       .where(and(eq(notifications.userId, me.user.id), eq(notifications.kind, 'appeal.answered')));
     expect(notices).toEqual([{ text: `Администрация ответила на ваше обращение №${appeal.number} «Жалоба на услугу: ${service.title}»`, link: '/profile/disputes?tab=appeals' }]);
-    const letters = (await db.select().from(outbox).where(eq(outbox.kind, 'letter')))
+    const letters = (await server.db.select().from(outbox).where(eq(outbox.kind, 'letter')))
       .map((l) => l.payload as { to: string; letter: { subject: string; text: string } })
       .filter((l) => l.to === me.user.email);
     expect(letters.map((l) => l.letter.subject)).toEqual([`Ответ на ваше обращение №${appeal.number}`]);
     expect(letters[0]!.letter.text).toContain('Проверили: услуга снята с публикации.');
-    const trail = await db.select({ action: auditLog.action, actor: auditLog.actorId }).from(auditLog).where(eq(auditLog.targetId, appeal._id));
+    const trail = await server.db.select({ action: auditLog.action, actor: auditLog.actorId }).from(auditLog).where(eq(auditLog.targetId, appeal._id));
     expect(trail.map((t) => t.action).sort()).toEqual(['appeal.answer', 'appeal.take']);
     expect(new Set(trail.map((t) => t.actor))).toEqual(new Set([admin.user.id]));
   });
 
   it('answers a new appeal directly (taken by the answering admin) and sends the letter even with emails switched off', async () => {
     const me = await person();
-    await db.update(users).set({ preferences: { emailNotifications: { news: false, moderation: false, orders: false, bids: false, reviews: false, disputes: false, messages: false } } }).where(eq(users.id, me.user.id));
+    await server.db.update(users).set({ preferences: { emailNotifications: { news: false, moderation: false, orders: false, bids: false, reviews: false, disputes: false, messages: false } } }).where(eq(users.id, me.user.id));
     const appeal = (await create(me, { subject: 'question' })).body.result;
     const answered = await post(admin, `/api/admin/appeals/${appeal._id}/answer`, { answer: 'Ответ на вопрос.' });
     expect(answered.body.result).toMatchObject({ status: 'closed', admin: { _id: admin.user.id } });
-    const letters = (await db.select().from(outbox).where(eq(outbox.kind, 'letter'))).filter((l) => (l.payload as { to: string }).to === me.user.email);
+    const letters = (await server.db.select().from(outbox).where(eq(outbox.kind, 'letter'))).filter((l) => (l.payload as { to: string }).to === me.user.email);
     expect(letters).toHaveLength(1);
   });
 
@@ -251,9 +243,9 @@ describe('reading and answering', () => {
       post(other, `/api/admin/appeals/${appeal._id}/answer`, { answer: 'Второй ответ.' }),
     ]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
-    const notices = await db.select().from(notifications).where(and(eq(notifications.userId, me.user.id), eq(notifications.kind, 'appeal.answered')));
+    const notices = await server.db.select().from(notifications).where(and(eq(notifications.userId, me.user.id), eq(notifications.kind, 'appeal.answered')));
     expect(notices).toHaveLength(1);
-    const [row] = await db.select().from(appeals).where(eq(appeals.id, appeal._id));
+    const [row] = await server.db.select().from(appeals).where(eq(appeals.id, appeal._id));
     expect(row!.answer).toBe(answers.find((a) => a.status === 200)!.body.result.answer);
   });
 
@@ -261,7 +253,7 @@ describe('reading and answering', () => {
     const [me, seller] = await Promise.all([person(), person({ role: 'seller' })]);
     const order = await orderOf(me, seller);
     const appeal = (await create(me, { subject: 'order', object: order.id })).body.result;
-    await db.delete(orders).where(eq(orders.id, order.id));
+    await server.db.delete(orders).where(eq(orders.id, order.id));
     expect((await get<Appeal>(me, `/api/appeals/${appeal._id}`)).body.result.object?.title).toBe(`Заказ №${order.number} «Логотип для кофейни»`);
   });
 });

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signedInPerson, type Person } from '../../test/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Person } from '../../test/app.ts';
+import { useTestApp } from '../../test/use-app.ts';
 import { call } from '../../test/api.ts';
 import { multipartBody, PNG } from '../../test/multipart.ts';
 import { auditLog } from '../../db/schema/auth.ts';
@@ -10,24 +10,17 @@ import { blogPosts } from '../../db/schema/blog.ts';
 import { PAGES_CHANGED_JOB } from '../../platform/page-cache.ts';
 import { BLOG_MESSAGES, type BlogAdminPost, type BlogCard, type BlogPost } from '#contract/blog';
 
-let app: FastifyInstance;
-let close: () => Promise<void>;
-let db: Awaited<ReturnType<typeof createTestApp>>['database']['db'];
+const server = useTestApp({}, { dispatch: false });
 let admin: Person;
 let member: Person;
 
 beforeAll(async () => {
-  const test = await createTestApp({}, { dispatch: false });
-  app = test.app;
-  close = test.close;
-  db = test.database.db;
-  admin = await signedInPerson(app, db, { role: 'admin' });
-  member = await signedInPerson(app, db);
+  admin = await server.person({ role: 'admin' });
+  member = await server.person();
 });
-afterAll(async () => close?.());
 
 const send = <T>(who: Person | null, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown, query?: Record<string, string>) =>
-  call<T>(app, method, url, { token: who?.token, body, query });
+  call<T>(server.app, method, url, { token: who?.token, body, query });
 
 const POST = {
   title: 'Как работает безопасная сделка',
@@ -42,8 +35,8 @@ async function create(body: Record<string, unknown> = POST) {
   return res.body.result;
 }
 const publish = (id: string, status: 'published' | 'draft' = 'published') => send<BlogAdminPost>(admin, 'PATCH', `/api/admin/blog/${id}/status`, { status });
-const pagesChangedJobs = async () => (await db.select().from(outbox).where(eq(outbox.name, PAGES_CHANGED_JOB))).length;
-const clearOutbox = () => db.delete(outbox);
+const pagesChangedJobs = async () => (await server.db.select().from(outbox).where(eq(outbox.name, PAGES_CHANGED_JOB))).length;
+const clearOutbox = () => server.db.delete(outbox);
 
 describe('blog', () => {
   it('creates a draft with the Markdown rendered and sanitised, invisible to anyone but admins, audited', async () => {
@@ -66,7 +59,7 @@ describe('blog', () => {
     expect((await send<BlogPost>(admin, 'GET', `/api/blog/${post._id}`)).body.result.title).toBe(POST.title);
     expect((await send<BlogCard[]>(null, 'GET', '/api/blog')).body.result.map((p) => p._id)).not.toContain(post._id);
 
-    const entries = await db.select().from(auditLog).where(and(eq(auditLog.targetType, 'blog_post'), eq(auditLog.targetId, post._id)));
+    const entries = await server.db.select().from(auditLog).where(and(eq(auditLog.targetType, 'blog_post'), eq(auditLog.targetId, post._id)));
     expect(entries.map((e) => [e.action, e.actorId])).toEqual([['blog.create', admin.user.id]]);
   });
 
@@ -96,7 +89,7 @@ describe('blog', () => {
     expect((await send(null, 'GET', `/api/blog/${post._id}`)).status).toBe(404);
     expect((await publish(post._id, 'draft')).body).toMatchObject({ message: BLOG_MESSAGES.alreadyDraft });
 
-    const actions = (await db.select().from(auditLog).where(eq(auditLog.targetId, post._id))).map((e) => e.action).sort();
+    const actions = (await server.db.select().from(auditLog).where(eq(auditLog.targetId, post._id))).map((e) => e.action).sort();
     expect(actions).toEqual(['blog.create', 'blog.publish', 'blog.unpublish']);
   });
 
@@ -117,12 +110,12 @@ describe('blog', () => {
     expect((await send(admin, 'DELETE', `/api/admin/blog/${post._id}`)).status).toBe(200);
     expect((await send(null, 'GET', `/api/blog/${post._id}`)).status).toBe(404);
     expect((await send(admin, 'DELETE', `/api/admin/blog/${post._id}`)).status).toBe(404);
-    const actions = (await db.select().from(auditLog).where(eq(auditLog.targetId, post._id))).map((e) => e.action).sort();
+    const actions = (await server.db.select().from(auditLog).where(eq(auditLog.targetId, post._id))).map((e) => e.action).sort();
     expect(actions).toEqual(['blog.create', 'blog.delete', 'blog.publish', 'blog.update']);
   });
 
   it('answers bad input with 400 and a Russian message, nothing written', async () => {
-    const before = (await db.select().from(blogPosts)).length;
+    const before = (await server.db.select().from(blogPosts)).length;
     const cases: [Record<string, unknown>, string][] = [
       [{ ...POST, title: 'abc' }, 'title'],
       [{ ...POST, title: 'а \n\n\n б' }, 'title'],
@@ -145,13 +138,13 @@ describe('blog', () => {
     expect((await send(admin, 'GET', '/api/admin/blog', undefined, { page: '1001' })).status).toBe(400);
     expect((await send(null, 'GET', '/api/blog/not-a-uuid')).status).toBe(404);
     expect((await send(admin, 'GET', '/api/admin/blog/not-a-uuid')).status).toBe(400);
-    expect((await db.select().from(blogPosts)).length).toBe(before);
+    expect((await server.db.select().from(blogPosts)).length).toBe(before);
   });
 
   it("takes a cover from the admin's own picture uploads only, and keeps it from the unused-files sweep", async () => {
     const upload = async (who: Person) => {
       const { payload, headers } = multipartBody([{ name: 'file', filename: 'cover.png', type: 'image/png', data: PNG }]);
-      const res = await app.inject({ method: 'POST', url: '/api/files/single', payload, headers: { ...headers, authorization: `Bearer ${who.token}` } });
+      const res = await server.app.inject({ method: 'POST', url: '/api/files/single', payload, headers: { ...headers, authorization: `Bearer ${who.token}` } });
       expect(res.statusCode, res.body).toBe(200);
       return (res.json() as { result: { url: string } }).result.url;
     };
@@ -162,25 +155,25 @@ describe('blog', () => {
     const post = await create({ ...POST, cover: own });
     expect(post.cover).toBe(own);
     // Another admin keeps the cover the post has.
-    const other = await signedInPerson(app, db, { role: 'admin' });
+    const other = await server.person({ role: 'admin' });
     expect((await send(other, 'PUT', `/api/admin/blog/${post._id}`, { ...POST, cover: own })).status).toBe(200);
 
-    const swept = await app.services.files.sweepUnused(new Date(Date.now() + 60_000));
+    const swept = await server.app.services.files.sweepUnused(new Date(Date.now() + 60_000));
     expect(swept).toBeGreaterThan(0); // the member's unused upload
-    const still = await app.inject({ url: own });
+    const still = await server.app.inject({ url: own });
     expect(still.statusCode).toBe(200);
   });
 
   it('previews Markdown as the article would show it, saving nothing', async () => {
-    const before = (await db.select().from(blogPosts)).length;
+    const before = (await server.db.select().from(blogPosts)).length;
     const res = await send<{ html: string }>(admin, 'POST', '/api/admin/blog/preview', { body: '## Раздел\n\n<img src=x onerror="alert(1)">текст' });
     expect(res.status).toBe(200);
     expect(res.body.result.html).toBe('<h2>Раздел</h2>\n<p>текст</p>\n');
-    expect((await db.select().from(blogPosts)).length).toBe(before);
+    expect((await server.db.select().from(blogPosts)).length).toBe(before);
   });
 
   it('pages the public list newest first, 12 a page, with the total', async () => {
-    await db.delete(blogPosts);
+    await server.db.delete(blogPosts);
     const ids: string[] = [];
     for (let i = 0; i < 13; i++) {
       const p = await create({ ...POST, title: `Статья номер ${i}` });
@@ -198,7 +191,7 @@ describe('blog', () => {
     expect(adminList.body.total).toBe(14);
     expect(adminList.body.result[0]!.status).toBe('draft');
 
-    const sitemap = await app.inject({ url: '/sitemaps/blog-0.xml' });
+    const sitemap = await server.app.inject({ url: '/sitemaps/blog-0.xml' });
     expect(sitemap.statusCode).toBe(200);
     for (const id of ids) expect(sitemap.body).toContain(`/blog/${id}</loc>`);
     expect((sitemap.body.match(/<url>/g) ?? []).length).toBe(13);

@@ -1,9 +1,8 @@
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signedInPerson, type Person } from '../../test/app.ts';
+import { describe, expect, it } from 'vitest';
+import { type Person } from '../../test/app.ts';
+import { useTestApp } from '../../test/use-app.ts';
 import { call, register, registration } from '../../test/api.ts';
-import { type UserOverrides } from '../../db/factories.ts';
 import { createService } from '../../db/catalog-factories.ts';
 import { serviceViewsDaily } from '../../db/schema/stats.ts';
 import { users } from '../../db/schema/users.ts';
@@ -19,21 +18,11 @@ import type { OrderDetail } from '#contract/orders';
 const DAY = 86_400_000;
 // The ledger's rows are stamped by the database's clock: the platform's clock starts at the same moment.
 const clock = manualClock(Date.now());
-let app: FastifyInstance;
-let close: () => Promise<void>;
-let db: Awaited<ReturnType<typeof createTestApp>>['database']['db'];
+const server = useTestApp({}, { dispatch: false, clock });
 
-beforeAll(async () => {
-  const test = await createTestApp({}, { dispatch: false, clock });
-  app = test.app;
-  close = test.close;
-  db = test.database.db;
-});
-afterAll(async () => close?.());
-
-const person = (overrides: UserOverrides = {}) => signedInPerson(app, db, overrides);
-const get = <T>(who: Person | null, url: string, query?: Record<string, string>) => call<T>(app, 'GET', url, { token: who?.token, query });
-const post = <T = OrderDetail>(who: Person, url: string, body: unknown = {}) => call<T>(app, 'POST', url, { token: who.token, body });
+const person = server.person;
+const get = <T>(who: Person | null, url: string, query?: Record<string, string>) => call<T>(server.app, 'GET', url, { token: who?.token, query });
+const post = <T = OrderDetail>(who: Person, url: string, body: unknown = {}) => call<T>(server.app, 'POST', url, { token: who.token, body });
 const dashboard = async (who: Person, period: string, role: string) => {
   const res = await get<Dashboard>(who, '/api/dashboard', { period, role });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -53,7 +42,7 @@ async function order(customer: Person, serviceId: string): Promise<OrderDetail> 
 /** Ordered, paid, delivered and accepted: the settlement posts the seller's pay and the referral rewards. */
 async function completed(customer: Person, seller: Person, serviceId: string): Promise<OrderDetail> {
   const o = await order(customer, serviceId);
-  await payOrderForTest(app, o._id);
+  await payOrderForTest(server.app, o._id);
   expect((await post(seller, `/api/orders/${o._id}/deliver`, { message: 'Готово' })).status).toBe(200);
   const accepted = await post(customer, `/api/orders/${o._id}/accept`);
   expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
@@ -63,30 +52,30 @@ async function completed(customer: Person, seller: Person, serviceId: string): P
 /** A person registered through the real registration with `code`, email confirmed so they may order. */
 async function registeredWith(code: string, role: 'customer' | 'seller' = 'customer'): Promise<Person & { email: string }> {
   const body = registration({ referralCode: code, role, name: 'Марина', surname: 'Кузнецова' });
-  expect((await register(app, body)).status).toBe(200);
-  const [user] = await db.update(users).set({ emailConfirmedAt: new Date() }).where(eq(users.email, body.email)).returning();
-  return { user: user!, token: await app.services.tokens.sign(user!), email: body.email };
+  expect((await register(server.app, body)).status).toBe(200);
+  const [user] = await server.db.update(users).set({ emailConfirmedAt: new Date() }).where(eq(users.email, body.email)).returning();
+  return { user: user!, token: await server.app.services.tokens.sign(user!), email: body.email };
 }
 
 describe('the dashboard', () => {
   it("adds up a seller's earnings, orders, views and conversion by day, and a customer's spending, per period", async () => {
     const seller = await person({ role: 'seller' });
     const customer = await person();
-    const service = await createService(db, seller.user.id, { price: 200_000, days: 3 });
+    const service = await createService(server.db, seller.user.id, { price: 200_000, days: 3 });
     const today = dayOf(clock.now());
 
     // Two visitors of the service page: the tally writes the day's row with the running total.
     for (const address of ['198.51.100.1', '198.51.100.2']) {
-      expect((await call(app, 'GET', `/api/services/${service.id}`, { remoteAddress: address })).status).toBe(200);
+      expect((await call(server.app, 'GET', `/api/services/${service.id}`, { remoteAddress: address })).status).toBe(200);
     }
-    await app.services.serviceCatalog.flushViews();
-    expect(await db.select().from(serviceViewsDaily).where(eq(serviceViewsDaily.serviceId, service.id))).toEqual([
+    await server.app.services.serviceCatalog.flushViews();
+    expect(await server.db.select().from(serviceViewsDaily).where(eq(serviceViewsDaily.serviceId, service.id))).toEqual([
       { serviceId: service.id, day: today, views: 2 },
     ]);
     // Older days, as earlier batches wrote them: 20 days ago (in 30 and 90, not 7) and 200 (the year only).
     const [, twentyAgo] = daysUpTo(today, 21);
     const [yearDay] = daysUpTo(today, 201);
-    await db.insert(serviceViewsDaily).values([
+    await server.db.insert(serviceViewsDaily).values([
       { serviceId: service.id, day: twentyAgo!, views: 5 },
       { serviceId: service.id, day: yearDay!, views: 40 },
     ]);
@@ -97,7 +86,7 @@ describe('the dashboard', () => {
     const week = await dashboard(seller, '7', 'seller');
     expect(week).toMatchObject({ role: 'seller', period: 7, to: today });
     expect(week.days).toHaveLength(7);
-    const earned = (await balancesOf(db, seller.user.id)).available;
+    const earned = (await balancesOf(server.db, seller.user.id)).available;
     expect(earned).toBe(200_000 - done.commission);
     expect(week.days.at(-1)).toEqual({ day: today, amount: earned, orders: 2, views: 2 });
     expect(week.totals).toEqual({ amount: earned, orders: 2, views: 2, service_orders: 2, conversion: 1 });
@@ -144,11 +133,11 @@ describe('the referral page', () => {
   it('lists the people brought without private data, and the rewards exactly as the ledger posted them', async () => {
     // The seller brings a customer through the real registration, who then buys from them.
     const seller = await person({ role: 'seller' });
-    const service = await createService(db, seller.user.id, { price: 2_000_000, days: 3 });
+    const service = await createService(server.db, seller.user.id, { price: 2_000_000, days: 3 });
     const brought = await registeredWith(seller.user.referralCode);
-    const before = (await balancesOf(db, seller.user.id)).available;
+    const before = (await balancesOf(server.db, seller.user.id)).available;
     const done = await completed(brought, seller, service.id);
-    const credited = (await balancesOf(db, seller.user.id)).available - before;
+    const credited = (await balancesOf(server.db, seller.user.id)).available - before;
     const reward = Math.round((2_000_000 * 350) / 10_000);
     expect(credited).toBe(2_000_000 - done.commission + reward);
 
@@ -194,7 +183,7 @@ describe('the referral page', () => {
     const referrer = await person();
     const seller = await registeredWith(referrer.user.referralCode, 'seller');
     const customer = await registeredWith(referrer.user.referralCode);
-    const service = await createService(db, seller.user.id, { price: 1_000_000, days: 3 });
+    const service = await createService(server.db, seller.user.id, { price: 1_000_000, days: 3 });
     const done = await completed(customer, seller, service.id);
     const page = await referrals(referrer);
     expect(page.earnings.map((e) => [e.side, e.person._id, e.rate_bp, e.amount, e.order_number])).toEqual(
@@ -206,29 +195,29 @@ describe('the referral page', () => {
     expect(page.earnings).toHaveLength(2);
     expect(page.totals).toMatchObject({ people: 2, orders: 1, amount: 60_000 });
     // The page's total is the referrer's balance: every kopeck of it came from these postings.
-    expect((await balancesOf(db, referrer.user.id)).available).toBe(60_000);
+    expect((await balancesOf(server.db, referrer.user.id)).available).toBe(60_000);
     expect(Object.fromEntries(page.people.map((p) => [p._id, [p.role, p.earned]]))).toEqual({
       [seller.user.id]: ['seller', 25_000],
       [customer.user.id]: ['customer', 35_000],
     });
-    expect((await checkLedger(db)).problems).toEqual([]);
+    expect((await checkLedger(server.db)).problems).toEqual([]);
   });
 
   it('puts a reward on the available balance, to be withdrawn like any other money', async () => {
     const referrer = await person();
     const seller = await person({ role: 'seller' });
     const customer = await registeredWith(referrer.user.referralCode);
-    const service = await createService(db, seller.user.id, { price: 2_000_000, days: 3 });
+    const service = await createService(server.db, seller.user.id, { price: 2_000_000, days: 3 });
     await completed(customer, seller, service.id);
     const reward = (await referrals(referrer)).totals.amount;
     expect(reward).toBe(70_000);
-    expect(await balancesOf(db, referrer.user.id)).toEqual({ available: reward, held: 0 });
-    const res = await call<{ status: string; amount: number }>(app, 'POST', '/api/withdrawals', {
+    expect(await balancesOf(server.db, referrer.user.id)).toEqual({ available: reward, held: 0 });
+    const res = await call<{ status: string; amount: number }>(server.app, 'POST', '/api/withdrawals', {
       token: referrer.token,
       body: { amount: reward, method: 'card', destination: '4111 1111 1111 1111' },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.result).toMatchObject({ status: 'pending', amount: reward });
-    expect(await balancesOf(db, referrer.user.id)).toEqual({ available: 0, held: reward });
+    expect(await balancesOf(server.db, referrer.user.id)).toEqual({ available: 0, held: reward });
   });
 });

@@ -1,9 +1,8 @@
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signedInPerson, type Person } from '../../test/app.ts';
+import { describe, expect, it } from 'vitest';
+import { type Person } from '../../test/app.ts';
+import { useTestApp } from '../../test/use-app.ts';
 import { call } from '../../test/api.ts';
-import { type UserOverrides } from '../../db/factories.ts';
 import { createService } from '../../db/catalog-factories.ts';
 import { orders } from '../../db/schema/money.ts';
 import { notifications } from '../../db/schema/notifications.ts';
@@ -18,46 +17,36 @@ import { DISPUTE_MESSAGES, type AdminDisputeRow, type Dispute } from '#contract/
 import { ORDER_MESSAGES, type OrderDetail } from '#contract/orders';
 
 const clock = manualClock(Date.parse('2026-11-23T10:00:00Z'));
-let app: FastifyInstance;
-let close: () => Promise<void>;
-let db: Awaited<ReturnType<typeof createTestApp>>['database']['db'];
+const server = useTestApp({}, { dispatch: false, clock });
 
-beforeAll(async () => {
-  const test = await createTestApp({}, { dispatch: false, clock });
-  app = test.app;
-  close = test.close;
-  db = test.database.db;
-});
-afterAll(async () => close?.());
-
-const person = (overrides: UserOverrides = {}) => signedInPerson(app, db, overrides);
+const person = server.person;
 const DAY = 86_400_000;
 const PRICE = 100_000;
-const post = <T = Dispute>(who: Person | null, url: string, body?: unknown) => call<T>(app, 'POST', url, { token: who?.token, body: body ?? {} });
-const del = <T = Dispute>(who: Person | null, url: string) => call<T>(app, 'DELETE', url, { token: who?.token });
-const get = <T = Dispute[]>(who: Person | null, url: string, query?: Record<string, string>) => call<T>(app, 'GET', url, { token: who?.token, query });
+const post = <T = Dispute>(who: Person | null, url: string, body?: unknown) => call<T>(server.app, 'POST', url, { token: who?.token, body: body ?? {} });
+const del = <T = Dispute>(who: Person | null, url: string) => call<T>(server.app, 'DELETE', url, { token: who?.token });
+const get = <T = Dispute[]>(who: Person | null, url: string, query?: Record<string, string>) => call<T>(server.app, 'GET', url, { token: who?.token, query });
 const DESCRIPTION = 'Срок сдачи прошёл неделю назад, исполнитель не отвечает на сообщения.';
 
 /** A paid order (in progress, or delivered) of a fresh seller's service by a fresh customer. */
 async function paidOrder(state: 'in_progress' | 'delivered' = 'in_progress') {
   const seller = await person({ role: 'seller' });
   const customer = await person();
-  const service = await createService(db, seller.user.id, { price: PRICE, days: 3, revisions: 1 });
+  const service = await createService(server.db, seller.user.id, { price: PRICE, days: 3, revisions: 1 });
   const ordered = await post<OrderDetail>(customer, '/api/orders', { service_id: service.id });
   expect(ordered.status, JSON.stringify(ordered.body)).toBe(200);
   const order = ordered.body.result;
-  await payOrderForTest(app, order._id);
+  await payOrderForTest(server.app, order._id);
   if (state === 'delivered') expect((await post(seller, `/api/orders/${order._id}/deliver`, { message: 'Готово' })).status).toBe(200);
   return { seller, customer, order };
 }
 
 const open = (who: Person, orderId: string, body: Record<string, unknown> = {}) =>
   post(who, '/api/disputes/', { order_id: orderId, reason: 'not_delivered', description: DESCRIPTION, ...body });
-const orderRow = async (id: string) => (await db.select().from(orders).where(eq(orders.id, id)))[0]!;
-const available = async (p: Person) => (await balancesOf(db, p.user.id)).available;
-const expectLedgerClean = async () => expect((await checkLedger(db)).problems).toEqual([]);
+const orderRow = async (id: string) => (await server.db.select().from(orders).where(eq(orders.id, id)))[0]!;
+const available = async (p: Person) => (await balancesOf(server.db, p.user.id)).available;
+const expectLedgerClean = async () => expect((await checkLedger(server.db)).problems).toEqual([]);
 const noticesOf = async (userId: string) =>
-  (await db.select().from(notifications).where(and(eq(notifications.userId, userId), eq(notifications.kind, 'dispute.event')))).map((n) => n.text);
+  (await server.db.select().from(notifications).where(and(eq(notifications.userId, userId), eq(notifications.kind, 'dispute.event')))).map((n) => n.text);
 
 describe('opening a dispute', () => {
   it('freezes a paid order in disputed, opens its chat with both parties and tells the other party', async () => {
@@ -73,15 +62,15 @@ describe('opening a dispute', () => {
     expect(dispute.chat.members.map((m) => m._id).sort()).toEqual([customer.user.id, seller.user.id].sort());
     expect(await orderRow(order._id)).toMatchObject({ status: 'disputed', statusBeforeDispute: 'in_progress' });
     // What appeals call it: for its parties only.
-    expect(await app.services.disputes.titleFor(seller.user, dispute._id)).toBe(`Спор по заказу №${order.number} «${order.title}»`);
-    expect(await app.services.disputes.titleFor((await person()).user, dispute._id)).toBeNull();
+    expect(await server.app.services.disputes.titleFor(seller.user, dispute._id)).toBe(`Спор по заказу №${order.number} «${order.title}»`);
+    expect(await server.app.services.disputes.titleFor((await person()).user, dispute._id)).toBeNull();
     // …through the appeals API: a party objects to it; anyone else is told it does not exist.
     const target = await get<{ object: { title: string } | null }>(customer, '/api/appeals/target', { subject: 'dispute', object: dispute._id });
     expect(target.status, JSON.stringify(target.body)).toBe(200);
     expect(target.body.result.object?.title).toBe(`Спор по заказу №${order.number} «${order.title}»`);
     expect((await get(await person(), '/api/appeals/target', { subject: 'dispute', object: dispute._id })).status).toBe(404);
     // The admin home counts it among the open disputes.
-    expect((await app.services.overview.overview({ period: '7' })).waiting.disputes).toBeGreaterThanOrEqual(1);
+    expect((await server.app.services.overview.overview({ period: '7' })).waiting.disputes).toBeGreaterThanOrEqual(1);
     expect(await noticesOf(seller.user.id)).toEqual([`Открыт спор по заказу №${order.number} «${order.title}»`]);
 
     // The respondent sees it too, with the chat's unseen count (the dispute's opening message).
@@ -110,7 +99,7 @@ describe('opening a dispute', () => {
     expect(Object.keys((bad.body as unknown as { errors: Record<string, string[]> }).errors).sort()).toEqual(['description', 'reason']);
 
     const seller = await person({ role: 'seller' });
-    const service = await createService(db, seller.user.id, { price: PRICE, days: 3, revisions: 1 });
+    const service = await createService(server.db, seller.user.id, { price: PRICE, days: 3, revisions: 1 });
     const unpaid = (await post<OrderDetail>(customer, '/api/orders', { service_id: service.id })).body.result;
     expect(await open(customer, unpaid._id)).toMatchObject({ status: 409, body: { message: DISPUTE_MESSAGES.notOpenable } });
     expect(await orderRow(unpaid._id)).toMatchObject({ status: 'awaiting_payment' });
@@ -130,7 +119,7 @@ describe('cancelling a dispute', () => {
     expect(await del(customer, `/api/disputes/${dispute._id}`)).toMatchObject({ status: 409, body: { message: DISPUTE_MESSAGES.notOpen } });
     expect(await noticesOf(seller.user.id)).toContain(`Спор по заказу №${order.number} «${order.title}» отменён`);
     // The escrow never moved.
-    expect(await balanceOf(db, { kind: 'escrow', orderId: order._id })).toBe(PRICE);
+    expect(await balanceOf(server.db, { kind: 'escrow', orderId: order._id })).toBe(PRICE);
     // A new dispute may be opened again.
     expect((await open(seller, order._id)).status).toBe(200);
   });
@@ -142,7 +131,7 @@ describe('cancelling a dispute', () => {
     const dispute = (await open(customer, order._id)).body.result;
     // Past the auto-accept deadline (3 days) while disputed: the job skips a disputed order.
     clock.advance(5 * DAY);
-    await app.services.platform.withTx(systemActor('test'), (ctx) => app.services.orders.autoAccept(ctx, order._id));
+    await server.app.services.platform.withTx(systemActor('test'), (ctx) => server.app.services.orders.autoAccept(ctx, order._id));
     expect((await orderRow(order._id)).status).toBe('disputed');
     const back = await del(customer, `/api/disputes/${dispute._id}`);
     expect(back.status).toBe(200);
@@ -165,7 +154,7 @@ describe('resolving a dispute', () => {
 
   it('refunds the whole escrow to the customer and cancels the order', async () => {
     const { seller, customer, order, dispute, admin } = await disputed();
-    const revenue = await balanceOf(db, { kind: 'revenue' });
+    const revenue = await balanceOf(server.db, { kind: 'revenue' });
     const resolved = await post(admin, `/api/admin/disputes/${dispute._id}/resolve`, { outcome: 'refund', comment: 'Работа не сдана' });
     expect(resolved.status, JSON.stringify(resolved.body)).toBe(200);
     expect(resolved.body.result).toMatchObject({
@@ -175,59 +164,59 @@ describe('resolving a dispute', () => {
     });
     expect(await available(customer)).toBe(PRICE);
     expect(await available(seller)).toBe(0);
-    expect(await balanceOf(db, { kind: 'escrow', orderId: order._id })).toBe(0);
-    expect(await balanceOf(db, { kind: 'revenue' })).toBe(revenue);
+    expect(await balanceOf(server.db, { kind: 'escrow', orderId: order._id })).toBe(0);
+    expect(await balanceOf(server.db, { kind: 'revenue' })).toBe(revenue);
     expect(await noticesOf(customer.user.id)).toEqual([`Решение по спору о заказе №${order.number} «${order.title}»`]);
     expect(await noticesOf(seller.user.id)).toContain(`Решение по спору о заказе №${order.number} «${order.title}»`);
     // The seller lost it (less than half): no Профессионал for 90 days.
-    expect(await app.services.disputes.lostRecently(seller.user.id)).toBe(true);
-    const lostAt = (await db.select({ at: users.lostDisputeAt }).from(users).where(eq(users.id, seller.user.id)))[0]!.at;
+    expect(await server.app.services.disputes.lostRecently(seller.user.id)).toBe(true);
+    const lostAt = (await server.db.select({ at: users.lostDisputeAt }).from(users).where(eq(users.id, seller.user.id)))[0]!.at;
     expect(lostAt?.getTime()).toBe(clock.now().getTime());
     // 60 orders rated 4.8 are Профессионал, unless a dispute was lost in the last 90 days.
     expect(sellerLevel(60, 480, lostDisputeRecently(lostAt, clock.now().getTime()))).toBe('advanced');
     expect(sellerLevel(60, 480, lostDisputeRecently(lostAt, clock.now().getTime() + 91 * DAY))).toBe('pro');
     clock.advance(91 * DAY);
-    expect(await app.services.disputes.lostRecently(seller.user.id)).toBe(false);
+    expect(await server.app.services.disputes.lostRecently(seller.user.id)).toBe(false);
     await expectLedgerClean();
   });
 
   it('releases the whole escrow to the seller as a completion settles it', async () => {
     const { seller, customer, dispute, admin } = await disputed();
-    const revenue = await balanceOf(db, { kind: 'revenue' });
+    const revenue = await balanceOf(server.db, { kind: 'revenue' });
     const resolved = await post(admin, `/api/admin/disputes/${dispute._id}/resolve`, { outcome: 'release' });
     expect(resolved.status, JSON.stringify(resolved.body)).toBe(200);
     expect(resolved.body.result.decision).toMatchObject({ outcome: 'release', seller_percent: 100, seller_amount: PRICE, commission: 15_000, seller_net: 85_000, customer_amount: 0 });
     expect(resolved.body.result.order.status).toBe('completed');
     expect(await available(seller)).toBe(85_000);
     expect(await available(customer)).toBe(0);
-    expect((await balanceOf(db, { kind: 'revenue' })) - revenue).toBe(15_000);
-    expect((await db.select({ n: users.completedOrders }).from(users).where(eq(users.id, seller.user.id)))[0]!.n).toBe(1);
-    expect(await app.services.disputes.lostRecently(seller.user.id)).toBe(false);
-    expect((await db.select({ at: users.lostDisputeAt }).from(users).where(eq(users.id, seller.user.id)))[0]!.at).toBeNull();
+    expect((await balanceOf(server.db, { kind: 'revenue' })) - revenue).toBe(15_000);
+    expect((await server.db.select({ n: users.completedOrders }).from(users).where(eq(users.id, seller.user.id)))[0]!.n).toBe(1);
+    expect(await server.app.services.disputes.lostRecently(seller.user.id)).toBe(false);
+    expect((await server.db.select({ at: users.lostDisputeAt }).from(users).where(eq(users.id, seller.user.id)))[0]!.at).toBeNull();
     await expectLedgerClean();
   });
 
   it('splits 30/70: exact kopecks for the seller, the customer and the platform, with messages in both chats', async () => {
     const { seller, customer, order, dispute, admin } = await disputed();
-    const revenue = await balanceOf(db, { kind: 'revenue' });
+    const revenue = await balanceOf(server.db, { kind: 'revenue' });
     const resolved = await post(admin, `/api/admin/disputes/${dispute._id}/resolve`, { outcome: 'split', seller_percent: 30 });
     expect(resolved.status, JSON.stringify(resolved.body)).toBe(200);
     // 30 % of 1 000 ₽ = 300 ₽ to the seller less 15 % (45 ₽); 700 ₽ back to the customer.
     expect(resolved.body.result.decision).toMatchObject({ seller_percent: 30, seller_amount: 30_000, commission: 4_500, seller_net: 25_500, customer_amount: 70_000 });
     expect(await available(seller)).toBe(25_500);
     expect(await available(customer)).toBe(70_000);
-    expect((await balanceOf(db, { kind: 'revenue' })) - revenue).toBe(4_500);
-    expect(await balanceOf(db, { kind: 'escrow', orderId: order._id })).toBe(0);
+    expect((await balanceOf(server.db, { kind: 'revenue' })) - revenue).toBe(4_500);
+    expect(await balanceOf(server.db, { kind: 'escrow', orderId: order._id })).toBe(0);
     // The admin joined the dispute's chat; a system message there and in the order's chat.
     const chatId = resolved.body.result.chat._id;
-    expect((await db.select().from(chatMembers).where(eq(chatMembers.chatId, chatId))).map((m) => m.userId)).toContain(admin.user.id);
-    const [orderChat] = await db.select().from(chats).where(and(eq(chats.orderId, order._id), eq(chats.kind, 'order')));
+    expect((await server.db.select().from(chatMembers).where(eq(chatMembers.chatId, chatId))).map((m) => m.userId)).toContain(admin.user.id);
+    const [orderChat] = await server.db.select().from(chats).where(and(eq(chats.orderId, order._id), eq(chats.kind, 'order')));
     for (const id of [chatId, orderChat!.id]) {
-      const texts = (await db.select().from(messages).where(eq(messages.chatId, id))).map((m) => m.message);
+      const texts = (await server.db.select().from(messages).where(eq(messages.chatId, id))).map((m) => m.message);
       expect(texts.some((t) => t.includes('исполнителю 30%'))).toBe(true);
     }
     // Lost: less than half to the seller.
-    expect(await app.services.disputes.lostRecently(seller.user.id)).toBe(true);
+    expect(await server.app.services.disputes.lostRecently(seller.user.id)).toBe(true);
     // Closed: no cancel, no second decision.
     expect((await del(customer, `/api/disputes/${dispute._id}`)).status).toBe(409);
     expect(await post(admin, `/api/admin/disputes/${dispute._id}/resolve`, { outcome: 'refund' })).toMatchObject({
@@ -265,14 +254,14 @@ describe('resolving a dispute', () => {
 describe('a lost dispute and the seller level', () => {
   it('keeps a seller out of Профессионал for 90 days, in the listing filter and on the profile', async () => {
     const seller = await person({ role: 'seller' });
-    await createService(db, seller.user.id, { price: PRICE, days: 3, revisions: 1 });
+    await createService(server.db, seller.user.id, { price: PRICE, days: 3, revisions: 1 });
     const pros = async () => {
       const res = await get<{ _id: string; level: string }[]>(null, '/api/freelancers', { level: 'pro', limit: '50' });
       return res.body.result.map((p) => p._id);
     };
     const levelOf = async () => (await get<{ level: string }>(null, `/api/users/${seller.user.id}`)).body.result.level;
     const lostAgo = (days: number) =>
-      db.update(users).set({ completedOrders: 60, rating: 480, lostDisputeAt: new Date(Date.now() - days * DAY) }).where(eq(users.id, seller.user.id));
+      server.db.update(users).set({ completedOrders: 60, rating: 480, lostDisputeAt: new Date(Date.now() - days * DAY) }).where(eq(users.id, seller.user.id));
     await lostAgo(10);
     expect(await pros()).not.toContain(seller.user.id);
     expect(await levelOf()).toBe('advanced');
@@ -302,7 +291,7 @@ describe('the admin queue', () => {
     // The admin writes in the dispute's chat like any member; never the respondent.
     expect((await post(admin, '/api/messages/', { chat_id: dispute.chat._id, message: 'Здравствуйте, я арбитр.' })).status).toBe(200);
     expect(taken.body.result.respondent._id).not.toBe(admin.user.id);
-    expect(await app.services.disputes.countOpen()).toBeGreaterThanOrEqual(1);
+    expect(await server.app.services.disputes.countOpen()).toBeGreaterThanOrEqual(1);
 
     // Keyset pages walk the whole queue once.
     const seen: string[] = [];

@@ -1,9 +1,8 @@
 import { and, desc, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createTestApp, signedInPerson, type Person } from '../../test/app.ts';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { type Person } from '../../test/app.ts';
+import { useTestApp } from '../../test/use-app.ts';
 import { call } from '../../test/api.ts';
-import { type UserOverrides } from '../../db/factories.ts';
 import { createProject, createService } from '../../db/catalog-factories.ts';
 import { notifications } from '../../db/schema/notifications.ts';
 import { messages } from '../../db/schema/chat.ts';
@@ -24,19 +23,9 @@ import type { OrderDetail } from '#contract/orders';
 
 const clock = manualClock(Date.parse('2026-11-23T10:00:00Z'));
 const MIN = 60_000;
-let app: FastifyInstance;
-let close: () => Promise<void>;
-let db: Awaited<ReturnType<typeof createTestApp>>['database']['db'];
+const server = useTestApp({}, { dispatch: false, clock });
 
-beforeAll(async () => {
-  const test = await createTestApp({}, { dispatch: false, clock });
-  app = test.app;
-  close = test.close;
-  db = test.database.db;
-});
-afterAll(async () => close?.());
-
-const person = (overrides: UserOverrides = {}) => signedInPerson(app, db, overrides);
+const person = server.person;
 const seller = () => person({ role: 'seller', roles: ['customer', 'seller'] });
 
 const api = <T = unknown>(
@@ -45,7 +34,7 @@ const api = <T = unknown>(
   url: string,
   body?: unknown,
   query?: Record<string, string>,
-) => call<T>(app, method, url, { token: who?.token, body: method === 'GET' ? undefined : (body ?? {}), query });
+) => call<T>(server.app, method, url, { token: who?.token, body: method === 'GET' ? undefined : (body ?? {}), query });
 
 async function ok<T = unknown>(
   who: Person | null,
@@ -60,7 +49,7 @@ async function ok<T = unknown>(
 
 /** Every notification row, by person: what each command left. */
 async function noticesOf(who: Person) {
-  return db.select().from(notifications).where(eq(notifications.userId, who.user.id)).orderBy(notifications.createdAt);
+  return server.db.select().from(notifications).where(eq(notifications.userId, who.user.id)).orderBy(notifications.createdAt);
 }
 /** The notifications the command `fn` made, per person. */
 async function made(people: Person[], fn: () => Promise<unknown>) {
@@ -72,7 +61,7 @@ async function made(people: Person[], fn: () => Promise<unknown>) {
 }
 /** Letters queued to this address (the dispatcher does not run in this file unless asked). */
 async function lettersTo(who: Person): Promise<Letter[]> {
-  const rows = await db.select().from(outbox).where(eq(outbox.kind, 'letter'));
+  const rows = await server.db.select().from(outbox).where(eq(outbox.kind, 'letter'));
   return rows
     .map((r) => r.payload as LetterPayload)
     .filter((p) => p.to === who.user.email)
@@ -80,7 +69,7 @@ async function lettersTo(who: Person): Promise<Letter[]> {
 }
 
 async function fund(user: UserRow, amount: number) {
-  await app.services.platform.withTx(systemActor('test'), ({ tx }) =>
+  await server.app.services.platform.withTx(systemActor('test'), ({ tx }) =>
     postTransfer(tx, {
       kind: 'adjustment',
       key: `test-fund:${user.id}:${amount}:${Math.random()}`,
@@ -101,9 +90,9 @@ const bidBody = {
 async function paidOrder() {
   const s = await seller();
   const c = await person();
-  const service = await createService(db, s.user.id, { price: 100_000, days: 3, revisions: 1 });
+  const service = await createService(server.db, s.user.id, { price: 100_000, days: 3, revisions: 1 });
   const order = await ok<OrderDetail>(c, 'POST', '/api/orders', { service_id: service.id });
-  await payOrderForTest(app, order._id);
+  await payOrderForTest(server.app, order._id);
   return { s, c, order };
 }
 
@@ -111,7 +100,7 @@ describe('every event notifies the person it concerns, once', () => {
   it('a new bid: the customer; accepting it: the chosen seller (bid.accepted) and the others (bid.rejected)', async () => {
     const customer = await person();
     const [a, b] = [await seller(), await seller()];
-    const project = await createProject(db, customer.user.id);
+    const project = await createProject(server.db, customer.user.id);
     let bidA = '';
     expect(
       await made([customer, a], async () => {
@@ -132,7 +121,7 @@ describe('every event notifies the person it concerns, once', () => {
   it('an order: paid → the seller; delivered → the customer; revision → the seller; completed → the seller', async () => {
     const s = await seller();
     const c = await person();
-    const service = await createService(db, s.user.id, { price: 100_000, days: 3, revisions: 1 });
+    const service = await createService(server.db, s.user.id, { price: 100_000, days: 3, revisions: 1 });
     let order!: OrderDetail;
     expect(
       await made(
@@ -140,7 +129,7 @@ describe('every event notifies the person it concerns, once', () => {
         async () => (order = await ok<OrderDetail>(c, 'POST', '/api/orders', { service_id: service.id })),
       ),
     ).toEqual([['order.event'], []]);
-    expect(await made([s, c], () => payOrderForTest(app, order._id))).toEqual([['order.event'], []]);
+    expect(await made([s, c], () => payOrderForTest(server.app, order._id))).toEqual([['order.event'], []]);
     const [paid] = (await noticesOf(s)).slice(-1);
     expect(paid!.text).toBe(`Заказ №${order.number} «${order.title}» оплачен — можно приступать`);
     expect(paid!.link).toBe(`/profile/messages?tab=orders&chat=${order.chat_id}`);
@@ -198,8 +187,8 @@ describe('every event notifies the person it concerns, once', () => {
   it('a service approved or rejected: its seller', async () => {
     const admin = await person({ role: 'admin' });
     const s = await seller();
-    const approved = await createService(db, s.user.id, { status: 'moderation' });
-    const rejected = await createService(db, s.user.id, { status: 'moderation' });
+    const approved = await createService(server.db, s.user.id, { status: 'moderation' });
+    const rejected = await createService(server.db, s.user.id, { status: 'moderation' });
     expect(
       await made([s, admin], () => ok(admin, 'PATCH', `/api/admin/services/${approved.id}`, { status: 'active' })),
     ).toEqual([['service.decision'], []]);
@@ -217,7 +206,7 @@ describe('every event notifies the person it concerns, once', () => {
   it('a project hidden by a moderator: its customer', async () => {
     const admin = await person({ role: 'admin' });
     const c = await person();
-    const project = await createProject(db, c.user.id);
+    const project = await createProject(server.db, c.user.id);
     expect(
       await made([c, admin], () =>
         ok(admin, 'PATCH', `/api/admin/projects/${project.id}`, { status: 'hidden', reason: 'Контакты в тексте' }),
@@ -232,7 +221,7 @@ describe('preferences', () => {
     const on = await person();
     const s = await seller();
     for (const customer of [c, on]) {
-      const project = await createProject(db, customer.user.id);
+      const project = await createProject(server.db, customer.user.id);
       expect(await made([customer], () => ok(s, 'POST', `/api/projects/${project.id}/bids`, bidBody))).toEqual([
         ['bid.new'],
       ]);
@@ -245,22 +234,22 @@ describe('preferences', () => {
 
   it('a notification row and its event are written with the change, and neither on a rollback', async () => {
     const p = await person();
-    const letters = app.services.letters;
+    const letters = server.app.services.letters;
     await expect(
-      app.services.platform.withTx(userActor(p.user), async ({ outbox: out }) => {
+      server.app.services.platform.withTx(userActor(p.user), async ({ outbox: out }) => {
         letters.notify(out, p.user, 'bid.rejected', { title: 'Откат' });
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
     expect(await noticesOf(p)).toEqual([]);
-    await app.services.platform.withTx(
+    await server.app.services.platform.withTx(
       userActor(p.user),
       async ({ outbox: out }) => void letters.notify(out, p.user, 'bid.rejected', { title: 'Коммит' }),
     );
     const [row] = await noticesOf(p);
     expect(row!.text).toBe('Заказчик выбрал другого исполнителя для «Коммит»');
     const events = (
-      await db
+      await server.db
         .select()
         .from(outbox)
         .where(and(eq(outbox.kind, 'socket'), eq(outbox.name, 'notifications')))
@@ -281,7 +270,7 @@ describe('the list, read marks and the count', () => {
     p = await person();
     // Five notifications, a second apart.
     for (let i = 1; i <= 5; i++) {
-      await db
+      await server.db
         .insert(notifications)
         .values({
           userId: p.user.id,
@@ -317,7 +306,7 @@ describe('the list, read marks and the count', () => {
     expect(await ok(p, 'GET', '/api/notifications/unread')).toEqual({ unread: 4 });
     // The person's other tabs hear the new count.
     const events = (
-      await db
+      await server.db
         .select()
         .from(outbox)
         .where(and(eq(outbox.kind, 'socket'), eq(outbox.name, 'notifications')))
@@ -333,9 +322,9 @@ describe('the list, read marks and the count', () => {
 
 describe('unsubscribe links', () => {
   const tokenOf = (userId: string, kind: 'bids' | 'orders') =>
-    new URL(app.services.letters.unsubscribeUrl(userId, kind)).searchParams.get('token')!;
+    new URL(server.app.services.letters.unsubscribeUrl(userId, kind)).searchParams.get('token')!;
   const prefs = async (who: Person) =>
-    (await db.select().from(users).where(eq(users.id, who.user.id)))[0]!.preferences.emailNotifications;
+    (await server.db.select().from(users).where(eq(users.id, who.user.id)))[0]!.preferences.emailNotifications;
 
   it('switches that kind off for that person, without signing in, keeping the other preferences', async () => {
     const p = await person({ preferences: { currency: 'USDT', emailNotifications: { news: false } } });
@@ -350,7 +339,7 @@ describe('unsubscribe links', () => {
       title: 'Отклики на проекты',
     });
     expect(await prefs(p)).toEqual({ news: false, bids: false });
-    const [row] = await db.select().from(users).where(eq(users.id, p.user.id));
+    const [row] = await server.db.select().from(users).where(eq(users.id, p.user.id));
     expect(row!.preferences.currency).toBe('USDT');
   });
 
@@ -377,14 +366,14 @@ describe('unsubscribe links', () => {
 });
 
 describe('the letter about unread chat messages', () => {
-  const dispatcher = () => app.services.platform.dispatcher;
+  const dispatcher = () => server.app.services.platform.dispatcher;
   let mailed: { to: string; letter: Letter }[];
   let online: Set<string>;
   beforeEach(() => {
     mailed = [];
     online = new Set();
-    vi.spyOn(app.services.mailer, 'send').mockImplementation(async (to, letter) => void mailed.push({ to, letter }));
-    vi.spyOn(app.services.realtime, 'onlineAmong').mockImplementation(
+    vi.spyOn(server.app.services.mailer, 'send').mockImplementation(async (to, letter) => void mailed.push({ to, letter }));
+    vi.spyOn(server.app.services.realtime, 'onlineAmong').mockImplementation(
       async (ids) => new Set(ids.filter((id) => online.has(id))),
     );
   });
@@ -394,7 +383,7 @@ describe('the letter about unread chat messages', () => {
     const res = await api<{ chat_id: string }>(from, 'POST', '/api/messages/', { recipient: to.user.id, message });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     await vi.waitFor(async () => {
-      const rows = await db.select().from(outbox).where(eq(outbox.name, 'notifications.unreadLetter'));
+      const rows = await server.db.select().from(outbox).where(eq(outbox.name, 'notifications.unreadLetter'));
       expect(rows.some((r) => (r.payload as { userId: string }).userId === to.user.id)).toBe(true);
     });
     return (res.body.result as unknown as { chat_id: string }).chat_id;
@@ -445,7 +434,7 @@ describe('the letter about unread chat messages', () => {
     const c = await person();
     await send(a, c, 'Прочитайте, пожалуйста');
     const chatId = await send(a, c, 'Ещё одно');
-    const [last] = await db
+    const [last] = await server.db
       .select({ id: messages.id })
       .from(messages)
       .where(eq(messages.chatId, chatId))

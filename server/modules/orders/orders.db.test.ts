@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, signedInPerson, type Person } from '../../test/app.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { type Person } from '../../test/app.ts';
+import { useTestApp } from '../../test/use-app.ts';
 import { call } from '../../test/api.ts';
-import { type UserOverrides } from '../../db/factories.ts';
 import { createService } from '../../db/catalog-factories.ts';
 import { chats, messages } from '../../db/schema/chat.ts';
 import { services } from '../../db/schema/catalog.ts';
@@ -19,19 +18,9 @@ import { ORDER_MESSAGES, type OrderDetail, type Order } from '#contract/orders';
 import type { Chat } from '#contract/chat';
 
 const clock = manualClock(Date.parse('2026-11-23T10:00:00Z'));
-let app: FastifyInstance;
-let close: () => Promise<void>;
-let db: Awaited<ReturnType<typeof createTestApp>>['database']['db'];
+const server = useTestApp({}, { dispatch: false, clock });
 
-beforeAll(async () => {
-  const test = await createTestApp({}, { dispatch: false, clock });
-  app = test.app;
-  close = test.close;
-  db = test.database.db;
-});
-afterAll(async () => close?.());
-
-const person = (overrides: UserOverrides = {}) => signedInPerson(app, db, overrides);
+const person = server.person;
 
 const MIN = 60_000;
 const DAY = 86_400_000;
@@ -39,7 +28,7 @@ const DAY = 86_400_000;
 async function party() {
   const seller = await person({ role: 'seller' });
   const customer = await person();
-  const service = await createService(db, seller.user.id, {
+  const service = await createService(server.db, seller.user.id, {
     price: 100_000,
     days: 3,
     revisions: 1,
@@ -55,8 +44,8 @@ async function party() {
   return { seller, customer, service };
 }
 
-const post = <T = OrderDetail>(who: Person | null, url: string, body?: unknown) => call<T>(app, 'POST', url, { token: who?.token, body: body ?? {} });
-const get = <T = OrderDetail>(who: Person | null, url: string, query?: Record<string, string>) => call<T>(app, 'GET', url, { token: who?.token, query });
+const post = <T = OrderDetail>(who: Person | null, url: string, body?: unknown) => call<T>(server.app, 'POST', url, { token: who?.token, body: body ?? {} });
+const get = <T = OrderDetail>(who: Person | null, url: string, query?: Record<string, string>) => call<T>(server.app, 'GET', url, { token: who?.token, query });
 
 async function ordered(customer: Person, serviceId: string, body: Record<string, unknown> = {}): Promise<OrderDetail> {
   const res = await post(customer, '/api/orders', { service_id: serviceId, ...body });
@@ -66,24 +55,24 @@ async function ordered(customer: Person, serviceId: string, body: Record<string,
 
 async function paidOrder(opts: { revisions?: number } = {}) {
   const p = await party();
-  if (opts.revisions !== undefined) await db.update(services).set({ revisions: opts.revisions }).where(eq(services.id, p.service.id));
+  if (opts.revisions !== undefined) await server.db.update(services).set({ revisions: opts.revisions }).where(eq(services.id, p.service.id));
   const order = await ordered(p.customer, p.service.id);
-  await payOrderForTest(app, order._id);
+  await payOrderForTest(server.app, order._id);
   return { ...p, order };
 }
 
 async function storedFile(owner: UserRow) {
   const path = `${owner.id}/${randomBytes(16).toString('hex')}.png`;
-  await db.insert(files).values({ ownerId: owner.id, path, originalName: 'итог.png', mime: 'image/png', size: 1234 });
+  await server.db.insert(files).values({ ownerId: owner.id, path, originalName: 'итог.png', mime: 'image/png', size: 1234 });
   return `/uploads/${path}`;
 }
 
 const systemMessages = async (orderId: string) => {
-  const [chat] = await db.select().from(chats).where(eq(chats.orderId, orderId));
-  return db.select().from(messages).where(eq(messages.chatId, chat!.id)).orderBy(messages.createdAt);
+  const [chat] = await server.db.select().from(chats).where(eq(chats.orderId, orderId));
+  return server.db.select().from(messages).where(eq(messages.chatId, chat!.id)).orderBy(messages.createdAt);
 };
 
-const expectLedgerClean = async () => expect((await checkLedger(db)).problems).toEqual([]);
+const expectLedgerClean = async () => expect((await checkLedger(server.db)).problems).toEqual([]);
 
 describe('POST /api/orders', () => {
   it('prices a package with extras, opens the order chat with a system message, and answers the order', async () => {
@@ -108,7 +97,7 @@ describe('POST /api/orders', () => {
     expect(msgs).toHaveLength(1);
     expect(msgs[0]!.kind).toBe('system');
     // The seller's letter and both parties' order_updated are queued with it.
-    const rows = await db.select().from(outbox);
+    const rows = await server.db.select().from(outbox);
     expect(rows.some((r) => r.kind === 'letter' && (r.payload as { to: string }).to === seller.user.email)).toBe(true);
     expect(rows.some((r) => r.kind === 'socket' && r.name === 'order_updated')).toBe(true);
   });
@@ -127,7 +116,7 @@ describe('POST /api/orders', () => {
     expect(noStandard.body.message).toBe(ORDER_MESSAGES.noSuchPackage);
     expect((await post(customer, '/api/orders', { service_id: service.id, extras: [5] })).status).toBe(400);
     expect((await post(customer, '/api/orders', { service_id: service.id, extras: [-1] })).status).toBe(400);
-    const paused = await createService(db, seller.user.id, { status: 'paused' });
+    const paused = await createService(server.db, seller.user.id, { status: 'paused' });
     expect((await post(customer, '/api/orders', { service_id: paused.id })).status).toBe(404);
     const unconfirmed = await person({ emailConfirmedAt: null });
     expect((await post(unconfirmed, '/api/orders', { service_id: service.id })).status).toBe(403);
@@ -136,7 +125,7 @@ describe('POST /api/orders', () => {
 
   it('caps the unpaid orders a customer opens per hour', async () => {
     const { customer, service } = await party();
-    await db.insert(orders).values(
+    await server.db.insert(orders).values(
       Array.from({ length: 30 }, () => ({
         customerId: customer.user.id,
         sellerId: service.sellerId,
@@ -163,7 +152,7 @@ describe('reading orders', () => {
     const first = await ordered(customer, service.id);
     clock.advance(1000);
     const second = await ordered(customer, service.id, { extras: [0] });
-    await payOrderForTest(app, second._id);
+    await payOrderForTest(server.app, second._id);
     const stranger = await person();
     const admin = await person({ role: 'admin' });
     expect((await get(stranger, `/api/orders/${first._id}`)).status).toBe(404);
@@ -205,15 +194,15 @@ describe('reading orders', () => {
 describe('announcements', () => {
   it("fans a transition's system message out as new_message with the order card, and order_updated to both, after the commit", async () => {
     const { seller, customer, order } = await paidOrder();
-    await app.services.platform.dispatcher.runDue();
-    await app.services.chat.idle();
-    const emit = vi.spyOn(app.services.realtime, 'emitToUsers');
+    await server.app.services.platform.dispatcher.runDue();
+    await server.app.services.chat.idle();
+    const emit = vi.spyOn(server.app.services.realtime, 'emitToUsers');
     try {
       await post(seller, `/api/orders/${order._id}/deliver`, { message: 'Готово' });
       // Nothing leaves before the outbox is run.
       expect(emit).not.toHaveBeenCalled();
-      await app.services.platform.dispatcher.runDue();
-      await app.services.chat.idle();
+      await server.app.services.platform.dispatcher.runDue();
+      await server.app.services.chat.idle();
       const calls = emit.mock.calls as unknown as [string[], string, Record<string, never>][];
       const newMessages = calls.filter((c) => c[1] === 'new_message');
       expect(newMessages.map((c) => c[0][0]).sort()).toEqual([customer.user.id, seller.user.id].sort());
@@ -237,7 +226,7 @@ describe('the lifecycle', () => {
     expect((await get(customer, `/api/orders/${order._id}`)).body.result).toMatchObject({ status: 'in_progress', actions: ['cancel', 'propose_cancel'] });
     // Past the customer's window of cancellation.
     clock.advance(30 * 60_000);
-    expect(await balanceOf(db, { kind: 'escrow', orderId: order._id })).toBe(100_000);
+    expect(await balanceOf(server.db, { kind: 'escrow', orderId: order._id })).toBe(100_000);
 
     // The wrong party is refused; a foreign file too.
     expect((await post(customer, `/api/orders/${order._id}/deliver`, { message: 'Готово' })).status).toBe(403);
@@ -270,13 +259,13 @@ describe('the lifecycle', () => {
     const accepted = await post(customer, `/api/orders/${order._id}/accept`);
     expect(accepted.status).toBe(200);
     expect(accepted.body.result).toMatchObject({ status: 'completed', actions: [] });
-    expect(await balanceOf(db, { kind: 'escrow', orderId: order._id })).toBe(0);
-    expect((await balancesOf(db, seller.user.id)).available).toBe(85_000);
-    expect((await balancesOf(db, customer.user.id)).available).toBe(0);
-    expect(await balanceOf(db, { kind: 'revenue' })).toBeGreaterThanOrEqual(15_000);
-    const [sellerRow] = await db.select().from(users).where(eq(users.id, seller.user.id));
+    expect(await balanceOf(server.db, { kind: 'escrow', orderId: order._id })).toBe(0);
+    expect((await balancesOf(server.db, seller.user.id)).available).toBe(85_000);
+    expect((await balancesOf(server.db, customer.user.id)).available).toBe(0);
+    expect(await balanceOf(server.db, { kind: 'revenue' })).toBeGreaterThanOrEqual(15_000);
+    const [sellerRow] = await server.db.select().from(users).where(eq(users.id, seller.user.id));
     expect(sellerRow!.completedOrders).toBe(1);
-    const [serviceRow] = await db.select().from(services).where(eq(services.id, service.id));
+    const [serviceRow] = await server.db.select().from(services).where(eq(services.id, service.id));
     expect(serviceRow).toMatchObject({ ordersCount: 1, popularity: service.popularity + 20 });
     // Settled once: a second accept or a cancel is refused.
     expect((await post(customer, `/api/orders/${order._id}/accept`)).status).toBe(409);
@@ -290,32 +279,32 @@ describe('the lifecycle', () => {
     const buyersReferrer = await person();
     const sellersReferrer = await person();
     const { seller, customer, service } = await party();
-    await db.update(users).set({ referredBy: buyersReferrer.user.id, createdAt: new Date(clock.now().getTime() - 30 * DAY) }).where(eq(users.id, customer.user.id));
+    await server.db.update(users).set({ referredBy: buyersReferrer.user.id, createdAt: new Date(clock.now().getTime() - 30 * DAY) }).where(eq(users.id, customer.user.id));
     // The seller registered 13 months ago: no reward for their referrer.
-    await db.update(users).set({ referredBy: sellersReferrer.user.id, createdAt: new Date(clock.now().getTime() - 400 * DAY) }).where(eq(users.id, seller.user.id));
-    const revenueBefore = await balanceOf(db, { kind: 'revenue' });
+    await server.db.update(users).set({ referredBy: sellersReferrer.user.id, createdAt: new Date(clock.now().getTime() - 400 * DAY) }).where(eq(users.id, seller.user.id));
+    const revenueBefore = await balanceOf(server.db, { kind: 'revenue' });
     const order = await ordered(customer, service.id);
-    await payOrderForTest(app, order._id);
+    await payOrderForTest(server.app, order._id);
     await post(seller, `/api/orders/${order._id}/deliver`, { message: 'Готово' });
     await post(customer, `/api/orders/${order._id}/accept`);
-    expect((await balancesOf(db, buyersReferrer.user.id)).available).toBe(3_500);
-    expect((await balancesOf(db, sellersReferrer.user.id)).available).toBe(0);
-    expect((await balancesOf(db, seller.user.id)).available).toBe(85_000);
-    expect((await balanceOf(db, { kind: 'revenue' })) - revenueBefore).toBe(15_000 - 3_500);
+    expect((await balancesOf(server.db, buyersReferrer.user.id)).available).toBe(3_500);
+    expect((await balancesOf(server.db, sellersReferrer.user.id)).available).toBe(0);
+    expect((await balancesOf(server.db, seller.user.id)).available).toBe(85_000);
+    expect((await balanceOf(server.db, { kind: 'revenue' })) - revenueBefore).toBe(15_000 - 3_500);
 
     // Both within the months, and a commission smaller than the rewards: R is capped at C.
-    await db.update(users).set({ createdAt: new Date(clock.now().getTime() - DAY) }).where(eq(users.id, seller.user.id));
+    await server.db.update(users).set({ createdAt: new Date(clock.now().getTime() - DAY) }).where(eq(users.id, seller.user.id));
     const cheap = await ordered(customer, service.id);
-    await db.update(orders).set({ commissionBp: 400 }).where(eq(orders.id, cheap._id));
-    await payOrderForTest(app, cheap._id);
+    await server.db.update(orders).set({ commissionBp: 400 }).where(eq(orders.id, cheap._id));
+    await payOrderForTest(server.app, cheap._id);
     await post(seller, `/api/orders/${cheap._id}/deliver`, { message: 'Готово' });
-    const revenue2 = await balanceOf(db, { kind: 'revenue' });
+    const revenue2 = await balanceOf(server.db, { kind: 'revenue' });
     await post(customer, `/api/orders/${cheap._id}/accept`);
     // C = 4 000; buyer's 3 500, seller's referrer gets what is left: 500.
-    expect((await balancesOf(db, buyersReferrer.user.id)).available).toBe(7_000);
-    expect((await balancesOf(db, sellersReferrer.user.id)).available).toBe(500);
-    expect(await balanceOf(db, { kind: 'revenue' })).toBe(revenue2);
-    expect((await balancesOf(db, seller.user.id)).available).toBe(85_000 + 96_000);
+    expect((await balancesOf(server.db, buyersReferrer.user.id)).available).toBe(7_000);
+    expect((await balancesOf(server.db, sellersReferrer.user.id)).available).toBe(500);
+    expect(await balanceOf(server.db, { kind: 'revenue' })).toBe(revenue2);
+    expect((await balancesOf(server.db, seller.user.id)).available).toBe(85_000 + 96_000);
     await expectLedgerClean();
   });
 });
@@ -326,10 +315,10 @@ describe('cancellation', () => {
     const order = await ordered(customer, service.id);
     const res = await post(customer, `/api/orders/${order._id}/cancel`, { reason: 'Передумал' });
     expect(res.body.result).toMatchObject({ status: 'cancelled', cancel_reason: 'Передумал', cancelled_by: customer.user.id });
-    expect(await balanceOf(db, { kind: 'escrow', orderId: order._id })).toBe(0);
+    expect(await balanceOf(server.db, { kind: 'escrow', orderId: order._id })).toBe(0);
     expect((await post(seller, `/api/orders/${order._id}/cancel`)).status).toBe(409);
     // A cancelled order cannot be paid any more.
-    await expect(payOrderForTest(app, order._id)).rejects.toThrow();
+    await expect(payOrderForTest(server.app, order._id)).rejects.toThrow();
   });
 
   it('lets the customer cancel within the window after payment, refunding the escrow', async () => {
@@ -338,8 +327,8 @@ describe('cancellation', () => {
     const res = await post(customer, `/api/orders/${order._id}/cancel`);
     expect(res.status).toBe(200);
     expect(res.body.result.status).toBe('cancelled');
-    expect(await balanceOf(db, { kind: 'escrow', orderId: order._id })).toBe(0);
-    expect((await balancesOf(db, customer.user.id)).available).toBe(100_000);
+    expect(await balanceOf(server.db, { kind: 'escrow', orderId: order._id })).toBe(0);
+    expect((await balancesOf(server.db, customer.user.id)).available).toBe(100_000);
     await expectLedgerClean();
   });
 
@@ -353,13 +342,13 @@ describe('cancellation', () => {
     clock.advance(3 * DAY);
     expect((await get(customer, `/api/orders/${order._id}`)).body.result.actions).toContain('cancel');
     expect((await post(customer, `/api/orders/${order._id}/cancel`)).body.result.status).toBe('cancelled');
-    expect((await balancesOf(db, customer.user.id)).available).toBe(100_000);
+    expect((await balancesOf(server.db, customer.user.id)).available).toBe(100_000);
 
     const other = await paidOrder();
     clock.advance(DAY);
     const bySeller = await post(other.seller, `/api/orders/${other.order._id}/cancel`, { reason: 'Не успеваю' });
     expect(bySeller.body.result.status).toBe('cancelled');
-    expect((await balancesOf(db, other.customer.user.id)).available).toBe(100_000);
+    expect((await balancesOf(server.db, other.customer.user.id)).available).toBe(100_000);
     const stranger = await person();
     expect((await post(stranger, `/api/orders/${other.order._id}/cancel`)).status).toBe(404);
     await expectLedgerClean();
@@ -380,26 +369,26 @@ describe('cancellation', () => {
     await post(customer, `/api/orders/${order._id}/cancel-proposal`, { reason: 'Не нужно больше' });
     const accepted = await post(seller, `/api/orders/${order._id}/cancel-proposal/answer`, { accept: true });
     expect(accepted.body.result).toMatchObject({ status: 'cancelled', cancelled_by: customer.user.id, cancel_reason: 'Не нужно больше' });
-    expect((await balancesOf(db, customer.user.id)).available).toBe(100_000);
+    expect((await balancesOf(server.db, customer.user.id)).available).toBe(100_000);
     await expectLedgerClean();
   });
 });
 
 describe('auto-accept', () => {
-  const runJobs = () => app.services.platform.dispatcher.runDue();
+  const runJobs = () => server.app.services.platform.dispatcher.runDue();
 
   it('completes a delivered order autoAcceptDays after the delivery', async () => {
     const { seller, order } = await paidOrder();
     await post(seller, `/api/orders/${order._id}/deliver`, { message: 'Готово' });
-    const [job] = await db.select().from(outbox).where(eq(outbox.dedupeKey, `auto-accept:${order._id}`));
+    const [job] = await server.db.select().from(outbox).where(eq(outbox.dedupeKey, `auto-accept:${order._id}`));
     expect(job!.dueAt.getTime()).toBe(clock.now().getTime() + 3 * DAY);
     clock.advance(3 * DAY - MIN);
     await runJobs();
-    expect((await db.select().from(orders).where(eq(orders.id, order._id)))[0]!.status).toBe('delivered');
+    expect((await server.db.select().from(orders).where(eq(orders.id, order._id)))[0]!.status).toBe('delivered');
     clock.advance(2 * MIN);
     await runJobs();
-    expect((await db.select().from(orders).where(eq(orders.id, order._id)))[0]!.status).toBe('completed');
-    expect((await balancesOf(db, seller.user.id)).available).toBe(85_000);
+    expect((await server.db.select().from(orders).where(eq(orders.id, order._id)))[0]!.status).toBe('completed');
+    expect((await balancesOf(server.db, seller.user.id)).available).toBe(85_000);
     await expectLedgerClean();
   });
 
@@ -413,12 +402,12 @@ describe('auto-accept', () => {
     // The first delivery's job runs: the order was delivered again one day ago, so it only moves itself.
     clock.advance(DAY + MIN);
     await runJobs();
-    expect((await db.select().from(orders).where(eq(orders.id, order._id)))[0]!.status).toBe('delivered');
-    const [moved] = await db.select().from(outbox).where(and(eq(outbox.dedupeKey, `auto-accept:${order._id}`), eq(outbox.state, 'pending')));
+    expect((await server.db.select().from(orders).where(eq(orders.id, order._id)))[0]!.status).toBe('delivered');
+    const [moved] = await server.db.select().from(outbox).where(and(eq(outbox.dedupeKey, `auto-accept:${order._id}`), eq(outbox.state, 'pending')));
     expect(moved).toBeTruthy();
     clock.advance(2 * DAY);
     await runJobs();
-    expect((await db.select().from(orders).where(eq(orders.id, order._id)))[0]!.status).toBe('completed');
+    expect((await server.db.select().from(orders).where(eq(orders.id, order._id)))[0]!.status).toBe('completed');
 
     // A revision left pending: the job is a no-op.
     const again = await paidOrder({ revisions: 2 });
@@ -426,7 +415,7 @@ describe('auto-accept', () => {
     await post(again.customer, `/api/orders/${again.order._id}/revision`, { message: 'Поправьте' });
     clock.advance(4 * DAY);
     await runJobs();
-    expect((await db.select().from(orders).where(eq(orders.id, again.order._id)))[0]!.status).toBe('in_progress');
+    expect((await server.db.select().from(orders).where(eq(orders.id, again.order._id)))[0]!.status).toBe('in_progress');
     await expectLedgerClean();
   });
 });

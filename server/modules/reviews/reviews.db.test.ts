@@ -1,9 +1,8 @@
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signedInPerson, type Person } from '../../test/app.ts';
+import { describe, expect, it } from 'vitest';
+import { type Person } from '../../test/app.ts';
+import { useTestApp } from '../../test/use-app.ts';
 import { call } from '../../test/api.ts';
-import { type UserOverrides } from '../../db/factories.ts';
 import { createService } from '../../db/catalog-factories.ts';
 import { services } from '../../db/schema/catalog.ts';
 import { auditLog } from '../../db/schema/auth.ts';
@@ -18,24 +17,14 @@ import type { OrderDetail } from '#contract/orders';
 import type { PublicProfile } from '#contract/catalog';
 
 const clock = manualClock(Date.parse('2026-11-23T10:00:00Z'));
-let app: FastifyInstance;
-let close: () => Promise<void>;
-let db: Awaited<ReturnType<typeof createTestApp>>['database']['db'];
+const server = useTestApp({}, { dispatch: false, clock });
 
-beforeAll(async () => {
-  const test = await createTestApp({}, { dispatch: false, clock });
-  app = test.app;
-  close = test.close;
-  db = test.database.db;
-});
-afterAll(async () => close?.());
-
-const person = (overrides: UserOverrides = {}) => signedInPerson(app, db, overrides);
+const person = server.person;
 
 const DAY = 86_400_000;
-const post = <T = Review>(who: Person | null, url: string, body?: unknown) => call<T>(app, 'POST', url, { token: who?.token, body: body ?? {} });
-const get = <T = Review[]>(who: Person | null, url: string, query?: Record<string, string>) => call<T>(app, 'GET', url, { token: who?.token, query });
-const runJobs = () => app.services.platform.dispatcher.runDue();
+const post = <T = Review>(who: Person | null, url: string, body?: unknown) => call<T>(server.app, 'POST', url, { token: who?.token, body: body ?? {} });
+const get = <T = Review[]>(who: Person | null, url: string, query?: Record<string, string>) => call<T>(server.app, 'GET', url, { token: who?.token, query });
+const runJobs = () => server.app.services.platform.dispatcher.runDue();
 
 const GOOD = 'Отличная работа, всё в срок и аккуратно.';
 
@@ -43,23 +32,23 @@ const GOOD = 'Отличная работа, всё в срок и аккура�
 async function completedOrder(opts: { seller?: Person; customer?: Person } = {}) {
   const seller = opts.seller ?? (await person({ role: 'seller' }));
   const customer = opts.customer ?? (await person());
-  const service = await createService(db, seller.user.id, { price: 100_000, days: 3, revisions: 1 });
+  const service = await createService(server.db, seller.user.id, { price: 100_000, days: 3, revisions: 1 });
   const ordered = await post<OrderDetail>(customer, '/api/orders', { service_id: service.id });
   expect(ordered.status, JSON.stringify(ordered.body)).toBe(200);
   const order = ordered.body.result;
-  await payOrderForTest(app, order._id);
+  await payOrderForTest(server.app, order._id);
   expect((await post(seller, `/api/orders/${order._id}/deliver`, { message: 'Готово' })).status).toBe(200);
   expect((await post(customer, `/api/orders/${order._id}/accept`)).status).toBe(200);
   return { seller, customer, service, order };
 }
 
 const review = (who: Person, orderId: string, rating: number, text: string | null = GOOD) => post(who, `/api/orders/${orderId}/reviews`, { rating, text });
-const stats = async (userId: string) => (await db.select({ rating: users.rating, count: users.reviewsCount }).from(users).where(eq(users.id, userId)))[0]!;
-const serviceStats = async (id: string) => (await db.select({ rating: services.rating, count: services.reviewsCount }).from(services).where(eq(services.id, id)))[0]!;
+const stats = async (userId: string) => (await server.db.select({ rating: users.rating, count: users.reviewsCount }).from(users).where(eq(users.id, userId)))[0]!;
+const serviceStats = async (id: string) => (await server.db.select({ rating: services.rating, count: services.reviewsCount }).from(services).where(eq(services.id, id)))[0]!;
 /** A person's name as letters and notifications show it. */
 const displayNameOf = (p: Person) => `${p.user.name} ${p.user.surname}`.trim() || p.user.userName;
 const noticesOf = async (userId: string, kind: string) =>
-  (await db.select().from(notifications).where(and(eq(notifications.userId, userId), eq(notifications.kind, kind)))).map((n) => [n.text, n.link]);
+  (await server.db.select().from(notifications).where(and(eq(notifications.userId, userId), eq(notifications.kind, kind)))).map((n) => [n.text, n.link]);
 const profile = async (id: string) => (await get<PublicProfile>(null, `/api/users/${id}`)).body.result;
 
 describe('double-blind reviews', () => {
@@ -99,7 +88,7 @@ describe('double-blind reviews', () => {
     expect((await get<PendingReview[]>(seller, '/api/reviews/pending')).body.result.some((p) => p.order_id === order._id)).toBe(false);
 
     // Each recipient gets a "new review" letter through the outbox.
-    const letters = await db.select().from(outbox).where(eq(outbox.kind, 'letter'));
+    const letters = await server.db.select().from(outbox).where(eq(outbox.kind, 'letter'));
     const subjects = letters.map((l) => {
       const { to, letter } = l.payload as { to: string; letter: { subject: string } };
       return `${to} ${letter.subject}`;
@@ -139,14 +128,14 @@ describe('who may review what', () => {
   it('refuses an order that is not completed, strangers, admins, a second review and a short text', async () => {
     const seller = await person({ role: 'seller' });
     const customer = await person();
-    const service = await createService(db, seller.user.id, { price: 100_000, days: 3, revisions: 1 });
+    const service = await createService(server.db, seller.user.id, { price: 100_000, days: 3, revisions: 1 });
     const open = (await post<OrderDetail>(customer, '/api/orders', { service_id: service.id })).body.result;
     const unpaid = await review(customer, open._id, 5);
     expect(unpaid.status).toBe(409);
     expect(unpaid.body.message).toBe(REVIEW_MESSAGES.notCompleted);
-    await payOrderForTest(app, open._id);
+    await payOrderForTest(server.app, open._id);
     expect((await review(customer, open._id, 5)).status).toBe(409);
-    expect(await db.select().from(reviews).where(eq(reviews.orderId, open._id))).toEqual([]);
+    expect(await server.db.select().from(reviews).where(eq(reviews.orderId, open._id))).toEqual([]);
 
     const { customer: buyer, order } = await completedOrder();
     const stranger = await person();
@@ -163,7 +152,7 @@ describe('who may review what', () => {
     const again = await review(buyer, order._id, 1);
     expect(again.status).toBe(409);
     expect(again.body.message).toBe(REVIEW_MESSAGES.already);
-    expect(await db.select().from(reviews).where(eq(reviews.orderId, order._id))).toHaveLength(1);
+    expect(await server.db.select().from(reviews).where(eq(reviews.orderId, order._id))).toHaveLength(1);
   });
 });
 
@@ -185,7 +174,7 @@ describe('answers and removal', () => {
     const twice = await post(seller, `/api/reviews/${mine._id}/answer`, { text: 'Ещё раз' });
     expect(twice.status).toBe(409);
     expect(twice.body.message).toBe(REVIEW_MESSAGES.alreadyAnswered);
-    const [row] = await db.select().from(reviews).where(eq(reviews.id, mine._id));
+    const [row] = await server.db.select().from(reviews).where(eq(reviews.id, mine._id));
     expect(row!.answer).toBe('Спасибо за заказ!');
     // The author of the review is told once, with a link to the reviews they gave.
     expect(await noticesOf(customer.user.id, 'review.answered')).toEqual([
@@ -210,17 +199,17 @@ describe('answers and removal', () => {
     expect(listed[at(b.service.id)]).toMatchObject({ rating: 2, reviews_count: 1 });
     expect(at(a.service.id)).toBeLessThan(at(b.service.id));
 
-    expect((await call(app, 'DELETE', `/api/admin/reviews/${bad._id}`, { token: seller.token })).status).toBe(403);
-    expect((await call(app, 'DELETE', `/api/admin/reviews/${bad._id}`, { token: b.customer.token })).status).toBe(403);
+    expect((await call(server.app, 'DELETE', `/api/admin/reviews/${bad._id}`, { token: seller.token })).status).toBe(403);
+    expect((await call(server.app, 'DELETE', `/api/admin/reviews/${bad._id}`, { token: b.customer.token })).status).toBe(403);
     const admin = await person({ role: 'admin' });
-    const removed = await call(app, 'DELETE', `/api/admin/reviews/${bad._id}`, { token: admin.token });
+    const removed = await call(server.app, 'DELETE', `/api/admin/reviews/${bad._id}`, { token: admin.token });
     expect(removed.status, JSON.stringify(removed.body)).toBe(200);
     expect(await stats(seller.user.id)).toEqual({ rating: 500, count: 1 });
     expect(await serviceStats(b.service.id)).toEqual({ rating: 0, count: 0 });
-    const [entry] = await db.select().from(auditLog).where(and(eq(auditLog.targetType, 'review'), eq(auditLog.targetId, bad._id)));
+    const [entry] = await server.db.select().from(auditLog).where(and(eq(auditLog.targetType, 'review'), eq(auditLog.targetId, bad._id)));
     expect(entry).toMatchObject({ actorId: admin.user.id, action: 'review.remove' });
     expect((await get(null, `/api/users/${seller.user.id}/reviews`)).body.result.map((r) => r._id)).toEqual([kept._id]);
-    expect((await call(app, 'DELETE', `/api/admin/reviews/${bad._id}`, { token: admin.token })).status).toBe(404);
+    expect((await call(server.app, 'DELETE', `/api/admin/reviews/${bad._id}`, { token: admin.token })).status).toBe(404);
     // A removed review is not written again.
     expect((await review(b.customer, b.order._id, 5)).status).toBe(409);
   });
@@ -237,7 +226,7 @@ describe('ratings and levels', () => {
     expect(await stats(seller.user.id)).toEqual({ rating: 450, count: 2 });
     expect(await profile(seller.user.id)).toMatchObject({ rating: 4.5, reviews_count: 2, orders_count: 2, level: 'new' });
     // Ten completed orders with a 4.5 rating: Продвинутый.
-    await db.update(users).set({ completedOrders: 10 }).where(eq(users.id, seller.user.id));
+    await server.db.update(users).set({ completedOrders: 10 }).where(eq(users.id, seller.user.id));
     expect((await profile(seller.user.id)).level).toBe('advanced');
     const listed = await get<{ _id: string }[]>(null, '/api/freelancers', { level: 'advanced' });
     expect(listed.body.result.map((p) => p._id)).toContain(seller.user.id);
@@ -259,7 +248,7 @@ describe('ratings and levels', () => {
     // Written 25 months ago: outside the window when the next review is counted.
     const back = new Date(clock.now());
     back.setUTCMonth(back.getUTCMonth() - 25);
-    await db.update(reviews).set({ createdAt: back }).where(eq(reviews.id, oldReview._id));
+    await server.db.update(reviews).set({ createdAt: back }).where(eq(reviews.id, oldReview._id));
     const fresh = await completedOrder({ seller });
     await review(fresh.customer, fresh.order._id, 5);
     await review(seller, fresh.order._id, 5, null);
@@ -271,11 +260,11 @@ describe('ratings and levels', () => {
     await review(seller, edge.order._id, 5, null);
     const inside = new Date(clock.now());
     inside.setUTCMonth(inside.getUTCMonth() - 24);
-    await db.update(reviews).set({ createdAt: new Date(inside.getTime() + DAY) }).where(eq(reviews.id, edgeReview._id));
-    await app.services.platform.withTx({ kind: 'system', name: 'test' }, (ctx) => app.services.reviews.recompute(ctx, seller.user.id, null));
+    await server.db.update(reviews).set({ createdAt: new Date(inside.getTime() + DAY) }).where(eq(reviews.id, edgeReview._id));
+    await server.app.services.platform.withTx({ kind: 'system', name: 'test' }, (ctx) => server.app.services.reviews.recompute(ctx, seller.user.id, null));
     expect(await stats(seller.user.id)).toEqual({ rating: 350, count: 2 });
     clock.advance(2 * DAY);
-    expect(await app.services.reviews.refreshRatingWindow()).toBeGreaterThanOrEqual(1);
+    expect(await server.app.services.reviews.refreshRatingWindow()).toBeGreaterThanOrEqual(1);
     expect(await stats(seller.user.id)).toEqual({ rating: 500, count: 1 });
   });
 });
