@@ -1,13 +1,11 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { createService } from '../server/db/catalog-factories.ts';
 import type { UserRow } from '../server/db/schema/users.ts';
 import { postTransfer } from '../server/modules/ledger/index.ts';
 import { systemActor } from '../server/platform/actor.ts';
 import { rubles } from '../contract/payment-constants.ts';
-import { MOBILE_USER_AGENT, checkA11y, hydrated, newContext, pathOf, useE2E, visit } from './fixtures.ts';
+import { hydrated, newContext, pathOf, useE2E, visit, pageCheck, WIDTHS, norm, shotsDir, device } from './fixtures.ts';
 
 // Issue 14's admin area in Chromium, at 1280 px and on a 375 px phone (photographed into /tmp/admin-shots/): an
 // admin sets the commission to 10 % on /admin/settings and the next order settles at 10 % (the seller's balance
@@ -16,24 +14,10 @@ import { MOBILE_USER_AGENT, checkA11y, hydrated, newContext, pathOf, useE2E, vis
 // changes.
 
 const e2e = useE2E();
-const SHOTS = process.env.E2E_SHOTS_DIR ?? '/tmp/admin-shots';
-mkdirSync(SHOTS, { recursive: true });
+const SHOTS = shotsDir('admin');
+const checkPage = pageCheck(SHOTS);
 
 const POLL = { timeout: 20_000, interval: 250 };
-const WIDTHS = [1280, 375] as const;
-type Width = (typeof WIDTHS)[number];
-const device = (width: Width) =>
-  width === 375 ? { viewport: { width: 375, height: 740 }, isMobile: true, userAgent: MOBILE_USER_AGENT } : { viewport: { width: 1280, height: 800 } };
-const norm = (s: string | null) => (s ?? '').replace(/[\s\u00a0\u202f]+/g, ' ').trim();
-
-/** Photographed, no wider than the screen, no serious accessibility problem. */
-async function checkPage(page: Page, name: string) {
-  const width = page.viewportSize()!.width;
-  await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
-  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(scrollWidth, `${pathOf(page)} is wider than the ${width} px screen`).toBeLessThanOrEqual(width);
-  await checkA11y(page);
-}
 
 let n = 0;
 /** An order of `price` placed, paid, delivered and accepted through the real commands. */

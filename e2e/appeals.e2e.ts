@@ -1,9 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createProject, createService } from '../server/db/catalog-factories.ts';
-import { MOBILE_USER_AGENT, checkA11y, hydrated, pathOf, useE2E, visit } from './fixtures.ts';
+import { unique } from '../server/test/api.ts';
+import { hydrated, pathOf, useE2E, visit, pageCheck, WIDTHS, device, norm, shotsDir } from './fixtures.ts';
 
 // Issue 14's appeals in Chromium: a member complains about a service from its page («Пожаловаться», a plain link
 // that a guest follows through the sign-in), the appeals tab names the service in its prefilled form; an admin
@@ -12,28 +11,9 @@ import { MOBILE_USER_AGENT, checkA11y, hydrated, pathOf, useE2E, visit } from '.
 
 const e2e = useE2E();
 
-const SHOTS = process.env.E2E_SHOTS_DIR ?? '/tmp/appeals-shots';
-mkdirSync(SHOTS, { recursive: true });
+const checkPage = pageCheck(shotsDir('appeals'), { settle: true });
 
 const POLL = { timeout: 30_000, interval: 250 };
-const WIDTHS = [1280, 375] as const;
-type Width = (typeof WIDTHS)[number];
-const device = (width: Width) =>
-  width === 375 ? { viewport: { width: 375, height: 740 }, isMobile: true, userAgent: MOBILE_USER_AGENT } : { viewport: { width: 1280, height: 800 } };
-
-let counter = 0;
-const unique = () => `${Date.now().toString(36)}${++counter}`;
-const norm = (s: string | null) => (s ?? '').replace(/[\s\u00a0\u202f]+/g, ' ').trim();
-
-async function checkPage(page: Page, name: string) {
-  const width = page.viewportSize()!.width;
-  // A toast fading in is not yet its final colour: checked once the animations have settled.
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, { timeout: 5_000 }).catch(() => {});
-  await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
-  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(scrollWidth, `${pathOf(page)} is wider than the ${width} px screen`).toBeLessThanOrEqual(width);
-  await checkA11y(page);
-}
 
 const COMPLAINT = 'Продавец предлагает оплатить заказ переводом на карту, минуя площадку.';
 const ANSWER = 'Спасибо! Мы проверили переписку и заблокировали продавца.';
@@ -118,7 +98,8 @@ describe('appeals', { timeout: 150_000 }, () => {
     await expect.poll(() => a.page.getByTestId('appeal-form').count(), POLL).toBe(0);
     expect(await mine.first().getAttribute('data-status')).toBe('new');
     expect(norm(await mine.first().textContent())).toContain(COMPLAINT);
-    expect(pathOf(a.page)).toBe('/profile/disputes?tab=appeals');
+    // The form's subject leaves the address (a navigation: after the list shows the appeal).
+    await expect.poll(() => pathOf(a.page), POLL).toBe('/profile/disputes?tab=appeals');
     await checkPage(a.page, 'my-appeals-new');
 
     // 2. An admin finds it in the queue of new appeals, takes it and answers it.

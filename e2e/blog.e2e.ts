@@ -1,9 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { demoCoverPath } from '../server/db/seed/demo.ts';
-import { BRAND, MOBILE_USER_AGENT, checkA11y, h1Of, hydrated, pathOf, useE2E, visit } from './fixtures.ts';
+import { BRAND, h1Of, hydrated, pathOf, useE2E, visit, pageCheck, WIDTHS, device, shotsDir } from './fixtures.ts';
 
 // Issue 14's blog in Chromium (ADR 037): an admin writes a post whose Markdown carries a script, an image with an
 // event handler and a javascript: link, previews and publishes it; a guest reads it at /blog/{id}: the Markdown is
@@ -13,13 +11,9 @@ import { BRAND, MOBILE_USER_AGENT, checkA11y, h1Of, hydrated, pathOf, useE2E, vi
 
 const e2e = useE2E();
 
-const SHOTS = process.env.E2E_SHOTS_DIR ?? '/tmp/blog-shots';
-mkdirSync(SHOTS, { recursive: true });
+const checkPage = pageCheck(shotsDir('blog'));
 
 const POLL = { timeout: 20_000, interval: 250 };
-const WIDTHS = [1280, 375] as const;
-const device = (width: (typeof WIDTHS)[number]) =>
-  width === 375 ? { viewport: { width: 375, height: 740 }, isMobile: true, userAgent: MOBILE_USER_AGENT } : { viewport: { width: 1280, height: 800 } };
 
 const MARKDOWN = `## Шаги сделки
 
@@ -34,15 +28,6 @@ const MARKDOWN = `## Шаги сделки
 
 [нажми меня](javascript:alert(1))
 `;
-
-/** Photographed, no wider than the screen, no serious accessibility problem. */
-async function checkPage(page: Page, name: string) {
-  const width = page.viewportSize()!.width;
-  await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
-  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(scrollWidth, `${pathOf(page)} is wider than the ${width} px screen`).toBeLessThanOrEqual(width);
-  await checkA11y(page);
-}
 
 const pwned = (page: Page) => page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned);
 

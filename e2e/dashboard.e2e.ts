@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -10,7 +8,7 @@ import { systemActor } from '../server/platform/actor.ts';
 import { TURNSTILE_DUMMY_TOKEN } from '../server/lib/turnstile.ts';
 import { rubles } from '../contract/payment-constants.ts';
 import { dayOf } from '../contract/dashboard.ts';
-import { MOBILE_USER_AGENT, DESKTOP_USER_AGENT, checkA11y, hydrated, newContext, pathOf, useE2E, visit } from './fixtures.ts';
+import { DESKTOP_USER_AGENT, hydrated, newContext, pathOf, useE2E, visit, pageCheck, WIDTHS, norm, shotsDir, device } from './fixtures.ts';
 
 // Issue 13's proof in Chromium: a customer brought by a referrer orders a seller's service, pays, and accepts the
 // work. The seller's dashboard (/profile opens it) shows the order's earnings in its chart, in words and in the
@@ -19,15 +17,9 @@ import { MOBILE_USER_AGENT, DESKTOP_USER_AGENT, checkA11y, hydrated, newContext,
 // /tmp/dashboard-shots/. The charts library is fetched by the dashboard and never by the home page.
 
 const e2e = useE2E();
-const SHOTS = process.env.E2E_SHOTS_DIR ?? '/tmp/dashboard-shots';
-mkdirSync(SHOTS, { recursive: true });
+const checkPage = pageCheck(shotsDir('dashboard'));
 
 const POLL = { timeout: 20_000, interval: 250 };
-const WIDTHS = [1280, 375] as const;
-type Width = (typeof WIDTHS)[number];
-const device = (width: Width) =>
-  width === 375 ? { viewport: { width: 375, height: 740 }, isMobile: true, userAgent: MOBILE_USER_AGENT } : { viewport: { width: 1280, height: 800 } };
-const norm = (s: string | null) => (s ?? '').replace(/[\s\u00a0\u202f]+/g, ' ').trim();
 /** uPlot's own class name: in its code, in no other script of ours. */
 const UPLOT_MARKER = 'u-legend';
 
@@ -90,15 +82,6 @@ async function completedOrder(price: number): Promise<World> {
     reward: Math.round((price * 350) / 10_000),
     orderNumber: done.number,
   };
-}
-
-/** Photographed, no wider than the screen, no serious accessibility problem. */
-async function checkPage(page: Page, name: string) {
-  const width = page.viewportSize()!.width;
-  await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
-  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(scrollWidth, `${pathOf(page)} is wider than the ${width} px screen`).toBeLessThanOrEqual(width);
-  await checkA11y(page);
 }
 
 /** Scripts whose code has uPlot's marker, seen by the page from now on. */

@@ -1,12 +1,10 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import type { UserRow } from '../server/db/schema/users.ts';
 import { createService } from '../server/db/catalog-factories.ts';
 import { payOrderForTest } from '../server/modules/orders/testing.ts';
 import { balancesOf } from '../server/modules/ledger/index.ts';
-import { MOBILE_USER_AGENT, checkA11y, hydrated, pathOf, useE2E, visit } from './fixtures.ts';
+import { unique } from '../server/test/api.ts';
+import { MOBILE_USER_AGENT, hydrated, useE2E, visit, pageCheck, norm, shotsDir } from './fixtures.ts';
 
 // Issue 14's disputes in Chromium (ADR 034): a customer opens a dispute from the order card of a paid order; the
 // seller and an admin see it arrive without reloading; the admin takes it, writes in its chat and splits it 40/60,
@@ -15,23 +13,11 @@ import { MOBILE_USER_AGENT, checkA11y, hydrated, pathOf, useE2E, visit } from '.
 
 const e2e = useE2E();
 
-const SHOTS = process.env.E2E_SHOTS_DIR ?? '/tmp/disputes-shots';
-mkdirSync(SHOTS, { recursive: true });
+const checkPage = pageCheck(shotsDir('disputes'));
 
 const POLL = { timeout: 30_000, interval: 250 };
 const PRICE = 150_000;
 const MOBILE = { viewport: { width: 375, height: 740 }, isMobile: true, userAgent: MOBILE_USER_AGENT };
-let counter = 0;
-const unique = () => `${Date.now().toString(36)}${++counter}`;
-const norm = (s: string | null) => (s ?? '').replace(/[\s\u00a0\u202f]+/g, ' ').trim();
-
-async function checkPage(page: Page, name: string) {
-  const width = page.viewportSize()!.width;
-  await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
-  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(scrollWidth, `${pathOf(page)} is wider than the ${width} px screen`).toBeLessThanOrEqual(width);
-  await checkA11y(page);
-}
 
 /** A paid order of a fresh seller's service by a fresh customer. */
 async function paidOrder() {

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -161,6 +162,40 @@ export async function checkA11y(page: Page) {
     throw new Error(`Accessibility violations on ${page.url()}:\n${list}`);
   }
 }
+
+/** A flow's folder of screenshots: E2E_SHOTS_DIR, else /tmp/{flow}-shots. */
+export function shotsDir(flow: string): string {
+  const dir = process.env.E2E_SHOTS_DIR ?? `/tmp/${flow}-shots`;
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/**
+ * A flow's page check: photographed into `dir` as {name}-{width}.png, no wider than its screen, no serious
+ * accessibility problem. `settle`: once the animations have ended (a toast fading in has not its final colour yet).
+ */
+export function pageCheck(dir: string, { settle = false } = {}) {
+  return async (page: Page, name: string) => {
+    const width = page.viewportSize()!.width;
+    if (settle) {
+      await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, { timeout: 5_000 }).catch(() => {});
+    }
+    await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage: true });
+    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(scrollWidth, `${pathOf(page)} is wider than the ${width} px screen`).toBeLessThanOrEqual(width);
+    await checkA11y(page);
+  };
+}
+
+/** The two screens a flow is checked at: a desktop and a 375 px phone. */
+export const WIDTHS = [1280, 375] as const;
+export type Width = (typeof WIDTHS)[number];
+/** The browser options of a screen: the phone with its user agent and touch. */
+export const device = (width: Width) =>
+  width === 375 ? { viewport: { width: 375, height: 740 }, isMobile: true, userAgent: MOBILE_USER_AGENT } : { viewport: { width: 1280, height: 800 } };
+
+/** A text with its runs of spaces (non-breaking and narrow ones too) made one space. */
+export const norm = (s: string | null) => (s ?? '').replace(/[\s\u00a0\u202f]+/g, ' ').trim();
 
 /**
  * Chrome logs every 404 response as a failed resource. A 404 page's own document and React Router's

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -7,7 +6,8 @@ import { settings } from '../server/db/schema/system.ts';
 import { postTransfer } from '../server/modules/ledger/index.ts';
 import { systemActor } from '../server/platform/actor.ts';
 import { rubles } from '../contract/payment-constants.ts';
-import { MOBILE_USER_AGENT, checkA11y, hydrated, pathOf, useE2E, visit } from './fixtures.ts';
+import { unique } from '../server/test/api.ts';
+import { hydrated, useE2E, visit, pageCheck, WIDTHS, device, norm, shotsDir } from './fixtures.ts';
 
 // Issue 12's proof in Chromium: the money loop through the pages, with a customer, a seller and an admin in their
 // own browser contexts. (1) A service ordered with a package and an extra, paid by card in the sandbox, delivered
@@ -29,36 +29,18 @@ beforeAll(async () => {
   e2e.server.app.services.settings.forget();
 });
 
-const SHOTS = process.env.E2E_SHOTS_DIR ?? '/tmp/money-shots';
-mkdirSync(SHOTS, { recursive: true });
+const SHOTS = shotsDir('money');
+const checkPage = pageCheck(SHOTS);
 
 const POLL = { timeout: 30_000, interval: 250 };
-const WIDTHS = [1280, 375] as const;
-type Width = (typeof WIDTHS)[number];
-const device = (width: Width) =>
-  width === 375
-    ? { viewport: { width: 375, height: 740 }, isMobile: true, userAgent: MOBILE_USER_AGENT }
-    : { viewport: { width: 1280, height: 800 } };
 
-let counter = 0;
-const unique = () => `${Date.now().toString(36)}${++counter}`;
 /** Text with every run of spaces (no-break and narrow ones too) made one plain space. */
-const norm = (s: string | null) => (s ?? '').replace(/[\s\u00a0\u202f]+/g, ' ').trim();
 const textOf = async (page: Page, selector: string) => norm(await page.locator(selector).first().textContent());
 
 const PNG_1X1 = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
   'base64',
 );
-
-/** A money page as it is now: photographed, no wider than the screen, no serious accessibility problem. */
-async function checkPage(page: Page, name: string) {
-  const width = page.viewportSize()!.width;
-  await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
-  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(scrollWidth, `${pathOf(page)} is wider than the ${width} px screen`).toBeLessThanOrEqual(width);
-  await checkA11y(page);
-}
 
 const card = (page: Page) => page.getByTestId('order-card');
 const cardStatus = (page: Page) => card(page).locator('.status-badge').textContent();

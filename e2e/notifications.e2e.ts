@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -6,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { createProject, createService } from '../server/db/catalog-factories.ts';
 import { users } from '../server/db/schema/users.ts';
 import { payOrderForTest } from '../server/modules/orders/testing.ts';
-import { MOBILE_USER_AGENT, checkA11y, hydrated, pathOf, useE2E, visit } from './fixtures.ts';
+import { checkA11y, hydrated, pathOf, useE2E, visit, WIDTHS, device, shotsDir } from './fixtures.ts';
 
 // Issue 13's notifications in Chromium (ADR 030): a customer watches the header while a seller bids on their
 // project — the bell's count rises live, the new notification appears at the top of /profile/notifications, and
@@ -16,16 +15,9 @@ import { MOBILE_USER_AGENT, checkA11y, hydrated, pathOf, useE2E, visit } from '.
 
 const e2e = useE2E();
 
-const SHOTS = process.env.E2E_SHOTS_DIR ?? '/tmp/notifications-shots';
-mkdirSync(SHOTS, { recursive: true });
+const SHOTS = shotsDir('notifications');
 
 const POLL = { timeout: 30_000, interval: 250 };
-const WIDTHS = [1280, 375] as const;
-type Width = (typeof WIDTHS)[number];
-const device = (width: Width) =>
-  width === 375
-    ? { viewport: { width: 375, height: 740 }, isMobile: true, userAgent: MOBILE_USER_AGENT }
-    : { viewport: { width: 1280, height: 800 } };
 
 async function shot(page: Page, name: string) {
   const width = page.viewportSize()!.width;

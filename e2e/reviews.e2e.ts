@@ -1,10 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createService } from '../server/db/catalog-factories.ts';
 import { payOrderForTest } from '../server/modules/orders/testing.ts';
-import { MOBILE_USER_AGENT, checkA11y, hydrated, pathOf, useE2E, visit } from './fixtures.ts';
+import { unique } from '../server/test/api.ts';
+import { hydrated, useE2E, visit, pageCheck, WIDTHS, device, norm, shotsDir } from './fixtures.ts';
 
 // Issue 13's reviews in Chromium (ADR 029): an order completes (made through the app's commands), the customer
 // reviews it from the order card in the order's chat, the seller sees nothing of it yet and reviews it from
@@ -14,27 +13,11 @@ import { MOBILE_USER_AGENT, checkA11y, hydrated, pathOf, useE2E, visit } from '.
 
 const e2e = useE2E();
 
-const SHOTS = process.env.E2E_SHOTS_DIR ?? '/tmp/reviews-shots';
-mkdirSync(SHOTS, { recursive: true });
+const checkPage = pageCheck(shotsDir('reviews'));
 
 const POLL = { timeout: 30_000, interval: 250 };
-const WIDTHS = [1280, 375] as const;
-type Width = (typeof WIDTHS)[number];
-const device = (width: Width) =>
-  width === 375 ? { viewport: { width: 375, height: 740 }, isMobile: true, userAgent: MOBILE_USER_AGENT } : { viewport: { width: 1280, height: 800 } };
 
-let counter = 0;
-const unique = () => `${Date.now().toString(36)}${++counter}`;
-const norm = (s: string | null) => (s ?? '').replace(/[\s\u00a0\u202f]+/g, ' ').trim();
 const textOf = async (page: Page, selector: string) => norm(await page.locator(selector).first().textContent());
-
-async function checkPage(page: Page, name: string) {
-  const width = page.viewportSize()!.width;
-  await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
-  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(scrollWidth, `${pathOf(page)} is wider than the ${width} px screen`).toBeLessThanOrEqual(width);
-  await checkA11y(page);
-}
 
 const CUSTOMER_TEXT = 'Логотип получился отличный, всё сдано раньше срока.';
 const ANSWER = 'Спасибо! Обращайтесь ещё.';
