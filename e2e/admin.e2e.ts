@@ -59,6 +59,12 @@ describe('the admin area', () => {
     expect(await visit(page, '/admin/settings')).toBe(200);
     const commission = page.getByLabel('Комиссия площадки, %');
     expect(await commission.inputValue()).toBe('15');
+    // A row of fields keeps its inputs on one line, whether its labels take one line or two.
+    if (width === 1280) {
+      const tops = await page.locator('#setting-orders\\.commissionBp, #setting-referrals\\.buyerBp, #setting-referrals\\.sellerBp').evaluateAll((inputs) => inputs.map((i) => Math.round(i.getBoundingClientRect().top)));
+      expect(tops).toHaveLength(3);
+      expect(new Set(tops).size, `input tops ${tops.join(', ')}`).toBe(1);
+    }
     // A wrong value is refused by field, and nothing is stored.
     await commission.fill('80');
     await page.getByRole('button', { name: 'Сохранить настройки' }).click();
