@@ -182,5 +182,7 @@ export const countersEventSchema = z.object({
   chat_id: z.string(),
   /** When chat_id is a dispute's chat: the dispute, so chatTotalUnseen is its unseen count (SPEC §4). */
   dispute_id: z.string().optional(),
+  /** With dispute_id: the person's unseen messages across their disputes' chats (a part of totalUnseen). */
+  disputesUnseen: z.record(z.string(), z.number().int()).optional(),
 });
 export type CountersEvent = z.infer<typeof countersEventSchema>;

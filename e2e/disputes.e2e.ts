@@ -90,6 +90,10 @@ describe('disputes', { timeout: 180_000 }, () => {
     await composer.waitFor({ timeout: 30_000 });
     await composer.fill('Здравствуйте, я арбитр. Пришлите, пожалуйста, переписку о сроках.');
     await composer.press('Enter');
+    // The customer, still on the messages page (which lists no dispute's chat), sees them counted on «Споры и
+    // обращения»: the admin's joining and their message (until someone reads them: a message's seen state is one).
+    const customerMenu = a.page.getByRole('navigation', { name: 'Личный кабинет' });
+    await expect.poll(async () => norm(await customerMenu.getByTestId('unseen-disputes').textContent()), POLL).toBe('2, 2 непрочитанных');
     // The seller has the dispute's chat open: the admin's message arrives live.
     await sellerDisputes.first().getByRole('button', { name: /Переписка/ }).click();
     await expect.poll(async () => norm(await b.page.getByTestId('dispute-thread').textContent()), POLL).toContain('я арбитр');

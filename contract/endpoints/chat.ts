@@ -20,6 +20,8 @@ const tags = ['chat'];
 const chatList = okSchema(z.array(chatSchema));
 const messageList = okSchema(z.array(messageSchema));
 const count = okSchema(z.number().int());
+/** SPEC's result (unseen in every chat), and how many of them are in the person's disputes' chats. */
+const unseenTotal = count.extend({ disputes: z.number().int() });
 
 /** SPEC §7 chat and message calls: every one needs a signed-in member. */
 export const chatEndpoints = defineEndpoints({
@@ -42,7 +44,12 @@ export const chatEndpoints = defineEndpoints({
   },
   'chat.send': { access: 'user', tags, summary: 'Send a message', body: sendMessageSchema, response: okSchema(sentMessageSchema) },
   'chat.lastMessage': { access: 'user', tags, params: chatKeyParamsSchema, response: okSchema(messageSchema.nullable()) },
-  'chat.unseenTotal': { access: 'user', tags, summary: 'Unseen messages in all chats', response: count },
+  'chat.unseenTotal': {
+    access: 'user',
+    tags,
+    summary: "Unseen messages in all chats; `disputes`: how many of them are in disputes' chats (the «Споры» tab)",
+    response: unseenTotal,
+  },
   'chat.unseenInChat': { access: 'user', tags, summary: 'Unseen messages in a chat', params: chatKeyParamsSchema, response: count },
   'chat.markSeen': {
     access: 'user',

@@ -14,7 +14,9 @@ export function SideMenu({ label, items }: { label: string; items: readonly (rea
           <li key={to}>
             <NavLink to={to} end={to.split('/').length === 2} className={({ isActive }) => `side-menu__link${isActive ? ' side-menu__link--active' : ''}`}>
               {PAGE_TITLES[id]}
-              {id === 'profile-messages' && <UnseenBadge />}
+              {/* The messages page lists no dispute's chat: their unseen messages are counted on «Споры». */}
+              {id === 'profile-messages' && <UnseenBadge scope="messages" testId="unseen-messages" />}
+              {id === 'profile-disputes' && <UnseenBadge scope="disputes" testId="unseen-disputes" />}
             </NavLink>
           </li>
         ))}

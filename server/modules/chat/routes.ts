@@ -36,7 +36,10 @@ export const chatRoutes: FastifyPluginAsync<{ chat: ChatService; reads: ReadHand
 
   on('chat.lastMessage', async ({ params, user }) => ok(await chat.lastMessage(user, params.chatId)));
 
-  on('chat.unseenTotal', async ({ user }) => ok(await chat.unseenTotal(user.id)));
+  on('chat.unseenTotal', async ({ user }) => {
+    const [total, disputes] = await Promise.all([chat.unseenTotal(user.id), chat.unseenInDisputes(user.id)]);
+    return { ...ok(total), disputes };
+  });
 
   on('chat.unseenInChat', async ({ params, user }) => ok(await chat.unseenInChat(user, params.chatId)));
 

@@ -556,6 +556,17 @@ export class ChatService {
     return row?.n ?? 0;
   }
 
+  /** Of unseenTotal, the unseen messages in the chats of this person's disputes (they are listed under «Споры»). */
+  async unseenInDisputes(userId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ n: count })
+      .from(messages)
+      .innerJoin(chatMembers, memberJoin(userId))
+      .innerJoin(chats, and(eq(chats.id, messages.chatId), eq(chats.kind, 'dispute')))
+      .where(and(unseenBy(userId), isNull(chatMembers.deletedAt)));
+    return row?.n ?? 0;
+  }
+
   /** GET /api/messages/{chatId}/unseen/count. */
   async unseenInChat(user: UserRow, chatId: string): Promise<number> {
     await this.access(user, chatId);
@@ -764,9 +775,9 @@ export class ChatService {
     for (const job of counted) {
       try {
         const r = byChat.get(job.chatId)?.find((m) => m.member.id === job.userId);
-        if (r) this.emitCounters(job.userId, job.chatId, r.total, r.unseen, r.chat.kind === 'dispute' ? r.chat.disputeId : null);
+        if (r) await this.emitCounters(job.userId, job.chatId, r.total, r.unseen, r.chat.kind === 'dispute' ? r.chat.disputeId : null);
         // Not a member (any more): their counts as the API gives them.
-        else this.emitCounters(job.userId, job.chatId, await this.unseenTotal(job.userId), (await this.unseenPerChat(job.userId, [job.chatId])).get(job.chatId) ?? 0);
+        else await this.emitCounters(job.userId, job.chatId, await this.unseenTotal(job.userId), (await this.unseenPerChat(job.userId, [job.chatId])).get(job.chatId) ?? 0);
         job.settle();
       } catch (err) {
         failed(err);
@@ -807,7 +818,7 @@ export class ChatService {
             order: r.chat.orderId ? orders.get(r.chat.orderId)?.(r.member.id) : undefined,
           });
           this.deps.realtime.emitToUsers([r.member.id], SOCKET_EVENTS.newMessage, { chat: view, newMessage: job.message });
-          if (r.member.id !== job.row.senderId) this.emitCounters(r.member.id, r.chat.id, r.total, r.unseen, r.chat.kind === 'dispute' ? r.chat.disputeId : null);
+          if (r.member.id !== job.row.senderId) await this.emitCounters(r.member.id, r.chat.id, r.total, r.unseen, r.chat.kind === 'dispute' ? r.chat.disputeId : null);
         }
       } catch (err) {
         failed(err);
@@ -815,10 +826,13 @@ export class ChatService {
     }
   }
 
-  private emitCounters(userId: string, chatId: string, total: number, inChat: number, disputeId?: string | null): void {
+  private async emitCounters(userId: string, chatId: string, total: number, inChat: number, disputeId?: string | null): Promise<void> {
     const payload: CountersEvent = { totalUnseen: { [userId]: total }, chatTotalUnseen: { [userId]: inChat }, chat_id: chatId };
-    // A dispute's chat: its count is the dispute's unseen count (SPEC §4).
-    if (disputeId) payload.dispute_id = disputeId;
+    // A dispute's chat: its count is the dispute's unseen count (SPEC §4), and the person's disputes' total changed.
+    if (disputeId) {
+      payload.dispute_id = disputeId;
+      payload.disputesUnseen = { [userId]: await this.unseenInDisputes(userId) };
+    }
     this.deps.realtime.emitToUsers([userId], SOCKET_EVENTS.counters, payload);
   }
 

@@ -111,12 +111,25 @@ describe('disputes live', () => {
     expect(toAdmin.chat.unseen_messages).toBe(0);
     // The dispute's opening message counts for the respondent, as that dispute's count.
     const first = await seller.client.waitFor('get_counters', (e) => e.dispute_id === dispute._id);
-    expect(first).toMatchObject({ chat_id: dispute.chat._id, chatTotalUnseen: { [seller.user.id]: 1 } });
+    expect(first).toMatchObject({ chat_id: dispute.chat._id, chatTotalUnseen: { [seller.user.id]: 1 }, disputesUnseen: { [seller.user.id]: 1 } });
 
-    // A message of the opener: the respondent's dispute count goes up.
+    // A message of the opener: the respondent's dispute count goes up, and so does their disputes' total, which
+    // GET /api/messages/unseen/count gives beside SPEC's total (the messages page lists no dispute's chat).
     const sent = await call(app, 'POST', '/api/messages/', { token: customer.token, body: { chat_id: dispute.chat._id, message: 'Жду ответа.' } });
     expect(sent.status).toBe(200);
-    await seller.client.waitFor('get_counters', (e) => e.dispute_id === dispute._id && e.chatTotalUnseen[seller.user.id] === 2);
+    const second = await seller.client.waitFor('get_counters', (e) => e.dispute_id === dispute._id && e.chatTotalUnseen[seller.user.id] === 2);
+    expect(second.disputesUnseen).toEqual({ [seller.user.id]: 2 });
+    const direct = await call(app, 'POST', '/api/messages/', { token: customer.token, body: { recipient: seller.user.id, message: 'И ещё вопрос.' } });
+    expect(direct.status).toBe(200);
+    // (The order's chat has its own unseen messages: the order was placed and paid.)
+    const all = second.totalUnseen[seller.user.id]! + 1;
+    await seller.client.waitFor('get_counters', (e) => e.totalUnseen[seller.user.id] === all && e.dispute_id === undefined);
+    expect((await call(app, 'GET', '/api/messages/unseen/count', { token: seller.token })).body).toMatchObject({ result: all, disputes: 2 });
+    // Seen: the disputes' total goes down with the dispute's count.
+    const newest = (await call<{ _id: string }[]>(app, 'GET', `/api/messages/chat/${dispute.chat._id}`, { token: seller.token, query: { page: '1', limit: '20' } })).body.result[0]!;
+    expect((await call(app, 'PUT', `/api/messages/${newest._id}`, { token: seller.token, body: { seen: true } })).status).toBe(200);
+    const seen = await seller.client.waitFor('get_counters', (e) => e.dispute_id === dispute._id && e.chatTotalUnseen[seller.user.id] === 0);
+    expect(seen).toMatchObject({ totalUnseen: { [seller.user.id]: all - 2 }, disputesUnseen: { [seller.user.id]: 0 } });
 
     // An admin takes it: the parties get the chat with the admin among its members.
     expect((await call(app, 'POST', `/api/admin/disputes/${dispute._id}/take`, { token: admin.token })).status).toBe(200);

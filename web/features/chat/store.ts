@@ -25,6 +25,8 @@ export interface ChatState {
   me: string | null;
   /** Unseen messages from others in all chats (the header badge). */
   total: number;
+  /** Of them, the ones in the person's disputes' chats (listed under «Споры», not among the messages). */
+  disputes: number;
   lists: Record<ChatTab, Chat[]>;
   totals: Record<ChatTab, number>;
   loaded: Record<ChatTab, boolean>;
@@ -43,6 +45,7 @@ export interface ChatState {
 const initial: ChatState = {
   me: null,
   total: 0,
+  disputes: 0,
   lists: { chats: [], orders: [] },
   totals: { chats: 0, orders: 0 },
   loaded: { chats: false, orders: false },
@@ -131,8 +134,10 @@ function onCounters(payload: CountersEvent) {
   set((s) => {
     const total = payload.totalUnseen[me];
     const inChat = payload.chatTotalUnseen[me];
+    const disputes = payload.disputesUnseen?.[me];
     return {
       ...(typeof total === 'number' ? { total } : {}),
+      ...(typeof disputes === 'number' ? { disputes } : {}),
       ...(typeof inChat === 'number'
         ? { lists: mapChats(s, (c) => (c._id === payload.chat_id ? { ...c, unseen_messages: inChat } : c)) }
         : {}),
@@ -146,7 +151,7 @@ function onCounters(payload: CountersEvent) {
 async function loadTotal() {
   try {
     const res = await api.read('chat.unseenTotal', {}, { fresh: true });
-    if (typeof res.result === 'number') set({ total: res.result });
+    if (typeof res.result === 'number') set({ total: res.result, disputes: res.disputes });
   } catch {
     // The badge simply stays as it is; the next get_counters corrects it.
   }
@@ -276,6 +281,9 @@ export function useChatState(): ChatState {
   return useStore(store);
 }
 
-export function useUnseenTotal(): number {
-  return useStore(store, (s) => s.total);
+/** Unseen messages: in every chat, in the chats of the messages page only, or in disputes' chats only. */
+export type UnseenScope = 'all' | 'messages' | 'disputes';
+
+export function useUnseenTotal(scope: UnseenScope = 'all'): number {
+  return useStore(store, (s) => (scope === 'all' ? s.total : scope === 'disputes' ? s.disputes : Math.max(0, s.total - s.disputes)));
 }

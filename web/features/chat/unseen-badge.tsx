@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { MessageCircle } from '../../components/ui/icons.tsx';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { useShell } from '../../lib/use-shell.ts';
-import { chatStore, useUnseenTotal } from './store.ts';
+import { chatStore, useUnseenTotal, type UnseenScope } from './store.ts';
 import { pluralWithCount } from '../../lib/dates.ts';
 
 /** Follows the signed-in person's chats while mounted (the header is, on every page). */
@@ -14,9 +14,9 @@ export function useChatLive() {
 
 export const unseenText = (n: number) => pluralWithCount(n, 'непрочитанное', 'непрочитанных', 'непрочитанных');
 
-/** The total unseen count as a small badge (nothing when zero). */
-export function UnseenBadge({ className = '', testId = 'unseen-total' }: { className?: string; testId?: string }) {
-  const total = useUnseenTotal();
+/** An unseen count as a small badge (nothing when zero): every chat's by default. */
+export function UnseenBadge({ className = '', testId = 'unseen-total', scope = 'all' }: { className?: string; testId?: string; scope?: UnseenScope }) {
+  const total = useUnseenTotal(scope);
   if (total <= 0) return null;
   return (
     <span className={`unseen-badge ${className}`.trim()} data-testid={testId}>
