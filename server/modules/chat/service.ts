@@ -831,7 +831,12 @@ export class ChatService {
     // A dispute's chat: its count is the dispute's unseen count (SPEC §4), and the person's disputes' total changed.
     if (disputeId) {
       payload.dispute_id = disputeId;
-      payload.disputesUnseen = { [userId]: await this.unseenInDisputes(userId) };
+      // A nicety: without it the event still goes (the menu's count catches up with the next one).
+      const disputes = await this.unseenInDisputes(userId).catch((err: unknown) => {
+        this.deps.log.warn({ err }, 'unseen count of disputes unavailable');
+        return null;
+      });
+      if (disputes !== null) payload.disputesUnseen = { [userId]: disputes };
     }
     this.deps.realtime.emitToUsers([userId], SOCKET_EVENTS.counters, payload);
   }

@@ -162,7 +162,9 @@ describe('GET /api/admin/projects', () => {
   it('pages by cursor, newest first, without repeats', async () => {
     const { user } = await account();
     const made: string[] = [];
-    for (let i = 0; i < 5; i++) made.unshift((await createProject(db, user.id)).id);
+    // A second apart: two inserts in the same millisecond would be ordered by their random ids.
+    const start = Date.now() - 60_000;
+    for (let i = 0; i < 5; i++) made.unshift((await createProject(db, user.id, { createdAt: new Date(start + i * 1000) })).id);
     const seen: string[] = [];
     let cursor: string | null = null;
     do {

@@ -472,8 +472,10 @@ describe('GET /api/projects/my', () => {
   it('lists the customer’s own projects in every state, newest first, page by page', async () => {
     const { user, token } = await account();
     const made: string[] = [];
-    for (const status of ['active', 'in_progress', 'closed', 'archived', 'hidden'] as const) {
-      made.unshift((await createProject(db, user.id, { status })).id);
+    // A second apart: two inserts in the same millisecond would be ordered by their random ids.
+    const start = Date.now() - 60_000;
+    for (const [i, status] of (['active', 'in_progress', 'closed', 'archived', 'hidden'] as const).entries()) {
+      made.unshift((await createProject(db, user.id, { status, createdAt: new Date(start + i * 1000) })).id);
     }
     await createProject(db, (await createUser(db)).id);
     const res = await call<Project[]>(app, 'GET', '/api/projects/my', { token });
