@@ -193,10 +193,18 @@ function listeningUrl(app: FastifyInstance): string {
 
 export async function buildApp({ env, database, logger, web = true, clock }: AppDeps): Promise<FastifyInstance> {
   const fast = new FastAnswers(API_SECURITY_HEADERS);
+  /** Set when the app starts closing (preClose). */
+  let closing = false;
   const app = Fastify({
     // Fastify's own server, with the answers held in memory served before it (ADR 019).
     serverFactory: (handler, options) => {
-      const server = createServer((req, res) => fast.handle(req, res) || handler(req, res));
+      const server = createServer((req, res) => {
+        // Node's close() closes the idle keep-alive connections once and waits for the others: one busy at that
+        // moment (a long poll being ended, a request in flight) would then idle out its keep-alive (72 s) before
+        // the server could close. Closing, a connection is closed once its answer has left.
+        res.on('finish', () => closing && setImmediate(() => server.closeIdleConnections()));
+        return fast.handle(req, res) || handler(req, res);
+      });
       // What Fastify sets on a server it makes itself (its defaults after its options are resolved).
       const timeouts = options as { keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number };
       server.keepAliveTimeout = timeouts.keepAliveTimeout;
@@ -346,6 +354,7 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
   app.decorate('services', services);
   // Open long-polling requests would hold the HTTP server's close: end them first.
   app.addHook('preClose', async () => {
+    closing = true;
     // Events of messages already answered go out before the sockets are dropped.
     await services.chat.idle();
     await realtime.drain();

@@ -1,0 +1,48 @@
+import http from 'node:http';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startServer } from './server.ts';
+import { createTestDatabase } from './test/database.ts';
+import { testEnv } from './test/app.ts';
+
+// A restart must not wait for clients: a connection busy when the server starts closing is closed once its answer
+// has left, instead of idling out its keep-alive (72 s) first — Node's close() closes the idle connections once and
+// waits for the others.
+
+let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
+afterAll(async () => database?.drop());
+
+describe('shutdown', () => {
+  it('closes within seconds when a keep-alive connection was busy as it began', async () => {
+    database = await createTestDatabase();
+    const env = testEnv({ PORT: '0', HOST: '127.0.0.1', SEED_DEMO: '0', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'podryad-shutdown-')) });
+    const server = await startServer(env, pino({ level: 'silent' }), { database });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      // A request whose body is still coming when the server starts closing: it is answered, and its connection
+      // is then idle but open (keep-alive).
+      const body = JSON.stringify({ email: 'nobody@example.org', password: 'wrong-password-1' });
+      const answered = new Promise<number>((resolve, reject) => {
+        const req = http.request(`${server.url}/api/auth/login`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', reject);
+        req.write(body.slice(0, 10));
+        setTimeout(() => req.end(body.slice(10)), 500);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+
+      const started = Date.now();
+      const closed = server.close();
+      expect(await answered).toBeGreaterThanOrEqual(400);
+      await closed;
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      agent.destroy();
+    }
+  }, 30_000);
+});
