@@ -12,6 +12,7 @@ import { AppLink } from '../components/ui/app-link.tsx';
 import { ConfirmEmailNotice, type ItemKind, MyItems, SwitchRoleButton } from '../features/items/index.ts';
 // The item forms and the owner's list: linked on these pages only (ADR 024).
 import '../styles/items.css';
+import { ShowMore } from '../components/ui/show-more.tsx';
 
 // /profile/items: a seller's services or a customer's projects, by the active role.
 
@@ -158,11 +159,7 @@ export default function ProfileItemsPage() {
           </p>
           <MyItems kind={data.kind} services={data.services} projects={[...data.projects, ...more.items]} />
           {!service && more.next && (
-            <div className="pager">
-              <button type="button" className="btn btn--ghost" onClick={loadMore} disabled={more.loading}>
-                {more.loading ? 'Загрузка…' : 'Показать ещё'}
-              </button>
-            </div>
+            <ShowMore busy={more.loading} onClick={loadMore} />
           )}
         </>
       )}

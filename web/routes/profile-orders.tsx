@@ -10,6 +10,7 @@ import { ORDER_TABS, OrdersList, type OrdersRole, type OrderTab } from '../featu
 // The order pages' stylesheet (ADR 024).
 import '../styles/items.css';
 import '../styles/orders.css';
+import { ShowMore } from '../components/ui/show-more.tsx';
 
 // /profile/orders: the person's orders by state, as the customer (buying) or the seller (selling). The side follows
 // the active role unless ?role= says otherwise; the tabs are ?status=.
@@ -139,11 +140,7 @@ export default function ProfileOrdersPage() {
         <>
           <OrdersList orders={orders} role={data.role} />
           {next && (
-            <p className="pager">
-              <button type="button" className="btn btn--ghost" disabled={loadingMore} onClick={() => void loadMore()}>
-                Показать ещё
-              </button>
-            </p>
+            <ShowMore busy={loadingMore} onClick={() => void loadMore()} />
           )}
         </>
       )}

@@ -9,6 +9,7 @@ import { AppLink } from '../components/ui/app-link.tsx';
 import { AnswerForm, personName, ReviewForm, ReviewItem } from '../features/reviews/index.ts';
 // The reviews pages' stylesheet (ADR 024).
 import '../styles/reviews.css';
+import { ShowMore } from '../components/ui/show-more.tsx';
 
 // /profile/reviews (ADR 029): the completed orders waiting for the person's review («Ждут вашего отзыва», each with
 // its form; ?order= opens one), then the reviews received (each with the one answer) and given (hidden ones say
@@ -172,11 +173,7 @@ export default function ProfileReviewsPage() {
             </ul>
           )}
           {next && (
-            <p className="pager">
-              <button type="button" className="btn btn--ghost" disabled={loadingMore} onClick={() => void loadMore()}>
-                Показать ещё
-              </button>
-            </p>
+            <ShowMore busy={loadingMore} onClick={() => void loadMore()} />
           )}
         </>
       )}

@@ -36,8 +36,6 @@ export const PEOPLE_MESSAGES = { userNotFound: CATALOG_MESSAGES.personNotFound }
 
 export type { PublicProfile } from '#contract/catalog';
 
-
-
 /** Service cards of public services matching `where` (services joined with their seller and category). */
 async function serviceCards(db: Db, presence: Presence, where: SQL, opts: { order?: SQL[]; limit?: number } = {}): Promise<ServiceCard[]> {
   const query = db
@@ -69,7 +67,6 @@ export async function publicServiceCardsByIds(db: Db, presence: Presence, ids: s
   const cards = new Map((await serviceCards(db, presence, inArray(services.id, ids))).map((c) => [c._id, c]));
   return ids.flatMap((id) => cards.get(id) ?? []);
 }
-
 
 /** Those of these people who are public freelancers, presented, in the order of `ids`. */
 export async function publicFreelancersByIds(db: Db, presence: Presence, ids: string[]): Promise<PublicUser[]> {

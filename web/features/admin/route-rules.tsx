@@ -3,7 +3,7 @@ import type { AdminRouteRule, RouteRuleKind } from '#contract/admin';
 import { api } from '../../lib/api.ts';
 import { formatDate } from '../../lib/dates.ts';
 import { toast } from '../../lib/toast-store.ts';
-import { SelectField, TextField } from '../../components/ui/form.tsx';
+import { FormError, SelectField, TextField } from '../../components/ui/form.tsx';
 
 // /admin/route-rules: the operator's rules of paths (ADR 036): a redirect to a path of this site or an absolute
 // address, or a block (the 404 screen). A change applies at once on every instance.
@@ -79,11 +79,7 @@ export function RouteRuleForm({ editing, onSaved, onCancel }: { editing: AdminRo
           </button>
         )}
       </div>
-      {errors._?.[0] && (
-        <p className="form-error" role="alert">
-          {errors._[0]}
-        </p>
-      )}
+      <FormError message={errors._?.[0]} />
     </form>
   );
 }

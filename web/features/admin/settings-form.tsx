@@ -4,6 +4,7 @@ import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast-store.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { methodDrafts, methodsFromDrafts, PaymentMethodsEditor, type MethodDrafts } from '../payments/index.ts';
+import { FormError } from '../../components/ui/form.tsx';
 
 // /admin/settings: every operator setting of contract/settings.ts on one form, grouped, in the units people think
 // in (percent for basis points, rubles for kopecks, MiB for bytes). A key this table does not describe (added by
@@ -209,11 +210,7 @@ export function SettingsForm({ settings, onSaved }: { settings: Settings; onSave
       <p className="muted">
         Синонимы поиска — на странице <AppLink to="/admin/search-suggestions">Поисковые подсказки</AppLink>.
       </p>
-      {errors._ && (
-        <p className="form-error" role="alert">
-          {errors._[0]}
-        </p>
-      )}
+      <FormError message={errors._?.[0]} />
       <div className="settings-form__footer">
         <button type="submit" className="btn btn--primary" disabled={busy}>
           {busy ? 'Сохранение…' : 'Сохранить настройки'}

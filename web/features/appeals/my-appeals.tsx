@@ -7,6 +7,7 @@ import { AppealItem } from './appeal-item.tsx';
 import { appealsPath } from './format.ts';
 import '../../styles/items.css';
 import '../../styles/appeals.css';
+import { ShowMore } from '../../components/ui/show-more.tsx';
 
 // The «Обращения» tab of /profile/disputes (issue 14): the person's appeals with their states and the
 // administration's answers, and «Новое обращение» — prefilled when the address names a subject and an object
@@ -112,11 +113,7 @@ export function MyAppeals() {
             ))}
           </ul>
           {list.next && (
-            <p className="pager">
-              <button type="button" className="btn btn--ghost" disabled={loadingMore} onClick={() => void loadMore()}>
-                Показать ещё
-              </button>
-            </p>
+            <ShowMore busy={loadingMore} onClick={() => void loadMore()} />
           )}
         </>
       )}

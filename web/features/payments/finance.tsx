@@ -7,6 +7,7 @@ import { toast } from '../../lib/toast-store.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { Field } from '../../components/ui/form.tsx';
 import { DESTINATION_HINTS, signed } from './labels.ts';
+import { ShowMore } from '../../components/ui/show-more.tsx';
 
 // /profile/finance: the balances, every movement with the balance after it, and the withdraw form.
 
@@ -65,11 +66,7 @@ export function EntriesTable({ entries, next, onMore }: { entries: FinanceEntry[
         </tbody>
       </table>
       {next && (
-        <p className="pager">
-          <button type="button" className="btn btn--ghost" onClick={onMore}>
-            Показать ещё
-          </button>
-        </p>
+        <ShowMore onClick={onMore} />
       )}
     </>
   );

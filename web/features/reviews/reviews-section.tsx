@@ -4,6 +4,7 @@ import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast-store.ts';
 import { count, FORMS } from '../catalog/index.ts';
 import { ReviewItem } from './review-item.tsx';
+import { ShowMore } from '../../components/ui/show-more.tsx';
 
 export interface ReviewsPage {
   result: Review[];
@@ -52,11 +53,7 @@ export function ReviewsSection({ source, id, initial, showService = true }: { so
         </ul>
       )}
       {next && (
-        <p className="pager">
-          <button type="button" className="btn btn--ghost" disabled={busy} onClick={() => void loadMore()}>
-            Показать ещё
-          </button>
-        </p>
+        <ShowMore busy={busy} onClick={() => void loadMore()} />
       )}
     </section>
   );
