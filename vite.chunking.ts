@@ -14,10 +14,9 @@ import type { Plugin, Rolldown } from 'vite';
 type CodeSplitting = Exclude<NonNullable<Rolldown.OutputOptions['codeSplitting']>, boolean>;
 
 const SHELL = [
-  /[\\/]web[\\/]lib[\\/](?!api-client|upload|socket|dates\.)[^\\/]+\.tsx?$/,
+  /[\\/]web[\\/]lib[\\/](?!api-client|upload|socket|dates\.|live-refresh|money\.|people\.)[^\\/]+\.tsx?$/,
   /[\\/]web[\\/]components[\\/]ui[\\/](app-link|progress-bar|toaster)\.tsx$/,
   /[\\/]web[\\/]features[\\/]shell[\\/](?!signed-in\.|logout-|role-toggle|page-titles|error-screen|search-)[^\\/]+\.tsx?$/,
-  /[\\/]web[\\/]features[\\/]auth[\\/]safe-target\.ts$/,
   // Pages' meta (the listings' and the detail pages'), without the cards; the listings' deferred page and loader.
   /[\\/]web[\\/]features[\\/]catalog[\\/](seo|listing-seo|listing)\.tsx?$/,
   /[\\/]contract[\\/](constants|page-messages|text|catalog-constants)\.ts$/,
@@ -33,6 +32,8 @@ const LISTING = [/[\\/]web[\\/]features[\\/]catalog[\\/](listing-(page|filters|d
 const CATALOG = [
   /[\\/]web[\\/]features[\\/]catalog[\\/](?!listing[.-]|filters\.|filter-chips\.|service-ld\.|seo\.)/,
   /[\\/]web[\\/]features[\\/]favorites[\\/]favorite-button\.tsx$/,
+  // A person's name and addresses (web/lib/people.ts): the cards' and the detail pages', not every page's.
+  /[\\/]web[\\/]lib[\\/]people\.ts$/,
   /[\\/]web[\\/]components[\\/]ui[\\/](avatar|beam-avatar)\.tsx$/,
 ];
 

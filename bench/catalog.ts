@@ -95,6 +95,9 @@ export async function runCatalogBench(): Promise<void> {
       { name: 'Search: q=вордпресс под клю (synonyms, prefix)', kind: 'search', path: `?q=${encodeURIComponent('вордпресс под клю')}` },
       { name: 'Search: q=лготип (typo, corrected)', kind: 'search', path: `?q=${encodeURIComponent('лготип')}` },
       { name: 'Search: q=нейрофотосесия (rare, typo)', kind: 'search', path: `?q=${encodeURIComponent('нейрофотосесия')}` },
+      // Nothing matches every word: the partial matches (ADR 044), after the full query and the correction.
+      { name: 'Search: q=логотип парсер (partial, common words)', kind: 'search', path: `?q=${encodeURIComponent('логотип парсер')}` },
+      { name: 'Search: q=озвучку для барбершопа (partial)', kind: 'search', path: `?q=${encodeURIComponent('озвучку для барбершопа')}` },
       { name: `Deep page: popular, after ${deep.rows.toLocaleString('en-US')} rows`, kind: 'listing', path: `?cursor=${deep.cursor}` },
       { name: `Service page: /api/services/{id}, ${dataset.ids.length} ids`, kind: 'page', paths: dataset.ids.map((id) => `/api/services/${id}`) },
     ];

@@ -317,7 +317,7 @@ export async function runChatBench(): Promise<void> {
   const { default: pg } = await import('pg');
   const { openPostgres } = await import('../server/db/client.ts');
   const { buildUser } = await import('../server/db/factories.ts');
-  const { users } = await import('../server/db/schema/users.ts');
+  const { users } = await import('../server/modules/users/schema.ts');
   const { Tokens } = await import('../server/lib/auth.ts');
 
   const clientsN = envInt('BENCH_CLIENTS', 1000);

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { openPostgres } from '../server/db/client.ts';
 import { seedReference } from '../server/db/seed/reference.ts';
 import { buildUser } from '../server/db/factories.ts';
-import { users } from '../server/db/schema/users.ts';
+import { users } from '../server/modules/users/schema.ts';
 import { tags as referenceTags } from '../server/db/reference/tags.ts';
 
 export const VERBS = ['Создам', 'Сделаю', 'Напишу', 'Настрою', 'Разработаю', 'Нарисую', 'Подготовлю', 'Оформлю', 'Доработаю', 'Смонтирую'];

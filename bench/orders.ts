@@ -101,7 +101,7 @@ export async function runOrdersBench(): Promise<void> {
     const people = (await client.query<{ user_name: string; id: string; token_version: number }>(
       `select user_name, id, token_version from users where user_name in ('bench_1', 'bench_2', 'bench_admin', 'bench_3')`,
     )).rows;
-    const { users } = await import('../server/db/schema/users.ts');
+    const { users } = await import('../server/modules/users/schema.ts');
     const { inArray } = await import('drizzle-orm');
     const rows = await server.database.db.select().from(users).where(inArray(users.id, people.map((p) => p.id)));
     const tokenOf = async (userName: string) => server.app.services.tokens.sign(rows.find((r) => r.userName === userName)!);

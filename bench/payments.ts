@@ -85,7 +85,7 @@ export async function runPaymentsBench(): Promise<void> {
   const { server } = bench;
   const { buildUser, createUser } = await import('../server/db/factories.ts');
   const { createService } = await import('../server/db/catalog-factories.ts');
-  const { users } = await import('../server/db/schema/users.ts');
+  const { users } = await import('../server/modules/users/schema.ts');
   const { checkLedger, postTransfer } = await import('../server/modules/ledger/index.ts');
   const { systemActor } = await import('../server/platform/actor.ts');
   type UserRow = typeof users.$inferSelect;

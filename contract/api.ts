@@ -81,4 +81,9 @@ export const listingAnswerSchema = <T extends z.ZodType>(item: T) =>
   okSchema(z.array(item)).extend({ total: z.number().int(), next: z.string().nullable() });
 
 /** A page of a public listing: `total` is a count when `total_exact`, else the planner's rounded estimate. */
-export const publicListingSchema = <T extends z.ZodType>(item: T) => listingAnswerSchema(item).extend({ total_exact: z.boolean() });
+export const publicListingSchema = <T extends z.ZodType>(item: T) =>
+  listingAnswerSchema(item).extend({
+    total_exact: z.boolean(),
+    // A search found nothing with all its words: these are the items matching the most of them (ADR 044).
+    partial: z.literal(true).optional(),
+  });

@@ -1,5 +1,6 @@
 // Appeals' zod-free vocabulary (issue 14, ADR 035): subjects, states, limits and the module's Russian messages,
 // shared by the server and the pages.
+import { charsAfter } from './plural.ts';
 
 /**
  * What an appeal is about. The first four are complaints about an object; `dispute` objects to a dispute's
@@ -18,6 +19,8 @@ export type AppealObjectType = (typeof APPEAL_OBJECT_TYPES)[number];
 
 export const APPEAL_MIN_TEXT = 10;
 export const APPEAL_MAX_TEXT = 5000;
+/** An answer says what was done: «Ок» is not one (ADR 046). */
+export const APPEAL_MIN_ANSWER = 10;
 export const APPEAL_MAX_ANSWER = 5000;
 export const APPEAL_MAX_FILES = 5;
 
@@ -57,11 +60,12 @@ export const APPEAL_MESSAGES = {
   notAboutYourself: 'Нельзя пожаловаться на самого себя или на своё',
   textEmpty: 'Опишите суть обращения',
   textTooShort: `Обращение — не короче ${APPEAL_MIN_TEXT} символов`,
-  tooLong: (max: number) => `Не длиннее ${max} символов`,
+  tooLong: (max: number) => `Не длиннее ${charsAfter(max)}`,
   tooManyFiles: `Не больше ${APPEAL_MAX_FILES} файлов`,
   notYourFile: 'Прикрепите файлы, загруженные вами',
   tooMany: 'Слишком много обращений за сутки, попробуйте завтра',
   answerEmpty: 'Напишите ответ',
+  answerTooShort: `Ответ — не короче ${APPEAL_MIN_ANSWER} символов: напишите, что сделано`,
   alreadyClosed: 'Обращение уже закрыто',
   alreadyTaken: 'Обращение уже взято в работу',
 } as const;

@@ -9,6 +9,7 @@ import {
   APPEAL_MAX_FILES,
   APPEAL_MAX_TEXT,
   APPEAL_MESSAGES,
+  APPEAL_MIN_ANSWER,
   APPEAL_MIN_TEXT,
   APPEAL_OBJECT_TYPES,
   APPEAL_STATUSES,
@@ -110,6 +111,7 @@ export const answerAppealSchema = z.object({
     .string({ error: APPEAL_MESSAGES.answerEmpty })
     .trim()
     .min(1, APPEAL_MESSAGES.answerEmpty)
+    .min(APPEAL_MIN_ANSWER, APPEAL_MESSAGES.answerTooShort)
     .max(APPEAL_MAX_ANSWER, APPEAL_MESSAGES.tooLong(APPEAL_MAX_ANSWER)),
 });
 export type AnswerAppealInput = z.input<typeof answerAppealSchema>;

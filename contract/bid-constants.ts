@@ -1,4 +1,5 @@
 import type { BidStatus } from './money.ts';
+import { charsAfter } from './plural.ts';
 
 // Bids' plain values, without zod: the pages import these.
 
@@ -21,7 +22,8 @@ export const BID_MESSAGES = {
   closed: 'Отклики на этот проект закрыты',
   duplicate: 'Вы уже откликнулись на этот проект',
   notActive: 'Отклик уже не активен',
-  commentTooShort: (min: number) => `Комментарий — от ${min} символов`,
+  changed: 'Исполнитель только что изменил цену или срок отклика: проверьте новые условия и примите его снова',
+  commentTooShort: (min: number) => `Комментарий — от ${charsAfter(min)}`,
   perDay: (limit: number) => `Не больше ${limit} новых откликов в сутки. Попробуйте позже`,
   tooFast: 'Слишком много откликов с вашего адреса. Попробуйте позже',
   customerOnly: 'Отклики на проект видит только его заказчик',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BID_STATUSES } from './money.ts';
+import { formatRubles } from './money-format.ts';
 import { MAX_PRICE, MIN_SERVICE_PRICE, PROJECT_STATUSES, publicUserSchema } from './catalog.ts';
 export { BID_MESSAGES, BID_STATUS_TITLES, BID_COMMENT_MAX } from './bid-constants.ts';
 import { BID_COMMENT_MAX } from './bid-constants.ts';
@@ -12,7 +13,7 @@ export const bidInputSchema = z.object({
   price: z
     .number({ error: 'Укажите цену' })
     .int('Цена — целое число копеек')
-    .min(MIN_SERVICE_PRICE, `Цена — от ${MIN_SERVICE_PRICE / 100} ₽`)
+    .min(MIN_SERVICE_PRICE, `Цена — от ${formatRubles(MIN_SERVICE_PRICE)}`)
     .max(MAX_PRICE, 'Слишком большая сумма'),
   days: z.number({ error: 'Укажите срок' }).int('Срок — целое число дней').min(1, 'Срок — от 1 дня').max(365, 'Срок — не больше 365 дней'),
   comment: z
@@ -61,4 +62,14 @@ export const adminBidsQuerySchema = z.object({
 });
 
 export const bidsFlagSchema = z.object({ hasUnread: z.boolean() });
+/**
+ * The terms the customer saw when accepting: a seller may edit the bid meanwhile, and the order must not take a price
+ * or a term nobody agreed to (409 when they differ).
+ */
+export const acceptBidInputSchema = z.object({
+  price: z.number({ error: 'Укажите цену отклика' }).int('Цена — целое число копеек').min(0, 'Цена не может быть отрицательной').max(MAX_PRICE, 'Слишком большая сумма'),
+  days: z.number({ error: 'Укажите срок отклика' }).int('Срок — целое число дней').min(1, 'Срок — от 1 дня').max(365, 'Срок — не больше 365 дней'),
+});
+export type AcceptBidInput = z.infer<typeof acceptBidInputSchema>;
+
 export const acceptedBidSchema = z.object({ order_id: z.string(), chat_id: z.string() });

@@ -12,6 +12,8 @@ export const BLOG_LIMITS = {
   description: { min: 20, max: 300 },
   /** Markdown characters. */
   body: { min: 1, max: 100_000 },
+  /** Quotes and list items one inside another. */
+  nesting: 20,
   /** Posts on a page of the public list and of the admin's. */
   pageSize: 12,
   /** The deepest page anyone asks for. */
@@ -26,6 +28,8 @@ export const BLOG_MESSAGES = {
   descriptionLong: `Краткое описание — не длиннее ${BLOG_LIMITS.description.max} символов`,
   bodyEmpty: 'Напишите текст статьи',
   bodyLong: `Текст статьи — не длиннее ${BLOG_LIMITS.body.max.toLocaleString('ru-RU')} символов`,
+  bodyDeep: `Слишком глубокая вложенность цитат и списков: не больше ${BLOG_LIMITS.nesting} уровней`,
+  bodyComplex: 'Не удалось обработать текст статьи: упростите разметку или разбейте текст на части',
   badCover: 'Обложка — картинка, которую вы загрузили (JPEG, PNG или WebP)',
   badPage: `Номер страницы — от 1 до ${BLOG_LIMITS.maxPage}`,
   alreadyPublished: 'Статья уже опубликована',
@@ -39,12 +43,21 @@ export const blogPath = (id: string) => `/blog/${id}`;
 // Requests
 // ---------------------------------------------------------------------------------------------------------
 
-const text = (min: number, max: number, short: string, long: string) => z.string(short).trim().min(min, short).max(max, long);
+const text = (min: number, max: number, short: string, long: string) =>
+  z.string(short).trim().min(min, short).max(max, long);
 
 export const blogPostInputSchema = z.object({
   title: text(BLOG_LIMITS.title.min, BLOG_LIMITS.title.max, BLOG_MESSAGES.titleShort, BLOG_MESSAGES.titleLong),
-  description: text(BLOG_LIMITS.description.min, BLOG_LIMITS.description.max, BLOG_MESSAGES.descriptionShort, BLOG_MESSAGES.descriptionLong),
-  body: z.string(BLOG_MESSAGES.bodyEmpty).max(BLOG_LIMITS.body.max, BLOG_MESSAGES.bodyLong).refine((s) => s.trim().length > 0, BLOG_MESSAGES.bodyEmpty),
+  description: text(
+    BLOG_LIMITS.description.min,
+    BLOG_LIMITS.description.max,
+    BLOG_MESSAGES.descriptionShort,
+    BLOG_MESSAGES.descriptionLong,
+  ),
+  body: z
+    .string(BLOG_MESSAGES.bodyEmpty)
+    .max(BLOG_LIMITS.body.max, BLOG_MESSAGES.bodyLong)
+    .refine((s) => s.trim().length > 0, BLOG_MESSAGES.bodyEmpty),
   /** An upload's url or stored path; null for none. */
   cover: z.string(BLOG_MESSAGES.badCover).max(300, BLOG_MESSAGES.badCover).nullable().default(null),
 });
@@ -57,7 +70,12 @@ export const blogPreviewInputSchema = z.object({
 export const blogStatusInputSchema = z.object({ status: z.enum(BLOG_STATUSES, 'Статус — draft или published') });
 
 export const blogPageQuerySchema = z.object({
-  page: z.coerce.number(BLOG_MESSAGES.badPage).int(BLOG_MESSAGES.badPage).min(1, BLOG_MESSAGES.badPage).max(BLOG_LIMITS.maxPage, BLOG_MESSAGES.badPage).default(1),
+  page: z.coerce
+    .number(BLOG_MESSAGES.badPage)
+    .int(BLOG_MESSAGES.badPage)
+    .min(1, BLOG_MESSAGES.badPage)
+    .max(BLOG_LIMITS.maxPage, BLOG_MESSAGES.badPage)
+    .default(1),
 });
 
 /** A post is looked up like a page: a malformed id is a 404 (the service checks it), not a 400. */

@@ -1,17 +1,18 @@
 // The catalogue's plain values, without zod: the web app's pages import these, so a guest's browser does not load
 // zod to show a listing (issue 11). contract/catalog.ts re-exports them beside its schemas.
 
+import { formatRubles } from './money-format.ts';
+
 /** A search text as suggestions compare it: lower case, ё as е, single spaces (the header box and the API). */
 export const foldSearch = (text: string) => text.toLocaleLowerCase('ru').replace(/ё/g, 'е').replace(/\s+/g, ' ').trim();
 
-/** The default minimum price of a service (PRODUCT.md: 500 ₽); the operator's is the setting services.minPrice. */
+/** The default minimum price of a service (PRODUCT.md: 500 руб.); the operator's is the setting services.minPrice. */
 export const MIN_SERVICE_PRICE = 50_000;
 /** The lowest the operator's minimum price may go, kopecks: the services' schemas hold prices above it. */
 export const MIN_PRICE_FLOOR = 100;
 
-/** A minimum price as the messages write it: 50000 → "500 ₽", 150050 → "1 500,5 ₽". */
-const minPriceText = (kopecks: number) =>
-  `${new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 2 }).format(kopecks / 100).replace(/[\u00a0\u202f]/g, ' ')} ₽`;
+/** A minimum price as the messages write it: 50000 → "500 руб.", 150050 → "1 500,50 руб.". */
+const minPriceText = formatRubles;
 
 /**
  * The field errors of a service's price and packages' prices below the operator's minimum (setting

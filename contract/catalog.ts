@@ -18,7 +18,7 @@ import {
 export { CATALOG_MESSAGES } from './catalog-messages.ts';
 
 // Services (kworks), projects, freelancers and favourites: request bodies, queries and answers.
-// Money is integer kopecks everywhere (price: 50000 is 500 ₽). Every number has a range that fits its column
+// Money is integer kopecks everywhere (price: 50000 is 500 руб.). Every number has a range that fits its column
 // (integer, int4): prices up to MAX_PRICE, days up to a year, revisions up to 20, page sizes up to
 // LISTING_MAX_LIMIT; the packages and extras inside jsonb keep the same ranges.
 
@@ -40,14 +40,14 @@ const uploadPath = z.string().regex(/^\/uploads\/[0-9a-f-]{36}\/[0-9a-f]{32}\.[a
 export const servicePackageSchema = z.object({
   kind: z.enum(PACKAGE_KINDS),
   // The operator's minimum (setting services.minPrice) is checked by the service; this is its floor.
-  price: money('цену пакета').min(MIN_PRICE_FLOOR, 'Цена — от 1 ₽'),
+  price: money('цену пакета').min(MIN_PRICE_FLOOR, 'Цена — от 1\u00a0руб.'),
   days,
   revisions,
   description: z.string().trim().min(3, 'Опишите, что входит в пакет').max(500),
 });
 export const serviceExtraSchema = z.object({
   title: z.string().trim().min(3, 'Название опции — от 3 символов').max(100),
-  price: money('цену опции').min(10_000, 'Опция — от 100 ₽'),
+  price: money('цену опции').min(10_000, 'Опция — от 100\u00a0руб.'),
   days: z.number({ error: 'Укажите срок опции' }).int('Срок — целое число дней').min(0, 'Срок опции — от 0 дней').max(90, 'Срок опции — не больше 90 дней'),
 });
 
@@ -58,7 +58,7 @@ export const serviceInputSchema = z.object({
   sub: z.string().optional().nullable(),
   tags: z.array(z.string().trim().min(2).max(40)).max(10, 'Не больше 10 тегов').default([]),
   images: z.array(uploadPath).max(MAX_SERVICE_IMAGES, 'Не больше 10 изображений').default([]),
-  price: money('цену').min(MIN_PRICE_FLOOR, 'Цена — от 1 ₽'),
+  price: money('цену').min(MIN_PRICE_FLOOR, 'Цена — от 1\u00a0руб.'),
   days,
   revisions: revisions.default(2),
   packages: z
@@ -99,7 +99,7 @@ export const projectInputSchema = z.object({
   description: z.string({ error: 'Опишите задачу' }).trim().min(30, 'Описание — от 30 символов').max(10_000),
   category: z.string({ error: 'Выберите категорию' }).min(1, 'Выберите категорию'),
   sub: z.string().optional().nullable(),
-  budget: money('бюджет').min(50_000, 'Бюджет — от 500 ₽').nullable().optional(),
+  budget: money('бюджет').min(50_000, 'Бюджет — от 500\u00a0руб.').nullable().optional(),
   days: days.nullable().optional(),
   attachments: z.array(uploadPath).max(10, 'Не больше 10 файлов').default([]),
 });

@@ -47,9 +47,9 @@ export const dashboardSchema = z.object({
     amount: z.number().int(),
     orders: z.number().int(),
     views: z.number().int(),
-    /** Orders placed through the seller's service pages in the period (the conversion's numerator). */
+    /** Orders placed through the seller's service pages in the period, paid and not cancelled (the conversion's numerator, ADR 045). */
     service_orders: z.number().int(),
-    /** service_orders / views, or null without views. */
+    /** service_orders / views, at most 1; null without views. */
     conversion: z.number().nullable(),
   }),
   /** The orders placed in the period by their state now. */

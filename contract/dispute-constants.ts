@@ -10,6 +10,14 @@ export const DISPUTE_REASON_LABELS: Record<DisputeReason, string> = {
   no_contact: 'Другая сторона не выходит на связь',
   other: 'Другое',
 };
+/**
+ * The reasons each side of the order may give (ADR 039): a complaint about the other side's part, so the customer
+ * never says "the customer does not accept" nor the seller "the work is late".
+ */
+export const DISPUTE_REASONS_BY_SIDE: Record<'customer' | 'seller', readonly DisputeReason[]> = {
+  customer: ['not_delivered', 'poor_quality', 'no_contact', 'other'],
+  seller: ['not_accepted', 'no_contact', 'other'],
+};
 
 export const DISPUTE_STATUSES = ['open', 'resolved', 'cancelled'] as const;
 export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
@@ -40,6 +48,7 @@ export const DISPUTE_MESSAGES = {
   badOrder: 'Неверный идентификатор заказа',
   orderNotFound: 'Заказ не найден',
   badReason: 'Выберите причину спора',
+  reasonOfOtherSide: 'Эта причина — для другой стороны заказа. Выберите причину из списка',
   descriptionShort: `Опишите ситуацию подробнее: не короче ${DISPUTE_MIN_DESCRIPTION} символов`,
   descriptionLong: `Не длиннее ${DISPUTE_MAX_DESCRIPTION} символов`,
   tooManyFiles: `Не больше ${DISPUTE_MAX_FILES} файлов`,

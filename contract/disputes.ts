@@ -56,6 +56,8 @@ export type DisputeDecision = z.infer<typeof disputeDecisionSchema>;
 export const disputeBaseSchema = z.object({
   _id: z.string(),
   order: disputeOrderSchema,
+  /** SPEC §7: the caller's unseen messages of its chat, on the dispute itself (the same as chat.unseen_messages). */
+  unseen_messages: z.number().int(),
   reason: z.enum(DISPUTE_REASONS),
   description: z.string(),
   files: z.array(messageFileSchema),

@@ -22,3 +22,29 @@ export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 export const LEDGER_MESSAGES = {
   insufficientFunds: 'Недостаточно средств на балансе',
 } as const;
+
+/** The commission on a release of `amount` kopecks at `bp` basis points (ADR 025: C = round(P × bp / 10 000)). */
+export const commissionOn = (amount: number, bp: number): number => Math.round((amount * bp) / 10_000);
+
+/** Where the escrow of one order goes, kopecks: customer + sellerNet + commission = the price, exactly. */
+export interface PriceSplit {
+  /** Back to the customer's balance. */
+  customer: number;
+  /** The seller's part before the commission (the released amount). */
+  seller: number;
+  /** The platform's commission on the seller's part (referral rewards come out of it, not out of the seller's). */
+  commission: number;
+  /** What the seller's balance receives. */
+  sellerNet: number;
+}
+
+/**
+ * The split of a price by the seller's percent (0–100), as the ledger settles it (ADR 034): the seller's part is
+ * rounded to the kopeck, the customer gets the rest, the commission is taken from the seller's part. The admin's
+ * preview and the server's settlement both call this, so they cannot disagree.
+ */
+export function splitPrice(price: number, sellerPercent: number, commissionBp: number): PriceSplit {
+  const seller = Math.round((price * sellerPercent) / 100);
+  const commission = commissionOn(seller, commissionBp);
+  return { customer: price - seller, seller, commission, sellerNet: seller - commission };
+}

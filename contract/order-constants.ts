@@ -1,4 +1,5 @@
 // Orders' zod-free vocabulary (ADR 025): what a party may do, and the module's Russian messages. Pages import it.
+import { charsAfter } from './plural.ts';
 
 export const ORDER_PACKAGES = ['economy', 'standard', 'business'] as const;
 export type OrderPackage = (typeof ORDER_PACKAGES)[number];
@@ -20,7 +21,7 @@ export const ORDER_MESSAGES = {
   noSuchPackage: 'У этой услуги нет такого пакета',
   noSuchExtra: 'У этой услуги нет такой дополнительной опции',
   tooMany: 'Слишком много неоплаченных заказов. Оплатите или отмените созданные и попробуйте позже',
-  tooLong: (max: number) => `Не длиннее ${max} символов`,
+  tooLong: (max: number) => `Не длиннее ${charsAfter(max)}`,
   deliveryEmpty: 'Опишите результат работы',
   revisionEmpty: 'Опишите, что нужно доработать',
   reasonEmpty: 'Укажите причину',
@@ -33,7 +34,9 @@ export const ORDER_MESSAGES = {
   noRevisionsLeft: 'Доработки по этому заказу закончились',
   cannotCancel: 'Этот заказ уже нельзя отменить',
   cancelLater:
-    'Без причины заказчик может отменить заказ в течение нескольких минут после оплаты или после срока сдачи. Предложите исполнителю отмену',
+    'Без причины заказчик может отменить заказ в течение нескольких минут после оплаты или если работа не сдана к сроку. Предложите исполнителю отмену',
+  deliveredNoCancel:
+    'Работа уже сдана: вернуть деньги можно только по взаимному согласию (предложите исполнителю отмену) или через спор',
   proposalPending: 'Предложение об отмене уже ждёт ответа',
   noProposal: 'Предложения об отмене нет',
   ownProposal: 'Ответить на предложение об отмене может только другая сторона',
@@ -42,6 +45,7 @@ export const ORDER_MESSAGES = {
   notDisputable: 'Спор можно открыть только по оплаченному заказу в работе или сданному на проверку',
   notDisputed: 'По заказу нет открытого спора',
   badShare: 'Неверная доля исполнителя',
+  draftExpired: 'Заказ не был оплачен вовремя',
 } as const;
 
 export const ORDER_STATUS_LABELS = {
@@ -54,3 +58,23 @@ export const ORDER_STATUS_LABELS = {
 } as const;
 
 export const ORDER_PACKAGE_LABELS: Record<OrderPackage, string> = { economy: 'Эконом', standard: 'Стандарт', business: 'Бизнес' };
+
+/** What an order consists of (ADR 042): its base (the package, or the work) and each extra, with their prices. */
+export interface OrderContents {
+  package: OrderPackage | null;
+  extras: readonly { title: string; price: number }[];
+  /** Kopecks, package and extras included. */
+  price: number;
+}
+
+/**
+ * The lines of an order's contents, the one way every page and letter itemises it: the package (or the work of a
+ * bid) at the price less the extras, then each extra. An order's title already names its package (orders.create).
+ */
+export function orderItems(order: OrderContents): { label: string; price: number }[] {
+  const extras = order.extras.reduce((sum, e) => sum + e.price, 0);
+  return [
+    { label: order.package ? `Пакет «${ORDER_PACKAGE_LABELS[order.package]}»` : 'Стоимость работы', price: order.price - extras },
+    ...order.extras.map((e) => ({ label: e.title, price: e.price })),
+  ];
+}

@@ -51,6 +51,11 @@ export const orderSchema = z.object({
   revisions_total: z.number().int(),
   /** The platform's commission on this order, kopecks (the seller receives price − commission). */
   commission: z.number().int(),
+  /**
+   * The seller's view of a completed order, kopecks, as the ledger settled it (null otherwise): the price released
+   * (all of it, or the seller's part of a dispute's split), the service's commission on it and the seller's net.
+   */
+  settlement: z.object({ price: z.number().int(), commission: z.number().int(), net: z.number().int() }).nullable(),
   chat_id: z.string().nullable(),
   /** The caller's side of the order; null for an admin who is not a party. */
   role: z.enum(['customer', 'seller']).nullable(),

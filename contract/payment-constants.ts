@@ -1,4 +1,5 @@
-// The payments' zod-free vocabulary (pages may import it): messages, currency formatting, destination checks.
+// The payments' zod-free vocabulary (pages may import it): messages, destination checks. Money is written by
+// contract/money-format.ts.
 
 export const PAYMENT_MESSAGES = {
   orderNotFound: 'Заказ не найден',
@@ -25,22 +26,6 @@ export const PAYMENT_MESSAGES = {
   creditedToBalance: 'Заказ уже был оплачен — деньги зачислены на ваш баланс',
   declined: 'Платёж отклонён',
 } as const;
-
-/** Rubles as the site writes them (SPEC §9 "руб."), kopecks shown when there are any: "1 500 руб.", "15,50 руб.". */
-export const rubles = (kopecks: number) =>
-  `${new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 2 }).format(kopecks / 100).replace(/[\u00a0\u202f]/g, ' ')} руб.`;
-
-/** Decimal places each currency is shown with (SPEC §9), and its minor units per unit. */
-export const CURRENCY_DIGITS = { RUB: 2, USDT: 2, BTC: 7 } as const;
-export const CURRENCY_MINOR = { RUB: 100, USDT: 100, BTC: 100_000_000 } as const;
-export type Currency = keyof typeof CURRENCY_DIGITS;
-
-/** An amount in minor units as the page shows it: "12.35 USDT", "0.0012346 BTC", "1 500 ₽". */
-export function formatCurrency(minor: number, currency: Currency): string {
-  if (currency === 'RUB') return rubles(minor);
-  const value = minor / CURRENCY_MINOR[currency];
-  return `${value.toFixed(CURRENCY_DIGITS[currency])} ${currency}`;
-}
 
 export const CRYPTO_METHODS = ['usdt', 'btc'] as const;
 export type CryptoMethod = (typeof CRYPTO_METHODS)[number];
@@ -102,7 +87,16 @@ export function normaliseDestination(method: 'card' | 'usdt' | 'btc', raw: strin
   return (value[0] === '1' || value[0] === '3') && value.length >= 26 && value.length <= 35 && BASE58.test(value) ? value : null;
 }
 
-export const FINANCE_ENTRY_KINDS = ['payment', 'escrow', 'release', 'refund', 'withdrawal_hold', 'withdrawal_paid', 'withdrawal_return', 'adjustment'] as const;
+// The ledger's transfer kinds, and `referral`: a settlement's credit to a referrer (ADR 025), which is not a payment
+// for an order of theirs.
+export const FINANCE_ENTRY_KINDS = ['payment', 'escrow', 'release', 'refund', 'withdrawal_hold', 'withdrawal_paid', 'withdrawal_return', 'adjustment', 'referral'] as const;
+
+/**
+ * Which way a finance line moved the person's money (ADR 045): in (+, green), out (−), or held — a withdrawal's
+ * money on its way out, already counted as out when it left the available balance, so neither plus nor minus.
+ */
+export const FINANCE_DIRECTIONS = ['in', 'out', 'held'] as const;
+export type FinanceDirection = (typeof FINANCE_DIRECTIONS)[number];
 
 /** What each ledger transfer kind means to the person (the finance page). */
 export const FINANCE_KIND_TITLES: Record<(typeof FINANCE_ENTRY_KINDS)[number], string> = {
@@ -114,4 +108,5 @@ export const FINANCE_KIND_TITLES: Record<(typeof FINANCE_ENTRY_KINDS)[number], s
   withdrawal_paid: 'Вывод выполнен',
   withdrawal_return: 'Возврат отклонённого вывода',
   adjustment: 'Корректировка',
+  referral: 'Реферальное вознаграждение',
 };

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { MAX_PRICE } from './catalog.ts';
 import { PAYMENT_STATUSES } from './money.ts';
-import { CRYPTO_METHODS, FINANCE_ENTRY_KINDS, normaliseDestination, PAYMENT_MESSAGES } from './payment-constants.ts';
+import { ORDER_PACKAGES } from './order-constants.ts';
+import { CRYPTO_METHODS, FINANCE_DIRECTIONS, FINANCE_ENTRY_KINDS, normaliseDestination, PAYMENT_MESSAGES } from './payment-constants.ts';
 export * from './payment-constants.ts';
 
 /** A way to pay (SPEC §7 `GET /api/payments/rates`: keyed entries; PRODUCT.md: currency, fee %, min and max). */
@@ -62,6 +63,9 @@ export const orderPaymentPageSchema = z.object({
     _id: z.string(),
     number: z.number().int(),
     title: z.string(),
+    /** What was ordered (ADR 042): the package and the extras, itemised on the page. */
+    package: z.enum(ORDER_PACKAGES).nullable(),
+    extras: z.array(z.object({ title: z.string(), price: z.number().int(), days: z.number().int() })),
     price: z.number().int(),
     status: z.string(),
     seller: z.object({ _id: z.string(), name: z.string() }),
@@ -184,6 +188,9 @@ export const withdrawalSchema = z.object({
 });
 export type Withdrawal = z.infer<typeof withdrawalSchema>;
 
+/** A withdrawal's destination in full: the admin pays a card by hand and asks for the number, audited (ADR 046). */
+export const withdrawalDestinationSchema = z.object({ destination: z.string() });
+
 export const myWithdrawalsQuerySchema = z.object(cursorQuery);
 export const adminWithdrawalsQuerySchema = z.object({ ...cursorQuery, status: z.enum(['pending', 'approved', 'rejected']).optional() });
 export const withdrawalRejectSchema = z.object({
@@ -206,6 +213,13 @@ export const financeEntrySchema = z.object({
   balance_after: z.number().int(),
   created_at: z.string(),
   order: z.object({ _id: z.string(), number: z.number().int(), title: z.string() }).nullable(),
+  /** Plus, minus or neither for this person (ADR 045): the page's sign and colour. */
+  direction: z.enum(FINANCE_DIRECTIONS),
+  /**
+   * The seller's payment for their order, kopecks, as the ledger settled it: the price released (the whole price,
+   * or the seller's part of a dispute's split), the service's commission on it and what the seller received.
+   */
+  settlement: z.object({ price: z.number().int(), commission: z.number().int(), net: z.number().int() }).nullable(),
 });
 export type FinanceEntry = z.infer<typeof financeEntrySchema>;
 export const financeEntriesQuerySchema = z.object(cursorQuery);

@@ -1,4 +1,5 @@
 // Reviews' zod-free vocabulary (ADR 029): the module's Russian messages and limits the pages share.
+import { charsAfter } from './plural.ts';
 
 /** Who wrote a review: the customer about the seller, or the seller about the customer. */
 export const REVIEW_ROLES = ['customer', 'seller'] as const;
@@ -13,8 +14,8 @@ export const REVIEW_MESSAGES = {
   badId: 'Неверный идентификатор',
   badRating: 'Поставьте оценку от 1 до 5',
   textEmpty: 'Напишите отзыв',
-  textTooShort: (min: number) => `Отзыв — не короче ${min} символов`,
-  tooLong: (max: number) => `Не длиннее ${max} символов`,
+  textTooShort: (min: number) => `Отзыв — не короче ${charsAfter(min)}`,
+  tooLong: (max: number) => `Не длиннее ${charsAfter(max)}`,
   answerEmpty: 'Напишите ответ',
   partiesOnly: 'Оставить отзыв могут только участники заказа',
   notCompleted: 'Отзыв можно оставить только по завершённому и оплаченному заказу',

@@ -15,7 +15,8 @@ export * from './review-constants.ts';
 
 export const reviewSchema = z.object({
   _id: z.string(),
-  order_id: z.string(),
+  /** The order it is of: for its parties and admins only. */
+  order_id: z.string().optional(),
   /** 1–5. */
   rating: z.number().int(),
   text: z.string(),

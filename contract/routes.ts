@@ -166,6 +166,7 @@ export const ROUTES = {
   // Admin: payments and withdrawals (issue 12).
   'admin.payments.list': 'GET /api/admin/payments',
   'admin.withdrawals.list': 'GET /api/admin/withdrawals',
+  'admin.withdrawals.reveal': 'POST /api/admin/withdrawals/:id/destination',
   'admin.withdrawals.approve': 'POST /api/admin/withdrawals/:id/approve',
   'admin.withdrawals.reject': 'POST /api/admin/withdrawals/:id/reject',
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_PAYMENT_RATES, paymentRatesSchema } from './payments.ts';
 import { MAX_PRICE, MIN_PRICE_FLOOR, MIN_SERVICE_PRICE } from './catalog-constants.ts';
+import { charsAfter } from './plural.ts';
 
 // Operator settings: every business number an operator may change without editing code. Adding one is one line
 // here (its range and default); the admin API validates against it and the server reads it through
@@ -61,7 +62,7 @@ const brandText = (max: number) =>
     .string()
     .overwrite((s) => s.replace(/\s+/g, ' ').trim())
     .min(1, 'Заполните поле')
-    .max(max, `Не длиннее ${max} символов`)
+    .max(max, `Не длиннее ${charsAfter(max)}`)
     .refine((s) => !/[<>]/.test(s), 'Без символов < и >');
 
 export const settingsSchema = z.object({
@@ -77,8 +78,10 @@ export const settingsSchema = z.object({
   'orders.autoAcceptDays': z.number().int().min(1).max(60).default(3),
   /** The customer may cancel without a reason this many minutes after paying. */
   'orders.cancelWindowMinutes': z.number().int().min(0).max(24 * 60).default(20),
+  /** An unpaid order of a service is cancelled quietly this many hours after it was made (ADR 042). */
+  'orders.draftHours': z.number().int().min(1).max(30 * 24).default(48),
   /** The smallest withdrawal. */
-  'withdrawals.minAmount': z.number().int().min(100, 'Не меньше 1 руб.').max(100_000_000, 'Не больше 1 000 000 руб.').default(50_000),
+  'withdrawals.minAmount': z.number().int().min(100, 'Не меньше 1\u00a0руб.').max(100_000_000, 'Не больше 1\u00a0000\u00a0000\u00a0руб.').default(50_000),
   /** How long a crypto quote holds. */
   'payments.quoteMinutes': z.number().int().min(1).max(120).default(15),
   /** The ways to pay (GET /api/payments/rates): currency, fee, limits. */
@@ -117,7 +120,7 @@ export const settingsSchema = z.object({
   'rates.fallbackBTC': z.number().min(0).max(1_000_000_000).default(0),
 
   /** The cheapest a service (and each of its packages) may be priced, kopecks (PRODUCT.md: 500 ₽). */
-  'services.minPrice': z.number().int().min(MIN_PRICE_FLOOR, 'Не меньше 1 руб.').max(MAX_PRICE, 'Не больше 1 000 000 руб.').default(MIN_SERVICE_PRICE),
+  'services.minPrice': z.number().int().min(MIN_PRICE_FLOOR, 'Не меньше 1\u00a0руб.').max(MAX_PRICE, 'Не больше 1\u00a0000\u00a0000\u00a0руб.').default(MIN_SERVICE_PRICE),
 
   // Brand texts (ADR 036): the title template "{title} - {brand}", the header, the footer, letters.
   /** The brand's name; unset, the server's BRAND_NAME (the environment) is used. */

@@ -53,7 +53,7 @@ describe('accounts', () => {
     await checkA11y(page);
 
     const letter = await sink.waitFor((m) => m.to.includes(email));
-    expect(letter.subject).toBe('Подтвердите email на Подряд');
+    expect(letter.subject).toBe('Подтвердите email — Подряд');
     const link = letter.links.find((l) => l.includes('/confirm_account?token='));
     expect(link).toBeTruthy();
     await page.goto(link!);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createProject, createService } from '../server/db/catalog-factories.ts';
 import { unique } from '../server/test/api.ts';
+import { payOrderForTest } from '../server/modules/orders/testing.ts';
 import { hydrated, pathOf, useE2E, visit, pageCheck, WIDTHS, device, norm, shotsDir } from './fixtures.ts';
 
 // Issue 14's appeals in Chromium: a member complains about a service from its page («Пожаловаться», a plain link
@@ -25,7 +26,11 @@ describe('appeals', { timeout: 150_000 }, () => {
     const { user: customer, token: customerToken } = await e2e.user({ role: 'customer' });
     const project = await createProject(db, customer.id, { category: 'development' });
     const service = await createService(db, seller.id, { title: `Логотип ${unique()}`, category: 'design' });
-    const order = await e2e.server.app.services.orders.create(customer, { service_id: service.id, package: null, extras: [] });
+    const { orders } = e2e.server.app.services;
+    const draft = await orders.create(customer, { service_id: service.id, package: null, extras: [] });
+    // Paid: the order reaches its seller, with its chat (ADR 042).
+    await payOrderForTest(e2e.server.app, draft._id);
+    const order = await orders.get(customer, draft._id);
     const hrefOf = async (page: Page) => page.getByRole('link', { name: 'Пожаловаться' }).first().getAttribute('href');
     const countOf = (page: Page) => page.getByRole('link', { name: 'Пожаловаться' }).count();
 
@@ -41,6 +46,8 @@ describe('appeals', { timeout: 150_000 }, () => {
     await visit(s.page, `/profile/messages?tab=orders&chat=${order.chat_id}`);
     await hydrated(s.page);
     const card = s.page.getByTestId('order-card');
+    // On a phone the card folds its less frequent steps under «Подробнее» (ADR 043).
+    if (width < 768) await card.getByRole('button', { name: 'Подробнее' }).click();
     await card.getByRole('link', { name: 'Пожаловаться' }).waitFor({ timeout: 30_000 });
     expect(await card.getByRole('link', { name: 'Пожаловаться' }).getAttribute('href')).toBe(`/profile/disputes?tab=appeals&subject=order&object=${order._id}`);
     await checkPage(s.page, 'order-card');

@@ -2,13 +2,16 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createService } from '../server/db/catalog-factories.ts';
-import { users, type UserRow } from '../server/db/schema/users.ts';
+import { users, type UserRow } from '../server/modules/users/schema.ts';
 import { postTransfer } from '../server/modules/ledger/index.ts';
 import { systemActor } from '../server/platform/actor.ts';
 import { TURNSTILE_DUMMY_TOKEN } from '../server/lib/turnstile.ts';
-import { rubles } from '../contract/payment-constants.ts';
+import { formatRubles } from '../contract/money-format.ts';
 import { dayOf } from '../contract/dashboard.ts';
 import { DESKTOP_USER_AGENT, hydrated, newContext, pathOf, useE2E, visit, pageCheck, WIDTHS, norm, shotsDir, device } from './fixtures.ts';
+
+/** Rubles as the site writes them, its no-break spaces made plain like the texts `norm` reads. */
+const rubles = (kopecks: number) => norm(formatRubles(kopecks));
 
 // Issue 13's proof in Chromium: a customer brought by a referrer orders a seller's service, pays, and accepts the
 // work. The seller's dashboard (/profile opens it) shows the order's earnings in its chart, in words and in the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { UserRow } from '../server/db/schema/users.ts';
+import type { UserRow } from '../server/modules/users/schema.ts';
 import { createService } from '../server/db/catalog-factories.ts';
 import { payOrderForTest } from '../server/modules/orders/testing.ts';
 import { balancesOf } from '../server/modules/ledger/index.ts';
@@ -26,8 +26,10 @@ async function paidOrder() {
   const customer = await e2e.user({ name: 'Анна', surname: 'Заказова' });
   const title = `Логотип для кофейни ${unique()}`;
   const service = await createService(e2e.server.database.db, seller.user.id, { title, category: 'design', price: PRICE, days: 3, revisions: 1 });
-  const order = await app.orders.create(customer.user, { service_id: service.id, package: null, extras: [] });
-  await payOrderForTest(e2e.server.app, order._id);
+  const draft = await app.orders.create(customer.user, { service_id: service.id, package: null, extras: [] });
+  await payOrderForTest(e2e.server.app, draft._id);
+  // Read again once paid: its chat opens then (ADR 042).
+  const order = await app.orders.get(customer.user, draft._id);
   return { seller, customer, order };
 }
 
@@ -64,6 +66,14 @@ describe('disputes', { timeout: 180_000 }, () => {
     await openButton.waitFor({ timeout: 30_000 });
     await openButton.click();
     const form = a.page.getByTestId('dispute-form');
+    // The customer is offered the reasons of the customer's side only (ADR 039).
+    expect((await form.locator('select[name="reason"] option').allTextContents()).map(norm)).toEqual([
+      'Выберите причину',
+      'Работа не сдана в срок',
+      'Результат не соответствует заданию',
+      'Другая сторона не выходит на связь',
+      'Другое',
+    ]);
     await form.getByRole('button', { name: 'Открыть спор' }).click();
     await expect.poll(() => form.locator('.field__error').count(), POLL).toBe(2);
     expect(norm(await form.textContent())).toContain('Выберите причину спора');
@@ -100,8 +110,10 @@ describe('disputes', { timeout: 180_000 }, () => {
 
     await detail.getByRole('radio', { name: 'Разделение суммы' }).check();
     await detail.getByRole('spinbutton', { name: 'Доля исполнителя, %' }).fill('40');
-    // 40 % of 1 500 ₽ = 600 ₽, less 15 % commission: 510 ₽ to the seller; 900 ₽ back to the customer.
-    await expect.poll(async () => norm(await detail.getByTestId('decision-preview').textContent()), POLL).toMatch(/Заказчику \(60%\): 900 (₽|руб\.).*Исполнителю \(40%\): 510 (₽|руб\.)/);
+    // 40 % of 1 500 руб. = 600 руб., less 15 % commission (90 руб.): 510 руб. to the seller; 900 руб. back to the customer.
+    await expect.poll(async () => norm(await detail.getByTestId('decision-preview').textContent()), POLL).toBe(
+      'Заказчику (60 %): 900 руб.Исполнителю (40 %): 510 руб. (600 руб. за вычетом комиссии сервиса 90 руб.)',
+    );
     await checkPage(c.page, 'admin-decision-form');
     await detail.getByRole('button', { name: 'Принять решение' }).click();
     await c.page.getByRole('button', { name: 'Подтвердить' }).click();
@@ -125,13 +137,20 @@ describe('disputes', { timeout: 180_000 }, () => {
   });
 
   it('the opener cancels another dispute: «Заявка отменена», the order goes on', async () => {
-    const { customer, order } = await paidOrder();
-    await e2e.server.app.services.disputes.create(customer.user, {
+    const { seller, customer, order } = await paidOrder();
+    const opened = await e2e.server.app.services.disputes.create(customer.user, {
       order_id: order._id,
       reason: 'poor_quality',
       description: 'Логотип не похож на согласованный эскиз, правки не вносятся.',
       files: [],
     });
+    // The respondent follows the link of the dispute's letter or notification: that dispute, its chat open (ADR 046).
+    const s = await e2e.open({ token: seller.token, ...MOBILE });
+    await visit(s.page, `/profile/disputes?dispute=${opened._id}`);
+    await hydrated(s.page);
+    const asked = s.page.locator(`[data-dispute="${opened._id}"]`);
+    await asked.getByTestId('dispute-thread').waitFor({ timeout: 30_000 });
+    expect(norm(await asked.textContent())).toContain('Спор открыла другая сторона: Анна Заказова');
     const a = await e2e.open({ token: customer.token, ...MOBILE });
     await visit(a.page, '/profile/disputes');
     await hydrated(a.page);
@@ -172,6 +191,8 @@ describe('disputes', { timeout: 180_000 }, () => {
     const a = await e2e.open({ token: buyer.token, ...MOBILE });
     await visit(a.page, `/profile/messages?tab=orders&chat=${another.chat_id}`);
     await hydrated(a.page);
+    // On a phone the card folds its less frequent steps under «Подробнее» (ADR 043).
+    await a.page.getByTestId('order-card').getByRole('button', { name: 'Подробнее' }).click();
     const openButton = a.page.getByTestId('order-card').getByRole('button', { name: 'Открыть спор' });
     await openButton.waitFor({ timeout: 30_000 });
     await openButton.click();

@@ -1,7 +1,15 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createService } from '../server/db/catalog-factories.ts';
-import { createUserAndToken, startTestServer, type TestServer } from './fixtures.ts';
+import {
+  CRAWLER_USER_AGENT,
+  DESKTOP_USER_AGENT,
+  createUserAndToken,
+  startTestServer,
+  type TestServer,
+} from './fixtures.ts';
 import { AUTH_TOKEN_KEY } from '../contract/constants.ts';
+import { PAGE_MESSAGES } from '../contract/page-messages.ts';
 
 // The rendered pages at the HTTP edge (docs/decisions/009): in production without PUBLIC_URL, canonical and
 // og:url keep the first origin whatever Host comes later; pages for a signed-in user and the private areas
@@ -21,7 +29,8 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const page = (url: string, headers: Record<string, string> = {}) => t.server.app.inject({ url, headers: { host: 'podryad.example', ...headers } });
+const page = (url: string, headers: Record<string, string> = {}) =>
+  t.server.app.inject({ url, headers: { host: 'podryad.example', ...headers } });
 const canonical = (html: string) => /<link rel="canonical" href="([^"]*)"/.exec(html)?.[1];
 const ogUrl = (html: string) => /<meta property="og:url" content="([^"]*)"/.exec(html)?.[1];
 
@@ -64,5 +73,70 @@ describe('Cache-Control of pages', () => {
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['cache-control'], url).toBeUndefined();
     }
+  });
+});
+
+describe('over-long page addresses (ADR 040)', () => {
+  // 15,000 characters each (Node refuses a request head over 16 KiB with 431): React Router's route discovery once took
+  // seconds over many short segments, during which every other request waited.
+  const LENGTH = 15_000;
+  const fill = (prefix: string, unit: string) =>
+    prefix + unit.repeat(Math.ceil((LENGTH - prefix.length) / unit.length));
+  const shapes: Record<string, string> = {
+    'many short segments': fill('/', 'a/'),
+    'many segments under a page': fill('/services/', 'a/'),
+    'one long segment': fill('/', 'a'),
+    'encoded slashes': fill('/', 'a%2F'),
+    dots: fill('/', './'),
+    'a long query string': fill('/services?', 'q=a&'),
+  };
+  /** Over plain HTTP: fetch would resolve the dots before sending. */
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    new Promise<{ status: number; body: string; ms: number }>((resolve, reject) => {
+      const started = performance.now();
+      const { hostname, port } = new URL(t.url);
+      const req = request(
+        { hostname, port, path, headers: { 'user-agent': DESKTOP_USER_AGENT, ...headers } },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, body, ms: performance.now() - started }));
+        },
+      );
+      req.on('error', reject).end();
+    });
+
+  it('are answered with the 404 page in under 50 ms, whatever their shape', async () => {
+    await get(shapes['one long segment']!); // the 404 page is rendered once, then kept
+    for (const [shape, url] of Object.entries(shapes)) {
+      const res = await get(url);
+      expect(res.status, shape).toBe(404);
+      expect(res.body, shape).toContain(PAGE_MESSAGES.notFoundTitle);
+      expect(res.ms, shape).toBeLessThan(50);
+    }
+    // A signed-in visitor gets their own 404 page; a crawler the bare 404.
+    const signedIn = await get(shapes['many short segments']!, { cookie });
+    expect(signedIn.status).toBe(404);
+    expect(signedIn.body).toContain(PAGE_MESSAGES.notFoundTitle);
+    const crawler = await get(shapes['many short segments']!, { 'user-agent': CRAWLER_USER_AGENT });
+    expect(crawler).toMatchObject({ status: 404, body: 'Page not found' });
+  });
+
+  it('leave /api/health answering while two connections send them in a loop', async () => {
+    let running = true;
+    const loop = async () => {
+      while (running) for (const url of Object.values(shapes)) await get(url);
+    };
+    const loops = [loop(), loop()];
+    const times: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const res = await get('/api/health');
+      expect(res.status).toBe(200);
+      times.push(res.ms);
+    }
+    running = false;
+    await Promise.all(loops);
+    times.sort((a, b) => a - b);
+    expect(times[times.length >> 1]).toBeLessThan(50);
   });
 });

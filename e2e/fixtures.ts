@@ -10,7 +10,7 @@ import { startServer, type RunningServer } from '../server/server.ts';
 import { loadEnv } from '../server/env.ts';
 import { openPglite } from '../server/db/client.ts';
 import { createUser, type UserOverrides } from '../server/db/factories.ts';
-import type { UserRow } from '../server/db/schema/users.ts';
+import type { UserRow } from '../server/modules/users/schema.ts';
 import { AUTH_TOKEN_KEY } from '../contract/constants.ts';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -334,6 +334,17 @@ export const pathOf = (page: Page) => {
   return u.pathname + u.search;
 };
 
+
+/** An API call as another person's browser would make it, against a server's `baseUrl`; asserts a 200. */
+export async function apiCall(baseUrl: string, token: string, method: string, url: string, body?: unknown) {
+  const res = await fetch(`${baseUrl}${url}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(res.status, `${method} ${url}: ${await res.clone().text()}`).toBe(200);
+  return (await res.json()) as { result: Record<string, unknown> };
+}
 /**
  * Waits until the page is interactive: React Router is idle, React has put its location on screen (React commits
  * navigations in transitions, after the URL changes), hydrated and run the shell's effects (they register the window

@@ -2,12 +2,15 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createProject, createService } from '../server/db/catalog-factories.ts';
-import { settings } from '../server/db/schema/system.ts';
+import { settings } from '../server/platform/schema.ts';
 import { postTransfer } from '../server/modules/ledger/index.ts';
 import { systemActor } from '../server/platform/actor.ts';
-import { rubles } from '../contract/payment-constants.ts';
+import { formatCurrency, formatRubles } from '../contract/money-format.ts';
 import { unique } from '../server/test/api.ts';
 import { hydrated, useE2E, visit, pageCheck, WIDTHS, device, norm, shotsDir } from './fixtures.ts';
+
+/** Rubles as the site writes them, its no-break spaces made plain like the texts `norm` reads. */
+const rubles = (kopecks: number) => norm(formatRubles(kopecks));
 
 // Issue 12's proof in Chromium: the money loop through the pages, with a customer, a seller and an admin in their
 // own browser contexts. (1) A service ordered with a package and an extra, paid by card in the sandbox, delivered
@@ -125,7 +128,7 @@ describe('money', { timeout: 150_000 }, () => {
       expect(facts).toContain('Бизнес');
       expect(facts).toContain('4 300 руб.');
       expect(facts).toMatch(/до срока/);
-      expect(facts).toContain(`Вы получите ${norm(rubles(sellerGets))}`);
+      expect(facts).toContain(`Вы получите ${rubles(sellerGets)}`);
       await expect
         .poll(
           () =>
@@ -189,17 +192,20 @@ describe('money', { timeout: 150_000 }, () => {
       await visit(b.page, '/profile/finance');
       const available = () => textOf(b.page, '[data-testid="balance-available"]');
       const held = () => textOf(b.page, '.fin-balance:nth-child(2) .fin-balance__value');
-      expect(await available()).toBe(norm(rubles(sellerGets)));
+      expect(await available()).toBe(rubles(sellerGets));
       expect(await held()).toBe('0 руб.');
       const entries = b.page.locator('.fin-entries tbody tr');
       expect(await entries.count()).toBe(1);
-      expect(norm(await entries.first().textContent())).toMatch(/Оплата за заказ · Заказ №\d+\+3 655 руб\.3 655 руб\./);
+      // The seller's line: the price, the commission and the net, then the plus and the balance (issue 25).
+      expect(norm(await entries.first().textContent())).toMatch(
+        /Оплата за заказ · Заказ №\d+Цена заказа4 300 руб\.Комиссия сервиса−645 руб\.Вам3 655 руб\.\+3 655 руб\.3 655 руб\./,
+      );
       await checkPage(b.page, `${tag}-finance`);
       await b.page.getByLabel('Номер карты').fill('4111 1111 1111 1111');
       await b.page.getByLabel('Сумма, руб.').fill(String(sellerGets / 100));
       await b.page.getByRole('button', { name: 'Вывести' }).click();
       await expect.poll(available, POLL).toBe('0 руб.');
-      expect(await held()).toBe(norm(rubles(sellerGets)));
+      expect(await held()).toBe(rubles(sellerGets));
 
       // An admin approves the request on /admin/payments.
       const admin = await e2e.open({ token: adminToken, ...device(width) });
@@ -207,7 +213,14 @@ describe('money', { timeout: 150_000 }, () => {
       const request = admin.page.locator('tr', { hasText: seller.email });
       await expect.poll(() => request.count(), POLL).toBe(1);
       expect(norm(await request.textContent())).toContain(norm(rubles(sellerGets)));
+      // The card number is masked; «Показать номер» asks the server for it, audited (ADR 046).
+      expect(norm(await request.textContent())).toContain('Банковская карта: •••• 1111');
+      expect(norm(await request.textContent())).not.toContain('4111');
       await checkPage(admin.page, `${tag}-admin-payments`);
+      await request.getByRole('button', { name: 'Показать номер' }).click();
+      await expect
+        .poll(async () => norm(await request.textContent()), POLL)
+        .toContain('Банковская карта: 4111 1111 1111 1111');
       await request.getByRole('button', { name: 'Одобрить' }).click();
       await expect.poll(() => request.count(), POLL).toBe(0);
 
@@ -216,11 +229,14 @@ describe('money', { timeout: 150_000 }, () => {
       expect(await held()).toBe('0 руб.');
       expect(await available()).toBe('0 руб.');
       expect(norm(await entries.first().textContent())).toContain('Вывод выполнен');
+      // Only the order's payment is a green plus: the withdrawal is a minus, its held lines have no sign (issue 25).
+      expect(await b.page.locator('.fin-entries .fin-plus').count()).toBe(1);
+      expect(await b.page.locator('.fin-entries .fin-minus').count()).toBe(1);
       await visit(b.page, '/profile/payments');
       const withdrawal = b.page.locator('tr', { hasText: '•••• 1111' });
       expect(await withdrawal.count()).toBe(1);
       expect(norm(await withdrawal.textContent())).toContain(
-        `${norm(rubles(sellerGets))}Банковская карта: •••• 1111Выполнен`,
+        `${rubles(sellerGets)}Банковская карта: •••• 1111Выполнен`,
       );
       await checkPage(b.page, `${tag}-seller-payments`);
     },
@@ -254,7 +270,7 @@ describe('money', { timeout: 150_000 }, () => {
     const b = await e2e.open({ token: sellerToken, ...device(width) });
     await visit(b.page, `/projects/development/${project.id}`);
     const form = b.page.getByTestId('bid-form');
-    await form.getByLabel('Цена, ₽').fill('5000');
+    await form.getByLabel('Цена, руб.').fill('5000');
     await form.getByLabel('Срок, дней').fill('5');
     await form.getByLabel('Комментарий').fill('Сделаю адаптивный сайт на современном стеке, покажу похожие работы.');
     await checkPage(b.page, `${tag}-bid-form`);
@@ -276,13 +292,13 @@ describe('money', { timeout: 150_000 }, () => {
     expect(await textOf(a.page, 'main')).toContain(title);
 
     if (method === 'usdt') {
-      // 5 000 руб. + the method's 1 % fee at 95 руб. per USDT, rounded up to the cent: 53.16 USDT.
-      const usdt = `${(Math.ceil((price * 1.01) / USDT_RATE) / 100).toFixed(2)} USDT`;
-      expect(usdt).toBe('53.16 USDT');
+      // 5 000 руб. + the method's 1 % fee at 95 руб. per USDT, rounded up to the cent: 53,16 USDT.
+      const usdt = norm(formatCurrency(Math.ceil((price * 1.01) / USDT_RATE), 'USDT'));
+      expect(usdt).toBe('53,16 USDT');
       await a.page.getByRole('radio', { name: /USDT/ }).check();
       await a.page.getByRole('button', { name: 'Рассчитать сумму в USDT' }).click();
       await expect.poll(() => textOf(a.page, '.pay-quote__amount'), POLL).toBe(`К оплате: ${usdt}`);
-      expect(await textOf(a.page, '.pay-quote__timer')).toMatch(/^Курс зафиксирован на 1[45]:\d\d$/);
+      expect(await textOf(a.page, '.pay-quote__timer')).toMatch(/^Курс зафиксирован ещё 1[45]:\d\d$/);
       await checkPage(a.page, `${tag}-quote`);
       await a.page.getByRole('button', { name: `Оплатить ${usdt}` }).click();
       await payInSandbox(a.page, usdt);
@@ -300,7 +316,7 @@ describe('money', { timeout: 150_000 }, () => {
     await visit(a.page, '/profile/payments');
     const payment = a.page.locator('tr', { hasText: title });
     if (method === 'usdt') {
-      expect(norm(await payment.textContent())).toContain('53.16 USDT');
+      expect(norm(await payment.textContent())).toContain('53,16 USDT');
       expect(norm(await payment.textContent())).toContain('Оплачен');
     } else {
       // From the balance: no provider's payment, the ledger moved the money (the finance page shows it).

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { eq } from 'drizzle-orm';
 import { createProject, createService } from '../server/db/catalog-factories.ts';
-import { users } from '../server/db/schema/users.ts';
+import { users } from '../server/modules/users/schema.ts';
 import { payOrderForTest } from '../server/modules/orders/testing.ts';
-import { checkA11y, hydrated, pathOf, useE2E, visit, WIDTHS, device, shotsDir } from './fixtures.ts';
+import { checkA11y, hydrated, pathOf, useE2E, visit, WIDTHS, device, shotsDir, apiCall as apiAs } from './fixtures.ts';
 
 // Issue 13's notifications in Chromium (ADR 030): a customer watches the header while a seller bids on their
 // project — the bell's count rises live, the new notification appears at the top of /profile/notifications, and
@@ -27,15 +27,7 @@ async function shot(page: Page, name: string) {
 }
 
 /** An API call as another person's browser would make it. */
-async function apiCall(token: string, method: string, url: string, body?: unknown) {
-  const res = await fetch(`${e2e.url}${url}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(res.status, `${method} ${url}: ${await res.clone().text()}`).toBe(200);
-  return (await res.json()) as { result: Record<string, unknown> };
-}
+const apiCall = (token: string, method: string, url: string, body?: unknown) => apiAs(e2e.url, token, method, url, body);
 
 /**
  * The unread count the header shows: the bell's badge at 1280 px; on a phone the bell is inside the closed menu,
@@ -90,6 +82,8 @@ describe.each(WIDTHS)('notifications at %i px', (width) => {
     const order = await apiCall(customer.token, 'POST', '/api/orders', { service_id: service.id });
     const orderId = order.result._id as string;
     await payOrderForTest(e2e.server.app, orderId);
+    // The order's chat opens once it is paid (ADR 042).
+    const chatId = (await apiCall(customer.token, 'GET', `/api/orders/${orderId}`)).result.chat_id as string;
     await apiCall(seller.token, 'POST', `/api/orders/${orderId}/deliver`, { message: 'Готово, проверьте.' });
     await expect.poll(() => bellCount(page), POLL).toBe(2);
     await expect.poll(() => first.textContent(), POLL).toContain('сдана');
@@ -100,7 +94,7 @@ describe.each(WIDTHS)('notifications at %i px', (width) => {
     // Opening the delivery goes to the order's chat and marks it read.
     await first.locator('a').click();
     await page.waitForURL(
-      (u) => u.pathname === '/profile/messages' && u.searchParams.get('chat') === order.result.chat_id,
+      (u) => u.pathname === '/profile/messages' && u.searchParams.get('chat') === chatId,
     );
     await hydrated(page);
     await expect.poll(() => bellCount(page), POLL).toBe(1);

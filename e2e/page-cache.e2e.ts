@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createService } from '../server/db/catalog-factories.ts';
-import { services } from '../server/db/schema/catalog.ts';
+import { services } from '../server/modules/services/schema.ts';
 import { createUser } from '../server/db/factories.ts';
 import { serviceUrl } from '../server/test/services.ts';
 import { AUTH_TOKEN_KEY } from '../contract/constants.ts';

@@ -40,7 +40,9 @@ describe('reviews', { timeout: 150_000 }, () => {
     const b = await e2e.open({ token: sellerToken, ...device(width) });
 
     // 1. The customer reviews from the order card of the order's chat.
-    await visit(a.page, `/profile/messages?tab=orders&chat=${order.chat_id}`);
+    // The order's chat opened when it was paid (ADR 042).
+    const { chat_id: chatId } = await app.orders.get(customer, order._id);
+    await visit(a.page, `/profile/messages?tab=orders&chat=${chatId}`);
     await hydrated(a.page);
     const leave = a.page.getByTestId('order-card').getByRole('button', { name: 'Оставить отзыв' });
     await leave.waitFor({ timeout: 30_000 });

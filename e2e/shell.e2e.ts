@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { settings } from '../server/db/schema/system.ts';
+import { settings } from '../server/platform/schema.ts';
 import { BRAND, checkA11y, h1Of, hydrated, pathOf, useE2E, userMenuToggle, visit } from './fixtures.ts';
 
 // The foundation shell: server-rendered document, header (logo, catalogue, search, currency, guest

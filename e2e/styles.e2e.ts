@@ -6,8 +6,12 @@ import { clientNavigate, hydrated, useE2E, visit } from './fixtures.ts';
 // ADR 024: a guest's page links one stylesheet, sent ahead of the module preloads; the item forms, the moderation
 // queues and the messages page bring their own, on a first visit and on a client-side navigation alike.
 
-/** The stylesheet a guest's first paint waits for, in raw bytes (33 KB when this was written; it was 46.6 KB). */
-const GUEST_CSS_LIMIT = 36 * 1024;
+/**
+ * The stylesheet a guest's first paint waits for, in raw bytes (33 KB when this was written; it was 46.6 KB). Issue
+ * 25's phone header (search button, labelled menu), «Разместить проект», the tab strips' edge shadows and the next
+ * steps after confirmation brought it to 37.4 KB (ADR 043).
+ */
+const GUEST_CSS_LIMIT = 38 * 1024;
 
 const stylesheets = (page: Page) =>
   page.evaluate(() => [...document.styleSheets].map((s) => new URL(s.href ?? 'inline:', location.href).pathname.replace(/^\/assets\//, '')));

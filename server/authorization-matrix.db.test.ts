@@ -32,13 +32,13 @@ import {
 } from './test/matrix/world.ts';
 import { registration } from './test/api.ts';
 import { multipartBody, PNG } from './test/multipart.ts';
-import type { Role } from './db/schema/users.ts';
-import { settings as settingsTable } from './db/schema/system.ts';
+import type { Role } from './modules/users/schema.ts';
+import { settings as settingsTable } from './platform/schema.ts';
 import { systemActor } from './platform/actor.ts';
 import { postTransfer } from './modules/ledger/index.ts';
-import { bids } from './db/schema/money.ts';
-import { notifications } from './db/schema/notifications.ts';
-import { appeals } from './db/schema/appeals.ts';
+import { bids } from './modules/bids/schema.ts';
+import { notifications } from './modules/notifications/schema.ts';
+import { appeals } from './modules/appeals/schema.ts';
 import { payOrderForTest } from './modules/orders/testing.ts';
 
 /** A cell: the status, or a known defect (the right status, and today's until it is fixed). */
@@ -178,8 +178,9 @@ async function withRates(w: MatrixWorld) {
 /** The customer's only: anyone else is told the order does not exist (payments/policy.ts), admins included. */
 const orderCustomerOnly = (): Expect => ({ ...signedIn(404), owner: 200 });
 /**
- * A fresh order of the owner's service (the owner sells, `other` buys), in the state a row needs: awaiting payment,
- * paid (in progress), delivered, or paid with a cancellation proposed by the owner.
+ * A fresh order of the owner's service (the owner sells, `other` buys), in the state a row needs: awaiting payment
+ * (a draft the owner does not see, ADR 042), paid (in progress), delivered, or paid with a cancellation proposed by
+ * the owner.
  */
 async function freshOrder(w: MatrixWorld, state: 'awaiting_payment' | 'in_progress' | 'delivered' | 'proposed' | 'completed' = 'in_progress'): Promise<string> {
   const { orders, platform } = w.app.services;
@@ -540,7 +541,7 @@ const MATRIX = {
   'bids.accept': {
     writes: true,
     expect: { ...confirmedOnly(404), owner: 200, other: 403, admin: 403 },
-    request: async (w) => ({ params: { id: await freshBid(w, 'other', 'owner') } }),
+    request: async (w) => ({ params: { id: await freshBid(w, 'other', 'owner') }, body: { price: bidInput.price, days: bidInput.days } }),
   },
 
   // Orders (issue 12).
@@ -551,9 +552,10 @@ const MATRIX = {
     request: async (w) => ({ body: { service_id: await w.fresh.service() } }),
   },
   'orders.list': { expect: signedIn(), request: () => ({ query: { role: 'selling' } }) },
-  // Its parties and admins; anyone else does not learn it exists.
+  // Its parties and admins; anyone else does not learn it exists. An unpaid order of a service is its customer's
+  // alone: the seller (the owner) learns of it once it is paid (ADR 042).
   'orders.get': {
-    expect: { ...signedIn(404), other: 200, owner: 200, admin: 200 },
+    expect: { ...signedIn(404), other: 200, admin: 200 },
     request: async (w) => ({ params: { id: await freshOrder(w, 'awaiting_payment') } }),
   },
   'orders.deliver': {
@@ -571,10 +573,10 @@ const MATRIX = {
     expect: orderParty('other'),
     request: async (w) => ({ params: { id: await freshOrder(w, 'delivered') } }),
   },
-  // Either party (an unpaid order: the customer may, and the seller may at any time); admins do not act for them.
+  // The customer cancels their unpaid order; its seller does not know of it yet (ADR 042); admins do not act.
   'orders.cancel': {
     writes: true,
-    expect: { ...orderParty('owner'), other: 200 },
+    expect: { ...orderParty('owner'), owner: 404, other: 200 },
     request: async (w) => ({ params: { id: await freshOrder(w, 'awaiting_payment') }, body: { reason: 'Передумал' } }),
   },
   'orders.proposeCancel': {
@@ -640,6 +642,8 @@ const MATRIX = {
   'withdrawals.mine': { expect: signedIn(), request: () => ({}) },
   'admin.payments.list': { expect: adminOnly(), request: () => ({ query: { status: 'pending' } }) },
   'admin.withdrawals.list': { expect: adminOnly(), request: () => ({ query: { status: 'pending' } }) },
+  // The full card number of a request: admins only, audited (ADR 046).
+  'admin.withdrawals.reveal': { writes: true, expect: adminOnly(), request: async (w) => ({ params: { id: await ownerWithdrawal(w) } }) },
   'admin.withdrawals.approve': { writes: true, expect: adminOnly(), request: async (w) => ({ params: { id: await ownerWithdrawal(w) } }) },
   'admin.withdrawals.reject': {
     writes: true,
@@ -703,7 +707,8 @@ const MATRIX = {
     writes: true,
     expect: { ...orderParty('owner'), other: 200 },
     request: async (w) => ({
-      body: { order_id: await freshOrder(w), reason: 'poor_quality', description: 'Результат не соответствует заданию: нет исходников.' },
+      // A reason either side may give (ADR 039): the owner is the seller, `other` the customer.
+      body: { order_id: await freshOrder(w), reason: 'no_contact', description: 'Другая сторона не отвечает на сообщения уже неделю.' },
     }),
   },
   'disputes.mine': { expect: signedIn(), request: () => ({ query: { status: 'open' } }) },
@@ -800,9 +805,21 @@ const VARIANTS: (Row & { name: RouteName; label: string })[] = [
   },
   {
     name: 'files.download',
-    label: 'a public file (an image never sent in a chat)',
+    label: "a public file (a project's attachment, never sent in a chat)",
     expect: everyone(),
     request: (w) => ({ wildcard: w.fixed.file.filePath }),
+  },
+  {
+    name: 'files.download',
+    label: "an upload nothing uses yet (its owner's and admins' alone, ADR 041)",
+    expect: ownerOrAdminSees(),
+    request: (w) => ({ wildcard: w.fixed.unusedFile.filePath }),
+  },
+  {
+    name: 'files.download',
+    label: "an appeal's attachment (its author's and admins' alone, ADR 041)",
+    expect: ownerOrAdminSees(),
+    request: (w) => ({ wildcard: w.fixed.appealFile.filePath }),
   },
   {
     name: 'files.remove',

@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from './test/app.ts';
-import { tags } from './db/schema/lookups.ts';
+import { tags } from './modules/lookups/schema.ts';
 import { API_SECURITY_HEADERS } from './app.ts';
 import { createUser } from './db/factories.ts';
 

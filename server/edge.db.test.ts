@@ -6,7 +6,7 @@ import { buildApp } from './app.ts';
 import { createTestApp, testEnv } from './test/app.ts';
 import { createTestDatabase } from './test/database.ts';
 import { createUser } from './db/factories.ts';
-import { users, type UserRow } from './db/schema/users.ts';
+import { users, type UserRow } from './modules/users/schema.ts';
 import { CROSS_SITE_MESSAGE } from './lib/same-origin.ts';
 import { AUTH_TOKEN_KEY } from '#contract/constants';
 

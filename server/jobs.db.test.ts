@@ -11,9 +11,9 @@ import { createTestDatabase } from './test/database.ts';
 import { testEnv } from './test/app.ts';
 import { createUser } from './db/factories.ts';
 import { createProject } from './db/catalog-factories.ts';
-import { projects } from './db/schema/catalog.ts';
-import { settings } from './db/schema/system.ts';
-import { outbox } from './db/schema/outbox.ts';
+import { projects } from './modules/projects/schema.ts';
+import { settings } from './platform/schema.ts';
+import { outbox } from './platform/schema.ts';
 import { RATES_REFRESH_MS } from '#contract/constants';
 
 // The crypto-price service, counting the calls.
@@ -71,25 +71,26 @@ describe('recurring jobs', () => {
     // One pending row per job, due a period after its run.
     await until(async () => (await database.db.select().from(outbox)).every((r) => r.attempts === 0));
     const rows = await database.db.select().from(outbox).orderBy(outbox.name);
+    expect(RECURRING_JOBS.map((r) => r.job).sort()).toEqual(rows.map((r) => r.name));
     expect(rows.map((r) => [r.kind, r.name, r.dedupeKey, r.state])).toEqual([
-      ['job', RECURRING_JOBS.archiveStaleProjects, RECURRING_JOBS.archiveStaleProjects, 'pending'],
-      ['job', RECURRING_JOBS.ratesRefresh, RECURRING_JOBS.ratesRefresh, 'pending'],
-      ['job', RECURRING_JOBS.reviewsRatingWindow, RECURRING_JOBS.reviewsRatingWindow, 'pending'],
-      ['job', RECURRING_JOBS.uploadsCleanup, RECURRING_JOBS.uploadsCleanup, 'pending'],
+      ['job', 'archive-stale-projects', 'archive-stale-projects', 'pending'],
+      ['job', 'rates-refresh', 'rates-refresh', 'pending'],
+      ['job', 'reviews-rating-window', 'reviews-rating-window', 'pending'],
+      ['job', 'uploads-cleanup', 'uploads-cleanup', 'pending'],
     ]);
-    const ratesDue = rows.find((r) => r.name === RECURRING_JOBS.ratesRefresh)!.dueAt.getTime();
+    const ratesDue = rows.find((r) => r.name === 'rates-refresh')!.dueAt.getTime();
     expect(ratesDue).toBeGreaterThan(Date.now() + RATES_REFRESH_MS - 60_000);
 
     // Another instance (or a restart) with rates held: nothing runs before its time.
     await boot();
     await new Promise((r) => setTimeout(r, 1500));
     expect(calls).toBe(1);
-    expect(await database.db.select().from(outbox)).toHaveLength(Object.keys(RECURRING_JOBS).length);
+    expect(await database.db.select().from(outbox)).toHaveLength(RECURRING_JOBS.length);
 
     // No rates held at boot: fetched at once.
     await database.db.delete(settings).where(eq(settings.key, 'rates'));
     await boot();
     await until(() => calls === 2);
-    expect(await database.db.select().from(outbox)).toHaveLength(Object.keys(RECURRING_JOBS).length);
+    expect(await database.db.select().from(outbox)).toHaveLength(RECURRING_JOBS.length);
   });
 });

@@ -16,6 +16,11 @@
  * - disputes (issue 14, ADR 034): opened by either party, cancelled by the opener, resolved by an admin with a random
  *   seller share — a disputed order's escrow is untouched, a resolved one settled once with the seller's share (less
  *   the commission, whose referral rewards follow the share) and the rest refunded.
+ * - cancellation (issue 25, ADR 039): time passes (minutes to days, the auto-accept running), cancel attempts come
+ *   from either side at any moment — after a delivery, after the deadline, after a dispute was withdrawn — and
+ *   disputes carry a reason of either side. A customer's cancellation of a paid order happened only within the
+ *   window after payment or after the deadline, and never once anything was delivered; every order's deadline is
+ *   its payment plus its days plus the time of its withdrawn disputes.
  *
  *   npx vitest run server/money.property.db.test.ts                    CI: fixed seed, MONEY_RUNS (default 12)
  *   MONEY_RUNS=100 MONEY_SEED=7 npx vitest run server/money.property.db.test.ts     a longer run
@@ -28,9 +33,13 @@ import { createTestApp } from './test/app.ts';
 import { call, type Answer } from './test/api.ts';
 import { createUser } from './db/factories.ts';
 import { createService } from './db/catalog-factories.ts';
-import { ledgerAccounts, ledgerTransfers, orders, withdrawals } from './db/schema/money.ts';
-import { disputes } from './db/schema/disputes.ts';
-import { users, type UserRow } from './db/schema/users.ts';
+import { ledgerAccounts, ledgerTransfers } from './modules/ledger/schema.ts';
+import { orders } from './modules/orders/schema.ts';
+import { withdrawals } from './modules/payments/schema.ts';
+import { disputes } from './modules/disputes/schema.ts';
+import { manualClock } from './platform/clock.ts';
+import { DISPUTE_REASONS } from '#contract/dispute-constants';
+import { users, type UserRow } from './modules/users/schema.ts';
 import { systemActor } from './platform/actor.ts';
 import { balanceOf, balancesOf, checkLedger, postTransfer } from './modules/ledger/index.ts';
 
@@ -39,9 +48,15 @@ const SEED = Number(process.env.MONEY_SEED ?? 20_261_123);
 const TOP_UP = 2_000_000;
 const CARD = '4111 1111 1111 1111';
 
+const MIN = 60_000;
+const DAY = 86_400_000;
+/** The platform's time: the `wait` action moves it (deadlines, the cancellation window, the auto-accept). */
+const clock = manualClock();
+
 let t: Awaited<ReturnType<typeof createTestApp>>;
 beforeAll(async () => {
-  t = await createTestApp();
+  // The outbox runs when time passes (`wait`), so that a due auto-accept never races the final checks.
+  t = await createTestApp({}, { dispatch: false, clock });
 });
 afterAll(() => t.close());
 
@@ -67,7 +82,7 @@ async function world() {
   const refer = async (who: Person, referrer: Person, daysAgo = 0) => {
     await db
       .update(users)
-      .set({ referredBy: referrer.row.id, createdAt: new Date(Date.now() - daysAgo * 86_400_000) })
+      .set({ referredBy: referrer.row.id, createdAt: new Date(clock.now().getTime() - daysAgo * DAY) })
       .where(eq(users.id, who.row.id));
     referredBy.set(who.row.id, { referrer: referrer.row.id, within: daysAgo < 300 });
   };
@@ -75,7 +90,7 @@ async function world() {
   await refer(sellers[0]!, referrers[0]!);
   await refer(customers[1]!, referrers[1]!);
   await refer(customers[2]!, referrers[1]!, 400);
-  const services = await Promise.all(sellers.map((s, i) => createService(db, s.row.id, { price: 100_000 + i * 37_500 })));
+  const services = await Promise.all(sellers.map((s, i) => createService(db, s.row.id, { price: 100_000 + i * 37_500, days: 1 + i * 2 })));
   // Each customer starts with money on the balance, as a card payment would leave it.
   for (const c of customers) {
     await t.app.services.platform.withTx(systemActor('test'), ({ tx }) =>
@@ -116,7 +131,8 @@ type Action =
   | { t: 'cancel'; order: number; bySeller: boolean }
   | { t: 'withdraw'; person: number; amount: number }
   | { t: 'decide'; withdrawal: number; approve: boolean }
-  | { t: 'dispute'; order: number; bySeller: boolean }
+  | { t: 'dispute'; order: number; bySeller: boolean; reason: number }
+  | { t: 'wait'; ms: number }
   | { t: 'cancelDispute'; dispute: number }
   | { t: 'resolve'; dispute: number; percent: number; twice: boolean };
 
@@ -124,12 +140,15 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ t: fc.constant('order' as const), customer: fc.nat(5), seller: fc.nat(3) }) },
   { weight: 3, arbitrary: fc.record({ t: fc.constant('pay' as const), order: fc.nat(20), sameKey: fc.boolean() }) },
   { weight: 4, arbitrary: fc.record({ t: fc.constant('deliver' as const), order: fc.nat(20) }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('revision' as const), order: fc.nat(20) }) },
+  { weight: 4, arbitrary: fc.record({ t: fc.constant('revision' as const), order: fc.nat(20) }) },
   { weight: 3, arbitrary: fc.record({ t: fc.constant('accept' as const), order: fc.nat(20) }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('cancel' as const), order: fc.nat(20), bySeller: fc.boolean() }) },
+  // Cancel attempts by either side at any moment: in the window, after a delivery, late, after a dispute (ADR 039).
+  { weight: 4, arbitrary: fc.record({ t: fc.constant('cancel' as const), order: fc.nat(20), bySeller: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('withdraw' as const), person: fc.nat(10), amount: fc.integer({ min: 50_000, max: 400_000 }) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('decide' as const), withdrawal: fc.nat(10), approve: fc.boolean() }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('dispute' as const), order: fc.nat(20), bySeller: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('dispute' as const), order: fc.nat(20), bySeller: fc.boolean(), reason: fc.nat(DISPUTE_REASONS.length - 1) }) },
+  // Within the cancellation window, past it, a day, past a 1-day deadline, past the auto-accept.
+  { weight: 4, arbitrary: fc.record({ t: fc.constant('wait' as const), ms: fc.constantFrom(5 * MIN, 25 * MIN, DAY, DAY + 2 * MIN, 3 * DAY + MIN) }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('cancelDispute' as const), dispute: fc.nat(10) }) },
   {
     weight: 3,
@@ -157,7 +176,8 @@ async function run(w: World, a: Action): Promise<Answer[]> {
       const service = pick(w.services, a.seller)!;
       const res = await post(customer.token, '/api/orders', { service_id: service.id });
       const id = (res.body.result as { _id?: string } | undefined)?._id;
-      if (res.status === 200 && id) w.orders.push(id);
+      // The same choice again gives the customer's draft back (ADR 042): one entry per order.
+      if (res.status === 200 && id && !w.orders.includes(id)) w.orders.push(id);
       return [res];
     }
     case 'pay': {
@@ -196,7 +216,9 @@ async function run(w: World, a: Action): Promise<Answer[]> {
       if (!id) return [];
       const { customer, seller } = await partiesOf(w, id);
       const opener = a.bySeller ? seller : customer;
-      const res = await post(opener.token, '/api/disputes/', { order_id: id, reason: 'other', description: 'Не можем договориться о результате работы.' });
+      // Any reason: one of the other side's is a 400 (ADR 039), never a 5xx.
+      const reason = DISPUTE_REASONS[a.reason];
+      const res = await post(opener.token, '/api/disputes/', { order_id: id, reason, description: 'Не можем договориться о результате работы.' });
       const disputeId = (res.body.result as { _id?: string } | undefined)?._id;
       if (res.status === 200 && disputeId) w.disputes.push({ id: disputeId, opener });
       return [res];
@@ -212,6 +234,11 @@ async function run(w: World, a: Action): Promise<Answer[]> {
       const body = a.percent === 0 ? { outcome: 'refund' } : a.percent === 100 ? { outcome: 'release' } : { outcome: 'split', seller_percent: a.percent };
       // Twice at once: two admins' tabs; one decision, the other a 409.
       return Promise.all((a.twice ? [1, 2] : [1]).map(() => post(w.admin.token, `/api/admin/disputes/${dispute.id}/resolve`, body)));
+    }
+    case 'wait': {
+      clock.advance(a.ms);
+      await t.app.services.platform.dispatcher.runDue();
+      return [];
     }
     case 'decide': {
       const id = pick(w.withdrawals, a.withdrawal);
@@ -249,6 +276,11 @@ async function checkInvariants(w: World, answers: Answer[]) {
   const expected = new Map<string, { available: number; held: number }>(w.everyone.map((p) => [p.row.id, { available: 0, held: 0 }]));
   for (const c of w.customers) expected.get(c.row.id)!.available += TOP_UP;
 
+  // One unpaid order per customer and service at most: «Заказать» again gives the draft back (ADR 042).
+  const drafts = rows.filter((o) => o.status === 'awaiting_payment').map((o) => `${o.customerId}:${o.serviceId}`);
+  expect(drafts.length, 'one draft per customer and service').toBe(new Set(drafts).size);
+
+  const windowMinutes = await t.app.services.settings.get('orders.cancelWindowMinutes');
   const decided = rows.length
     ? await t.database.db.select().from(disputes).where(inArray(disputes.orderId, rows.map((o) => o.id)))
     : [];
@@ -265,6 +297,18 @@ async function checkInvariants(w: World, answers: Answer[]) {
     expect(resolved.length, `${where}: one decision at most`).toBeLessThanOrEqual(1);
     expect(mine.filter((d) => d.status === 'open').length, `${where}: one open dispute at most`).toBe(o.status === 'disputed' ? 1 : 0);
     const decision = resolved[0];
+    // Time in a withdrawn dispute moved the deadline on (ADR 039).
+    if (o.paidAt) {
+      const disputed = mine.filter((d) => d.status === 'cancelled').reduce((sum, d) => sum + (d.cancelledAt!.getTime() - d.createdAt.getTime()), 0);
+      expect(o.deadlineAt!.getTime() - o.paidAt.getTime(), `${where}: the deadline`).toBe(o.days * DAY + disputed);
+    }
+    // The customer alone cancels a paid order only within the window or once the seller is late, never after a
+    // delivery (no cancellation is proposed here, so every cancel by the customer was their own).
+    if (o.status === 'cancelled' && o.cancelledBy === o.customerId && paid) {
+      const inWindow = o.cancelledAt!.getTime() < o.paidAt!.getTime() + windowMinutes * MIN;
+      expect(inWindow || o.cancelledAt! >= o.deadlineAt!, `${where}: cancelled by the customer in the window or late`).toBe(true);
+      expect(o.deliveredAt, `${where}: cancelled by the customer after a delivery`).toBeNull();
+    }
     // The seller's share of the escrow: the whole price on completion, a decision's share after a dispute.
     const share = decision ? decision.sellerAmount! : o.status === 'completed' ? o.price : 0;
     if (decision) {

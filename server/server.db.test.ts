@@ -1,26 +1,29 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { io as connect, type Socket } from 'socket.io-client';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from './server.ts';
 import { createTestDatabase } from './test/database.ts';
 import { SignJWT } from 'jose';
 import { TEST_SECRET, testEnv } from './test/app.ts';
-import { blogPosts } from './db/schema/blog.ts';
-import { users } from './db/schema/users.ts';
-import { services } from './db/schema/catalog.ts';
+import { blogPosts } from './modules/blog/schema.ts';
+import { users } from './modules/users/schema.ts';
+import { services } from './modules/services/schema.ts';
 import { DEMO_SERVICES, demoPasswordFile } from './db/seed/demo.ts';
 import { DEMO_TOP_UP, DEMO_WITHDRAWAL } from './db/seed/demo-orders.ts';
 import { DEMO_UNREAD } from './db/seed/demo-notifications.ts';
-import { notifications } from './db/schema/notifications.ts';
-import { appeals } from './db/schema/appeals.ts';
-import { orderDeliveries, orders, payments, withdrawals } from './db/schema/money.ts';
-import { disputes } from './db/schema/disputes.ts';
-import { chats, messages } from './db/schema/chat.ts';
-import { reviews } from './db/schema/reviews.ts';
+import { notifications } from './modules/notifications/schema.ts';
+import { appeals } from './modules/appeals/schema.ts';
+import { orderDeliveries, orders } from './modules/orders/schema.ts';
+import { payments, withdrawals } from './modules/payments/schema.ts';
+import { disputes } from './modules/disputes/schema.ts';
+import { chats, messages } from './modules/chat/schema.ts';
+import { outbox } from './platform/schema.ts';
+import { reviews } from './modules/reviews/schema.ts';
 import { balancesOf, checkLedger } from './modules/ledger/index.ts';
 import { commissionOf } from './modules/orders/presenter.ts';
 import { ownedFile } from './platform/files.ts';
@@ -30,13 +33,24 @@ import { verifyPassword } from './lib/passwords.ts';
 
 let server: RunningServer;
 let dataDir: string;
+/** A port of its own, not the default 3000: the demo's letters must name it (they are made before the server listens). */
+let port: number;
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'podryad-boot-'));
   const database = await createTestDatabase({ reference: false });
+  port = await freePort();
   server = await startServer(
     testEnv({
-      PORT: '0',
+      PORT: String(port),
       HOST: '127.0.0.1',
       SEED_DEMO: '1',
       ADMIN_EMAIL: 'Boss@Example.org',
@@ -101,6 +115,17 @@ describe('boot', () => {
     expect((await login(password)).status).toBe(200);
   });
 
+  it('links the demo letters to the port the server runs on', async () => {
+    // The dispatcher may have sent some already (rows deleted, .eml files in DATA_DIR/mail): both are read.
+    const queued = await server.database.db.select({ payload: outbox.payload }).from(outbox).where(eq(outbox.kind, 'letter'));
+    const mailDir = path.join(dataDir, 'mail');
+    const sent = existsSync(mailDir) ? readdirSync(mailDir).map((name) => readFileSync(path.join(mailDir, name), 'utf8')) : [];
+    const text = JSON.stringify(queued.map((l) => l.payload)) + sent.join('\n').replace(/=\r?\n/g, '');
+    expect(queued.length + sent.length).toBeGreaterThan(0);
+    expect(text).toContain(`http://127.0.0.1:${port}/`);
+    expect(text).not.toMatch(/https?:\/\/[\w.[\]:-]+:3000\//);
+  });
+
   it('creates the bootstrap admin from ADMIN_EMAIL / ADMIN_PASSWORD', async () => {
     const [admin] = await server.database.db.select().from(users).where(sql`lower(${users.email}) = 'boss@example.org'`);
     expect(admin?.roles).toContain('admin');
@@ -149,8 +174,10 @@ describe('boot', () => {
     expect(new Set(mine.map((o) => o.sellerId)).size).toBeGreaterThanOrEqual(4);
     expect(mine.filter((o) => o.sellerId === seller!.id).map((o) => o.status).sort()).toEqual(['completed', 'disputed', 'in_progress', 'in_progress']);
 
-    // Every order has its chat with the system messages of its steps; the delivered one carries the delivery.
-    for (const order of mine) {
+    // Every paid order has its chat with the system messages of its steps; the delivered one carries the delivery.
+    // The unpaid service order is the customer's draft, with no chat until it is paid (ADR 042).
+    expect(await db.select().from(chats).where(inArray(chats.orderId, mine.filter((o) => o.status === 'awaiting_payment').map((o) => o.id)))).toEqual([]);
+    for (const order of mine.filter((o) => o.status !== 'awaiting_payment')) {
       const [chat] = await db.select().from(chats).where(and(eq(chats.orderId, order.id), eq(chats.kind, 'order')));
       expect(chat, order.title).toBeDefined();
       const kinds = (await db.select().from(messages).where(eq(messages.chatId, chat!.id))).map((m) => m.kind);

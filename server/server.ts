@@ -13,8 +13,8 @@ import { ensureBootstrapAdmin } from './db/seed/admin.ts';
 import { buildApp } from './app.ts';
 import { LocalStorage, uploadsRoot } from './lib/storage.ts';
 import type { Realtime } from './realtime/socket.ts';
-import { archiveStaleProjects } from './modules/projects/index.ts';
-import { RATES_REFRESH_MS } from '#contract/constants';
+import { MODULES } from './modules/index.ts';
+import { RATES_REFRESH_JOB } from './modules/rates/index.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -25,15 +25,8 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Recurring jobs, run through the outbox dispatcher (one run across instances). */
-export const RECURRING_JOBS = {
-  ratesRefresh: 'rates-refresh',
-  archiveStaleProjects: 'archive-stale-projects',
-  uploadsCleanup: 'uploads-cleanup',
-  reviewsRatingWindow: 'reviews-rating-window',
-} as const;
-/** An upload nothing uses is deleted once it is this old (time enough to finish the form it was made for). */
-const UNUSED_UPLOAD_MS = 24 * 60 * 60_000;
+/** Every module's recurring jobs (ADR 047). */
+export const RECURRING_JOBS = MODULES.flatMap((module) => module.recurring ?? []);
 
 /** Boot: database → migrations → reference (and demo) data → app → socket → outbox dispatcher → listen. */
 export async function startServer(
@@ -76,15 +69,12 @@ export async function startServer(
   const realtime = app.services.realtime;
 
   const { dispatcher } = app.services.platform;
-  dispatcher.every(RECURRING_JOBS.ratesRefresh, RATES_REFRESH_MS, () => app.services.rates.refresh());
-  dispatcher.every(RECURRING_JOBS.archiveStaleProjects, 60 * 60_000, () => archiveStaleProjects(database.db));
-  dispatcher.every(RECURRING_JOBS.uploadsCleanup, 60 * 60_000, () => app.services.files.sweepUnused(new Date(Date.now() - UNUSED_UPLOAD_MS)));
-  // Ratings are means of the reviews of the last months (ADR 029): daily, those a review has left are recomputed.
-  dispatcher.every(RECURRING_JOBS.reviewsRatingWindow, 24 * 60 * 60_000, () => app.services.reviews.refreshRatingWindow());
+  // Each module's recurring jobs, run through the outbox dispatcher (one run across instances).
+  for (const { job, everyMs, run } of RECURRING_JOBS) dispatcher.every(job, everyMs, () => run(app.modules));
   if (opts.dispatch !== false) {
     await dispatcher.start();
     // SPEC §7: fetched once at startup when no rate is held, then hourly.
-    if (env.RATES_URL && !(await app.services.rates.held())) await dispatcher.trigger(RECURRING_JOBS.ratesRefresh);
+    if (env.RATES_URL && !(await app.services.rates.held())) await dispatcher.trigger(RATES_REFRESH_JOB);
   }
 
   const url = await app.listen({ port: env.PORT, host: env.HOST });

@@ -1,10 +1,12 @@
 import http from 'node:http';
+import net from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from './server.ts';
+import { CLOSE_GRACE_MS } from './app.ts';
 import { createTestDatabase } from './test/database.ts';
 import { testEnv } from './test/app.ts';
 
@@ -12,12 +14,15 @@ import { testEnv } from './test/app.ts';
 // has left, instead of idling out its keep-alive (72 s) first — Node's close() closes the idle connections once and
 // waits for the others.
 
-let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
-afterAll(async () => database?.drop());
+const databases: Awaited<ReturnType<typeof createTestDatabase>>[] = [];
+afterAll(async () => {
+  for (const database of databases) await database.drop();
+});
 
 describe('shutdown', () => {
   it('closes within seconds when a keep-alive connection was busy as it began', async () => {
-    database = await createTestDatabase();
+    const database = await createTestDatabase();
+    databases.push(database);
     const env = testEnv({ PORT: '0', HOST: '127.0.0.1', SEED_DEMO: '0', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'podryad-shutdown-')) });
     const server = await startServer(env, pino({ level: 'silent' }), { database });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -45,4 +50,23 @@ describe('shutdown', () => {
       agent.destroy();
     }
   }, 30_000);
+
+  it('cuts a connection whose request never completes after the grace time, not the request timeout', async () => {
+    const database = await createTestDatabase();
+    databases.push(database);
+    const env = testEnv({ PORT: '0', HOST: '127.0.0.1', SEED_DEMO: '0', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'podryad-shutdown-')) });
+    const server = await startServer(env, pino({ level: 'silent' }), { database });
+    const { port } = new URL(server.url);
+    // Half a request: the connection is busy (never idle) until Node's request timeout, 60 s.
+    const socket = net.connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write('POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{');
+    socket.on('error', () => {});
+    const cut = new Promise((resolve) => (socket.once('end', resolve), socket.once('close', resolve)));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = Date.now();
+    await server.close();
+    expect(Date.now() - started).toBeLessThan(CLOSE_GRACE_MS + 3_000);
+    await cut;
+  }, 40_000);
 });

@@ -5,8 +5,8 @@ import { installErrorHandler } from './lib/http.ts';
 import { createTestApp } from './test/app.ts';
 import { createUser } from './db/factories.ts';
 import { createProject, createService } from './db/catalog-factories.ts';
-import { services } from './db/schema/catalog.ts';
-import { users } from './db/schema/users.ts';
+import { services } from './modules/services/schema.ts';
+import { users } from './modules/users/schema.ts';
 import { call } from './test/api.ts';
 
 // Text that PostgreSQL cannot store (a lone UTF-16 surrogate in jsonb, a NUL anywhere) is normalised at the edge:

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageCacheControl } from './web-handler.ts';
+import { PAGE_PATH_MAX_SEGMENTS, PAGE_URL_MAX_LENGTH, overlongPageUrl, pageCacheControl } from './web-handler.ts';
 
 describe('pageCacheControl', () => {
   it('keeps every page rendered for a signed-in user out of caches', () => {
@@ -8,7 +8,14 @@ describe('pageCacheControl', () => {
   });
 
   it('keeps the profile and admin areas, pages and data requests, out of caches for anyone', () => {
-    for (const path of ['/profile', '/profile/items', '/profile.data', '/profile/items.data', '/admin', '/admin/users/1']) {
+    for (const path of [
+      '/profile',
+      '/profile/items',
+      '/profile.data',
+      '/profile/items.data',
+      '/admin',
+      '/admin/users/1',
+    ]) {
       expect(pageCacheControl(path, false), path).toBe('private, no-store');
     }
   });
@@ -17,5 +24,21 @@ describe('pageCacheControl', () => {
     for (const path of ['/', '/services', '/projects/design/1', '/_root.data', '/profiles', '/administration']) {
       expect(pageCacheControl(path, false), path).toBeNull();
     }
+  });
+});
+
+describe('overlongPageUrl (ADR 040)', () => {
+  it('takes an address up to the bounds, query included', () => {
+    expect(overlongPageUrl('/')).toBe(false);
+    expect(overlongPageUrl('/profile/items/1/edit?tab=x')).toBe(false);
+    expect(overlongPageUrl('/a'.repeat(PAGE_PATH_MAX_SEGMENTS))).toBe(false);
+    expect(overlongPageUrl('/' + 'a'.repeat(PAGE_URL_MAX_LENGTH - 1))).toBe(false);
+  });
+
+  it('refuses more segments, encoded slashes counted, or a longer address', () => {
+    expect(overlongPageUrl('/a'.repeat(PAGE_PATH_MAX_SEGMENTS + 1))).toBe(true);
+    expect(overlongPageUrl('/a' + '%2Fa'.repeat(PAGE_PATH_MAX_SEGMENTS))).toBe(true);
+    expect(overlongPageUrl('/' + 'a'.repeat(PAGE_URL_MAX_LENGTH))).toBe(true);
+    expect(overlongPageUrl('/services?q=' + 'a'.repeat(PAGE_URL_MAX_LENGTH))).toBe(true);
   });
 });

@@ -17,7 +17,8 @@ export const buildDir = path.join(projectRoot, 'build');
 
 export function readBuildId(): string {
   try {
-    return (JSON.parse(readFileSync(path.join(buildDir, 'client', 'builds', 'latest.json'), 'utf8')) as { id: string }).id;
+    return (JSON.parse(readFileSync(path.join(buildDir, 'client', 'builds', 'latest.json'), 'utf8')) as { id: string })
+      .id;
   } catch {
     return 'dev';
   }
@@ -44,6 +45,26 @@ function decodedPath(url: string): string {
   }
 }
 
+/**
+ * The longest page address rendered, and the most path segments (ADR 040). Matching a path costs React Router time
+ * quadratic in its segments (lazy route discovery matches every prefix while rendering `<Scripts>`): beyond these
+ * bounds, which no page of ours comes near, the address is answered with the 404 page rendered for a short stand-in.
+ */
+export const PAGE_URL_MAX_LENGTH = 4096;
+export const PAGE_PATH_MAX_SEGMENTS = 32;
+
+/** Whether a page request's address is past the bounds above: checked before anything else reads it. */
+export function overlongPageUrl(url: string): boolean {
+  if (url.length > PAGE_URL_MAX_LENGTH) return true;
+  let segments = 0;
+  // The decoded path: an encoded slash (`%2F`) is a slash to the router.
+  for (const char of decodedPath(url)) if (char === '/' && ++segments > PAGE_PATH_MAX_SEGMENTS) return true;
+  return false;
+}
+
+/** The address the 404 page is rendered for in place of an over-long one: no route and no route rule takes it. */
+const NOT_FOUND_STAND_IN = '/__not-found';
+
 /** A read of the page's render, reported so that a kept page can replay its effect for each visitor. */
 export type ReadReporter = (name: string, input: unknown) => void;
 
@@ -65,6 +86,85 @@ const PAGE_COMPRESSION = { brotliQuality: 5, gzipLevel: 6 };
 /** Headers of a render that belong to one response, not to the kept page. */
 const PER_RESPONSE = new Set(['set-cookie', 'content-length', 'content-encoding', 'etag', 'vary', 'date']);
 
+/** A request of its own for `url`: the render may outlive the response that asked for it (a stale page is refreshed after). */
+function ownRequest(request: FastifyRequest, url: string): Request {
+  const headers = new Headers();
+  for (const name of ['user-agent', 'accept', 'accept-language'] as const) {
+    const value = request.headers[name];
+    if (typeof value === 'string') headers.set(name, value);
+  }
+  return new Request(`${request.protocol}://${request.host}${url}`, { headers });
+}
+
+/** The 404 page for the stand-in address: no route rule applies to it (the over-long address had none). */
+function standInContext(ssr: SsrContext): SsrContext {
+  return { ...ssr, routeRule: async () => null };
+}
+
+/** A render's answer through Fastify's reply, with the headers its hooks set (security headers, request id). */
+function sendRendered(request: FastifyRequest, reply: FastifyReply, response: Response, ssr: SsrContext) {
+  // Compressed like any other answer (@fastify/compress, ADR 019).
+  reply.code(response.status);
+  for (const [name, value] of response.headers) if (name !== 'set-cookie') reply.header(name, value);
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) reply.header('set-cookie', cookies);
+  const cacheControl = pageCacheControl(decodedPath(request.url), ssr.user !== null);
+  if (cacheControl) reply.header('cache-control', cacheControl);
+  return reply.send(response.body ? Readable.fromWeb(response.body as WebReadableStream) : null);
+}
+
+/** Hashed assets with immutable caching, other public files briefly cached. */
+async function serveAssets(app: FastifyInstance): Promise<void> {
+  await app.register(fastifyStatic, {
+    root: path.join(buildDir, 'client'),
+    prefix: '/',
+    wildcard: false,
+    index: false,
+    // `npm run build` wrote a .br and a .gz beside every compressible asset (scripts/precompress.ts): sent as they are.
+    preCompressed: true,
+    setHeaders(reply, filePath) {
+      const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+      reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
+      if (filePath.endsWith('latest.json')) reply.header('cache-control', 'no-cache');
+    },
+  });
+}
+
+/**
+ * The cache key of a page every guest sees alike, or null: a signed-in visitor, a data request, the private areas,
+ * a search (each one is counted), a crawler (bare 404s, whole documents). The origin is in the key: links carry it.
+ */
+function guestPageKey(request: FastifyRequest, pages: GuestPages | undefined): string | null {
+  if (!pages?.guest(request)) return null;
+  const [pathname, search = ''] = request.url.split('?', 2) as [string, string?];
+  const path = decodedPath(pathname);
+  if (path.endsWith('.data') || PRIVATE_PAGES.test(path) || new URLSearchParams(search).has('q')) return null;
+  if (isbot(request.headers['user-agent'])) return null;
+  return `${request.protocol}://${request.host}${request.url}`;
+}
+
+/** A kept page, in the encoding the client takes, with the policy of its inline scripts' hashes. */
+function sendKept(request: FastifyRequest, reply: FastifyReply, page: CachedPage, pages: GuestPages) {
+  const variant = page.body.pick(request.headers['accept-encoding']);
+  reply.code(page.status).headers(page.headers).headers(Precompressed.headers(page.body, variant));
+  reply.header('content-security-policy', pages.policy(page.scriptHashes));
+  if (Precompressed.fresh(variant, request.headers['if-none-match'])) return reply.code(304).send();
+  return reply.header('content-length', variant.body.length).send(variant.body);
+}
+
+/** The page the cache keeps of a render, or null when it is not one to keep (another status, not HTML). */
+function keptPage(status: number, headers: Record<string, string>, html: string, visits: VisitRead[], keptStatus: number): CachedPage | null {
+  if (status !== keptStatus || !(headers['content-type'] ?? '').startsWith('text/html')) return null;
+  return {
+    status,
+    headers,
+    body: new Precompressed(html, headers['content-type']!, PAGE_COMPRESSION),
+    scriptHashes: inlineScriptHashes(html),
+    visits,
+    renderedAt: Date.now(),
+  };
+}
+
 /**
  * Serves the built web app: hashed assets with immutable caching, other public files briefly cached,
  * and every other GET/HEAD rendered by React Router on the server (a guest's page from the cache when it can).
@@ -81,74 +181,53 @@ export async function mountWebApp(
   }
   const build = (await import(pathToFileURL(serverEntry).href)) as ServerBuild;
   const handle = createRequestHandler(build, process.env.NODE_ENV === 'development' ? 'development' : 'production');
-
-  await app.register(fastifyStatic, {
-    root: path.join(buildDir, 'client'),
-    prefix: '/',
-    wildcard: false,
-    index: false,
-    // `npm run build` wrote a .br and a .gz beside every compressible asset (scripts/precompress.ts): sent as they are.
-    preCompressed: true,
-    setHeaders(reply, filePath) {
-      const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-      reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
-      if (filePath.endsWith('latest.json')) reply.header('cache-control', 'no-cache');
-    },
-  });
+  await serveAssets(app);
 
   /**
-   * The cache key of a page every guest sees alike, or null: a signed-in visitor, a data request, the private areas,
-   * a search (each one is counted), a crawler (bare 404s, whole documents). The origin is in the key: links carry it.
+   * Renders a guest's page whole, as the cache keeps it; `page` is null when it is not one to keep (not a 200, or
+   * the 404 page rendered for the stand-in address).
    */
-  const keyOf = (request: FastifyRequest): string | null => {
-    if (!pages?.guest(request)) return null;
-    const [pathname, search = ''] = request.url.split('?', 2) as [string, string?];
-    const path = decodedPath(pathname);
-    if (path.endsWith('.data') || PRIVATE_PAGES.test(path) || new URLSearchParams(search).has('q')) return null;
-    if (isbot(request.headers['user-agent'])) return null;
-    return `${request.protocol}://${request.host}${request.url}`;
-  };
-
-  /** Renders a guest's page whole, as the cache keeps it; `page` is null when it is not one to keep (not a 200). */
-  const renderWhole = async (request: FastifyRequest) => {
+  const renderWhole = async (request: FastifyRequest, standIn = false) => {
     const visits: VisitRead[] = [];
     const ssr = await context(request, (name, input) => {
       if (pages!.counted.has(name)) visits.push({ name, input });
     });
-    // Its own request: the render may outlive the response that asked for it (a stale page is refreshed after).
-    const headers = new Headers();
-    for (const name of ['user-agent', 'accept', 'accept-language'] as const) {
-      const value = request.headers[name];
-      if (typeof value === 'string') headers.set(name, value);
-    }
-    const response = await handle(new Request(`${request.protocol}://${request.host}${request.url}`, { headers }), ssr);
+    const url = standIn ? NOT_FOUND_STAND_IN : request.url;
+    const response = await handle(ownRequest(request, url), standIn ? standInContext(ssr) : ssr);
     const html = await response.text();
     const kept: Record<string, string> = {};
     for (const [name, value] of response.headers) if (!PER_RESPONSE.has(name)) kept[name] = value;
-    const keep = response.status === 200 && (kept['content-type'] ?? '').startsWith('text/html');
-    const page: CachedPage | null = keep
-      ? {
-          status: 200,
-          headers: kept,
-          body: new Precompressed(html, kept['content-type']!, PAGE_COMPRESSION),
-          scriptHashes: inlineScriptHashes(html),
-          visits,
-          renderedAt: Date.now(),
-        }
-      : null;
+    const page = keptPage(response.status, kept, html, visits, standIn ? 404 : 200);
     return { page, status: response.status, headers: kept, html };
   };
 
-  const sendKept = (request: FastifyRequest, reply: FastifyReply, page: CachedPage) => {
-    const variant = page.body.pick(request.headers['accept-encoding']);
-    reply.code(page.status).headers(page.headers).headers(Precompressed.headers(page.body, variant));
-    reply.header('content-security-policy', pages!.policy(page.scriptHashes));
-    if (Precompressed.fresh(variant, request.headers['if-none-match'])) return reply.code(304).send();
-    return reply.header('content-length', variant.body.length).send(variant.body);
+  /**
+   * An over-long address (ADR 040): the 404 page without matching it, for a guest the one kept for every guest, for a
+   * signed-in visitor their own render of the stand-in; a crawler gets the bare 404 it gets for any unknown page.
+   */
+  const renderNotFound = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (isbot(request.headers['user-agent']))
+      return reply.code(404).type('text/plain; charset=utf-8').send('Page not found');
+    if (pages?.guest(request)) {
+      const key = `${request.protocol}://${request.host}${NOT_FOUND_STAND_IN}`;
+      const fill = () => pages.cache.fill(key, async () => (await renderWhole(request, true)).page);
+      const hit = pages.cache.get(key);
+      if (hit?.stale) fill().catch((err: unknown) => request.log.error({ err }, 'rendering the 404 page again failed'));
+      const page = hit?.page ?? (await fill());
+      if (page) return sendKept(request, reply, page, pages);
+    }
+    const ssr = await context(request);
+    return sendRendered(
+      request,
+      reply,
+      await handle(ownRequest(request, NOT_FOUND_STAND_IN), standInContext(ssr)),
+      ssr,
+    );
   };
 
   const render = async (request: FastifyRequest, reply: FastifyReply) => {
-    const key = pages ? keyOf(request) : null;
+    if (overlongPageUrl(request.url)) return renderNotFound(request, reply);
+    const key = guestPageKey(request, pages);
     if (key) {
       const hit = pages!.cache.get(key);
       if (hit) {
@@ -160,25 +239,16 @@ export async function mountWebApp(
             .fill(key, async () => (await renderWhole(request)).page)
             .catch((err: unknown) => request.log.error({ err }, 'rendering a page again failed'));
         }
-        return sendKept(request, reply, hit.page);
+        return sendKept(request, reply, hit.page, pages!);
       }
       let own: Awaited<ReturnType<typeof renderWhole>> | undefined;
       const page = await pages!.cache.fill(key, async () => (own = await renderWhole(request)).page);
-      if (page) return sendKept(request, reply, page);
+      if (page) return sendKept(request, reply, page, pages!);
       // Not a page to keep (a 404, a redirect): this request's own render as it came, or its own render below.
       if (own) return reply.code(own.status).headers(own.headers).send(own.html);
     }
     const ssr = await context(request);
-    const response = await handle(createRequest(request.raw, reply.raw), ssr);
-    // The page goes out through Fastify's reply, with the headers its hooks set (security headers, request id)
-    // and compressed like any other answer (@fastify/compress, ADR 019).
-    reply.code(response.status);
-    for (const [name, value] of response.headers) if (name !== 'set-cookie') reply.header(name, value);
-    const cookies = response.headers.getSetCookie();
-    if (cookies.length > 0) reply.header('set-cookie', cookies);
-    const cacheControl = pageCacheControl(decodedPath(request.url), ssr.user !== null);
-    if (cacheControl) reply.header('cache-control', cacheControl);
-    return reply.send(response.body ? Readable.fromWeb(response.body as WebReadableStream) : null);
+    return sendRendered(request, reply, await handle(createRequest(request.raw, reply.raw), ssr), ssr);
   };
   // Pages only read: every change goes through /api, so React Router actions are not served.
   app.route({ method: ['GET', 'HEAD'], url: '/*', handler: render });

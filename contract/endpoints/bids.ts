@@ -3,6 +3,7 @@ import { defineEndpoints } from '../endpoint.ts';
 import { idParams, okSchema } from '../api.ts';
 import { keysetPageSchema, pageIdParams } from '../catalog.ts';
 import {
+  acceptBidInputSchema,
   acceptedBidSchema,
   adminBidsQuerySchema,
   bidInputSchema,
@@ -85,7 +86,9 @@ export const bidEndpoints = defineEndpoints({
     tags,
     params: bidIdParams,
     summary: "The project's customer accepts a bid: an order awaiting payment",
-    description: 'One transaction: the order (with its chat), the bid accepted, the other active bids rejected, the project in progress. A second accept gets 409.',
+    description:
+      'One transaction: the order (with its chat), the bid accepted, the other active bids rejected, the project in progress. The body is the price and days the customer saw: 409 when the seller changed them since. A second accept gets 409.',
+    body: acceptBidInputSchema,
     response: okSchema(acceptedBidSchema),
   },
   'admin.bids.list': { access: 'admin', tags, query: adminBidsQuerySchema, summary: 'Every bid, newest first', response: keysetPageSchema(bidSchema) },

@@ -22,6 +22,7 @@ import {
   sandboxParams,
   webhookEventSchema,
   webhookParams,
+  withdrawalDestinationSchema,
   withdrawalInputSchema,
   withdrawalRejectSchema,
   withdrawalSchema,
@@ -106,6 +107,13 @@ export const paymentEndpoints = defineEndpoints({
   'withdrawals.mine': { access: 'user', tags: finance, query: myWithdrawalsQuerySchema, response: keysetPageSchema(withdrawalSchema) },
   'admin.payments.list': { access: 'admin', tags: ['admin', 'payments'], query: adminPaymentsQuerySchema, response: keysetPageSchema(paymentSchema) },
   'admin.withdrawals.list': { access: 'admin', tags: ['admin', 'finance'], query: adminWithdrawalsQuerySchema, response: keysetPageSchema(withdrawalSchema) },
+  'admin.withdrawals.reveal': {
+    access: 'admin',
+    tags: ['admin', 'finance'],
+    summary: 'The full card number of a withdrawal, which lists show masked; each reveal is written to the audit log',
+    params: idParams,
+    response: okSchema(withdrawalDestinationSchema),
+  },
   'admin.withdrawals.approve': { access: 'admin', tags: ['admin', 'finance'], params: idParams, response: okSchema(withdrawalSchema) },
   'admin.withdrawals.reject': {
     access: 'admin',

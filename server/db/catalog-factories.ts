@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from './client.ts';
-import { projects, services } from './schema/catalog.ts';
-import { categories, subCategories } from './schema/lookups.ts';
+import { projects } from '../modules/projects/schema.ts';
+import { services } from '../modules/services/schema.ts';
+import { categories, subCategories } from '../modules/lookups/schema.ts';
 
 // Catalog factories (tests and the demo seed): valid rows in reference categories, every column overridable.
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from './client.ts';
-import { users, type NewUserRow, type Role, type UserRow } from './schema/users.ts';
+import { users, type NewUserRow, type Role, type UserRow } from '../modules/users/schema.ts';
 import { hashPassword } from '../lib/passwords.ts';
 
 // Factories shared by the tests and the demo seed, so demo data always matches the schema.

@@ -2,7 +2,7 @@ import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.ts';
-import { users, type UserRow } from '../db/schema/users.ts';
+import { users, type UserRow } from '../modules/users/schema.ts';
 import { unauthorized, forbidden } from './http.ts';
 import { AUTH_TOKEN_KEY, REMEMBER_ME_SECONDS } from '#contract/constants';
 import { AUTH_MESSAGES } from '#contract/auth';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseStrings, normaliseText } from './text.ts';
+import { moscowDateTime, normaliseStrings, normaliseText } from './text.ts';
 
 describe('normaliseText', () => {
   it('replaces lone surrogates, keeps pairs', () => {
@@ -60,5 +60,13 @@ describe('normaliseStrings', () => {
     let node = normaliseStrings(deep);
     for (let i = 0; i < depth; i++) node = (node as unknown[])[0];
     expect(node).toBe('a');
+  });
+});
+
+describe('moscowDateTime', () => {
+  it('says whose time a server-written moment is: Moscow, «МСК» (ADR 046)', () => {
+    expect(moscowDateTime(new Date('2026-11-25T11:30:00Z'))).toBe('25 ноября 2026 г. в 14:30 МСК');
+    // Past midnight in Moscow while still the day before in UTC.
+    expect(moscowDateTime(new Date('2026-11-25T21:05:00Z'))).toBe('26 ноября 2026 г. в 00:05 МСК');
   });
 });

@@ -62,3 +62,17 @@ export const isUuid = (value: string): boolean => UUID.test(value);
 
 /** A person as letters and notifications name them: name and surname, else the login. */
 export const displayName = (u: { name: string; surname: string; userName: string }): string => [u.name, u.surname].filter(Boolean).join(' ') || u.userName;
+
+/**
+ * Who wrote a message, as a letter names them: a person by name, an administrator as «Администрация» (the site
+ * speaks for itself; an admin's own name may be a role, «Администратор», ADR 046).
+ */
+export const senderName = (u: { name: string; surname: string; userName: string; roles: readonly string[] }): string =>
+  u.roles.includes('admin') ? 'Администрация' : displayName(u);
+
+const moscow = new Intl.DateTimeFormat('ru-RU', { day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'Europe/Moscow' });
+/**
+ * A moment in the text the server writes (letters, chat system messages), read where no browser knows the reader's
+ * zone: Moscow time, said so (ADR 046). "25 ноября 2026 г. в 14:30 МСК".
+ */
+export const moscowDateTime = (d: Date): string => `${moscow.format(d)} МСК`;

@@ -1,4 +1,4 @@
-import type { UserRow } from '../db/schema/users.ts';
+import type { UserRow } from '../modules/users/schema.ts';
 
 /**
  * Who a command acts for: a signed-in person, or the system itself (a job, the boot sequence), named so that logs

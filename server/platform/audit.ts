@@ -1,14 +1,24 @@
 import { and, desc, eq, like, sql, type SQL } from 'drizzle-orm';
 import type { AdminAuditEntry, AuditEntry } from '#contract/admin';
+import type { AuditAction } from '#contract/audit-constants';
 import type { Db } from '../db/client.ts';
-import { auditLog } from '../db/schema/auth.ts';
-import { users } from '../db/schema/users.ts';
+import { auditLog } from './schema.ts';
+import { users } from '../modules/users/schema.ts';
 import { decodeCursor, escapeLike, keysetAfter, orderBy, page, timestampKey, type SortKey } from './listing/listing.ts';
 
-/** Records an admin action: who, what, on what (the time is the row's). */
+/**
+ * Records an admin action: who, what, on what (the time is the row's). Only the actions of AUDIT_ACTION_LABELS:
+ * the audit log shows each in words (ADR 046).
+ */
 export async function audit(
   db: Db,
-  entry: { actorId: string; action: string; targetType: string; targetId: string; details?: Record<string, unknown> },
+  entry: {
+    actorId: string;
+    action: AuditAction;
+    targetType: string;
+    targetId: string;
+    details?: Record<string, unknown>;
+  },
 ) {
   await db.insert(auditLog).values({ ...entry, details: entry.details ?? {} });
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../test/database.ts';
-import { outbox } from '../db/schema/outbox.ts';
+import { outbox } from './schema.ts';
 import { parseMessage } from '../test/smtp-sink.ts';
 import { runChild, withDatabase } from '../test/child-process.ts';
 

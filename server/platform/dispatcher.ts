@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { isServerEvent, serverEventSchemas, type ServerEvent, type ServerEventArgs } from '#contract/events';
 import type { Db } from '../db/client.ts';
-import { outbox, type OutboxRow } from '../db/schema/outbox.ts';
+import { outbox, type OutboxRow } from './schema.ts';
 import type { Letter } from '../lib/mail.ts';
 import { systemActor } from './actor.ts';
 import { systemClock, type Clock } from './clock.ts';

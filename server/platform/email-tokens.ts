@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { emailTokens, type EmailTokenPurpose } from '../db/schema/auth.ts';
+import { emailTokens, type EmailTokenPurpose } from './schema.ts';
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 

@@ -7,7 +7,7 @@ import type { EndpointDef, EndpointParsed, EndpointResult } from '#contract/endp
 import { endpoints, type EndpointName, type Endpoints } from '#contract/endpoints';
 import { routeOf, type ReadName } from '#contract/routes';
 import { MESSAGES } from '#contract/messages';
-import type { UserRow } from '../db/schema/users.ts';
+import type { UserRow } from '../modules/users/schema.ts';
 import { HttpError, badRequest } from '../lib/http.ts';
 import { requireAdmin, requireConfirmed, requireUser } from '../lib/auth.ts';
 import { normaliseStrings } from '../lib/text.ts';

@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
-import { files } from '../db/schema/files.ts';
+import { files } from '../modules/files/schema.ts';
 import type { FileInfo, UploadedFile } from '#contract/files';
 
 // What every module knows of an uploaded file: its stored path and public url, its sniffed type, whose it is.
@@ -146,6 +147,38 @@ export function parseFilePath(input: string): string | null {
 }
 
 export const fileUrl = (storedPath: string) => `${UPLOADS_PREFIX}${storedPath}`;
+
+/**
+ * One way modules keep uploaded files (ADR 041): avatars, service images, chat attachments, appeal attachments … Each
+ * module that stores file references declares its uses in its own folder (`file-uses.ts`, exported by its index.ts);
+ * server/file-uses.ts lists them all. The files module keeps a file only while some use names it (the uploads
+ * cleanup) and serves it only to whom a use that names it admits; server/file-uses.test.ts and file-uses.db.test.ts
+ * fail for a column holding file references that no use declares.
+ */
+export interface FileUse {
+  /** What these files are, for tests and the ADR: "appeal attachments". */
+  what: string;
+  /** The columns that hold the references (urls or stored paths). */
+  columns: readonly AnyPgColumn[];
+  /** An SQL condition, true when a row of this use names the file; `file` is its url and stored path (a text[]). */
+  names(file: SQL): SQL;
+  /**
+   * Who may read a file this use names, besides its owner and admins (who always may): `everyone` (it is shown
+   * on public pages: served cacheable), `owner` (nobody else), or an SQL condition true when `reader` (a user id)
+   * may, e.g. a member of a chat it was sent in.
+   */
+  readers: 'everyone' | 'owner' | ((file: SQL, reader: string) => SQL);
+}
+
+export const defineFileUse = (use: FileUse): FileUse => use;
+
+/** The forms a stored path is named by, as `FileUse` conditions take it: its url, or the bare path a client sent. */
+export const fileForms = (storedPath: AnyPgColumn): SQL =>
+  sql`array[${UPLOADS_PREFIX} || ${storedPath}, ${storedPath}]::text[]`;
+
+/** A condition: the column (text[] or text) names the file (`fileForms`). */
+export const namesFile = (column: AnyPgColumn, file: SQL): SQL =>
+  column.columnType === 'PgArray' ? sql`${column} && ${file}` : sql`${column} = any(${file})`;
 
 export function presentFile(row: FileRow): UploadedFile {
   return {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { idempotencyKeys } from '../db/schema/money.ts';
+import { idempotencyKeys } from './schema.ts';
 import { HttpError, badRequest } from '../lib/http.ts';
 import type { Clock } from './clock.ts';
 

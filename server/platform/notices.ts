@@ -1,5 +1,5 @@
 import { and, count, inArray, isNull } from 'drizzle-orm';
-import { notifications, type NotificationRow } from '../db/schema/notifications.ts';
+import { notifications, type NotificationRow } from '../modules/notifications/schema.ts';
 import type { Db } from '../db/client.ts';
 import type { Notification } from '#contract/notifications';
 import type { OutboxWriter, QueuedNotice } from './outbox.ts';

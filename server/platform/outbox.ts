@@ -1,7 +1,7 @@
 import type { ServerEvent, ServerEventArgs } from '#contract/events';
 import type { Letter } from '../lib/mail.ts';
 import type { Clock } from './clock.ts';
-import type { NewOutboxRow } from '../db/schema/outbox.ts';
+import type { NewOutboxRow } from './schema.ts';
 
 /** When a job runs: at a time, after a delay, or (neither) as soon as its transaction has committed. */
 export interface JobOptions {

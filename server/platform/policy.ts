@@ -1,4 +1,4 @@
-import type { UserRow } from '../db/schema/users.ts';
+import type { UserRow } from '../modules/users/schema.ts';
 import { forbidden, notFound } from '../lib/http.ts';
 
 // Who may do what to a resource (ADR 016). Each module states its rules once, in its policy.ts; route guards

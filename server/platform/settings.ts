@@ -1,8 +1,8 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.ts';
-import type { UserRow } from '../db/schema/users.ts';
-import { settings as settingsTable } from '../db/schema/system.ts';
+import type { UserRow } from '../modules/users/schema.ts';
+import { settings as settingsTable } from './schema.ts';
 import { userActor } from './actor.ts';
 import { audit } from './audit.ts';
 import type { WithTx } from './tx.ts';

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PgTransactionConfig } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
-import { outbox as outboxTable, type NewOutboxRow } from '../db/schema/outbox.ts';
+import { outbox as outboxTable, type NewOutboxRow } from './schema.ts';
 import type { Actor } from './actor.ts';
 import type { Clock } from './clock.ts';
 import { OutboxBuffer, type OutboxWriter } from './outbox.ts';

@@ -1,7 +1,7 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { chatMembers } from '../db/schema/chat.ts';
-import { users } from '../db/schema/users.ts';
+import { chatMembers } from '../modules/chat/schema.ts';
+import { users } from '../modules/users/schema.ts';
 
 // Who is online: a person is online while any socket of theirs is connected, on any instance. Each instance
 // counts its sockets per user; with Redis the counts are shared (one hash of totals, one hash per instance), so

@@ -74,16 +74,9 @@ export interface Realtime {
   close(): Promise<void>;
 }
 
-export async function attachRealtime(opts: {
-  server: HttpServer;
-  db: Db;
-  tokens: Tokens;
-  log: Logger;
-  redisUrl?: string;
-  /** Heartbeat lifetime of this instance's presence (tests shorten it). */
-  presenceTtlMs?: number;
-}): Promise<Realtime> {
-  const io: RealtimeServer = new Server(opts.server, {
+/** The Socket.IO server on the app's HTTP server. */
+function ioServer(server: HttpServer): RealtimeServer {
+  return new Server(server, {
     path: '/socket.io/',
     // SPEC §4: long polling only.
     transports: ['polling'],
@@ -98,27 +91,25 @@ export async function attachRealtime(opts: {
     // legitimate and would only be buffered.
     maxHttpBufferSize: 64 * 1024,
   });
+}
 
-  const redisClients: { quit(): Promise<unknown> }[] = [];
-  /** Set once the instance starts stopping (drain). */
-  let closing = false;
-  const ttlMs = opts.presenceTtlMs ?? PRESENCE_TTL_MS;
-  let presence: PresenceRegistry = memoryPresence();
-  if (opts.redisUrl) {
-    // Loaded only with Redis: the client and the adapter cost a few hundred milliseconds of every start (ADR 018).
-    const [{ createClient }, { createAdapter }] = await Promise.all([import('redis'), import('@socket.io/redis-adapter')]);
-    const pub = createClient({ url: opts.redisUrl });
-    const sub = pub.duplicate();
-    for (const c of [pub, sub]) c.on('error', (err) => opts.log.error({ err }, 'redis (socket adapter) error'));
-    await Promise.all([pub.connect(), sub.connect()]);
-    io.adapter(createAdapter(pub as never, sub as never));
-    redisClients.push(pub, sub);
-    presence = redisPresence(pub as never, { instanceId: randomUUID(), ttlMs });
-  }
+/** With Redis: the adapter that reaches the other instances' sockets, and presence counted across instances. */
+async function acrossInstances(io: RealtimeServer, redisUrl: string, log: Logger, ttlMs: number) {
+  // Loaded only with Redis: the client and the adapter cost a few hundred milliseconds of every start (ADR 018).
+  const [{ createClient }, { createAdapter }] = await Promise.all([import('redis'), import('@socket.io/redis-adapter')]);
+  const pub = createClient({ url: redisUrl });
+  const sub = pub.duplicate();
+  for (const c of [pub, sub]) c.on('error', (err) => log.error({ err }, 'redis (socket adapter) error'));
+  await Promise.all([pub.connect(), sub.connect()]);
+  io.adapter(createAdapter(pub as never, sub as never));
+  return { clients: [pub, sub], presence: redisPresence(pub as never, { instanceId: randomUUID(), ttlMs }) };
+}
 
+/** A socket is its user's: the handshake's token names them, or the socket is refused. */
+function authenticateSockets(io: RealtimeServer, opts: { db: Db; tokens: Tokens; log: Logger }, closing: () => boolean): void {
   io.use(async (socket, next) => {
     // A stopping instance takes no new sockets: the client reconnects to another one.
-    if (closing) return next(new Error('unavailable'));
+    if (closing()) return next(new Error('unavailable'));
     try {
       const user = await userForToken(opts.db, opts.tokens, handshakeToken(socket));
       if (!user) return next(new Error('unauthorized'));
@@ -129,6 +120,136 @@ export async function attachRealtime(opts: {
       next(new Error('unavailable'));
     }
   });
+}
+
+/** Presence work in flight (joins, leaves, announcements), awaited before the connections close. */
+function tracker() {
+  const pending = new Set<Promise<unknown>>();
+  const track = <T,>(promise: Promise<T>): Promise<T> => {
+    pending.add(promise);
+    void promise.finally(() => pending.delete(promise)).catch(() => {});
+    return promise;
+  };
+  return { track, settled: () => Promise.allSettled([...pending]) };
+}
+
+type Track = <T>(promise: Promise<T>) => Promise<T>;
+type Fail = (what: string) => (err: unknown) => void;
+
+/**
+ * Tells co-members the user's state as it is when the event leaves (not as it was when the change began), one
+ * announcement per user at a time, so a quick reconnect never ends with a stale "offline".
+ */
+function announcer(deps: { db: Db; presence: PresenceRegistry; emitToUsers: Realtime['emitToUsers']; track: Track; fail: Fail }) {
+  const { db, presence, emitToUsers, track, fail } = deps;
+  const announcing = new Map<string, Promise<void>>();
+  return (userId: string) => {
+    const previous = announcing.get(userId) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      const coMembers = await coMembersOf(db, userId);
+      if (coMembers.length === 0) return;
+      const online = (await presence.onlineAmong([userId])).has(userId);
+      emitToUsers(coMembers, UPDATE_USER_EVENT, { id: userId, online_status: online });
+    });
+    const settled = next.catch(fail('presence announcement failed')).finally(() => {
+      if (announcing.get(userId) === settled) announcing.delete(userId);
+    });
+    announcing.set(userId, settled);
+    return track(settled);
+  };
+}
+
+/** Counts each user's sockets here (`local`) and in the registry; the first to come and the last to go are announced. */
+function countPresence(
+  io: RealtimeServer,
+  deps: { db: Db; presence: PresenceRegistry; local: Map<string, number>; announce: (userId: string) => Promise<void>; track: Track; fail: Fail; closing: () => boolean },
+): void {
+  const { db, presence, local, announce, track, fail } = deps;
+  io.on('connection', (socket) => {
+    const userId = socket.data.userId;
+    void socket.join(userRoom(userId));
+    local.set(userId, (local.get(userId) ?? 0) + 1);
+    const joined = track(
+      presence
+        .join(userId)
+        .then(async (first) => {
+          await touchLastSeen(db, [userId]);
+          if (first) await announce(userId);
+        })
+        .catch(fail('presence join failed')),
+    );
+    socket.on('disconnect', () => {
+      const n = (local.get(userId) ?? 1) - 1;
+      if (n > 0) local.set(userId, n);
+      else local.delete(userId);
+      if (deps.closing()) return;
+      // After the join is counted, whatever the order in which the two finish.
+      void track(
+        joined
+          .then(() => presence.leave(userId))
+          .then(async (last) => {
+            await touchLastSeen(db, [userId]);
+            if (last) await announce(userId);
+          })
+          .catch(fail('presence leave failed')),
+      );
+    });
+  });
+}
+
+/** The registry's heartbeat (with announcements of whoever it found come or gone) and the last-seen refresh. */
+async function keepPresence(deps: {
+  db: Db;
+  presence: PresenceRegistry;
+  local: Map<string, number>;
+  announce: (userId: string) => Promise<void>;
+  track: Track;
+  fail: Fail;
+  ttlMs: number;
+}): Promise<{ stop(): void }> {
+  const { db, presence, local, announce, track, fail, ttlMs } = deps;
+  await presence.heartbeat(local);
+  const beat = setInterval(() => {
+    void track(
+      presence
+        .heartbeat(local)
+        .then(({ online, offline }) => Promise.all([...online, ...offline].map(announce)))
+        .catch(fail('presence heartbeat failed')),
+    );
+  }, Math.max(1000, Math.floor(ttlMs / 3)));
+  const seen = setInterval(() => void track(touchLastSeen(db, [...local.keys()]).catch(fail('last seen refresh failed'))), LAST_SEEN_REFRESH_MS);
+  beat.unref();
+  seen.unref();
+  return {
+    stop() {
+      clearInterval(beat);
+      clearInterval(seen);
+    },
+  };
+}
+
+export async function attachRealtime(opts: {
+  server: HttpServer;
+  db: Db;
+  tokens: Tokens;
+  log: Logger;
+  redisUrl?: string;
+  /** Heartbeat lifetime of this instance's presence (tests shorten it). */
+  presenceTtlMs?: number;
+}): Promise<Realtime> {
+  const io = ioServer(opts.server);
+
+  const redisClients: { quit(): Promise<unknown> }[] = [];
+  /** Set once the instance starts stopping (drain). */
+  let closing = false;
+  const ttlMs = opts.presenceTtlMs ?? PRESENCE_TTL_MS;
+  let presence: PresenceRegistry = memoryPresence();
+  if (opts.redisUrl) {
+    const redis = await acrossInstances(io, opts.redisUrl, opts.log, ttlMs);
+    redisClients.push(...redis.clients);
+    presence = redis.presence;
+  }
+  authenticateSockets(io, opts, () => closing);
 
   // Once the Redis connections are closed an emit would fail unseen inside the adapter: nothing is sent then.
   let closed = false;
@@ -140,86 +261,22 @@ export async function attachRealtime(opts: {
     users.emit(event, ...args);
   };
 
-  /** Presence work in flight (joins, leaves, announcements), awaited before the connections close. */
-  const pending = new Set<Promise<unknown>>();
-  const track = <T,>(promise: Promise<T>): Promise<T> => {
-    pending.add(promise);
-    void promise.finally(() => pending.delete(promise)).catch(() => {});
-    return promise;
-  };
+  const { track, settled: allSettled } = tracker();
 
   // Presence. `local` counts this instance's sockets per user; the registry counts them everywhere.
   const local = new Map<string, number>();
   const fail = (what: string) => (err: unknown) => opts.log.error({ err }, what);
 
-  // Tells co-members the user's state as it is when the event leaves (not as it was when the change began),
-  // one announcement per user at a time, so a quick reconnect never ends with a stale "offline".
-  const announcing = new Map<string, Promise<void>>();
-  const announce = (userId: string) => {
-    const previous = announcing.get(userId) ?? Promise.resolve();
-    const next = previous.then(async () => {
-      const coMembers = await coMembersOf(opts.db, userId);
-      if (coMembers.length === 0) return;
-      const online = (await presence.onlineAmong([userId])).has(userId);
-      emitToUsers(coMembers, UPDATE_USER_EVENT, { id: userId, online_status: online });
-    });
-    const settled = next.catch(fail('presence announcement failed')).finally(() => {
-      if (announcing.get(userId) === settled) announcing.delete(userId);
-    });
-    announcing.set(userId, settled);
-    return track(settled);
-  };
+  const announce = announcer({ db: opts.db, presence, emitToUsers, track, fail });
+  countPresence(io, { db: opts.db, presence, local, announce, track, fail, closing: () => closing });
 
-  io.on('connection', (socket) => {
-    const userId = socket.data.userId;
-    void socket.join(userRoom(userId));
-    local.set(userId, (local.get(userId) ?? 0) + 1);
-    const joined = track(
-      presence
-        .join(userId)
-        .then(async (first) => {
-          await touchLastSeen(opts.db, [userId]);
-          if (first) await announce(userId);
-        })
-        .catch(fail('presence join failed')),
-    );
-    socket.on('disconnect', () => {
-      const n = (local.get(userId) ?? 1) - 1;
-      if (n > 0) local.set(userId, n);
-      else local.delete(userId);
-      if (closing) return;
-      // After the join is counted, whatever the order in which the two finish.
-      void track(
-        joined
-          .then(() => presence.leave(userId))
-          .then(async (last) => {
-            await touchLastSeen(opts.db, [userId]);
-            if (last) await announce(userId);
-          })
-          .catch(fail('presence leave failed')),
-      );
-    });
-  });
-
-  await presence.heartbeat(local);
-  const beat = setInterval(() => {
-    void track(
-      presence
-        .heartbeat(local)
-        .then(({ online, offline }) => Promise.all([...online, ...offline].map(announce)))
-        .catch(fail('presence heartbeat failed')),
-    );
-  }, Math.max(1000, Math.floor(ttlMs / 3)));
-  const seen = setInterval(() => void track(touchLastSeen(opts.db, [...local.keys()]).catch(fail('last seen refresh failed'))), LAST_SEEN_REFRESH_MS);
-  beat.unref();
-  seen.unref();
+  const timers = await keepPresence({ db: opts.db, presence, local, announce, track, fail, ttlMs });
 
   let draining: Promise<void> | null = null;
   const drain = () =>
     (draining ??= (async () => {
       closing = true;
-      clearInterval(beat);
-      clearInterval(seen);
+      timers.stop();
       // This instance's sockets are counted out at once; their people are told while the database is still open.
       const users = [...local.keys()];
       try {
@@ -257,7 +314,7 @@ export async function attachRealtime(opts: {
     drain,
     async close() {
       await drain();
-      await Promise.allSettled([...pending]);
+      await allSettled();
       closed = true;
       await Promise.all(redisClients.map((c) => c.quit().catch(() => {})));
     },

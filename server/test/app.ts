@@ -7,7 +7,7 @@ import type { Database } from '../db/client.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Db } from '../db/client.ts';
 import { createUser, type UserOverrides } from '../db/factories.ts';
-import type { UserRow } from '../db/schema/users.ts';
+import type { UserRow } from '../modules/users/schema.ts';
 
 export const TEST_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 

@@ -1,6 +1,7 @@
 import { Outlet } from 'react-router';
 import type { Route } from './+types/admin-layout';
-import { ADMIN_MENU, requireAdmin, SiteChrome } from '../features/shell/index.ts';
+import { ADMIN_MENU, SiteChrome } from '../features/shell/index.ts';
+import { requireAdmin } from '../lib/guards.ts';
 import { SideMenu } from './side-menu.tsx';
 // The moderation queues and item forms: linked on admin pages only (ADR 024).
 import '../styles/items.css';

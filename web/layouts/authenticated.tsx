@@ -1,6 +1,6 @@
 import { Outlet } from 'react-router';
 import type { Route } from './+types/authenticated';
-import { requireSignedIn } from '../features/shell/index.ts';
+import { requireSignedIn } from '../lib/guards.ts';
 
 export function loader({ context, request }: Route.LoaderArgs) {
   requireSignedIn(context.user, request);

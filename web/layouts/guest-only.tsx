@@ -1,6 +1,6 @@
 import { Outlet } from 'react-router';
 import type { Route } from './+types/guest-only';
-import { requireGuest } from '../features/shell/index.ts';
+import { requireGuest } from '../lib/guards.ts';
 
 export function loader({ context, request }: Route.LoaderArgs) {
   requireGuest(context.user, request);

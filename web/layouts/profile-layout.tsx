@@ -1,6 +1,7 @@
 import { Outlet } from 'react-router';
 import type { Route } from './+types/profile-layout';
-import { PROFILE_MENU, requireSignedIn, SiteChrome } from '../features/shell/index.ts';
+import { PROFILE_MENU, SiteChrome } from '../features/shell/index.ts';
+import { requireSignedIn } from '../lib/guards.ts';
 import { SideMenu } from './side-menu.tsx';
 
 export function loader({ context, request }: Route.LoaderArgs) {

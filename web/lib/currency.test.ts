@@ -54,12 +54,13 @@ describe('formatMoney', () => {
     expect(out).toBe(`${nf(1500)}\u00a0руб.`);
     expect(out).toMatch(/^1[\u00a0\u202f ]500\u00a0руб\.$/);
   });
-  it('rounds rubles', () => {
-    expect(formatMoney(150_049, 'RUB', rates)).toBe(`${nf(1500)}\u00a0руб.`);
-    expect(formatMoney(150_050, 'RUB', rates)).toBe(`${nf(1501)}\u00a0руб.`);
-    expect(formatMoney(99, 'RUB', null)).toBe('1\u00a0руб.');
+  it('shows kopecks only when there are any, always two digits (ADR 045)', () => {
+    expect(formatMoney(150_000, 'RUB', rates)).toBe(`${nf(1500)}\u00a0руб.`);
+    expect(formatMoney(150_049, 'RUB', rates)).toBe(`${nf(1500)},49\u00a0руб.`);
+    expect(formatMoney(150_050, 'RUB', rates)).toBe(`${nf(1500)},50\u00a0руб.`);
+    expect(formatMoney(99, 'RUB', null)).toBe('0,99\u00a0руб.');
     expect(formatMoney(0, 'RUB', null)).toBe('0\u00a0руб.');
-    expect(formatMoney(-20, 'RUB', null)).toBe('0\u00a0руб.');
+    expect(formatMoney(-20, 'RUB', null)).toBe('\u22120,20\u00a0руб.');
   });
   it('formats USDT with exactly two decimals', () => {
     expect(formatMoney(150_000, 'USDT', rates)).toBe(`${nf(15, 2)}\u00a0USDT`);

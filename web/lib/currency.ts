@@ -1,13 +1,8 @@
 import type { Rates } from '#contract/api';
-import { CURRENCIES, LOCALE, type Currency } from '#contract/constants';
+import { CURRENCIES, type Currency } from '#contract/constants';
+import { formatCrypto, formatRubles } from '#contract/money-format';
 
 export type { Currency, Rates };
-
-const rubFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0 });
-const usdtFormat = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const btcFormat = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 7, maximumFractionDigits: 7 });
-
-const NBSP = '\u00a0';
 
 export function isCurrency(x: unknown): x is Currency {
   return typeof x === 'string' && (CURRENCIES as readonly string[]).includes(x);
@@ -38,15 +33,9 @@ export function convert(amountRub: number, currency: Currency, rates: Rates | nu
   return rate === null ? amountRub : amountRub / rate;
 }
 
-/** Formats an amount stored in kopecks in the selected currency (RUB when rates are unusable). */
+/** Formats an amount stored in kopecks in the selected currency (RUB when rates are unusable); contract/money-format writes it. */
 export function formatMoney(kopecks: number, currency: Currency, rates: Rates | null | undefined): string {
-  const rub = kopecks / 100;
   const rate = rateFor(currency, rates);
-  if (rate === null || currency === 'RUB') {
-    // `|| 0` turns -0 into 0 so we never print "-0".
-    return `${rubFormat.format(Math.round(rub) || 0)}${NBSP}руб.`;
-  }
-  const value = rub / rate;
-  if (currency === 'USDT') return `${usdtFormat.format(value)}${NBSP}USDT`;
-  return `${btcFormat.format(value)}${NBSP}BTC`;
+  if (rate === null || currency === 'RUB') return formatRubles(kopecks);
+  return formatCrypto(kopecks / 100 / rate, currency);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatRelative, plural, pluralWithCount } from './dates.ts';
+import { formatDate, formatDateTime, formatRelative, plural, pluralWithCount } from './dates.ts';
 
 const now = new Date(2026, 2, 10, 12, 0, 0); // 10 March 2026, 12:00 local
 const ago = (ms: number) => new Date(now.getTime() - ms);
@@ -69,5 +69,14 @@ describe('plural', () => {
   it('pluralWithCount prefixes the number', () => {
     expect(pluralWithCount(21, 'отзыв', 'отзыва', 'отзывов')).toBe('21\u00a0отзыв');
     expect(pluralWithCount(5, 'отзыв', 'отзыва', 'отзывов')).toBe('5\u00a0отзывов');
+  });
+});
+
+describe('formatDateTime', () => {
+  it('says whose time it is: the zone next to the time (ADR 046)', () => {
+    const at = new Date('2026-11-25T11:30:00Z');
+    expect(formatDateTime(at, 'Europe/Moscow')).toBe('25 ноября 2026\u202fг. в 14:30 (GMT+3)');
+    expect(formatDateTime(at, 'Asia/Yekaterinburg')).toBe('25 ноября 2026\u202fг. в 16:30 (GMT+5)');
+    expect(formatDateTime('nonsense')).toBe('');
   });
 });

@@ -5,7 +5,6 @@ export type DateInput = Date | string | number;
 const relativeFormat = new Intl.RelativeTimeFormat('ru', { numeric: 'auto' });
 const dayMonthFormat = new Intl.DateTimeFormat(LOCALE, { day: 'numeric', month: 'long' });
 const dayMonthYearFormat = new Intl.DateTimeFormat(LOCALE, { day: 'numeric', month: 'long', year: 'numeric' });
-const pluralRules = new Intl.PluralRules('ru');
 
 const MINUTE = 60;
 const HOUR = 60 * MINUTE;
@@ -57,24 +56,29 @@ export function formatDate(date: DateInput): string {
 }
 
 /**
- * Picks the Russian plural form of a word for `n` (the word only):
- * plural(1, 'отзыв', 'отзыва', 'отзывов') → 'отзыв'; 2 → 'отзыва'; 5 → 'отзывов'; 21 → 'отзыв'.
- * Fractions (PluralRules "other") use the `few` form: 1,5 отзыва.
+ * A date and time with whose time it is (ADR 046): the reader's own zone, which the browser knows, labelled, e.g.
+ * "25 ноября 2026 г. в 14:30 (GMT+3)". `timeZone` is for tests; pages pass none.
  */
-export function plural(n: number, one: string, few: string, many: string): string {
-  switch (pluralRules.select(n)) {
-    case 'one':
-      return one;
-    case 'few':
-      return few;
-    case 'many':
-      return many;
-    default:
-      return few;
-  }
+export function formatDateTime(date: DateInput, timeZone?: string): string {
+  const d = toDate(date);
+  if (Number.isNaN(d.getTime())) return '';
+  const parts = new Intl.DateTimeFormat(LOCALE, {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short',
+    timeZone,
+  }).formatToParts(d);
+  const zone = parts.find((p) => p.type === 'timeZoneName')?.value ?? '';
+  const rest = parts
+    .filter((p) => p.type !== 'timeZoneName')
+    .map((p) => p.value)
+    .join('')
+    .trim();
+  return zone ? `${rest} (${zone})` : rest;
 }
 
-/** `${n} ${plural(...)}` with the number formatted for ru-RU, e.g. "21 отзыв", "1 500 отзывов". */
-export function pluralWithCount(n: number, one: string, few: string, many: string): string {
-  return `${n.toLocaleString(LOCALE)}\u00a0${plural(n, one, few, many)}`;
-}
+// The plural helpers live in contract/text.ts, shared with the server's letters; re-exported for the pages.
+export { plural, pluralWithCount } from '#contract/plural';

@@ -72,3 +72,9 @@ export function uploadFile(file: File, { onProgress, signal }: UploadOptions = {
     xhr.send(form);
   });
 }
+
+/** A readable name for an attachment we only know by its address: "a1b2…e9.pdf" → "Файл PDF". */
+export function fileLabel(url: string): string {
+  const ext = url.split('.').pop()?.toUpperCase();
+  return ext && ext.length <= 5 ? `Файл ${ext}` : 'Файл';
+}

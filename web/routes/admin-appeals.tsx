@@ -3,7 +3,7 @@ import type { Route } from './+types/admin-appeals';
 import type { Appeal } from '#contract/appeals';
 import { APPEAL_STATUSES, APPEAL_SUBJECTS, type AppealStatus, type AppealSubject } from '#contract/appeal-constants';
 import { api } from '../lib/api.ts';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { AdminAppeals } from '../features/appeals/index.ts';
 
 // /admin/appeals: the appeals queue (new ones first as the default tab), by state, subject and words.

@@ -1,39 +1,26 @@
 import { Form, useNavigation } from 'react-router';
 import type { Route } from './+types/admin-audit';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { SelectField, TextField } from '../components/ui/form.tsx';
-import { AuditTable, OBJECT_TYPE_LABELS } from '../features/admin/index.ts';
+import { adminOption, AuditTable, auditFilters, auditNextLink, auditQuery, OBJECT_TYPE_LABELS } from '../features/admin/index.ts';
 import '../styles/admin.css';
 
 // /admin/audit: the audit log, newest first, filtered by who (?actor=), the action (?action=, exact or a prefix
 // ending with a dot) and the object (?target_type=&target_id=), keyset pages (?cursor=).
 
-const FILTERS = ['actor', 'action', 'target_type', 'target_id'] as const;
-const isUuid = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
-
 export async function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const f = Object.fromEntries(FILTERS.map((k) => [k, url.searchParams.get(k)?.trim() ?? ''])) as Record<(typeof FILTERS)[number], string>;
-  const cursor = url.searchParams.get('cursor');
+  const f = auditFilters(url.searchParams);
   const [entries, admins] = await Promise.all([
-    context.read('admin.audit.list', {
-      query: {
-        limit: 50,
-        ...(f.actor && isUuid(f.actor) ? { actor: f.actor } : {}),
-        ...(f.action ? { action: f.action } : {}),
-        ...(f.target_type ? { target_type: f.target_type } : {}),
-        ...(f.target_id ? { target_id: f.target_id } : {}),
-        ...(cursor ? { cursor } : {}),
-      },
-    }),
+    context.read('admin.audit.list', { query: auditQuery(f, url.searchParams.get('cursor')) }),
     context.read('admin.users.list', { query: { role: 'admin', limit: 100 } }),
   ]);
   return {
     entries: entries.ok ? entries.body.result : [],
     next: entries.ok ? entries.body.next : null,
     failed: !entries.ok,
-    admins: admins.ok ? admins.body.result.map((u) => ({ value: u._id, label: `${u.name} ${u.surname}`.trim() || u.email })) : [],
+    admins: admins.ok ? admins.body.result.map(adminOption) : [],
     filters: f,
   };
 }
@@ -43,8 +30,7 @@ export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Жу
 export default function AdminAuditPage({ loaderData }: Route.ComponentProps) {
   const { entries, next, failed, admins, filters } = loaderData;
   const navigation = useNavigation();
-  const query = new URLSearchParams(Object.entries(filters).filter(([, v]) => v));
-  const nextLink = next ? `?${new URLSearchParams([...query, ['cursor', next]]).toString()}` : null;
+  const nextLink = auditNextLink(filters, next);
   const filtered = Object.values(filters).some(Boolean);
   return (
     <section className="page">

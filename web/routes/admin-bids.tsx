@@ -1,6 +1,6 @@
 import { useLoaderData } from 'react-router';
 import type { Route } from './+types/admin-bids';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { AdminBids, loadAdminBids } from '../features/bids/index.ts';
 import '../styles/bids.css';
 

@@ -1,6 +1,7 @@
 import { data as answer } from 'react-router';
 import type { Route } from './+types/admin-blog-edit';
-import { pageMeta, pageNotFound } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
+import { pageNotFound } from '../lib/guards.ts';
 import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
 import { BlogEditor } from '../features/blog/index.ts';
 import '../styles/blog.css';

@@ -1,7 +1,8 @@
 import { data as answer } from 'react-router';
 import type { Route } from './+types/admin-blog';
 import { BLOG_LIMITS, blogPath } from '#contract/blog';
-import { pageMeta, pageNotFound } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
+import { pageNotFound } from '../lib/guards.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { formatDate } from '../lib/dates.ts';
 import { BlogPager } from '../features/blog/index.ts';

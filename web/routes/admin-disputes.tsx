@@ -3,7 +3,7 @@ import type { Route } from './+types/admin-disputes';
 import type { AdminDisputeRow } from '#contract/disputes';
 import { DISPUTE_STATUSES, type DisputeStatus } from '#contract/dispute-constants';
 import { api } from '../lib/api.ts';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { AdminDisputes } from '../features/disputes/index.ts';
 import '../styles/items.css';
 import '../styles/orders.css';

@@ -1,6 +1,6 @@
 import type { Route } from './+types/admin-index';
 import { OVERVIEW_PERIODS, type OverviewPeriod } from '#contract/admin';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { OverviewView } from '../features/admin/index.ts';
 import '../styles/dashboard.css';
 import '../styles/admin.css';

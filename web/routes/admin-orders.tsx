@@ -3,10 +3,11 @@ import type { Route } from './+types/admin-orders';
 import type { Order } from '#contract/orders';
 import { ORDER_STATUSES } from '#contract/money';
 import { api } from '../lib/api.ts';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { AdminOrders } from '../features/orders/index.ts';
 import '../styles/items.css';
 import '../styles/orders.css';
+import '../styles/order-items.css';
 
 // /admin/orders: every order, by state and by number or title; each opens with its details and chat.
 

@@ -1,6 +1,6 @@
 import { Form, useRevalidator, useSearchParams } from 'react-router';
 import type { Route } from './+types/admin-payments';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { SelectField } from '../components/ui/form.tsx';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { AdminWithdrawals, PAYMENT_STATUS_LABELS, PaymentsTable, WITHDRAWAL_STATUS_LABELS } from '../features/payments/index.ts';

@@ -3,19 +3,15 @@ import type { Route } from './+types/admin-project-edit';
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
 import { formatRelative } from '../lib/dates.ts';
-import { pageMeta, pageNotFound } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
+import { pageNotFound } from '../lib/guards.ts';
 import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { ProjectForm, projectToValues } from '../features/items/index.ts';
-import { ModerationPanel } from '../features/moderation/index.ts';
+import { ModerationPanel, ProjectPreview } from '../features/moderation/index.ts';
+import { auditActionLabel } from '#contract/audit-constants';
 
 // /admin/projects/{id}/edit: hide or restore a project, correct its fields, see what moderators did with it.
-
-const ACTIONS: Record<string, string> = {
-  'project.hide': 'Скрыт',
-  'project.restore': 'Восстановлен',
-  'project.edit': 'Отредактирован',
-};
 
 // The document request checks the project exists (HTTP 404 otherwise, ADR 038); the page's data is the browser's.
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -68,7 +64,7 @@ export default function AdminProjectEditPage() {
             <ul className="audit">
               {audit.map((e) => (
                 <li key={e._id}>
-                  <strong>{ACTIONS[e.action] ?? e.action}</strong>
+                  <strong>{auditActionLabel(e.action)}</strong>
                   {typeof e.details.reason === 'string' && <> — {e.details.reason}</>}{' '}
                   <span className="field__hint">{formatRelative(e.created_at)}</span>
                 </li>
@@ -77,6 +73,7 @@ export default function AdminProjectEditPage() {
           </>
         )}
       </ModerationPanel>
+      <ProjectPreview project={project} />
       <ProjectForm
         key={project.updated_at}
         mode="admin"

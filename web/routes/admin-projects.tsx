@@ -1,7 +1,7 @@
 import { useLoaderData } from 'react-router';
 import type { Route } from './+types/admin-projects';
 import type { AdminProject } from '#contract/moderation';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { loadQueue, ModerationQueue, PROJECT_TABS, type QueueRow } from '../features/moderation/index.ts';
 import { projectBudget } from '../features/items/index.ts';
 

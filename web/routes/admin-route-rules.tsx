@@ -1,7 +1,7 @@
 import { useRevalidator } from 'react-router';
 import type { Route } from './+types/admin-route-rules';
 import { ROUTE_RULE_KINDS, type RouteRuleKind } from '#contract/admin';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { ListSearch, NextPage, StateTabs, useListLink } from '../components/ui/list-controls.tsx';
 import { RouteRuleForm, RouteRulesTable, RULE_KIND_LABELS } from '../features/admin/index.ts';
 import '../styles/payments.css';

@@ -5,17 +5,16 @@ import type { Route } from './+types/admin-search-suggestions';
 import { api } from '../lib/api.ts';
 import { formatDate } from '../lib/dates.ts';
 import { toast } from '../lib/toast-store.ts';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { TextAreaField, TextField } from '../components/ui/form.tsx';
+import { firstError, groupsText, parseGroups, suggestionsFilters, suggestionsTab, synonymsProblem } from '../features/admin/index.ts';
 
 // /admin/search-suggestions: what the header's search box suggests, and a way to remove a suggestion for good;
 // and the search's synonym dictionary (the operator setting search.synonyms, ADR 028).
 
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
-  const url = new URL(request.url);
-  const hidden = url.searchParams.get('hidden') === '1';
-  const q = url.searchParams.get('q')?.trim() ?? '';
+  const { hidden, q } = suggestionsFilters(new URL(request.url).searchParams);
   const [answer, settings] = await Promise.all([
     api.read('admin.searchSuggestions.list', { query: { q: q || undefined, hidden: hidden ? '1' : undefined } }, { fresh: true }).catch(() => null),
     api.read('admin.settings.get', {}, { fresh: true }).catch(() => null),
@@ -51,13 +50,7 @@ export default function AdminSearchSuggestionsPage() {
     await revalidator.revalidate();
   }
 
-  const tab = (toHidden: boolean) => {
-    const next = new URLSearchParams(params);
-    if (toHidden) next.set('hidden', '1');
-    else next.delete('hidden');
-    const search = next.toString();
-    return search ? `?${search}` : '/admin/search-suggestions';
-  };
+  const tab = (toHidden: boolean) => suggestionsTab(params, toHidden);
 
   return (
     <section className="page">
@@ -130,14 +123,6 @@ export default function AdminSearchSuggestionsPage() {
   );
 }
 
-/** Groups as the text area shows them: one group a line, its words separated by commas. */
-const groupsText = (groups: string[][]) => groups.map((g) => g.join(', ')).join('\n');
-const parseGroups = (text: string) =>
-  text
-    .split('\n')
-    .map((line) => line.split(',').map((w) => w.trim()).filter(Boolean))
-    .filter((g) => g.length > 0);
-
 /** The search's synonym dictionary: saved as an operator setting, in effect on every instance within seconds. */
 function SynonymsForm({ groups, onSaved }: { groups: string[][]; onSaved: () => void }) {
   const [text, setText] = useState(() => groupsText(groups));
@@ -147,13 +132,13 @@ function SynonymsForm({ groups, onSaved }: { groups: string[][]; onSaved: () => 
   async function save(event: React.FormEvent) {
     event.preventDefault();
     const parsed = parseGroups(text);
-    const lonely = parsed.findIndex((g) => g.length < 2);
-    if (lonely >= 0) return void setError(`Строка ${lonely + 1}: в группе нужно хотя бы два слова через запятую`);
+    const problem = synonymsProblem(parsed);
+    if (problem) return void setError(problem);
     setError(null);
     setBusy(true);
     const res = await api.write('admin.settings.update', { body: { 'search.synonyms': parsed } });
     setBusy(false);
-    if (res.error) return void setError(Object.values(res.error.errors ?? {})[0]?.[0] ?? res.error.message);
+    if (res.error) return void setError(firstError(res.error));
     toast('Синонимы сохранены', { type: 'success' });
     onSaved();
   }

@@ -2,13 +2,15 @@ import { data as answer, useLoaderData, useRevalidator } from 'react-router';
 import type { Route } from './+types/admin-service-edit';
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
-import { pageMeta, pageNotFound } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
+import { pageNotFound } from '../lib/guards.ts';
 import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { ServiceForm, serviceToValues } from '../features/items/index.ts';
-import { ModerationPanel } from '../features/moderation/index.ts';
+import { ModerationPanel, ServicePreview } from '../features/moderation/index.ts';
 
-// /admin/services/{id}/edit: decide about a service and correct its fields (the state stays as it is).
+// /admin/services/{id}/edit: decide about a service, seeing it as the public does (read-only), and correct its
+// fields (the state stays as it is).
 
 // The document request checks the service exists (HTTP 404 otherwise, ADR 038); the page's data is the browser's.
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -54,6 +56,7 @@ export default function AdminServiceEditPage() {
         reason={service.status === 'rejected' || service.status === 'hidden' ? service.reject_reason : null}
         onDone={() => revalidator.revalidate()}
       />
+      <ServicePreview service={service} />
       {service.pending_edit && (
         <p className="items-notice" role="note">
           Продавец изменил опубликованную услугу. Ниже — новая версия; покупатели видят прежнюю, пока вы не одобрите

@@ -1,7 +1,7 @@
 import { useLoaderData } from 'react-router';
 import type { Route } from './+types/admin-services';
 import type { Service } from '#contract/catalog';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { loadQueue, ModerationQueue, type QueueRow, SERVICE_TABS } from '../features/moderation/index.ts';
 import { servicePrice } from '../features/items/index.ts';

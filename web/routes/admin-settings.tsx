@@ -1,6 +1,6 @@
 import { useRevalidator } from 'react-router';
 import type { Route } from './+types/admin-settings';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { SettingsForm } from '../features/admin/index.ts';
 import '../styles/payments.css';
 import '../styles/admin.css';

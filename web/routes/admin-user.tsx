@@ -4,19 +4,16 @@ import type { Route } from './+types/admin-user';
 import { api, type Sent } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
 import { formatDate, formatRelative } from '../lib/dates.ts';
-import { pageMeta, pageNotFound } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
+import { pageNotFound } from '../lib/guards.ts';
 import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
 import { Avatar } from '../components/ui/avatar.tsx';
 import { FormError, TextField, formValues } from '../components/ui/form.tsx';
-import { ROLE_LABELS, roleList } from '../features/admin/index.ts';
+import { accessText, adminToggle, ROLE_LABELS, roleList } from '../features/admin/index.ts';
+import { displayName } from '../lib/people.ts';
 import { ReviewItem } from '../features/reviews/index.ts';
-
-const ACTIONS: Record<string, string> = {
-  'user.block': 'Заблокирован',
-  'user.unblock': 'Разблокирован',
-  'user.grant_admin': 'Назначен администратором',
-  'user.revoke_admin': 'Снята роль администратора',
-};
+import { auditActionLabel } from '#contract/audit-constants';
+import type { AuditEntry } from '#contract/admin';
 
 // The document request checks the person exists (HTTP 404 otherwise, ADR 038); the page's data is the browser's.
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -45,14 +42,15 @@ export function HydrateFallback() {
 }
 
 export const meta: Route.MetaFunction = ({ matches, data }) =>
-  pageMeta(matches, data ? `${data.user.name} ${data.user.surname}`.trim() || data.user.user_name : 'Пользователь');
+  pageMeta(matches, data ? displayName(data.user) : 'Пользователь');
 
 export default function AdminUserPage() {
   const { user, audit, reviews, reviewsTotal } = useLoaderData<typeof clientLoader>();
   const revalidator = useRevalidator();
   const [errors, setErrors] = useState<Record<string, string[]>>();
   const [formError, setFormError] = useState<string | null>(null);
-  const fullName = `${user.name} ${user.surname}`.trim() || user.user_name;
+  const fullName = displayName(user);
+  const toggle = adminToggle(user.roles);
 
   async function send(change: Promise<Sent<unknown>>, success: string) {
     const { error } = await change;
@@ -90,7 +88,7 @@ export default function AdminUserPage() {
           <dt>Email</dt>
           <dd>{user.email_confirmed ? 'подтверждён' : 'не подтверждён'}</dd>
           <dt>Состояние</dt>
-          <dd>{user.blocked ? `заблокирован: ${user.block_reason ?? 'без причины'}` : 'активен'}</dd>
+          <dd>{accessText(user)}</dd>
         </dl>
       </div>
       <div className="card form">
@@ -116,14 +114,9 @@ export default function AdminUserPage() {
           <button
             type="button"
             className="btn btn--ghost"
-            onClick={() =>
-              send(
-                api.write('admin.users.setAdmin', { params: { id: user._id }, body: { admin: !user.roles.includes('admin') } }),
-                user.roles.includes('admin') ? 'Роль администратора снята' : 'Назначен администратором',
-              )
-            }
+            onClick={() => send(api.write('admin.users.setAdmin', { params: { id: user._id }, body: { admin: toggle.admin } }), toggle.done)}
           >
-            {user.roles.includes('admin') ? 'Снять роль администратора' : 'Сделать администратором'}
+            {toggle.label}
           </button>
         </div>
       </div>
@@ -154,21 +147,28 @@ export default function AdminUserPage() {
           </ul>
         )}
       </div>
-      <div className="card">
-        <h2 className="card__title">Журнал действий</h2>
-        {audit.length === 0 ? (
-          <p className="field__hint">Действий администраторов ещё не было.</p>
-        ) : (
-          <ul className="audit">
-            {audit.map((e) => (
-              <li key={e._id}>
-                <strong>{ACTIONS[e.action] ?? e.action}</strong>
-                {typeof e.details.reason === 'string' && <> — {e.details.reason}</>} <span className="field__hint">{formatRelative(e.created_at)}</span>
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
+      <UserAudit audit={audit} />
     </section>
+  );
+}
+
+/** What administrators did to the person, newest first, with the reasons they gave. */
+function UserAudit({ audit }: { audit: AuditEntry[] }) {
+  return (
+    <div className="card">
+      <h2 className="card__title">Журнал действий</h2>
+      {audit.length === 0 ? (
+        <p className="field__hint">Действий администраторов ещё не было.</p>
+      ) : (
+        <ul className="audit">
+          {audit.map((e) => (
+            <li key={e._id}>
+              <strong>{auditActionLabel(e.action)}</strong>
+              {typeof e.details.reason === 'string' && <> — {e.details.reason}</>} <span className="field__hint">{formatRelative(e.created_at)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }

@@ -4,21 +4,18 @@ import type { AdminUser } from '#contract/admin';
 import type { ApiOk } from '#contract/api';
 import { api } from '../lib/api.ts';
 import { formatDate } from '../lib/dates.ts';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { Avatar } from '../components/ui/avatar.tsx';
 import { SelectField, TextField } from '../components/ui/form.tsx';
-import { ROLE_LABELS, roleList } from '../features/admin/index.ts';
-
-const LIMIT = 20;
+import { pageLink, pagesOf, ROLE_LABELS, roleList, USER_STATE_OPTIONS, USERS_PAGE_SIZE, userState, usersQuery } from '../features/admin/index.ts';
 
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
-  const url = new URL(request.url);
-  const query = Object.fromEntries([...url.searchParams].filter(([, v]) => v !== ''));
-  const answer = await api.read('admin.users.list', { query: { ...query, limit: LIMIT } }, { fresh: true }).catch(
+  const { query, page } = usersQuery(new URL(request.url).searchParams);
+  const answer = await api.read('admin.users.list', { query: { ...query, limit: USERS_PAGE_SIZE } }, { fresh: true }).catch(
     (): ApiOk<AdminUser[]> => ({ status: 0, result: [], total: 0 }),
   );
-  return { users: answer.result, total: answer.total ?? 0, page: Number(query.page ?? 1) };
+  return { users: answer.result, total: answer.total ?? 0, page };
 }
 clientLoader.hydrate = true as const;
 
@@ -34,21 +31,15 @@ export function HydrateFallback() {
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Пользователи');
 
 function UserState({ user }: { user: AdminUser }) {
-  if (user.blocked) return <span className="badge badge--danger">Заблокирован</span>;
-  if (!user.email_confirmed) return <span className="badge badge--muted">Email не подтверждён</span>;
-  return <span className="badge">Активен</span>;
+  const { label, className } = userState(user);
+  return <span className={className}>{label}</span>;
 }
 
 export default function AdminUsersPage() {
   const { users, total, page } = useLoaderData<typeof clientLoader>();
   const [params] = useSearchParams();
   const navigation = useNavigation();
-  const pages = Math.max(1, Math.ceil(total / LIMIT));
-  const pageLink = (p: number) => {
-    const next = new URLSearchParams(params);
-    next.set('page', String(p));
-    return `?${next}`;
-  };
+  const pages = pagesOf(total);
 
   return (
     <section className="page">
@@ -67,11 +58,7 @@ export default function AdminUsersPage() {
           name="state"
           defaultValue={params.get('state') ?? ''}
           placeholder="Все"
-          options={[
-            { value: 'active', label: 'Активные' },
-            { value: 'blocked', label: 'Заблокированные' },
-            { value: 'unconfirmed', label: 'Без подтверждения' },
-          ]}
+          options={USER_STATE_OPTIONS}
         />
         <button type="submit" className="btn btn--primary" disabled={navigation.state !== 'idle'}>
           Найти
@@ -118,7 +105,7 @@ export default function AdminUsersPage() {
       {pages > 1 && (
         <nav className="pager" aria-label="Страницы">
           {page > 1 && (
-            <AppLink to={pageLink(page - 1)} className="btn btn--ghost">
+            <AppLink to={pageLink(params, page - 1)} className="btn btn--ghost">
               Назад
             </AppLink>
           )}
@@ -126,7 +113,7 @@ export default function AdminUsersPage() {
             {page} из {pages}
           </span>
           {page < pages && (
-            <AppLink to={pageLink(page + 1)} className="btn btn--ghost">
+            <AppLink to={pageLink(params, page + 1)} className="btn btn--ghost">
               Дальше
             </AppLink>
           )}

@@ -3,7 +3,7 @@ import { BadgeCheck, Briefcase, Wallet } from '../components/ui/icons.tsx';
 import type { Route } from './+types/become-seller';
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { useShell } from '../lib/use-shell.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 

@@ -1,7 +1,8 @@
 import { data as answer } from 'react-router';
 import type { Route } from './+types/blog';
 import { BLOG_LIMITS } from '#contract/blog';
-import { errorMeta, pageNotFound } from '../features/shell/index.ts';
+import { errorMeta } from '../lib/meta.ts';
+import { pageNotFound } from '../lib/guards.ts';
 import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
 import { seoMeta } from '../features/catalog/index.ts';
 import { BlogCardView, BlogPager } from '../features/blog/index.ts';

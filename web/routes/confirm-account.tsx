@@ -2,8 +2,10 @@ import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Route } from './+types/confirm-account';
 import { api } from '../lib/api.ts';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
+import { NextSteps } from '../features/auth/index.ts';
+import { useShell } from '../lib/use-shell.ts';
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Подтверждение email');
 
@@ -11,6 +13,7 @@ type State = { kind: 'pending' } | { kind: 'done'; message: string } | { kind: '
 
 export default function ConfirmAccountPage() {
   const [params] = useSearchParams();
+  const { user } = useShell();
   const token = params.get('token') ?? '';
   const [state, setState] = useState<State>(() =>
     token ? { kind: 'pending' } : { kind: 'failed', message: 'Ссылка недействительна или устарела' },
@@ -33,10 +36,7 @@ export default function ConfirmAccountPage() {
         {state.kind === 'done' && (
           <>
             <p className="form-success">{state.message}</p>
-            {/* A full load: the header and the guards see the confirmed account at once. */}
-            <a href="/" className="btn btn--primary btn--block">
-              На главную
-            </a>
+            <NextSteps user={user} />
           </>
         )}
         {state.kind === 'failed' && (

@@ -1,7 +1,7 @@
 import type { Route } from './+types/freelancers';
 import type { PublicUser } from '#contract/catalog';
 import { clientListing, ListingPage, listingSeo, loadListing } from '../features/catalog/index.ts';
-import { errorMeta } from '../features/shell/index.ts';
+import { errorMeta } from '../lib/meta.ts';
 
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   return loadListing<PublicUser>('freelancers', params.slug, request, context);

@@ -4,7 +4,7 @@ import type { Route } from './+types/login';
 import type { LoginBody } from '#contract/auth';
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { Checkbox, FormError, TextField, formValues } from '../components/ui/form.tsx';
 import { loginErrorText, signIn } from '../features/auth/index.ts';

@@ -1,5 +1,5 @@
 import type { Route } from './+types/not-found';
-import { errorMeta } from '../features/shell/index.ts';
+import { errorMeta } from '../lib/meta.ts';
 
 // Every unknown path: HTTP 404 with SPEC's screen (rendered by the layout's error boundary).
 export function loader(): never {

@@ -1,10 +1,13 @@
 import { data as answer } from 'react-router';
 import type { Route } from './+types/payment';
-import { errorMeta, pageMeta, pageNotFound, requireSignedIn } from '../features/shell/index.ts';
+import { errorMeta, pageMeta } from '../lib/meta.ts';
+import { pageNotFound, requireSignedIn } from '../lib/guards.ts';
 import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
 import { PayPanel } from '../features/payments/index.ts';
-import { rubles } from '#contract/payment-constants';
+import { OrderItems } from '../features/orders/index.ts';
+import { formatRubles } from '#contract/money-format';
 import '../styles/payments.css';
+import '../styles/order-items.css';
 
 // /payments/{orderId}: the order's customer pays it. Anyone else, and an unknown order, gets the 404 page.
 
@@ -35,7 +38,8 @@ export default function PaymentPage({ loaderData }: Route.ComponentProps) {
         <aside className="card pay-summary" aria-label="Заказ">
           <p className="pay-summary__title">{order.title}</p>
           <p className="muted">Исполнитель: {order.seller.name}</p>
-          <p className="pay-summary__price">{rubles(order.price)}</p>
+          <OrderItems order={order} className="pay-summary__items" />
+          <p className="pay-summary__price">{formatRubles(order.price)}</p>
         </aside>
         <PayPanel key={`${order.status}:${page.last_payment?.status ?? ''}`} page={page} returnedPayment={returned} />
       </div>

@@ -1,6 +1,7 @@
 import { useLoaderData } from 'react-router';
 import type { Route } from './+types/profile-bids';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
+import { LIVE_KINDS, useRevalidateOn } from '../lib/live-refresh.ts';
 import { loadMyBids, MyBids } from '../features/bids/index.ts';
 import '../styles/bids.css';
 
@@ -24,5 +25,7 @@ export function HydrateFallback() {
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Отклики');
 
 export default function ProfileBidsPage() {
+  // A new bid, or one's acceptance, shows here without a reload.
+  useRevalidateOn(LIVE_KINDS.bids);
   return <MyBids {...useLoaderData<typeof clientLoader>()} />;
 }

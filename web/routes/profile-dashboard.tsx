@@ -1,6 +1,6 @@
 import type { Route } from './+types/profile-dashboard';
 import { DASHBOARD_PERIODS, DEFAULT_DASHBOARD_PERIOD, type DashboardPeriod } from '#contract/dashboard';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { DashboardView, PeriodSwitch } from '../features/dashboard/index.ts';
 import '../styles/dashboard.css';
 

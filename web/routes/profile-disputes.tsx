@@ -1,6 +1,6 @@
 import { useSearchParams } from 'react-router';
 import type { Route } from './+types/profile-disputes';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { MyDisputes } from '../features/disputes/index.ts';
 import { MyAppeals } from '../features/appeals/index.ts';

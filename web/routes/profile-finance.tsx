@@ -3,8 +3,9 @@ import { useRevalidator } from 'react-router';
 import type { Route } from './+types/profile-finance';
 import type { FinanceEntry } from '#contract/payments';
 import { api } from '../lib/api.ts';
+import { LIVE_KINDS, useRevalidateOn } from '../lib/live-refresh.ts';
 import { useShell } from '../lib/use-shell.ts';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { Balances, EntriesTable, WithdrawForm } from '../features/payments/index.ts';
 import '../styles/payments.css';
 
@@ -26,6 +27,8 @@ export default function FinancePage({ loaderData }: Route.ComponentProps) {
   const { balance, entries, next, failed } = loaderData;
   const { user } = useShell();
   const revalidator = useRevalidator();
+  // An order paid, completed or refunded, a withdrawal decided: the balances and movements change here at once.
+  useRevalidateOn(LIVE_KINDS.finance);
   const [more, setMore] = useState<{ entries: FinanceEntry[]; next: string | null; after: string | null }>({ entries: [], next: null, after: null });
   // Pages read with "Показать ещё" belong to the first page they followed: a revalidation starts over.
   const extra = more.after === next ? more : { entries: [], next: null, after: next };

@@ -2,16 +2,17 @@ import { useNavigate, useSearchParams } from 'react-router';
 import type { Route } from './+types/profile-items-create';
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { useShell, type RootData } from '../lib/use-shell.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
-import { ConfirmEmailNotice, ProjectForm, ServiceForm, SwitchRoleButton } from '../features/items/index.ts';
+import { ConfirmEmailNotice, emptyProjectValues, ProjectForm, ServiceForm, SwitchRoleButton } from '../features/items/index.ts';
 // The item forms and the owner's list: linked on these pages only (ADR 024).
 import '../styles/items.css';
 
 // /profile/items/create: a seller creates a service, a customer a project (by the active role). ?kind=service or
-// ?kind=project asks for one explicitly; when it does not match the role, the page offers to switch.
+// ?kind=project asks for one explicitly; when it does not match the role, the page offers to switch. ?title= fills
+// a project's title (a search that found nothing offers «Разместите проект» with its words, issue 25).
 
 /** What the page creates: the asked kind, else the active role's. */
 function kindOf(asked: string | null, seller: boolean): 'service' | 'project' {
@@ -73,6 +74,7 @@ export default function CreateItemPage() {
             />
           ) : (
             <ProjectForm
+              initial={params.get('title') ? { ...emptyProjectValues(), title: params.get('title')! } : undefined}
               submitLabel="Опубликовать"
               onSubmit={(body) => api.write('projects.create', { body })}
               onSaved={() => {

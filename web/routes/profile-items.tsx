@@ -5,8 +5,9 @@ import type { Route } from './+types/profile-items';
 import type { Project, Service } from '#contract/catalog';
 import { LISTING_MAX_LIMIT } from '#contract/catalog-constants';
 import { api } from '../lib/api.ts';
+import { LIVE_KINDS, useRevalidateOn } from '../lib/live-refresh.ts';
 import { toast } from '../lib/toast-store.ts';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { useShell } from '../lib/use-shell.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { ConfirmEmailNotice, type ItemKind, MyItems, SwitchRoleButton } from '../features/items/index.ts';
@@ -87,6 +88,8 @@ export default function ProfileItemsPage() {
   const data = useLoaderData<typeof clientLoader>();
   const { user } = useShell();
   const revalidator = useRevalidator();
+  // A moderation decision or a new bid shows here without a reload.
+  useRevalidateOn(LIVE_KINDS.items);
   const service = data.kind === 'service';
   // Further pages of projects, until the list is loaded again.
   const [more, setMore] = useState({ base: data.projects, items: [] as Project[], next: data.next, loading: false });

@@ -1,26 +1,30 @@
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { ArrowLeft, Trash2 } from '../components/ui/icons.tsx';
 import type { Route } from './+types/profile-messages';
 import type { SentMessage } from '#contract/chat';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { useShell } from '../lib/use-shell.ts';
-import { Avatar } from '../components/ui/avatar.tsx';
-import { ConfirmDialog } from '../features/items/index.ts';
+import { ConfirmDialog } from '../components/ui/dialog.tsx';
 import { api } from '../lib/api.ts';
 import { useSocketTransport } from '../lib/socket.ts';
 import { toast } from '../lib/toast-store.ts';
 import {
+  aboutService,
+  ChatHead,
   ChatList,
+  ChatServiceCard,
   chatStore,
   type ChatTab,
+  ChatTabs,
   Composer,
+  conversationHead,
   findChat,
-  fullName,
   MessageLog,
-  OnlineDot,
+  messageTarget,
+  type Pending,
+  pendingFromAddress,
   respondentOf,
-  type Target,
+  tabFromAddress,
   useChatLive,
   useChatState,
 } from '../features/chat/index.ts';
@@ -29,6 +33,7 @@ import { OrderCard } from '../features/orders/index.ts';
 import '../styles/chat.css';
 import '../styles/items.css';
 import '../styles/orders.css';
+import '../styles/order-items.css';
 import '../styles/reviews.css';
 
 // /profile/messages (SPEC §4 "Messages and chats"): the two chat lists, the open conversation and its composer,
@@ -36,26 +41,6 @@ import '../styles/reviews.css';
 // message, creates) the direct chat with that person.
 
 export const meta: Route.MetaFunction = ({ matches }) => [...pageMeta(matches, 'Сообщения'), { name: 'robots', content: 'noindex' }];
-
-const TABS: readonly { tab: ChatTab; label: string }[] = [
-  { tab: 'chats', label: 'Чаты' },
-  { tab: 'orders', label: 'Заказы' },
-];
-
-interface Person {
-  _id: string;
-  name: string;
-  surname: string;
-  user_name: string;
-  avatar: string | null;
-  online_status: boolean;
-}
-
-interface Pending {
-  to: string;
-  service?: string;
-  person?: Person | null;
-}
 
 /** How long a lost connection may last before the page says so (a page's first connect takes a moment). */
 const LOST_AFTER_MS = 3_000;
@@ -80,22 +65,13 @@ function ConnectionLost({ transport }: { transport: string }) {
   );
 }
 
-export default function MessagesPage() {
-  const { user } = useShell();
-  const transport = useSocketTransport();
-  const s = useChatState();
-  const me = user?._id ?? null;
-  const [params] = useSearchParams();
-  const [tab, setTab] = useState<ChatTab>(params.get('tab') === 'orders' ? 'orders' : 'chats');
-  const [pending, setPending] = useState<Pending | null>(() => {
-    const to = params.get('to');
-    return to ? { to, service: params.get('service') ?? undefined } : null;
-  });
-  const [confirming, setConfirming] = useState(false);
-  const [deleting, setDeleting] = useState(false);
+type SetPending = React.Dispatch<React.SetStateAction<Pending | null>>;
 
-  useChatLive();
-
+/**
+ * Loads both lists and opens the chat the address names (?chat=, or the direct chat with ?to= once it is listed);
+ * leaving the page closes the chat, so nothing is marked seen behind the person's back.
+ */
+function useChatLists(me: string | null, setPending: SetPending) {
   useEffect(() => {
     const query = new URLSearchParams(window.location.search);
     const to = query.get('to');
@@ -110,12 +86,12 @@ export default function MessagesPage() {
     void chatStore.loadList('orders');
     const chat = query.get('chat');
     if (chat) void chatStore.open(chat);
-    // Leaving the page closes the chat: nothing is marked seen behind the person's back.
     return () => void chatStore.open(null);
-  }, [me]);
+  }, [me, setPending]);
+}
 
-  // The deep link: the person's name for the empty conversation, or their chat once it is known.
-  const pendingTo = pending?.to;
+/** The deep link: the person's name for the empty conversation (null when there is no such person). */
+function useLinkedPerson(pendingTo: string | undefined, setPending: SetPending) {
   useEffect(() => {
     if (!pendingTo) return;
     let live = true;
@@ -124,11 +100,27 @@ export default function MessagesPage() {
       () => live && setPending((p) => (p && p.to === pendingTo ? { ...p, person: null } : p)),
     );
     return () => void (live = false);
-  }, [pendingTo]);
+  }, [pendingTo, setPending]);
+}
+
+export default function MessagesPage() {
+  const { user } = useShell();
+  const transport = useSocketTransport();
+  const s = useChatState();
+  const me = user?._id ?? null;
+  const [params] = useSearchParams();
+  const [tab, setTab] = useState<ChatTab>(() => tabFromAddress(params));
+  const [pending, setPending] = useState<Pending | null>(() => pendingFromAddress(params));
+  const [confirming, setConfirming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+
+  useChatLive();
+
+  useChatLists(me, setPending);
+  useLinkedPerson(pending?.to, setPending);
 
   const active = findChat(s, s.activeId);
   const other = active ? respondentOf(active, me) : undefined;
-  const otherOnline = other ? (s.online[other._id] ?? other.online_status) : false;
   const showConversation = !!s.activeId || !!pending;
   // On a phone an open conversation fills the screen under the header, its message box in view (issue 15, 2).
   const chatBox = useRef<HTMLDivElement>(null);
@@ -160,15 +152,9 @@ export default function MessagesPage() {
     toast(ok ? 'Чат удалён' : 'Не удалось удалить чат', ok ? { type: 'success' } : undefined);
   }
 
-  const target: Target | null = s.activeId
-    ? { chat_id: s.activeId }
-    : pending
-      ? { recipient: pending.to, ...(pending.service ? { service_id: pending.service } : {}) }
-      : null;
-
-  const headerPerson = other ?? pending?.person ?? undefined;
-  const headerName = headerPerson ? fullName(headerPerson) : pending && pending.person === null ? 'Пользователь не найден' : active ? 'Чат' : '';
-  const headerOnline = other ? otherOnline : pending?.person ? (s.online[pending.person._id] ?? pending.person.online_status) : false;
+  const target = messageTarget(s.activeId, pending);
+  const service = aboutService(pending, active, s.messages);
+  const head = conversationHead({ active, other, pending, online: s.online });
 
   return (
     <section className="page chat-page" data-transport={transport}>
@@ -178,26 +164,7 @@ export default function MessagesPage() {
       </div>
       <div className={`chat${showConversation ? ' chat--open' : ''}`} ref={chatBox}>
         <div className="chat__aside">
-          <div className="chat-tabs" role="tablist" aria-label="Списки чатов">
-            {TABS.map((t) => {
-              const unseen = s.lists[t.tab].reduce((n, c) => n + c.unseen_messages, 0);
-              return (
-                <button
-                  key={t.tab}
-                  type="button"
-                  role="tab"
-                  id={`chat-tab-${t.tab}`}
-                  aria-selected={tab === t.tab}
-                  aria-controls="chat-tabpanel"
-                  className="chat-tabs__tab"
-                  onClick={() => setTab(t.tab)}
-                >
-                  {t.label}
-                  {unseen > 0 && <span className="tabs__count">{unseen}</span>}
-                </button>
-              );
-            })}
-          </div>
+          <ChatTabs tab={tab} lists={s.lists} onTab={setTab} />
           <div id="chat-tabpanel" role="tabpanel" aria-labelledby={`chat-tab-${tab}`} className="chat__list">
             <ChatList
               tab={tab}
@@ -216,37 +183,18 @@ export default function MessagesPage() {
         <div className="chat__main">
           {showConversation && target ? (
             <>
-              <div className="chat-head">
-                <button
-                  type="button"
-                  className="btn btn--quiet chat-head__back"
-                  onClick={() => {
-                    setPending(null);
-                    void chatStore.open(null);
-                  }}
-                >
-                  <ArrowLeft size={18} aria-hidden />
-                  <span className="visually-hidden">Назад к списку чатов</span>
-                </button>
-                <Avatar name={headerName || '?'} src={headerPerson?.avatar} size={40} />
-                <div className="chat-head__who">
-                  <h2 className="chat-head__name">{headerName}</h2>
-                  <span className="chat-head__status" data-testid="chat-online">
-                    <OnlineDot online={headerOnline} />
-                    <span aria-hidden>{headerOnline ? 'в сети' : 'не в сети'}</span>
-                  </span>
-                </div>
-                {active?.kind === 'direct' && (
-                  <button
-                    type="button"
-                    className="btn btn--ghost btn--sm chat-head__delete"
-                    aria-label="Удалить чат"
-                    onClick={() => setConfirming(true)}
-                  >
-                    <Trash2 size={16} aria-hidden /> <span className="chat-head__delete-label">Удалить чат</span>
-                  </button>
-                )}
-              </div>
+              <ChatHead
+                name={head.name}
+                avatar={head.person?.avatar}
+                online={head.online}
+                deletable={active?.kind === 'direct'}
+                onBack={() => {
+                  setPending(null);
+                  void chatStore.open(null);
+                }}
+                onDelete={() => setConfirming(true)}
+              />
+              {service && <ChatServiceCard key={`service-${service}`} id={service} />}
               {active?.kind === 'order' && active.order && <OrderCard key={`order-${active._id}`} orderId={active.order._id} chatId={active._id} />}
               <MessageLog
                 // Keys apart from the composer's and the order card's: siblings with one key confuse React (the log

@@ -1,5 +1,5 @@
 import type { Route } from './+types/profile-notifications';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { NotificationsList, type NotificationsPageData } from '../features/notifications/index.ts';
 import '../styles/notifications.css';
 

@@ -4,12 +4,13 @@ import type { Route } from './+types/profile-orders';
 import type { Order } from '#contract/orders';
 import { api } from '../lib/api.ts';
 import { onSocketEvent } from '../lib/socket.ts';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { ORDER_TABS, OrdersList, type OrdersRole, type OrderTab } from '../features/orders/index.ts';
 // The order pages' stylesheet (ADR 024).
 import '../styles/items.css';
 import '../styles/orders.css';
+import '../styles/order-items.css';
 import { ShowMore } from '../components/ui/show-more.tsx';
 
 // /profile/orders: the person's orders by state, as the customer (buying) or the seller (selling). The side follows

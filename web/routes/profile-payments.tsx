@@ -1,5 +1,5 @@
 import type { Route } from './+types/profile-payments';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { PaymentsTable, WithdrawalsTable } from '../features/payments/index.ts';
 import '../styles/payments.css';
 

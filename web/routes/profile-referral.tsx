@@ -1,6 +1,6 @@
 import type { Route } from './+types/profile-referral';
 import { useShell } from '../lib/use-shell.ts';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { ReferralView, referralLink } from '../features/dashboard/index.ts';
 import '../styles/dashboard.css';
 

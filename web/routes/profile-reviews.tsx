@@ -4,7 +4,7 @@ import type { Route } from './+types/profile-reviews';
 import type { PendingReview, Review } from '#contract/reviews';
 import { api } from '../lib/api.ts';
 import { formatDate } from '../lib/dates.ts';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { AnswerForm, personName, ReviewForm, ReviewItem } from '../features/reviews/index.ts';
 // The reviews pages' stylesheet (ADR 024).

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useRevalidator } from 'react-router';
 import type { Route } from './+types/profile-saved';
 import type { Project, PublicUser, ServiceCard } from '#contract/catalog';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { useShell } from '../lib/use-shell.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { FreelancerCardView, ProjectCardView, ServiceCardView } from '../features/catalog/index.ts';

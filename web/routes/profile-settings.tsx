@@ -6,7 +6,8 @@ import { NOTIFICATION_KINDS, type ChangeEmailBody, type ChangePasswordBody } fro
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
 import { renewToken } from '../lib/token.ts';
-import { logout, pageMeta } from '../features/shell/index.ts';
+import { logout } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { useShell } from '../lib/use-shell.ts';
 import { currencyStore } from '../lib/currency-store.ts';
 import { AvatarEditor, useLookups } from '../features/settings/index.ts';

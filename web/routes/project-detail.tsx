@@ -3,7 +3,8 @@ import { data as answer, redirect } from 'react-router';
 import { CalendarClock, Eye, FileText, Flag, MessageSquareText } from '../components/ui/icons.tsx';
 import type { Route } from './+types/project-detail';
 import type { Project } from '#contract/catalog';
-import { errorMeta, pageNotFound } from '../features/shell/index.ts';
+import { errorMeta } from '../lib/meta.ts';
+import { pageNotFound } from '../lib/guards.ts';
 import { useShell } from '../lib/use-shell.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { Breadcrumbs } from '../components/ui/breadcrumbs.tsx';
@@ -23,7 +24,7 @@ import {
   PersonCard,
   seoMeta,
 } from '../features/catalog/index.ts';
-import { loginPath } from '../features/auth/index.ts';
+import { loginPath } from '../lib/safe-target.ts';
 import { ProjectBids } from '../features/bids/index.ts';
 import { trimEnd } from '#contract/text';
 

@@ -1,7 +1,7 @@
 import type { Route } from './+types/projects';
 import type { Project } from '#contract/catalog';
 import { clientListing, ListingPage, listingSeo, loadListing } from '../features/catalog/index.ts';
-import { errorMeta } from '../features/shell/index.ts';
+import { errorMeta } from '../lib/meta.ts';
 
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   return loadListing<Project>('projects', params.slug, request, context);
@@ -21,6 +21,7 @@ export default function ProjectsPage({ loaderData }: Route.ComponentProps) {
       data={loaderData}
       title="Биржа проектов"
       crumb="Биржа проектов"
+      postProject="Нужен исполнитель? Опишите задачу и бюджет — фрилансеры сами пришлют отклики с ценой и сроком."
       empty={{
         text: 'Здесь появятся проекты заказчиков. Нужна работа? Опишите задачу — фрилансеры откликнутся сами.',
         action: { to: '/profile/items/create', label: 'Разместить проект' },

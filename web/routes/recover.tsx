@@ -3,7 +3,7 @@ import { useSearchParams } from 'react-router';
 import type { Route } from './+types/recover';
 import type { RecoverBody, ResetBody } from '#contract/auth';
 import { api } from '../lib/api.ts';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { FormError, TextField, formValues } from '../components/ui/form.tsx';
 

@@ -3,7 +3,7 @@ import { useSearchParams } from 'react-router';
 import type { Route } from './+types/reg';
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { FormError, TextField, formValues } from '../components/ui/form.tsx';
 import { BotCheck, registerErrorText, registerFieldErrors, signIn, storedReferralCode } from '../features/auth/index.ts';

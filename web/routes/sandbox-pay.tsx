@@ -1,6 +1,7 @@
 import { data as answer } from 'react-router';
 import type { Route } from './+types/sandbox-pay';
-import { pageMeta, pageNotFound } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
+import { pageNotFound } from '../lib/guards.ts';
 import { SandboxPage } from '../features/payments/index.ts';
 import '../styles/payments.css';
 

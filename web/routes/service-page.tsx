@@ -17,15 +17,14 @@ import {
   FORMS,
   Gallery,
   JsonLd,
-  messagesPath,
   PersonCard,
   Rating,
   revisionsText,
   ServiceCardView,
   serviceLd,
-  userPath,
 } from '../features/catalog/index.ts';
-import { loginPath } from '../features/auth/index.ts';
+import { messagesPath, userPath } from '../lib/people.ts';
+import { loginPath } from '../lib/safe-target.ts';
 import { trimEnd } from '#contract/text';
 
 // A service's page (web/routes/service-detail.tsx renders it through deferred(): a guest's first page keeps the
@@ -92,6 +91,59 @@ function OrderBox({ service, own, path }: { service: Service; own: boolean; path
   );
 }
 
+function PackagesSection({ packages }: { packages: Service['packages'] }) {
+  return (
+    <section className="detail__section">
+      <h2>Пакеты</h2>
+      <table className="table svc-packages">
+        <thead>
+          <tr>
+            <th scope="col">Пакет</th>
+            <th scope="col">Цена</th>
+            <th scope="col">Срок</th>
+            <th scope="col">Правки</th>
+            <th scope="col">Что входит</th>
+          </tr>
+        </thead>
+        <tbody>
+          {packages.map((p) => (
+            <tr key={p.kind}>
+              <th scope="row" className="svc-packages__name">
+                {PACKAGE_TITLES[p.kind]}
+              </th>
+              <td data-label="Цена">
+                <Price kopecks={p.price} />
+              </td>
+              <td data-label="Срок">{daysText(p.days)}</td>
+              <td data-label="Правки">{revisionsText(p.revisions)}</td>
+              <td data-label="Что входит" className="svc-packages__text">
+                {p.description}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function ExtrasSection({ extras }: { extras: Service['extras'] }) {
+  return (
+    <section className="detail__section">
+      <h2>Дополнительные опции</h2>
+      <ul className="svc-extras">
+        {extras.map((e, i) => (
+          <li key={i}>
+            <span className="svc-extras__title">{e.title}</span>
+            {e.days > 0 && <span className="svc-extras__days">+{daysText(e.days)}</span>}
+            <Price kopecks={e.price} prefix="+" className="svc-extras__price" />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export function ServicePage({ data }: { data: Route.ComponentProps['loaderData'] }) {
   const { service, own, others, reviews, path, category } = data;
   const { catalogue, config } = useShell();
@@ -137,53 +189,8 @@ export function ServicePage({ data }: { data: Route.ComponentProps['loaderData']
               ))}
             </div>
           </section>
-          {service.packages.length > 0 && (
-            <section className="detail__section">
-              <h2>Пакеты</h2>
-              <table className="table svc-packages">
-                <thead>
-                  <tr>
-                    <th scope="col">Пакет</th>
-                    <th scope="col">Цена</th>
-                    <th scope="col">Срок</th>
-                    <th scope="col">Правки</th>
-                    <th scope="col">Что входит</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {service.packages.map((p) => (
-                    <tr key={p.kind}>
-                      <th scope="row" className="svc-packages__name">
-                        {PACKAGE_TITLES[p.kind]}
-                      </th>
-                      <td data-label="Цена">
-                        <Price kopecks={p.price} />
-                      </td>
-                      <td data-label="Срок">{daysText(p.days)}</td>
-                      <td data-label="Правки">{revisionsText(p.revisions)}</td>
-                      <td data-label="Что входит" className="svc-packages__text">
-                        {p.description}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </section>
-          )}
-          {service.extras.length > 0 && (
-            <section className="detail__section">
-              <h2>Дополнительные опции</h2>
-              <ul className="svc-extras">
-                {service.extras.map((e, i) => (
-                  <li key={i}>
-                    <span className="svc-extras__title">{e.title}</span>
-                    {e.days > 0 && <span className="svc-extras__days">+{daysText(e.days)}</span>}
-                    <Price kopecks={e.price} prefix="+" className="svc-extras__price" />
-                  </li>
-                ))}
-              </ul>
-            </section>
-          )}
+          {service.packages.length > 0 && <PackagesSection packages={service.packages} />}
+          {service.extras.length > 0 && <ExtrasSection extras={service.extras} />}
           {service.tags.length > 0 && (
             <section className="detail__section">
               <h2>Теги</h2>

@@ -1,7 +1,7 @@
 import { useLoaderData } from 'react-router';
 import type { Route } from './+types/static-page';
 import { staticPages, type StaticPageSlug, StaticPageView } from '../features/static-pages/index.ts';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 
 const slugOf = (routeId: string) => routeId.replace('static-', '') as StaticPageSlug;
 

@@ -1,10 +1,11 @@
 import { redirect, useLoaderData } from 'react-router';
 import type { Route } from './+types/test';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { useSocketTransport } from '../lib/socket.ts';
 import { useShell } from '../lib/use-shell.ts';
 import { useCurrency } from '../lib/currency-store.ts';
 import { ratesReady } from '../lib/currency.ts';
+import { formatRubles } from '#contract/money-format';
 
 // SPEC §2: /test exists only with the public development flag; otherwise it redirects to /.
 export function loader({ context }: Route.LoaderArgs) {
@@ -32,7 +33,11 @@ export default function TestPage() {
         <dt>Валюта</dt>
         <dd>{currency}</dd>
         <dt>Курсы</dt>
-        <dd>{ratesReady(rates) ? `USDT ${rates.USDT} руб., BTC ${rates.BTC} руб.` : 'нет данных'}</dd>
+        <dd>
+          {ratesReady(rates)
+            ? `USDT ${formatRubles(Math.round(rates.USDT * 100))}, BTC ${formatRubles(Math.round(rates.BTC * 100))}`
+            : 'нет данных'}
+        </dd>
       </dl>
     </section>
   );

@@ -1,5 +1,5 @@
 import type { Route } from './+types/unsubscribe';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { Unsubscribe, type UnsubscribeData } from '../features/notifications/index.ts';
 
 // /unsubscribe?token=… (ADR 030): the link of a letter. It asks before switching the letters off, so a mail

@@ -1,7 +1,8 @@
 import { data as answer } from 'react-router';
 import { CalendarDays, Flag, MapPin, MessageCircle, Settings } from '../components/ui/icons.tsx';
 import type { Route } from './+types/user-profile';
-import { errorMeta, pageNotFound } from '../features/shell/index.ts';
+import { errorMeta } from '../lib/meta.ts';
+import { pageNotFound } from '../lib/guards.ts';
 import { useShell } from '../lib/use-shell.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { Avatar } from '../components/ui/avatar.tsx';
@@ -12,19 +13,19 @@ import {
   absoluteUrl,
   breadcrumbLd,
   count,
-  displayName,
   excerpt,
   FORMS,
   isUuid,
   JsonLd,
   LevelBadge,
-  messagesPath,
   OnlineStatus,
+  ordersDoneText,
   Rating,
   seoMeta,
   ServiceCardView,
 } from '../features/catalog/index.ts';
-import { loginPath } from '../features/auth/index.ts';
+import { displayName, messagesPath } from '../lib/people.ts';
+import { loginPath } from '../lib/safe-target.ts';
 import { ReviewsSection, type ReviewsPage } from '../features/reviews/index.ts';
 import { SELLER_LEVEL_TITLES } from '#contract/catalog-constants';
 import { trimEnd } from '#contract/text';
@@ -93,7 +94,7 @@ export default function UserProfilePage({ loaderData }: Route.ComponentProps) {
           <div className="user-head__facts">
             <LevelBadge level={person.level} />
             <Rating rating={person.rating} reviews={person.reviews_count} />
-            <span>{count(person.orders_count, FORMS.orders)} выполнено</span>
+            <span>{ordersDoneText(person.orders_count)}</span>
           </div>
           <ul className="user-head__meta">
             {place && (

@@ -3,9 +3,10 @@ import { MailCheck } from '../components/ui/icons.tsx';
 import type { Route } from './+types/verify';
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
-import { pageMeta } from '../features/shell/index.ts';
+import { pageMeta } from '../lib/meta.ts';
 import { useShell } from '../lib/use-shell.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
+import { NextSteps } from '../features/auth/index.ts';
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Подтверждение аккаунта');
 
@@ -29,9 +30,7 @@ export default function VerifyPage() {
         {user.email_confirmed ? (
           <>
             <p className="form-success">Email {user.email} подтверждён. Вам доступны все возможности площадки.</p>
-            <AppLink to="/" className="btn btn--primary btn--block">
-              Перейти к услугам
-            </AppLink>
+            <NextSteps user={user} />
           </>
         ) : (
           <>

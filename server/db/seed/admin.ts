@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { users } from '../schema/users.ts';
+import { users } from '../../modules/users/schema.ts';
 import { buildUser } from '../factories.ts';
 
 /** The bootstrap admin from ADMIN_EMAIL / ADMIN_PASSWORD: created once, given the admin role if it exists. */

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import type { Db } from '../client.ts';
-import { blogPosts } from '../schema/blog.ts';
-import type { UserRow } from '../schema/users.ts';
+import { blogPosts } from '../../modules/blog/schema.ts';
+import type { UserRow } from '../../modules/users/schema.ts';
 import type { FileService } from '../../modules/files/index.ts';
 import { renderMarkdown } from '../../modules/blog/index.ts';
 
@@ -114,7 +114,7 @@ export async function seedDemoBlog(db: Db, uploads: FileService, admin: UserRow,
       title: post.title,
       description: post.description,
       body: post.body,
-      html: renderMarkdown(post.body),
+      html: await renderMarkdown(post.body),
       cover,
       status: publishedAt ? 'published' : 'draft',
       publishedAt,

@@ -1,8 +1,8 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import type { Services } from '../../app.ts';
-import { users } from '../schema/users.ts';
-import { services } from '../schema/catalog.ts';
+import { users } from '../../modules/users/schema.ts';
+import { services } from '../../modules/services/schema.ts';
 import type { DemoAccount } from './demo.ts';
 
 type Demo = Pick<Services, 'orders' | 'payments' | 'disputes'>;

@@ -1,11 +1,12 @@
 import { and, desc, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { users } from '../schema/users.ts';
-import { projects } from '../schema/catalog.ts';
-import { bids } from '../schema/money.ts';
-import { notifications } from '../schema/notifications.ts';
+import { users } from '../../modules/users/schema.ts';
+import { projects } from '../../modules/projects/schema.ts';
+import { bids } from '../../modules/bids/schema.ts';
+import { notifications } from '../../modules/notifications/schema.ts';
 import { LETTER_KINDS } from '../../platform/letters/index.ts';
 import type { DemoAccount } from './demo.ts';
+import { formatRubles } from '#contract/money-format';
 import { displayName } from '../../lib/text.ts';
 
 /** How many of each demo person's notifications stay unread. */
@@ -50,7 +51,7 @@ export async function seedDemoNotifications(db: Db, accounts: Pick<DemoAccount, 
         ...notice({
           title: project.title,
           seller: displayName(seller),
-          price: `${(bid.price / 100).toLocaleString('ru-RU')} ₽`,
+          price: formatRubles(bid.price),
           days: String(bid.days),
         }),
         createdAt: bid.createdAt,

@@ -1,13 +1,13 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import type { Services } from '../../app.ts';
-import { users, type UserRow } from '../schema/users.ts';
-import { services } from '../schema/catalog.ts';
+import { users, type UserRow } from '../../modules/users/schema.ts';
+import { services } from '../../modules/services/schema.ts';
 import { systemActor } from '../../platform/actor.ts';
 import { postTransfer } from '../../modules/ledger/index.ts';
 import { createProject } from '../catalog-factories.ts';
 import { createUser } from '../factories.ts';
-import { serviceViewsDaily } from '../schema/stats.ts';
+import { serviceViewsDaily } from '../../modules/services/schema.ts';
 import { TURNSTILE_DUMMY_TOKEN } from '../../lib/turnstile.ts';
 import { dayOf, daysUpTo } from '../../../contract/dashboard.ts';
 import type { DemoAccount } from './demo.ts';
@@ -114,7 +114,7 @@ export async function seedDemoOrders(money: Money, db: Db, accounts: Pick<DemoAc
     { price: 900_000, days: 6, comment: 'Сделаю презентацию по вашим текстам: структура, инфографика, графики из ваших таблиц. Первые слайды покажу через два дня.' },
     '127.0.0.1',
   );
-  const fromBid = await money.bids.accept(customer, bid._id);
+  const fromBid = await money.bids.accept(customer, bid._id, { price: bid.price, days: bid.days });
   await pay(fromBid.order_id);
 
   // The demo seller withdraws part of the completed order's payment: a request for the admin.

@@ -1,10 +1,10 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import type { Services } from '../../app.ts';
-import { users, type UserRow } from '../schema/users.ts';
-import { services } from '../schema/catalog.ts';
-import { orders } from '../schema/money.ts';
-import { reviews } from '../schema/reviews.ts';
+import { users, type UserRow } from '../../modules/users/schema.ts';
+import { services } from '../../modules/services/schema.ts';
+import { orders } from '../../modules/orders/schema.ts';
+import { reviews } from '../../modules/reviews/schema.ts';
 import { systemActor } from '../../platform/actor.ts';
 import { postTransfer } from '../../modules/ledger/index.ts';
 import type { DemoAccount } from './demo.ts';

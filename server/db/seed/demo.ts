@@ -5,17 +5,21 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { FileService } from '../../modules/files/index.ts';
+import { FILE_USES } from '../../file-uses.ts';
 import type { LocalStorage } from '../../lib/storage.ts';
-import { users } from '../schema/users.ts';
-import { favorites, projects, searchQueries, services } from '../schema/catalog.ts';
-import { recentViews } from '../schema/stats.ts';
-import { bids } from '../schema/money.ts';
-import { settings } from '../schema/system.ts';
+import { users } from '../../modules/users/schema.ts';
+import { favorites } from '../../modules/favorites/schema.ts';
+import { projects } from '../../modules/projects/schema.ts';
+import { searchQueries } from '../../modules/search/schema.ts';
+import { services } from '../../modules/services/schema.ts';
+import { recentViews } from '../../modules/services/schema.ts';
+import { bids } from '../../modules/bids/schema.ts';
+import { settings } from '../../platform/schema.ts';
 import { createUser } from '../factories.ts';
 import { DEMO_POSTS, seedDemoBlog } from './demo-blog.ts';
 import { createProject, createService } from '../catalog-factories.ts';
 import { projectRoot } from '../../paths.ts';
-import type { UserRow } from '../schema/users.ts';
+import type { UserRow } from '../../modules/users/schema.ts';
 
 export interface DemoAccount {
   email: string;
@@ -154,7 +158,7 @@ export async function seedDemo(db: Db, storage: LocalStorage, passwordOf: () => 
   // A missing picture fails before anything is written: a half-seeded database would never be seeded again.
   await Promise.all([...DEMO_SERVICES.flatMap(([, , , , , , , covers]) => covers), ...DEMO_POSTS.map((p) => p.cover)].map((name) => access(demoCoverPath(name))));
   // Their variants are queued by the app once it runs (FileService.makeAllVariants).
-  const uploads = new FileService(db, storage, { makeVariants: false });
+  const uploads = new FileService(db, storage, { uses: FILE_USES, makeVariants: false });
   const accounts = DEMO_ACCOUNTS.map((a) => ({ ...a, password }));
   const [seller, customer, admin] = accounts as [DemoAccount, DemoAccount, DemoAccount];
 

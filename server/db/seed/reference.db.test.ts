@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/database.ts';
-import { categories } from '../schema/lookups.ts';
-import { settings } from '../schema/system.ts';
+import { categories } from '../../modules/lookups/schema.ts';
+import { settings } from '../../platform/schema.ts';
 import { categories as refCategories } from '../reference/categories.ts';
 import { REFERENCE_VERSION_KEY, referenceVersion, seedReference } from './reference.ts';
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { categories, cities, countries, subCategories, tags } from '../schema/lookups.ts';
-import { settings } from '../schema/system.ts';
+import { categories, cities, countries, subCategories, tags } from '../../modules/lookups/schema.ts';
+import { settings } from '../../platform/schema.ts';
 import { categories as refCategories } from '../reference/categories.ts';
 import { cities as refCities } from '../reference/cities.ts';
 import { countries as refCountries } from '../reference/countries.ts';

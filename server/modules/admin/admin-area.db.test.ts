@@ -5,8 +5,9 @@ import { buildApp } from '../../app.ts';
 import { createTestApp, signedInPerson, testEnv, type Person } from '../../test/app.ts';
 import { call, sleep } from '../../test/api.ts';
 import { serviceUrl } from '../../test/services.ts';
-import { auditLog } from '../../db/schema/auth.ts';
-import { routeRules, settings as settingsTable } from '../../db/schema/system.ts';
+import { auditLog } from '../../platform/schema.ts';
+import { routeRules } from '../route-rules/schema.ts';
+import { settings as settingsTable } from '../../platform/schema.ts';
 import { createService } from '../../db/catalog-factories.ts';
 import { payOrderForTest } from '../orders/testing.ts';
 import { dayOf } from '#contract/dashboard';
@@ -71,6 +72,23 @@ describe('settings', () => {
     expect(t.app.services.settings.latest()['brand.description']).toBe('Фриланс без посредников');
   });
 
+  it('keeps a text that reads as JSON a text: stored, read back and answered as it was typed', async () => {
+    for (const name of ['2024', 'null', '[1]', 'true', '"Биржа"', '{"a":1}']) {
+      const answer = await put({ 'brand.name': name, 'brand.description': name });
+      expect(answer.status, name).toBe(200);
+      expect(answer.body.result['brand.name'], name).toBe(name);
+      t.app.services.settings.forget();
+      const read = await t.app.services.settings.all();
+      expect([read['brand.name'], read['brand.description']], name).toEqual([name, name]);
+    }
+    // The other kinds: numbers and the synonym groups.
+    const groups = [['2024', 'null'], ['[1]', 'true']];
+    expect((await put({ 'search.synonyms': groups, 'bids.perDay': 7 })).status).toBe(200);
+    t.app.services.settings.forget();
+    const read = await t.app.services.settings.all();
+    expect([read['search.synonyms'], read['bids.perDay']]).toEqual([groups, 7]);
+  });
+
   it('audits a change with the values before it, in the same transaction: a failed audit leaves no change', async () => {
     await put({ 'reviews.minText': 20 });
     const [entry] = await t.database.db
@@ -103,7 +121,7 @@ describe('settings', () => {
     await put({ 'services.minPrice': 100_000 });
     const low = await call(t.app, 'POST', '/api/services', { token: seller.token, body: body(60_000) });
     expect(low.status).toBe(400);
-    expect(low.body.errors?.price).toEqual(['Минимальная цена — 1 000 ₽']);
+    expect(low.body.errors?.price).toEqual(['Минимальная цена — 1\u00a0000\u00a0руб.']);
     await put({ 'services.minPrice': 20_000 });
     const cheap = await call(t.app, 'POST', '/api/services', { token: seller.token, body: body(30_000) });
     expect(cheap.status, JSON.stringify(cheap.body)).toBe(200);

@@ -5,3 +5,4 @@ export { adminUserRoutes } from './users-routes.ts';
 export { adminSettingsRoutes } from './settings-routes.ts';
 export { OverviewService } from './overview-service.ts';
 export { adminOverviewRoutes } from './overview-routes.ts';
+export { adminModule } from './module.ts';

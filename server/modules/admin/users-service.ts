@@ -1,7 +1,7 @@
 import { and, count, desc, eq, ilike, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { users, type Role, type UserRow } from '../../db/schema/users.ts';
+import { users, type Role, type UserRow } from '../users/schema.ts';
 import { badRequest, notFound } from '../../lib/http.ts';
 import type { AuthService } from '../auth/index.ts';
 import { audit, auditTrail } from '../../platform/audit.ts';

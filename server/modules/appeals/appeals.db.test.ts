@@ -5,13 +5,13 @@ import { type Person } from '../../test/app.ts';
 import { useTestApp } from '../../test/use-app.ts';
 import { call, randomAddress } from '../../test/api.ts';
 import { createProject, createService } from '../../db/catalog-factories.ts';
-import { appeals } from '../../db/schema/appeals.ts';
-import { auditLog } from '../../db/schema/auth.ts';
-import { files } from '../../db/schema/files.ts';
-import { orders } from '../../db/schema/money.ts';
-import { notifications } from '../../db/schema/notifications.ts';
-import { outbox } from '../../db/schema/outbox.ts';
-import { users } from '../../db/schema/users.ts';
+import { appeals } from './schema.ts';
+import { auditLog } from '../../platform/schema.ts';
+import { files } from '../files/schema.ts';
+import { orders } from '../orders/schema.ts';
+import { notifications } from '../notifications/schema.ts';
+import { outbox } from '../../platform/schema.ts';
+import { users } from '../users/schema.ts';
 import { systemActor } from '../../platform/actor.ts';
 import { APPEAL_MESSAGES, type Appeal, type AppealTarget } from '#contract/appeals';
 
@@ -198,11 +198,14 @@ describe('reading and answering', () => {
     expect((await get<Appeal>(me, `/api/appeals/${appeal._id}`)).body.result.status).toBe('in_progress');
 
     expect((await post(admin, `/api/admin/appeals/${appeal._id}/answer`, { answer: '  ' })).status).toBe(400);
+    // Too short an answer: a 400 whose error names the field, which the form shows under it (ADR 046).
+    const short = await post(admin, `/api/admin/appeals/${appeal._id}/answer`, { answer: '  Ок  ' });
+    expect([short.status, (short.body as unknown as { errors?: Record<string, string[]> }).errors]).toEqual([400, { answer: [APPEAL_MESSAGES.answerTooShort] }]);
     const answered = await post(admin, `/api/admin/appeals/${appeal._id}/answer`, { answer: 'Проверили: услуга снята с публикации.' });
     expect(answered.status, JSON.stringify(answered.body)).toBe(200);
     expect(answered.body.result).toMatchObject({ status: 'closed', answer: 'Проверили: услуга снята с публикации.' });
     // Once: a closed appeal is neither answered nor taken again.
-    const twice = await post(admin, `/api/admin/appeals/${appeal._id}/answer`, { answer: 'Ещё раз.' });
+    const twice = await post(admin, `/api/admin/appeals/${appeal._id}/answer`, { answer: 'Ещё один ответ.' });
     expect([twice.status, twice.body.message]).toEqual([409, APPEAL_MESSAGES.alreadyClosed]);
     expect((await post(admin, `/api/admin/appeals/${appeal._id}/take`, {})).status).toBe(409);
 
@@ -218,7 +221,7 @@ describe('reading and answering', () => {
     const letters = (await server.db.select().from(outbox).where(eq(outbox.kind, 'letter')))
       .map((l) => l.payload as { to: string; letter: { subject: string; text: string } })
       .filter((l) => l.to === me.user.email);
-    expect(letters.map((l) => l.letter.subject)).toEqual([`Ответ на ваше обращение №${appeal.number}`]);
+    expect(letters.map((l) => l.letter.subject)).toEqual([`Ответ на ваше обращение №${appeal.number} — Подряд`]);
     expect(letters[0]!.letter.text).toContain('Проверили: услуга снята с публикации.');
     const trail = await server.db.select({ action: auditLog.action, actor: auditLog.actorId }).from(auditLog).where(eq(auditLog.targetId, appeal._id));
     expect(trail.map((t) => t.action).sort()).toEqual(['appeal.answer', 'appeal.take']);

@@ -1,4 +1,4 @@
-import type { UserRow } from '../../db/schema/users.ts';
+import type { UserRow } from '../users/schema.ts';
 
 export interface DisputeTarget {
   title: string;

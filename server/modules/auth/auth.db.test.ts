@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SECRET, createTestApp } from '../../test/app.ts';
 import { startSmtpSink, type SmtpSink } from '../../test/smtp-sink.ts';
 import { createUser, DEFAULT_PASSWORD } from '../../db/factories.ts';
-import { users } from '../../db/schema/users.ts';
-import { emailTokens } from '../../db/schema/auth.ts';
+import { users } from '../users/schema.ts';
+import { emailTokens } from '../../platform/schema.ts';
 import { AUTH_MESSAGES } from '#contract/auth';
 import { API_ERROR_CODES, MESSAGES } from '#contract/messages';
 import { memoryRateLimiter } from '../../lib/rate-limiter.ts';
@@ -80,7 +80,7 @@ describe('register', () => {
     expect(JSON.stringify(profile.body)).not.toContain('argon2');
 
     const letter = await letterTo(sink, body.email.toLowerCase(), SUBJECTS.confirm);
-    expect(letter.subject).toBe('Подтвердите email на Подряд');
+    expect(letter.subject).toBe('Подтвердите email — Подряд');
     expect(letter.text).toContain('Здравствуйте, Пётр!');
     const link = new URL(letter.links.find((l) => l.includes('/confirm_account'))!);
     expect(link.origin).toBe('http://podryad.test');
@@ -695,7 +695,7 @@ describe('password recovery', () => {
     const oldToken = await app.services.tokens.sign(user);
     expect((await call(app, 'POST', '/api/auth/recover', { body: { email: user.email.toUpperCase() }, remoteAddress: '192.0.2.3' })).status).toBe(200);
     const letter = await letterTo(sink, user.email, SUBJECTS.reset);
-    expect(letter.subject).toBe('Восстановление пароля на Подряд');
+    expect(letter.subject).toBe('Восстановление пароля — Подряд');
     const resetToken = linkToken(letter, '/recover');
 
     // Not a confirmation link.

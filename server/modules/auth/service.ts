@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { users, type UserRow } from '../../db/schema/users.ts';
+import { users, type UserRow } from '../users/schema.ts';
 import { newReferralCode } from '../../db/factories.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { HttpError, badRequest, forbidden } from '../../lib/http.ts';

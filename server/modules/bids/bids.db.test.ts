@@ -5,11 +5,12 @@ import { createTestApp } from '../../test/app.ts';
 import { call, randomAddress } from '../../test/api.ts';
 import { createUser, type UserOverrides } from '../../db/factories.ts';
 import { createProject } from '../../db/catalog-factories.ts';
-import { bids, orders } from '../../db/schema/money.ts';
-import { projects } from '../../db/schema/catalog.ts';
-import { users, type UserRow } from '../../db/schema/users.ts';
-import { chats } from '../../db/schema/chat.ts';
-import { outbox } from '../../db/schema/outbox.ts';
+import { bids } from './schema.ts';
+import { orders } from '../orders/schema.ts';
+import { projects } from '../projects/schema.ts';
+import { users, type UserRow } from '../users/schema.ts';
+import { chats } from '../chat/schema.ts';
+import { outbox } from '../../platform/schema.ts';
 import type { Db } from '../../db/client.ts';
 import { BID_MESSAGES, type Bid } from '#contract/bids';
 import { BID_ORDER_REVISIONS } from './service.ts';
@@ -32,6 +33,8 @@ const input = (overrides: Record<string, unknown> = {}) => ({
   comment: 'Сделаю лендинг за неделю: опыт пять лет, примеры работ в профиле.',
   ...overrides,
 });
+/** The terms a customer saw, as the accept button sends them. */
+const terms = (bid: Pick<Bid, 'price' | 'days'>) => ({ price: bid.price, days: bid.days });
 
 async function person(overrides: UserOverrides = {}): Promise<Person> {
   const user = await createUser(db, { role: 'seller', roles: ['customer', 'seller'], ...overrides });
@@ -299,9 +302,9 @@ describe('accepting a bid', () => {
     const bid = (await place(chosen, projectId, input({ price: 2_500_000, days: 9 }))).body.result;
     const lost = (await place(other, projectId)).body.result;
 
-    expect((await call(app, 'POST', `/api/bids/${bid._id}/accept`, { token: chosen.token })).status).toBe(403);
-    expect((await call(app, 'POST', `/api/bids/${bid._id}/accept`, { token: admin.token })).status).toBe(403);
-    const res = await call<{ order_id: string; chat_id: string }>(app, 'POST', `/api/bids/${bid._id}/accept`, { token: owner.token });
+    expect((await call(app, 'POST', `/api/bids/${bid._id}/accept`, { token: chosen.token, body: terms(bid) })).status).toBe(403);
+    expect((await call(app, 'POST', `/api/bids/${bid._id}/accept`, { token: admin.token, body: terms(bid) })).status).toBe(403);
+    const res = await call<{ order_id: string; chat_id: string }>(app, 'POST', `/api/bids/${bid._id}/accept`, { token: owner.token, body: terms(bid) });
     expect(res.status).toBe(200);
     const [order] = await db.select().from(orders).where(eq(orders.id, res.body.result.order_id));
     expect(order).toMatchObject({
@@ -324,10 +327,31 @@ describe('accepting a bid', () => {
     expect(mail.some((m) => JSON.stringify(m.payload).includes('принят'))).toBe(true);
 
     // Nothing changes afterwards: no edits, no second accept, no new bids.
-    expect((await call(app, 'POST', `/api/bids/${bid._id}/accept`, { token: owner.token })).status).toBe(409);
-    expect((await call(app, 'POST', `/api/bids/${lost._id}/accept`, { token: owner.token })).status).toBe(409);
+    expect((await call(app, 'POST', `/api/bids/${bid._id}/accept`, { token: owner.token, body: terms(bid) })).status).toBe(409);
+    expect((await call(app, 'POST', `/api/bids/${lost._id}/accept`, { token: owner.token, body: terms(lost) })).status).toBe(409);
     expect((await call(app, 'PUT', `/api/bids/${bid._id}`, { token: chosen.token, body: input() })).status).toBe(409);
     expect((await place(await person(), projectId)).status).toBe(409);
+  });
+
+  it('refuses terms the seller changed since the customer saw them (409): the order never takes a price nobody agreed to', async () => {
+    const owner = await customer();
+    const seller = await person();
+    const projectId = await projectOf(owner);
+    const seen = (await place(seller, projectId, input({ price: 60_000, days: 5 }))).body.result;
+    // The seller raises the price (then the term) while the customer's dialog is open.
+    expect((await call(app, 'PUT', `/api/bids/${seen._id}`, { token: seller.token, body: input({ price: 100_000_000, days: 5 }) })).status).toBe(200);
+    const refused = await call(app, 'POST', `/api/bids/${seen._id}/accept`, { token: owner.token, body: terms(seen) });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(BID_MESSAGES.changed);
+    expect((await call(app, 'PUT', `/api/bids/${seen._id}`, { token: seller.token, body: input({ price: 60_000, days: 30 }) })).status).toBe(200);
+    expect((await call(app, 'POST', `/api/bids/${seen._id}/accept`, { token: owner.token, body: terms(seen) })).status).toBe(409);
+    expect(await db.select().from(orders).where(eq(orders.projectId, projectId))).toEqual([]);
+    // Without the terms, no accept at all; with the ones now shown, the order takes them.
+    expect((await call(app, 'POST', `/api/bids/${seen._id}/accept`, { token: owner.token })).status).toBe(400);
+    const accepted = await call<{ order_id: string }>(app, 'POST', `/api/bids/${seen._id}/accept`, { token: owner.token, body: { price: 60_000, days: 30 } });
+    expect(accepted.status).toBe(200);
+    const [order] = await db.select().from(orders).where(eq(orders.id, accepted.body.result.order_id));
+    expect(order).toMatchObject({ price: 60_000, days: 30 });
   });
 
   it('refuses a bid of a seller blocked since', async () => {
@@ -336,7 +360,7 @@ describe('accepting a bid', () => {
     const projectId = await projectOf(owner);
     const bid = (await place(seller, projectId)).body.result;
     await db.update(users).set({ blockedAt: new Date() }).where(eq(users.id, seller.user.id));
-    const res = await call(app, 'POST', `/api/bids/${bid._id}/accept`, { token: owner.token });
+    const res = await call(app, 'POST', `/api/bids/${bid._id}/accept`, { token: owner.token, body: terms(bid) });
     expect(res.status).toBe(409);
     expect(res.body.message).toBe(BID_MESSAGES.sellerBlocked);
     expect(await db.select().from(orders).where(eq(orders.projectId, projectId))).toEqual([]);
@@ -347,8 +371,8 @@ describe('accepting a bid', () => {
     const projectId = await projectOf(owner);
     const one = (await place(await person(), projectId)).body.result;
     const two = (await place(await person(), projectId)).body.result;
-    const accept = (id: string) => call(app, 'POST', `/api/bids/${id}/accept`, { token: owner.token });
-    const answers = await Promise.all([accept(one._id), accept(one._id), accept(two._id), accept(two._id)]);
+    const accept = (bid: Bid) => call(app, 'POST', `/api/bids/${bid._id}/accept`, { token: owner.token, body: terms(bid) });
+    const answers = await Promise.all([accept(one), accept(one), accept(two), accept(two)]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409]);
     const made = await db.select().from(orders).where(eq(orders.projectId, projectId));
     expect(made).toHaveLength(1);
@@ -376,7 +400,7 @@ describe('admin', () => {
     expect((trail as unknown as { rows: { action: string }[] }).rows.map((r) => r.action)).toEqual(['bid.remove']);
 
     const kept = (await place(seller, projectId)).body.result;
-    await call(app, 'POST', `/api/bids/${kept._id}/accept`, { token: owner.token });
+    await call(app, 'POST', `/api/bids/${kept._id}/accept`, { token: owner.token, body: terms(kept) });
     expect((await call(app, 'DELETE', `/api/admin/bids/${kept._id}`, { token: admin.token })).status).toBe(409);
   });
 });

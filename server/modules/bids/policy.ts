@@ -1,7 +1,7 @@
-import type { BidRow } from '../../db/schema/money.ts';
+import type { BidRow } from './schema.ts';
 import { definePolicy, isAdmin, type Actor } from '../../platform/policy.ts';
-import type { ProjectStatus } from '../../db/schema/catalog.ts';
-import type { UserRow } from '../../db/schema/users.ts';
+import type { ProjectStatus } from '../projects/schema.ts';
+import type { UserRow } from '../users/schema.ts';
 import { isPublicProject } from '../projects/index.ts';
 import { BID_MESSAGES } from '#contract/bids';
 

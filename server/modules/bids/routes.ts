@@ -26,7 +26,7 @@ export const bidRoutes: FastifyPluginAsync<{ bids: BidService; reads: ReadHandle
   });
   on('bids.update', async ({ params, body, user }) => ok(await bids.update(user, params.id, body)));
   on('bids.withdraw', async ({ params, user }) => ok(await bids.withdraw(user, params.id)));
-  on('bids.accept', async ({ params, user }) => ok(await bids.accept(user, params.id)));
+  on('bids.accept', async ({ params, body, user }) => ok(await bids.accept(user, params.id, body)));
 
   on('admin.bids.list', async ({ query }) => {
     const { result, total, next } = await bids.adminList(query);

@@ -4,9 +4,9 @@ import { type Person } from '../../test/app.ts';
 import { useTestApp } from '../../test/use-app.ts';
 import { call } from '../../test/api.ts';
 import { multipartBody, PNG } from '../../test/multipart.ts';
-import { auditLog } from '../../db/schema/auth.ts';
-import { outbox } from '../../db/schema/outbox.ts';
-import { blogPosts } from '../../db/schema/blog.ts';
+import { auditLog } from '../../platform/schema.ts';
+import { outbox } from '../../platform/schema.ts';
+import { blogPosts } from './schema.ts';
 import { PAGES_CHANGED_JOB } from '../../platform/page-cache.ts';
 import { BLOG_MESSAGES, type BlogAdminPost, type BlogCard, type BlogPost } from '#contract/blog';
 
@@ -126,6 +126,10 @@ describe('blog', () => {
       [{ ...POST, cover: '/uploads/../../etc/passwd' }, 'cover'],
       [{ ...POST, cover: `/uploads/${member.user.id}/0123456789abcdef0123456789abcdef.png` }, 'cover'],
       [{ ...POST, title: 5 }, 'title'],
+      // Nesting that overflowed marked's stack (a 500 before), and a text it took seconds over.
+      [{ ...POST, body: '>'.repeat(1809) + ' x' }, 'body'],
+      [{ ...POST, body: '1. '.repeat(1184) + 'x' }, 'body'],
+      [{ ...POST, body: '_a'.repeat(50_000) }, 'body'],
     ];
     for (const [body, field] of cases) {
       const res = await send<unknown>(admin, 'POST', '/api/admin/blog', body);
@@ -138,8 +142,13 @@ describe('blog', () => {
     expect((await send(admin, 'GET', '/api/admin/blog', undefined, { page: '1001' })).status).toBe(400);
     expect((await send(null, 'GET', '/api/blog/not-a-uuid')).status).toBe(404);
     expect((await send(admin, 'GET', '/api/admin/blog/not-a-uuid')).status).toBe(400);
+    for (const body of ['>'.repeat(1809) + ' x', '1. '.repeat(1184) + 'x']) {
+      const preview = await send<unknown>(admin, 'POST', '/api/admin/blog/preview', { body });
+      expect(preview.status).toBe(400);
+      expect((preview.body as { errors: Record<string, string[]> }).errors.body).toEqual([BLOG_MESSAGES.bodyDeep]);
+    }
     expect((await server.db.select().from(blogPosts)).length).toBe(before);
-  });
+  }, 30_000);
 
   it("takes a cover from the admin's own picture uploads only, and keeps it from the unused-files sweep", async () => {
     const upload = async (who: Person) => {

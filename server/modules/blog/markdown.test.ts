@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown, sanitizeArticleHtml } from './markdown.ts';
+import { BLOG_LIMITS, BLOG_MESSAGES } from '#contract/blog';
+import { deepestNesting, MARKDOWN_TIME_LIMIT_MS, renderMarkdown, sanitizeArticleHtml } from './markdown.ts';
 
 // The blog's Markdown → HTML (ADR 037): what an admin writes reaches guests' pages only through this allow-list.
 
@@ -16,8 +17,43 @@ function expectInert(html: string) {
 }
 
 describe('renderMarkdown', () => {
-  it('renders Markdown: headings (from h2: the page title is the h1), lists, emphasis, links, code, tables', () => {
-    const html = renderMarkdown('# Заголовок\n\n## Раздел\n\n- раз\n- два\n\n1. первый\n\n**жирный** и *курсив*, [ЧаВо](/faq)\n\n```js\nconst a = "<b>";\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |');
+  it('refuses quotes and lists nested past the limit with a message, instead of overflowing the stack', async () => {
+    for (const body of [
+      '>'.repeat(1809) + ' x',
+      '1. '.repeat(1184) + 'x',
+      '- '.repeat(3000) + 'x',
+      '> - '.repeat(BLOG_LIMITS.nesting),
+    ]) {
+      await expect(renderMarkdown(body), body.slice(0, 8)).rejects.toThrow(BLOG_MESSAGES.bodyDeep);
+    }
+    // Up to the limit, however it is written.
+    expect(await renderMarkdown('> '.repeat(BLOG_LIMITS.nesting) + 'x')).toContain('<blockquote>');
+    expect(deepestNesting('> - 1. x\n**жирный** --- 3.14 * * *\n---')).toBe(3);
+  });
+
+  it('gives up on a text marked takes too long over, within the time limit, and keeps the event loop free', async () => {
+    const started = Date.now();
+    let longestPause = 0;
+    let last = Date.now();
+    const ticker = setInterval(() => {
+      longestPause = Math.max(longestPause, Date.now() - last);
+      last = Date.now();
+    }, 10);
+    try {
+      await expect(renderMarkdown('_a'.repeat(BLOG_LIMITS.body.max / 2))).rejects.toThrow(BLOG_MESSAGES.bodyComplex);
+    } finally {
+      clearInterval(ticker);
+    }
+    expect(Date.now() - started).toBeLessThan(MARKDOWN_TIME_LIMIT_MS + 1_000);
+    expect(longestPause).toBeLessThan(500);
+    // The next render gets a fresh worker.
+    expect(await renderMarkdown('_курсив_')).toBe('<p><em>курсив</em></p>\n');
+  }, 15_000);
+
+  it('renders Markdown: headings (from h2: the page title is the h1), lists, emphasis, links, code, tables', async () => {
+    const html = await renderMarkdown(
+      '# Заголовок\n\n## Раздел\n\n- раз\n- два\n\n1. первый\n\n**жирный** и *курсив*, [ЧаВо](/faq)\n\n```js\nconst a = "<b>";\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |',
+    );
     expect(html).toContain('<h2>Заголовок</h2>');
     expect(html).toContain('<h2>Раздел</h2>');
     expect(html).not.toContain('<h1');
@@ -30,8 +66,8 @@ describe('renderMarkdown', () => {
     expect(html).toContain('<table>');
   });
 
-  it('drops raw HTML scripts with their text, event handlers and javascript:/data: links', () => {
-    const html = renderMarkdown(
+  it('drops raw HTML scripts with their text, event handlers and javascript:/data: links', async () => {
+    const html = await renderMarkdown(
       [
         'Текст <script>window.__pwned=1</script> дальше',
         '<img src=x onerror="window.__pwned=2">',
@@ -54,8 +90,10 @@ describe('renderMarkdown', () => {
     expect(html).toContain('дальше');
   });
 
-  it('keeps images only when they are our uploads', () => {
-    const html = renderMarkdown(`![своя](${UPLOAD})\n\n![чужая](https://tracker.example/pixel.png)\n\n<img src="/uploads/../etc/passwd">\n\n<img src="${UPLOAD}" onerror="alert(1)">`);
+  it('keeps images only when they are our uploads', async () => {
+    const html = await renderMarkdown(
+      `![своя](${UPLOAD})\n\n![чужая](https://tracker.example/pixel.png)\n\n<img src="/uploads/../etc/passwd">\n\n<img src="${UPLOAD}" onerror="alert(1)">`,
+    );
     expect(html.match(/<img /g)).toHaveLength(2);
     expect(html).toContain(`<img src="${UPLOAD}" alt="своя" loading="lazy" />`);
     expect(html).not.toContain('tracker.example');
@@ -63,22 +101,26 @@ describe('renderMarkdown', () => {
     expectInert(html);
   });
 
-  it('marks links that leave the site nofollow noopener ugc, and only those', () => {
-    const html = renderMarkdown('[внешняя](https://example.com/a) [своя](/projects) <a href="https://x.example" rel="opener" target="_blank">x</a>');
+  it('marks links that leave the site nofollow noopener ugc, and only those', async () => {
+    const html = await renderMarkdown(
+      '[внешняя](https://example.com/a) [своя](/projects) <a href="https://x.example" rel="opener" target="_blank">x</a>',
+    );
     expect(html).toContain('<a href="https://example.com/a" rel="nofollow noopener ugc">внешняя</a>');
     expect(html).toContain('<a href="/projects">своя</a>');
     expect(html).toContain('<a href="https://x.example" rel="nofollow noopener ugc">x</a>');
     expect(html).not.toContain('target=');
   });
 
-  it('escapes text that looks like markup', () => {
-    expect(renderMarkdown('1 < 2 && "кавычки" > 0')).toBe('<p>1 &lt; 2 &amp;&amp; "кавычки" &gt; 0</p>\n');
+  it('escapes text that looks like markup', async () => {
+    expect(await renderMarkdown('1 < 2 && "кавычки" > 0')).toBe('<p>1 &lt; 2 &amp;&amp; "кавычки" &gt; 0</p>\n');
   });
 });
 
 describe('sanitizeArticleHtml', () => {
   it('is an allow-list whatever HTML it is given', () => {
-    const html = sanitizeArticleHtml('<h1 id="x" class="y">t</h1><a href="javascript:alert(1)" onclick="x">a</a><video src="v"></video><table><tr><td onclick="1">c</td></tr></table>');
+    const html = sanitizeArticleHtml(
+      '<h1 id="x" class="y">t</h1><a href="javascript:alert(1)" onclick="x">a</a><video src="v"></video><table><tr><td onclick="1">c</td></tr></table>',
+    );
     expect(html).toBe('<h2>t</h2><a>a</a><table><tr><td>c</td></tr></table>');
   });
 });

@@ -1,4 +1,4 @@
-import type { BlogPostRow } from '../../db/schema/blog.ts';
+import type { BlogPostRow } from './schema.ts';
 import { definePolicy, isAdmin } from '../../platform/policy.ts';
 import { BLOG_MESSAGES } from '#contract/blog';
 

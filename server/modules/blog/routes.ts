@@ -4,7 +4,10 @@ import { endpointsOf, type ReadHandlers } from '../../platform/endpoints.ts';
 import type { BlogService } from './service.ts';
 
 /** The blog's endpoints (contract/endpoints/blog.ts); the admin's are under /api/admin, which app.ts guards too. */
-export const blogRoutes: FastifyPluginAsync<{ blog: BlogService; reads: ReadHandlers }> = async (app, { blog, reads }) => {
+export const blogRoutes: FastifyPluginAsync<{ blog: BlogService; reads: ReadHandlers }> = async (
+  app,
+  { blog, reads },
+) => {
   const { on } = endpointsOf(app, reads);
   const paged = <T>({ result, total }: { result: T[]; total: number }) => ({ ...ok(result, total), total });
 
@@ -16,5 +19,5 @@ export const blogRoutes: FastifyPluginAsync<{ blog: BlogService; reads: ReadHand
   on('admin.blog.update', async ({ params, body, user }) => ok(await blog.update(user, params.id, body)));
   on('admin.blog.setStatus', async ({ params, body, user }) => ok(await blog.setStatus(user, params.id, body.status)));
   on('admin.blog.remove', async ({ params, user }) => ok(await blog.remove(user, params.id)));
-  on('admin.blog.preview', async ({ body }) => ok(blog.preview(body.body)));
+  on('admin.blog.preview', async ({ body }) => ok(await blog.preview(body.body)));
 };

@@ -1,8 +1,8 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { blogPosts, type BlogPostRow } from '../../db/schema/blog.ts';
-import { users, type UserRow } from '../../db/schema/users.ts';
+import { blogPosts, type BlogPostRow } from './schema.ts';
+import { users, type UserRow } from '../users/schema.ts';
 import { badRequest, HttpError, notFound } from '../../lib/http.ts';
 import { displayName, isUuid } from '../../lib/text.ts';
 import { MESSAGES } from '#contract/messages';
@@ -22,7 +22,7 @@ import {
   type BlogStatus,
 } from '#contract/blog';
 import { blogPolicy } from './policy.ts';
-import { renderMarkdown } from './markdown.ts';
+import { MarkdownRefused, renderMarkdown } from './markdown.ts';
 
 export interface BlogServiceDeps {
   db: Db;
@@ -55,6 +55,16 @@ const present = ({ post, author }: Joined): BlogPost => ({
 
 const cannotChange = (message: string) => new HttpError(409, message);
 
+/** The body's HTML; a body the renderer refuses (too deep, too slow) is the admin's 400 on the body field. */
+async function rendered(body: string): Promise<string> {
+  try {
+    return await renderMarkdown(body);
+  } catch (err) {
+    if (err instanceof MarkdownRefused) throw badRequest(MESSAGES.validation, { body: [err.message] });
+    throw err;
+  }
+}
+
 /** The blog (ADR 037): the public list and article, and the admin's writing, publishing and deleting. */
 export class BlogService {
   constructor(private readonly deps: BlogServiceDeps) {}
@@ -75,7 +85,9 @@ export class BlogService {
 
   private async pageOf(page: number, published: boolean) {
     const where = published ? eq(blogPosts.status, 'published') : undefined;
-    const order = published ? [desc(blogPosts.publishedAt), desc(blogPosts.id)] : [desc(blogPosts.updatedAt), desc(blogPosts.id)];
+    const order = published
+      ? [desc(blogPosts.publishedAt), desc(blogPosts.id)]
+      : [desc(blogPosts.updatedAt), desc(blogPosts.id)];
     const [rows, [total]] = await Promise.all([
       this.db
         .select()
@@ -92,7 +104,10 @@ export class BlogService {
   private async find(id: string): Promise<Joined | null> {
     if (!isUuid(id)) return null;
     const [row] = await this.db
-      .select({ post: blogPosts, author: { id: users.id, name: users.name, surname: users.surname, userName: users.userName } })
+      .select({
+        post: blogPosts,
+        author: { id: users.id, name: users.name, surname: users.surname, userName: users.userName },
+      })
       .from(blogPosts)
       .leftJoin(users, eq(users.id, blogPosts.authorId))
       .where(eq(blogPosts.id, id))
@@ -114,8 +129,8 @@ export class BlogService {
   }
 
   /** The article's HTML for the editor's preview: the same rendering as saving, nothing stored. */
-  preview(body: string): { html: string } {
-    return { html: renderMarkdown(body) };
+  async preview(body: string): Promise<{ html: string }> {
+    return { html: await rendered(body) };
   }
 
   /**
@@ -129,7 +144,8 @@ export class BlogService {
     const url = fileUrl(key);
     if (url === current) return url;
     const file = await ownedFile(this.db, admin.id, url);
-    if (!file || !COVER_MIMES.has(file.mime)) throw badRequest(MESSAGES.validation, { cover: [BLOG_MESSAGES.badCover] });
+    if (!file || !COVER_MIMES.has(file.mime))
+      throw badRequest(MESSAGES.validation, { cover: [BLOG_MESSAGES.badCover] });
     return url;
   }
 
@@ -137,13 +153,15 @@ export class BlogService {
     // One line each; spaces collapsed, the length checked again on what is kept.
     const title = input.title.replace(/\s+/g, ' ');
     const description = input.description.replace(/\s+/g, ' ');
-    if (title.length < BLOG_LIMITS.title.min) throw badRequest(MESSAGES.validation, { title: [BLOG_MESSAGES.titleShort] });
-    if (description.length < BLOG_LIMITS.description.min) throw badRequest(MESSAGES.validation, { description: [BLOG_MESSAGES.descriptionShort] });
+    if (title.length < BLOG_LIMITS.title.min)
+      throw badRequest(MESSAGES.validation, { title: [BLOG_MESSAGES.titleShort] });
+    if (description.length < BLOG_LIMITS.description.min)
+      throw badRequest(MESSAGES.validation, { description: [BLOG_MESSAGES.descriptionShort] });
     return {
       title,
       description,
       body: input.body,
-      html: renderMarkdown(input.body),
+      html: await rendered(input.body),
       cover: await this.checkCover(admin, input.cover, current),
     };
   }
@@ -152,8 +170,17 @@ export class BlogService {
   async create(admin: UserRow, input: PostInput): Promise<BlogAdminPost> {
     const values = await this.fields(admin, input, null);
     const id = await this.deps.platform.withTx(userActor(admin), async ({ tx }) => {
-      const [row] = await tx.insert(blogPosts).values({ ...values, authorId: admin.id }).returning({ id: blogPosts.id });
-      await audit(tx, { actorId: admin.id, action: 'blog.create', targetType: AUDIT_TARGET, targetId: row!.id, details: { title: values.title } });
+      const [row] = await tx
+        .insert(blogPosts)
+        .values({ ...values, authorId: admin.id })
+        .returning({ id: blogPosts.id });
+      await audit(tx, {
+        actorId: admin.id,
+        action: 'blog.create',
+        targetType: AUDIT_TARGET,
+        targetId: row!.id,
+        details: { title: values.title },
+      });
       return row!.id;
     });
     return this.adminGet(id);
@@ -171,7 +198,13 @@ export class BlogService {
         .returning({ status: blogPosts.status });
       // Deleted by another admin in between.
       if (!row) throw notFound(BLOG_MESSAGES.notFound);
-      await audit(tx, { actorId: admin.id, action: 'blog.update', targetType: AUDIT_TARGET, targetId: id, details: { title: values.title } });
+      await audit(tx, {
+        actorId: admin.id,
+        action: 'blog.update',
+        targetType: AUDIT_TARGET,
+        targetId: id,
+        details: { title: values.title },
+      });
       // A published article changes for guests at once, on every instance.
       if (row.status === 'published') pagesChanged(outbox);
     });
@@ -189,7 +222,8 @@ export class BlogService {
         .set({ status, publishedAt: status === 'published' ? sql`now()` : null, updatedAt: new Date() })
         .where(and(eq(blogPosts.id, id), eq(blogPosts.status, from)))
         .returning({ id: blogPosts.id });
-      if (!row) throw cannotChange(status === 'published' ? BLOG_MESSAGES.alreadyPublished : BLOG_MESSAGES.alreadyDraft);
+      if (!row)
+        throw cannotChange(status === 'published' ? BLOG_MESSAGES.alreadyPublished : BLOG_MESSAGES.alreadyDraft);
       await audit(tx, {
         actorId: admin.id,
         action: status === 'published' ? 'blog.publish' : 'blog.unpublish',
@@ -205,9 +239,18 @@ export class BlogService {
   async remove(admin: UserRow, id: string): Promise<{ _id: string }> {
     if (!isUuid(id)) throw notFound(BLOG_MESSAGES.notFound);
     await this.deps.platform.withTx(userActor(admin), async ({ tx, outbox }) => {
-      const [row] = await tx.delete(blogPosts).where(eq(blogPosts.id, id)).returning({ title: blogPosts.title, status: blogPosts.status });
+      const [row] = await tx
+        .delete(blogPosts)
+        .where(eq(blogPosts.id, id))
+        .returning({ title: blogPosts.title, status: blogPosts.status });
       if (!row) throw notFound(BLOG_MESSAGES.notFound);
-      await audit(tx, { actorId: admin.id, action: 'blog.delete', targetType: AUDIT_TARGET, targetId: id, details: { title: row.title } });
+      await audit(tx, {
+        actorId: admin.id,
+        action: 'blog.delete',
+        targetType: AUDIT_TARGET,
+        targetId: id,
+        details: { title: row.title },
+      });
       if (row.status === 'published') pagesChanged(outbox);
     });
     return { _id: id };

@@ -1,4 +1,8 @@
 // Chats and messages.
-export { ChatService, CHAT_ANNOUNCE_JOB, type OrderView } from './service.ts';
+export { ChatService } from './service.ts';
+export { CHAT_ANNOUNCE_JOB, type ChatDeps, type OrderView } from './context.ts';
 export { chatRoutes } from './routes.ts';
 export { chatPolicy } from './policy.ts';
+export { chatFileUses } from './file-uses.ts';
+export { chatModule } from './module.ts';
+export { unseenForLetter, type UnseenForLetter } from './queries/unseen-for-letter.ts';

@@ -13,7 +13,7 @@ import { createTestDatabase } from '../../test/database.ts';
 import { testEnv } from '../../test/app.ts';
 import { serviceUrl } from '../../test/services.ts';
 import { createUser } from '../../db/factories.ts';
-import { users, type UserRow } from '../../db/schema/users.ts';
+import { users, type UserRow } from '../users/schema.ts';
 import { Tokens } from '../../lib/auth.ts';
 import { memoryPresence, redisPresence, type RedisCommands } from '../../realtime/presence.ts';
 import { call } from '../../test/api.ts';

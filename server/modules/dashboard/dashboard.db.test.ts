@@ -4,8 +4,9 @@ import { type Person } from '../../test/app.ts';
 import { useTestApp } from '../../test/use-app.ts';
 import { call, register, registration } from '../../test/api.ts';
 import { createService } from '../../db/catalog-factories.ts';
-import { serviceViewsDaily } from '../../db/schema/stats.ts';
-import { users } from '../../db/schema/users.ts';
+import { serviceViewsDaily } from '../services/schema.ts';
+import { users } from '../users/schema.ts';
+import { orders } from '../orders/schema.ts';
 import { manualClock } from '../../platform/clock.ts';
 import { balancesOf, checkLedger } from '../ledger/index.ts';
 import { payOrderForTest } from '../orders/testing.ts';
@@ -58,6 +59,30 @@ async function registeredWith(code: string, role: 'customer' | 'seller' = 'custo
 }
 
 describe('the dashboard', () => {
+  it('converts only paid, not cancelled orders into the conversion, and never above 100 % (issue 25)', async () => {
+    const seller = await person({ role: 'seller' });
+    const customer = await person();
+    const service = await createService(server.db, seller.user.id, { price: 100_000, days: 3 });
+    const today = dayOf(clock.now());
+    await server.db.insert(serviceViewsDaily).values({ serviceId: service.id, day: today, views: 2 });
+    await completed(customer, seller, service.id);
+    await order(customer, service.id); // awaiting payment
+    await order(customer, service.id); // awaiting payment
+    const unpaid = await order(customer, service.id);
+    await server.db.update(orders).set({ status: 'cancelled', cancelledAt: new Date() }).where(eq(orders.id, unpaid._id));
+    const refunded = await order(customer, service.id);
+    await payOrderForTest(server.app, refunded._id);
+    await server.db.update(orders).set({ status: 'cancelled', cancelledAt: new Date() }).where(eq(orders.id, refunded._id));
+    // Counted as orders on two views, these were «Конверсия 250 %»: one of them is a sale. The unpaid drafts (one,
+    // given back on each «Заказать», then cancelled) are not the seller's at all (ADR 042); the refunded one is
+    // theirs but no sale.
+    expect((await dashboard(seller, '7', 'seller')).totals).toMatchObject({ orders: 2, views: 2, service_orders: 1, conversion: 0.5 });
+    // Two sales on one view: 100 %, not 200 %.
+    await completed(customer, seller, service.id);
+    await server.db.update(serviceViewsDaily).set({ views: 1 }).where(eq(serviceViewsDaily.serviceId, service.id));
+    expect((await dashboard(seller, '7', 'seller')).totals).toMatchObject({ orders: 3, views: 1, service_orders: 2, conversion: 1 });
+  });
+
   it("adds up a seller's earnings, orders, views and conversion by day, and a customer's spending, per period", async () => {
     const seller = await person({ role: 'seller' });
     const customer = await person();
@@ -81,20 +106,19 @@ describe('the dashboard', () => {
     ]);
 
     const done = await completed(customer, seller, service.id);
-    await order(customer, service.id); // awaiting payment
+    // Awaiting payment: the customer's, not yet the seller's (ADR 042).
+    await order(customer, service.id);
 
     const week = await dashboard(seller, '7', 'seller');
     expect(week).toMatchObject({ role: 'seller', period: 7, to: today });
     expect(week.days).toHaveLength(7);
     const earned = (await balancesOf(server.db, seller.user.id)).available;
     expect(earned).toBe(200_000 - done.commission);
-    expect(week.days.at(-1)).toEqual({ day: today, amount: earned, orders: 2, views: 2 });
-    expect(week.totals).toEqual({ amount: earned, orders: 2, views: 2, service_orders: 2, conversion: 1 });
-    expect(week.by_status).toEqual([
-      { status: 'awaiting_payment', count: 1 },
-      { status: 'completed', count: 1 },
-    ]);
-    expect((await dashboard(seller, '30', 'seller')).totals).toMatchObject({ views: 7, conversion: 2 / 7 });
+    expect(week.days.at(-1)).toEqual({ day: today, amount: earned, orders: 1, views: 2 });
+    // The conversion counts the paid order only: 1 of 2 views (ADR 045); the draft is not the seller's (ADR 042).
+    expect(week.totals).toEqual({ amount: earned, orders: 1, views: 2, service_orders: 1, conversion: 0.5 });
+    expect(week.by_status).toEqual([{ status: 'completed', count: 1 }]);
+    expect((await dashboard(seller, '30', 'seller')).totals).toMatchObject({ views: 7, conversion: 1 / 7 });
     expect((await dashboard(seller, '90', 'seller')).totals.views).toBe(7);
     const year = await dashboard(seller, '365', 'seller');
     expect(year.days).toHaveLength(365);
@@ -112,7 +136,7 @@ describe('the dashboard', () => {
     try {
       expect((await dashboard(seller, '7', 'seller')).totals).toEqual({ amount: 0, orders: 0, views: 0, service_orders: 0, conversion: null });
       expect((await dashboard(seller, '7', 'seller')).by_status).toEqual([]);
-      expect((await dashboard(seller, '30', 'seller')).totals).toMatchObject({ amount: earned, orders: 2, views: 7 });
+      expect((await dashboard(seller, '30', 'seller')).totals).toMatchObject({ amount: earned, orders: 1, views: 7 });
       expect((await dashboard(customer, '30', 'customer')).totals.amount).toBe(200_000);
     } finally {
       clock.advance(-10 * DAY);

@@ -2,3 +2,4 @@
 // the orders and the daily service views.
 export { DashboardService, type DashboardServiceDeps } from './service.ts';
 export { dashboardRoutes } from './routes.ts';
+export { dashboardModule } from './module.ts';

@@ -1,10 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import type { UserRow } from '../../db/schema/users.ts';
+import type { UserRow } from '../users/schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { SettingsService } from '../../platform/settings.ts';
-import { accountCode } from '../ledger/index.ts';
-import { ORDER_STATUSES, type OrderStatus } from '#contract/money';
+import { earningsByDay, escrowNetByDay, referralRewardsOf, type RewardEntry } from '../ledger/index.ts';
+import { countByStatus, orderFactsOf, orderIdsOf, placedByDay, type OrderScope } from '../orders/index.ts';
+import { ORDER_STATUSES } from '#contract/money';
 import {
   DAY_OFFSET_MS,
   REFERRAL_LIST_LIMIT,
@@ -24,25 +25,16 @@ export interface DashboardServiceDeps {
   clock: Clock;
 }
 
-// The profile's figures (issue 13, ADR 031). Money figures are read from the ledger, never recomputed from
+// The profile's figures (issue 13, ADR 031). Money figures are the ledger's (its queries.ts), never recomputed from
 // prices: a seller's earnings are the credits of their available account in the settlement of their orders, a
 // customer's spending is what went into the escrow of their orders less what came back, and a referral reward is
-// the credit that the settlement posts right after the referral-expense clearing account's matching debit (the
-// order of legs of OrdersService.complete: …, referral_expense −r, available:referrer +r, for each reward).
-
-/** A day's bucket in SQL: the Moscow date of a timestamp (the same days as contract dayOf). */
-const dayExpr = (column: SQL) => sql`to_char((${column} at time zone 'UTC') + ${`${DAY_OFFSET_MS / 1000} seconds`}::interval, 'YYYY-MM-DD')`;
-
-/** Whether the entry `e` is a referral reward: the entry just before it in the same transfer is its clearing debit. */
-const isRewardEntry = sql`exists (
-  select 1 from ledger_entries p join ledger_accounts pa on pa.id = p.account_id
-  where p.seq = e.seq - 1 and p.transfer_id = e.transfer_id and pa.kind = 'referral_expense' and p.amount = -e.amount)`;
+// the credit that the settlement posts right after the referral-expense clearing account's matching debit. The
+// orders' counts are the orders module's (its stats.ts).
 
 /** A referred person's name as their referrer sees it: the first name and the surname's initial. */
 const shortName = (name: string, surname: string) => (surname ? `${name} ${surname.slice(0, 1)}.` : name);
 
 const toInt = (v: unknown) => Number(v ?? 0);
-const toIso = (v: unknown) => new Date(v as string | Date).toISOString();
 
 export class DashboardService {
   constructor(private readonly deps: DashboardServiceDeps) {}
@@ -60,36 +52,12 @@ export class DashboardService {
     // The first instant of the first Moscow day.
     const since = new Date(Date.parse(`${from}T00:00:00Z`) - DAY_OFFSET_MS);
     const seller = query.role === 'seller';
-    const party = seller ? sql`o.seller_id` : sql`o.customer_id`;
+    const scope: OrderScope = seller ? { sellerId: user.id } : { customerId: user.id };
+    const db = this.deps.db;
 
-    const amounts = seller
-      ? await this.rows<{ day: string; amount: unknown }>(sql`
-          select ${dayExpr(sql`e.created_at`)} as day, sum(e.amount)::float8 as amount
-          from ledger_entries e
-          join ledger_accounts a on a.id = e.account_id
-          join ledger_transfers t on t.id = e.transfer_id
-          join orders o on o.id = t.order_id
-          where a.code = ${accountCode({ kind: 'available', userId: user.id })} and t.kind = 'release'
-            and o.seller_id = ${user.id} and e.created_at >= ${since.toISOString()}::timestamptz and not ${isRewardEntry}
-          group by 1`)
-      : await this.rows<{ day: string; amount: unknown }>(sql`
-          select ${dayExpr(sql`e.created_at`)} as day, sum(e.amount)::float8 as amount
-          from orders o
-          join ledger_accounts a on a.order_id = o.id and a.kind = 'escrow'
-          join ledger_entries e on e.account_id = a.id
-          join ledger_transfers t on t.id = e.transfer_id
-          where o.customer_id = ${user.id} and t.kind <> 'release' and e.created_at >= ${since.toISOString()}::timestamptz
-          group by 1`);
-
-    const placed = await this.rows<{ day: string; orders: unknown; service_orders: unknown }>(sql`
-      select ${dayExpr(sql`o.created_at`)} as day, count(*)::int as orders, count(o.service_id)::int as service_orders
-      from orders o where ${party} = ${user.id} and o.created_at >= ${since.toISOString()}::timestamptz
-      group by 1`);
-
-    const byStatus = await this.rows<{ status: OrderStatus; count: unknown }>(sql`
-      select o.status, count(*)::int as count
-      from orders o where ${party} = ${user.id} and o.created_at >= ${since.toISOString()}::timestamptz
-      group by 1`);
+    const amounts = seller ? await earningsByDay(db, user.id, orderIdsOf(scope), since) : await escrowNetByDay(db, orderIdsOf(scope), since);
+    const placed = await placedByDay(db, scope, since);
+    const counts = await countByStatus(db, scope, since);
 
     const views = seller
       ? await this.rows<{ day: string; views: unknown }>(sql`
@@ -99,18 +67,17 @@ export class DashboardService {
           group by 1`)
       : [];
 
-    const amountOf = new Map(amounts.map((r) => [r.day, toInt(r.amount)]));
+    const amountOf = new Map(amounts.map((r) => [r.day, r.amount]));
     const placedOf = new Map(placed.map((r) => [r.day, r]));
     const viewsOf = new Map(views.map((r) => [r.day, toInt(r.views)]));
     const series = days.map((day) => ({
       day,
       amount: amountOf.get(day) ?? 0,
-      orders: toInt(placedOf.get(day)?.orders),
+      orders: placedOf.get(day)?.orders ?? 0,
       views: viewsOf.get(day) ?? 0,
     }));
     const totalViews = series.reduce((s, d) => s + d.views, 0);
-    const serviceOrders = placed.reduce((s, r) => s + toInt(r.service_orders), 0);
-    const counts = new Map(byStatus.map((r) => [r.status, toInt(r.count)]));
+    const serviceOrders = placed.reduce((s, r) => s + r.serviceOrders, 0);
     return {
       role: query.role,
       period,
@@ -122,7 +89,8 @@ export class DashboardService {
         orders: series.reduce((s, d) => s + d.orders, 0),
         views: totalViews,
         service_orders: seller ? serviceOrders : 0,
-        conversion: seller && totalViews > 0 ? serviceOrders / totalViews : null,
+        // Capped at 100 %: views are counted once per visitor a day, and one visitor may buy twice.
+        conversion: seller && totalViews > 0 ? Math.min(1, serviceOrders / totalViews) : null,
       },
       by_status: ORDER_STATUSES.map((status) => ({ status, count: counts.get(status) ?? 0 })).filter((s) => s.count > 0),
     };
@@ -139,58 +107,14 @@ export class DashboardService {
       select u.id, u.name, u.surname, u.avatar, u.roles, u.created_at
       from users u where u.referred_by = ${user.id}
       order by u.created_at desc, u.id desc`);
-    const rewards = await this.rows<{
-      seq: unknown;
-      amount: unknown;
-      created_at: unknown;
-      number: unknown;
-      price: unknown;
-      customer_id: string;
-      seller_id: string;
-    }>(sql`
-      select e.seq::float8 as seq, e.amount::float8 as amount, e.created_at, o.number::float8 as number, o.price, o.customer_id, o.seller_id
-      from ledger_entries e
-      join ledger_accounts a on a.id = e.account_id
-      join ledger_transfers t on t.id = e.transfer_id
-      join orders o on o.id = t.order_id
-      where a.code = ${accountCode({ kind: 'available', userId: user.id })} and t.kind = 'release' and ${isRewardEntry}
-      order by e.seq desc`);
-
-    const referred = new Map(people.map((p) => [p.id, p]));
-    // Which of the order's two people a reward is for: the one this person referred; when they referred both,
-    // the customer's reward is posted first (OrdersService.referralRewards).
-    const seqsOfOrder = new Map<string, number[]>();
-    for (const r of rewards) {
-      const key = `${r.customer_id}:${r.seller_id}:${toInt(r.number)}`;
-      seqsOfOrder.set(key, [...(seqsOfOrder.get(key) ?? []), toInt(r.seq)].sort((a, b) => a - b));
-    }
-    const earned = new Map<string, number>();
-    const earnings: (ReferralEarning & { personId: string })[] = rewards.flatMap((r) => {
-      const customer = referred.has(r.customer_id);
-      const sellerSide = referred.has(r.seller_id);
-      let side: DashboardRole;
-      if (customer && sellerSide) side = seqsOfOrder.get(`${r.customer_id}:${r.seller_id}:${toInt(r.number)}`)![0] === toInt(r.seq) ? 'customer' : 'seller';
-      else if (customer || sellerSide) side = customer ? 'customer' : 'seller';
-      else return []; // a reward for a person no longer referred by this one (cannot happen today: referred_by is never changed)
-      const personId = side === 'customer' ? r.customer_id : r.seller_id;
-      const person = referred.get(personId)!;
-      const amount = toInt(r.amount);
-      const price = toInt(r.price);
-      earned.set(personId, (earned.get(personId) ?? 0) + amount);
-      return [
-        {
-          seq: toInt(r.seq),
-          created_at: toIso(r.created_at),
-          order_number: toInt(r.number),
-          price,
-          rate_bp: price > 0 ? Math.round((amount * 10_000) / price) : 0,
-          amount,
-          person: { _id: person.id, name: shortName(person.name, person.surname) },
-          side,
-          personId,
-        },
-      ];
+    const entries = await referralRewardsOf(this.deps.db, user.id);
+    const facts = await orderFactsOf(this.deps.db, entries.map((e) => e.orderId));
+    // Newest first, as the ledger answers; a reward's order is always there (the ledger's foreign key).
+    const rewards = entries.flatMap((e) => {
+      const order = facts.get(e.orderId);
+      return order ? [{ ...e, ...order }] : [];
     });
+    const { earnings, earned } = earningsOf(rewards, new Map(people.map((p) => [p.id, p])));
 
     const thisMonth = dayOf(this.deps.clock.now()).slice(0, 7);
     const presentPerson = (p: (typeof people)[number]): ReferralPerson => {
@@ -226,4 +150,45 @@ export class DashboardService {
 /** A text[] as some drivers give it: `{seller,customer}`. */
 function parseArray(value: string): string[] {
   return value.replace(/^\{|\}$/g, '').split(',').filter(Boolean);
+}
+
+/** A reward as the referral page reads it: the ledger's entry with the facts of its order. */
+type Reward = RewardEntry & { number: number; price: number; customerId: string; sellerId: string };
+
+/** The rewards of the people this person referred, each with its side, and what each person earned them. */
+function earningsOf(rewards: Reward[], referred: Map<string, { id: string; name: string; surname: string }>) {
+  // Which of the order's two people a reward is for: the one this person referred; when they referred both,
+  // the customer's reward is posted first (the orders' commands/settlement.ts).
+  const seqsOfOrder = new Map<string, number[]>();
+  for (const r of rewards) {
+    const key = `${r.customerId}:${r.sellerId}:${r.number}`;
+    seqsOfOrder.set(key, [...(seqsOfOrder.get(key) ?? []), r.seq].sort((a, b) => a - b));
+  }
+  const earned = new Map<string, number>();
+  const earnings: (ReferralEarning & { personId: string })[] = rewards.flatMap((r) => {
+    const customer = referred.has(r.customerId);
+    const sellerSide = referred.has(r.sellerId);
+    let side: DashboardRole;
+    if (customer && sellerSide) side = seqsOfOrder.get(`${r.customerId}:${r.sellerId}:${r.number}`)![0] === r.seq ? 'customer' : 'seller';
+    else if (customer || sellerSide) side = customer ? 'customer' : 'seller';
+    else return []; // a reward for a person no longer referred by this one (cannot happen today: referred_by is never changed)
+    const personId = side === 'customer' ? r.customerId : r.sellerId;
+    const person = referred.get(personId)!;
+    const { amount, price } = r;
+    earned.set(personId, (earned.get(personId) ?? 0) + amount);
+    return [
+      {
+        seq: r.seq,
+        created_at: r.createdAt.toISOString(),
+        order_number: r.number,
+        price,
+        rate_bp: price > 0 ? Math.round((amount * 10_000) / price) : 0,
+        amount,
+        person: { _id: person.id, name: shortName(person.name, person.surname) },
+        side,
+        personId,
+      },
+    ];
+  });
+  return { earnings, earned };
 }

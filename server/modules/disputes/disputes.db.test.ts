@@ -4,15 +4,15 @@ import { type Person } from '../../test/app.ts';
 import { useTestApp } from '../../test/use-app.ts';
 import { call } from '../../test/api.ts';
 import { createService } from '../../db/catalog-factories.ts';
-import { orders } from '../../db/schema/money.ts';
-import { notifications } from '../../db/schema/notifications.ts';
-import { chatMembers, chats, messages } from '../../db/schema/chat.ts';
-import { users } from '../../db/schema/users.ts';
+import { orders } from '../orders/schema.ts';
+import { notifications } from '../notifications/schema.ts';
+import { chatMembers, chats, messages } from '../chat/schema.ts';
+import { users } from '../users/schema.ts';
 import { manualClock } from '../../platform/clock.ts';
 import { systemActor } from '../../platform/actor.ts';
 import { balanceOf, balancesOf, checkLedger } from '../ledger/index.ts';
 import { payOrderForTest } from '../orders/testing.ts';
-import { lostDisputeRecently, sellerLevel } from '../people/query.ts';
+import { lostDisputeRecently, sellerLevel } from '../users/index.ts';
 import { DISPUTE_MESSAGES, type AdminDisputeRow, type Dispute } from '#contract/disputes';
 import { ORDER_MESSAGES, type OrderDetail } from '#contract/orders';
 
@@ -77,6 +77,11 @@ describe('opening a dispute', () => {
     const theirs = await get(seller, '/api/disputes/my');
     expect(theirs.body.total).toBe(1);
     expect(theirs.body.result[0]).toMatchObject({ _id: dispute._id, role: 'respondent', can_cancel: false, chat: { _id: dispute.chat._id, unseen_messages: 1 } });
+    // SPEC §7: the dispute carries unseen_messages itself, for its parties and in the admin's queue.
+    expect(theirs.body.result[0]!.unseen_messages).toBe(1);
+    const row = (await get<AdminDisputeRow[]>(await person({ role: 'admin' }), '/api/admin/disputes')).body.result.find((d) => d._id === dispute._id);
+    expect(row?.unseen_messages).toBe(row?.chat.unseen_messages);
+    expect(row?.unseen_messages).toBeTypeOf('number');
 
     // Frozen: no second dispute, no delivery, no cancellation, no proposal.
     expect(await open(seller, order._id)).toMatchObject({ status: 409, body: { message: DISPUTE_MESSAGES.alreadyOpen } });
@@ -97,6 +102,10 @@ describe('opening a dispute', () => {
     const bad = await post(customer, '/api/disputes/', { order_id: order._id, reason: 'nonsense', description: 'коротко' });
     expect(bad.status).toBe(400);
     expect(Object.keys((bad.body as unknown as { errors: Record<string, string[]> }).errors).sort()).toEqual(['description', 'reason']);
+    // A reason of the other side (ADR 039): the customer does not complain that the customer does not accept.
+    const notYours = await open(customer, order._id, { reason: 'not_accepted' });
+    expect(notYours).toMatchObject({ status: 400, body: { message: DISPUTE_MESSAGES.reasonOfOtherSide, errors: { reason: [DISPUTE_MESSAGES.reasonOfOtherSide] } } });
+    expect(await orderRow(order._id)).toMatchObject({ status: 'in_progress' });
 
     const seller = await person({ role: 'seller' });
     const service = await createService(server.db, seller.user.id, { price: PRICE, days: 3, revisions: 1 });
@@ -120,8 +129,9 @@ describe('cancelling a dispute', () => {
     expect(await noticesOf(seller.user.id)).toContain(`Спор по заказу №${order.number} «${order.title}» отменён`);
     // The escrow never moved.
     expect(await balanceOf(server.db, { kind: 'escrow', orderId: order._id })).toBe(PRICE);
-    // A new dispute may be opened again.
-    expect((await open(seller, order._id)).status).toBe(200);
+    // A new dispute may be opened again, with a reason of the seller's side (ADR 039).
+    expect(await open(seller, order._id)).toMatchObject({ status: 400, body: { message: DISPUTE_MESSAGES.reasonOfOtherSide } });
+    expect((await open(seller, order._id, { reason: 'not_accepted' })).status).toBe(200);
   });
 
   it("gives a delivered order's customer back the review time the dispute took", async () => {
@@ -148,7 +158,8 @@ describe('resolving a dispute', () => {
   async function disputed() {
     const parties = await paidOrder();
     const dispute = (await open(parties.customer, parties.order._id)).body.result;
-    const admin = await person({ role: 'admin' });
+    // Named as the seeded admin is: its name is its role (ADR 046, «Администратор Администратор»).
+    const admin = await person({ role: 'admin', name: 'Администратор', surname: '' });
     return { ...parties, dispute, admin };
   }
 
@@ -187,6 +198,11 @@ describe('resolving a dispute', () => {
     expect(resolved.status, JSON.stringify(resolved.body)).toBe(200);
     expect(resolved.body.result.decision).toMatchObject({ outcome: 'release', seller_percent: 100, seller_amount: PRICE, commission: 15_000, seller_net: 85_000, customer_amount: 0 });
     expect(resolved.body.result.order.status).toBe('completed');
+    // The decision's words say what the seller's balance received, net of the commission (issue 25).
+    const said = (await server.db.select().from(messages).where(eq(messages.chatId, resolved.body.result.chat._id))).map((m) => m.message);
+    expect(said).toContainEqual(
+      'Решение по спору. Полная оплата исполнителю: исполнителю зачислено 850\u00a0руб. (1\u00a0000\u00a0руб. за вычетом комиссии сервиса 150\u00a0руб.).',
+    );
     expect(await available(seller)).toBe(85_000);
     expect(await available(customer)).toBe(0);
     expect((await balanceOf(server.db, { kind: 'revenue' })) - revenue).toBe(15_000);
@@ -201,7 +217,7 @@ describe('resolving a dispute', () => {
     const revenue = await balanceOf(server.db, { kind: 'revenue' });
     const resolved = await post(admin, `/api/admin/disputes/${dispute._id}/resolve`, { outcome: 'split', seller_percent: 30 });
     expect(resolved.status, JSON.stringify(resolved.body)).toBe(200);
-    // 30 % of 1 000 ₽ = 300 ₽ to the seller less 15 % (45 ₽); 700 ₽ back to the customer.
+    // 30 % of 1 000 руб. = 300 руб. to the seller less 15 % (45 руб.); 700 руб. back to the customer.
     expect(resolved.body.result.decision).toMatchObject({ seller_percent: 30, seller_amount: 30_000, commission: 4_500, seller_net: 25_500, customer_amount: 70_000 });
     expect(await available(seller)).toBe(25_500);
     expect(await available(customer)).toBe(70_000);
@@ -213,8 +229,19 @@ describe('resolving a dispute', () => {
     const [orderChat] = await server.db.select().from(chats).where(and(eq(chats.orderId, order._id), eq(chats.kind, 'order')));
     for (const id of [chatId, orderChat!.id]) {
       const texts = (await server.db.select().from(messages).where(eq(messages.chatId, id))).map((m) => m.message);
-      expect(texts.some((t) => t.includes('исполнителю 30%'))).toBe(true);
+      // What each balance received, the seller's net of the commission (issue 25): 700 + 255 + 45 = 1 000 руб.
+      const words = 'исполнителю 30\u00a0% цены, заказчику 70\u00a0%. Заказчику вернулись 700\u00a0руб., исполнителю зачислено 255\u00a0руб. (300\u00a0руб. за вычетом комиссии сервиса 45\u00a0руб.).';
+      expect(texts.filter((t) => t.includes(words))).toHaveLength(1);
+      // No verb guessing a gender, no role doubled with a name that is the role (ADR 046).
+      expect(texts.join('\n')).not.toMatch(/Администратор|открыл спор|присоединился/);
     }
+    const disputeTexts = (await server.db.select().from(messages).where(eq(messages.chatId, chatId))).map((m) => m.message);
+    expect(disputeTexts).toContain('Администрация подключилась к спору.');
+    const orderTexts = (await server.db.select().from(messages).where(eq(messages.chatId, orderChat!.id))).map((m) => m.message);
+    expect(orderTexts.some((t) => t.startsWith('Открыт спор по заказу по заявке заказчика.'))).toBe(true);
+    // The decision's notification opens this dispute, not the list (nor a chat outside it).
+    const links = (await server.db.select().from(notifications).where(and(eq(notifications.userId, seller.user.id), eq(notifications.kind, 'dispute.event')))).map((n) => n.link);
+    expect(links).toContain(`/profile/disputes?dispute=${dispute._id}`);
     // Lost: less than half to the seller.
     expect(await server.app.services.disputes.lostRecently(seller.user.id)).toBe(true);
     // Closed: no cancel, no second decision.

@@ -2,3 +2,5 @@
 export { DisputeService, DISPUTE_ANNOUNCE_JOB, LOST_BELOW_PERCENT, type DisputeServiceDeps } from './service.ts';
 export { disputeRoutes } from './routes.ts';
 export { disputePolicy } from './policy.ts';
+export { disputeFileUses } from './file-uses.ts';
+export { disputesModule } from './module.ts';

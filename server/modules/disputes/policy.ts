@@ -1,5 +1,5 @@
-import type { DisputeRow } from '../../db/schema/disputes.ts';
-import type { OrderRow } from '../../db/schema/money.ts';
+import type { DisputeRow } from './schema.ts';
+import type { OrderRow } from '../orders/schema.ts';
 import { definePolicy, isAdmin, type Actor } from '../../platform/policy.ts';
 import { DISPUTE_MESSAGES } from '#contract/disputes';
 
@@ -12,8 +12,10 @@ export type DisputeSubject = Pick<DisputeRow, 'openedBy' | 'respondentId'>;
 
 const isParty = (actor: Actor, d: DisputeSubject) => actor !== null && (actor.id === d.openedBy || actor.id === d.respondentId);
 
-export const disputePolicy = definePolicy<{ view: DisputeSubject; cancel: DisputeSubject }>(DISPUTE_MESSAGES.notFound, {
+export const disputePolicy = definePolicy<{ view: DisputeSubject; cancel: DisputeSubject; arbitrate: DisputeSubject }>(DISPUTE_MESSAGES.notFound, {
   view: (actor, d) => (isParty(actor, d) || isAdmin(actor) ? 'allow' : 'hidden'),
+  // Take and resolve: the admins' (the endpoint's guard keeps everyone else out already).
+  arbitrate: (actor, d) => (isAdmin(actor) ? 'allow' : isParty(actor, d) ? 'forbidden' : 'hidden'),
   cancel: (actor, d) => {
     if (actor !== null && actor.id === d.openedBy) return 'allow';
     return isParty(actor, d) || isAdmin(actor) ? { forbidden: DISPUTE_MESSAGES.openerOnly } : 'hidden';

@@ -1,6 +1,6 @@
-import type { DisputeRow } from '../../db/schema/disputes.ts';
-import type { OrderRow } from '../../db/schema/money.ts';
-import type { UserRow } from '../../db/schema/users.ts';
+import type { DisputeRow } from './schema.ts';
+import type { OrderRow } from '../orders/schema.ts';
+import type { UserRow } from '../users/schema.ts';
 import { presentFiles, type FileRow } from '../../platform/files.ts';
 import type { AdminDisputeRow, DisputeDecision } from '#contract/disputes';
 import type { OrderParty } from '#contract/orders';
@@ -43,7 +43,7 @@ function decisionOf(d: DisputeRow): DisputeDecision | null {
 }
 
 /** Everything but the chat, as `viewerId` sees it. */
-export function presentDispute(r: DisputeRecord, viewerId: string, files: ReadonlyMap<string, FileRow>, now: Date, flagDays: number): Omit<AdminDisputeRow, 'chat'> {
+export function presentDispute(r: DisputeRecord, viewerId: string, files: ReadonlyMap<string, FileRow>, now: Date, flagDays: number): Omit<AdminDisputeRow, 'chat' | 'unseen_messages'> {
   const d = r.dispute;
   const byId = (id: string) => (id === r.customer.id ? r.customer : r.seller);
   return {

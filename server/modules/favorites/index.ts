@@ -1,3 +1,4 @@
 // A person's favourites.
 export { FavoriteService } from './service.ts';
 export { favoriteRoutes } from './routes.ts';
+export { favoritesModule } from './module.ts';

@@ -1,12 +1,15 @@
 import { and, asc, count, desc, eq, inArray, not, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { FAVORITE_TYPES, favorites, projects, services, type FavoriteType } from '../../db/schema/catalog.ts';
-import { users, type UserRow } from '../../db/schema/users.ts';
-import { recentViews } from '../../db/schema/stats.ts';
+import type { Tx } from '../../platform/tx.ts';
+import { FAVORITE_TYPES, favorites, type FavoriteType } from './schema.ts';
+import { projects } from '../projects/schema.ts';
+import { users, type UserRow } from '../users/schema.ts';
 import { badRequest, notFound } from '../../lib/http.ts';
-import { publicFreelancersByIds, publicServiceCardsByIds, visibleFreelancer } from '../people/index.ts';
-import { type Presence, type ProjectService, publicProject } from '../projects/index.ts';
-import { publicService } from '../services/index.ts';
+import type { Realtime } from '../../realtime/socket.ts';
+import { publicFreelancersByIds } from '../people/index.ts';
+import { type ProjectService, publicProject } from '../projects/index.ts';
+import { isPublicServiceId, publicServiceCardsByIds, recentlyViewedCards } from '../services/index.ts';
+import { visibleFreelancer } from '../users/index.ts';
 import type { Favorite, Project, PublicUser, ServiceCard } from '#contract/catalog';
 
 // SPEC §3/§4 favourites ({id, type}) of a signed-in person. The web keeps the list locally and, once signed in,
@@ -32,12 +35,17 @@ export const FAVORITE_MESSAGES = {
 function publicItem(type: FavoriteType, itemId: SQLWrapper): SQL {
   switch (type) {
     case 'service':
-      return sql`exists (select 1 from ${services} where ${services.id} = ${itemId} and ${publicService()})`;
+      return isPublicServiceId(itemId);
     case 'project':
       return sql`exists (select 1 from ${projects} where ${projects.id} = ${itemId} and ${publicProject()})`;
     case 'freelancer':
       return sql`exists (select 1 from ${users} where ${users.id} = ${itemId} and ${visibleFreelancer()})`;
   }
+}
+
+/** Everyone's favourites of an item that is gone (run in the transaction that deleted it). */
+export async function forgetFavoritesOf(tx: Tx, type: FavoriteType, itemId: string): Promise<void> {
+  await tx.delete(favorites).where(and(eq(favorites.type, type), eq(favorites.itemId, itemId)));
 }
 
 /** The favourite row's item is public, whatever its type. */
@@ -47,6 +55,8 @@ const rowIsPublic = or(...FAVORITE_TYPES.map((type) => and(eq(favorites.type, ty
 const newestFirst = [desc(favorites.createdAt), asc(favorites.type), desc(favorites.itemId)];
 
 export type FavoriteCards = ServiceCard[] | Project[] | PublicUser[];
+
+type Presence = Pick<Realtime, 'onlineAmong'>;
 
 export class FavoriteService {
   constructor(private readonly deps: { db: Db; presence: Presence; projects: ProjectService }) {}
@@ -84,14 +94,7 @@ export class FavoriteService {
    * are recorded by the service page's read (services module); one row per service, so the list has no repeats.
    */
   async recent(user: UserRow, limit: number): Promise<ServiceCard[]> {
-    const rows = await this.db
-      .select({ id: recentViews.serviceId })
-      .from(recentViews)
-      .innerJoin(services, eq(services.id, recentViews.serviceId))
-      .where(and(eq(recentViews.userId, user.id), publicService()))
-      .orderBy(desc(recentViews.viewedAt), desc(recentViews.serviceId))
-      .limit(limit);
-    return publicServiceCardsByIds(this.db, this.deps.presence, rows.map((r) => r.id));
+    return recentlyViewedCards(this.db, this.deps.presence, user.id, limit);
   }
 
   /**

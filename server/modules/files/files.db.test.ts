@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test/app.ts';
 import { multipartBody } from '../../test/multipart.ts';
 import { createUser } from '../../db/factories.ts';
-import { files as filesTable } from '../../db/schema/files.ts';
-import type { UserRow } from '../../db/schema/users.ts';
+import { createProject } from '../../db/catalog-factories.ts';
+import { files as filesTable } from './schema.ts';
+import type { UserRow } from '../users/schema.ts';
 import { MAX_FILE_SIZE, ownedFile, sanitizeFileName } from '../../platform/files.ts';
 
 // ---------------------------------------------------------------- samples with real magic bytes
@@ -153,6 +154,8 @@ afterAll(async () => {
 });
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+/** A file nothing uses yet is its owner's alone (ADR 041): they read it as their browser does, by the cookie. */
+const asOwner = () => ({ headers: { cookie: `authToken=${ownerToken}` } });
 
 interface Uploaded {
   _id: string;
@@ -341,6 +344,8 @@ describe('POST /api/files/single', () => {
 describe('GET /uploads/…', () => {
   it('serves an SVG without a token, with a sandboxing CSP, nosniff and inline disposition', async () => {
     const r = await uploadOk(SVG, 'logo.svg');
+    // A project's attachment: public.
+    await createProject(database.db, owner.id, { attachments: [r.url] });
     const res = await app.inject({ url: r.url });
     expect(res.statusCode).toBe(200);
     expect(res.rawPayload).toEqual(SVG);
@@ -354,7 +359,7 @@ describe('GET /uploads/…', () => {
 
   it('serves a PDF as a download (browsers will not run their viewer sandboxed), sandboxed anyway', async () => {
     const r = await uploadOk(PDF, 'Договор.pdf');
-    const res = await app.inject({ url: r.url });
+    const res = await app.inject({ url: r.url, ...asOwner() });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename\*=UTF-8''/);
@@ -364,7 +369,7 @@ describe('GET /uploads/…', () => {
 
   it('serves an archive as a download under its original (encoded) name', async () => {
     const r = await uploadOk(ZIP, "Проект (итог)'s.zip");
-    const res = await app.inject({ url: r.url });
+    const res = await app.inject({ url: r.url, ...asOwner() });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/zip');
     expect(res.headers['content-disposition']).toBe(
@@ -408,7 +413,7 @@ describe('GET /uploads/…', () => {
       expect(res.headers['content-type'], url).toContain('application/json');
     }
     // The genuine address still works.
-    expect((await app.inject({ url: r.url })).statusCode).toBe(200);
+    expect((await app.inject({ url: r.url, ...asOwner() })).statusCode).toBe(200);
   });
 });
 
@@ -420,8 +425,10 @@ describe('DELETE /api/files/single', () => {
     expect(existsSync(path.join(uploadsDir, r.filePath))).toBe(true);
   });
 
-  it("refuses someone else's file with 403 and keeps it", async () => {
+  it("refuses someone else's file, 404 while they cannot see it and 403 once it is public, and keeps it", async () => {
     const r = await uploadOk(PNG, 'a.png');
+    expect((await del(r.url, otherToken)).statusCode).toBe(404);
+    await createProject(database.db, owner.id, { attachments: [r.url] });
     const res = await del(r.url, otherToken);
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ status: 403, message: 'Недостаточно прав' });

@@ -12,11 +12,11 @@ import { createTestApp } from '../../test/app.ts';
 import { multipartBody, PNG } from '../../test/multipart.ts';
 import { createUser } from '../../db/factories.ts';
 import { createService } from '../../db/catalog-factories.ts';
-import { files as filesTable } from '../../db/schema/files.ts';
-import { chatMembers, chats, messages } from '../../db/schema/chat.ts';
-import { auditLog } from '../../db/schema/auth.ts';
-import { settings as settingsTable } from '../../db/schema/system.ts';
-import { users, type UserRow } from '../../db/schema/users.ts';
+import { files as filesTable } from './schema.ts';
+import { chatMembers, chats, messages } from '../chat/schema.ts';
+import { auditLog } from '../../platform/schema.ts';
+import { settings as settingsTable } from '../../platform/schema.ts';
+import { users, type UserRow } from '../users/schema.ts';
 import { MAX_FILE_SIZE } from './service.ts';
 
 // Issue 9: L2 (a cut-off multipart body), L6 (refused uploads answer readably), M6 (quota, upload rate, the
@@ -215,12 +215,14 @@ describe('files sent in a chat are private', () => {
       { chatId: chat!.id, userId: member.id },
       { chatId: chat!.id, userId: other.id },
     ]);
-    // Public until it is sent.
-    expect((await app.inject({ url })).headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    await t.database.db.insert(messages).values({ chatId: chat!.id, senderId: member.id, files: [url] });
-
     const get = async (user: UserRow | null) =>
       app.inject({ url, headers: user ? { cookie: `authToken=${await token(user)}` } : {} });
+    // Its owner's (and admins') alone until a use names it (ADR 041): never public, never cached.
+    expect((await get(null)).statusCode).toBe(404);
+    expect((await get(other)).statusCode).toBe(404);
+    expect((await get(member)).headers['cache-control']).toBe('private, no-store');
+    await t.database.db.insert(messages).values({ chatId: chat!.id, senderId: member.id, files: [url] });
+
     for (const viewer of [member, other, admin]) {
       const res = await get(viewer);
       expect(res.statusCode).toBe(200);

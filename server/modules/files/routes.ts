@@ -6,10 +6,11 @@ import { parseVariantPath } from '#contract/image-variants';
 import { badRequest, HttpError, notFound, ok } from '../../lib/http.ts';
 import { tokenOf, userForToken, type Tokens } from '../../lib/auth.ts';
 import type { Db } from '../../db/client.ts';
-import type { UserRow } from '../../db/schema/users.ts';
+import type { UserRow } from '../users/schema.ts';
 import { fileUrl, type FileRow } from '../../platform/files.ts';
 import { endpointsOf, type ReadHandlers } from '../../platform/endpoints.ts';
 import { FILE_MESSAGES, INLINE_MIMES, MAX_FILE_SIZE, STORED_PATH_RE, type FileService } from './service.ts';
+import { filePolicy } from './policy.ts';
 
 /** Nothing a stored file contains may run: no scripts, no plugins, no forms, its own opaque origin. */
 export const FILE_CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox";
@@ -52,6 +53,35 @@ function drain(raw: FastifyRequest['raw'], limit = DRAIN_BYTES, ms = DRAIN_MS): 
   });
 }
 
+/**
+ * Reads the one file of an upload request and stores it for the signed-in user. The whole body is read before
+ * answering: a body that breaks off after the file (a second part cut short) is refused, and the file it
+ * already stored is removed, so a 4xx never leaves a file behind.
+ */
+async function receive(files: FileService, request: FastifyRequest, user: UserRow) {
+  if (!request.isMultipart()) throw badRequest(FILE_MESSAGES.missing);
+  const free = await files.admit(user.id, request.ip);
+  let uploaded: Awaited<ReturnType<FileService['upload']>> | null = null;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type !== 'file') continue;
+      // Only the first part named "file" is taken; busboy's own limit stops any further file part.
+      if (uploaded || part.fieldname !== 'file') {
+        part.file.resume();
+        continue;
+      }
+      uploaded = await files.upload(user.id, { filename: part.filename, file: part.file }, free);
+    }
+  } catch (err) {
+    if (uploaded) await files.remove(user, uploaded.filePath).catch(() => {});
+    if (err instanceof HttpError || (err as { statusCode?: number }).statusCode === 413) throw err;
+    // A broken multipart body (no boundary, cut short) is the client's fault.
+    throw badRequest(uploaded ? FILE_MESSAGES.incomplete : FILE_MESSAGES.missing);
+  }
+  if (!uploaded) throw badRequest(FILE_MESSAGES.missing);
+  return uploaded;
+}
+
 export const filesRoutes: FastifyPluginAsync<{ files: FileService; tokens: Tokens; db: Db; reads: ReadHandlers }> = async (
   app,
   { files, tokens, db, reads },
@@ -62,7 +92,7 @@ export const filesRoutes: FastifyPluginAsync<{ files: FileService; tokens: Token
   });
   const { on, raw } = endpointsOf(app, reads);
 
-  raw('files.upload', async ({ user }, { request }) => ok(await receive(request, user)), {
+  raw('files.upload', async ({ user }, { request }) => ok(await receive(files, request, user)), {
     // Refused before the whole body arrived (guest, too large, over the quota): read the rest out, within
     // bounds, so that the client sees the answer; a body beyond them closes the connection after it.
     onError: async (request, reply) => {
@@ -70,42 +100,13 @@ export const filesRoutes: FastifyPluginAsync<{ files: FileService; tokens: Token
     },
   });
 
-  /**
-   * Reads the one file of an upload request and stores it for the signed-in user. The whole body is read before
-   * answering: a body that breaks off after the file (a second part cut short) is refused, and the file it
-   * already stored is removed, so a 4xx never leaves a file behind.
-   */
-  async function receive(request: FastifyRequest, user: UserRow) {
-    if (!request.isMultipart()) throw badRequest(FILE_MESSAGES.missing);
-    const free = await files.admit(user.id, request.ip);
-    let uploaded: Awaited<ReturnType<FileService['upload']>> | null = null;
-    try {
-      for await (const part of request.parts()) {
-        if (part.type !== 'file') continue;
-        // Only the first part named "file" is taken; busboy's own limit stops any further file part.
-        if (uploaded || part.fieldname !== 'file') {
-          part.file.resume();
-          continue;
-        }
-        uploaded = await files.upload(user.id, { filename: part.filename, file: part.file }, free);
-      }
-    } catch (err) {
-      if (uploaded) await files.remove(user, uploaded.filePath).catch(() => {});
-      if (err instanceof HttpError || (err as { statusCode?: number }).statusCode === 413) throw err;
-      // A broken multipart body (no boundary, cut short) is the client's fault.
-      throw badRequest(uploaded ? FILE_MESSAGES.incomplete : FILE_MESSAGES.missing);
-    }
-    if (!uploaded) throw badRequest(FILE_MESSAGES.missing);
-    return uploaded;
-  }
-
   on('files.remove', async ({ body, user }) => {
     await files.remove(user, body.filePath);
     return ok(true as const);
   });
 
-  // Avatars, service images and project attachments are shown to guests too; a file sent in a chat only to its
-  // members (and its owner, and admins), and never kept by a shared cache.
+  // A file a public use names (an avatar, a service image, …) is shown to guests too; any other only to whom a use
+  // that names it admits, its owner and admins (filePolicy, ADR 041), and never kept by a shared cache.
   raw('files.download', async ({ params }, { request, reply }) => {
     const key = params['*'];
     // Stored names never need escaping: anything percent-encoded (%2F, %2e, %00, …) is not ours.
@@ -152,11 +153,10 @@ export const filesRoutes: FastifyPluginAsync<{ files: FileService; tokens: Token
 
   /** Whether the asker may read the file (404 as for a missing file when not) and how it may be cached. */
   async function cacheControlFor(row: FileRow, request: FastifyRequest): Promise<string> {
-    const inChat = await files.chatAccess(row);
-    if (!inChat) return 'public, max-age=31536000, immutable';
+    if (await files.isPublic(row)) return 'public, max-age=31536000, immutable';
     // Outside /api the auth hook does not run: the cookie (sent with <img> and links) says who asks.
     const viewer = await userForToken(db, tokens, tokenOf(request));
-    if (!viewer || !(await inChat(viewer))) throw notFound();
+    filePolicy.authorize(viewer, 'download', await files.subject(row, viewer));
     return 'private, no-store';
   }
 };

@@ -4,15 +4,13 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, not, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { blogPosts } from '../../db/schema/blog.ts';
-import { files } from '../../db/schema/files.ts';
-import { users, type UserRow } from '../../db/schema/users.ts';
-import { chatMembers, messages } from '../../db/schema/chat.ts';
-import { projects, services } from '../../db/schema/catalog.ts';
+import { files } from './schema.ts';
+import { users, type UserRow } from '../users/schema.ts';
 import { badRequest, HttpError } from '../../lib/http.ts';
-import { filePolicy, type FileSubject } from './policy.ts';
+import type { Actor } from '../../platform/policy.ts';
+import { filePolicy, seesAnyFile, type FileSubject } from './policy.ts';
 import type { LocalStorage } from '../../lib/storage.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import type { SettingsService } from '../../platform/settings.ts';
@@ -21,6 +19,8 @@ import type { UploadedFile } from '#contract/files';
 import { MESSAGES } from '#contract/messages';
 import {
   type FileRow,
+  type FileUse,
+  fileForms,
   MAX_FILE_SIZE,
   SNIFF_BYTES,
   FILE_MESSAGES,
@@ -59,16 +59,27 @@ export class FileService {
   readonly variants: PictureVariants;
   /** False for the demo seed: the app queues its pictures once it runs (makeAllVariants). */
   private readonly makeVariants: boolean;
+  /** Every module's uses of files (server/file-uses.ts, ADR 041): what keeps a file, and who may read it. */
+  private readonly uses: readonly FileUse[];
 
   constructor(
     private readonly db: Db,
     readonly storage: LocalStorage,
     /**
      * tmpDir: where uploads are written while they arrive (default `<storage root>/.tmp`); settings and limiter
-     * apply the operator's quota and upload rate (the demo seed stores its pictures without them).
+     * apply the operator's quota and upload rate (the demo seed stores its pictures without them); uses are
+     * FILE_USES.
      */
-    opts: { tmpDir?: string; maxSize?: number; settings?: SettingsService; limiter?: RateLimiter; makeVariants?: boolean } = {},
+    opts: {
+      uses: readonly FileUse[];
+      tmpDir?: string;
+      maxSize?: number;
+      settings?: SettingsService;
+      limiter?: RateLimiter;
+      makeVariants?: boolean;
+    },
   ) {
+    this.uses = opts.uses;
     // Beside the stored files by default: same filesystem, so finished uploads are moved by a rename.
     this.tmpDir = opts.tmpDir ?? path.join(storage.root, '.tmp');
     this.maxSize = opts.maxSize ?? MAX_FILE_SIZE;
@@ -179,41 +190,43 @@ export class FileService {
     return { size, head: Buffer.concat(chunks) };
   }
 
+  /** Whether a use that names the file shows it to everyone (served cacheable, to guests too). */
+  async isPublic(row: FileRow): Promise<boolean> {
+    return this.anyOf(row, this.uses.filter((use) => use.readers === 'everyone'));
+  }
+
+  /** What filePolicy needs to know of a file and the actor (the uses' readers are asked only when it matters). */
+  async subject(row: FileRow, actor: Actor): Promise<FileSubject> {
+    const subject = { ownerId: row.ownerId, public: await this.isPublic(row), reader: false };
+    if (subject.public || !actor || seesAnyFile(actor, row)) return subject;
+    return { ...subject, reader: await this.anyOf(row, this.uses, actor.id) };
+  }
+
   /**
-   * Null when the file was never sent in a chat (it is public: an avatar, a service image, a project attachment);
-   * otherwise whether a viewer may see it (filePolicy).
+   * Whether one of these uses names the file (no reader given) or admits the reader to it: one statement, each
+   * use's condition a lookup in its table.
    */
-  async chatAccess(row: FileRow): Promise<((viewer: UserRow) => Promise<boolean>) | null> {
-    if (!(await this.sentInChat(row))) return null;
-    return async (viewer) => filePolicy.can(viewer, 'download', await this.subject(row, viewer, true));
-  }
-
-  // Messages keep urls; the bare stored path is accepted too, as everywhere a client names a file.
-  private sentWith = (row: FileRow) => sql`${messages.files} && array[${fileUrl(row.path)}, ${row.path}]::text[]`;
-
-  private async sentInChat(row: FileRow): Promise<boolean> {
-    const [sent] = await this.db.select({ id: messages.id }).from(messages).where(this.sentWith(row)).limit(1);
-    return sent !== undefined;
-  }
-
-  /** What filePolicy needs to know of a file and a viewer. */
-  private async subject(row: FileRow, viewer: UserRow, inChat: boolean): Promise<FileSubject> {
-    if (!inChat || viewer.id === row.ownerId) return { ownerId: row.ownerId, inChat, member: false };
-    const [member] = await this.db
-      .select({ id: messages.id })
-      .from(messages)
-      .innerJoin(chatMembers, and(eq(chatMembers.chatId, messages.chatId), eq(chatMembers.userId, viewer.id)))
-      .where(this.sentWith(row))
+  private async anyOf(row: FileRow, uses: readonly FileUse[], reader?: string): Promise<boolean> {
+    const file = fileForms(files.path);
+    const conditions = uses.flatMap((use) => {
+      if (reader === undefined) return [use.names(file)];
+      return typeof use.readers === 'function' ? [use.readers(file, reader)] : [];
+    });
+    if (!conditions.length) return false;
+    const [found] = await this.db
+      .select({ id: files.id })
+      .from(files)
+      .where(and(eq(files.id, row.id), sql`(${sql.join(conditions, sql` or `)})`))
       .limit(1);
-    return { ownerId: row.ownerId, inChat, member: member !== undefined };
+    return found !== undefined;
   }
 
   /** Where the last sweep stopped: each run looks at the next batch, and starts over after the newest. */
   private sweptUpTo: { createdAt: Date; id: string } | null = null;
 
   /**
-   * Deletes uploads made before `before` that nothing uses (an avatar, a service image, a project attachment, a
-   * chat message), rows and bytes; looks at `batch` files a run. Answers how many went.
+   * Deletes uploads made before `before` that no declared use names (FILE_USES: an avatar, a service image, a chat
+   * message, an appeal …), rows and bytes; looks at `batch` files a run. Answers how many went.
    */
   async sweepUnused(before: Date, batch = 500): Promise<number> {
     const after = this.sweptUpTo;
@@ -232,8 +245,8 @@ export class FileService {
     this.sweptUpTo = rows.length === batch && last ? last : null;
     if (!rows.length) return 0;
     // A file is named by its url, or by its bare stored path where a client sent that; the check and the delete
-    // are one statement, so a file that became used meanwhile stays.
-    const forms = sql`array['/uploads/' || ${files.path}, ${files.path}]::text[]`;
+    // are one statement, so a file that became used meanwhile stays. Any module's declared use keeps it.
+    const file = fileForms(files.path);
     const gone = await this.db
       .delete(files)
       .where(
@@ -242,14 +255,7 @@ export class FileService {
             files.id,
             rows.map((r) => r.id),
           ),
-          sql`not exists (select 1 from ${users} where ${users.avatar} = any(${forms}))`,
-          sql`not exists (select 1 from ${services} where ${services.images} && ${forms})`,
-          // Pictures of an edit waiting for moderation (services.pending_edit) are used too.
-          sql`not exists (select 1 from ${services} where ${services.pendingEdit} is not null and (${services.pendingEdit} -> 'values' -> 'images') ?| ${forms})`,
-          sql`not exists (select 1 from ${projects} where ${projects.attachments} && ${forms})`,
-          sql`not exists (select 1 from ${messages} where ${messages.files} && ${forms})`,
-          // A blog post's cover, or a picture in its article (ADR 037).
-          sql`not exists (select 1 from ${blogPosts} where ${blogPosts.cover} = any(${forms}) or strpos(${blogPosts.html}, '/uploads/' || ${files.path}) > 0)`,
+          ...this.uses.map((use) => not(use.names(file))),
         ),
       )
       .returning({ path: files.path });
@@ -281,11 +287,7 @@ export class FileService {
     const key = parseFilePath(filePath);
     if (!key) throw badRequest(MESSAGES.validation, { filePath: [FILE_MESSAGES.badPath] });
     const found = await this.byPath(key);
-    const row = filePolicy.authorize(
-      user,
-      'remove',
-      found && { ...found, ...(await this.subject(found, user, await this.sentInChat(found))) },
-    );
+    const row = filePolicy.authorize(user, 'remove', found && { ...found, ...(await this.subject(found, user)) });
     const ownerId = user.id;
     await this.db.transaction(async (tx) => {
       await tx.delete(files).where(eq(files.id, row.id));

@@ -9,9 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test/app.ts';
 import { multipartBody } from '../../test/multipart.ts';
 import { createUser } from '../../db/factories.ts';
-import { chatMembers, chats, messages } from '../../db/schema/chat.ts';
-import { files as filesTable } from '../../db/schema/files.ts';
-import type { UserRow } from '../../db/schema/users.ts';
+import { createService } from '../../db/catalog-factories.ts';
+import { chatMembers, chats, messages } from '../chat/schema.ts';
+import { files as filesTable } from './schema.ts';
+import type { UserRow } from '../users/schema.ts';
 import { pictureSources, VARIANT_FORMATS, VARIANT_WIDTHS } from '#contract/image-variants';
 
 // ADR 022: every uploaded JPEG, PNG or WebP is also served at 320, 640 and 960 px as AVIF and WebP, made once.
@@ -52,6 +53,9 @@ async function upload(data: Buffer, user = owner, filename = 'picture.jpg') {
   return res.json<{ result: { url: string; filePath: string } }>().result;
 }
 
+/** Makes the picture a service's: public (an upload nothing uses is its owner's alone, ADR 041). */
+const shown = async (url: string) => createService(t.database.db, owner.id, { images: [url] });
+
 /** Every variant url of a picture, from the same srcset the pages use. */
 function variantUrls(url: string): string[] {
   const sources = pictureSources(url);
@@ -65,6 +69,7 @@ describe('picture variants', () => {
   it('are made after the upload: AVIF and WebP at each width, smaller than the original, metadata-free', async () => {
     const original = await sharp(await picture(1600, 1200)).withMetadata({ exif: { IFD0: { Copyright: 'секрет' } } }).jpeg({ quality: 95 }).toBuffer();
     const { url } = await upload(original);
+    await shown(url);
     await app.services.files.variants.settled();
     const urls = variantUrls(url);
     expect(urls).toHaveLength(VARIANT_WIDTHS.length * VARIANT_FORMATS.length);
@@ -87,6 +92,7 @@ describe('picture variants', () => {
 
   it('are never enlarged: a narrow picture keeps its width', async () => {
     const { url } = await upload(await picture(500, 375, 'png'), owner, 'small.png');
+    await shown(url);
     const wide = variantUrls(url).find((u) => u.endsWith('.w960.webp'))!;
     const res = await app.inject({ url: wide });
     expect(res.statusCode).toBe(200);
@@ -95,6 +101,7 @@ describe('picture variants', () => {
 
   it('of a picture from before the variants are made on the first request', async () => {
     const { url } = await upload(await picture(800, 600, 'webp'), owner, 'old.webp');
+    await shown(url);
     await app.services.files.variants.settled();
     const urls = variantUrls(url);
     for (const variant of urls) await rm(onDisk(variant));
@@ -108,6 +115,7 @@ describe('picture variants', () => {
   it('a picture libvips cannot read sends the browser to the original', async () => {
     const broken = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0'), Buffer.alloc(64)]);
     const { url } = await upload(broken, owner, 'broken.jpg');
+    await shown(url);
     const res = await app.inject({ url: variantUrls(url)[0]! });
     expect(res.statusCode).toBe(302);
     expect(res.headers.location).toBe(url);

@@ -1,2 +1,3 @@
 // Liveness and readiness probes.
 export { healthRoutes } from './routes.ts';
+export { healthModule } from './module.ts';

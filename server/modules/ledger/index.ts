@@ -1,4 +1,5 @@
 // The double-entry ledger (ADR 025): transfers posted in a command's transaction, balances, reconciliation.
+export { statementOf, type StatementLine } from './statement.ts';
 export {
   accountCode,
   balanceOf,
@@ -14,3 +15,13 @@ export {
   type LedgerReport,
   type TransferInput,
 } from './ledger.ts';
+export { ledgerModule } from './module.ts';
+export {
+  earningsByDay,
+  escrowNetByDay,
+  marketplaceMoneyByDay,
+  referralRewardsOf,
+  releasedFromEscrow,
+  type DayAmount,
+  type RewardEntry,
+} from './queries.ts';

@@ -1,13 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import pino from 'pino';
 import { eq, sql } from 'drizzle-orm';
-import { ledgerAccounts, ledgerEntries, ledgerTransfers } from '../../db/schema/money.ts';
+import { ledgerAccounts, ledgerEntries, ledgerTransfers } from './schema.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/database.ts';
 import { createUser } from '../../db/factories.ts';
 import { createPlatform, type Platform } from '../../platform/platform.ts';
 import { systemActor } from '../../platform/actor.ts';
-import type { UserRow } from '../../db/schema/users.ts';
+import type { UserRow } from '../users/schema.ts';
 import { balanceOf, balancesOf, checkLedger, isOverdraft, postTransfer, requireBalance, type Leg } from './ledger.ts';
 
 // The ledger's rules are the database's (migration 0009): these tests go around the application on purpose.

@@ -1,13 +1,7 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import {
-  ledgerAccounts,
-  ledgerEntries,
-  ledgerTransfers,
-  type LedgerAccountKind,
-  type LedgerTransferKind,
-  type WithdrawalMethod,
-} from '../../db/schema/money.ts';
+import { ledgerAccounts, ledgerEntries, ledgerTransfers, type LedgerAccountKind, type LedgerTransferKind } from './schema.ts';
+import type { WithdrawalMethod } from '#contract/money';
 import { HttpError } from '../../lib/http.ts';
 import type { Tx } from '../../platform/tx.ts';
 import { LEDGER_MESSAGES } from '#contract/money';

@@ -1,3 +1,4 @@
 // Countries, cities, categories and tags.
 export { LOOKUP_CACHE_CONTROL, LOOKUP_ENDPOINTS, LookupService, type LookupList } from './service.ts';
 export { lookupRoutes } from './routes.ts';
+export { lookupsModule } from './module.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test/app.ts';
 import { createUser } from '../../db/factories.ts';
-import { tags } from '../../db/schema/lookups.ts';
+import { tags } from './schema.ts';
 
 let t: Awaited<ReturnType<typeof createTestApp>>;
 let token: string;

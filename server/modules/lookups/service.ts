@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { categories, cities, countries, subCategories, tags } from '../../db/schema/lookups.ts';
+import { categories, cities, countries, subCategories, tags } from './schema.ts';
 import { sortByRussian } from '../../lib/collation.ts';
 import { ok } from '../../lib/http.ts';
 import { Precompressed } from '../../lib/precompressed.ts';

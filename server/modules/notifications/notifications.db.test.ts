@@ -4,10 +4,10 @@ import { type Person } from '../../test/app.ts';
 import { useTestApp } from '../../test/use-app.ts';
 import { call } from '../../test/api.ts';
 import { createProject, createService } from '../../db/catalog-factories.ts';
-import { notifications } from '../../db/schema/notifications.ts';
-import { messages } from '../../db/schema/chat.ts';
-import { outbox } from '../../db/schema/outbox.ts';
-import { users, type UserRow } from '../../db/schema/users.ts';
+import { notifications } from './schema.ts';
+import { messages } from '../chat/schema.ts';
+import { outbox } from '../../platform/schema.ts';
+import { users, type UserRow } from '../users/schema.ts';
 import { manualClock } from '../../platform/clock.ts';
 import { systemActor, userActor } from '../../platform/actor.ts';
 import { postTransfer } from '../ledger/index.ts';
@@ -108,7 +108,7 @@ describe('every event notifies the person it concerns, once', () => {
       }),
     ).toEqual([['bid.new'], []]);
     await ok(b, 'POST', `/api/projects/${project.id}/bids`, bidBody);
-    expect(await made([customer, a, b], () => ok(customer, 'POST', `/api/bids/${bidA}/accept`))).toEqual([
+    expect(await made([customer, a, b], () => ok(customer, 'POST', `/api/bids/${bidA}/accept`, { price: bidBody.price, days: bidBody.days }))).toEqual([
       [],
       ['bid.accepted'],
       ['bid.rejected'],
@@ -118,7 +118,7 @@ describe('every event notifies the person it concerns, once', () => {
     expect(accepted!.link).toMatch(/^\/profile\/messages\?tab=orders&chat=/);
   });
 
-  it('an order: paid → the seller; delivered → the customer; revision → the seller; completed → the seller', async () => {
+  it('an order: made → nobody (ADR 042); paid → the seller; delivered → the customer; revision → the seller; completed → the seller', async () => {
     const s = await seller();
     const c = await person();
     const service = await createService(server.db, s.user.id, { price: 100_000, days: 3, revisions: 1 });
@@ -128,11 +128,13 @@ describe('every event notifies the person it concerns, once', () => {
         [s, c],
         async () => (order = await ok<OrderDetail>(c, 'POST', '/api/orders', { service_id: service.id })),
       ),
-    ).toEqual([['order.event'], []]);
+    ).toEqual([[], []]);
     expect(await made([s, c], () => payOrderForTest(server.app, order._id))).toEqual([['order.event'], []]);
     const [paid] = (await noticesOf(s)).slice(-1);
-    expect(paid!.text).toBe(`Заказ №${order.number} «${order.title}» оплачен — можно приступать`);
-    expect(paid!.link).toBe(`/profile/messages?tab=orders&chat=${order.chat_id}`);
+    expect(paid!.text).toBe(`Новый заказ №${order.number} «${order.title}» оплачен — можно приступать`);
+    const { chat_id } = await ok<OrderDetail>(c, 'GET', `/api/orders/${order._id}`);
+    expect(chat_id).toEqual(expect.any(String));
+    expect(paid!.link).toBe(`/profile/messages?tab=orders&chat=${chat_id}`);
 
     expect(
       await made([s, c], () => ok(s, 'POST', `/api/orders/${order._id}/deliver`, { message: 'Готово, проверьте.' })),
@@ -179,8 +181,8 @@ describe('every event notifies the person it concerns, once', () => {
       ),
     ).toEqual([['withdrawal.decision'], []]);
     expect((await noticesOf(owner)).map((n) => [n.text, n.link])).toEqual([
-      ['Вывод 600 руб. одобрен', '/profile/finance'],
-      ['Вывод 700 руб. отклонён, деньги вернулись на баланс', '/profile/finance'],
+      ['Вывод 600\u00a0руб. одобрен', '/profile/finance'],
+      ['Вывод 700\u00a0руб. отклонён, деньги вернулись на баланс', '/profile/finance'],
     ]);
   });
 
@@ -405,7 +407,7 @@ describe('the letter about unread chat messages', () => {
     await after(6);
     expect(to(b)).toHaveLength(1);
     const letter = to(b)[0]!.letter;
-    expect(letter.subject).toContain('2 новых сообщения');
+    expect(letter.subject).toContain('2\u00a0новых сообщения');
     expect(letter.text).toContain('«Здравствуйте! Есть вопрос по логотипу.»');
     expect(letter.text).toContain('«Когда сможете ответить?»');
     expect(letter.text).not.toContain('Вторая строка');

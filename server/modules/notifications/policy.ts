@@ -1,4 +1,4 @@
-import type { NotificationRow } from '../../db/schema/notifications.ts';
+import type { NotificationRow } from './schema.ts';
 import { definePolicy } from '../../platform/policy.ts';
 import { NOTIFICATION_MESSAGES } from '#contract/notifications';
 

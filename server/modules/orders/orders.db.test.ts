@@ -5,12 +5,13 @@ import { type Person } from '../../test/app.ts';
 import { useTestApp } from '../../test/use-app.ts';
 import { call } from '../../test/api.ts';
 import { createService } from '../../db/catalog-factories.ts';
-import { chats, messages } from '../../db/schema/chat.ts';
-import { services } from '../../db/schema/catalog.ts';
-import { files } from '../../db/schema/files.ts';
-import { orders } from '../../db/schema/money.ts';
-import { outbox } from '../../db/schema/outbox.ts';
-import { users, type UserRow } from '../../db/schema/users.ts';
+import { chats, messages } from '../chat/schema.ts';
+import { services } from '../services/schema.ts';
+import { files } from '../files/schema.ts';
+import { orders } from './schema.ts';
+import { outbox } from '../../platform/schema.ts';
+import { notifications } from '../notifications/schema.ts';
+import { users, type UserRow } from '../users/schema.ts';
 import { manualClock } from '../../platform/clock.ts';
 import { balanceOf, balancesOf, checkLedger } from '../ledger/index.ts';
 import { payOrderForTest } from './testing.ts';
@@ -75,7 +76,7 @@ const systemMessages = async (orderId: string) => {
 const expectLedgerClean = async () => expect((await checkLedger(server.db)).problems).toEqual([]);
 
 describe('POST /api/orders', () => {
-  it('prices a package with extras, opens the order chat with a system message, and answers the order', async () => {
+  it('prices a package with extras and answers the order awaiting payment', async () => {
     const { seller, customer, service } = await party();
     const order = await ordered(customer, service.id, { package: 'business', extras: [1, 0] });
     expect(order).toMatchObject({
@@ -92,14 +93,61 @@ describe('POST /api/orders', () => {
       seller: { _id: seller.user.id },
     });
     expect(order.extras.map((e) => e.title)).toEqual(['Срочно', 'Исходники']);
-    expect(order.chat_id).toBeTruthy();
-    const msgs = await systemMessages(order._id);
-    expect(msgs).toHaveLength(1);
-    expect(msgs[0]!.kind).toBe('system');
-    // The seller's letter and both parties' order_updated are queued with it.
-    const rows = await server.db.select().from(outbox);
-    expect(rows.some((r) => r.kind === 'letter' && (r.payload as { to: string }).to === seller.user.email)).toBe(true);
-    expect(rows.some((r) => r.kind === 'socket' && r.name === 'order_updated')).toBe(true);
+    // The title names the package once.
+    expect(order.title).toBe(`${service.title} (Бизнес)`);
+  });
+
+  it('tells the seller nothing of an unpaid order: no chat, letter, notification, live event or listing; all of it once paid', async () => {
+    const { seller, customer, service } = await party();
+    const before = (await server.db.select({ id: outbox.id }).from(outbox)).map((r) => r.id);
+    const order = await ordered(customer, service.id, { extras: [0] });
+    expect(order.chat_id).toBeNull();
+    expect(await server.db.select().from(chats).where(eq(chats.orderId, order._id))).toEqual([]);
+    const queued = (await server.db.select().from(outbox)).filter((r) => !before.includes(r.id));
+    const toSeller = (r: (typeof queued)[number]) =>
+      (r.kind === 'letter' && (r.payload as { to: string }).to === seller.user.email) ||
+      (r.kind === 'socket' && (r.payload as { userIds: string[] }).userIds.includes(seller.user.id));
+    expect(queued.filter(toSeller)).toEqual([]);
+    expect(queued.some((r) => r.kind === 'socket' && r.name === 'order_updated')).toBe(true);
+    expect(await server.db.select().from(notifications).where(eq(notifications.userId, seller.user.id))).toEqual([]);
+    // The seller does not learn it exists: not in their list, and 404 as for an unknown order.
+    expect((await get<Order[]>(seller, '/api/orders', { role: 'selling' })).body.result).toEqual([]);
+    expect((await get(seller, `/api/orders/${order._id}`)).status).toBe(404);
+    expect((await post(seller, `/api/orders/${order._id}/cancel`)).status).toBe(404);
+
+    await payOrderForTest(server.app, order._id);
+    const paid = (await get(seller, `/api/orders/${order._id}`)).body.result;
+    expect(paid).toMatchObject({ status: 'in_progress', role: 'seller', chat_id: expect.any(String) });
+    expect((await get<Order[]>(seller, '/api/orders', { role: 'selling' })).body.result.map((o) => o._id)).toEqual([order._id]);
+    expect((await systemMessages(order._id)).map((m) => m.message)).toEqual([expect.stringMatching(/^Заказ оплачен, деньги зарезервированы/)]);
+    const [notice] = await server.db.select().from(notifications).where(eq(notifications.userId, seller.user.id));
+    expect(notice!.text).toBe(`Новый заказ №${order.number} «${order.title}» оплачен — можно приступать`);
+    const letters = (await server.db.select().from(outbox)).filter((r) => r.kind === 'letter' && (r.payload as { to: string }).to === seller.user.email);
+    expect(letters.map((r) => (r.payload as { letter: { subject: string } }).letter.subject)).toEqual([expect.stringMatching(new RegExp(`^Новый заказ №${order.number}`))]);
+  });
+
+  it('gives the same choice its draft back, however many clicks; the cap never refuses it', async () => {
+    const { customer, service } = await party();
+    const clicks = await Promise.all(Array.from({ length: 5 }, () => post(customer, '/api/orders', { service_id: service.id, package: 'economy', extras: [1, 0] })));
+    expect(new Set(clicks.map((c) => c.status))).toEqual(new Set([200]));
+    const ids = new Set(clicks.map((c) => c.body.result._id));
+    expect(ids.size).toBe(1);
+    const [first] = ids;
+    // The extras in another order are the same choice; another choice is another draft.
+    expect((await ordered(customer, service.id, { package: 'economy', extras: [0, 1] }))._id).toBe(first);
+    const other = await ordered(customer, service.id, { package: 'economy', extras: [0] });
+    expect(other._id).not.toBe(first);
+    // At the cap, the customer still gets their drafts back; only a new one is refused.
+    await server.db.insert(orders).values(
+      Array.from({ length: 30 }, () => ({ customerId: customer.user.id, sellerId: service.sellerId, title: 'Заказ', price: 100_000, days: 1, revisionsLeft: 0, revisionsTotal: 0, commissionBp: 1500, createdAt: clock.now() })),
+    );
+    expect((await ordered(customer, service.id, { package: 'economy', extras: [0, 1] }))._id).toBe(first);
+    expect((await post(customer, '/api/orders', { service_id: service.id, package: 'business' })).status).toBe(429);
+    // Paid, it is no draft any more: the same choice makes a new one.
+    await payOrderForTest(server.app, first!);
+    clock.advance(61 * MIN);
+    expect((await ordered(customer, service.id, { package: 'economy', extras: [0, 1] }))._id).not.toBe(first);
+    expect((await server.db.select().from(orders).where(eq(orders.customerId, customer.user.id))).filter((o) => o.serviceId === service.id)).toHaveLength(3);
   });
 
   it('uses the base offer without a package', async () => {
@@ -157,7 +205,9 @@ describe('reading orders', () => {
     const admin = await person({ role: 'admin' });
     expect((await get(stranger, `/api/orders/${first._id}`)).status).toBe(404);
     expect((await get(null, `/api/orders/${first._id}`)).status).toBe(401);
-    expect((await get(seller, `/api/orders/${first._id}`)).body.result.role).toBe('seller');
+    // The unpaid one is the customer's alone (ADR 042); the paid one the seller's too.
+    expect((await get(seller, `/api/orders/${first._id}`)).status).toBe(404);
+    expect((await get(seller, `/api/orders/${second._id}`)).body.result.role).toBe('seller');
     expect((await get(admin, `/api/orders/${first._id}`)).body.result).toMatchObject({ role: null, actions: [] });
     expect((await get(customer, `/api/orders/not-a-uuid`)).status).toBe(400);
 
@@ -208,7 +258,7 @@ describe('announcements', () => {
       expect(newMessages.map((c) => c[0][0]).sort()).toEqual([customer.user.id, seller.user.id].sort());
       const toCustomer = newMessages.find((c) => c[0][0] === customer.user.id)![2] as unknown as Record<string, Record<string, unknown>>;
       expect(toCustomer.newMessage).toMatchObject({ kind: 'delivery', message: 'Работа сдана.\n\nГотово' });
-      expect(toCustomer.chat!.order).toMatchObject({ _id: order._id, status: 'delivered', role: 'customer', actions: ['accept', 'revision', 'cancel', 'propose_cancel'] });
+      expect(toCustomer.chat!.order).toMatchObject({ _id: order._id, status: 'delivered', role: 'customer', actions: ['accept', 'revision', 'propose_cancel'] });
       expect(calls.some((c) => c[1] === 'get_counters' && c[0][0] === customer.user.id)).toBe(true);
       const updated = calls.filter((c) => c[1] === 'order_updated');
       expect(updated).toHaveLength(1);
@@ -271,7 +321,8 @@ describe('the lifecycle', () => {
     expect((await post(customer, `/api/orders/${order._id}/accept`)).status).toBe(409);
     expect((await post(seller, `/api/orders/${order._id}/cancel`)).status).toBe(409);
     const kinds = (await systemMessages(order._id)).map((m) => m.kind);
-    expect(kinds).toEqual(['system', 'system', 'delivery', 'system', 'delivery', 'system']);
+    // The chat opened when the order was paid: its first message says so.
+    expect(kinds).toEqual(['system', 'delivery', 'system', 'delivery', 'system']);
     await expectLedgerClean();
   });
 
@@ -316,7 +367,8 @@ describe('cancellation', () => {
     const res = await post(customer, `/api/orders/${order._id}/cancel`, { reason: 'Передумал' });
     expect(res.body.result).toMatchObject({ status: 'cancelled', cancel_reason: 'Передумал', cancelled_by: customer.user.id });
     expect(await balanceOf(server.db, { kind: 'escrow', orderId: order._id })).toBe(0);
-    expect((await post(seller, `/api/orders/${order._id}/cancel`)).status).toBe(409);
+    // The seller never learnt of it.
+    expect((await post(seller, `/api/orders/${order._id}/cancel`)).status).toBe(404);
     // A cancelled order cannot be paid any more.
     await expect(payOrderForTest(server.app, order._id)).rejects.toThrow();
   });
@@ -371,6 +423,39 @@ describe('cancellation', () => {
     expect(accepted.body.result).toMatchObject({ status: 'cancelled', cancelled_by: customer.user.id, cancel_reason: 'Не нужно больше' });
     expect((await balancesOf(server.db, customer.user.id)).available).toBe(100_000);
     await expectLedgerClean();
+  });
+});
+
+describe('drafts expire', () => {
+  const runJobs = () => server.app.services.platform.dispatcher.runDue();
+  const statusOf = async (id: string) => (await server.db.select().from(orders).where(eq(orders.id, id)))[0]!;
+
+  it('cancels an unpaid order quietly after orders.draftHours; a paid one, or a longer period set meanwhile, waits', async () => {
+    const { customer, service } = await party();
+    const admin = await person({ role: 'admin' });
+    const order = await ordered(customer, service.id);
+    const paid = await ordered(customer, service.id, { extras: [0] });
+    await payOrderForTest(server.app, paid._id);
+    const [job] = await server.db.select().from(outbox).where(eq(outbox.dedupeKey, `expire-draft:${order._id}`));
+    expect(job!.dueAt.getTime()).toBe(clock.now().getTime() + 48 * 3_600_000);
+
+    // The operator makes it 72 hours: at 48 the job only moves itself.
+    await server.app.services.settings.update(admin.user, { 'orders.draftHours': 72 });
+    clock.advance(48 * 3_600_000 + MIN);
+    await runJobs();
+    expect((await statusOf(order._id)).status).toBe('awaiting_payment');
+    clock.advance(24 * 3_600_000);
+    const before = (await server.db.select({ id: outbox.id }).from(outbox)).map((r) => r.id);
+    await runJobs();
+    const expired = await statusOf(order._id);
+    expect(expired).toMatchObject({ status: 'cancelled', cancelledBy: null, cancelReason: ORDER_MESSAGES.draftExpired });
+    // No letter and no notification to anyone.
+    const queued = (await server.db.select().from(outbox)).filter((r) => !before.includes(r.id));
+    expect(queued.filter((r) => r.kind === 'letter')).toEqual([]);
+    expect(await server.db.select().from(notifications).where(eq(notifications.userId, customer.user.id))).toEqual([]);
+    expect((await get(customer, `/api/orders/${order._id}`)).body.result).toMatchObject({ status: 'cancelled', cancel_reason: ORDER_MESSAGES.draftExpired, actions: [] });
+    expect((await statusOf(paid._id)).status).toBe('in_progress');
+    await server.app.services.settings.update(admin.user, { 'orders.draftHours': 48 });
   });
 });
 

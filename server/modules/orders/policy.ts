@@ -1,18 +1,21 @@
-import type { OrderRow } from '../../db/schema/money.ts';
+import type { OrderRow } from './schema.ts';
+import type { services } from '../services/schema.ts';
 import { definePolicy, isAdmin, type Actor } from '../../platform/policy.ts';
 import { ORDER_MESSAGES, type OrderAction } from '#contract/orders';
+import { allowedActions, isDraft, type Moment, type OrderFacts } from './state.ts';
 
 // Who may do what with an order (ADR 016). Its parties and admins know it exists; anyone else gets 404, as for an
 // unknown id. A party asking for the other party's step (a buyer delivering, a seller accepting) and an admin
-// asking for any step get 403. Whether the order's state allows the step now is the service's 409, and so are the
-// customer's time rules of cancellation (timing below, shared with the order card's actions).
+// asking for any step get 403. Whether the order's state and time allow the step now is the service's 409, by the
+// lifecycle's table (state.ts), which the order card's actions read too.
 
 export interface OrderSubject {
-  order: Pick<OrderRow, 'customerId' | 'sellerId'>;
+  order: Pick<OrderRow, 'customerId' | 'sellerId' | 'bidId' | 'paidAt'> & Partial<Pick<OrderRow, 'cancelProposedBy'>>;
 }
 
 const isCustomer = (actor: Actor, { order }: OrderSubject) => actor !== null && actor.id === order.customerId;
-const isSeller = (actor: Actor, { order }: OrderSubject) => actor !== null && actor.id === order.sellerId;
+// A draft (a service's order never paid) is not yet the seller's: they do not learn it exists (ADR 042).
+const isSeller = (actor: Actor, { order }: OrderSubject) => actor !== null && actor.id === order.sellerId && !isDraft(order);
 const isParty = (actor: Actor, row: OrderSubject) => isCustomer(actor, row) || isSeller(actor, row);
 
 /** A step only one side takes: that side may, the other side and admins are refused, anyone else does not know. */
@@ -41,55 +44,35 @@ export const orderPolicy = definePolicy<{
   accept: sideOnly('customer'),
   cancel: partiesOnly,
   proposeCancel: partiesOnly,
-  answerCancel: partiesOnly,
+  // The proposer does not answer their own proposal: the other side does.
+  answerCancel: (actor, row) => {
+    if (actor !== null && row.order.cancelProposedBy === actor.id) return { forbidden: ORDER_MESSAGES.ownProposal };
+    return partiesOnly(actor, row);
+  },
+});
+
+/** A service ordered from its page, with whether its seller may take orders at all. */
+export interface CheckoutSubject {
+  service: Pick<typeof services.$inferSelect, 'status' | 'sellerId'>;
+  /** Blocked (or gone): their services are nobody's to order. */
+  sellerBlocked: boolean;
+}
+
+/**
+ * Who may order a service: anyone but its seller, while it is public. A service that is not (or whose seller is
+ * blocked) is unknown to anyone but its seller; its seller is refused their own.
+ */
+export const checkoutPolicy = definePolicy<{ order: CheckoutSubject }>(ORDER_MESSAGES.serviceNotFound, {
+  order: (actor, { service, sellerBlocked }) => {
+    const own = actor !== null && actor.id === service.sellerId;
+    if (service.status !== 'active' && !own) return 'hidden';
+    if (own) return { forbidden: ORDER_MESSAGES.ownService };
+    return sellerBlocked ? 'hidden' : 'allow';
+  },
 });
 
 // ---------------------------------------------------------------------------------------------------------------
-// What the order's state and time allow (409 when not), and so what a party may do now.
-
-export type OrderState = Pick<
-  OrderRow,
-  'customerId' | 'sellerId' | 'status' | 'paidAt' | 'deadlineAt' | 'revisionsLeft' | 'cancelProposedBy'
->;
-
-/** Until when the customer may cancel a paid order without a reason. */
-export const cancelWindowEnd = (order: Pick<OrderRow, 'paidAt'>, windowMinutes: number): Date | null =>
-  order.paidAt ? new Date(order.paidAt.getTime() + windowMinutes * 60_000) : null;
-
-/** Paid and not settled: the escrow holds the price. */
-export const isOpenPaid = (status: OrderRow['status']) => status === 'in_progress' || status === 'delivered';
-
-/**
- * Whether `userId` may cancel the order now, by the rules of PRODUCT.md: the customer while it awaits payment,
- * within the window after payment or once the deadline has passed; the seller at any time before it settles.
- * Answers null when they may, else why not.
- */
-export function cancelRefusal(userId: string, order: OrderState, now: Date, windowMinutes: number): string | null {
-  if (order.status === 'awaiting_payment') return userId === order.customerId ? null : userId === order.sellerId ? null : ORDER_MESSAGES.partiesOnly;
-  if (!isOpenPaid(order.status)) return ORDER_MESSAGES.cannotCancel;
-  if (userId === order.sellerId) return null;
-  const windowEnd = cancelWindowEnd(order, windowMinutes);
-  if (windowEnd && now < windowEnd) return null;
-  if (order.deadlineAt && now >= order.deadlineAt) return null;
-  return ORDER_MESSAGES.cancelLater;
-}
+// What the order's state and time allow (409 when not) is the lifecycle's table, state.ts (ADR 039).
 
 /** The steps `userId` may take now (the order card's buttons); none for anyone but a party. */
-export function actionsFor(userId: string, order: OrderState, now: Date, windowMinutes: number): OrderAction[] {
-  const customer = userId === order.customerId;
-  const seller = userId === order.sellerId;
-  if (!customer && !seller) return [];
-  const actions: OrderAction[] = [];
-  if (customer && order.status === 'awaiting_payment') actions.push('pay');
-  if (seller && order.status === 'in_progress') actions.push('deliver');
-  if (customer && order.status === 'delivered') {
-    actions.push('accept');
-    if (order.revisionsLeft > 0) actions.push('revision');
-  }
-  if (cancelRefusal(userId, order, now, windowMinutes) === null) actions.push('cancel');
-  if (isOpenPaid(order.status)) {
-    if (!order.cancelProposedBy) actions.push('propose_cancel');
-    else if (order.cancelProposedBy !== userId) actions.push('answer_cancel');
-  }
-  return actions;
-}
+export const actionsFor = (userId: string, order: OrderFacts, at: Moment): OrderAction[] => allowedActions(userId, order, at);

@@ -1,8 +1,10 @@
-import type { OrderRow } from '../../db/schema/money.ts';
-import type { UserRow } from '../../db/schema/users.ts';
+import type { OrderRow } from './schema.ts';
+import type { UserRow } from '../users/schema.ts';
 import { presentFiles, type FileRow } from '../../platform/files.ts';
+import { commissionOn } from '#contract/money';
 import type { Order, OrderDelivery, OrderDetail, OrderParty } from '#contract/orders';
-import { actionsFor, cancelWindowEnd } from './policy.ts';
+import { actionsFor } from './policy.ts';
+import { cancelWindowEnd, isCompleted, isDelivered, isInProgress } from './state.ts';
 
 // Rows → the orders API's documents. Pure: the service looks up what they need.
 
@@ -16,6 +18,8 @@ export interface OrderRecord {
   chatId: string | null;
   /** The cursor value of created_at (microseconds). */
   createdKey: string;
+  /** The amount the order's settlement released from the escrow, kopecks; null before it settles. */
+  released?: number | null;
 }
 
 export interface OrderTimes {
@@ -29,7 +33,13 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 export const presentParty = (u: OrderPerson): OrderParty => ({ _id: u.id, name: u.name, surname: u.surname, user_name: u.userName, avatar: u.avatar });
 
 /** The commission of an order, kopecks (ADR 025: C = round(P × bp / 10000)). */
-export const commissionOf = (order: Pick<OrderRow, 'price' | 'commissionBp'>) => Math.round((order.price * order.commissionBp) / 10_000);
+export const commissionOf = (order: Pick<OrderRow, 'price' | 'commissionBp'>) => commissionOn(order.price, order.commissionBp);
+
+/** A settlement's three amounts: the released price, the commission the ledger took on it, the seller's net. */
+const settlementOf = (released: number, bp: number) => {
+  const commission = commissionOn(released, bp);
+  return { price: released, commission, net: released - commission };
+};
 
 export function presentOrder(r: OrderRecord, viewerId: string | null, times: OrderTimes): Order {
   const o = r.order;
@@ -50,11 +60,13 @@ export function presentOrder(r: OrderRecord, viewerId: string | null, times: Ord
     revisions_left: o.revisionsLeft,
     revisions_total: o.revisionsTotal,
     commission: commissionOf(o),
+    settlement: role === 'seller' && isCompleted(o) && r.released != null ? settlementOf(r.released, o.commissionBp) : null,
     chat_id: r.chatId,
     role,
-    actions: viewerId ? actionsFor(viewerId, o, times.now, times.cancelWindowMinutes) : [],
-    cancel_window_ends_at: o.status === 'in_progress' ? iso(cancelWindowEnd(o, times.cancelWindowMinutes)) : null,
-    auto_accept_at: o.status === 'delivered' && o.deliveredAt ? new Date(o.deliveredAt.getTime() + times.autoAcceptDays * 86_400_000).toISOString() : null,
+    actions: viewerId ? actionsFor(viewerId, o, times) : [],
+    // A delivery closes the window (ADR 039).
+    cancel_window_ends_at: isInProgress(o) && !o.deliveredAt ? iso(cancelWindowEnd(o, times.cancelWindowMinutes)) : null,
+    auto_accept_at: isDelivered(o) && o.deliveredAt ? new Date(o.deliveredAt.getTime() + times.autoAcceptDays * 86_400_000).toISOString() : null,
     cancel_proposal:
       o.cancelProposedBy && o.cancelProposedAt ? { by: o.cancelProposedBy, at: o.cancelProposedAt.toISOString(), reason: o.cancelProposalReason ?? '' } : null,
     cancelled_by: o.cancelledBy,

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { orders } from '../../db/schema/money.ts';
+import { orders } from './schema.ts';
 import { systemActor } from '../../platform/actor.ts';
 import { postTransfer } from '../ledger/index.ts';
 

@@ -6,10 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/database.ts';
 import type { Database } from '../../db/client.ts';
 import { runChild, withDatabase } from '../../test/child-process.ts';
-import { outbox } from '../../db/schema/outbox.ts';
-import { ledgerTransfers, orders, payments, webhookEvents } from '../../db/schema/money.ts';
+import { outbox } from '../../platform/schema.ts';
+import { ledgerTransfers } from '../ledger/schema.ts';
+import { orders } from '../orders/schema.ts';
+import { payments, webhookEvents } from './schema.ts';
 import { checkLedger } from '../ledger/index.ts';
-import { SANDBOX_WEBHOOK_JOB } from './service.ts';
+import { SANDBOX_WEBHOOK_JOB } from './providers/sandbox/index.ts';
 
 // Issue 12: "The server is killed with SIGKILL in the middle of a webhook; the provider retries. After a restart
 // the order is paid once and ledger:check passes." Its processes run through server/test/child-process.ts, as in server/platform/crash.db.test.ts.

@@ -2,3 +2,4 @@
 export { paymentRatesRoutes } from './rates-routes.ts';
 export { PaymentService, type PaymentServiceDeps } from './service.ts';
 export { paymentRoutes } from './routes.ts';
+export { paymentsModule } from './module.ts';

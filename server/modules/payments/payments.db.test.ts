@@ -3,15 +3,17 @@ import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test/app.ts';
 import { createUser } from '../../db/factories.ts';
-import { ledgerTransfers, orders, payments, webhookEvents } from '../../db/schema/money.ts';
-import { settings as settingsTable } from '../../db/schema/system.ts';
-import { auditLog } from '../../db/schema/auth.ts';
-import type { UserRow } from '../../db/schema/users.ts';
+import { ledgerTransfers } from '../ledger/schema.ts';
+import { orders } from '../orders/schema.ts';
+import { payments, webhookEvents } from './schema.ts';
+import { settings as settingsTable } from '../../platform/schema.ts';
+import { auditLog } from '../../platform/schema.ts';
+import type { UserRow } from '../users/schema.ts';
 import { systemActor } from '../../platform/actor.ts';
 import { manualClock } from '../../platform/clock.ts';
 import { balanceOf, balancesOf, checkLedger, postTransfer } from '../ledger/index.ts';
 import { signPayload } from './providers/provider.ts';
-import { convert } from './service.ts';
+import { convert } from './pricing.ts';
 import { DEFAULT_PAYMENT_RATES, PAYMENT_MESSAGES } from '#contract/payments';
 
 // Paying orders (issue 12): from the balance, through the sandbox provider and its signed webhook over the real
@@ -128,7 +130,8 @@ describe('the payment page', () => {
     const { result } = page.body;
     expect(result.order).toMatchObject({ _id: order.id, number: order.number, price: 150_000 });
     expect(result.balance.available).toBe(100_000);
-    expect(result.chat_id).toEqual(expect.any(String));
+    // An unpaid order of a service has no chat yet: its seller does not know of it (ADR 042).
+    expect(result.chat_id).toBeNull();
     const byMethod = Object.fromEntries(result.methods.map((m: { method: string }) => [m.method, m]));
     expect(byMethod.balance).toMatchObject({ usable: false, amount: 150_000 });
     expect(byMethod.card).toMatchObject({ usable: true, currency: 'RUB', amount: 150_000 });
@@ -171,6 +174,45 @@ describe('paying from the balance', () => {
     expect(below.status).toBe(400);
     expect(below.body.message).toMatch(/^Этим способом можно оплатить заказ от/);
     expect((await orderRow(order.id)).status).toBe('awaiting_payment');
+  });
+});
+
+describe('receipts', () => {
+  /** The letters sent to this person, in order. */
+  const sentTo = new Map<string, { subject: string; text: string }[]>();
+  beforeAll(() => {
+    const mailer = t.app.services.mailer;
+    const send = mailer.send.bind(mailer);
+    mailer.send = async (to, letter) => {
+      sentTo.set(to, [...(sentTo.get(to) ?? []), { subject: letter.subject, text: letter.text }]);
+      return send(to, letter);
+    };
+  });
+  /** Its letters, their spaces (no-break ones too) made plain. */
+  const lettersTo = (user: UserRow) => (sentTo.get(user.email) ?? []).map((l) => ({ subject: l.subject, text: l.text.replace(/[\u00a0\u202f]/g, ' ') }));
+
+  it('every payment of an order sends its customer a receipt: from the balance and through the sandbox', async () => {
+    const buyer = await customer(200_000);
+    const order = await openOrder(buyer, 150_000);
+    await db().update(orders).set({ package: 'standard', extras: [{ title: 'Исходники', price: 30_000, days: 1 }] }).where(eq(orders.id, order.id));
+    expect((await pay(buyer, { order_id: order.id, method: 'balance' })).status).toBe(200);
+    await until(async () => lettersTo(buyer).length === 1);
+    const [fromBalance] = lettersTo(buyer);
+    expect(fromBalance!.subject).toMatch(new RegExp(`^Оплата заказа №${order.number} получена`));
+    expect(fromBalance!.text).toContain('Пакет «Стандарт» — 1 200 руб.');
+    expect(fromBalance!.text).toContain('Исходники — 300 руб.');
+    expect(fromBalance!.text).toContain('Сумма: 1 500 руб.');
+    expect(fromBalance!.text).toContain('Способ оплаты: Баланс');
+    expect(fromBalance!.text).toContain(`/payments/${order.id}`);
+
+    const second = await openOrder(buyer, 150_000);
+    const { payment_id } = (await pay(buyer, { order_id: second.id, method: 'card' })).body.result;
+    await call(null, 'POST', `/api/payments/sandbox/${payment_id}/pay`);
+    await until(async () => lettersTo(buyer).length === 2);
+    const letters = lettersTo(buyer);
+    expect(letters).toHaveLength(2);
+    expect(letters[1]!.subject).toMatch(new RegExp(`^Оплата заказа №${second.number} получена`));
+    expect(letters[1]!.text).toContain('Способ оплаты: Банковская карта');
   });
 });
 
@@ -392,6 +434,15 @@ describe('crypto quotes', () => {
     const started = await pay(buyer, { order_id: order.id, method: 'usdt', quote_id: fresh._id });
     expect(started.status).toBe(200);
     expect(started.body.result.redirect_url).toBe(`/sandbox-pay/${fresh._id}`);
+    // Being confirmed, the payment page shows it pending (no second form); past its quote it is expired (ADR 042).
+    const lastPayment = async () => (await call(buyer, 'GET', `/api/payments/orders/${order.id}`)).body.result.last_payment;
+    expect(await lastPayment()).toMatchObject({ _id: fresh._id, status: 'pending' });
+    payments_.clock = manualClock(Date.now() + 16 * 60_000);
+    try {
+      expect(await lastPayment()).toMatchObject({ _id: fresh._id, status: 'expired' });
+    } finally {
+      payments_.clock = real;
+    }
     await call(null, 'POST', `/api/payments/sandbox/${fresh._id}/pay`);
     await until(async () => (await orderRow(order.id)).status === 'in_progress');
     expect(await balanceOf(db(), { kind: 'external', method: 'usdt' })).toBeLessThanOrEqual(-150_000);
@@ -421,7 +472,7 @@ describe('withdrawals', () => {
     };
     const tooSmall = await call(user, 'POST', '/api/withdrawals', { amount: 10_000, method: 'card', destination: '4111 1111 1111 1111' });
     expect(tooSmall.status).toBe(400);
-    expect(tooSmall.body.errors.amount).toEqual(['Минимальная сумма вывода — 500 руб.']);
+    expect(tooSmall.body.errors.amount).toEqual(['Минимальная сумма вывода — 500\u00a0руб.']);
     const badCard = await call(user, 'POST', '/api/withdrawals', { amount: 60_000, method: 'card', destination: '4111 1111 1111 1112' });
     expect(badCard.status).toBe(400);
     expect(badCard.body.errors.destination).toEqual([PAYMENT_MESSAGES.cardNumber]);
@@ -435,7 +486,27 @@ describe('withdrawals', () => {
     expect(await balancesOf(db(), user.id)).toEqual({ available: 140_000, held: 60_000 });
     const approved = await call(admin, 'POST', `/api/admin/withdrawals/${first.body.result._id}/approve`);
     expect(approved.status).toBe(200);
-    expect(approved.body.result).toMatchObject({ status: 'approved', destination: '4111111111111111' });
+    // The card number stays masked in the admin's answers too (ADR 046); the full one is a deliberate, audited ask.
+    expect(approved.body.result).toMatchObject({ status: 'approved', destination: '•••• 1111' });
+    const adminList = await call(admin, 'GET', '/api/admin/withdrawals?limit=50');
+    expect(JSON.stringify(adminList.body)).not.toContain('4111111111111111');
+    expect(adminList.body.result.find((w: { _id: string }) => w._id === first.body.result._id)).toMatchObject({
+      destination: '•••• 1111',
+    });
+    expect((await call(user, 'POST', `/api/admin/withdrawals/${first.body.result._id}/destination`)).status).toBe(403);
+    const revealed = await call(admin, 'POST', `/api/admin/withdrawals/${first.body.result._id}/destination`);
+    expect(revealed.status).toBe(200);
+    expect(revealed.body.result).toEqual({ destination: '4111111111111111' });
+    const reveals = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.targetId, first.body.result._id), eq(auditLog.action, 'withdrawal.reveal')));
+    expect(reveals).toMatchObject([
+      { actorId: admin.id, targetType: 'withdrawal', details: { method: 'card', amount: 60_000 } },
+    ]);
+    expect(
+      (await call(admin, 'POST', '/api/admin/withdrawals/00000000-0000-4000-8000-000000000000/destination')).status,
+    ).toBe(404);
     expect(await balancesOf(db(), user.id)).toEqual({ available: 140_000, held: 0 });
     expect((await call(admin, 'POST', `/api/admin/withdrawals/${first.body.result._id}/approve`)).status).toBe(409);
     expect((await call(admin, 'POST', `/api/admin/withdrawals/${first.body.result._id}/reject`, { reason: 'Передумали' })).status).toBe(409);
@@ -453,8 +524,8 @@ describe('withdrawals', () => {
     expect(trail).toMatchObject([{ action: 'withdrawal.reject', actorId: admin.id, targetType: 'withdrawal' }]);
     await until(async () => letters.filter((l) => l.to === user.email).length === 2);
     expect(letters.filter((l) => l.to === user.email).map((l) => l.subject)).toEqual([
-      expect.stringMatching(/^Вывод 600 руб\. одобрен/),
-      expect.stringMatching(/^Вывод 1 400 руб\. отклонён/),
+      expect.stringMatching(/^Вывод 600\u00a0руб\. одобрен/),
+      expect.stringMatching(/^Вывод 1\u00a0400\u00a0руб\. отклонён/),
     ]);
 
     const mine = await call(user, 'GET', '/api/withdrawals/my');
@@ -471,11 +542,42 @@ describe('withdrawals', () => {
       ['withdrawal_hold', -60_000, 140_000],
       ['adjustment', 200_000, 200_000],
     ]);
+    // Signs follow the person's money (issue 25): the hold is the available balance's minus; the held balance's
+    // own lines are neither (no second green plus); the rejected withdrawal's return is a plus.
+    expect(entries.map((e) => [e.kind, e.account, (e as { direction?: string }).direction])).toEqual([
+      ['withdrawal_return', 'available', 'in'],
+      ['withdrawal_return', 'withdrawal_hold', 'held'],
+      ['withdrawal_hold', 'withdrawal_hold', 'held'],
+      ['withdrawal_hold', 'available', 'out'],
+      ['withdrawal_paid', 'withdrawal_hold', 'held'],
+      ['withdrawal_hold', 'withdrawal_hold', 'held'],
+      ['withdrawal_hold', 'available', 'out'],
+      ['adjustment', 'available', 'in'],
+    ]);
     const paged = await call(user, 'GET', '/api/finance/entries?limit=2');
     expect(paged.body.result).toHaveLength(2);
     const rest = await call(user, 'GET', `/api/finance/entries?limit=100&cursor=${paged.body.next}`);
     expect(rest.body.result.length).toBe(entries.length - 2);
     expect((await call(user, 'GET', '/api/finance/balance')).body.result).toEqual({ available: 140_000, held: 0, min_withdrawal: 50_000 });
+    expect((await checkLedger(db())).problems).toEqual([]);
+  });
+
+  it("shows the seller a completed order's price, commission and net, as the ledger settled it", async () => {
+    const buyer = await customer(150_000);
+    const order = await openOrder(buyer, 150_000);
+    expect((await pay(buyer, { order_id: order.id, method: 'balance' })).status).toBe(200);
+    expect((await call(seller, 'POST', `/api/orders/${order.id}/deliver`, { message: 'Готово' })).status).toBe(200);
+    expect((await call(buyer, 'POST', `/api/orders/${order.id}/accept`)).status).toBe(200);
+    // 1 500 руб. less the 15 % commission (225 руб.): 1 275 руб. to the seller.
+    const settlement = { price: 150_000, commission: 22_500, net: 127_500 };
+    const entries = (await call(seller, 'GET', '/api/finance/entries?limit=100')).body.result as { kind: string; amount: number; direction: string; settlement: unknown; order: { _id: string } | null }[];
+    const line = entries.find((e) => e.order?._id === order.id);
+    expect(line).toMatchObject({ kind: 'release', amount: 127_500, direction: 'in', settlement });
+    // The order card says the same to the seller, nothing to the customer; the customer's escrow line is a minus.
+    expect((await call(seller, 'GET', `/api/orders/${order.id}`)).body.result).toMatchObject({ status: 'completed', settlement });
+    expect((await call(buyer, 'GET', `/api/orders/${order.id}`)).body.result.settlement).toBeNull();
+    const paid = ((await call(buyer, 'GET', '/api/finance/entries')).body.result as { kind: string; direction: string; settlement: unknown }[]).find((e) => e.kind === 'escrow');
+    expect(paid).toMatchObject({ direction: 'out', settlement: null });
     expect((await checkLedger(db())).problems).toEqual([]);
   });
 

@@ -1,4 +1,5 @@
-import type { OrderRow } from '../../db/schema/money.ts';
+import type { OrderRow } from '../orders/schema.ts';
+import type { PaymentRow } from './schema.ts';
 import { definePolicy } from '../../platform/policy.ts';
 import { PAYMENT_MESSAGES } from '#contract/payments';
 
@@ -7,4 +8,9 @@ import { PAYMENT_MESSAGES } from '#contract/payments';
 
 export const paymentPolicy = definePolicy<{ pay: Pick<OrderRow, 'customerId'> }>(PAYMENT_MESSAGES.orderNotFound, {
   pay: (actor, order) => (actor !== null && actor.id === order.customerId ? 'allow' : 'hidden'),
+});
+
+/** A crypto quote is paid by the customer it was made for; to anyone else it is an unknown payment. */
+export const quotePolicy = definePolicy<{ use: Pick<PaymentRow, 'customerId'> }>(PAYMENT_MESSAGES.paymentNotFound, {
+  use: (actor, quote) => (actor !== null && actor.id === quote.customerId ? 'allow' : 'hidden'),
 });

@@ -1,5 +1,5 @@
-import type { PaymentRow, WithdrawalRow } from '../../db/schema/money.ts';
-import type { Payment, Withdrawal } from '#contract/payments';
+import type { PaymentRow, WithdrawalRow } from './schema.ts';
+import type { CryptoMethod, FinanceDirection, FinanceEntry, Payment, Quote, Withdrawal } from '#contract/payments';
 
 export interface PaymentRecord {
   payment: PaymentRow;
@@ -29,20 +29,76 @@ export function presentPayment(r: PaymentRecord, now: Date): Payment {
   };
 }
 
-/** A card number shows its last four digits only; a wallet address in full (it is public anyway). */
+/** A crypto quote: the pending payment with its rate, amount and expiry. */
+export function presentQuote(p: PaymentRow): Quote {
+  return {
+    _id: p.id,
+    order_id: p.orderId,
+    method: p.method as CryptoMethod,
+    currency: p.currency as 'USDT' | 'BTC',
+    amount: p.amount,
+    fee: p.fee,
+    currency_amount: p.currencyAmount,
+    rate: Number(p.rate),
+    quote_expires_at: p.quoteExpiresAt!.toISOString(),
+  };
+}
+
+/**
+ * A card number shows its last four digits only, to its owner and to admins alike (the admin asks for the full one,
+ * audited: revealDestination); a wallet address in full (it is public anyway).
+ */
 export const maskDestination = (method: WithdrawalRow['method'], destination: string) =>
   method === 'card' ? `•••• ${destination.slice(-4)}` : destination;
 
-export function presentWithdrawal(w: WithdrawalRow, user?: { id: string; name: string; email: string }, { full = false } = {}): Withdrawal {
+export function presentWithdrawal(w: WithdrawalRow, user?: { id: string; name: string; email: string }): Withdrawal {
   return {
     _id: w.id,
     amount: w.amount,
     method: w.method,
-    destination: full ? w.destination : maskDestination(w.method, w.destination),
+    destination: maskDestination(w.method, w.destination),
     status: w.status,
     reject_reason: w.rejectReason,
     created_at: w.createdAt.toISOString(),
     reviewed_at: w.reviewedAt?.toISOString() ?? null,
     ...(user ? { user: { _id: user.id, name: user.name, email: user.email } } : {}),
+  };
+}
+
+/** One ledger entry of a person's available or held balance, with what the finance page needs to word it. */
+export interface FinanceEntryRecord {
+  seq: number;
+  amount: number;
+  balanceAfter: number;
+  createdAt: Date;
+  account: string;
+  kind: string;
+  order: { id: string; number: number; title: string; sellerId: string } | null;
+  /** The escrow's debit of the same transfer (the amount a settlement released), or null. */
+  released: number | null;
+  /** Whether the entry is a referral reward (it follows its referral_expense clearing debit). */
+  reward: boolean;
+}
+
+/**
+ * A finance line for `userId` (ADR 045). Its direction follows the person's money: a credit of the available
+ * balance is in, a debit out; the withdrawal-hold balance only holds what already left the available one, so its
+ * lines are neither. The seller's payment for their own order carries the price, the commission and the net.
+ */
+export function presentFinanceEntry(r: FinanceEntryRecord, userId: string): FinanceEntry {
+  const account = r.account as FinanceEntry['account'];
+  const direction: FinanceDirection = account === 'withdrawal_hold' ? 'held' : r.amount > 0 ? 'in' : 'out';
+  const reward = r.kind === 'release' && r.reward;
+  const sellerPay = r.kind === 'release' && !reward && account === 'available' && r.order?.sellerId === userId && r.released !== null;
+  return {
+    seq: r.seq,
+    kind: reward ? 'referral' : (r.kind as FinanceEntry['kind']),
+    account,
+    amount: r.amount,
+    balance_after: r.balanceAfter,
+    created_at: r.createdAt.toISOString(),
+    order: r.order?.id ? { _id: r.order.id, number: r.order.number, title: r.order.title } : null,
+    direction,
+    settlement: sellerPay ? { price: r.released!, commission: r.released! - r.amount, net: r.amount } : null,
   };
 }

@@ -28,8 +28,8 @@ export const paymentRoutes: FastifyPluginAsync<{ payments: PaymentService; reads
     return { ...ok(result), next };
   });
 
-  on('payments.sandbox', async ({ params }) => ok(await payments.sandboxPage(params.paymentId)));
-  on('payments.sandboxDecide', async ({ params }) => ok(await payments.sandboxDecide(params.paymentId, params.decision)));
+  // The providers' own pages (the sandbox's confirmation page).
+  await app.register(payments.providers.routes, { reads });
 
   // Webhooks: the JSON parser of this scope keeps the raw body for the signature check.
   await app.register(async (scope) => {
@@ -68,6 +68,7 @@ export const paymentRoutes: FastifyPluginAsync<{ payments: PaymentService; reads
     const { result, next } = await payments.adminWithdrawals(query);
     return { ...ok(result), next };
   });
+  on('admin.withdrawals.reveal', async ({ params, user }) => ok(await payments.revealDestination(user, params.id)));
   on('admin.withdrawals.approve', async ({ params, user }) => ok(await payments.decideWithdrawal(user, params.id, 'approve')));
   on('admin.withdrawals.reject', async ({ params, body, user }) => ok(await payments.decideWithdrawal(user, params.id, 'reject', body.reason)));
 };

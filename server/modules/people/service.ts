@@ -1,14 +1,13 @@
-import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { services } from '../../db/schema/catalog.ts';
-import { categories, cities, countries } from '../../db/schema/lookups.ts';
-import { users, type UserRow } from '../../db/schema/users.ts';
+import { cities, countries } from '../lookups/schema.ts';
+import { users, type UserRow } from '../users/schema.ts';
 import { notFound } from '../../lib/http.ts';
 import { isUuid } from '../../lib/text.ts';
-import { presentPublicUser } from './query.ts';
-import { presentServiceCard, publicService } from '../services/index.ts';
-import { personPolicy, visibleFreelancer } from './policy.ts';
+import type { Realtime } from '../../realtime/socket.ts';
+import { offersServices, sellerServiceCards } from '../services/index.ts';
+import { personPolicy, presentPublicUser, visibleFreelancer } from '../users/index.ts';
 import type { Actor } from '../../platform/policy.ts';
 import {
   cappedTotal,
@@ -23,10 +22,13 @@ import {
   type CursorValue,
   type SortKey,
 } from '../../platform/listing/listing.ts';
-import type { Presence } from '../projects/index.ts';
-import { CATALOG_MESSAGES, type freelancersQuerySchema, type PublicProfile, type PublicUser, type ServiceCard } from '#contract/catalog';
+import { CATALOG_MESSAGES, type freelancersQuerySchema, type PublicProfile, type PublicUser } from '#contract/catalog';
 
-// People in the catalogue: the freelancers listing and a person's public page.
+// People in the catalogue: the freelancers listing and a person's public page. Both show what people offer, so
+// this module builds on services (their cards, "offers a service"), which build on the person's public card and
+// visibility (users): the catalogue of people is the upper layer, and nothing below imports it.
+
+type Presence = Pick<Realtime, 'onlineAmong'>;
 
 /** How many of a person's services their public page shows. */
 export const PROFILE_SERVICES_MAX = 12;
@@ -35,38 +37,6 @@ export const PROFILE_SERVICES_MAX = 12;
 export const PEOPLE_MESSAGES = { userNotFound: CATALOG_MESSAGES.personNotFound } as const;
 
 export type { PublicProfile } from '#contract/catalog';
-
-/** Service cards of public services matching `where` (services joined with their seller and category). */
-async function serviceCards(db: Db, presence: Presence, where: SQL, opts: { order?: SQL[]; limit?: number } = {}): Promise<ServiceCard[]> {
-  const query = db
-    .select({
-      id: services.id,
-      title: services.title,
-      images: services.images,
-      price: services.price,
-      days: services.days,
-      rating: services.rating,
-      reviewsCount: services.reviewsCount,
-      categorySlug: categories.slug,
-      seller: users,
-    })
-    .from(services)
-    .innerJoin(users, eq(users.id, services.sellerId))
-    .innerJoin(categories, eq(categories.id, services.categoryId))
-    .where(and(publicService(), where))
-    .orderBy(...(opts.order ?? []))
-    .$dynamic();
-  const rows = await (opts.limit ? query.limit(opts.limit) : query);
-  const online = await presence.onlineAmong(rows.map((r) => r.seller.id));
-  return rows.map((row) => presentServiceCard(row, online.has(row.seller.id)));
-}
-
-/** Cards of those of these services that are public, in the order of `ids`. */
-export async function publicServiceCardsByIds(db: Db, presence: Presence, ids: string[]): Promise<ServiceCard[]> {
-  if (ids.length === 0) return [];
-  const cards = new Map((await serviceCards(db, presence, inArray(services.id, ids))).map((c) => [c._id, c]));
-  return ids.flatMap((id) => cards.get(id) ?? []);
-}
 
 /** Those of these people who are public freelancers, presented, in the order of `ids`. */
 export async function publicFreelancersByIds(db: Db, presence: Presence, ids: string[]): Promise<PublicUser[]> {
@@ -124,13 +94,7 @@ export class PeopleService {
    */
   async freelancers(query: z.output<typeof freelancersQuerySchema>): Promise<{ result: PublicUser[]; total: number; total_exact: boolean; next: string | null }> {
     const position = after(query.sort, query.cursor);
-    const inCategory = query.category
-      ? sql` and ${services.categoryId} = (select ${categories.id} from ${categories} where ${categories.slug} = ${query.category})`
-      : sql``;
-    const where: SQL[] = [
-      visibleFreelancer(),
-      sql`exists (select 1 from ${services} where ${services.sellerId} = ${users.id} and ${services.status} = 'active'${inCategory})`,
-    ];
+    const where: SQL[] = [visibleFreelancer(), offersServices(users.id, query.category)];
     if (query.level) where.push(levelCondition(query.level, { completedOrders: users.completedOrders, rating: users.rating, lostDisputeAt: users.lostDisputeAt }));
     if (query.online) where.push(onlineCondition(users.lastSeenAt));
     const filter = and(...where)!;
@@ -161,16 +125,9 @@ export class PeopleService {
       .where(eq(users.id, id))
       .limit(1);
     const { user, city, country } = personPolicy.authorize(viewer, 'view', row && { ...row, blockedAt: row.user.blockedAt });
-    const [online, cards, [counted]] = await Promise.all([
+    const [online, offered] = await Promise.all([
       this.deps.presence.onlineAmong([user.id]),
-      serviceCards(this.db, this.deps.presence, eq(services.sellerId, user.id), {
-        order: [desc(services.popularity), desc(services.id)],
-        limit: PROFILE_SERVICES_MAX,
-      }),
-      this.db
-        .select({ n: count() })
-        .from(services)
-        .where(and(publicService(), eq(services.sellerId, user.id))),
+      sellerServiceCards(this.db, this.deps.presence, user.id, PROFILE_SERVICES_MAX),
     ]);
     return {
       ...presentPublicUser(user, online.has(user.id)),
@@ -178,8 +135,8 @@ export class PeopleService {
       city,
       country,
       created_at: user.createdAt.toISOString(),
-      services: cards,
-      services_total: counted?.n ?? 0,
+      services: offered.cards,
+      services_total: offered.total,
     };
   }
 }

@@ -3,3 +3,5 @@ export { archiveStaleProjects, ProjectService, type Presence } from './service.t
 export { projectRoutes } from './routes.ts';
 export { adminProjectRoutes } from './admin-routes.ts';
 export { isPublicProject, listedProject, projectPolicy, publicProject, PUBLIC_PROJECT_STATUSES } from './policy.ts';
+export { projectFileUses } from './file-uses.ts';
+export { projectsModule } from './module.ts';

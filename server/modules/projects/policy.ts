@@ -1,6 +1,6 @@
 import { and, inArray, sql, type SQL } from 'drizzle-orm';
-import { projects, type ProjectStatus } from '../../db/schema/catalog.ts';
-import type { UserRow } from '../../db/schema/users.ts';
+import { projects, type ProjectStatus } from './schema.ts';
+import type { UserRow } from '../users/schema.ts';
 import { definePolicy, isAdmin, type Actor } from '../../platform/policy.ts';
 import { isVisiblePerson, ownedByVisiblePerson } from '../people/index.ts';
 import { CATALOG_MESSAGES } from '#contract/catalog';
@@ -31,16 +31,17 @@ export function listedProject(): SQL {
   return and(sql`${projects.status} = 'active'`, ownedByVisiblePerson(projects.customerId))!;
 }
 
-const isOwner = (actor: Actor, row: ProjectSubject) => actor !== null && actor.id === row.project.customerId;
+/** The project's customer (a view of their own page does not count). */
+export const isProjectOwner = (actor: Actor, row: ProjectSubject) => actor !== null && actor.id === row.project.customerId;
 
 export const projectPolicy = definePolicy<{ view: ProjectSubject; create: { customer: UserRow }; change: ProjectSubject }>(CATALOG_MESSAGES.projectNotFound, {
   // The page: public, or its owner's in every state; admins open any.
-  view: (actor, row) => (isPublicProject(row) || isOwner(actor, row) || isAdmin(actor) ? 'allow' : 'hidden'),
+  view: (actor, row) => (isPublicProject(row) || isProjectOwner(actor, row) || isAdmin(actor) ? 'allow' : 'hidden'),
   // A new project of this customer: by the customer themself, in the customer's mode.
   create: (actor, { customer }) => (actor?.id === customer.id && customer.activeRole === 'customer' ? 'allow' : { forbidden: CATALOG_MESSAGES.customerOnly }),
   // Edit and delete: the owner only (admins use the admin area). 403 for who may see it.
   change: (actor, row) => {
-    if (isOwner(actor, row)) return 'allow';
+    if (isProjectOwner(actor, row)) return 'allow';
     return isPublicProject(row) || isAdmin(actor) ? 'forbidden' : 'hidden';
   },
 });

@@ -2,8 +2,8 @@
 import { getTableColumns } from 'drizzle-orm';
 import type { Project } from '#contract/catalog';
 import type { AdminProject } from '#contract/moderation';
-import { projects } from '../../db/schema/catalog.ts';
-import type { UserRow } from '../../db/schema/users.ts';
+import { projects } from './schema.ts';
+import type { UserRow } from '../users/schema.ts';
 import { presentPublicUser } from '../people/index.ts';
 
 // Everything but the search document (a tsvector nobody reads).

@@ -15,8 +15,8 @@ export const projectRoutes: FastifyPluginAsync<{ projects: ProjectService; reads
   const { on } = endpointsOf(app, reads);
 
   on('projects.list', async ({ query }) => {
-    const { result, total, total_exact, next } = await projects.list(query);
-    return { ...ok(result, total), total, total_exact, next };
+    const { result, total, total_exact, next, partial } = await projects.list(query);
+    return { ...ok(result, total), total, total_exact, next, ...(partial ? { partial } : {}) };
   });
 
   on('projects.mine', async ({ query, user }) => {

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test/app.ts';
 import { RatesService, parseSimplePrice } from './service.ts';
-import { settings as settingsTable } from '../../db/schema/system.ts';
+import { settings as settingsTable } from '../../platform/schema.ts';
 
 // A local stand-in for the public crypto-price service, speaking its simple-price protocol.
 let answer: { status: number; body: unknown; delayMs?: number } = { status: 200, body: {} };

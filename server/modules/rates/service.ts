@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.ts';
-import { settings } from '../../db/schema/system.ts';
+import { settings } from '../../platform/schema.ts';
 import type { Rates } from '#contract/api';
 
 const KEY = 'rates';

@@ -2,3 +2,4 @@
 export { ReviewService, PUBLISH_REVIEWS_JOB, RATING_WINDOW_JOB, type ReviewServiceDeps } from './service.ts';
 export { reviewRoutes } from './routes.ts';
 export { reviewPolicy, reviewOrderPolicy, isVisibleReview } from './policy.ts';
+export { reviewsModule } from './module.ts';

@@ -1,5 +1,4 @@
-import type { OrderRow } from '../../db/schema/money.ts';
-import type { ReviewRow } from '../../db/schema/reviews.ts';
+import type { ReviewRow } from './schema.ts';
 import { definePolicy, isAdmin, type Actor } from '../../platform/policy.ts';
 import { REVIEW_MESSAGES } from '#contract/reviews';
 
@@ -14,6 +13,10 @@ export const isVisibleReview = (r: Pick<ReviewRow, 'publishedAt' | 'removedAt'>)
 
 const isAuthor = (actor: Actor, r: ReviewSubject) => actor !== null && actor.id === r.authorId;
 
+/** Which order a review is of: its parties (its author and the person it is about) and admins know; nobody else. */
+export const knowsReviewOrder = (actor: Actor, r: Pick<ReviewRow, 'authorId' | 'targetId'>) =>
+  isAdmin(actor) || (actor !== null && (actor.id === r.authorId || actor.id === r.targetId));
+
 export const reviewPolicy = definePolicy<{ view: ReviewSubject; answer: ReviewSubject }>(REVIEW_MESSAGES.notFound, {
   view: (actor, r) => (isVisibleReview(r) || isAdmin(actor) || (r.removedAt === null && isAuthor(actor, r)) ? 'allow' : 'hidden'),
   answer: (actor, r) => {
@@ -24,7 +27,7 @@ export const reviewPolicy = definePolicy<{ view: ReviewSubject; answer: ReviewSu
   },
 });
 
-export const reviewOrderPolicy = definePolicy<{ review: Pick<OrderRow, 'customerId' | 'sellerId'> }>(REVIEW_MESSAGES.orderNotFound, {
+export const reviewOrderPolicy = definePolicy<{ review: { customerId: string; sellerId: string } }>(REVIEW_MESSAGES.orderNotFound, {
   review: (actor, order) => {
     if (actor && (actor.id === order.customerId || actor.id === order.sellerId)) return 'allow';
     return isAdmin(actor) ? { forbidden: REVIEW_MESSAGES.partiesOnly } : 'hidden';

@@ -1,8 +1,8 @@
-import type { ReviewRow } from '../../db/schema/reviews.ts';
+import type { ReviewRow } from './schema.ts';
 import type { Actor } from '../../platform/policy.ts';
 import type { Review } from '#contract/reviews';
 import type { OrderParty } from '#contract/orders';
-import { isVisibleReview } from './policy.ts';
+import { isVisibleReview, knowsReviewOrder } from './policy.ts';
 
 // Rows → the reviews API's documents. Pure: the service reads what they need.
 
@@ -24,7 +24,7 @@ export function presentReview(r: ReviewRecord, viewer: Actor, blindDays: number)
   const visible = isVisibleReview(v);
   return {
     _id: v.id,
-    order_id: v.orderId,
+    ...(knowsReviewOrder(viewer, v) ? { order_id: v.orderId } : {}),
     rating: v.rating,
     text: v.text,
     author_role: v.authorRole,

@@ -4,12 +4,12 @@ import { type Person } from '../../test/app.ts';
 import { useTestApp } from '../../test/use-app.ts';
 import { call } from '../../test/api.ts';
 import { createService } from '../../db/catalog-factories.ts';
-import { services } from '../../db/schema/catalog.ts';
-import { auditLog } from '../../db/schema/auth.ts';
-import { outbox } from '../../db/schema/outbox.ts';
-import { reviews } from '../../db/schema/reviews.ts';
-import { notifications } from '../../db/schema/notifications.ts';
-import { users } from '../../db/schema/users.ts';
+import { services } from '../services/schema.ts';
+import { auditLog } from '../../platform/schema.ts';
+import { outbox } from '../../platform/schema.ts';
+import { reviews } from './schema.ts';
+import { notifications } from '../notifications/schema.ts';
+import { users } from '../users/schema.ts';
 import { manualClock } from '../../platform/clock.ts';
 import { payOrderForTest } from '../orders/testing.ts';
 import { REVIEW_MESSAGES, type PendingReview, type Review } from '#contract/reviews';
@@ -79,6 +79,20 @@ describe('double-blind reviews', () => {
     const ofService = await get(null, `/api/services/${service.id}/reviews`);
     expect(ofService.body.result.map((r) => [r.author_role, r.rating, r.text])).toEqual([['customer', 5, GOOD]]);
     expect(ofService.body.total).toBe(1);
+    // Which order a review is of is its parties' and admins' business: not the public's, nor another member's.
+    const stranger = await person();
+    const admin = await person({ role: 'admin' });
+    for (const who of [null, stranger]) {
+      for (const url of [`/api/services/${service.id}/reviews`, `/api/users/${seller.user.id}/reviews`, `/api/users/${customer.user.id}/reviews`]) {
+        const listed = (await get(who, url)).body.result;
+        expect(listed.length, url).toBe(1);
+        expect(listed[0], url).not.toHaveProperty('order_id');
+      }
+    }
+    for (const who of [customer, seller, admin]) {
+      expect((await get(who, `/api/services/${service.id}/reviews`)).body.result[0]!.order_id).toBe(order._id);
+    }
+    expect((await get(customer, '/api/reviews/my', { box: 'given' })).body.result[0]!.order_id).toBe(order._id);
     const aboutCustomer = (await get(null, `/api/users/${customer.user.id}/reviews`)).body.result;
     expect(aboutCustomer.map((r) => [r.author_role, r.rating])).toEqual([['seller', 4]]);
     expect(await stats(seller.user.id)).toEqual({ rating: 500, count: 1 });
@@ -93,8 +107,8 @@ describe('double-blind reviews', () => {
       const { to, letter } = l.payload as { to: string; letter: { subject: string } };
       return `${to} ${letter.subject}`;
     });
-    expect(subjects).toContain(`${seller.user.email} Новый отзыв о вас по заказу №${order.number}`);
-    expect(subjects).toContain(`${customer.user.email} Новый отзыв о вас по заказу №${order.number}`);
+    expect(subjects).toContain(`${seller.user.email} Новый отзыв о вас по заказу №${order.number} — Подряд`);
+    expect(subjects).toContain(`${customer.user.email} Новый отзыв о вас по заказу №${order.number} — Подряд`);
     // And exactly one in-app notification each, leading to their reviews (ADR 030), none while it was hidden.
     const about = (author: string, rating: number) => [
       [`Новый отзыв о вас по заказу №${order.number} «${order.title}»: ${author}, оценка ${rating} из 5`, '/profile/reviews'],
@@ -178,7 +192,7 @@ describe('answers and removal', () => {
     expect(row!.answer).toBe('Спасибо за заказ!');
     // The author of the review is told once, with a link to the reviews they gave.
     expect(await noticesOf(customer.user.id, 'review.answered')).toEqual([
-      [`${displayNameOf(seller)} ответил(а) на ваш отзыв по заказу №${order.number} «${order.title}»`, '/profile/reviews?box=given'],
+      [`Ответ на ваш отзыв по заказу №${order.number} «${order.title}»: ${displayNameOf(seller)}`, '/profile/reviews?box=given'],
     ]);
   });
 

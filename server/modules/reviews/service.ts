@@ -1,11 +1,10 @@
-import { and, desc, eq, gte, inArray, isNotNull, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { orders } from '../../db/schema/money.ts';
-import { reviews } from '../../db/schema/reviews.ts';
-import { services } from '../../db/schema/catalog.ts';
-import { users, type UserRow } from '../../db/schema/users.ts';
+import { reviews } from './schema.ts';
+import { services } from '../services/schema.ts';
+import { users, type UserRow } from '../users/schema.ts';
 import { badRequest, HttpError, notFound } from '../../lib/http.ts';
 import { displayName, isUuid } from '../../lib/text.ts';
 import { MESSAGES } from '#contract/messages';
@@ -19,8 +18,11 @@ import { audit } from '../../platform/audit.ts';
 import { cappedTotal, cursorPosition, keysetAfter, orderBy, page, timestampKey, type CursorValue, type SortKey } from '../../platform/listing/listing.ts';
 import { publicService } from '../services/index.ts';
 import { personPolicy } from '../people/index.ts';
+import { completedOrdersOf, isCompleted, lockOrder, orderCompletedAt, orderHeadline } from '../orders/index.ts';
 import { reviewOrderPolicy, reviewPolicy } from './policy.ts';
 import { presentReview, type ReviewRecord } from './presenter.ts';
+import { publishDue, publishReviews, schedulePublication } from './publication.ts';
+import { recomputeRatings, refreshRatingWindow } from './ratings.ts';
 import {
   REVIEW_MESSAGES,
   type answerReviewSchema,
@@ -38,12 +40,8 @@ export interface ReviewServiceDeps {
   letters: Letters;
 }
 
-/** The delayed job that publishes an order's hidden reviews when its blind period ends (ADR 029). */
-export const PUBLISH_REVIEWS_JOB = 'reviews.publish';
-/** The daily job that recomputes the ratings whose window a review has just left. */
-export const RATING_WINDOW_JOB = 'reviews.rating-window';
-/** How far back the daily job looks past the window's edge (a few missed days are caught up). */
-const RATING_WINDOW_SLACK_DAYS = 7;
+export { PUBLISH_REVIEWS_JOB } from './publication.ts';
+export { RATING_WINDOW_JOB } from './ratings.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -65,13 +63,6 @@ type Query = z.output<typeof reviewsQuerySchema>;
 
 const length = (text: string) => Array.from(text).length;
 
-/** A date `months` calendar months before `now`. */
-function monthsBefore(now: Date, months: number): Date {
-  const d = new Date(now);
-  d.setUTCMonth(d.getUTCMonth() - months);
-  return d;
-}
-
 /**
  * Reviews of completed orders (ADR 029): double-blind, one per party, answered once, removed only by an admin; the
  * seller's and the service's ratings (mean × 100 of the customers' reviews of the last reviews.ratingMonths) are
@@ -79,9 +70,7 @@ function monthsBefore(now: Date, months: number): Date {
  * the window.
  */
 export class ReviewService {
-  constructor(private readonly deps: ReviewServiceDeps) {
-    deps.platform.dispatcher.handle<{ orderId: string }>(PUBLISH_REVIEWS_JOB, (payload, job) => job.withTx((ctx) => this.publishDue(ctx, payload.orderId)));
-  }
+  constructor(private readonly deps: ReviewServiceDeps) {}
 
   private get db() {
     return this.deps.db;
@@ -98,14 +87,13 @@ export class ReviewService {
         author: personOf(author),
         target: personOf(target),
         service: { id: services.id, title: services.title },
-        completedAt: orders.completedAt,
+        completedAt: orderCompletedAt(reviews.orderId),
         publishedKey: timestampKey(reviews.publishedAt),
         createdKey: timestampKey(reviews.createdAt),
       })
       .from(reviews)
       .innerJoin(author, eq(author.id, reviews.authorId))
       .innerJoin(target, eq(target.id, reviews.targetId))
-      .innerJoin(orders, eq(orders.id, reviews.orderId))
       .leftJoin(services, eq(services.id, reviews.serviceId))
       .$dynamic();
   }
@@ -162,29 +150,12 @@ export class ReviewService {
   async pending(user: UserRow): Promise<PendingReview[]> {
     const blindDays = await this.deps.settings.get('reviews.blindDays');
     const since = new Date(this.deps.platform.clock.now().getTime() - blindDays * DAY_MS);
-    const customer = alias(users, 'customer');
-    const seller = alias(users, 'seller');
-    const rows = await this.db
-      .select({
-        order: { id: orders.id, number: orders.number, title: orders.title, customerId: orders.customerId, serviceId: orders.serviceId, completedAt: orders.completedAt },
-        customer: { id: customer.id, name: customer.name, surname: customer.surname, userName: customer.userName, avatar: customer.avatar },
-        seller: { id: seller.id, name: seller.name, surname: seller.surname, userName: seller.userName, avatar: seller.avatar },
-        otherReviewed: sql<boolean>`exists (select 1 from ${reviews} where ${reviews.orderId} = ${orders.id} and ${reviews.authorId} <> ${user.id} and ${reviews.removedAt} is null)`,
-      })
-      .from(orders)
-      .innerJoin(customer, eq(customer.id, orders.customerId))
-      .innerJoin(seller, eq(seller.id, orders.sellerId))
-      .where(
-        and(
-          or(eq(orders.customerId, user.id), eq(orders.sellerId, user.id)),
-          eq(orders.status, 'completed'),
-          isNotNull(orders.paidAt),
-          gte(orders.completedAt, since),
-          sql`not exists (select 1 from ${reviews} where ${reviews.orderId} = ${orders.id} and ${reviews.authorId} = ${user.id})`,
-        ),
-      )
-      .orderBy(desc(orders.completedAt), desc(orders.id))
-      .limit(100);
+    const rows = await completedOrdersOf(this.db, user.id, since, {
+      where: (orderId) => sql`not exists (select 1 from ${reviews} where ${reviews.orderId} = ${orderId} and ${reviews.authorId} = ${user.id})`,
+      // Whether the other party reviewed it already.
+      flag: (orderId) => sql`exists (select 1 from ${reviews} where ${reviews.orderId} = ${orderId} and ${reviews.authorId} <> ${user.id} and ${reviews.removedAt} is null)`,
+      limit: 100,
+    });
     return rows.map((r) => {
       const asCustomer = r.order.customerId === user.id;
       const other = asCustomer ? r.seller : r.customer;
@@ -197,7 +168,7 @@ export class ReviewService {
         service_id: r.order.serviceId,
         completed_at: r.order.completedAt!.toISOString(),
         until: new Date(r.order.completedAt!.getTime() + blindDays * DAY_MS).toISOString(),
-        other_reviewed: Boolean(r.otherReviewed),
+        other_reviewed: Boolean(r.flag),
       };
     });
   }
@@ -220,10 +191,10 @@ export class ReviewService {
    */
   async create(user: UserRow, orderId: string, input: z.output<typeof createReviewSchema>): Promise<Review> {
     const id = await this.deps.platform.withTx(userActor(user), async (ctx) => {
-      const [order] = await ctx.tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
+      const order = await lockOrder(ctx, orderId);
       reviewOrderPolicy.authorize(user, 'review', order);
       const o = order!;
-      if (o.status !== 'completed' || !o.paidAt || !o.completedAt) throw new HttpError(409, REVIEW_MESSAGES.notCompleted);
+      if (!isCompleted(o) || !o.paidAt || !o.completedAt) throw new HttpError(409, REVIEW_MESSAGES.notCompleted);
       const [blindDays, minText] = await Promise.all([this.deps.settings.get('reviews.blindDays', ctx.tx), this.deps.settings.get('reviews.minText', ctx.tx)]);
       const until = new Date(o.completedAt.getTime() + blindDays * DAY_MS);
       if (ctx.clock.now() >= until) throw new HttpError(409, REVIEW_MESSAGES.windowClosed);
@@ -254,8 +225,8 @@ export class ReviewService {
         .select({ id: reviews.id })
         .from(reviews)
         .where(and(eq(reviews.orderId, o.id), ne(reviews.authorId, user.id), isNull(reviews.removedAt)));
-      if (other) await this.publish(ctx, o.id);
-      else ctx.outbox.job(PUBLISH_REVIEWS_JOB, { orderId: o.id }, { at: until, dedupeKey: `reviews-publish:${o.id}` });
+      if (other) await publishReviews(ctx, this.deps, o.id);
+      else schedulePublication(ctx, o.id, until);
       return created!.id;
     });
     return this.one(id, user);
@@ -268,7 +239,7 @@ export class ReviewService {
       reviewPolicy.authorize(user, 'answer', review);
       if (review!.answer !== null) throw new HttpError(409, REVIEW_MESSAGES.alreadyAnswered);
       await ctx.tx.update(reviews).set({ answer: input.text, answeredAt: ctx.clock.now() }).where(eq(reviews.id, id));
-      const [order] = await ctx.tx.select({ number: orders.number, title: orders.title }).from(orders).where(eq(orders.id, review!.orderId));
+      const order = await orderHeadline(ctx.tx, review!.orderId);
       const [addressee] = await ctx.tx
         .select({ id: users.id, email: users.email, name: users.name, preferences: users.preferences })
         .from(users)
@@ -293,108 +264,27 @@ export class ReviewService {
         targetId: id,
         details: { order: review.orderId, author: review.authorId, target: review.targetId, rating: review.rating, published: review.publishedAt !== null, text: review.text },
       });
-      if (review.authorRole === 'customer' && review.publishedAt) await this.recompute(ctx, review.targetId, review.serviceId);
+      if (review.authorRole === 'customer' && review.publishedAt) await recomputeRatings(ctx, this.deps.settings, review.targetId, review.serviceId);
     });
     return { _id: id };
   }
 
   // -------------------------------------------------------------------------------------------------------
-  // Publication and ratings
+  // Publication and ratings (publication.ts, ratings.ts)
   // -------------------------------------------------------------------------------------------------------
 
   /** The publication job: at the end of the blind period the order's hidden reviews become visible. */
-  async publishDue(ctx: TxContext, orderId: string): Promise<void> {
-    const [order] = await ctx.tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
-    if (!order?.completedAt) return;
-    const blindDays = await this.deps.settings.get('reviews.blindDays', ctx.tx);
-    const due = new Date(order.completedAt.getTime() + blindDays * DAY_MS);
-    // The period was made longer since the job was queued: wait for its new end.
-    if (ctx.clock.now() < due) {
-      ctx.outbox.job(PUBLISH_REVIEWS_JOB, { orderId }, { at: due, dedupeKey: `reviews-publish:${orderId}` });
-      return;
-    }
-    await this.publish(ctx, orderId);
+  publishDue(ctx: TxContext, orderId: string): Promise<void> {
+    return publishDue(ctx, this.deps, orderId);
   }
 
-  /** Publishes the order's hidden reviews: each recipient is told, the seller's and the service's ratings recomputed. */
-  private async publish(ctx: TxContext, orderId: string): Promise<void> {
-    const published = await ctx.tx
-      .update(reviews)
-      .set({ publishedAt: ctx.clock.now() })
-      .where(and(eq(reviews.orderId, orderId), isNull(reviews.publishedAt), isNull(reviews.removedAt)))
-      .returning();
-    if (published.length === 0) return;
-    const [order] = await ctx.tx.select({ number: orders.number, title: orders.title }).from(orders).where(eq(orders.id, orderId));
-    const people = await ctx.tx
-      .select({ id: users.id, email: users.email, name: users.name, surname: users.surname, userName: users.userName, preferences: users.preferences })
-      .from(users)
-      .where(inArray(users.id, [...new Set(published.flatMap((r) => [r.authorId, r.targetId]))]));
-    const byId = new Map(people.map((p) => [p.id, p]));
-    for (const review of published) {
-      const recipient = byId.get(review.targetId);
-      const writer = byId.get(review.authorId);
-      if (recipient && writer && order) {
-        // The letter and, whatever the email preferences say, the in-app notification (ADR 030).
-        this.deps.letters.notify(ctx.outbox, recipient, 'review.new', {
-          author: displayName(writer),
-          rating: review.rating,
-          number: order.number,
-          title: order.title,
-          path: '/profile/reviews',
-        });
-      }
-      if (review.authorRole === 'customer') await this.recompute(ctx, review.targetId, review.serviceId);
-    }
+  /** The seller's and the service's ratings recomputed (also by the demo seed). */
+  recompute(ctx: Pick<TxContext, 'tx' | 'clock'>, sellerId: string, serviceId: string | null): Promise<void> {
+    return recomputeRatings(ctx, this.deps.settings, sellerId, serviceId);
   }
 
-  /**
-   * The seller's rating and count (users.rating, users.reviews_count) and the service's (services.*): the mean × 100
-   * of the customers' published, not removed reviews written in the last reviews.ratingMonths months.
-   */
-  async recompute(ctx: Pick<TxContext, 'tx' | 'clock'>, sellerId: string, serviceId: string | null): Promise<void> {
-    const months = await this.deps.settings.get('reviews.ratingMonths', ctx.tx);
-    const since = monthsBefore(ctx.clock.now(), months);
-    const counted = and(eq(reviews.authorRole, 'customer'), isNotNull(reviews.publishedAt), isNull(reviews.removedAt), gte(reviews.createdAt, since))!;
-    const mean = sql<number>`coalesce(round(avg(${reviews.rating}) * 100), 0)::int`;
-    const n = sql<number>`count(*)::int`;
-    const [seller] = await ctx.tx
-      .select({ mean, n })
-      .from(reviews)
-      .where(and(eq(reviews.targetId, sellerId), counted));
-    await ctx.tx
-      .update(users)
-      .set({ rating: Number(seller?.mean ?? 0), reviewsCount: Number(seller?.n ?? 0) })
-      .where(eq(users.id, sellerId));
-    if (serviceId) {
-      const [service] = await ctx.tx
-        .select({ mean, n })
-        .from(reviews)
-        .where(and(eq(reviews.serviceId, serviceId), counted));
-      await ctx.tx
-        .update(services)
-        .set({ rating: Number(service?.mean ?? 0), reviewsCount: Number(service?.n ?? 0) })
-        .where(eq(services.id, serviceId));
-    }
-  }
-
-  /**
-   * The daily job: ratings with a review that has just left the window (written between reviews.ratingMonths and a
-   * few days more ago) are recomputed. Answers how many sellers were.
-   */
-  async refreshRatingWindow(): Promise<number> {
-    return this.deps.platform.withTx({ kind: 'system', name: RATING_WINDOW_JOB }, async (ctx) => {
-      const months = await this.deps.settings.get('reviews.ratingMonths', ctx.tx);
-      const edge = monthsBefore(ctx.clock.now(), months);
-      const from = new Date(edge.getTime() - RATING_WINDOW_SLACK_DAYS * DAY_MS);
-      const rows = await ctx.tx
-        .selectDistinct({ sellerId: reviews.targetId, serviceId: reviews.serviceId })
-        .from(reviews)
-        .where(and(eq(reviews.authorRole, 'customer'), isNotNull(reviews.publishedAt), gte(reviews.createdAt, from), lte(reviews.createdAt, edge)));
-      for (const r of rows) await this.recompute(ctx, r.sellerId, r.serviceId);
-      return new Set(rows.map((r) => r.sellerId)).size;
-    });
+  /** The daily job over the ratings' window; answers how many sellers' ratings were recomputed. */
+  refreshRatingWindow(): Promise<number> {
+    return refreshRatingWindow(this.deps);
   }
 }
-
-
-

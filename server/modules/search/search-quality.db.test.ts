@@ -7,8 +7,9 @@ import { testEnv } from '../../test/app.ts';
 import { createTestDatabase } from '../../test/database.ts';
 import { createUser } from '../../db/factories.ts';
 import { createProject, createService } from '../../db/catalog-factories.ts';
-import { searchQueries, searchWords, services } from '../../db/schema/catalog.ts';
-import { categories, subCategories } from '../../db/schema/lookups.ts';
+import { searchQueries, searchWords } from './schema.ts';
+import { services } from '../services/schema.ts';
+import { categories, subCategories } from '../lookups/schema.ts';
 import { call } from '../../test/api.ts';
 import { DEFAULT_SEARCH_SYNONYMS } from '#contract/settings';
 import { MIN_SEARCHES } from './service.ts';
@@ -27,6 +28,7 @@ interface Listing {
   total: number;
   next: string | null;
   corrected?: string;
+  partial?: boolean;
 }
 
 beforeAll(async () => {
@@ -196,6 +198,56 @@ describe('typos', () => {
     const rows = (await database.db.select().from(searchQueries)).map((r) => r.query);
     expect(rows).toContain('эмблему');
     expect(rows).not.toContain('эмлбему');
+  });
+});
+
+describe('partial matches (ADR 044)', () => {
+  it('answers a search no service matches with every word with those matching the most words, marked partial', async () => {
+    const answer = await search('эмблема сайта');
+    expect(answer.partial).toBe(true);
+    expect(answer.result.map((s) => s._id).sort()).toEqual([ids.logo, ids.wp, ids.seo].sort());
+    expect(answer.total).toBe(3);
+    // More words matched first (three of four: the tag, and the description's two), then the rank.
+    const ranked = await search('сценарий ролика монтаж свадьбы');
+    expect(ranked.partial).toBe(true);
+    expect(ranked.result.map((s) => s._id)).toEqual([ids.descHit, ids.titleHit]);
+    // An excluded word stays excluded; a search matched as a whole is not partial; `or` asks for any already.
+    expect((await search('эмблема сайта -wordpress')).result.map((s) => s._id).sort()).toEqual(
+      [ids.logo, ids.seo].sort(),
+    );
+    expect((await search('сценарий ролика')).partial).toBeUndefined();
+    expect((await search('эмблема or сайта')).partial).toBeUndefined();
+    expect((await search('ъъъъъъ ыыыыыы')).result).toEqual([]);
+  });
+
+  it('pages partial matches with their own cursor, keeping the filters', async () => {
+    const seen: string[] = [];
+    let cursor: string | null | undefined;
+    do {
+      const answer = await search('эмблема сайта', { limit: '1', ...(cursor ? { cursor } : {}) });
+      expect(answer.partial).toBe(true);
+      seen.push(...answer.result.map((s) => s._id));
+      cursor = answer.next;
+    } while (cursor);
+    expect(seen.sort()).toEqual([ids.logo, ids.wp, ids.seo].sort());
+    expect((await search('эмблема сайта', { category: 'design' })).result.map((s) => s._id)).toEqual([ids.logo]);
+    const bad = await call(app, 'GET', '/api/services', { query: { q: 'сайта', cursor: 'WyJwYXJ0aWFsIl0' } });
+    expect(bad.status).toBe(400);
+  });
+
+  it('are not offered as suggestions', async () => {
+    for (let i = 0; i < MIN_SEARCHES; i++) {
+      await call(app, 'GET', '/api/services', { query: { q: 'эмблема сайта' }, remoteAddress: `203.0.113.${i + 1}` });
+    }
+    await app.services.searchSuggestions.flush();
+    expect((await database.db.select().from(searchQueries)).map((r) => r.query)).not.toContain('эмблема сайта');
+  });
+
+  it('answer projects the same way', async () => {
+    const res = await call<{ title: string }[]>(app, 'GET', '/api/projects', { query: { q: 'логотип кофейни' } });
+    expect(res.status).toBe(200);
+    expect((res.body as unknown as Listing).partial).toBe(true);
+    expect(res.body.result.map((p) => p.title)).toEqual(['Логотип для пекарни']);
   });
 });
 

@@ -7,8 +7,8 @@ import { createTestDatabase } from '../../test/database.ts';
 import { createUser } from '../../db/factories.ts';
 import type { AdminSearchSuggestion } from '#contract/catalog';
 import { createService } from '../../db/catalog-factories.ts';
-import { searchQueries } from '../../db/schema/catalog.ts';
-import { users } from '../../db/schema/users.ts';
+import { searchQueries } from './schema.ts';
+import { users } from '../users/schema.ts';
 import { call } from '../../test/api.ts';
 import { MIN_SEARCHES, normalizeSearch } from './service.ts';
 

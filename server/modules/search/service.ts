@@ -1,8 +1,8 @@
 import { and, desc, gte, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.ts';
-import { searchQueries } from '../../db/schema/catalog.ts';
-import type { UserRow } from '../../db/schema/users.ts';
+import { searchQueries } from './schema.ts';
+import type { UserRow } from '../users/schema.ts';
 import { badRequest } from '../../lib/http.ts';
 import { audit } from '../../platform/audit.ts';
 import { CATALOG_MESSAGES, foldSearch, type AdminSearchSuggestion } from '#contract/catalog';

@@ -1,2 +1,3 @@
 // sitemap.xml and robots.txt.
 export { seoRoutes } from './routes.ts';
+export { seoModule } from './module.ts';

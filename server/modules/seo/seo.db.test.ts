@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestApp } from '../../test/app.ts';
 import { createUser } from '../../db/factories.ts';
-import { services, projects } from '../../db/schema/catalog.ts';
-import { categories } from '../../db/schema/lookups.ts';
+import { services } from '../services/schema.ts';
+import { projects } from '../projects/schema.ts';
+import { categories } from '../lookups/schema.ts';
 
 let t: Awaited<ReturnType<typeof createTestApp>>;
 const ids: Record<string, string> = {};

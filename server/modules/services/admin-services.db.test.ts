@@ -8,15 +8,15 @@ import { testEnv } from '../../test/app.ts';
 import { createTestDatabase } from '../../test/database.ts';
 import { startSmtpSink, type SmtpSink } from '../../test/smtp-sink.ts';
 import { createUser, type UserOverrides } from '../../db/factories.ts';
-import { services, type ServiceStatus } from '../../db/schema/catalog.ts';
-import { auditLog } from '../../db/schema/auth.ts';
-import { files } from '../../db/schema/files.ts';
-import type { UserRow } from '../../db/schema/users.ts';
+import { services, type ServiceStatus } from './schema.ts';
+import { auditLog } from '../../platform/schema.ts';
+import { files } from '../files/schema.ts';
+import type { UserRow } from '../users/schema.ts';
 import { CATALOG_MESSAGES, type Service } from '#contract/catalog';
 import { MESSAGES } from '#contract/messages';
 import { call } from '../../test/api.ts';
 import { encodeCursor } from '../../platform/listing/listing.ts';
-import { ADMIN_SERVICE_MESSAGES } from './service.ts';
+import { ADMIN_SERVICE_MESSAGES } from './commands/moderate.ts';
 import { createService } from '../../db/catalog-factories.ts';
 
 type Page<T> = { status: number; result: T[]; total: number; next: string | null; message?: string; errors?: Record<string, string[]> };
@@ -300,7 +300,7 @@ describe('PUT /api/admin/services/{id}: an admin edit', () => {
     expect(res.body.result).toMatchObject({ status: 'active', title: 'Исправленное название услуги', category: 'development', sub: 'landing-pages', images: [image], tags: [tag, 'лендинг'] });
     expect((await call<Service[]>(app, 'GET', '/api/services', { query: { tag } })).body.result.map((c) => c._id)).toEqual([s.id]);
     expect(await auditOf(s.id)).toMatchObject([{ actorId: admin.user.id, action: 'service.edit' }]);
-    await sink.waitFor((m) => m.to.includes(owner.user.email) && m.subject.includes('Администратор изменил'));
+    await sink.waitFor((m) => m.to.includes(owner.user.email) && m.subject.includes('Администрация изменила'));
 
     const draft = await createService(db, owner.user.id, { status: 'moderation' });
     expect((await edit(draft.id, input())).body.result.status).toBe('moderation');

@@ -1,6 +1,8 @@
 // Sellers' services: the listing, pages, the seller's own, and moderation.
 export { ServiceCatalog } from './service.ts';
-export { presentServiceCard } from './presenter.ts';
+export { offersServices, publicServiceCardsByIds, recentlyViewedCards, sellerServiceCards } from './ports.ts';
 export { servicesRoutes } from './routes.ts';
 export { adminServicesRoutes } from './admin-routes.ts';
-export { isPublicService, publicService, servicePolicy } from './policy.ts';
+export { isPublicService, isPublicServiceId, publicService, servicePolicy } from './policy.ts';
+export { serviceFileUses } from './file-uses.ts';
+export { servicesModule } from './module.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { UserRow } from '../../db/schema/users.ts';
+import type { UserRow } from '../users/schema.ts';
 import { HttpError } from '../../lib/http.ts';
-import { SERVICE_STATUSES } from '../../db/schema/catalog.ts';
+import { SERVICE_STATUSES } from './schema.ts';
 import { isPublicService, servicePolicy, type ServiceSubject } from './policy.ts';
 
 const person = (id: string, extra: Partial<UserRow> = {}) => ({ id, roles: ['customer', 'seller'], activeRole: 'seller', blockedAt: null, ...extra }) as UserRow;

@@ -1,9 +1,9 @@
-import { and, sql, type SQL } from 'drizzle-orm';
-import type { ServiceStatus } from '../../db/schema/catalog.ts';
-import { services } from '../../db/schema/catalog.ts';
-import type { UserRow } from '../../db/schema/users.ts';
+import { and, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { ServiceStatus } from './schema.ts';
+import { services } from './schema.ts';
+import type { UserRow } from '../users/schema.ts';
 import { definePolicy, isAdmin, type Actor, type Verdict } from '../../platform/policy.ts';
-import { isVisiblePerson, ownedByVisiblePerson } from '../people/index.ts';
+import { isVisiblePerson, ownedByVisiblePerson } from '../users/index.ts';
 import { AUTH_MESSAGES } from '#contract/auth';
 import { CATALOG_MESSAGES } from '#contract/catalog';
 
@@ -27,7 +27,17 @@ export function publicService(): SQL {
   return and(sql`${services.status} = 'active'`, ownedByVisiblePerson(services.sellerId))!;
 }
 
+/** "A public service has this id", on another table's column that holds a service id (favourites). */
+export function isPublicServiceId(serviceId: SQLWrapper): SQL {
+  return sql`exists (select 1 from ${services} where ${services.id} = ${serviceId} and ${publicService()})`;
+}
+
 const isOwner = (actor: Actor, row: ServiceSubject) => actor !== null && actor.id === row.seller.id;
+
+/** A view of the page counts (views, popularity, the viewer's recent views): a public service, seen by anyone but its owner. */
+export function viewCounts(viewer: Actor, row: ServiceSubject): boolean {
+  return viewer?.id !== row.seller.id && isPublicService(row);
+}
 
 // Edit, delete, pause: the owner only (admins use the admin area). 403 for who may see it.
 function change(actor: Actor, row: ServiceSubject): Verdict {

@@ -1,10 +1,10 @@
 // How a service leaves the module: the rows a page needs, joined, and the answers SPEC §7 gives for them.
 import { getTableColumns } from 'drizzle-orm';
 import type { Service, ServiceCard } from '#contract/catalog';
-import { services } from '../../db/schema/catalog.ts';
-import { categories, subCategories } from '../../db/schema/lookups.ts';
-import { users, type UserRow } from '../../db/schema/users.ts';
-import { presentPublicUser, type PublicUserRow } from '../people/index.ts';
+import { services } from './schema.ts';
+import { categories, subCategories } from '../lookups/schema.ts';
+import { users, type UserRow } from '../users/schema.ts';
+import { presentPublicUser, type PublicUserRow } from '../users/index.ts';
 
 export type ServiceRow = typeof services.$inferSelect;
 /** A service row without its search document (never needed outside SQL). */

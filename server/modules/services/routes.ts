@@ -13,11 +13,19 @@ export const servicesRoutes: FastifyPluginAsync<{ catalog: ServiceCatalog; sugge
   const { on } = endpointsOf(app, reads);
 
   on('services.list', async ({ query, user, ip }) => {
-    const { result, total, total_exact, next, corrected } = await catalog.list(query);
+    const { result, total, total_exact, next, corrected, partial } = await catalog.list(query);
     // A first page that found something makes its search a candidate for the header's suggestions (a corrected
     // one, its correction).
-    if (query.q && !query.cursor && total > 0) await suggestions.record(corrected ?? query.q, visitorOf(user, ip));
-    return { ...ok(result, total), total, total_exact, next, ...(corrected ? { corrected } : {}) };
+    if (query.q && !query.cursor && total > 0 && !partial)
+      await suggestions.record(corrected ?? query.q, visitorOf(user, ip));
+    return {
+      ...ok(result, total),
+      total,
+      total_exact,
+      next,
+      ...(corrected ? { corrected } : {}),
+      ...(partial ? { partial } : {}),
+    };
   });
 
   on('services.mine', async ({ user }) => {

@@ -7,16 +7,16 @@ import { buildApp } from '../../app.ts';
 import { testEnv } from '../../test/app.ts';
 import { createTestDatabase } from '../../test/database.ts';
 import { createUser, type UserOverrides } from '../../db/factories.ts';
-import { services, type ServiceStatus } from '../../db/schema/catalog.ts';
-import { files } from '../../db/schema/files.ts';
-import { users, type UserRow } from '../../db/schema/users.ts';
+import { services, type ServiceStatus } from './schema.ts';
+import { files } from '../files/schema.ts';
+import { users, type UserRow } from '../users/schema.ts';
 import { AUTH_MESSAGES } from '#contract/auth';
 import { CATALOG_MESSAGES, type Service, type ServiceCard } from '#contract/catalog';
 import { MESSAGES } from '#contract/messages';
 import { call } from '../../test/api.ts';
 import { FILE_MESSAGES } from '../../platform/files.ts';
 import { encodeCursor, EXACT_TOTAL_LIMIT } from '../../platform/listing/listing.ts';
-import { sellerLevel } from '../people/query.ts';
+import { sellerLevel } from '../users/index.ts';
 import { createService } from '../../db/catalog-factories.ts';
 
 type Page<T> = { status: number; result: T[]; total: number; total_exact?: boolean; next: string | null; message?: string; errors?: Record<string, string[]> };
@@ -159,9 +159,9 @@ describe('POST /api/services', () => {
     });
 
     const cases: [string, () => Promise<Record<string, unknown>>, string, string][] = [
-      ['price 49 999 kopecks', async () => ({ price: 49_999 }), 'price', 'Минимальная цена — 500 ₽'],
+      ['price 49 999 kopecks', async () => ({ price: 49_999 }), 'price', 'Минимальная цена — 500\u00a0руб.'],
       ['a price in rubles with kopecks', async () => ({ price: 500_00.5 }), 'price', 'Цену — целое число копеек'],
-      ['a package below the minimum', async () => ({ packages: [{ kind: 'economy', price: 100, days: 1, revisions: 0, description: 'Дёшево' }] }), 'packages.0.price', 'Цена — от 500 ₽'],
+      ['a package below the minimum', async () => ({ packages: [{ kind: 'economy', price: 100, days: 1, revisions: 0, description: 'Дёшево' }] }), 'packages.0.price', 'Цена — от 500\u00a0руб.'],
       ['11 images', async () => ({ images: await Promise.all(Array.from({ length: 11 }, () => upload(s.user))) }), 'images', 'Не больше 10 изображений'],
       ['an image path typed by hand', async () => ({ images: ['/etc/passwd'] }), 'images.0', 'Загрузите файл через форму'],
       ['an image of another user', async () => ({ images: [await upload((await seller()).user)] }), 'images.0', CATALOG_MESSAGES.notYourImage],

@@ -8,7 +8,8 @@ import { testEnv } from '../../test/app.ts';
 import { createTestDatabase } from '../../test/database.ts';
 import { createUser } from '../../db/factories.ts';
 import { createProject, createService } from '../../db/catalog-factories.ts';
-import { projects, services } from '../../db/schema/catalog.ts';
+import { projects } from '../projects/schema.ts';
+import { services } from './schema.ts';
 import type { Project, Service, ServiceCard } from '#contract/catalog';
 import { call } from '../../test/api.ts';
 

@@ -1,4 +1,9 @@
-// A person's own account: profile, avatar, password, email, roles.
+// A person's own account: profile, avatar, password, email, roles; and how the public meets a person (who may be
+// seen, their public card), which the catalogue's modules (services, projects, people, favourites) build on.
+export { lostDisputeRecently, presentPublicUser, publicUserColumns, sellerLevel, type PublicUserRow } from './public-card.ts';
+export { isVisiblePerson, ownedByVisiblePerson, personPolicy, visibleFreelancer, visiblePerson } from './visibility.ts';
 export { UserService } from './service.ts';
 export { userRoutes } from './routes.ts';
 export { presentMe } from './presenter.ts';
+export { userFileUses } from './file-uses.ts';
+export { usersModule } from './module.ts';

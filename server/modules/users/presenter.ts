@@ -1,5 +1,5 @@
 import type { Me } from '#contract/api';
-import type { UserRow } from '../../db/schema/users.ts';
+import type { UserRow } from './schema.ts';
 
 /** The signed-in user's own view of their account (SPEC: GET /api/users/me/). */
 export function presentMe(user: UserRow): Me {

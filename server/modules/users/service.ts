@@ -2,23 +2,31 @@ import { eq, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { users, type Role, type UserRow } from '../../db/schema/users.ts';
-import { cities, countries } from '../../db/schema/lookups.ts';
+import { users, type Role, type UserRow } from './schema.ts';
+import { cities, countries } from '../lookups/schema.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { badRequest, forbidden } from '../../lib/http.ts';
 import { ownedFile } from '../../platform/files.ts';
-import type { AuthService } from '../auth/index.ts';
 import { issueEmailToken } from '../../platform/email-tokens.ts';
 import { CONFIRM_TOKEN_TTL_MS, type Letters } from '../../platform/letters/index.ts';
 import { userActor } from '../../platform/actor.ts';
 import type { WithTx } from '../../platform/tx.ts';
 import type { Tokens } from '../../lib/auth.ts';
-import { AUTH_MESSAGES, type changeEmailSchema, type changePasswordSchema, type profileSchema } from '#contract/auth';
+import type { changeEmailSchema, changePasswordSchema, profileSchema } from '#contract/auth';
 import { MESSAGES } from '#contract/messages';
+import { accountPolicy } from './policy.ts';
+
+/** What changing one's password or email asks of the auth module. */
+export interface AccountChecks {
+  checkCurrentPassword(user: UserRow, password: string, field: string): Promise<void>;
+  revokeSessions(userId: string): Promise<unknown>;
+  throttleLetters(userId: string): Promise<void>;
+}
 
 export interface UserDeps {
   db: Db;
-  auth: AuthService;
+  /** The auth module's checks of an account's own password and letters (given by the manifest). */
+  auth: AccountChecks;
   tokens: Tokens;
   /** Transactions whose letters leave through the outbox after the commit. */
   withTx: WithTx;
@@ -102,7 +110,7 @@ export class UserService {
 
   /** Switches the interface between buying and selling; selling needs the seller role. */
   async switchRole(user: UserRow, role: Exclude<Role, 'admin'>): Promise<UserRow> {
-    if (role === 'seller' && !user.roles.includes('seller')) throw forbidden(AUTH_MESSAGES.needSellerRole);
+    accountPolicy.authorize(user, 'switchRole', { role });
     const roles = user.roles.includes(role) ? user.roles : [...user.roles, role];
     return this.update(user, { roles, activeRole: role });
   }

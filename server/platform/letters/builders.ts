@@ -1,7 +1,11 @@
 import type { Letter } from '../../lib/mail.ts';
+import { pluralWithCount } from '#contract/plural';
 import { renderLetter } from './layout.ts';
 
 // Every letter the site sends, each through the one layout. Values are plain text: the layout escapes them.
+// Wording (ADR 046): the brand is the operator's setting, so it stands as a name in quotes after a noun
+// («на сервисе «Подряд»»), never declined; a person's name stands in the nominative («Автор: …»), and no verb
+// guesses a gender («ответил(а)»); the layout ends every subject with « — brand».
 
 /** How long a link from a letter works. */
 export const CONFIRM_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
@@ -15,11 +19,10 @@ export interface LetterParams {
 }
 
 /** "1 час", "24 часа", "5 часов". */
-function hours(ms: number): string {
-  const n = Math.round(ms / 3_600_000);
-  const form = new Intl.PluralRules('ru').select(n);
-  return `${n} ${form === 'one' ? 'час' : form === 'few' ? 'часа' : 'часов'}`;
-}
+/** The brand after a noun, in quotes: it is a name and is not declined («на сервисе «Подряд»»). */
+export const onSite = (brand: string) => `сервисе «${brand}»`;
+
+const hours = (ms: number) => pluralWithCount(Math.round(ms / 3_600_000), 'час', 'часа', 'часов');
 
 // --- Account ---------------------------------------------------------------------------------------------
 
@@ -27,8 +30,8 @@ export function confirmationLetter({ brand, name, link }: LetterParams): Letter 
   return renderLetter({
     brand,
     name,
-    subject: `Подтвердите email на ${brand}`,
-    paragraphs: [`Вы зарегистрировались на ${brand}. Чтобы завершить регистрацию, подтвердите свой email.`],
+    subject: 'Подтвердите email',
+    paragraphs: [`Вы зарегистрировались на ${onSite(brand)}. Чтобы завершить регистрацию, подтвердите свой email.`],
     action: { label: 'Подтвердить email', link },
     notes: [`Ссылка действительна ${hours(CONFIRM_TOKEN_TTL_MS)}.`, 'Если вы не регистрировались — просто проигнорируйте письмо.'],
   });
@@ -38,8 +41,8 @@ export function passwordResetLetter({ brand, name, link }: LetterParams): Letter
   return renderLetter({
     brand,
     name,
-    subject: `Восстановление пароля на ${brand}`,
-    paragraphs: [`Мы получили запрос на восстановление пароля на ${brand}. Чтобы задать новый пароль, перейдите по ссылке.`],
+    subject: 'Восстановление пароля',
+    paragraphs: [`Мы получили запрос на восстановление пароля на ${onSite(brand)}. Чтобы задать новый пароль, перейдите по ссылке.`],
     action: { label: 'Задать новый пароль', link },
     notes: [
       `Ссылка действительна ${hours(RESET_TOKEN_TTL_MS)}.`,
@@ -52,8 +55,8 @@ export function emailChangeLetter({ brand, name, link }: LetterParams): Letter {
   return renderLetter({
     brand,
     name,
-    subject: `Подтвердите новый email на ${brand}`,
-    paragraphs: [`Вы указали этот адрес как новый email своего аккаунта на ${brand}. Чтобы сменить адрес, подтвердите его.`],
+    subject: 'Подтвердите новый email',
+    paragraphs: [`Вы указали этот адрес как новый email своего аккаунта на ${onSite(brand)}. Чтобы сменить адрес, подтвердите его.`],
     action: { label: 'Подтвердить новый email', link },
     notes: [
       `Ссылка действительна ${hours(CONFIRM_TOKEN_TTL_MS)}.`,
@@ -72,15 +75,15 @@ export function serviceDecisionLetter(p: LetterParams & { title: string; decisio
   const parts: Record<ServiceDecision, { subject: string; intro: string }> = {
     approve: { subject: 'Услуга прошла модерацию', intro: `Ваша услуга ${what} прошла модерацию и опубликована в каталоге.` },
     reject: { subject: 'Услуга не прошла модерацию', intro: `Ваша услуга ${what} не прошла модерацию. Исправьте её и отправьте на проверку снова.` },
-    hide: { subject: 'Услуга скрыта администратором', intro: `Администратор скрыл вашу услугу ${what} из каталога.` },
-    restore: { subject: 'Услуга снова в каталоге', intro: `Администратор вернул вашу услугу ${what} в каталог.` },
-    edit: { subject: 'Администратор изменил вашу услугу', intro: `Администратор внёс изменения в вашу услугу ${what}.` },
+    hide: { subject: 'Услуга скрыта администрацией', intro: `Администрация скрыла вашу услугу ${what} из каталога.` },
+    restore: { subject: 'Услуга снова в каталоге', intro: `Администрация вернула вашу услугу ${what} в каталог.` },
+    edit: { subject: 'Администрация изменила вашу услугу', intro: `Администрация внесла изменения в вашу услугу ${what}.` },
   };
   const { subject, intro } = parts[p.decision];
   return renderLetter({
     brand: p.brand,
     name: p.name,
-    subject: `${subject} — ${p.brand}`,
+    subject,
     paragraphs: [intro, ...(p.reason ? [`Причина: ${p.reason}`] : [])],
     action: { label: 'Ваши услуги', link: p.link },
   });
@@ -126,7 +129,7 @@ export function withdrawalDecisionLetter(p: LetterParams & { amount: string; dec
   return renderLetter({
     brand: p.brand,
     name: p.name,
-    subject: approved ? `Вывод ${p.amount} одобрен — ${p.brand}` : `Вывод ${p.amount} отклонён — ${p.brand}`,
+    subject: approved ? `Вывод ${p.amount} одобрен` : `Вывод ${p.amount} отклонён`,
     paragraphs: approved
       ? [`Заявка на вывод ${p.amount} одобрена: деньги отправлены на указанные реквизиты.`]
       : [`Заявка на вывод ${p.amount} отклонена, деньги вернулись на ваш баланс.`, ...(p.reason ? [`Причина: ${p.reason}`] : [])],
@@ -142,7 +145,7 @@ export function newBidLetter(p: LetterParams & { title: string; seller: string; 
     brand: p.brand,
     name: p.name,
     subject: `Новый отклик на проект «${p.title}»`,
-    paragraphs: [`${p.seller} откликнулся на ваш проект «${p.title}»: ${p.price}, срок ${p.days}.`, 'Сравните отклики и выберите исполнителя.'],
+    paragraphs: [`Новый отклик на ваш проект «${p.title}»: ${p.price}, срок ${p.days}.`, `Исполнитель: ${p.seller}.`, 'Сравните отклики и выберите исполнителя.'],
     action: { label: 'Смотреть отклики', link: p.link },
   });
 }
@@ -189,7 +192,8 @@ export type OrderLetterEvent =
 export function orderEventLetter(p: LetterParams & { number: number; title: string; event: OrderLetterEvent; reason?: string | null }): Letter {
   const what = `№${p.number} «${p.title}»`;
   const parts: Record<OrderLetterEvent, { subject: string; intro: string }> = {
-    created: { subject: `Новый заказ №${p.number}`, intro: `Вам поступил заказ ${what}. Работа начнётся после оплаты.` },
+    // A service's order reaches its seller once it is paid (ADR 042).
+    created: { subject: `Новый заказ №${p.number}`, intro: `Вам поступил оплаченный заказ ${what}. Можно приступать к работе — срок идёт.` },
     paid: { subject: `Заказ №${p.number} оплачен`, intro: `Заказ ${what} оплачен. Можно приступать к работе — срок идёт.` },
     delivered: { subject: `Работа по заказу №${p.number} сдана`, intro: `Исполнитель сдал работу по заказу ${what}. Проверьте и примите её или запросите доработку.` },
     revision: { subject: `Доработка по заказу №${p.number}`, intro: `Заказчик запросил доработку по заказу ${what}.` },
@@ -203,9 +207,32 @@ export function orderEventLetter(p: LetterParams & { number: number; title: stri
   return renderLetter({
     brand: p.brand,
     name: p.name,
-    subject: `${subject} — ${p.brand}`,
+    subject,
     paragraphs: [intro, ...(p.reason ? [`Причина: ${p.reason}`] : [])],
     action: { label: 'Открыть заказ', link: p.link },
+  });
+}
+
+/**
+ * The customer's receipt of a payment for an order (ADR 042): what was paid for, line by line, how and how much.
+ * `credited`: the order had been paid otherwise meanwhile, so the money went to the balance.
+ */
+export function paymentReceiptLetter(
+  p: LetterParams & { number: number; title: string; lines: string[]; amount: string; method: string; fee: string | null; paidAt: string; credited: boolean },
+): Letter {
+  return renderLetter({
+    brand: p.brand,
+    name: p.name,
+    subject: `Оплата заказа №${p.number} получена`,
+    paragraphs: [
+      p.credited
+        ? `Мы получили ваш платёж за заказ №${p.number} «${p.title}». Заказ к этому времени уже был оплачен, поэтому деньги зачислены на ваш баланс.`
+        : `Заказ №${p.number} «${p.title}» оплачен. Деньги хранятся на площадке и перейдут исполнителю только после приёмки работы.`,
+      ['Состав заказа:', ...p.lines].join('\n'),
+      [`Сумма: ${p.amount}`, ...(p.fee ? [`В том числе комиссия способа оплаты: ${p.fee}`] : []), `Способ оплаты: ${p.method}`, `Дата: ${p.paidAt}`].join('\n'),
+    ],
+    action: { label: 'Открыть заказ', link: p.link },
+    notes: ['Сохраните это письмо: оно подтверждает оплату.'],
   });
 }
 
@@ -217,7 +244,7 @@ export function newReviewLetter(p: LetterParams & { author: string; rating: numb
     brand: p.brand,
     name: p.name,
     subject: `Новый отзыв о вас по заказу №${p.number}`,
-    paragraphs: [`${p.author} оставил(а) отзыв по заказу №${p.number} «${p.title}»: оценка ${p.rating} из 5.`, 'Вы можете один раз ответить на отзыв.'],
+    paragraphs: [`Новый отзыв о вас по заказу №${p.number} «${p.title}»: оценка ${p.rating} из 5.`, `Автор отзыва: ${p.author}.`, 'Вы можете один раз ответить на отзыв.'],
     action: { label: 'Посмотреть отзыв', link: p.link },
   });
 }
@@ -228,7 +255,7 @@ export function reviewAnsweredLetter(p: LetterParams & { author: string; number:
     brand: p.brand,
     name: p.name,
     subject: `Ответ на ваш отзыв по заказу №${p.number}`,
-    paragraphs: [`${p.author} ответил(а) на ваш отзыв по заказу №${p.number} «${p.title}».`],
+    paragraphs: [`Получен ответ на ваш отзыв по заказу №${p.number} «${p.title}».`, `Автор ответа: ${p.author}.`],
     action: { label: 'Посмотреть ответ', link: p.link },
   });
 }
@@ -262,7 +289,7 @@ export function disputeEventLetter(p: LetterParams & { number: number; title: st
   return renderLetter({
     brand: p.brand,
     name: p.name,
-    subject: `${subject} — ${p.brand}`,
+    subject,
     paragraphs: [intro, ...(p.decision ? [p.decision] : [])],
     action: { label: 'Открыть спор', link: p.link },
   });
@@ -272,13 +299,12 @@ export function disputeEventLetter(p: LetterParams & { number: number; title: st
 
 /** To a member who was offline: new messages wait in a chat (ADR 030), with their first lines. */
 export function unreadMessagesLetter(p: LetterParams & { from: string; lines: string[]; count: number }): Letter {
-  const form = new Intl.PluralRules('ru').select(p.count);
-  const messages = `${p.count} ${form === 'one' ? 'новое сообщение' : form === 'few' ? 'новых сообщения' : 'новых сообщений'}`;
+  const messages = pluralWithCount(p.count, 'новое сообщение', 'новых сообщения', 'новых сообщений');
   return renderLetter({
     brand: p.brand,
     name: p.name,
-    subject: `${p.from}: ${messages} — ${p.brand}`,
-    paragraphs: [`У вас ${messages} от ${p.from}:`, ...p.lines.map((line) => `«${line}»`)],
+    subject: `${p.from}: ${messages}`,
+    paragraphs: [`У вас ${messages}. Отправитель: ${p.from}.`, ...p.lines.map((line) => `«${line}»`)],
     action: { label: 'Открыть переписку', link: p.link },
   });
 }

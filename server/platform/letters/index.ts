@@ -14,6 +14,7 @@ export {
   disputeEventLetter,
   type DisputeLetterEvent,
   passwordResetLetter,
+  paymentReceiptLetter,
   projectDecisionLetter,
   serviceDecisionLetter,
   unreadMessagesLetter,

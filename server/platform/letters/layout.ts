@@ -7,6 +7,7 @@ export const escapeHtml = (value: string) =>
 /** What a letter says; the layout turns it into the HTML and the plain text (values are plain text, never HTML). */
 export interface LetterContent {
   brand: string;
+  /** What the letter is about; the layout adds « — brand», so that every subject ends with the brand (ADR 046). */
   subject: string;
   /** The addressee's name; an empty one gives a greeting without a name. */
   name: string;
@@ -22,9 +23,10 @@ const ACCENT = '#2563eb';
 const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
 
 /** The one layout of every letter: brand, greeting, body, a button with its link spelt out, notes, footer. */
-export function renderLetter({ brand, subject, name, paragraphs, action, notes = [] }: LetterContent): Letter {
+export function renderLetter({ brand, subject: about, name, paragraphs, action, notes = [] }: LetterContent): Letter {
+  const subject = `${about} — ${brand}`;
   const greeting = name.trim() ? `Здравствуйте, ${name.trim()}!` : 'Здравствуйте!';
-  const footer = `Письмо отправлено автоматически, отвечать на него не нужно.\n— Команда ${brand}`;
+  const footer = `Письмо отправлено автоматически, отвечать на него не нужно.\n— Команда сервиса «${brand}»`;
 
   const text = [greeting, ...paragraphs, `${action.label}: ${action.link}`, ...notes, footer].join('\n\n') + '\n';
 
@@ -42,7 +44,7 @@ export function renderLetter({ brand, subject, name, paragraphs, action, notes =
 <div style="max-width:560px;margin:0 auto;padding:24px 12px;font-family:${FONT};font-size:16px;line-height:1.5;color:#111827;">
 <div style="background:#ffffff;border-radius:12px;padding:28px 24px;">
 ${p(e(brand), `font-size:20px;font-weight:700;color:${ACCENT};`)}
-${[greeting, ...paragraphs].map((line) => p(e(line))).join('\n')}
+${[greeting, ...paragraphs].map((line) => p(e(line).replaceAll('\n', '<br>'))).join('\n')}
 <p style="margin:24px 0;"><a href="${e(action.link)}" style="display:inline-block;padding:12px 24px;background:${ACCENT};color:#ffffff;text-decoration:none;border-radius:8px;font-weight:600;">${e(action.label)}</a></p>
 ${p(`Если кнопка не работает, скопируйте ссылку в адресную строку браузера:<br><a href="${e(action.link)}" style="color:${ACCENT};word-break:break-all;">${e(action.link)}</a>`, small)}
 ${notes.map((note) => p(e(note), small)).join('\n')}

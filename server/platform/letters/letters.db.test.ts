@@ -5,9 +5,9 @@ import { createTestApp } from '../../test/app.ts';
 import { startSmtpSink, type SmtpSink } from '../../test/smtp-sink.ts';
 import { createUser, DEFAULT_PASSWORD } from '../../db/factories.ts';
 import { createProject, createService } from '../../db/catalog-factories.ts';
-import { outbox } from '../../db/schema/outbox.ts';
-import { emailTokens } from '../../db/schema/auth.ts';
-import { users, type UserRow } from '../../db/schema/users.ts';
+import { outbox } from '../schema.ts';
+import { emailTokens } from '../schema.ts';
+import { users, type UserRow } from '../../modules/users/schema.ts';
 import { call, register, registration, unique } from '../../test/api.ts';
 import { userActor } from '../actor.ts';
 

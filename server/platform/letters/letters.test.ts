@@ -9,12 +9,15 @@ import {
   serviceDecisionLetter,
   LETTER_KINDS,
   Letters,
+  type LetterData,
+  type LetterKind,
   readUnsubscribeToken,
   unsubscribeToken,
 } from './index.ts';
 import type { Letter } from '../../lib/mail.ts';
 import type { OutboxWriter } from '../outbox.ts';
 import { NOTIFICATION_KINDS } from '#contract/auth';
+import { senderName } from '../../lib/text.ts';
 
 const link = 'https://podryad.example/auth/confirm?token=abc123&next=%2F';
 const params = { brand: 'Подряд', name: 'Алёна', link };
@@ -26,9 +29,12 @@ describe('account letters', () => {
   });
 
   it('put the brand into the subjects', () => {
-    expect(confirmationLetter(params).subject).toBe('Подтвердите email на Подряд');
-    expect(passwordResetLetter(params).subject).toBe('Восстановление пароля на Подряд');
-    expect(emailChangeLetter({ ...params, brand: 'Биржа' }).subject).toBe('Подтвердите новый email на Биржа');
+    expect(confirmationLetter(params).subject).toBe('Подтвердите email — Подряд');
+    expect(passwordResetLetter(params).subject).toBe('Восстановление пароля — Подряд');
+    expect(emailChangeLetter({ ...params, brand: 'Биржа' }).subject).toBe('Подтвердите новый email — Биржа');
+    // The brand is a name in quotes after a noun, never declined: not «на Подряд».
+    expect(confirmationLetter(params).text).toContain('Вы зарегистрировались на сервисе «Подряд».');
+    expect(confirmationLetter(params).text).toContain('— Команда сервиса «Подряд»');
   });
 
   it('carry the link in the text and (escaped) in the html', () => {
@@ -43,10 +49,10 @@ describe('account letters', () => {
   });
 
   it('state how long the link works', () => {
-    expect(confirmationLetter(params).text).toContain('24 часа');
-    expect(emailChangeLetter(params).text).toContain('24 часа');
+    expect(confirmationLetter(params).text).toContain('24\u00a0часа');
+    expect(emailChangeLetter(params).text).toContain('24\u00a0часа');
     const reset = passwordResetLetter(params);
-    expect(reset.text).toContain('1 час');
+    expect(reset.text).toContain('1\u00a0час');
     expect(reset.text).toContain('просто проигнорируйте письмо');
     expect(reset.html).toContain('просто проигнорируйте письмо');
   });
@@ -110,7 +116,7 @@ describe('every letter', () => {
     expect(letter.text).toContain('«Логотип»');
     expect(letter.text).toContain('Причина: Копия');
     const project = projectDecisionLetter({ brand: 'Подряд', name: '', link: 'https://p.example/projects/design/1', title: 'Сайт', decision: 'hide', reason: 'Контакты' });
-    expect(project.subject).toBe('Проект «Сайт» скрыт модератором');
+    expect(project.subject).toBe('Проект «Сайт» скрыт модератором — Подряд');
     expect(project.text).toMatch(/^Здравствуйте!\n/);
     expect(project.text).toContain('Причина: Контакты');
     expect(project.text).toContain('https://p.example/projects/design/1');
@@ -161,7 +167,7 @@ describe('Letters.notify', () => {
     const data = { number: 12, subject: 'Вопрос администрации', answer: 'Ответ <b>жирный</b> & "кавычки"', path: '/profile/disputes?tab=appeals' };
     expect(letters.notify(writer, person({ disputes: false, moderation: false }), 'appeal.answered', data)).toBe(true);
     const letter = mailed[0]!.letter;
-    expect(letter.subject).toBe('Ответ на ваше обращение №12');
+    expect(letter.subject).toBe('Ответ на ваше обращение №12 — Подряд');
     expect(letter.text).toContain('Ответ <b>жирный</b> & "кавычки"');
     expect(letter.html).toContain('Ответ &lt;b&gt;жирный&lt;/b&gt; &amp; &quot;кавычки&quot;');
     expect(letter.text).toContain('https://p.example/profile/disputes?tab=appeals');
@@ -197,12 +203,14 @@ describe('Letters.notify', () => {
     expect(readUnsubscribeToken(secret, '')).toBeNull();
   });
 
-  it('every event kind has an in-app notification; only the account letters and the chat reminder have none', () => {
+  it('every event kind has an in-app notification; only the account letters, the chat reminder and the receipt have none', () => {
+    // A payment's receipt (ADR 042): the customer is on the payment page, and the order's chat says it was paid.
     expect(Object.entries(LETTER_KINDS).filter(([, d]) => !('notice' in d)).map(([k]) => k).sort()).toEqual([
       'account.confirm',
       'account.emailChange',
       'account.passwordReset',
       'chat.unread',
+      'payment.receipt',
     ]);
   });
 
@@ -221,12 +229,111 @@ describe('Letters.notify', () => {
     for (const def of Object.values(LETTER_KINDS)) {
       if (def.preference !== null) expect(Object.keys(NOTIFICATION_KINDS)).toContain(def.preference);
     }
-    // The answer to an appeal too: the person asked for it (ADR 035).
+    // The answer to an appeal too: the person asked for it (ADR 035); and a payment's receipt, its proof (ADR 042).
     expect(Object.entries(LETTER_KINDS).filter(([, d]) => d.preference === null).map(([k]) => k).sort()).toEqual([
       'account.confirm',
       'account.emailChange',
       'account.passwordReset',
       'appeal.answered',
+      'payment.receipt',
     ]);
+  });
+});
+
+describe('the wording of every letter and notification (ADR 046)', () => {
+  // One sample of every kind: a kind added without a sample does not compile.
+  const SAMPLES: { [K in LetterKind]: LetterData<K> } = {
+    'account.confirm': { token: 't' },
+    'account.passwordReset': { token: 't' },
+    'account.emailChange': { token: 't' },
+    'service.decision': { id: 's1', title: 'Логотип', decision: 'hide', reason: 'Копия' },
+    'project.decision': { title: 'Сайт', decision: 'edit', reason: null, path: '/projects/x/1' },
+    'withdrawal.decision': { amount: '1\u00a0500 руб.', decision: 'approve', reason: null },
+    'bid.new': { title: 'Сайт', seller: 'Светлана Орлова', price: '5\u00a0000 руб.', days: '3\u00a0дня' },
+    'bid.accepted': { title: 'Сайт', chatId: 'c1' },
+    'bid.rejected': { title: 'Сайт' },
+    'order.event': { number: 7, title: 'Логотип', event: 'paid', path: '/profile/orders' },
+    'chat.unread': { from: 'Администрация', lines: ['Здравствуйте'], count: 1, chatId: 'c1', orderChat: false },
+    'review.new': { author: 'Светлана Орлова', rating: 5, number: 7, title: 'Логотип', path: '/profile/reviews' },
+    'review.answered': { author: 'Светлана Орлова', number: 7, title: 'Логотип', path: '/profile/reviews' },
+    'appeal.answered': { number: 3, subject: 'Вопрос', answer: 'Ответ', path: '/profile/disputes?tab=appeals' },
+    'dispute.event': { id: 'd1', number: 7, title: 'Логотип', event: 'opened', decision: null },
+    'payment.receipt': {
+      number: 7,
+      title: 'Логотип',
+      lines: ['Логотип — 1\u00a0500\u00a0руб.'],
+      amount: '1\u00a0500\u00a0руб.',
+      method: 'Банковская карта',
+      fee: null,
+      paidAt: '24.11.2026, 10:00 МСК',
+      credited: false,
+      path: '/payments/o1',
+    },
+  };
+  const send = (brand: string) => {
+    const letters = new Letters({ brand, siteUrl: () => 'https://p.example', secret: 'x'.repeat(32) });
+    const mailed: Letter[] = [];
+    const noticed: string[] = [];
+    const writer: OutboxWriter = {
+      mail: (_to, letter) => void mailed.push(letter),
+      emit() {},
+      notify: (_id, n) => void noticed.push(n.text),
+      job() {},
+    };
+    for (const [kind, data] of Object.entries(SAMPLES)) {
+      letters.notify(
+        writer,
+        { id: 'u1', email: 'a@p.example', name: 'Алёна', preferences: {} },
+        kind as LetterKind,
+        data as never,
+      );
+    }
+    return { mailed, noticed };
+  };
+
+  it('every subject ends with « — brand», whatever the operator named the site', () => {
+    for (const brand of ['Подряд', 'Биржа Мастеров']) {
+      const { mailed } = send(brand);
+      expect(mailed).toHaveLength(Object.keys(LETTER_KINDS).length);
+      for (const letter of mailed) expect(letter.subject).toMatch(new RegExp(` — ${brand}$`));
+      for (const letter of mailed) expect(letter.subject).not.toContain(` — ${brand} — `);
+    }
+  });
+
+  it('no verb guesses a gender, no brand is declined, names stand in the nominative', () => {
+    const { mailed, noticed } = send('Подряд');
+    const all = [...mailed.map((l) => `${l.subject}\n${l.text}`), ...noticed].join('\n');
+    expect(all).not.toMatch(/\(а\)|\(ла\)/);
+    expect(all).not.toMatch(/на Подряд\b|от Администратор|Администратор Администратор/);
+    expect(all).toContain('Отправитель: Администрация.');
+    expect(all).toContain('Автор отзыва: Светлана Орлова.');
+    expect(all).toContain('Автор ответа: Светлана Орлова.');
+    expect(all).toContain('Исполнитель: Светлана Орлова.');
+  });
+
+  it('an admin writing in a chat is «Администрация» in a letter, a person their name', () => {
+    expect(senderName({ name: 'Администратор', surname: '', userName: 'admin', roles: ['admin'] })).toBe(
+      'Администрация',
+    );
+    expect(senderName({ name: 'Светлана', surname: 'Орлова', userName: 'sveta', roles: ['seller', 'customer'] })).toBe(
+      'Светлана Орлова',
+    );
+  });
+
+  it("a dispute's letters and notifications, and the reminder of its chat, open the dispute itself", () => {
+    const letters = new Letters({ brand: 'Подряд', siteUrl: () => 'https://p.example', secret: 'x'.repeat(32) });
+    const mailed: Letter[] = [];
+    const links: string[] = [];
+    const writer: OutboxWriter = {
+      mail: (_to, letter) => void mailed.push(letter),
+      emit() {},
+      notify: (_id, n) => void links.push(n.link),
+      job() {},
+    };
+    const person = { id: 'u1', email: 'a@p.example', name: 'Алёна', preferences: {} };
+    letters.notify(writer, person, 'dispute.event', SAMPLES['dispute.event']);
+    letters.notify(writer, person, 'chat.unread', { ...SAMPLES['chat.unread'], disputeId: 'd1' });
+    expect(links).toEqual(['/profile/disputes?dispute=d1']);
+    for (const letter of mailed) expect(letter.text).toContain('https://p.example/profile/disputes?dispute=d1');
   });
 });

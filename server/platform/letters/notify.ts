@@ -1,4 +1,4 @@
-import type { UserRow } from '../../db/schema/users.ts';
+import type { UserRow } from '../../modules/users/schema.ts';
 import type { Letter } from '../../lib/mail.ts';
 import type { OutboxWriter } from '../outbox.ts';
 import { NOTIFICATION_KINDS, type NotificationKind } from '#contract/auth';
@@ -13,6 +13,7 @@ import {
   emailChangeLetter,
   orderEventLetter,
   passwordResetLetter,
+  paymentReceiptLetter,
   newReviewLetter,
   reviewAnsweredLetter,
   projectDecisionLetter,
@@ -68,9 +69,9 @@ const orderChatPath = (chatId: string) => `/profile/messages?tab=orders&chat=${e
 const SERVICE_NOTICES: Record<ServiceDecision, (what: string) => string> = {
   approve: (what) => `Услуга ${what} прошла модерацию и опубликована`,
   reject: (what) => `Услуга ${what} не прошла модерацию`,
-  hide: (what) => `Администратор скрыл услугу ${what}`,
+  hide: (what) => `Администрация скрыла услугу ${what}`,
   restore: (what) => `Услуга ${what} снова в каталоге`,
-  edit: (what) => `Администратор изменил услугу ${what}`,
+  edit: (what) => `Администрация изменила услугу ${what}`,
 };
 const PROJECT_NOTICES: Record<ProjectDecision, (what: string) => string> = {
   hide: (what) => `Модератор скрыл проект ${what}`,
@@ -78,7 +79,7 @@ const PROJECT_NOTICES: Record<ProjectDecision, (what: string) => string> = {
   edit: (what) => `Модератор отредактировал проект ${what}`,
 };
 const ORDER_NOTICES: Record<OrderLetterEvent, (what: string) => string> = {
-  created: (what) => `Новый заказ ${what}: ждёт оплаты`,
+  created: (what) => `Новый заказ ${what} оплачен — можно приступать`,
   paid: (what) => `Заказ ${what} оплачен — можно приступать`,
   delivered: (what) => `Работа по заказу ${what} сдана`,
   revision: (what) => `Заказчик запросил доработку по заказу ${what}`,
@@ -89,7 +90,8 @@ const ORDER_NOTICES: Record<OrderLetterEvent, (what: string) => string> = {
   cancelDeclined: (what) => `Отмена заказа ${what} отклонена`,
 };
 
-const DISPUTES_PATH = '/profile/disputes';
+/** A dispute's own place: the person's disputes with this one open, its chat included (ADR 046). */
+export const disputePath = (disputeId: string) => `/profile/disputes?dispute=${encodeURIComponent(disputeId)}`;
 const DISPUTE_NOTICES: Record<DisputeLetterEvent, (what: string) => string> = {
   opened: (what) => `Открыт спор по заказу ${what}`,
   cancelled: (what) => `Спор по заказу ${what} отменён`,
@@ -141,13 +143,20 @@ export const LETTER_KINDS = {
     orderEventLetter({ brand: s.brand, name, link: s.url(d.path), number: d.number, title: d.title, event: d.event, reason: d.reason }),
     (d) => ({ text: ORDER_NOTICES[d.event](`№${d.number} «${d.title}»`), link: d.path }),
   ),
+  // A receipt of every payment for an order (ADR 042): sent whatever the preferences say, the proof of a payment;
+  // no notification of its own (the payment page and the order's chat show the payment).
+  'payment.receipt': kind<{ number: number; title: string; lines: string[]; amount: string; method: string; fee: string | null; paidAt: string; credited: boolean; path: string }>(
+    null,
+    (s, name, d) => paymentReceiptLetter({ brand: s.brand, name, link: s.url(d.path), ...d }),
+  ),
   // New chat messages to a member who is offline (ADR 030): a reminder, at most one per chat and hour; the chat's
   // own counters are its in-app signal.
-  'chat.unread': kind<{ from: string; lines: string[]; count: number; chatId: string; orderChat: boolean }>('messages', (s, name, d) =>
+  // A dispute's chat lives in the dispute, not on the messages page (which lists none): its link opens the dispute.
+  'chat.unread': kind<{ from: string; lines: string[]; count: number; chatId: string; orderChat: boolean; disputeId?: string | null }>('messages', (s, name, d) =>
     unreadMessagesLetter({
       brand: s.brand,
       name,
-      link: s.url(d.orderChat ? orderChatPath(d.chatId) : `/profile/messages?chat=${encodeURIComponent(d.chatId)}`),
+      link: s.url(d.disputeId ? disputePath(d.disputeId) : d.orderChat ? orderChatPath(d.chatId) : `/profile/messages?chat=${encodeURIComponent(d.chatId)}`),
       from: d.from,
       lines: d.lines,
       count: d.count,
@@ -160,7 +169,7 @@ export const LETTER_KINDS = {
   ),
   'review.answered': kind<{ author: string; number: number; title: string; path: string }>('reviews', (s, name, d) =>
     reviewAnsweredLetter({ brand: s.brand, name, link: s.url(d.path), author: d.author, number: d.number, title: d.title }),
-    (d) => ({ text: `${d.author} ответил(а) на ваш отзыв по заказу №${d.number} «${d.title}»`, link: d.path }),
+    (d) => ({ text: `Ответ на ваш отзыв по заказу №${d.number} «${d.title}»: ${d.author}`, link: d.path }),
   ),
   // The answer to what the person asked the administration: sent whatever the preferences say (ADR 035).
   'appeal.answered': kind<{ number: number; subject: string; answer: string; path: string }>(
@@ -169,9 +178,9 @@ export const LETTER_KINDS = {
     (d) => ({ text: `Администрация ответила на ваше обращение №${d.number} «${d.subject}»`, link: d.path }),
   ),
   // Disputes (ADR 034): under "Споры"; the notification opens the person's disputes.
-  'dispute.event': kind<{ number: number; title: string; event: DisputeLetterEvent; decision: string | null }>('disputes', (s, name, d) =>
-    disputeEventLetter({ brand: s.brand, name, link: s.url(DISPUTES_PATH), ...d }),
-    (d) => ({ text: DISPUTE_NOTICES[d.event](`№${d.number} «${d.title}»`), link: DISPUTES_PATH }),
+  'dispute.event': kind<{ id: string; number: number; title: string; event: DisputeLetterEvent; decision: string | null }>('disputes', (s, name, d) =>
+    disputeEventLetter({ brand: s.brand, name, link: s.url(disputePath(d.id)), number: d.number, title: d.title, event: d.event, decision: d.decision }),
+    (d) => ({ text: DISPUTE_NOTICES[d.event](`№${d.number} «${d.title}»`), link: disputePath(d.id) }),
   ),
 } satisfies Record<string, KindDef<never>>;
 

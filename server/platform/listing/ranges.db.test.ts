@@ -11,7 +11,7 @@ import { call } from '../../test/api.ts';
 import { INT4, encodeCursor, fits, type CursorKind, type CursorSpec, type SortKey } from './listing.ts';
 import { FREELANCER_SORT_KEYS } from '../../modules/people/service.ts';
 import { PROJECT_SORT_KEYS } from '../../modules/projects/service.ts';
-import { adminSortPlan, sortPlan } from '../../modules/services/service.ts';
+import { adminSortPlan, sortPlan } from '../../modules/services/queries/listing-plan.ts';
 
 // Every number a catalogue request carries has a range: a value out of it is a 400 naming the field (or the
 // cursor), never a 500 from PostgreSQL (issue 9, M1 and "every number has a range").

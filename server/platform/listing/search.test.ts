@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SEARCH_SYNONYMS, settingsSchema } from '#contract/settings';
-import { searchTsQuery, synonymIndex, tsQueryText, wordsOf, wordToComplete } from './search.ts';
+import { partialQuery, searchTsQuery, synonymIndex, tsQueryText, wordsOf, wordToComplete } from './search.ts';
 
 const index = synonymIndex([
   ['telegram', 'Телеграм'],
@@ -49,6 +49,28 @@ describe('tsQueryText', () => {
   it('is bounded: 16 words at most', () => {
     const q = tsQueryText('слово '.repeat(100))!;
     expect(q.split('&')).toHaveLength(16);
+  });
+});
+
+describe('partialQuery', () => {
+  it('makes each word or phrase a query of its own, any of them matching, the excluded ones still excluded', () => {
+    expect(partialQuery('лендинг телеграм', index)).toEqual({
+      words: [`'лендинг'`, `('телеграм':* | 'telegram':*)`],
+      excluded: [],
+      any: `('лендинг' | ('телеграм':* | 'telegram':*))`,
+    });
+    expect(partialQuery('"фирменный стиль" кофейни -кафе')).toEqual({
+      words: [`('фирменный' <-> 'стиль')`, `'кофейни'`],
+      excluded: [`!'кафе'`],
+      any: `(('фирменный' <-> 'стиль') | 'кофейни') & !'кафе'`,
+    });
+  });
+
+  it('is null for one word and for a search with or', () => {
+    expect(partialQuery('логотип')).toBeNull();
+    expect(partialQuery('логотип -кафе')).toBeNull();
+    expect(partialQuery('логотип or эмблема')).toBeNull();
+    expect(partialQuery('')).toBeNull();
   });
 });
 

@@ -164,6 +164,48 @@ export function tsQueryText(text: string, index: SynonymIndex = synonymIndex(), 
   return parts.map((p, n) => (n === 0 ? p.part : `${p.or ? '|' : '&'} ${p.part}`)).join(' ');
 }
 
+/** A search's words each as a query of its own, for the partial matches of a search that found nothing. */
+export interface PartialQuery {
+  /** `to_tsquery` text of each word or "phrase" (with its alternatives, as tsQueryText builds them). */
+  words: string[];
+  /** `to_tsquery` text of each -excluded word (`!'word'`): excluded still. */
+  excluded: string[];
+  /** `to_tsquery` text of any of the words, without the excluded ones: the services worth ranking. */
+  any: string;
+}
+
+/**
+ * The partial form of a search of two or more words or phrases that found nothing as a whole (ADR 044): the
+ * services matching any of them, to be ranked by how many they match. Null for one word (nothing is partial
+ * about it) and for a search with `or` (it already asks for any of its parts).
+ */
+export function partialQuery(
+  text: string,
+  index: SynonymIndex = synonymIndex(),
+  completions?: readonly string[],
+): PartialQuery | null {
+  const list = terms(text);
+  if (list.some((t) => t.or)) return null;
+  const lastWord = list.length - 1;
+  const words: string[] = [];
+  const excluded: string[] = [];
+  for (const [n, term] of list.entries()) {
+    if (term.kind === 'word') words.push(alternatives(term.words[0]!, n === lastWord, index, completions));
+    else if (term.kind === 'phrase') words.push(lexemes(term.words.join(' '), false));
+    else excluded.push(`!${lexemes(term.words.join(' '), false)}`);
+  }
+  const unique = [...new Set(words)];
+  if (unique.length < 2) return null;
+  return { words: unique, excluded, any: [`(${unique.join(' | ')})`, ...excluded].join(' & ') };
+}
+
+/** partialQuery of a listing's `q`, the last word completed from the catalogue's words as searchTsQuery does. */
+export async function searchPartialQuery(text: string, groups?: SynonymGroups, db?: Db): Promise<PartialQuery | null> {
+  const start = db ? wordToComplete(text) : null;
+  const completions = db ? (start ? await completionsOf(db, start) : []) : undefined;
+  return partialQuery(text, synonymIndex(groups), completions);
+}
+
 /**
  * The words of a search (3+ letters, not numbers, not in the synonym dictionary) that the vocabulary does not
  * have: typos, or words found only in descriptions, if anywhere. A word is known in another form too ("логотипа"

@@ -7,8 +7,8 @@ import { pathFor, routeOf, type RouteName } from '#contract/routes';
 import { createTestApp } from '../app.ts';
 import { createUser, DEFAULT_PASSWORD } from '../../db/factories.ts';
 import { createProject, createService } from '../../db/catalog-factories.ts';
-import { users, type Role, type UserRow } from '../../db/schema/users.ts';
-import { chatMembers } from '../../db/schema/chat.ts';
+import { users, type Role, type UserRow } from '../../modules/users/schema.ts';
+import { chatMembers } from '../../modules/chat/schema.ts';
 import { issueEmailToken } from '../../platform/email-tokens.ts';
 import type { Database } from '../../db/client.ts';
 import { multipartBody, PNG } from '../multipart.ts';
@@ -65,8 +65,12 @@ export interface MatrixWorld {
     project: string;
     /** An archived project of the owner: the owner's and admins' only. */
     archivedProject: string;
-    /** A public file of the owner (an image, never sent in a chat). */
+    /** A public file of the owner (an image attached to a project, never sent in a chat). */
     file: { filePath: string; url: string };
+    /** A file the owner uploaded and nothing uses yet: the owner's and admins' alone (ADR 041). */
+    unusedFile: { filePath: string; url: string };
+    /** A file the owner attached to an appeal: the author's and admins' alone (ADR 041). */
+    appealFile: { filePath: string; url: string };
     /** The direct chat of the owner and `other`. */
     chat: string;
     /** A file the owner sent in that chat (private to its members, the owner and admins). */
@@ -79,7 +83,7 @@ export interface MatrixWorld {
     service(overrides?: Parameters<typeof createService>[2], of?: Member): Promise<string>;
     project(overrides?: Parameters<typeof createProject>[2], of?: Member): Promise<string>;
     user(overrides?: Parameters<typeof createUser>[1]): Promise<UserRow>;
-    /** A file the owner uploads now. */
+    /** A file the owner uploads and attaches to a project (public) now. */
     file(): Promise<{ filePath: string; url: string }>;
     /** A file the owner uploads and sends in the chat with `other` now. */
     chatFile(): Promise<{ filePath: string; url: string }>;
@@ -204,7 +208,18 @@ export async function createMatrixWorld(): Promise<MatrixWorld> {
     const file = await must<{ filePath: string; url: string }>('files.upload', 'owner', { multipart: body });
     return { filePath: file.filePath, url: file.url };
   };
-  const file = await upload();
+  // Attached to a project: public (an upload nothing uses is its owner's alone, ADR 041).
+  const publicFile = async () => {
+    const uploaded = await upload();
+    await createProject(db, people.owner.row.id, { attachments: [uploaded.url] });
+    return uploaded;
+  };
+  const file = await publicFile();
+  const unusedFile = await upload();
+  const appealFile = await upload();
+  await must('appeals.create', 'owner', {
+    body: { subject: 'question', text: 'Не приходят деньги за заказ, скриншот во вложении', files: [appealFile.url] },
+  });
   const opened = await must<{ chat_id: string }>('chat.send', 'owner', {
     body: { message: 'Здравствуйте! Есть вопрос по заказу', recipient: people.other.row.id },
   });
@@ -226,6 +241,8 @@ export async function createMatrixWorld(): Promise<MatrixWorld> {
     project: (await createProject(db, people.owner.row.id)).id,
     archivedProject: (await createProject(db, people.owner.row.id, { status: 'archived' })).id,
     file,
+    unusedFile,
+    appealFile,
     chat,
     chatFile,
     message,
@@ -287,7 +304,7 @@ export async function createMatrixWorld(): Promise<MatrixWorld> {
       service: async (overrides, of = 'owner') => (await createService(db, people[of].row.id, overrides)).id,
       project: async (overrides, of = 'owner') => (await createProject(db, people[of].row.id, overrides)).id,
       user: (overrides) => createUser(db, overrides),
-      file: upload,
+      file: publicFile,
       chatFile: sendChatFile,
       message: sendMessage,
       async emailToken(purpose) {

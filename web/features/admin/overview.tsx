@@ -3,11 +3,11 @@ import type { Overview, OverviewPeriod } from '#contract/admin';
 import { ORDER_STATUS_LABELS } from '#contract/order-constants';
 import type { OrderStatus } from '#contract/money';
 import { AppLink } from '../../components/ui/app-link.tsx';
-import { count, dayLabel, PERIOD_LABELS, PeriodSwitch, rubles, TimeChart, type ChartSeries } from '../dashboard/index.ts';
+import { count, PERIOD_LABELS, PeriodSwitch, rubles, TimeChart, type ChartSeries } from '../dashboard/index.ts';
+import { moneySummary, ordersSummary, OVERVIEW_SPANS, statusBars, withdrawalsHint } from './overview-format.ts';
 
 // The admin home (/admin, ADR 036): the marketplace at a glance over a period, each figure a link to its list.
 
-const SPANS: Record<OverviewPeriod, string> = { '7': 'за 7 дней', '30': 'за 30 дней', '90': 'за 90 дней', '365': 'за год' };
 const COLORS = { paid: '#4f46e5', revenue: '#16a34a', orders: '#0ea5e9' } as const;
 
 function Figure({ label, value, to, hint, testId }: { label: string; value: string; to: string; hint?: string; testId?: string }) {
@@ -25,7 +25,7 @@ function Figure({ label, value, to, hint, testId }: { label: string; value: stri
 }
 
 export function OverviewView({ data, period }: { data: Overview; period: OverviewPeriod }) {
-  const span = SPANS[period];
+  const span = OVERVIEW_SPANS[period];
   const days = useMemo(() => data.days.map((d) => d.day), [data]);
   const money = useMemo<ChartSeries[]>(
     () => [
@@ -35,8 +35,6 @@ export function OverviewView({ data, period }: { data: Overview; period: Overvie
     [data],
   );
   const orders = useMemo<ChartSeries[]>(() => [{ label: 'Заказы', values: data.days.map((d) => d.orders), color: COLORS.orders, kind: 'bars', format: count }], [data]);
-  const best = data.days.reduce((a, b) => (b.paid_in > a.paid_in ? b : a), data.days[0]!);
-  const statusMax = Math.max(1, ...data.orders_by_status.map((s) => s.count));
   const { totals, waiting } = data;
 
   return (
@@ -48,7 +46,7 @@ export function OverviewView({ data, period }: { data: Overview; period: Overvie
         <Figure
           label="Заявки на вывод"
           value={count(waiting.withdrawals)}
-          hint={waiting.withdrawals ? `на ${rubles(waiting.withdrawals_amount)}` : 'Нет ожидающих'}
+          hint={withdrawalsHint(waiting)}
           to="/admin/payments"
           testId="admin-waiting-withdrawals"
         />
@@ -67,11 +65,7 @@ export function OverviewView({ data, period }: { data: Overview; period: Overvie
           key={`money-${period}`}
           testId="admin-chart-money"
           title="Оборот по дням"
-          summary={
-            totals.paid_in
-              ? `Оплачено ${rubles(totals.paid_in)} ${span}, доход площадки ${rubles(totals.revenue)}; больше всего — ${rubles(best.paid_in)}, ${dayLabel(best.day)}.`
-              : `Оплат ${span} нет.`
-          }
+          summary={moneySummary(data.days, totals, span)}
           days={days}
           series={money}
         />
@@ -79,7 +73,7 @@ export function OverviewView({ data, period }: { data: Overview; period: Overvie
           key={`orders-${period}`}
           testId="admin-chart-orders"
           title="Новые заказы по дням"
-          summary={totals.orders ? `${count(totals.orders)} ${span}.` : `Заказов ${span} нет.`}
+          summary={ordersSummary(totals.orders, span)}
           days={days}
           series={orders}
         />
@@ -89,13 +83,13 @@ export function OverviewView({ data, period }: { data: Overview; period: Overvie
           </h2>
           <p className="dash-chart__summary">Все заказы площадки, по их состоянию сейчас.</p>
           <ul className="dash-status__list">
-            {data.orders_by_status.map((s) => (
+            {statusBars(data.orders_by_status).map((s) => (
               <li key={s.status} className="dash-status__row">
                 <AppLink to={`/admin/orders?status=${s.status}`} className="dash-status__label">
                   {ORDER_STATUS_LABELS[s.status as OrderStatus] ?? s.status}
                 </AppLink>
                 <span className="dash-status__bar" aria-hidden="true">
-                  <span style={{ width: `${(s.count / statusMax) * 100}%` }} />
+                  <span style={{ width: s.width }} />
                 </span>
                 <span className="dash-status__count">{count(s.count)}</span>
               </li>

@@ -4,42 +4,34 @@ import { api } from '../../lib/api.ts';
 import { formatDate } from '../../lib/dates.ts';
 import { toast } from '../../lib/toast-store.ts';
 import { FormError, SelectField, TextField } from '../../components/ui/form.tsx';
+import { EMPTY_RULE, ruleBody, ruleDraft, type RuleDraft, ruleErrors, RULE_KIND_LABELS } from './route-rule-draft.ts';
 
 // /admin/route-rules: the operator's rules of paths (ADR 036): a redirect to a path of this site or an absolute
 // address, or a block (the 404 screen). A change applies at once on every instance.
 
-export const RULE_KIND_LABELS: Record<RouteRuleKind, string> = { redirect: 'Перенаправить', block: 'Закрыть (404)' };
-
-interface Draft {
-  path: string;
-  kind: RouteRuleKind;
-  target: string;
-}
-const EMPTY: Draft = { path: '', kind: 'redirect', target: '' };
-
 /** The form of a new rule, or of a change of one (`editing`). */
 export function RouteRuleForm({ editing, onSaved, onCancel }: { editing: AdminRouteRule | null; onSaved: () => void; onCancel?: () => void }) {
-  const [draft, setDraft] = useState<Draft>(editing ? { path: editing.path, kind: editing.kind, target: editing.target ?? '' } : EMPTY);
+  const [draft, setDraft] = useState<RuleDraft>(() => ruleDraft(editing));
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [busy, setBusy] = useState(false);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const body = { path: draft.path, kind: draft.kind, target: draft.kind === 'redirect' ? draft.target : null };
+    const body = ruleBody(draft);
     setBusy(true);
     const res = editing ? await api.write('admin.routeRules.update', { params: { id: editing._id }, body }) : await api.write('admin.routeRules.create', { body });
     setBusy(false);
     if (res.error) {
-      setErrors(res.error.errors ?? { _: [res.error.message] });
+      setErrors(ruleErrors(res.error));
       return;
     }
     setErrors({});
-    if (!editing) setDraft(EMPTY);
+    if (!editing) setDraft(EMPTY_RULE);
     toast(editing ? 'Правило изменено' : 'Правило добавлено', { type: 'success' });
     onSaved();
   }
 
-  const set = (field: keyof Draft) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
+  const set = (field: keyof RuleDraft) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
     setDraft((d) => ({ ...d, [field]: e.target.value }));
     setErrors((all) => ({ ...all, [field]: [] }));
   };

@@ -3,11 +3,13 @@ import { Form, useNavigation, useSearchParams } from 'react-router';
 import type { Appeal } from '#contract/appeals';
 import { APPEAL_MAX_ANSWER, APPEAL_SUBJECT_LABELS, APPEAL_SUBJECTS } from '#contract/appeal-constants';
 import { api } from '../../lib/api.ts';
+import { displayName } from '../../lib/people.ts';
 import { toast } from '../../lib/toast-store.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { StateTabs, NextPage, useListLink } from '../../components/ui/list-controls.tsx';
-import { SelectField, TextField } from '../../components/ui/form.tsx';
+import { FormError, SelectField, TextAreaField, TextField } from '../../components/ui/form.tsx';
 import { AppealItem } from './appeal-item.tsx';
+import { answerError as checkAnswer, answerRefusal, foundText } from './format.ts';
 import '../../styles/items.css';
 import '../../styles/appeals.css';
 
@@ -20,8 +22,6 @@ export const ADMIN_APPEAL_TABS = [
   { value: 'closed', label: 'Закрытые' },
   { value: 'all', label: 'Все' },
 ] as const;
-
-const who = (p: { name: string; surname: string; user_name: string }) => `${p.name} ${p.surname}`.trim() || p.user_name;
 
 export function AdminAppeals({ appeals, total, next, failed }: { appeals: Appeal[]; total: number; next: string | null; failed: boolean }) {
   const [params] = useSearchParams();
@@ -66,14 +66,14 @@ export function AdminAppeals({ appeals, total, next, failed }: { appeals: Appeal
         <p className="empty-state">Обращений не нашлось.</p>
       ) : (
         <>
-          <p className="field__hint">Найдено: {total > 10_000 ? 'больше 10 000' : total}</p>
+          <p className="field__hint">{foundText(total)}</p>
           <ul className="appeals__list">
             {shown.map((a) => (
               <li key={a._id}>
                 <AppealItem appeal={a}>
                   <p className="muted appeal__author">
-                    Автор: <AppLink to={`/admin/users/${a.author._id}`}>{who(a.author)}</AppLink>
-                    {a.admin && ` · взял ${who(a.admin)}`}
+                    Автор: <AppLink to={`/admin/users/${a.author._id}`}>{displayName(a.author)}</AppLink>
+                    {a.admin && ` · взял ${displayName(a.admin)}`}
                   </p>
                   {a.status !== 'closed' && <AdminActions appeal={a} onChange={(updated) => setChanged((c) => ({ ...c, [updated._id]: updated }))} />}
                 </AppealItem>
@@ -92,6 +92,8 @@ function AdminActions({ appeal, onChange }: { appeal: Appeal; onChange: (appeal:
   const [answer, setAnswer] = useState('');
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  /** The answer's own error, under the field (ADR 046); `problem` is the rest (the appeal closed meanwhile, …). */
+  const [answerError, setAnswerError] = useState<string | null>(null);
 
   async function take() {
     setBusy(true);
@@ -104,17 +106,23 @@ function AdminActions({ appeal, onChange }: { appeal: Appeal; onChange: (appeal:
 
   async function close(e: React.FormEvent) {
     e.preventDefault();
+    const tooShort = checkAnswer(answer);
+    if (tooShort) return setAnswerError(tooShort);
     setBusy(true);
     const { data, error } = await api.write('admin.appeals.answer', { params: { id: appeal._id }, body: { answer } });
     setBusy(false);
-    if (error) return setProblem(error.errors?.answer?.[0] ?? error.message);
+    if (error) {
+      const refusal = answerRefusal(error);
+      setAnswerError(refusal.answer);
+      return setProblem(refusal.problem);
+    }
     setProblem(null);
     toast('Ответ отправлен, обращение закрыто', { type: 'success' });
     onChange(data.result);
   }
 
   return (
-    <form className="appeal__actions" onSubmit={(e) => void close(e)} data-testid="appeal-actions">
+    <form className="appeal__actions" onSubmit={(e) => void close(e)} data-testid="appeal-actions" noValidate>
       {appeal.status === 'new' && (
         <p>
           <button type="button" className="btn btn--ghost btn--sm" disabled={busy} onClick={() => void take()}>
@@ -122,15 +130,19 @@ function AdminActions({ appeal, onChange }: { appeal: Appeal; onChange: (appeal:
           </button>
         </p>
       )}
-      <label className="field">
-        <span className="field__label">Ответ автору</span>
-        <textarea className="input input--area" name="answer" required maxLength={APPEAL_MAX_ANSWER} value={answer} onChange={(e) => setAnswer(e.target.value)} />
-      </label>
-      {problem && (
-        <p className="field__error" role="alert">
-          {problem}
-        </p>
-      )}
+      <TextAreaField
+        label="Ответ автору"
+        name="answer"
+        errors={answerError ? { answer: [answerError] } : undefined}
+        required
+        maxLength={APPEAL_MAX_ANSWER}
+        value={answer}
+        onChange={(e) => {
+          setAnswer(e.target.value);
+          setAnswerError(null);
+        }}
+      />
+      <FormError message={problem} />
       <button type="submit" className="btn btn--primary" disabled={busy}>
         Ответить и закрыть
       </button>

@@ -1,26 +1,25 @@
 import { useEffect, useState } from 'react';
 import type { Appeal, AppealTarget } from '#contract/appeals';
-import { APPEAL_MAX_FILES, APPEAL_MAX_TEXT, APPEAL_MIN_TEXT, APPEAL_SUBJECT_LABELS, APPEAL_SUBJECTS, type AppealSubject } from '#contract/appeal-constants';
+import { APPEAL_MAX_FILES, APPEAL_MAX_TEXT, APPEAL_MIN_TEXT, APPEAL_SUBJECT_LABELS, type AppealSubject } from '#contract/appeal-constants';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast-store.ts';
-import { FileUploader } from '../items/index.ts';
+import { FileUploader } from '../../components/ui/file-uploader.tsx';
 import { AppealTitle } from './appeal-item.tsx';
-
-const isSubject = (v: string | null): v is AppealSubject => v !== null && (APPEAL_SUBJECTS as readonly string[]).includes(v);
+import { appealFormErrors, type AppealFormErrors, formSubject } from './format.ts';
 
 /**
  * «Новое обращение». Opened from a «Пожаловаться» link (?subject=…&object=…) it names the object, checked by the
  * server as the appeal will be («Жалоба на услугу „…“»); opened by hand it is a question to the administration.
  */
 export function AppealForm({ subject: wanted, object, onDone, onCancel }: { subject: string | null; object: string | null; onDone: (appeal: Appeal) => void; onCancel: () => void }) {
-  const subject: AppealSubject = isSubject(wanted) && (wanted === 'question' || object) ? wanted : 'question';
+  const subject: AppealSubject = formSubject(wanted, object);
   const [target, setTarget] = useState<AppealTarget | null>(subject === 'question' ? { subject, object: null } : null);
   const [targetError, setTargetError] = useState<string | null>(null);
   const [text, setText] = useState('');
   const [files, setFiles] = useState<string[]>([]);
   const [uploading, setUploading] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string | undefined>>({});
+  const [errors, setErrors] = useState<AppealFormErrors>({});
 
   useEffect(() => {
     if (subject === 'question' || !object) return;
@@ -41,14 +40,7 @@ export function AppealForm({ subject: wanted, object, onDone, onCancel }: { subj
       body: { subject: target.subject, object: target.object?._id ?? null, text, files },
     });
     setBusy(false);
-    if (error) {
-      const fields = error.errors ?? {};
-      const fileError = Object.entries(fields).find(([k]) => k === 'files' || k.startsWith('files.'))?.[1]?.[0];
-      const textError = fields.text?.[0];
-      // Anything else (the limit, an object gone meanwhile) is said above the button.
-      setErrors({ text: textError, files: fileError, form: textError || fileError ? undefined : (fields.object?.[0] ?? error.message) });
-      return;
-    }
+    if (error) return setErrors(appealFormErrors(error));
     toast('Обращение отправлено. Ответ придёт в уведомлениях и на почту', { type: 'success' });
     onDone(data.result);
   }

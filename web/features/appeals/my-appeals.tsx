@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { Appeal } from '#contract/appeals';
 import { api } from '../../lib/api.ts';
+import { LIVE_KINDS, useOnNotification } from '../../lib/live-refresh.ts';
 import { AppealForm } from './appeal-form.tsx';
 import { AppealItem } from './appeal-item.tsx';
 import { appealsPath } from './format.ts';
@@ -47,6 +48,8 @@ export function MyAppeals() {
     setFailed(false);
     setAttempt((n) => n + 1);
   };
+  // The administration's answer shows here without a reload.
+  useOnNotification(LIVE_KINDS.appeals, reload);
 
   async function loadMore() {
     if (!list?.next) return;

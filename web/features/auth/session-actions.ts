@@ -1,6 +1,6 @@
 import { STORAGE_KEYS } from '#contract/constants';
 import { saveToken } from '../../lib/token.ts';
-import { safeTarget } from './safe-target.ts';
+import { safeTarget } from '../../lib/safe-target.ts';
 
 /**
  * SPEC §4 sign-in: the token is saved (cookie for 7 days with remember-me, else for the session, and

@@ -4,8 +4,9 @@ import type { Bid } from '#contract/bids';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast-store.ts';
 import { priceText } from '../../components/ui/price.tsx';
-import { ConfirmDialog } from '../items/index.ts';
-import { daysText, displayName } from '../catalog/index.ts';
+import { ConfirmDialog } from '../../components/ui/dialog.tsx';
+import { daysText } from '../catalog/index.ts';
+import { displayName } from '../../lib/people.ts';
 
 /** «Принять» with its confirmation; on success the customer goes to pay the new order (/payments/{orderId}). */
 export function AcceptButton({ bid, onDone }: { bid: Bid; onDone?: () => void }) {
@@ -14,7 +15,10 @@ export function AcceptButton({ bid, onDone }: { bid: Bid; onDone?: () => void })
   const navigate = useNavigate();
   const accept = async () => {
     setBusy(true);
-    const { data, error } = await api.write('bids.accept', { params: { id: bid._id } });
+    const { data, error } = await api.write('bids.accept', {
+      params: { id: bid._id },
+      body: { price: bid.price, days: bid.days },
+    });
     setBusy(false);
     setOpen(false);
     if (error) {

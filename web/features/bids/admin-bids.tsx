@@ -2,16 +2,18 @@ import { useState } from 'react';
 import { Form, useRevalidator, useSearchParams } from 'react-router';
 import type { Bid } from '#contract/bids';
 import { BID_STATUS_TITLES } from '#contract/bid-constants';
-import { BID_STATUSES, type BidStatus } from '#contract/money';
+import { BID_STATUSES } from '#contract/money';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast-store.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { Price } from '../../components/ui/price.tsx';
 import { TextField } from '../../components/ui/form.tsx';
 import { formatDate } from '../../lib/dates.ts';
-import { ConfirmDialog } from '../items/index.ts';
-import { daysText, displayName, userPath } from '../catalog/index.ts';
+import { ConfirmDialog } from '../../components/ui/dialog.tsx';
+import { daysText } from '../catalog/index.ts';
+import { displayName, userPath } from '../../lib/people.ts';
 import { bidProjectPath, BidStatusBadge } from './format.tsx';
+import { adminBidsQuery, withCursor } from './bid-queries.ts';
 
 // /admin/bids: every bid, newest first, by state, project and seller; an abusive one can be removed.
 
@@ -22,18 +24,8 @@ export interface AdminBidsData {
   failed: boolean;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export async function loadAdminBids(url: URL): Promise<AdminBidsData> {
-  const p = url.searchParams;
-  const status = p.get('status');
-  const query = {
-    limit: 30,
-    ...((BID_STATUSES as readonly string[]).includes(status ?? '') ? { status: status as BidStatus } : {}),
-    ...(UUID.test(p.get('project') ?? '') ? { project: p.get('project')! } : {}),
-    ...(UUID.test(p.get('seller') ?? '') ? { seller: p.get('seller')! } : {}),
-    ...(p.get('cursor') ? { cursor: p.get('cursor')! } : {}),
-  };
+  const query = adminBidsQuery(url);
   try {
     const answer = await api.read('admin.bids.list', { query }, { fresh: true });
     return { bids: answer.result, total: answer.total ?? answer.result.length, next: answer.next, failed: false };
@@ -56,11 +48,6 @@ export function AdminBids({ bids, total, next, failed }: AdminBidsData) {
     if (error) return void toast(error.message);
     toast('Отклик удалён', { type: 'success' });
     revalidator.revalidate();
-  };
-  const nextLink = () => {
-    const q = new URLSearchParams(params);
-    q.set('cursor', next!);
-    return `?${q}`;
   };
 
   return (
@@ -143,7 +130,7 @@ export function AdminBids({ bids, total, next, failed }: AdminBidsData) {
             </tbody>
           </table>
           {next && (
-            <AppLink to={nextLink()} className="btn btn--ghost">
+            <AppLink to={withCursor(params, next!)} className="btn btn--ghost">
               Дальше
             </AppLink>
           )}

@@ -4,7 +4,8 @@ import { AppLink } from '../../components/ui/app-link.tsx';
 import { Avatar } from '../../components/ui/avatar.tsx';
 import { Price } from '../../components/ui/price.tsx';
 import { formatDate, formatRelative } from '../../lib/dates.ts';
-import { daysText, displayName, LevelBadge, Rating, userPath } from '../catalog/index.ts';
+import { daysText, LevelBadge, Rating } from '../catalog/index.ts';
+import { displayName, userPath } from '../../lib/people.ts';
 import { bidProjectPath, BidStatusBadge } from './format.tsx';
 
 /**

@@ -1,42 +1,31 @@
 import { useState, type FormEvent } from 'react';
 import type { Bid } from '#contract/bids';
 import { BID_COMMENT_MAX, BID_COMMENT_MIN_DEFAULT } from '#contract/bid-constants';
-import { MIN_SERVICE_PRICE, MAX_PRICE } from '#contract/catalog-constants';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast-store.ts';
 import { FormError, TextField } from '../../components/ui/form.tsx';
 import { charCount } from './format.tsx';
-import { kopecksToRubles, rublesToKopecks } from '../items/index.ts';
-
-type Errors = Record<string, string[]>;
+import { kopecksToRubles } from '../../lib/money.ts';
+import { checkBid, commentCounter, type BidErrors } from './bid-rules.ts';
 
 /** The seller's bid: a new one on the project, or an edit of theirs (price in rubles, days, a comment). */
 export function BidForm({ projectId, bid, onSaved, onCancel }: { projectId: string; bid?: Bid; onSaved: (bid: Bid) => void; onCancel?: () => void }) {
   const [price, setPrice] = useState(bid ? kopecksToRubles(bid.price) : '');
   const [days, setDays] = useState(bid ? String(bid.days) : '');
   const [comment, setComment] = useState(bid?.comment ?? '');
-  const [errors, setErrors] = useState<Errors>({});
+  const [errors, setErrors] = useState<BidErrors>({});
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const length = charCount(comment);
   const min = BID_COMMENT_MIN_DEFAULT;
+  const counter = commentCounter(charCount(comment), min);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const found: Errors = {};
-    const kopecks = rublesToKopecks(price);
-    if (kopecks === undefined || Number.isNaN(kopecks)) found.price = ['Укажите цену в рублях'];
-    else if (kopecks < MIN_SERVICE_PRICE) found.price = [`Цена — от ${MIN_SERVICE_PRICE / 100} ₽`];
-    else if (kopecks > MAX_PRICE) found.price = ['Слишком большая сумма'];
-    const term = Number(days);
-    if (!Number.isInteger(term) || term < 1 || term > 365) found.days = ['Срок — от 1 до 365 дней'];
-    if (length < min) found.comment = [`Комментарий — от ${min} символов`];
-    if (length > BID_COMMENT_MAX) found.comment = [`Комментарий — до ${BID_COMMENT_MAX} символов`];
+    const { errors: found, body } = checkBid({ price, days, comment }, min);
     setErrors(found);
     setProblem(null);
     if (Object.keys(found).length) return;
     setBusy(true);
-    const body = { price: kopecks as number, days: term, comment: comment.trim() };
     const sent = bid ? await api.write('bids.update', { params: { id: bid._id }, body }) : await api.write('bids.create', { params: { id: projectId }, body });
     setBusy(false);
     if (sent.error) {
@@ -51,7 +40,7 @@ export function BidForm({ projectId, bid, onSaved, onCancel }: { projectId: stri
   return (
     <form className="bid-form" onSubmit={submit} noValidate data-testid="bid-form">
       <div className="bid-form__row">
-        <TextField label="Цена, ₽" name="price" inputMode="decimal" value={price} onChange={(e) => setPrice(e.target.value)} errors={errors} required />
+        <TextField label="Цена, руб." name="price" inputMode="decimal" value={price} onChange={(e) => setPrice(e.target.value)} errors={errors} required />
         <TextField label="Срок, дней" name="days" inputMode="numeric" value={days} onChange={(e) => setDays(e.target.value)} errors={errors} required />
       </div>
       <div className={`field${errors.comment ? ' field--invalid' : ''}`}>
@@ -70,8 +59,8 @@ export function BidForm({ projectId, bid, onSaved, onCancel }: { projectId: stri
           aria-invalid={errors.comment ? true : undefined}
           placeholder="Расскажите, как выполните задачу, о своём опыте и похожих работах"
         />
-        <p id="bid-comment-count" className={`field__hint bid-form__count${length < min ? ' bid-form__count--short' : ''}`} aria-live="polite">
-          {length < min ? `${length} из ${min} — ещё ${min - length}` : `${length} / ${BID_COMMENT_MAX}`}
+        <p id="bid-comment-count" className={`field__hint bid-form__count${counter.short ? ' bid-form__count--short' : ''}`} aria-live="polite">
+          {counter.text}
         </p>
         {errors.comment && (
           <p className="field__error" role="alert">

@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Bid } from '#contract/bids';
-import { BID_STATUSES, type BidStatus } from '#contract/money';
+import type { BidStatus } from '#contract/money';
 import { api } from '../../lib/api.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { AcceptButton } from './accept.tsx';
 import { BidCard } from './bid-card.tsx';
 import { clearBidsFlag } from './flag.ts';
+import { acceptable, bidTabs, myBidsQuery } from './bid-queries.ts';
 
 // /profile/bids: a seller's own bids with their states, or the bids a customer received on their projects.
 
@@ -18,28 +19,11 @@ export interface BidsPageData {
   failed: boolean;
 }
 
-const TABS: { value: BidStatus | ''; label: string }[] = [
-  { value: '', label: 'Все' },
-  { value: 'active', label: 'Активные' },
-  { value: 'accepted', label: 'Принятые' },
-  { value: 'rejected', label: 'Отклонённые' },
-  { value: 'withdrawn', label: 'Отозванные' },
-];
-
-/** The status of the URL, if it is one. */
-export function statusOf(url: URL): BidStatus | undefined {
-  const status = url.searchParams.get('status');
-  return (BID_STATUSES as readonly string[]).includes(status ?? '') ? (status as BidStatus) : undefined;
-}
-
 export async function loadMyBids(url: URL): Promise<BidsPageData> {
-  const status = statusOf(url);
-  const cursor = url.searchParams.get('cursor') ?? undefined;
   try {
     const me = (await api.read('users.me', {}, { fresh: true })).result;
     const role = me.active_role === 'seller' ? 'seller' : 'customer';
-    const query = { limit: 20, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) };
-    const answer = await api.read(role === 'seller' ? 'bids.mine' : 'bids.received', { query }, { fresh: true });
+    const answer = await api.read(role === 'seller' ? 'bids.mine' : 'bids.received', { query: myBidsQuery(url) }, { fresh: true });
     return { role, bids: answer.result, next: answer.next, total: answer.total ?? answer.result.length, failed: false };
   } catch {
     return { role: 'seller', bids: [], next: null, total: 0, failed: true };
@@ -73,7 +57,7 @@ export function MyBids({ role, bids, next, total, failed }: BidsPageData) {
       <p className="field__hint">{role === 'seller' ? 'Ваши отклики на проекты заказчиков.' : 'Отклики исполнителей на ваши проекты. Выберите исполнителя — заказ будет создан, останется его оплатить.'}</p>
       <nav className="tabs" aria-label="Состояние">
         <ul>
-          {TABS.filter((t) => role === 'seller' || t.value !== 'withdrawn').map((t) => (
+          {bidTabs(role).map((t) => (
             <li key={t.value}>
               <AppLink to={t.value ? `?status=${t.value}` : '/profile/bids'} className="tabs__link" aria-current={t.value === status ? 'page' : undefined}>
                 {t.label}
@@ -115,7 +99,7 @@ export function MyBids({ role, bids, next, total, failed }: BidsPageData) {
                 key={bid._id}
                 bid={bid}
                 show={role === 'seller' ? 'project' : 'both'}
-                actions={role === 'customer' && bid.status === 'active' && bid.project.status === 'active' ? <AcceptButton bid={bid} /> : undefined}
+                actions={role === 'customer' && acceptable(bid) ? <AcceptButton bid={bid} /> : undefined}
               />
             ))}
           </div>

@@ -2,10 +2,11 @@ import { useCallback, useEffect, useState } from 'react';
 import type { Bid } from '#contract/bids';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast-store.ts';
-import { ConfirmDialog } from '../items/index.ts';
+import { ConfirmDialog } from '../../components/ui/dialog.tsx';
 import { AcceptButton } from './accept.tsx';
 import { BidCard } from './bid-card.tsx';
 import { BidForm } from './bid-form.tsx';
+import { liveBids } from './bid-queries.ts';
 import '../../styles/bids.css';
 
 // The project page's bid section for signed-in people, loaded lazily (a guest's page never carries it): the
@@ -62,7 +63,7 @@ function ReceivedBids({ projectId, open }: ProjectBidsProps) {
 
   if (failed) return <p role="alert">Не удалось загрузить отклики. Обновите страницу.</p>;
   if (!bids) return <div className="skeleton" style={{ height: 120 }} aria-busy="true" />;
-  const live = bids.filter((b) => b.status !== 'withdrawn');
+  const live = liveBids(bids);
   if (live.length === 0) return <p>Откликов пока нет. Исполнители увидят проект на бирже — мы сообщим о первом отклике.</p>;
   return (
     <div className="bid-list" data-testid="received-bids">

@@ -8,39 +8,18 @@ import { toast } from '../../lib/toast-store.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { Picture } from '../../components/ui/picture.tsx';
 import { FormError, TextAreaField, TextField } from '../../components/ui/form.tsx';
+import { coverButtonText, postValues, type PostValues as Values, savedText, statusText } from './editor-values.ts';
 
-type Values = { title: string; description: string; body: string; cover: string | null };
 const COVER_TYPES = 'image/jpeg,image/png,image/webp';
 
-/**
- * The admin's post form: title, description, cover upload, Markdown, a preview rendered by the server (the same
- * sanitiser as the saved article), save, publish or unpublish, delete.
- */
-export function BlogEditor({ post }: { post: BlogAdminPost | null }) {
-  const navigate = useNavigate();
-  const revalidator = useRevalidator();
-  const [values, setValues] = useState<Values>({
-    title: post?.title ?? '',
-    description: post?.description ?? '',
-    body: post?.body ?? '',
-    cover: post?.cover ?? null,
-  });
+/** Saving the fields, and the errors of the last call (a save, a state change, a preview or a removal). */
+function usePostSave(post: BlogAdminPost | null, values: Values) {
   const [errors, setErrors] = useState<Record<string, string[]>>();
   const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [preview, setPreview] = useState<string | null>(null);
-  const [uploading, setUploading] = useState(false);
-  const set = (key: keyof Values) => (e: { currentTarget: { value: string } }) => {
-    // Read now: React's event is gone by the time the updater runs.
-    const value = e.currentTarget.value;
-    setValues((v) => ({ ...v, [key]: value }));
-  };
-
   const fail = (error: ApiError) => {
     setErrors(error.errors);
     setFormError(error.message);
   };
-
   /** Saves the fields; answers the post as saved, or null when refused (the errors are shown). */
   async function save(): Promise<BlogAdminPost | null> {
     setErrors(undefined);
@@ -54,6 +33,44 @@ export function BlogEditor({ post }: { post: BlogAdminPost | null }) {
     }
     return sent.data.result;
   }
+  return { errors, formError, fail, save };
+}
+
+/** The cover's upload: one image, refused or failed uploads said in a toast, the stored address handed on. */
+function useCoverUpload(onUploaded: (url: string) => void) {
+  const [uploading, setUploading] = useState(false);
+  async function onCover(event: React.ChangeEvent<HTMLInputElement>) {
+    const file = event.currentTarget.files?.[0];
+    event.currentTarget.value = '';
+    if (!file) return;
+    const refused = refuseFile(file, true);
+    if (refused) return void toast(refused);
+    setUploading(true);
+    const { file: stored, error } = await uploadFile(file);
+    setUploading(false);
+    if (error) return void toast(error);
+    onUploaded(stored!.url);
+  }
+  return { uploading, onCover };
+}
+
+/**
+ * The admin's post form: title, description, cover upload, Markdown, a preview rendered by the server (the same
+ * sanitiser as the saved article), save, publish or unpublish, delete.
+ */
+export function BlogEditor({ post }: { post: BlogAdminPost | null }) {
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const [values, setValues] = useState<Values>(() => postValues(post));
+  const { errors, formError, fail, save } = usePostSave(post, values);
+  const [busy, setBusy] = useState(false);
+  const [preview, setPreview] = useState<string | null>(null);
+  const { uploading, onCover } = useCoverUpload((cover) => setValues((v) => ({ ...v, cover })));
+  const set = (key: keyof Values) => (e: { currentTarget: { value: string } }) => {
+    // Read now: React's event is gone by the time the updater runs.
+    const value = e.currentTarget.value;
+    setValues((v) => ({ ...v, [key]: value }));
+  };
 
   async function run(action: () => Promise<void>) {
     setBusy(true);
@@ -74,7 +91,7 @@ export function BlogEditor({ post }: { post: BlogAdminPost | null }) {
     event.preventDefault();
     void run(async () => {
       const saved = await save();
-      if (saved) await afterSave(saved, saved.status === 'published' ? 'Изменения опубликованы' : 'Черновик сохранён');
+      if (saved) await afterSave(saved, savedText(saved.status));
     });
   }
 
@@ -84,7 +101,7 @@ export function BlogEditor({ post }: { post: BlogAdminPost | null }) {
       if (!saved) return;
       const sent = await api.write('admin.blog.setStatus', { params: { id: saved._id }, body: { status } });
       if (sent.error) return fail(sent.error);
-      await afterSave(saved, status === 'published' ? 'Статья опубликована' : 'Статья снята с публикации');
+      await afterSave(saved, statusText(status));
     });
 
   const remove = () =>
@@ -103,20 +120,6 @@ export function BlogEditor({ post }: { post: BlogAdminPost | null }) {
       setPreview(sent.data.result.html);
     });
 
-  async function onCover(event: React.ChangeEvent<HTMLInputElement>) {
-    const file = event.currentTarget.files?.[0];
-    event.currentTarget.value = '';
-    if (!file) return;
-    const refused = refuseFile(file, true);
-    if (refused) return void toast(refused);
-    setUploading(true);
-    const { file: stored, error } = await uploadFile(file);
-    setUploading(false);
-    if (error) return void toast(error);
-    setValues((v) => ({ ...v, cover: stored!.url }));
-  }
-
-  const published = post?.status === 'published';
   return (
     <form className="form blog-editor" onSubmit={onSubmit} noValidate>
       <div className="card form">
@@ -130,28 +133,13 @@ export function BlogEditor({ post }: { post: BlogAdminPost | null }) {
           errors={errors}
           maxLength={BLOG_LIMITS.description.max}
         />
-        <div className="blog-editor__cover">
-          <span className="field__label">Обложка</span>
-          {values.cover ? (
-            <div className="blog-editor__cover-image">
-              <Picture src={values.cover} alt="Обложка статьи" sizes="320px" width={320} height={240} />
-            </div>
-          ) : (
-            <p className="field__hint">Картинка JPEG, PNG или WebP, лучше 4:3 — как у обложек услуг.</p>
-          )}
-          <div className="blog-editor__cover-actions">
-            <label className="btn btn--ghost">
-              {uploading ? 'Загрузка…' : values.cover ? 'Заменить обложку' : 'Загрузить обложку'}
-              <input type="file" accept={COVER_TYPES} className="visually-hidden" onChange={onCover} disabled={uploading} />
-            </label>
-            {values.cover && (
-              <button type="button" className="btn btn--quiet" onClick={() => setValues((v) => ({ ...v, cover: null }))}>
-                Убрать обложку
-              </button>
-            )}
-          </div>
-          {errors?.cover && <p className="field__error">{errors.cover.join(' ')}</p>}
-        </div>
+        <CoverField
+          cover={values.cover}
+          uploading={uploading}
+          error={errors?.cover}
+          onUpload={(e) => void onCover(e)}
+          onClear={() => setValues((v) => ({ ...v, cover: null }))}
+        />
         <TextAreaField
           label="Текст статьи (Markdown)"
           name="body"
@@ -168,44 +156,106 @@ export function BlogEditor({ post }: { post: BlogAdminPost | null }) {
           загруженные на сайт. HTML-теги и скрипты вырезаются.
         </p>
         <FormError message={formError} />
-        <div className="blog-editor__actions">
-          <button type="submit" className="btn btn--primary" disabled={busy}>
-            {published ? 'Сохранить' : 'Сохранить черновик'}
-          </button>
-          {!published && (
-            <button type="button" className="btn btn--primary" disabled={busy} onClick={() => void setStatus('published')}>
-              Опубликовать
-            </button>
-          )}
-          {published && (
-            <button type="button" className="btn btn--ghost" disabled={busy} onClick={() => void setStatus('draft')}>
-              Снять с публикации
-            </button>
-          )}
-          <button type="button" className="btn btn--ghost" disabled={busy} onClick={() => void showPreview()}>
-            Предпросмотр
-          </button>
-          {post && (
-            <AppLink to={blogPath(post._id)} className="btn btn--quiet">
-              {published ? 'Открыть статью' : 'Посмотреть черновик'}
-            </AppLink>
-          )}
-          {post && (
-            <button type="button" className="btn btn--quiet blog-editor__delete" disabled={busy} onClick={() => void remove()}>
-              Удалить
-            </button>
-          )}
-        </div>
+        <EditorActions
+          post={post}
+          busy={busy}
+          onStatus={(status) => void setStatus(status)}
+          onPreview={() => void showPreview()}
+          onRemove={() => void remove()}
+        />
       </div>
-      {preview !== null && (
-        <section className="card" aria-labelledby="blog-preview-title">
-          <h2 id="blog-preview-title" className="card__title">
-            Предпросмотр
-          </h2>
-          {/* Server HTML, sanitised by the same allow-list as the article (ADR 037). */}
-          <div className="article-body" dangerouslySetInnerHTML={{ __html: preview }} />
-        </section>
-      )}
+      {preview !== null && <PreviewSection html={preview} />}
     </form>
+  );
+}
+
+interface CoverFieldProps {
+  cover: string | null;
+  uploading: boolean;
+  error: string[] | undefined;
+  onUpload: (event: React.ChangeEvent<HTMLInputElement>) => void;
+  onClear: () => void;
+}
+
+/** The cover: the picture or what to upload, the upload and removal buttons, and the cover's own error. */
+function CoverField({ cover, uploading, error, onUpload, onClear }: CoverFieldProps) {
+  return (
+    <div className="blog-editor__cover">
+      <span className="field__label">Обложка</span>
+      {cover ? (
+        <div className="blog-editor__cover-image">
+          <Picture src={cover} alt="Обложка статьи" sizes="320px" width={320} height={240} />
+        </div>
+      ) : (
+        <p className="field__hint">Картинка JPEG, PNG или WebP, лучше 4:3 — как у обложек услуг.</p>
+      )}
+      <div className="blog-editor__cover-actions">
+        <label className="btn btn--ghost">
+          {coverButtonText(uploading, cover)}
+          <input type="file" accept={COVER_TYPES} className="visually-hidden" onChange={onUpload} disabled={uploading} />
+        </label>
+        {cover && (
+          <button type="button" className="btn btn--quiet" onClick={onClear}>
+            Убрать обложку
+          </button>
+        )}
+      </div>
+      {error && <p className="field__error">{error.join(' ')}</p>}
+    </div>
+  );
+}
+
+interface EditorActionsProps {
+  post: BlogAdminPost | null;
+  busy: boolean;
+  onStatus: (status: 'published' | 'draft') => void;
+  onPreview: () => void;
+  onRemove: () => void;
+}
+
+/** Save, publish or unpublish, preview, open the article and delete (the last two once the post exists). */
+function EditorActions({ post, busy, onStatus, onPreview, onRemove }: EditorActionsProps) {
+  const published = post?.status === 'published';
+  return (
+    <div className="blog-editor__actions">
+      <button type="submit" className="btn btn--primary" disabled={busy}>
+        {published ? 'Сохранить' : 'Сохранить черновик'}
+      </button>
+      {!published && (
+        <button type="button" className="btn btn--primary" disabled={busy} onClick={() => onStatus('published')}>
+          Опубликовать
+        </button>
+      )}
+      {published && (
+        <button type="button" className="btn btn--ghost" disabled={busy} onClick={() => onStatus('draft')}>
+          Снять с публикации
+        </button>
+      )}
+      <button type="button" className="btn btn--ghost" disabled={busy} onClick={onPreview}>
+        Предпросмотр
+      </button>
+      {post && (
+        <AppLink to={blogPath(post._id)} className="btn btn--quiet">
+          {published ? 'Открыть статью' : 'Посмотреть черновик'}
+        </AppLink>
+      )}
+      {post && (
+        <button type="button" className="btn btn--quiet blog-editor__delete" disabled={busy} onClick={onRemove}>
+          Удалить
+        </button>
+      )}
+    </div>
+  );
+}
+
+function PreviewSection({ html }: { html: string }) {
+  return (
+    <section className="card" aria-labelledby="blog-preview-title">
+      <h2 id="blog-preview-title" className="card__title">
+        Предпросмотр
+      </h2>
+      {/* Server HTML, sanitised by the same allow-list as the article (ADR 037). */}
+      <div className="article-body" dangerouslySetInnerHTML={{ __html: html }} />
+    </section>
   );
 }

@@ -7,9 +7,10 @@ import { Price } from '../../components/ui/price.tsx';
 import { formatRelative } from '../../lib/dates.ts';
 import { FavoriteButton } from '../favorites/index.ts';
 import { excerpt } from './seo.ts';
-import { displayName, projectPath, servicePath, userPath } from './paths.ts';
+import { projectPath, servicePath } from './paths.ts';
+import { displayName, userPath } from '../../lib/people.ts';
 import { Cover, LevelBadge, OnlineStatus, Rating } from './parts.tsx';
-import { FORMS, count, daysText } from './texts.ts';
+import { FORMS, count, daysText, ordersDoneText } from './texts.ts';
 
 // Catalogue cards. Each has exactly one link (its title, stretched over the card): listings render dozens of
 // cards, and the home page is benchmarked. The heart is a button above the link.
@@ -106,7 +107,7 @@ export function FreelancerCardView({ person }: { person: PublicUser }) {
         <div className="f-card__row">
           <Rating rating={person.rating} reviews={person.reviews_count} />
         </div>
-        <p className="f-card__orders">{count(person.orders_count, FORMS.orders)} выполнено</p>
+        <p className="f-card__orders">{ordersDoneText(person.orders_count)}</p>
       </div>
       <FavoriteButton id={person._id} type="freelancer" className="f-card__fav" />
     </article>

@@ -1,5 +1,5 @@
 import type { CatalogueCategory } from '#contract/ssr';
-import { pageNotFound } from '../shell/index.ts';
+import { pageNotFound } from '../../lib/guards.ts';
 
 /** A listing's {slug}: absent, "all", or a known category; anything else fails page validation (404). */
 export async function categoryParam(slug: string | undefined, catalogue: () => Promise<CatalogueCategory[]>) {

@@ -1,4 +1,5 @@
 import { SELLER_LEVEL_TITLES } from '#contract/catalog-constants';
+import { formatRubles } from '#contract/money-format';
 import { LISTING_FIELDS, type FilterField, type ListingFilters, type ListingKind } from './filters.ts';
 
 // What only the listing's page shows of the filters (chips, the delivery choices): with the page's code, not with the
@@ -19,7 +20,8 @@ export interface FilterChip {
   without: ListingFilters;
 }
 
-const rubles = (n: number) => `${n.toLocaleString('ru-RU')}\u00a0руб.`;
+/** Whole rubles of the price filter (the URL's unit) as the site writes money. */
+const rubles = (n: number) => formatRubles(n * 100);
 
 /** The active filters as removable chips (the sheet is closed on small screens, the chips stay in sight). */
 export function filterChips(filters: ListingFilters, kind: ListingKind, subs: readonly { slug: string; title: string }[] = []): FilterChip[] {
@@ -37,7 +39,7 @@ export function filterChips(filters: ListingFilters, kind: ListingKind, subs: re
   if (fields.includes('tag') && filters.tag) chips.push({ key: 'tag', label: `#${filters.tag}`, without: drop('tag') });
   if (fields.includes('priceFrom') && (filters.priceFrom || filters.priceTo)) {
     const { priceFrom: from, priceTo: to } = filters;
-    const label = from && to ? `${from.toLocaleString('ru-RU')}–${rubles(to)}` : from ? `от ${rubles(from)}` : `до ${rubles(to!)}`;
+    const label = from && to ? `${rubles(from).slice(0, -'\u00a0руб.'.length)}–${rubles(to)}` : from ? `от ${rubles(from)}` : `до ${rubles(to!)}`;
     chips.push({ key: 'price', label, without: drop('priceFrom', 'priceTo') });
   }
   if (fields.includes('daysMax') && filters.daysMax) {

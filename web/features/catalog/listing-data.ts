@@ -39,6 +39,8 @@ export interface ListingData<T extends ListingItem = ListingItem> {
   error: string | null;
   /** The search found nothing and these are the results of this corrected query (services, ADR 028). */
   corrected?: string;
+  /** Nothing matched every word of the search: these match some of them (ADR 044). */
+  partial?: boolean;
   /** Set when the page came back from the kept state: the scroll position to return to. */
   restored?: { scrollY: number };
 }
@@ -88,10 +90,14 @@ export function fromAnswer<T extends ListingItem>(
   return { items: [], total: 0, exact: true, next: null, error: message };
 }
 
-/** The corrected query of a search that found nothing as typed (see ListingData.corrected). */
-function correctedOf(status: number, body: unknown): { corrected?: string } {
-  const corrected = status === 200 && body && typeof body === 'object' && 'corrected' in body ? body.corrected : undefined;
-  return typeof corrected === 'string' && corrected ? { corrected } : {};
+/** How a search that found nothing as typed was answered (see ListingData.corrected and .partial). */
+function correctedOf(status: number, body: unknown): { corrected?: string; partial?: boolean } {
+  if (status !== 200 || !body || typeof body !== 'object') return {};
+  const corrected = 'corrected' in body ? body.corrected : undefined;
+  return {
+    ...(typeof corrected === 'string' && corrected ? { corrected } : {}),
+    ...('partial' in body && body.partial === true ? { partial: true } : {}),
+  };
 }
 
 /** Server loader of a listing: validates the category (404), reads the filters, renders the first page. */

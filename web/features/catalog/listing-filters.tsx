@@ -1,7 +1,7 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { X } from '../../components/ui/icons.tsx';
-import { SELLER_LEVELS, SELLER_LEVEL_TITLES, type SellerLevel } from '#contract/catalog-constants';
-import { DELIVERY_OPTIONS } from './filter-chips.ts';
+import { FiltersDays, FiltersLevel, FiltersPrice, FiltersSub } from './filter-fields.tsx';
+import { useFiltersSheet } from './filters-sheet.ts';
 import {
   LISTING_FIELDS,
   filtersToSearch,
@@ -50,8 +50,6 @@ const draftOf = (f: ListingFilters): Draft => ({
   priceTo: f.priceTo ? String(f.priceTo) : '',
 });
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled])';
-
 export function ListingFiltersPanel({ kind, filters, subs, action, onApply, open, onClose, summary }: ListingFiltersProps) {
   const id = useId();
   const panel = useRef<HTMLDivElement>(null);
@@ -67,42 +65,7 @@ export function ListingFiltersPanel({ kind, filters, subs, action, onApply, open
     setDraft(draftOf(filters));
   }
 
-  // The sheet: focus moves into it, the page behind does not scroll, Escape closes it.
-  useEffect(() => {
-    if (!open) return;
-    const previous = document.activeElement as HTMLElement | null;
-    panel.current?.querySelector<HTMLElement>('.filters__close')?.focus();
-    document.body.classList.add('sheet-open');
-    const wide = window.matchMedia('(min-width: 901px)');
-    const onWide = () => wide.matches && onClose();
-    wide.addEventListener('change', onWide);
-    return () => {
-      document.body.classList.remove('sheet-open');
-      wide.removeEventListener('change', onWide);
-      previous?.focus();
-    };
-  }, [open, onClose]);
-
-  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
-    if (!open) return;
-    if (event.key === 'Escape') {
-      event.stopPropagation();
-      onClose();
-      return;
-    }
-    if (event.key !== 'Tab' || !panel.current) return;
-    // Keep the focus inside the sheet.
-    const items = [...panel.current.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null);
-    const first = items[0];
-    const last = items[items.length - 1];
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last?.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first?.focus();
-    }
-  }
+  const onKeyDown = useFiltersSheet(panel, open, onClose);
 
   const set = (patch: Partial<ListingFilters>) => onApply({ ...filters, ...patch });
 
@@ -128,8 +91,6 @@ export function ListingFiltersPanel({ kind, filters, subs, action, onApply, open
     onApply({ sort: filters.sort });
     if (open) onClose();
   };
-
-  const priceLegend = kind === 'projects' ? 'Бюджет, руб.' : 'Цена, руб.';
 
   return (
     <>
@@ -168,88 +129,17 @@ export function ListingFiltersPanel({ kind, filters, subs, action, onApply, open
               />
             </label>
           )}
-          {has('sub') && (
-            <label className="filters__field">
-              <span className="filters__label">Подкатегория</span>
-              <select className="input" name="sub" value={filters.sub ?? ''} onChange={(e) => set({ sub: e.target.value || undefined })}>
-                <option value="">Все подкатегории</option>
-                {subs.map((s) => (
-                  <option key={s.slug} value={s.slug}>
-                    {s.title}
-                  </option>
-                ))}
-              </select>
-            </label>
-          )}
+          {has('sub') && <FiltersSub value={filters.sub} subs={subs} set={set} />}
           {has('priceFrom') && (
-            <fieldset className="filters__field filters__range">
-              <legend className="filters__label">{priceLegend}</legend>
-              <label>
-                <span className="visually-hidden">{priceLegend} от</span>
-                <input
-                  className="input"
-                  name={urlKey(kind, 'priceFrom')}
-                  inputMode="numeric"
-                  autoComplete="off"
-                  placeholder="от"
-                  value={draft.priceFrom}
-                  onChange={(e) => setDraft({ ...draft, priceFrom: e.target.value })}
-                />
-              </label>
-              <span aria-hidden>—</span>
-              <label>
-                <span className="visually-hidden">{priceLegend} до</span>
-                <input
-                  className="input"
-                  name={urlKey(kind, 'priceTo')}
-                  inputMode="numeric"
-                  autoComplete="off"
-                  placeholder="до"
-                  value={draft.priceTo}
-                  onChange={(e) => setDraft({ ...draft, priceTo: e.target.value })}
-                />
-              </label>
-            </fieldset>
+            <FiltersPrice
+              kind={kind}
+              from={draft.priceFrom}
+              to={draft.priceTo}
+              onChange={(range) => setDraft({ ...draft, ...range })}
+            />
           )}
-          {has('daysMax') && (
-            <label className="filters__field">
-              <span className="filters__label">Срок выполнения</span>
-              <select
-                className="input"
-                name="days"
-                value={filters.daysMax ?? ''}
-                onChange={(e) => set({ daysMax: e.target.value ? Number(e.target.value) : undefined })}
-              >
-                <option value="">Любой</option>
-                {DELIVERY_OPTIONS.map(([days, label]) => (
-                  <option key={days} value={days}>
-                    {label}
-                  </option>
-                ))}
-                {filters.daysMax && !DELIVERY_OPTIONS.some(([d]) => d === filters.daysMax) && (
-                  <option value={filters.daysMax}>До {filters.daysMax} дн.</option>
-                )}
-              </select>
-            </label>
-          )}
-          {has('level') && (
-            <label className="filters__field">
-              <span className="filters__label">Уровень продавца</span>
-              <select
-                className="input"
-                name="level"
-                value={filters.level ?? ''}
-                onChange={(e) => set({ level: (e.target.value || undefined) as SellerLevel | undefined })}
-              >
-                <option value="">Любой</option>
-                {SELLER_LEVELS.map((level) => (
-                  <option key={level} value={level}>
-                    {SELLER_LEVEL_TITLES[level]}
-                  </option>
-                ))}
-              </select>
-            </label>
-          )}
+          {has('daysMax') && <FiltersDays value={filters.daysMax} set={set} />}
+          {has('level') && <FiltersLevel value={filters.level} set={set} />}
           {has('tag') && (
             <label className="filters__field">
               <span className="filters__label">Тег</span>

@@ -1,5 +1,5 @@
 import type { Currency } from '#contract/constants';
-import { currentUser } from '../shell/index.ts';
+import { currentUser } from '../../lib/current-user.ts';
 import { useCurrency } from '../../lib/currency-store.ts';
 import { deferred } from '../../lib/deferred.tsx';
 import type { ListingPageProps } from './listing-page.tsx';

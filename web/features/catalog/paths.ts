@@ -25,16 +25,3 @@ export const servicePath = (catalogue: readonly CatalogueCategory[], s: { _id: s
 
 export const projectPath = (catalogue: readonly CatalogueCategory[], p: { _id: string; category: string }) =>
   `/projects/${categorySlug(catalogue, p.category)}/${p._id}`;
-
-export const userPath = (id: string) => `/user/${id}`;
-
-/** The chat with a person, optionally about a service. */
-export function messagesPath(to: string, serviceId?: string) {
-  const params = new URLSearchParams({ to });
-  if (serviceId) params.set('service', serviceId);
-  return `/profile/messages?${params}`;
-}
-
-/** A person's display name: "Имя Фамилия", else the login. */
-export const displayName = (u: { name: string; surname: string; user_name: string }) =>
-  `${u.name} ${u.surname}`.trim() || u.user_name;

@@ -1,7 +1,7 @@
 import type { PublicUser } from '#contract/catalog';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { Avatar } from '../../components/ui/avatar.tsx';
-import { displayName, userPath } from './paths.ts';
+import { displayName, userPath } from '../../lib/people.ts';
 import { LevelBadge, OnlineStatus, Rating } from './parts.tsx';
 import { FORMS, count } from './texts.ts';
 

@@ -1,6 +1,6 @@
 import type { MetaDescriptor } from 'react-router';
 import type { PublicConfig } from '#contract/ssr';
-import { pageMeta } from '../shell/index.ts';
+import { pageMeta } from '../../lib/meta.ts';
 import { trimEnd } from '#contract/text';
 
 // What crawlers read beyond the page itself: description, canonical address, Open Graph and JSON-LD.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attachmentLabel, daysText, foundText, ratingText, revisionsText } from './texts.ts';
+import { attachmentLabel, daysText, foundText, ordersDoneText, ratingText, revisionsText } from './texts.ts';
 
 describe('catalogue texts', () => {
   it('says how many were found with Russian plural forms', () => {
@@ -11,6 +11,13 @@ describe('catalogue texts', () => {
     expect(foundText('freelancers', 3)).toBe('Найдено 3\u00a0фрилансера');
     expect(foundText('services', 72_000, false)).toBe('Найдено около 72\u00a0000\u00a0услуг');
     expect(foundText('projects', 1_200, false)).toBe('Найдено около 1\u00a0200\u00a0проектов');
+  });
+
+  it('agrees the participle of done orders with the count (not «1 заказ выполнено»)', () => {
+    expect(ordersDoneText(1)).toBe('1\u00a0заказ выполнен');
+    expect(ordersDoneText(21)).toBe('21\u00a0заказ выполнен');
+    expect(ordersDoneText(3)).toBe('3\u00a0заказа выполнено');
+    expect(ordersDoneText(11)).toBe('11\u00a0заказов выполнено');
   });
 
   it('writes ratings, days and revisions', () => {

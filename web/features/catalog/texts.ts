@@ -1,5 +1,5 @@
 import { LOCALE } from '#contract/constants';
-import { pluralWithCount } from '../../lib/dates.ts';
+import { plural, pluralWithCount } from '../../lib/dates.ts';
 import type { ListingKind } from './filters.ts';
 
 // Russian counts of the catalogue (Intl.PluralRules through lib/dates.ts): 1 услуга, 2 услуги, 5 услуг.
@@ -19,6 +19,10 @@ export const FORMS = {
 } as const satisfies Record<string, Forms>;
 
 export const count = (n: number, forms: Forms) => pluralWithCount(n, ...forms);
+
+/** "1 заказ выполнен", "3 заказа выполнено", "5 заказов выполнено": the participle agrees with the count too. */
+export const ordersDoneText = (n: number) =>
+  `${count(n, FORMS.orders)} ${plural(n, 'выполнен', 'выполнено', 'выполнено')}`;
 
 /**
  * A listing's total as people say it: "1 услуга", "5 услуг", or for the server's estimate of a big set

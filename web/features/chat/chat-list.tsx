@@ -1,19 +1,9 @@
 import type { Chat } from '#contract/chat';
-import type { OrderStatus } from '#contract/money';
-import { ORDER_STATUS_LABELS } from '#contract/order-constants';
 import { Avatar } from '../../components/ui/avatar.tsx';
 import { formatRelative } from '../../lib/dates.ts';
-import { respondentOf, type ChatTab } from './store.ts';
-
-export const fullName = (p: { name: string; surname: string; user_name?: string }) =>
-  `${p.name} ${p.surname}`.trim() || p.user_name || 'Пользователь';
-
-function preview(chat: Chat, me: string | null): string {
-  const m = chat.last_message;
-  if (!m) return 'Нет сообщений';
-  const body = m.message.trim() || (m.files.length ? `Файлы: ${m.files.length}` : '');
-  return `${m.sender._id === me ? 'Вы: ' : ''}${body}`;
-}
+import { fullName } from '../../lib/people.ts';
+import { respondentOf, type ChatTab } from './state.ts';
+import { chatOrderLine, chatPreview } from './format.ts';
 
 export function OnlineDot({ online }: { online: boolean }) {
   return (
@@ -56,6 +46,7 @@ export function ChatList({ tab, chats, me, activeId, loaded, error, canLoadMore,
           const other = respondentOf(chat, me);
           const name = other ? fullName(other) : 'Чат';
           const unseen = chat.unseen_messages;
+          const orderLine = chatOrderLine(chat.order);
           return (
             <li key={chat._id}>
               <button
@@ -78,16 +69,9 @@ export function ChatList({ tab, chats, me, activeId, loaded, error, canLoadMore,
                       </time>
                     )}
                   </span>
-                  {typeof chat.order?.number === 'number' && (
-                    <span className="chat-item__order">
-                      Заказ №{chat.order.number}
-                      {typeof chat.order.status === 'string' && ORDER_STATUS_LABELS[chat.order.status as OrderStatus]
-                        ? ` · ${ORDER_STATUS_LABELS[chat.order.status as OrderStatus]}`
-                        : ''}
-                    </span>
-                  )}
+                  {orderLine && <span className="chat-item__order">{orderLine}</span>}
                   <span className="chat-item__bottom">
-                    <span className="chat-item__preview">{preview(chat, me)}</span>
+                    <span className="chat-item__preview">{chatPreview(chat, me)}</span>
                     {unseen > 0 && (
                       <span className="unseen-badge">
                         {unseen}

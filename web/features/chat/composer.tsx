@@ -6,6 +6,7 @@ import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast-store.ts';
 import { MAX_FILE_BYTES, uploadFile } from '../../lib/upload.ts';
 import { fileSize } from './format.ts';
+import { attachmentsOf, canSendMessage, filesThatFit, sendFailureText, sendsOnEnter } from './composer-rules.ts';
 
 interface Attachment {
   key: number;
@@ -43,10 +44,10 @@ export function Composer({ target, onSent }: ComposerProps) {
 
   function attach(list: FileList | null) {
     if (!list) return;
-    const room = MAX_MESSAGE_FILES - files.length;
     const picked = [...list];
-    if (picked.length > room) toast(CHAT_MESSAGES.tooManyFiles);
-    for (const file of picked.slice(0, Math.max(0, room))) {
+    const { take, tooMany } = filesThatFit(files.length, picked.length);
+    if (tooMany) toast(CHAT_MESSAGES.tooManyFiles);
+    for (const file of picked.slice(0, take)) {
       if (file.size > MAX_FILE_BYTES) {
         toast(`Файл «${file.name}» больше 20 МБ`);
         continue;
@@ -66,9 +67,8 @@ export function Composer({ target, onSent }: ComposerProps) {
     if (input.current) input.current.value = '';
   }
 
-  const uploading = files.some((f) => !f.url && !f.failed);
-  const ready = files.filter((f) => f.url).map((f) => f.url!);
-  const canSend = !sending && !uploading && (text.trim().length > 0 || ready.length > 0);
+  const { uploading, ready } = attachmentsOf(files);
+  const canSend = canSendMessage({ sending, uploading, text, ready: ready.length });
 
   async function send(e?: FormEvent) {
     e?.preventDefault();
@@ -77,9 +77,7 @@ export function Composer({ target, onSent }: ComposerProps) {
     const { data, error } = await api.write('chat.send', { body: { message: text, files: ready, ...target } });
     setSending(false);
     if (error || !data?.result) {
-      // SPEC §8; the server's reason, when it gave one, helps (too many messages, a blocked person, …).
-      const reason = error && error.status >= 400 && error.status < 500 && error.message ? ` ${error.message}` : '';
-      toast(`Не удалось создать сообщение.${reason}`.replace(/\.$/, ''));
+      toast(sendFailureText(error));
       return;
     }
     if (data.result.masked) toast(data.result.notice ?? CHAT_MESSAGES.contactsMasked);
@@ -90,7 +88,7 @@ export function Composer({ target, onSent }: ComposerProps) {
   }
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+    if (sendsOnEnter({ key: e.key, shiftKey: e.shiftKey, isComposing: e.nativeEvent.isComposing })) {
       e.preventDefault();
       void send();
     }
@@ -99,30 +97,13 @@ export function Composer({ target, onSent }: ComposerProps) {
   return (
     <form className="composer" onSubmit={send}>
       {files.length > 0 && (
-        <ul className="composer__files" aria-label="Вложения">
-          {files.map((f) => (
-            <li key={f.key} className={`chip${f.failed ? ' chip--failed' : ''}`}>
-              <span className="chip__name">{f.name}</span>
-              <span className="chip__size">
-                {f.failed ? 'ошибка' : f.url ? fileSize(f.size) : `${Math.round(f.progress * 100)}%`}
-              </span>
-              {!f.url && !f.failed && (
-                <progress className="chip__progress" max={1} value={f.progress} aria-label={`Загрузка ${f.name}`} />
-              )}
-              <button
-                type="button"
-                className="chip__remove"
-                aria-label={`Убрать файл ${f.name}`}
-                onClick={() => {
-                  uploads.current.get(f.key)?.abort();
-                  setFiles((l) => l.filter((x) => x.key !== f.key));
-                }}
-              >
-                <X size={14} aria-hidden />
-              </button>
-            </li>
-          ))}
-        </ul>
+        <AttachmentChips
+          files={files}
+          onRemove={(key) => {
+            uploads.current.get(key)?.abort();
+            setFiles((l) => l.filter((x) => x.key !== key));
+          }}
+        />
       )}
       <div className="composer__row">
         <label className="composer__attach btn btn--ghost" title="Прикрепить файлы">
@@ -158,5 +139,23 @@ export function Composer({ target, onSent }: ComposerProps) {
         </button>
       </div>
     </form>
+  );
+}
+
+/** The attached files above the text: each with its size, its upload's progress or its failure, and a remove button. */
+function AttachmentChips({ files, onRemove }: { files: Attachment[]; onRemove: (key: number) => void }) {
+  return (
+    <ul className="composer__files" aria-label="Вложения">
+      {files.map((f) => (
+        <li key={f.key} className={`chip${f.failed ? ' chip--failed' : ''}`}>
+          <span className="chip__name">{f.name}</span>
+          <span className="chip__size">{f.failed ? 'ошибка' : f.url ? fileSize(f.size) : `${Math.round(f.progress * 100)}%`}</span>
+          {!f.url && !f.failed && <progress className="chip__progress" max={1} value={f.progress} aria-label={`Загрузка ${f.name}`} />}
+          <button type="button" className="chip__remove" aria-label={`Убрать файл ${f.name}`} onClick={() => onRemove(f.key)}>
+            <X size={14} aria-hidden />
+          </button>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dayLabel, fileSize, linkify } from './format.ts';
+import { chatServiceId, dayLabel, fileSize, linkify, maskedNote } from './format.ts';
+import { CHAT_MESSAGES } from '#contract/chat-constants';
 
 describe('linkify', () => {
   it('makes only http(s) URLs links and keeps the rest as text', () => {
@@ -27,5 +28,25 @@ describe('fileSize', () => {
   it('formats bytes in Russian units', () => {
     expect(fileSize(500)).toBe('500 Б');
     expect(fileSize(1536)).toBe('1,5 КБ');
+  });
+});
+
+describe('maskedNote', () => {
+  const sender = { _id: 'alice', name: 'Алиса', surname: '', avatar: null };
+  it('explains masked contacts to the sender, under their own message (ADR 046)', () => {
+    expect(maskedNote({ masked: true, sender }, 'alice')).toBe(CHAT_MESSAGES.contactsMasked);
+    expect(CHAT_MESSAGES.contactsMasked).toMatch(/^Контакты скрыты/);
+  });
+  it('says nothing to the recipient, nor of a message with nothing masked', () => {
+    expect(maskedNote({ masked: true, sender }, 'bob')).toBeNull();
+    expect(maskedNote({ masked: false, sender }, 'alice')).toBeNull();
+  });
+});
+
+describe('chatServiceId', () => {
+  it('names the service of the newest message that has one, else the chat’s first, else none', () => {
+    expect(chatServiceId([{ service_id: null }, { service_id: 's2' }, { service_id: 's1' }], 's1')).toBe('s2');
+    expect(chatServiceId([{ service_id: null }], 's1')).toBe('s1');
+    expect(chatServiceId([], null)).toBeNull();
   });
 });

@@ -1,8 +1,12 @@
 import { LOCALE } from '#contract/constants';
 import { toDate, type DateInput } from '../../lib/dates.ts';
 import { trimEnd } from '#contract/text';
+import { CHAT_MESSAGES } from '#contract/chat-constants';
+import type { Chat, Message } from '#contract/chat';
+import type { OrderStatus } from '#contract/money';
+import { ORDER_STATUS_LABELS } from '#contract/order-constants';
 
-// Pure helpers of the chat page: plain text split into text and safe links, day separators, sizes.
+// Pure helpers of the chat page: plain text split into text and safe links, day separators, sizes, the list's lines.
 
 export type TextPart = { type: 'text'; text: string } | { type: 'link'; text: string; href: string };
 
@@ -74,3 +78,36 @@ export function fileSize(bytes: number): string {
 }
 
 export const isImage = (mime: string) => /^image\/(png|jpe?g|gif|webp|avif)$/i.test(mime);
+
+/**
+ * The note under a message whose contacts the server masked, for its sender only (ADR 046): the sender wrote the
+ * contacts and would otherwise not know why the other side sees «скрыто»; the other side sees the mask itself.
+ */
+export const maskedNote = (m: Pick<Message, 'masked' | 'sender'>, me: string | null): string | null =>
+  m.masked && m.sender._id === me ? CHAT_MESSAGES.contactsMasked : null;
+
+/**
+ * The service a direct conversation is about now (ADR 046): the newest message (messages come newest first) that
+ * names one, else the one the chat began about.
+ */
+export function chatServiceId(
+  messages: readonly Pick<Message, 'service_id'>[],
+  first: string | null | undefined,
+): string | null {
+  return messages.find((m) => m.service_id)?.service_id ?? first ?? null;
+}
+
+/** The chat list's line under a name: the last message («Вы: » before one's own), its files' count, or none yet. */
+export function chatPreview(chat: Pick<Chat, 'last_message'>, me: string | null): string {
+  const m = chat.last_message;
+  if (!m) return 'Нет сообщений';
+  const body = m.message.trim() || (m.files.length ? `Файлы: ${m.files.length}` : '');
+  return `${m.sender._id === me ? 'Вы: ' : ''}${body}`;
+}
+
+/** «Заказ №12 · Оплачен» of an order's chat (its state when it is a known one), null for other chats. */
+export function chatOrderLine(order: Chat['order']): string | null {
+  if (typeof order?.number !== 'number') return null;
+  const label = typeof order.status === 'string' ? ORDER_STATUS_LABELS[order.status as OrderStatus] : undefined;
+  return `Заказ №${order.number}${label ? ` · ${label}` : ''}`;
+}

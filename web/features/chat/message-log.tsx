@@ -2,7 +2,7 @@ import { Fragment, useCallback, useEffect, useLayoutEffect, useRef } from 'react
 import { FileText } from '../../components/ui/icons.tsx';
 import type { Message, MessageFile } from '#contract/chat';
 import { Picture } from '../../components/ui/picture.tsx';
-import { dayKey, dayLabel, fileSize, isImage, linkify, timeLabel } from './format.ts';
+import { dayKey, dayLabel, fileSize, isImage, linkify, maskedNote, timeLabel } from './format.ts';
 
 function MessageText({ text }: { text: string }) {
   return (
@@ -106,6 +106,7 @@ export function MessageLog({ messages, me, hasMore, loading, error, onLoadMore, 
       {!loading && !error && messages.length === 0 && <p className="chat-log__note">{empty}</p>}
       {ordered.map((m, i) => {
         const mine = m.sender._id === me;
+        const note = maskedNote(m, me);
         const newDay = i === 0 || dayKey(ordered[i - 1]!.created_at) !== dayKey(m.created_at);
         return (
           <Fragment key={m._id}>
@@ -123,6 +124,7 @@ export function MessageLog({ messages, me, hasMore, loading, error, onLoadMore, 
                   ))}
                 </div>
               )}
+              {note && <p className="msg__note">{note}</p>}
               <span className="msg__meta">
                 <time dateTime={m.created_at}>{timeLabel(m.created_at)}</time>
                 {mine && (

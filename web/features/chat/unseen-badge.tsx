@@ -2,7 +2,8 @@ import { useEffect } from 'react';
 import { MessageCircle } from '../../components/ui/icons.tsx';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { useShell } from '../../lib/use-shell.ts';
-import { chatStore, useUnseenTotal, type UnseenScope } from './store.ts';
+import { chatStore, useUnseenTotal } from './store.ts';
+import type { UnseenScope } from './state.ts';
 import { pluralWithCount } from '../../lib/dates.ts';
 
 /** Follows the signed-in person's chats while mounted (the header is, on every page). */
@@ -34,7 +35,7 @@ export function HeaderMessagesLink() {
   return (
     <AppLink to="/profile/messages" className="header-messages">
       <MessageCircle size={22} aria-hidden />
-      <span className="visually-hidden">Сообщения</span>
+      <span className="header__label">Сообщения</span>
       <UnseenBadge />
     </AppLink>
   );

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type uPlot from 'uplot';
 import { CHART_RESIZE_DEBOUNCE_MS, CHART_TRANSITION_POINT_LIMIT } from '#contract/constants';
 import { dayLabel, dayLabelShort } from './format.ts';
+import { chartRows, compact, isoOf } from './chart-data.ts';
 
 // A chart of values by day (ADR 031). uPlot draws it on a canvas, loaded on first use (its own chunk, fetched by
 // the dashboard only, never by a guest page). The canvas is hidden from screen readers: the figure's caption says
@@ -60,7 +61,7 @@ export function TimeChart({ title, summary, days, series, testId }: { title: str
             ],
             axes: [
               { values: (_u, splits) => splits.map((v) => dayLabelShort(isoOf(v))), grid: { show: false }, space: 60 },
-              { values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? compact(v, series[0]!) : '')), size: 64 },
+              { values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? compact(v, series[0]!.format) : '')), size: 64 },
             ],
           },
           [xs, ...series.map((s) => s.values)],
@@ -85,7 +86,7 @@ export function TimeChart({ title, summary, days, series, testId }: { title: str
     };
   }, [days, series]);
 
-  const rows = days.map((day, i) => ({ day, values: series.map((s) => s.values[i] ?? 0) })).filter((r) => r.values.some((v) => v !== 0));
+  const rows = chartRows(days, series);
   return (
     <figure className="dash-chart card" aria-labelledby={captionId} data-testid={testId}>
       <figcaption id={captionId} className="dash-chart__caption">
@@ -130,11 +131,3 @@ export function TimeChart({ title, summary, days, series, testId }: { title: str
     </figure>
   );
 }
-
-const isoOf = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
-
-/** An axis label: the series' own format without its unit for money (1 200 руб. → 1 200). */
-const compact = (value: number, s: ChartSeries) => {
-  const text = s.format(value);
-  return text.endsWith(' руб.') ? text.slice(0, -' руб.'.length) : text;
-};

@@ -1,15 +1,15 @@
 import { useMemo } from 'react';
-import type { Dashboard, DashboardDay, DashboardPeriod } from '#contract/dashboard';
+import type { Dashboard, DashboardPeriod } from '#contract/dashboard';
 import { DASHBOARD_PERIODS } from '#contract/dashboard';
 import { ORDER_STATUS_LABELS } from '#contract/order-constants';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { TimeChart, type ChartSeries } from './chart.tsx';
-import { count, dayLabel, ordersWord, percent, rubles, viewsWord } from './format.ts';
+import { count, ordersWord, paidOrdersWord, percent, rubles, viewsWord } from './format.ts';
+import { PERIOD_SPANS, statusBarWidths, summaryOf } from './chart-data.ts';
 
 // /profile/dashboard: the person's figures of a period, as a seller or as a customer (their active role).
 
 export const PERIOD_LABELS: Record<DashboardPeriod, string> = { '7': '7 дней', '30': '30 дней', '90': '90 дней', '365': 'Год' };
-const PERIOD_SPANS: Record<DashboardPeriod, string> = { '7': 'за 7 дней', '30': 'за 30 дней', '90': 'за 90 дней', '365': 'за год' };
 
 const COLORS = { money: '#4f46e5', orders: '#0ea5e9', views: '#16a34a' } as const;
 
@@ -29,14 +29,6 @@ export function PeriodSwitch({ period }: { period: DashboardPeriod }) {
   );
 }
 
-/** "… за 30 дней; больше всего — 1 200 руб. 23 ноября." */
-function summaryOf(days: DashboardDay[], pick: (d: DashboardDay) => number, format: (n: number) => string, span: string, none: string): string {
-  const total = days.reduce((s, d) => s + pick(d), 0);
-  if (total === 0) return none;
-  const best = days.reduce((a, b) => (pick(b) > pick(a) ? b : a));
-  return `${format(total)} ${span}; больше всего — ${format(pick(best))}, ${dayLabel(best.day)}.`;
-}
-
 export function DashboardView({ data, period }: { data: Dashboard; period: DashboardPeriod }) {
   const seller = data.role === 'seller';
   const span = PERIOD_SPANS[period];
@@ -54,7 +46,6 @@ export function DashboardView({ data, period }: { data: Dashboard; period: Dashb
     [data],
   );
   const { totals } = data;
-  const statusMax = Math.max(1, ...data.by_status.map((s) => s.count));
 
   return (
     <>
@@ -77,7 +68,7 @@ export function DashboardView({ data, period }: { data: Dashboard; period: Dashb
               <dt>Конверсия</dt>
               <dd>{totals.conversion === null ? '—' : percent(totals.conversion)}</dd>
               <dd className="dash-total__hint">
-                {count(totals.service_orders)} {ordersWord(totals.service_orders)} со страниц услуг на {count(totals.views)} {viewsWord(totals.views)}
+                {count(totals.service_orders)} {paidOrdersWord(totals.service_orders)} со страниц услуг на {count(totals.views)} {viewsWord(totals.views)}
               </dd>
             </div>
           </>
@@ -118,11 +109,11 @@ export function DashboardView({ data, period }: { data: Dashboard; period: Dashb
           <p className="dash-chart__summary">Заказы, сделанные {span}, по их состоянию сейчас.</p>
           {data.by_status.length ? (
             <ul className="dash-status__list">
-              {data.by_status.map((s) => (
+              {statusBarWidths(data.by_status).map((s) => (
                 <li key={s.status} className="dash-status__row">
                   <span className="dash-status__label">{ORDER_STATUS_LABELS[s.status]}</span>
                   <span className="dash-status__bar" aria-hidden="true">
-                    <span style={{ width: `${(s.count / statusMax) * 100}%` }} />
+                    <span style={{ width: s.width }} />
                   </span>
                   <span className="dash-status__count">{count(s.count)}</span>
                 </li>

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useRevalidator, useSearchParams } from 'react-router';
 import type { AdminDisputeRow, Dispute } from '#contract/disputes';
-import { DISPUTE_OUTCOME_LABELS, DISPUTE_OUTCOMES, DISPUTE_REASON_LABELS, type DisputeOutcome } from '#contract/dispute-constants';
+import { DISPUTE_REASON_LABELS } from '#contract/dispute-constants';
 import { api } from '../../lib/api.ts';
 import { formatDate } from '../../lib/dates.ts';
 import { onSocketEvent } from '../../lib/socket.ts';
@@ -9,8 +9,9 @@ import { toast } from '../../lib/toast-store.ts';
 import { useShell } from '../../lib/use-shell.ts';
 import { Price } from '../../components/ui/price.tsx';
 import { ListSearch, StateTabs, NextPage, useListLink } from '../../components/ui/list-controls.tsx';
-import { ConfirmDialog, Modal } from '../items/index.ts';
+import { Modal } from '../../components/ui/dialog.tsx';
 import { DecisionSummary, DisputeStatusBadge, disputeTitle, personName } from './dispute-parts.tsx';
+import { DecisionForm } from './decision-form.tsx';
 import { DisputeThread } from './dispute-thread.tsx';
 
 // /admin/disputes (issue 14): the queue (oldest first), by state, the flag of disputes waiting longer than
@@ -68,9 +69,9 @@ export function AdminDisputes({ disputes, total, next, failed }: { disputes: Adm
                     <button type="button" className="admin-orders__open" onClick={() => setOpenId(d._id)}>
                       {disputeTitle(d)}
                     </button>
-                    {d.chat.unseen_messages > 0 && (
+                    {d.unseen_messages > 0 && (
                       <span className="unseen-badge" title="Непрочитанные сообщения">
-                        {d.chat.unseen_messages}
+                        {d.unseen_messages}
                       </span>
                     )}
                   </td>
@@ -151,7 +152,7 @@ function AdminDisputeDetail({ id, onChanged }: { id: string; onChanged: () => vo
         <dd>{personName(dispute.order.customer)}</dd>
         <dt>Исполнитель</dt>
         <dd>{personName(dispute.order.seller)}</dd>
-        <dt>Открыл(а)</dt>
+        <dt>Инициатор спора</dt>
         <dd>
           {personName(dispute.opened_by)}, {formatDate(dispute.created_at)}
         </dd>
@@ -187,107 +188,3 @@ function AdminDisputeDetail({ id, onChanged }: { id: string; onChanged: () => vo
     </div>
   );
 }
-
-/** Refund, release or split: the amounts each side gets are shown before the admin confirms. */
-function DecisionForm({ dispute, onDone }: { dispute: Dispute; onDone: (d: Dispute) => void }) {
-  const [outcome, setOutcome] = useState<DisputeOutcome>('split');
-  const [percent, setPercent] = useState('50');
-  const [comment, setComment] = useState('');
-  const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const price = dispute.order.price;
-  const p = outcome === 'refund' ? 0 : outcome === 'release' ? 100 : Number(percent);
-  const valid = Number.isInteger(p) && p >= 0 && p <= 100 && (outcome !== 'split' || percent.trim() !== '');
-  const seller = valid ? Math.round((price * p) / 100) : 0;
-  const commission = Math.round((seller * dispute.order.commission_bp) / 10_000);
-
-  async function resolve() {
-    setBusy(true);
-    const { data, error } = await api.write('admin.disputes.resolve', {
-      params: { id: dispute._id },
-      body: { outcome, ...(outcome === 'split' ? { seller_percent: p } : {}), comment },
-    });
-    setBusy(false);
-    setConfirming(false);
-    if (error) {
-      toast(error.errors?.seller_percent?.[0] ?? error.message);
-      return;
-    }
-    toast('Решение принято', { type: 'success' });
-    onDone(data.result);
-  }
-
-  return (
-    <form
-      className="form dispute-decision-form"
-      data-testid="decision-form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (valid) setConfirming(true);
-      }}
-    >
-      <fieldset className="field">
-        <legend className="field__label">Решение</legend>
-        {DISPUTE_OUTCOMES.map((o) => (
-          <label key={o} className="check">
-            <input type="radio" name="outcome" value={o} checked={outcome === o} onChange={() => setOutcome(o)} /> {DISPUTE_OUTCOME_LABELS[o]}
-          </label>
-        ))}
-      </fieldset>
-      {outcome === 'split' && (
-        <label className="field">
-          <span className="field__label">Доля исполнителя, %</span>
-          <input
-            className="input"
-            name="seller_percent"
-            type="number"
-            inputMode="numeric"
-            min={0}
-            max={100}
-            step={1}
-            value={percent}
-            aria-invalid={valid ? undefined : true}
-            onChange={(e) => setPercent(e.target.value)}
-          />
-          {!valid && <span className="field__error">Целое число от 0 до 100</span>}
-        </label>
-      )}
-      {valid && (
-        <ul className="dispute-decision__amounts" data-testid="decision-preview">
-          <li>
-            Заказчику ({100 - p}%): <Price kopecks={price - seller} />
-          </li>
-          <li>
-            Исполнителю ({p}%): <Price kopecks={seller - commission} />
-            {commission > 0 && (
-              <span className="muted">
-                {' '}
-                (комиссия <Price kopecks={commission} />)
-              </span>
-            )}
-          </li>
-        </ul>
-      )}
-      <label className="field">
-        <span className="field__label">Комментарий для сторон (необязательно)</span>
-        <textarea className="input input--area" maxLength={2000} value={comment} onChange={(e) => setComment(e.target.value)} />
-      </label>
-      <div className="modal__actions">
-        <button type="submit" className="btn btn--primary" disabled={!valid || busy}>
-          Принять решение
-        </button>
-      </div>
-      <ConfirmDialog
-        open={confirming}
-        title="Подтвердить решение?"
-        text={`Заказчику вернётся ${rub(price - seller)}, исполнителю будет зачислено ${rub(seller - commission)}. Изменить решение будет нельзя.`}
-        confirmLabel="Подтвердить"
-        busy={busy}
-        onConfirm={() => void resolve()}
-        onClose={() => setConfirming(false)}
-      />
-    </form>
-  );
-}
-
-const rub = (kopecks: number) => `${new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 2 }).format(kopecks / 100)} руб.`;

@@ -1,43 +1,71 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { Dispute } from '#contract/disputes';
-import { DISPUTE_MAX_DESCRIPTION, DISPUTE_MAX_FILES, DISPUTE_MIN_DESCRIPTION, DISPUTE_REASON_LABELS, DISPUTE_REASONS, type DisputeReason } from '#contract/dispute-constants';
+import type { ApiError } from '#contract/api';
+import type { CreateDisputeInput, Dispute } from '#contract/disputes';
+import {
+  DISPUTE_MAX_DESCRIPTION,
+  DISPUTE_MAX_FILES,
+  DISPUTE_MIN_DESCRIPTION,
+  DISPUTE_REASON_LABELS,
+  DISPUTE_REASONS_BY_SIDE,
+  type DisputeReason,
+} from '#contract/dispute-constants';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast-store.ts';
-import { FileUploader } from '../items/index.ts';
+import { FileUploader } from '../../components/ui/file-uploader.tsx';
+import { disputeFieldErrors, type DisputeField } from './rules.ts';
 
-// The dispute form (SPEC §7 POST /api/disputes/: order, reason, description, files). The server's field errors
-// are shown by their fields, anything else above the buttons.
+// The dispute form (SPEC §7 POST /api/disputes/: order, reason, description, files). Each side is offered the
+// reasons of its side (ADR 039). The server's field errors are shown by their fields, anything else above the
+// buttons.
 
-type Field = 'reason' | 'description' | 'files';
+/**
+ * POST /api/disputes/: the one change whose errors SPEC §7 has rethrown rather than returned (api.write returns
+ * them): the new dispute, or the server's ApiError thrown to the caller.
+ */
+export async function openDispute(body: CreateDisputeInput): Promise<Dispute> {
+  const { data, error } = await api.write('disputes.create', { body });
+  if (error) throw error;
+  return data.result;
+}
 
-export function DisputeForm({ orderId, onDone, onCancel }: { orderId: string; onDone: (dispute: Dispute) => void; onCancel: () => void }) {
+export function DisputeForm({
+  orderId,
+  role,
+  onDone,
+  onCancel,
+}: {
+  orderId: string;
+  role: 'customer' | 'seller';
+  onDone: (dispute: Dispute) => void;
+  onCancel: () => void;
+}) {
   const id = useId();
   const [reason, setReason] = useState<DisputeReason | ''>('');
   const [description, setDescription] = useState('');
   const [files, setFiles] = useState<string[]>([]);
   const [uploading, setUploading] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [errors, setErrors] = useState<Partial<Record<DisputeField, string>>>({});
   const [problem, setProblem] = useState<string | null>(null);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     setBusy(true);
     setProblem(null);
-    const { data, error } = await api.write('disputes.create', { body: { order_id: orderId, reason: reason as DisputeReason, description, files } });
-    setBusy(false);
-    if (error) {
-      const byField: Partial<Record<Field, string>> = {};
-      for (const f of ['reason', 'description', 'files'] as const) {
-        const first = error.errors?.[f]?.[0] ?? Object.entries(error.errors ?? {}).find(([k]) => k.startsWith(`${f}.`))?.[1]?.[0];
-        if (first) byField[f] = first;
-      }
+    let dispute: Dispute;
+    try {
+      dispute = await openDispute({ order_id: orderId, reason: reason as DisputeReason, description, files });
+    } catch (err) {
+      const error = err as ApiError;
+      const byField = disputeFieldErrors(error);
       setErrors(byField);
       if (Object.keys(byField).length === 0) setProblem(error.message);
       return;
+    } finally {
+      setBusy(false);
     }
     toast('Спор открыт. Арбитраж рассмотрит его, переписка — в разделе «Споры»', { type: 'success' });
-    onDone(data.result);
+    onDone(dispute);
   }
 
   return (
@@ -54,7 +82,7 @@ export function DisputeForm({ orderId, onDone, onCancel }: { orderId: string; on
           onChange={(e) => setReason(e.target.value as DisputeReason)}
         >
           <option value="">Выберите причину</option>
-          {DISPUTE_REASONS.map((r) => (
+          {DISPUTE_REASONS_BY_SIDE[role].map((r) => (
             <option key={r} value={r}>
               {DISPUTE_REASON_LABELS[r]}
             </option>

@@ -1,6 +1,7 @@
 import type { Dispute, DisputeDecision } from '#contract/disputes';
 import { DISPUTE_OUTCOME_LABELS, DISPUTE_STATUS_LABELS, type DisputeStatus } from '#contract/dispute-constants';
-import { Price } from '../../components/ui/price.tsx';
+import type { PriceSplit } from '#contract/money';
+import { splitTexts } from './split.ts';
 
 // Small pieces the person's and the admin's dispute pages share.
 
@@ -17,22 +18,39 @@ export function DecisionSummary({ decision }: { decision: DisputeDecision }) {
   return (
     <div className="dispute-decision" data-testid="dispute-decision">
       <p className="dispute-decision__title">Решение: {DISPUTE_OUTCOME_LABELS[decision.outcome]}</p>
-      <ul className="dispute-decision__amounts">
-        <li>
-          Заказчику ({100 - decision.seller_percent}%): <Price kopecks={decision.customer_amount} />
-        </li>
-        <li>
-          Исполнителю ({decision.seller_percent}%): <Price kopecks={decision.seller_net} />
-          {decision.commission > 0 && (
-            <span className="muted">
-              {' '}
-              (из <Price kopecks={decision.seller_amount} />, комиссия <Price kopecks={decision.commission} />)
-            </span>
-          )}
-        </li>
-      </ul>
+      <SplitAmounts
+        split={{
+          customer: decision.customer_amount,
+          seller: decision.seller_amount,
+          commission: decision.commission,
+          sellerNet: decision.seller_net,
+        }}
+        sellerPercent={decision.seller_percent}
+      />
       {decision.comment && <p className="dispute-decision__comment">Комментарий арбитра: {decision.comment}</p>}
     </div>
+  );
+}
+
+/** The customer's part, the seller's net and the commission of a split (the admin's preview, a decision). */
+export function SplitAmounts({
+  split,
+  sellerPercent,
+  testId,
+}: {
+  split: PriceSplit;
+  sellerPercent: number;
+  testId?: string;
+}) {
+  const t = splitTexts(split, sellerPercent);
+  return (
+    <ul className="dispute-decision__amounts" data-testid={testId}>
+      <li>{t.customer}</li>
+      <li>
+        {t.seller}
+        {t.commission && <span className="muted"> {t.commission}</span>}
+      </li>
+    </ul>
   );
 }
 

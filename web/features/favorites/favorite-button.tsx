@@ -2,7 +2,7 @@ import { Suspense, lazy } from 'react';
 import { useNavigate } from 'react-router';
 import { Heart } from '../../components/ui/icons.tsx';
 import { useShell } from '../../lib/use-shell.ts';
-import { loginPath } from '../auth/index.ts';
+import { loginPath } from '../../lib/safe-target.ts';
 import type { FavoriteType } from './store.ts';
 
 // A signed-in person's heart reads and changes the favourites store (the list, its sync with the account, the API):

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { ServiceCard } from '#contract/catalog';
 import { api } from '../../lib/api.ts';
 import { useShell } from '../../lib/use-shell.ts';
-import { ServiceCardView } from '../catalog/index.ts';
+import { PostProjectCta, ServiceCardView } from '../catalog/index.ts';
 
 /** How many cards each row shows. */
 export const PERSONAL_ROW_SIZE = 4;
@@ -64,9 +64,12 @@ export function PersonalRows({ initial }: { initial: Personal | null | undefined
     };
   }, [initial]);
   const personal = initial ?? fetched;
-  if (!personal || (personal.recent.length === 0 && personal.saved.length === 0)) return null;
+  // A buyer's invitation to post a project comes first (issue 25), with or without rows.
+  const invitation = <PostProjectCta text="Не нашли готовую услугу? Опишите задачу — фрилансеры сами предложат цену и срок." />;
+  if (!personal || (personal.recent.length === 0 && personal.saved.length === 0)) return invitation;
   return (
     <div className="personal-rows">
+      {invitation}
       {personal.recent.length > 0 && <Row id="recent-title" title="Вы недавно смотрели" cards={personal.recent} />}
       {personal.saved.length > 0 && <Row id="saved-title" title="Избранное" cards={personal.saved} more={{ to: '/profile/saved', label: 'Всё избранное' }} />}
     </div>

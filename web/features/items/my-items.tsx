@@ -7,7 +7,7 @@ import { toast } from '../../lib/toast-store.ts';
 import { formatDate, pluralWithCount } from '../../lib/dates.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { Picture } from '../../components/ui/picture.tsx';
-import { ConfirmDialog } from './dialog.tsx';
+import { ConfirmDialog } from '../../components/ui/dialog.tsx';
 import { StatusBadge } from './badges.tsx';
 import { projectBudget, servicePrice } from './format.ts';
 import { isPublic, projectOwnerActions, publicPath, serviceOwnerActions, type ItemKind } from './status.ts';

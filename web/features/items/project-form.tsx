@@ -3,10 +3,16 @@ import type { ApiError } from '#contract/api';
 import type { ProjectInput } from '#contract/catalog';
 import { Field, TextField } from '../../components/ui/form.tsx';
 import { CategoryFields } from './category-fields.tsx';
-import { FileUploader } from './file-uploader.tsx';
+import { FileUploader, type FileUploaderProps } from '../../components/ui/file-uploader.tsx';
 import { FormProblem } from './form-problem.tsx';
 import { useItemForm } from './use-item-form.ts';
-import { emptyProjectValues, projectBody, validateProject, type ProjectFormValues } from './values.ts';
+import {
+  emptyProjectValues,
+  projectBody,
+  validateProject,
+  type FieldErrors,
+  type ProjectFormValues,
+} from './values.ts';
 
 const MAX_ATTACHMENTS = 10;
 
@@ -113,27 +119,13 @@ export function ProjectForm({ initial, mode = 'owner', submitLabel, onSubmit, on
         </div>
       </section>
 
-      <section className="card form" aria-labelledby="prj-files">
-        <h2 id="prj-files" className="card__title">
-          Файлы
-        </h2>
-        <FileUploader
-          mode="files"
-          label="Вложения"
-          hint={
-            mode === 'admin'
-              ? 'Файлы прикладывает заказчик; здесь их можно только убрать.'
-              : 'Необязательно. До 10 файлов по 20 МБ: изображения, PDF, TXT, документы Word и OpenOffice, таблицы, архивы ZIP.'
-          }
-          canAdd={mode === 'owner'}
-          value={values.attachments}
-          onChange={(update) => set('attachments', update)}
-          max={MAX_ATTACHMENTS}
-          error={errors.attachments?.[0]}
-          itemError={(i) => errors[`attachments.${i}`]?.[0]}
-          onBusyChange={setUploading}
-        />
-      </section>
+      <AttachmentsSection
+        mode={mode}
+        value={values.attachments}
+        onChange={(update) => set('attachments', update)}
+        errors={errors}
+        onBusyChange={setUploading}
+      />
 
       <div className="card form item-form__footer">
         {uploadWait && uploading && (
@@ -150,5 +142,39 @@ export function ProjectForm({ initial, mode = 'owner', submitLabel, onSubmit, on
         </div>
       </div>
     </form>
+  );
+}
+
+interface AttachmentsSectionProps {
+  mode: 'owner' | 'admin';
+  value: ProjectFormValues['attachments'];
+  onChange: FileUploaderProps['onChange'];
+  errors: FieldErrors;
+  onBusyChange: (busy: boolean) => void;
+}
+
+function AttachmentsSection({ mode, value, onChange, errors, onBusyChange }: AttachmentsSectionProps) {
+  return (
+    <section className="card form" aria-labelledby="prj-files">
+      <h2 id="prj-files" className="card__title">
+        Файлы
+      </h2>
+      <FileUploader
+        mode="files"
+        label="Вложения"
+        hint={
+          mode === 'admin'
+            ? 'Файлы прикладывает заказчик; здесь их можно только убрать.'
+            : 'Необязательно. До 10 файлов по 20 МБ: изображения, PDF, TXT, документы Word и OpenOffice, таблицы, архивы ZIP.'
+        }
+        canAdd={mode === 'owner'}
+        value={value}
+        onChange={onChange}
+        max={MAX_ATTACHMENTS}
+        error={errors.attachments?.[0]}
+        itemError={(i) => errors[`attachments.${i}`]?.[0]}
+        onBusyChange={onBusyChange}
+      />
+    </section>
   );
 }

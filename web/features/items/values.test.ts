@@ -117,7 +117,7 @@ describe('validateService', () => {
   it("checks the operator's minimum price, in the server's words", () => {
     const v = filled();
     v.price = '600';
-    expect(validateService(v, true, 100_000).price).toEqual(['Минимальная цена — 1 000 ₽']);
+    expect(validateService(v, true, 100_000).price).toEqual(['Минимальная цена — 1\u00a0000\u00a0руб.']);
     expect(validateService(v, true, 50_000).price).toBeUndefined();
     expect(validateService(v).price).toBeUndefined();
   });
@@ -131,7 +131,7 @@ describe('validateService', () => {
     expect(errors.price?.[0]).toBe('Укажите цену');
     expect(errors.days?.[0]).toBe('Укажите срок');
     // The floor only: the operator's minimum (services.minPrice) is the server's to check.
-    expect(errors['packages.0.price']?.[0]).toBe('Цена — от 1 ₽');
+    expect(errors['packages.0.price']?.[0]).toBe('Цена — от 1\u00a0руб.');
     expect(errors['packages.0.days']?.[0]).toBe('Срок — от 1 дня');
     expect(errors['packages.0.description']?.[0]).toBe('Опишите, что входит в пакет');
   });
@@ -177,7 +177,7 @@ describe('projects', () => {
 
   it('checks the budget minimum and typos', () => {
     const v = { ...emptyProjectValues(), budget: '100' };
-    expect(validateProject(v).budget).toEqual(['Бюджет — от 500 ₽']);
+    expect(validateProject(v).budget).toEqual(['Бюджет — от 500\u00a0руб.']);
     expect(validateProject({ ...v, budget: 'много' }).budget).toEqual(['Введите сумму в рублях, например 1500']);
   });
 });

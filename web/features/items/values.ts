@@ -10,7 +10,7 @@ import {
   type ServiceInput,
 } from '#contract/catalog';
 import { belowMinPrice, MIN_SERVICE_PRICE } from '#contract/catalog-constants';
-import { kopecksToRubles, parseWhole, rublesToKopecks, wholeToText } from './money.ts';
+import { kopecksToRubles, parseWhole, rublesToKopecks, wholeToText } from '../../lib/money.ts';
 
 // The service and project forms keep what the person typed (strings); these functions turn it into the API's body
 // (kopecks, numbers, the packages that are switched on) and check it with the contract's own schemas, so the

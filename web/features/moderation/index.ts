@@ -4,4 +4,5 @@
 export { loadQueue } from './load-queue.ts';
 export { ModerationPanel } from './moderation-panel.tsx';
 export { ModerationQueue, type QueueRow } from './queue.tsx';
+export { ProjectPreview, ServicePreview } from './preview.tsx';
 export { PROJECT_TABS, SERVICE_TABS } from './tabs.ts';

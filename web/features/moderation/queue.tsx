@@ -4,6 +4,7 @@ import type { PublicUser } from '#contract/catalog';
 import { formatDate, formatRelative } from '../../lib/dates.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { Avatar } from '../../components/ui/avatar.tsx';
+import { displayName } from '../../lib/people.ts';
 import { ListSearch, StateTabs, useListLink } from '../../components/ui/list-controls.tsx';
 import { isPublic, type ItemKind, publicPath, StatusBadge } from '../items/index.ts';
 import { ModerationActions } from './moderation-actions.tsx';
@@ -40,8 +41,6 @@ export interface QueueProps {
   moneyLabel: string;
   searchHint: string;
 }
-
-const ownerName = (u: PublicUser) => `${u.name} ${u.surname}`.trim() || u.user_name;
 
 export function ModerationQueue({
   kind,
@@ -97,50 +96,7 @@ export function ModerationQueue({
               </thead>
               <tbody>
                 {rows.map((row) => (
-                  <tr key={row._id}>
-                    <td className="queue__title">
-                      <div className="queue__title-line">
-                        {isPublic(kind, row.status) ? (
-                          <AppLink to={publicPath(kind, row)} className="queue__name">
-                            {row.title}
-                          </AppLink>
-                        ) : (
-                          <span className="queue__name">{row.title}</span>
-                        )}
-                        <StatusBadge kind={kind} status={row.status} />
-                        {Boolean(row.pending_edit) && <span className="badge">Правка на проверке</span>}
-                      </div>
-                      <p className="queue__category">{row.category_title}</p>
-                      {row.reason && <p className="queue__reason">Причина: {row.reason}</p>}
-                      <AppLink
-                        to={`${base}/${row._id}/edit`}
-                        className="queue__edit"
-                        aria-label={`Редактировать «${row.title}»`}
-                      >
-                        <Pencil size={14} aria-hidden="true" /> Редактировать
-                      </AppLink>
-                    </td>
-                    <td data-label="Владелец">
-                      <AppLink to={`/admin/users/${row.owner._id}`} className="user-cell">
-                        <Avatar name={ownerName(row.owner)} src={row.owner.avatar} size={28} />
-                        <span>
-                          {ownerName(row.owner)}
-                          {row.ownerNote && <span className="field__hint queue__note">{row.ownerNote}</span>}
-                        </span>
-                      </AppLink>
-                    </td>
-                    <td data-label={moneyLabel} className="queue__money">
-                      {row.money}
-                    </td>
-                    <td data-label="Создано">
-                      <time dateTime={row.created_at} title={formatDate(row.created_at)}>
-                        {formatRelative(row.created_at)}
-                      </time>
-                    </td>
-                    <td className="queue__actions">
-                      <ModerationActions kind={kind} item={row} onDone={() => revalidator.revalidate()} compact />
-                    </td>
-                  </tr>
+                  <QueueRowView key={row._id} kind={kind} row={row} base={base} moneyLabel={moneyLabel} onDone={() => revalidator.revalidate()} />
                 ))}
               </tbody>
             </table>
@@ -162,5 +118,64 @@ export function ModerationQueue({
         </>
       )}
     </section>
+  );
+}
+
+interface QueueRowViewProps {
+  kind: ItemKind;
+  row: QueueRow;
+  /** The queue's own address (its items' edit pages are under it). */
+  base: string;
+  moneyLabel: string;
+  onDone: () => void | Promise<void>;
+}
+
+/** One item of a queue: its title, state, category and reason, its owner, money, age and the decisions. */
+function QueueRowView({ kind, row, base, moneyLabel, onDone }: QueueRowViewProps) {
+  return (
+    <tr>
+      <td className="queue__title">
+        <div className="queue__title-line">
+          {isPublic(kind, row.status) ? (
+            <AppLink to={publicPath(kind, row)} className="queue__name">
+              {row.title}
+            </AppLink>
+          ) : (
+            <span className="queue__name">{row.title}</span>
+          )}
+          <StatusBadge kind={kind} status={row.status} />
+          {Boolean(row.pending_edit) && <span className="badge">Правка на проверке</span>}
+        </div>
+        <p className="queue__category">{row.category_title}</p>
+        {row.reason && <p className="queue__reason">Причина: {row.reason}</p>}
+        <AppLink
+          to={`${base}/${row._id}/edit`}
+          className="queue__edit"
+          aria-label={`Редактировать «${row.title}»`}
+        >
+          <Pencil size={14} aria-hidden="true" /> Редактировать
+        </AppLink>
+      </td>
+      <td data-label="Владелец">
+        <AppLink to={`/admin/users/${row.owner._id}`} className="user-cell">
+          <Avatar name={displayName(row.owner)} src={row.owner.avatar} size={28} />
+          <span>
+            {displayName(row.owner)}
+            {row.ownerNote && <span className="field__hint queue__note">{row.ownerNote}</span>}
+          </span>
+        </AppLink>
+      </td>
+      <td data-label={moneyLabel} className="queue__money">
+        {row.money}
+      </td>
+      <td data-label="Создано">
+        <time dateTime={row.created_at} title={formatDate(row.created_at)}>
+          {formatRelative(row.created_at)}
+        </time>
+      </td>
+      <td className="queue__actions">
+        <ModerationActions kind={kind} item={row} onDone={onDone} compact />
+      </td>
+    </tr>
   );
 }

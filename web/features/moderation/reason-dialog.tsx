@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { ApiError } from '#contract/api';
-import { Modal } from '../items/index.ts';
+import { Modal } from '../../components/ui/dialog.tsx';
+import { REASON_MAX, reasonProblem, refusalText } from './decisions.ts';
 
 export interface ReasonDialogProps {
   open: boolean;
@@ -12,9 +13,6 @@ export interface ReasonDialogProps {
   onConfirm: (reason: string) => Promise<ApiError | undefined>;
   onClose: () => void;
 }
-
-const MIN = 3;
-const MAX = 500;
 
 /** A decision that needs a reason (reject, hide): the reason goes to the owner in a letter and on their page. */
 export function ReasonDialog(props: ReasonDialogProps) {
@@ -34,12 +32,12 @@ function ReasonForm({ text, confirmLabel, onConfirm, onClose }: ReasonDialogProp
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const trimmed = reason.trim();
-    if (trimmed.length < MIN) return setError('Укажите причину: хотя бы несколько слов');
+    const tooShort = reasonProblem(reason);
+    if (tooShort) return setError(tooShort);
     setBusy(true);
-    const problem = await onConfirm(trimmed);
+    const problem = await onConfirm(reason.trim());
     setBusy(false);
-    if (problem) setError(problem.errors?.reason?.[0] ?? problem.message);
+    if (problem) setError(refusalText(problem));
   }
 
   return (
@@ -55,7 +53,7 @@ function ReasonForm({ text, confirmLabel, onConfirm, onClose }: ReasonDialogProp
           id={id}
           className="input input--area"
           value={reason}
-          maxLength={MAX}
+          maxLength={REASON_MAX}
           autoFocus
           aria-invalid={error ? true : undefined}
           aria-describedby={[`${id}-text`, error ? `${id}-error` : null].filter(Boolean).join(' ')}

@@ -1,7 +1,8 @@
 // The bell through Icon itself: a named icon export would sit in the shell's shared chunk, on every guest's page.
 import { Icon } from '../../components/ui/icons.tsx';
 import { AppLink } from '../../components/ui/app-link.tsx';
-import { unreadText, useUnreadNotifications } from './store.ts';
+import { useUnreadNotifications } from './store.ts';
+import { badgeCount, unreadText } from './list.ts';
 
 /** The header's bell with the unread count, for the signed-in person (in the signed-in header's lazy chunk). */
 export function HeaderNotificationsLink() {
@@ -13,10 +14,10 @@ export function HeaderNotificationsLink() {
       data-testid="notifications-link"
     >
       <Icon name="bell" size={22} aria-hidden />
-      <span className="visually-hidden">Уведомления</span>
+      <span className="header__label">Уведомления</span>
       {unread > 0 && (
         <span className="unseen-badge" data-testid="notifications-unread">
-          <span aria-hidden>{unread > 99 ? '99+' : unread}</span>
+          <span aria-hidden>{badgeCount(unread)}</span>
           <span className="visually-hidden">, {unreadText(unread)}</span>
         </span>
       )}

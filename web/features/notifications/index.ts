@@ -4,4 +4,5 @@
 export { HeaderNotificationsLink } from './header-link.tsx';
 export { NotificationsList, type NotificationsPageData } from './notifications-list.tsx';
 export { Unsubscribe, type UnsubscribeData } from './unsubscribe.tsx';
-export { useUnreadNotifications, unreadText } from './store.ts';
+export { useUnreadNotifications } from './store.ts';
+export { unreadText } from './list.ts';

@@ -3,7 +3,8 @@ import { useNavigate } from 'react-router';
 import { api } from '../../lib/api.ts';
 import { formatRelative } from '../../lib/dates.ts';
 import type { Notification } from '#contract/notifications';
-import { onNotification, setUnreadNotifications, unreadText, useUnreadNotifications } from './store.ts';
+import { onNotification, setUnreadNotifications, useUnreadNotifications } from './store.ts';
+import { countLine, isPlainClick, markAllRead, markRead, unreadAfterOpen, withArrival, withPage } from './list.ts';
 
 export interface NotificationsPageData {
   items: Notification[];
@@ -25,7 +26,7 @@ export function NotificationsList({ initial }: { initial: NotificationsPageData 
 
   useEffect(() => setUnreadNotifications(initial.unread), [initial.unread]);
   useEffect(
-    () => onNotification((n) => setItems((list) => (list.some((m) => m._id === n._id) ? list : [n, ...list]))),
+    () => onNotification((n) => setItems((list) => withArrival(list, n))),
     [],
   );
 
@@ -34,7 +35,7 @@ export function NotificationsList({ initial }: { initial: NotificationsPageData 
     setLoading(true);
     try {
       const answer = await api.read('notifications.list', { query: { cursor: next, limit: 20 } }, { fresh: true });
-      setItems((list) => [...list, ...answer.result.filter((n) => !list.some((m) => m._id === n._id))]);
+      setItems((list) => withPage(list, answer.result));
       setNext(answer.next);
     } catch {
       setError('Не удалось загрузить ещё. Попробуйте снова.');
@@ -46,15 +47,15 @@ export function NotificationsList({ initial }: { initial: NotificationsPageData 
   async function readAll() {
     const { data, error: failed } = await api.write('notifications.readAll');
     if (failed) return setError(failed.message);
-    setItems((list) => list.map((n) => ({ ...n, read: true })));
+    setItems(markAllRead);
     setUnreadNotifications(data.result.unread);
   }
 
   function open(n: Notification) {
     if (!n.read) {
-      setItems((list) => list.map((m) => (m._id === n._id ? { ...m, read: true } : m)));
+      setItems((list) => markRead(list, n._id));
       void api.write('notifications.read', { params: { id: n._id } });
-      setUnreadNotifications(Math.max(0, unread - 1));
+      setUnreadNotifications(unreadAfterOpen(unread));
     }
     void navigate(n.link);
   }
@@ -64,7 +65,7 @@ export function NotificationsList({ initial }: { initial: NotificationsPageData 
       {items.length > 0 && (
         <div className="notifications__bar">
           <p className="notifications__count" data-testid="notifications-count">
-            {unread > 0 ? unreadText(unread) : 'Все уведомления прочитаны'}
+            {countLine(unread)}
           </p>
           {unread > 0 && (
             <button type="button" className="btn btn--ghost btn--sm" onClick={() => void readAll()}>
@@ -86,7 +87,7 @@ export function NotificationsList({ initial }: { initial: NotificationsPageData 
                 href={n.link}
                 className="notifications__link"
                 onClick={(e) => {
-                  if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+                  if (!isPlainClick(e)) return;
                   e.preventDefault();
                   open(n);
                 }}

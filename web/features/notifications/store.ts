@@ -54,8 +54,3 @@ export function onNotification(fn: (n: Notification) => void): () => void {
     }
   };
 }
-
-export const unreadText = (n: number) => {
-  const form = new Intl.PluralRules('ru').select(n);
-  return `${n} ${form === 'one' ? 'непрочитанное уведомление' : form === 'few' ? 'непрочитанных уведомления' : 'непрочитанных уведомлений'}`;
-};

@@ -6,9 +6,10 @@ import { api } from '../../lib/api.ts';
 import { formatDate } from '../../lib/dates.ts';
 import { Price } from '../../components/ui/price.tsx';
 import { ListSearch, StateTabs, NextPage, useListLink } from '../../components/ui/list-controls.tsx';
-import { Modal } from '../items/index.ts';
+import { Modal } from '../../components/ui/dialog.tsx';
 import { OrderStatusBadge } from './status-badge.tsx';
-import { countdown } from './format.ts';
+import { OrderItems } from './order-items.tsx';
+import { adminDeadlineText, foundText, messageAuthor, partyName } from './order-facts.ts';
 
 // /admin/orders: every order with filters (state, number or title); any of them opens with its deliveries and
 // its chat's messages.
@@ -22,8 +23,6 @@ export const ADMIN_ORDER_TABS = [
   { value: 'cancelled', label: 'Отменены' },
   { value: 'disputed', label: 'Споры' },
 ] as const;
-
-const who = (p: { name: string; surname: string; user_name: string }) => `${p.name} ${p.surname}`.trim() || p.user_name;
 
 export function AdminOrders({ orders, total, next, failed }: { orders: Order[]; total: number; next: string | null; failed: boolean }) {
   const [params] = useSearchParams();
@@ -45,7 +44,7 @@ export function AdminOrders({ orders, total, next, failed }: { orders: Order[]; 
         <p className="empty-state">Заказов не нашлось.</p>
       ) : (
         <>
-          <p className="field__hint">Найдено: {total > 10_000 ? 'больше 10 000' : total}</p>
+          <p className="field__hint">Найдено: {foundText(total)}</p>
           <table className="table admin-orders">
             <thead>
               <tr>
@@ -63,9 +62,10 @@ export function AdminOrders({ orders, total, next, failed }: { orders: Order[]; 
                     <button type="button" className="admin-orders__open" onClick={() => setOpenId(o._id)}>
                       №{o.number} · {o.title}
                     </button>
+                    {o.extras.length > 0 && <OrderItems order={o} className="admin-orders__items" />}
                   </td>
                   <td data-label="Стороны">
-                    {who(o.customer)} → {who(o.seller)}
+                    {partyName(o.customer)} → {partyName(o.seller)}
                   </td>
                   <td data-label="Цена">
                     <Price kopecks={o.price} />
@@ -109,7 +109,6 @@ function AdminOrderDetail({ id, onClose }: { id: string; onClose: () => void }) 
   }, [id]);
   if (failed) return <p role="alert">Не удалось загрузить заказ.</p>;
   if (!order) return <div className="skeleton" style={{ height: 200 }} aria-busy="true" />;
-  const left = order.status === 'in_progress' ? countdown(order.deadline_at) : null;
   return (
     <div className="admin-order">
       <p className="admin-order__title">
@@ -117,15 +116,19 @@ function AdminOrderDetail({ id, onClose }: { id: string; onClose: () => void }) 
       </p>
       <dl className="admin-order__facts">
         <dt>Заказчик</dt>
-        <dd>{who(order.customer)}</dd>
+        <dd>{partyName(order.customer)}</dd>
         <dt>Исполнитель</dt>
-        <dd>{who(order.seller)}</dd>
+        <dd>{partyName(order.seller)}</dd>
+        <dt>Состав</dt>
+        <dd>
+          <OrderItems order={order} />
+        </dd>
         <dt>Цена</dt>
         <dd>
           <Price kopecks={order.price} /> (комиссия <Price kopecks={order.commission} />)
         </dd>
         <dt>Срок</dt>
-        <dd>{order.deadline_at ? `${formatDate(order.deadline_at)}${left ? ` (${left})` : ''}` : '—'}</dd>
+        <dd>{adminDeadlineText(order)}</dd>
         <dt>Доработки</dt>
         <dd>
           {order.revisions_left} из {order.revisions_total}
@@ -145,7 +148,7 @@ function AdminOrderDetail({ id, onClose }: { id: string; onClose: () => void }) 
           {messages.map((m) => (
             <li key={m._id} className={`admin-order__message admin-order__message--${m.kind}`}>
               <span className="admin-order__meta">
-                {m.kind === 'text' ? `${m.sender.name} ${m.sender.surname}` : m.kind === 'delivery' ? 'Сдача работы' : 'Система'} ·{' '}
+                {messageAuthor(m)} ·{' '}
                 {formatDate(m.created_at)}
               </span>
               <span className="admin-order__text">{m.message}</span>

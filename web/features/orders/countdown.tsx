@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { formatDateTime } from '../../lib/dates.ts';
 import { countdown, overdue } from './format.ts';
 
 /** Time left until `to`, refreshed every minute. */
@@ -12,7 +13,7 @@ export function Countdown({ to, prefix = 'осталось' }: { to: string | nu
   if (!text) return null;
   const late = overdue(to, now);
   return (
-    <span className={`order-countdown${late ? ' order-countdown--late' : ''}`} title={to ? new Date(to).toLocaleString('ru-RU') : undefined}>
+    <span className={`order-countdown${late ? ' order-countdown--late' : ''}`} title={to ? formatDateTime(to) : undefined}>
       {late ? text : `${prefix} ${text}`}
     </span>
   );

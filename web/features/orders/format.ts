@@ -1,5 +1,6 @@
 import type { OrderStatus } from '#contract/money';
 import { ORDER_STATUS_LABELS } from '#contract/order-constants';
+import { pluralWithCount } from '#contract/plural';
 
 // Orders as the pages show them: the state's badge, the countdown to a deadline.
 
@@ -14,11 +15,6 @@ export const STATUS_TONES: Record<OrderStatus, 'success' | 'warning' | 'danger' 
 
 export const statusLabel = (status: OrderStatus) => ORDER_STATUS_LABELS[status];
 
-const plural = (n: number, one: string, few: string, many: string) => {
-  const form = new Intl.PluralRules('ru').select(n);
-  return `${n} ${form === 'one' ? one : form === 'few' ? few : many}`;
-};
-
 /** "2 дн. 5 ч", "3 ч 10 мин", "12 мин" left until `to`; "срок прошёл" once it has. */
 export function countdown(to: string | null, now: number = Date.now()): string | null {
   if (!to) return null;
@@ -27,7 +23,7 @@ export function countdown(to: string | null, now: number = Date.now()): string |
   const minutes = Math.floor(ms / 60_000);
   const days = Math.floor(minutes / 1440);
   const hours = Math.floor((minutes % 1440) / 60);
-  if (days > 0) return `${plural(days, 'день', 'дня', 'дней')} ${hours} ч`;
+  if (days > 0) return `${pluralWithCount(days, 'день', 'дня', 'дней')} ${hours} ч`;
   if (hours > 0) return `${hours} ч ${minutes % 60} мин`;
   return `${Math.max(1, minutes)} мин`;
 }

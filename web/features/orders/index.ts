@@ -7,6 +7,8 @@ export const OrderForm = /* @__PURE__ */ lazy(() => import('./order-form.tsx'));
 
 export { AdminOrders, ADMIN_ORDER_TABS } from './admin-orders.tsx';
 export { OrderCard } from './order-card.tsx';
-export { ORDER_TABS, OrdersList, orderChatPath, type OrderTab, type OrdersRole } from './orders-list.tsx';
+export { OrderItems } from './order-items.tsx';
+export { ORDER_TABS, OrdersList, type OrderTab, type OrdersRole } from './orders-list.tsx';
+export { orderChatPath } from './order-facts.ts';
 export { OrderStatusBadge } from './status-badge.tsx';
 export { countdown } from './format.ts';

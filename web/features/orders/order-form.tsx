@@ -1,26 +1,36 @@
 import '../../styles/order-form.css';
-import { useState } from 'react';
+import '../../styles/order-items.css';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { Service } from '#contract/catalog';
 import { PACKAGE_TITLES } from '#contract/catalog-constants';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast-store.ts';
 import { Price } from '../../components/ui/price.tsx';
+import { loadPaymentRates, usePaymentRates } from '../../lib/payment-rates.ts';
+import { OrderItems } from './order-items.tsx';
+import { checkoutTotals, defaultPackage, paymentWays, toggleExtra } from './checkout.ts';
 
 // The service page's order form, for a signed-in visitor who is not the seller (loaded lazily: a guest never
-// downloads it). A package (when the service has them) and extras, the total, then the order awaiting payment.
+// downloads it). The checkout (ADR 042): a package (when the service has them) and extras, itemised with the total
+// and what each way to pay adds (its fee from GET /api/payments/rates); «Заказать» then makes the draft (or gives
+// the same choice's draft back) and opens its payment page. The seller hears of it once it is paid.
 
 type PackageKind = Service['packages'][number]['kind'];
 
 export default function OrderForm({ service }: { service: Service }) {
   const navigate = useNavigate();
   const packages = service.packages;
-  const [chosen, setChosen] = useState<PackageKind | null>(() => packages.find((p) => p.kind === 'standard')?.kind ?? packages[0]?.kind ?? null);
+  const [chosen, setChosen] = useState<PackageKind | null>(() => defaultPackage(packages));
   const [extras, setExtras] = useState<number[]>([]);
   const [busy, setBusy] = useState(false);
-  const base = packages.find((p) => p.kind === chosen) ?? { price: service.price, days: service.days };
-  const total = base.price + extras.reduce((s, i) => s + (service.extras[i]?.price ?? 0), 0);
-  const days = base.days + extras.reduce((s, i) => s + (service.extras[i]?.days ?? 0), 0);
+  const { total, days, chosenExtras } = checkoutTotals(service, chosen, extras);
+  const rates = usePaymentRates();
+  useEffect(() => {
+    if (!rates) loadPaymentRates();
+  }, [rates]);
+  // The ways to pay this total, each with its fee (as the payment page computes it); the balance adds none.
+  const ways = paymentWays(rates, total);
 
   async function order() {
     setBusy(true);
@@ -61,7 +71,7 @@ export default function OrderForm({ service }: { service: Service }) {
               <input
                 type="checkbox"
                 checked={extras.includes(i)}
-                onChange={(e) => setExtras((list) => (e.target.checked ? [...list, i].sort((a, b) => a - b) : list.filter((v) => v !== i)))}
+                onChange={(e) => setExtras((list) => toggleExtra(list, i, e.target.checked))}
               />
               <span className="order-form__name">{x.title}</span>
               <Price kopecks={x.price} prefix="+" />
@@ -69,9 +79,32 @@ export default function OrderForm({ service }: { service: Service }) {
           ))}
         </fieldset>
       )}
-      <p className="order-form__total">
-        Итого: <Price kopecks={total} /> <span className="order-form__days">· срок {days} дн.</span>
-      </p>
+      <section className="order-form__checkout" aria-label="Ваш заказ">
+        <OrderItems order={{ package: chosen, extras: chosenExtras, price: total }} />
+        <p className="order-form__total">
+          Итого: <Price kopecks={total} /> <span className="order-form__days">· срок {days} дн.</span>
+        </p>
+        {ways.length > 0 && (
+          <ul className="order-form__ways" aria-label="Комиссия способа оплаты">
+            <li>
+              <span>С баланса</span> <span>без комиссии</span>
+            </li>
+            {ways.map((w) => (
+              <li key={w.key}>
+                <span>{w.title}</span>{' '}
+                {w.percent > 0 ? (
+                  <span>
+                    +{new Intl.NumberFormat('ru-RU').format(w.percent)}&nbsp;%: <Price kopecks={w.withFee} />
+                  </span>
+                ) : (
+                  <span>без комиссии</span>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+        <p className="order-form__note">Исполнитель получит заказ после оплаты. Неоплаченный заказ отменится сам.</p>
+      </section>
       <button type="submit" className="btn btn--primary btn--block" disabled={busy}>
         {busy ? 'Оформляем…' : 'Заказать'}
       </button>

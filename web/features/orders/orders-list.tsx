@@ -5,6 +5,8 @@ import { Avatar } from '../../components/ui/avatar.tsx';
 import { Price } from '../../components/ui/price.tsx';
 import { Countdown } from './countdown.tsx';
 import { OrderStatusBadge } from './status-badge.tsx';
+import { OrderItems } from './order-items.tsx';
+import { orderChatPath, orderCountdown, orderRowPath, partyName } from './order-facts.ts';
 
 // /profile/orders: a person's orders as cards, buying or selling, by state.
 
@@ -20,43 +22,46 @@ export const ORDER_TABS = [
 ] as const;
 export type OrderTab = (typeof ORDER_TABS)[number]['value'];
 
-/** The order's chat in the messages page ("Заказы" tab). */
-export const orderChatPath = (o: Pick<Order, 'chat_id'>) => (o.chat_id ? `/profile/messages?tab=orders&chat=${o.chat_id}` : '/profile/messages?tab=orders');
-
-const name = (p: { name: string; surname: string; user_name: string }) => `${p.name} ${p.surname}`.trim() || p.user_name;
-
 export function OrderRow({ order, role }: { order: Order; role: OrdersRole }) {
   const other = role === 'buying' ? order.seller : order.customer;
-  const running = order.status === 'in_progress' || order.status === 'delivered';
+  const path = orderRowPath(order);
+  const deadline = orderCountdown(order);
   return (
     <li className="card order-row">
       <div className="order-row__main">
         <p className="order-row__number">
           Заказ №{order.number} <OrderStatusBadge status={order.status} />
         </p>
-        <AppLink to={orderChatPath(order)} className="order-row__title">
-          {order.title}
-        </AppLink>
+        {path ? (
+          <AppLink to={path} className="order-row__title">
+            {order.title}
+          </AppLink>
+        ) : (
+          <span className="order-row__title">{order.title}</span>
+        )}
+        {order.extras.length > 0 && <OrderItems order={order} className="order-row__items" />}
+        {!order.chat_id && order.cancel_reason && <p className="order-row__reason">{order.cancel_reason}</p>}
         <p className="order-row__who">
-          <Avatar name={name(other)} src={other.avatar} size={24} />
+          <Avatar name={partyName(other)} src={other.avatar} size={24} />
           <span>
-            {role === 'buying' ? 'Исполнитель' : 'Заказчик'}: {name(other)}
+            {role === 'buying' ? 'Исполнитель' : 'Заказчик'}: {partyName(other)}
           </span>
         </p>
       </div>
       <div className="order-row__side">
         <Price kopecks={order.price} className="order-row__price" />
-        {running && order.status === 'in_progress' && <Countdown to={order.deadline_at} prefix="до срока" />}
-        {order.status === 'delivered' && <Countdown to={order.auto_accept_at} prefix="автоприёмка через" />}
+        {deadline && <Countdown to={deadline.to} prefix={deadline.prefix} />}
         <div className="order-row__actions">
           {order.actions.includes('pay') && (
             <AppLink to={`/payments/${order._id}`} className="btn btn--primary btn--sm">
               Оплатить
             </AppLink>
           )}
-          <AppLink to={orderChatPath(order)} className="btn btn--ghost btn--sm">
-            <MessageCircle size={16} aria-hidden /> Чат заказа
-          </AppLink>
+          {order.chat_id && (
+            <AppLink to={orderChatPath(order)} className="btn btn--ghost btn--sm">
+              <MessageCircle size={16} aria-hidden /> Чат заказа
+            </AppLink>
+          )}
         </div>
       </div>
     </li>

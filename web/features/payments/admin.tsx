@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import type { ApiError } from '#contract/api';
-import type { PaymentRates, Withdrawal } from '#contract/payments';
-import { rubles } from '#contract/payment-constants';
+import type { Withdrawal } from '#contract/payments';
+import { formatRubles } from '#contract/money-format';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast-store.ts';
-import { Modal } from '../items/index.ts';
+import { Modal } from '../../components/ui/dialog.tsx';
 import { WithdrawalsTable } from './lists.tsx';
+import type { MethodDraft, MethodDrafts } from './method-drafts.ts';
+import { groupCardNumber, rejectReasonError } from './withdraw-rules.ts';
 
 // /admin/payments: withdrawals to decide; the editor of the ways to pay, which /admin/settings shows.
 
@@ -18,7 +20,7 @@ export function AdminWithdrawals({ withdrawals, onChanged }: { withdrawals: With
     const res = await api.write('admin.withdrawals.approve', { params: { id: w._id } });
     setBusy(null);
     if (res.error) return void toast(res.error.message);
-    toast(`Вывод ${rubles(w.amount)} одобрен`, { type: 'success' });
+    toast(`Вывод ${formatRubles(w.amount)} одобрен`, { type: 'success' });
     onChanged();
   }
 
@@ -35,6 +37,7 @@ export function AdminWithdrawals({ withdrawals, onChanged }: { withdrawals: With
     <>
       <WithdrawalsTable
         withdrawals={withdrawals}
+        destination={(w) => (w.method === 'card' ? <CardNumber key={w._id} withdrawal={w} /> : w.destination)}
         actions={(w) => (
           <span className="fin-actions">
             <button type="button" className="btn btn--primary btn--sm" disabled={busy === w._id} onClick={() => approve(w)}>
@@ -53,13 +56,39 @@ export function AdminWithdrawals({ withdrawals, onChanged }: { withdrawals: With
   );
 }
 
+/**
+ * A card number, masked as the server sends it; «Показать номер» asks for the full one (the admin pays by hand),
+ * which the server writes to the audit log (ADR 046).
+ */
+function CardNumber({ withdrawal }: { withdrawal: Withdrawal }) {
+  const [full, setFull] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function reveal() {
+    setBusy(true);
+    const res = await api.write('admin.withdrawals.reveal', { params: { id: withdrawal._id } });
+    setBusy(false);
+    if (res.error) return void toast(res.error.message);
+    setFull(res.data.result.destination);
+  }
+  if (full) return <span className="fin-card-number">{groupCardNumber(full)}</span>;
+  return (
+    <>
+      {withdrawal.destination}{' '}
+      <button type="button" className="btn btn--quiet btn--sm" disabled={busy} onClick={() => void reveal()} title="Просмотр номера записывается в журнал действий">
+        Показать номер
+      </button>
+    </>
+  );
+}
+
 function RejectForm({ amount, onConfirm, onClose }: { amount: number; onConfirm: (reason: string) => Promise<ApiError | undefined>; onClose: () => void }) {
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (reason.trim().length < 3) return setError('Укажите причину отказа');
+    const refused = rejectReasonError(reason);
+    if (refused) return setError(refused);
     setBusy(true);
     const problem = await onConfirm(reason.trim());
     setBusy(false);
@@ -67,7 +96,9 @@ function RejectForm({ amount, onConfirm, onClose }: { amount: number; onConfirm:
   }
   return (
     <form className="form" onSubmit={submit} noValidate>
-      <p className="modal__text">{rubles(amount)} вернутся на баланс пользователя, причину он получит в письме.</p>
+      <p className="modal__text">
+        {formatRubles(amount)} вернутся на баланс пользователя, причину он получит в письме.
+      </p>
       <div className={`field${error ? ' field--invalid' : ''}`}>
         <label className="field__label" htmlFor="reject-reason">
           Причина
@@ -103,39 +134,10 @@ function RejectForm({ amount, onConfirm, onClose }: { amount: number; onConfirm:
   );
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// The ways to pay (setting payments.methods): fee in %, limits in rubles (stored in kopecks). The editor of
-// /admin/settings (web/features/admin), kept here beside the payments it configures.
-
-export type MethodDraft = { title: string; currency: string; fee: string; min: string; max: string };
-export type MethodDrafts = Record<string, MethodDraft>;
-
-const kopecksOf = (text: string): number => {
-  const n = Number(text.replace(',', '.').trim());
-  return text.trim() === '' || !Number.isFinite(n) ? Number.NaN : Math.round(n * 100);
-};
-
-/** The editor's rows from the stored methods. */
-export const methodDrafts = (rates: PaymentRates): MethodDrafts =>
-  Object.fromEntries(
-    Object.entries(rates).map(([k, m]) => [k, { title: m.title, currency: m.currency, fee: String(m.fee), min: String(m.min / 100), max: String(m.max / 100) }]),
-  );
-
-/** The methods to store from the editor's rows, and the rows' own errors (keyed `payments.methods.<key>`). */
-export function methodsFromDrafts(drafts: MethodDrafts): { rates: PaymentRates; errors: Record<string, string[]> } {
-  const rates: PaymentRates = {};
-  const errors: Record<string, string[]> = {};
-  for (const [key, m] of Object.entries(drafts)) {
-    const fee = Number(m.fee.replace(',', '.'));
-    const min = kopecksOf(m.min);
-    const max = kopecksOf(m.max);
-    if (m.fee.trim() === '' || !Number.isFinite(fee) || Number.isNaN(min) || Number.isNaN(max)) errors[`payments.methods.${key}`] = ['Введите числа'];
-    else if (min > max) errors[`payments.methods.${key}`] = ['Минимум больше максимума'];
-    rates[key] = { title: m.title, currency: m.currency as 'RUB', fee, min, max };
-  }
-  return { rates, errors };
-}
-
+/**
+ * The ways to pay (setting payments.methods): fee in %, limits in rubles. The editor of /admin/settings
+ * (web/features/admin), kept here beside the payments it configures.
+ */
 export function PaymentMethodsEditor({
   drafts,
   onChange,

@@ -1,13 +1,24 @@
 import { useState, type FormEvent } from 'react';
 import type { FinanceBalance, FinanceEntry } from '#contract/payments';
-import { FINANCE_KIND_TITLES, rubles } from '#contract/payment-constants';
+import { FINANCE_KIND_TITLES } from '#contract/payment-constants';
+import { formatRubles } from '#contract/money-format';
 import { api } from '../../lib/api.ts';
 import { formatDate } from '../../lib/dates.ts';
 import { toast } from '../../lib/toast-store.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { Field } from '../../components/ui/form.tsx';
-import { DESTINATION_HINTS, signed } from './labels.ts';
+import { DESTINATION_HINTS } from './labels.ts';
 import { ShowMore } from '../../components/ui/show-more.tsx';
+import {
+  checkWithdraw,
+  commissionText,
+  DIRECTION_CLASSES,
+  entryAmountText,
+  entryBalanceText,
+  heldNote,
+  withdrawHint,
+  type WithdrawMethod,
+} from './withdraw-rules.ts';
 
 // /profile/finance: the balances, every movement with the balance after it, and the withdraw form.
 
@@ -17,12 +28,12 @@ export function Balances({ balance }: { balance: FinanceBalance }) {
       <div className="card fin-balance">
         <p className="fin-balance__label">Доступно</p>
         <p className="fin-balance__value" data-testid="balance-available">
-          {rubles(balance.available)}
+          {formatRubles(balance.available)}
         </p>
       </div>
       <div className="card fin-balance">
         <p className="fin-balance__label">На выводе</p>
-        <p className="fin-balance__value">{rubles(balance.held)}</p>
+        <p className="fin-balance__value">{formatRubles(balance.held)}</p>
       </div>
     </div>
   );
@@ -47,7 +58,7 @@ export function EntriesTable({ entries, next, onMore }: { entries: FinanceEntry[
               <td data-label="Дата">{formatDate(e.created_at)}</td>
               <td data-label="Операция">
                 {FINANCE_KIND_TITLES[e.kind]}
-                {e.account === 'withdrawal_hold' && <span className="muted"> (на выводе)</span>}
+                {heldNote(e) && <span className="muted"> ({heldNote(e)})</span>}
                 {e.order && (
                   <>
                     {' · '}
@@ -56,11 +67,12 @@ export function EntriesTable({ entries, next, onMore }: { entries: FinanceEntry[
                     </AppLink>
                   </>
                 )}
+                {e.settlement && <Settlement {...e.settlement} />}
               </td>
-              <td data-label="Сумма" className={e.amount > 0 ? 'fin-plus' : 'fin-minus'}>
-                {signed(rubles(Math.abs(e.amount)), e.amount)}
+              <td data-label="Сумма" className={DIRECTION_CLASSES[e.direction]}>
+                {entryAmountText(e)}
               </td>
-              <td data-label="Баланс после">{rubles(e.balance_after)}</td>
+              <td data-label="Баланс после">{entryBalanceText(e)}</td>
             </tr>
           ))}
         </tbody>
@@ -72,10 +84,28 @@ export function EntriesTable({ entries, next, onMore }: { entries: FinanceEntry[
   );
 }
 
-type Method = 'card' | 'usdt' | 'btc';
+/** The seller's payment for an order, as the ledger settled it: price, the service's commission, what they got. */
+function Settlement({ price, commission, net }: NonNullable<FinanceEntry['settlement']>) {
+  return (
+    <dl className="fin-settlement" data-testid="fin-settlement">
+      <div>
+        <dt>Цена заказа</dt>
+        <dd>{formatRubles(price)}</dd>
+      </div>
+      <div>
+        <dt>Комиссия сервиса</dt>
+        <dd>{commissionText(commission)}</dd>
+      </div>
+      <div>
+        <dt>Вам</dt>
+        <dd>{formatRubles(net)}</dd>
+      </div>
+    </dl>
+  );
+}
 
 export function WithdrawForm({ balance, emailConfirmed, onDone }: { balance: FinanceBalance; emailConfirmed: boolean; onDone: () => void }) {
-  const [method, setMethod] = useState<Method>('card');
+  const [method, setMethod] = useState<WithdrawMethod>('card');
   const [destination, setDestination] = useState('');
   const [amount, setAmount] = useState('');
   const [errors, setErrors] = useState<Record<string, string[]>>({});
@@ -85,17 +115,12 @@ export function WithdrawForm({ balance, emailConfirmed, onDone }: { balance: Fin
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const rub = Number(amount.replace(',', '.').replace(/\s/g, ''));
-    const local: Record<string, string[]> = {};
-    if (!Number.isFinite(rub) || rub <= 0) local.amount = ['Укажите сумму'];
-    else if (Math.round(rub * 100) < balance.min_withdrawal) local.amount = [`Минимальная сумма вывода — ${rubles(balance.min_withdrawal)}`];
-    else if (Math.round(rub * 100) > balance.available) local.amount = [`Доступно ${rubles(balance.available)}`];
-    if (!destination.trim()) local.destination = ['Укажите реквизиты'];
+    const { kopecks, errors: local } = checkWithdraw({ amount, destination }, balance);
     setErrors(local);
     setProblem(null);
     if (Object.keys(local).length) return;
     setBusy(true);
-    const res = await api.write('withdrawals.create', { body: { amount: Math.round(rub * 100), method, destination } });
+    const res = await api.write('withdrawals.create', { body: { amount: kopecks, method, destination } });
     setBusy(false);
     if (res.error) {
       if (res.error.errors && Object.keys(res.error.errors).length) setErrors(res.error.errors);
@@ -118,7 +143,7 @@ export function WithdrawForm({ balance, emailConfirmed, onDone }: { balance: Fin
             className="input"
             value={method}
             onChange={(e) => {
-              setMethod(e.target.value as Method);
+              setMethod(e.target.value as WithdrawMethod);
               setErrors({});
             }}
             {...a11y}
@@ -143,7 +168,7 @@ export function WithdrawForm({ balance, emailConfirmed, onDone }: { balance: Fin
           />
         )}
       </Field>
-      <Field label="Сумма, руб." error={errors.amount} hint={`От ${rubles(balance.min_withdrawal)}, доступно ${rubles(balance.available)}`}>
+      <Field label="Сумма, руб." error={errors.amount} hint={withdrawHint(balance)}>
         {(a11y) => <input className="input" value={amount} inputMode="decimal" placeholder="500" onChange={(e) => setAmount(e.target.value)} {...a11y} />}
       </Field>
       {problem && (

@@ -1,7 +1,8 @@
 // Payments: the payment page, the sandbox provider's page, finance, the payments lists and the admin's money.
 // The feature's public face: other folders import it only from here (ESLint, docs/decisions/017).
 
-export { AdminWithdrawals, methodDrafts, methodsFromDrafts, PaymentMethodsEditor, type MethodDrafts } from './admin.tsx';
+export { AdminWithdrawals, PaymentMethodsEditor } from './admin.tsx';
+export { methodDrafts, methodsFromDrafts, type MethodDrafts } from './method-drafts.ts';
 export { Balances, EntriesTable, WithdrawForm } from './finance.tsx';
 export { PaymentsTable, WithdrawalsTable } from './lists.tsx';
 export { PayPanel } from './pay-panel.tsx';

@@ -1,4 +1,5 @@
 import type { PaymentStatus, WithdrawalStatus } from '#contract/money';
+import { pluralWithCount } from '#contract/plural';
 
 // The payments' words on the pages (zod-free: the pages import them).
 
@@ -38,3 +39,16 @@ export function statusTone(status: string): string {
 
 /** "+1 500 руб." / "−300 руб." */
 export const signed = (text: string, amount: number) => (amount > 0 ? `+${text}` : amount < 0 ? `−${text}` : text);
+
+/**
+ * The crypto quote's timer: time left, said as time left («ещё 14:59»), never as a clock reading («на 14:59»
+ * reads as a quarter to three).
+ */
+export function quoteTimerText(ms: number): string {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `Курс зафиксирован ещё ${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** "Курс фиксируется на 1 минуту", "… на 15 минут" (the settings choose the length). */
+export const quoteHoldText = (minutes: number) =>
+  `Курс фиксируется на ${pluralWithCount(minutes, 'минуту', 'минуты', 'минут')}.`;

@@ -1,5 +1,5 @@
 import type { Payment, Withdrawal } from '#contract/payments';
-import { formatCurrency, rubles } from '#contract/payment-constants';
+import { formatCurrency, formatRubles } from '#contract/money-format';
 import { formatDate } from '../../lib/dates.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { METHOD_LABELS, PAYMENT_STATUS_LABELS, WITHDRAWAL_STATUS_LABELS, statusTone } from './labels.ts';
@@ -38,7 +38,7 @@ export function PaymentsTable({ payments, admin = false }: { payments: Payment[]
             {admin && <td data-label="Покупатель" className="fin-person">{p.customer ? `${p.customer.name} (${p.customer.email})` : ''}</td>}
             <td data-label="Способ">{METHOD_LABELS[p.method]}</td>
             <td data-label="Сумма">
-              {rubles(p.amount)}
+              {formatRubles(p.amount)}
               {p.currency !== 'RUB' && <span className="muted"> · {formatCurrency(p.currency_amount, p.currency)}</span>}
             </td>
             <td data-label="Статус">
@@ -54,10 +54,13 @@ export function PaymentsTable({ payments, admin = false }: { payments: Payment[]
 export function WithdrawalsTable({
   withdrawals,
   actions,
+  destination,
 }: {
   withdrawals: Withdrawal[];
   /** The admin's buttons of a pending request. */
   actions?: (w: Withdrawal) => React.ReactNode;
+  /** How the destination shows, if not as the server sent it (a card masked): the admin's «Показать номер». */
+  destination?: (w: Withdrawal) => React.ReactNode;
 }) {
   if (!withdrawals.length) return <p className="page__empty">Заявок на вывод нет.</p>;
   return (
@@ -77,9 +80,9 @@ export function WithdrawalsTable({
           <tr key={w._id}>
             <td data-label="Дата">{formatDate(w.created_at)}</td>
             {actions && <td data-label="Пользователь" className="fin-person">{w.user ? `${w.user.name} (${w.user.email})` : ''}</td>}
-            <td data-label="Сумма">{rubles(w.amount)}</td>
+            <td data-label="Сумма">{formatRubles(w.amount)}</td>
             <td data-label="Куда" className="fin-destination">
-              {METHOD_LABELS[w.method]}: {w.destination}
+              {METHOD_LABELS[w.method]}: {destination ? destination(w) : w.destination}
             </td>
             <td data-label="Статус">
               <span className={statusTone(w.status)}>{WITHDRAWAL_STATUS_LABELS[w.status]}</span>

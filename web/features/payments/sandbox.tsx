@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { formatCurrency } from '#contract/payment-constants';
+import { formatCurrency } from '#contract/money-format';
 import { api } from '../../lib/api.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
 

@@ -3,7 +3,7 @@ import type { Review, ReviewRole } from '#contract/reviews';
 import { REVIEW_MAX_TEXT } from '#contract/review-constants';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast-store.ts';
-import { RATING_WORDS } from './format.ts';
+import { RATING_WORDS, reviewFormTexts, savedReviewText } from './format.ts';
 import { Star } from '../../components/ui/icons.tsx';
 
 /**
@@ -16,7 +16,8 @@ export function ReviewForm({ orderId, role, targetName, onDone }: { orderId: str
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const id = useId();
-  const required = role === 'customer';
+  const texts = reviewFormTexts(role);
+  const required = texts.required;
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
@@ -31,14 +32,16 @@ export function ReviewForm({ orderId, role, targetName, onDone }: { orderId: str
       setProblem(error.errors?.text?.[0] ?? error.message);
       return;
     }
-    toast(data.result.published ? 'Отзыв опубликован' : 'Отзыв сохранён. Он появится, когда отзыв оставит и другая сторона', { type: 'success' });
+    toast(savedReviewText(data.result.published), { type: 'success' });
     onDone(data.result);
   }
 
   return (
     <form className="form review-form" onSubmit={(e) => void submit(e)} data-testid="review-form">
       <fieldset className="review-form__stars">
-        <legend className="field__label">Оценка {role === 'customer' ? 'исполнителю' : 'заказчику'} {targetName}</legend>
+        <legend className="field__label">
+          {texts.target}: {targetName} — ваша оценка
+        </legend>
         {[1, 2, 3, 4, 5].map((n) => (
           <label key={n} className={`review-form__star${n <= rating ? ' review-form__star--on' : ''}`} title={RATING_WORDS[n]}>
             <input type="radio" name={`${id}-rating`} value={n} checked={rating === n} onChange={() => setRating(n)} className="visually-hidden" />
@@ -53,7 +56,7 @@ export function ReviewForm({ orderId, role, targetName, onDone }: { orderId: str
         </span>
       </fieldset>
       <label className="field">
-        <span className="field__label">{required ? 'Отзыв' : 'Отзыв (необязательно)'}</span>
+        <span className="field__label">{texts.textLabel}</span>
         <textarea
           className="input input--area"
           name="text"
@@ -61,7 +64,7 @@ export function ReviewForm({ orderId, role, targetName, onDone }: { orderId: str
           required={required}
           value={text}
           onChange={(e) => setText(e.target.value)}
-          placeholder={required ? 'Как прошла работа: качество, сроки, общение' : 'Как прошло сотрудничество с заказчиком'}
+          placeholder={texts.placeholder}
         />
       </label>
       <p className="muted review-form__note">Отзыв нельзя изменить. Он станет виден, когда отзыв оставит и другая сторона, или когда истечёт срок для отзывов.</p>

@@ -3,7 +3,7 @@ import type { Review } from '#contract/reviews';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { Avatar } from '../../components/ui/avatar.tsx';
 import { formatDate } from '../../lib/dates.ts';
-import { authorRoleText, personName } from './format.ts';
+import { aboutText, answerAuthorText, authorRoleText, personName } from './format.ts';
 import { Stars } from './stars.tsx';
 
 /**
@@ -22,7 +22,7 @@ export function ReviewItem({ review, about = false, showService = true, children
             {personName(who)}
           </AppLink>
           <span className="review__meta">
-            {about ? `отзыв о ${review.author_role === 'customer' ? 'исполнителе' : 'заказчике'}` : authorRoleText(review)} · <time dateTime={date}>{formatDate(date)}</time>
+            {about ? aboutText(review) : authorRoleText(review)} · <time dateTime={date}>{formatDate(date)}</time>
           </span>
         </div>
         <Stars rating={review.rating} />
@@ -31,7 +31,7 @@ export function ReviewItem({ review, about = false, showService = true, children
       {showService && review.service && <p className="review__service">Услуга: {review.service.title}</p>}
       {review.answer && (
         <div className="review__answer">
-          <p className="review__answer-who">Ответ {review.author_role === 'customer' ? 'исполнителя' : 'заказчика'}</p>
+          <p className="review__answer-who">{answerAuthorText(review)}</p>
           <p className="review__text">{review.answer.text}</p>
         </div>
       )}

@@ -1,6 +1,6 @@
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { NavLink, useLocation } from 'react-router';
-import { ChevronDown } from '../../components/ui/icons.tsx';
+import { ChevronDown, Icon } from '../../components/ui/icons.tsx';
 import { CURRENCIES, type Currency } from '#contract/constants';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { useShell } from '../../lib/use-shell.ts';
@@ -9,6 +9,7 @@ import { currencyStore, useCurrency } from '../../lib/currency-store.ts';
 import { ratesReady } from '../../lib/currency.ts';
 import { Burger } from './burger.tsx';
 import { signedIn } from './signed-in-lazy.ts';
+import { POST_PROJECT_PATH } from '../../lib/post-project.ts';
 
 // A signed-in person's parts of the header come in their own chunk (the chat store, avatars, role switch): a guest's
 // pages do not load them (issue 11).
@@ -62,7 +63,7 @@ function CurrencySelector() {
   const hint = ready ? undefined : 'Курсы валют недоступны, цены показаны в рублях';
   return (
     <label className="currency" title={hint}>
-      <span className="visually-hidden">Валюта</span>
+      <span className="header__label">Валюта</span>
       <select
         value={ready ? currency : 'RUB'}
         onChange={(e) => currencyStore.set(e.target.value as Currency)}
@@ -99,6 +100,8 @@ export function Header() {
   const { config } = useShell();
   const { key } = useLocation();
   const [open, setOpen] = useState(false);
+  // The phone's search button opens the menu with the search field alone (issue 25: it was inside the menu only).
+  const [searching, setSearching] = useState(false);
   const { user } = useShell();
   const header = useRef<HTMLElement>(null);
   // Going somewhere (a link in the menu, a search) closes the phone menu and the catalogue panel: the header
@@ -107,11 +110,22 @@ export function Header() {
   if (shownKey !== key) {
     setShownKey(key);
     setOpen(false);
+    setSearching(false);
   }
-  const toggle = () => setOpen((v) => !v);
+  const toggle = () => {
+    setSearching(false);
+    setOpen((v) => !v);
+  };
+  const toggleSearch = () => {
+    setOpen(false);
+    setSearching((v) => !v);
+  };
   useEffect(() => {
     header.current?.querySelectorAll('details[open]').forEach((d) => d.removeAttribute('open'));
   }, [key]);
+  useEffect(() => {
+    if (searching) header.current?.querySelector<HTMLInputElement>('#site-search')?.focus();
+  }, [searching]);
   return (
     <header className="header" ref={header}>
       <div className="header__inner container">
@@ -121,6 +135,16 @@ export function Header() {
           </span>
           <span className="logo__text">{config.brand}</span>
         </AppLink>
+        <button
+          type="button"
+          className="header__search-toggle"
+          aria-expanded={searching}
+          aria-controls="header-menu"
+          aria-label={searching ? 'Закрыть поиск' : 'Поиск'}
+          onClick={toggleSearch}
+        >
+          <Icon name={searching ? 'x' : 'search'} size={22} aria-hidden />
+        </button>
         {user ? (
           <Suspense fallback={<Burger open={open} onToggle={toggle} />}>
             <SignedInBurger open={open} onToggle={toggle} />
@@ -128,7 +152,7 @@ export function Header() {
         ) : (
           <Burger open={open} onToggle={toggle} />
         )}
-        <div id="header-menu" className={`header__menu${open ? ' header__menu--open' : ''}`}>
+        <div id="header-menu" className={`header__menu${open || searching ? ' header__menu--open' : ''}${searching ? ' header__menu--search' : ''}`}>
           <CatalogueMenu />
           <nav className="header__nav" aria-label="Разделы">
             <NavLink to="/projects">Проекты</NavLink>
@@ -136,6 +160,12 @@ export function Header() {
           </nav>
           <SearchBox />
           <CurrencySelector />
+          {/* A buyer's first step (issue 25); a seller at work posts services (their own menu and pages say where). */}
+          {user?.active_role !== 'seller' && (
+            <AppLink to={POST_PROJECT_PATH} className="btn header__post">
+              Разместить проект
+            </AppLink>
+          )}
           {user ? (
             <Suspense fallback={null}>
               <SignedInControls />

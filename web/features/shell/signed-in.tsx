@@ -1,4 +1,4 @@
-import { LogOut, Shield, User } from '../../components/ui/icons.tsx';
+import { LogOut, Plus, Shield, User } from '../../components/ui/icons.tsx';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { Avatar } from '../../components/ui/avatar.tsx';
 import { useShell } from '../../lib/use-shell.ts';
@@ -8,6 +8,7 @@ import { HeaderNotificationsLink, unreadText, useUnreadNotifications } from '../
 import { Burger, type BurgerProps } from './burger.tsx';
 import { logoutModal } from './logout-store.ts';
 import { RoleToggle } from './role-toggle.tsx';
+import { POST_PROJECT_PATH } from '../../lib/post-project.ts';
 
 // What only a signed-in person's header shows, in a chunk of its own (header.tsx and root.tsx load it lazily).
 
@@ -63,6 +64,11 @@ function UserMenu() {
         <li>
           <AppLink to="/profile/dashboard">
             <User size={16} aria-hidden /> Профиль
+          </AppLink>
+        </li>
+        <li>
+          <AppLink to={POST_PROJECT_PATH}>
+            <Plus size={16} aria-hidden /> Разместить проект
           </AppLink>
         </li>
         <li>

@@ -68,6 +68,15 @@ describe('the support pages’ promises', () => {
   });
 
   it('put the brand in', () => {
-    expect(resolvePage(staticPages.faq, 'Биржа').faq[0]!.question).toBe('Что такое Биржа?');
+    expect(resolvePage(staticPages.faq, 'Биржа').faq[0]!.question).toBe('Что такое «Биржа»?');
+  });
+});
+
+describe('the brand in the texts (ADR 046)', () => {
+  it('stands first or in «quotes» after a noun: the operator sets it, so it is never declined («на Подряд»)', () => {
+    const texts = JSON.stringify(staticPages);
+    const before = [...texts.matchAll(/\{brand\}/g)].map((m) => texts[m.index - 1]);
+    expect(before.length).toBeGreaterThan(10);
+    for (const char of before) expect(['"', '«']).toContain(char);
   });
 });

@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { constants as zlib } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import compress from '@fastify/compress';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import type { Env } from '../env.ts';
+import type { Db } from '../db/client.ts';
+import { forbidden } from '../lib/http.ts';
+import { normaliseStrings } from '../lib/text.ts';
+import type { PublicOrigin } from '../lib/public-origin.ts';
+import { CROSS_SITE_MESSAGE, cookieAuthenticated, crossSiteWrite } from '../lib/same-origin.ts';
+import { requireAdmin, tokenOf, userForToken, type Tokens } from '../lib/auth.ts';
+import { decodedPath } from './http.ts';
+import { contentSecurityPolicy, PRIVATE_NO_STORE, SAFE_METHODS } from './security.ts';
+
+/** Cookies, security headers and compression: what every answer goes through. */
+export async function registerEdgePlugins(app: FastifyInstance): Promise<void> {
+  await app.register(cookie);
+  await app.register(helmet, {
+    // Set per request below, with a fresh script nonce.
+    contentSecurityPolicy: false,
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginEmbedderPolicy: false,
+  });
+  // Dynamic answers (JSON over 1 KiB, rendered pages) are compressed per response at a quality that costs little
+  // CPU; built assets and lookup lists were compressed once, at their strongest (ADR 019). Request bodies are not
+  // inflated: no client of ours compresses them, and an inflater is one more way to make the server work.
+  await app.register(compress, {
+    global: true,
+    globalDecompression: false,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } },
+    zlibOptions: { level: 6 },
+  });
+}
+
+/**
+ * What every request goes through before its route: its id and script nonce, the cross-site refusal, who sends it
+ * (and, for the admin namespace, the refusal of anyone else: unknown admin paths say nothing of what exists),
+ * its strings normalised, and the caching of private answers.
+ */
+export function installRequestHooks(app: FastifyInstance, deps: { env: Env; db: Db; tokens: Tokens; origin: PublicOrigin }): void {
+  const { env, db, tokens, origin } = deps;
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    // Probes from the load balancer address an instance directly: they do not say what the public origin is.
+    const path = decodedPath(request.url);
+    if (path !== '/api/health' && path !== '/api/ready') origin.observe(request);
+    request.cspNonce = randomBytes(16).toString('base64');
+    reply.header('content-security-policy', contentSecurityPolicy({ nonce: request.cspNonce }));
+  });
+  app.decorateRequest('user', null);
+  app.decorateRequest('cspNonce', '');
+  app.addHook('onRequest', async (request) => {
+    // The router matches the decoded path, so the checks below must look at it too.
+    const path = decodedPath(request.url);
+    // Pages resolve their user in the SSR context; assets need none.
+    if (!path.startsWith('/api/')) return;
+    // Refused before anything is read or written.
+    if (crossSiteWrite(request, env.PUBLIC_URL)) throw forbidden(CROSS_SITE_MESSAGE);
+    request.user = await userForToken(db, tokens, tokenOf(request));
+    // The whole admin API, unknown paths and invalid requests included, exists for admins only.
+    if (path === '/api/admin' || path.startsWith('/api/admin/')) requireAdmin(request);
+  });
+
+  // Every string of a request, before any schema sees it: PostgreSQL cannot store a lone surrogate in jsonb nor
+  // a NUL anywhere, and equal words should compare equal.
+  app.addHook('preValidation', async (request) => {
+    if (!request.routeOptions.url?.startsWith('/api/')) return;
+    request.body = normaliseStrings(request.body);
+    request.query = normaliseStrings(request.query);
+    request.params = normaliseStrings(request.params);
+  });
+
+  // What one signed-in user sees (and any answer to a write, a login's token among them) stays out of shared
+  // and browser caches; public anonymous reads keep their own caching.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (decodedPath(request.url).startsWith('/api/') && !reply.hasHeader('cache-control')) {
+      if (
+        request.user ||
+        request.headers.authorization ||
+        cookieAuthenticated(request) ||
+        !SAFE_METHODS.has(request.method)
+      ) {
+        reply.header('cache-control', PRIVATE_NO_STORE);
+      }
+    }
+    return payload;
+  });
+}
+
+/** The OpenAPI document of the endpoint table (served by the docs module). */
+export async function registerOpenApi(app: FastifyInstance, env: Env): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      info: { title: `${env.BRAND_NAME} API`, version: '1.0.0', description: 'JSON API of the services exchange' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+}

@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server as HttpServer } from 'node:http';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import type { Env } from '../env.ts';
+import { installErrorHandler } from '../lib/http.ts';
+import type { FastAnswers } from '../lib/fast-answers.ts';
+import { MESSAGES } from '#contract/messages';
+
+/** The path the router matches: decoded, without the query. */
+export function decodedPath(url: string): string {
+  const path = url.split('?', 1)[0] ?? '/';
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * The server's own address. Before it listens (the demo data and its letters are made then) it is the address it is
+ * about to listen on: HOST and PORT, not a port it may never use.
+ */
+export function listeningUrl(app: FastifyInstance, env: Pick<Env, 'HOST' | 'PORT'>): string {
+  const address = app.server.address();
+  const { host, port } =
+    address && typeof address !== 'string'
+      ? { host: address.family === 'IPv6' ? `[${address.address}]` : address.address, port: address.port }
+      : { host: env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST, port: env.PORT || 3000 };
+  return `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${port}`;
+}
+
+/** How long requests in flight may take to finish once the server is closing, before their connections are cut. */
+export const CLOSE_GRACE_MS = 10_000;
+
+/**
+ * Node's close() waits for every open connection. One that turns busy as the server starts closing (a keep-alive
+ * connection carrying a late request, a socket.io client's reconnection poll) would otherwise keep it open until its
+ * keep-alive ends (72 s): idle connections are closed every quarter second, and all of them after the grace time.
+ */
+export function boundClose(server: HttpServer): void {
+  const idle = setInterval(() => server.closeIdleConnections(), 250).unref();
+  const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
+  server.once('close', () => {
+    clearInterval(idle);
+    clearTimeout(cut);
+  });
+}
+
+/**
+ * Fastify on a node:http server of ours: the answers held in memory are served before it (ADR 019), and a closing
+ * server closes each connection once its answer has left.
+ */
+export function createHttpApp(env: Env, logger: Logger, fast: FastAnswers, closing: () => boolean): FastifyInstance {
+  const app = Fastify({
+    // Fastify's own server, with the answers held in memory served before it (ADR 019).
+    serverFactory: (handler, options) => {
+      const server = createServer((req, res) => {
+        // Node's close() closes the idle keep-alive connections once and waits for the others: one busy at that
+        // moment (a long poll being ended, a request in flight) would then idle out its keep-alive (72 s) before
+        // the server could close. Closing, a connection is closed once its answer has left.
+        res.on('finish', () => closing() && setImmediate(() => server.closeIdleConnections()));
+        return fast.handle(req, res) || handler(req, res);
+      });
+      // What Fastify sets on a server it makes itself (its defaults after its options are resolved).
+      const timeouts = options as { keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number };
+      server.keepAliveTimeout = timeouts.keepAliveTimeout;
+      server.requestTimeout = timeouts.requestTimeout;
+      server.setTimeout(timeouts.connectionTimeout);
+      return server;
+    },
+    loggerInstance: logger as unknown as FastifyBaseLogger,
+    // Ours, never the client's: a chosen id could forge or tangle log lines.
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    trustProxy: env.TRUST_PROXY,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    bodyLimit: 1024 * 1024,
+    // The router's own refusals (a broken percent escape, a path parameter over maxParamLength) name no resource
+    // we have: the same Russian 404 as any unknown path, in SPEC §7's envelope, not Fastify's English one.
+    frameworkErrors: (_error, _request, reply: FastifyReply) => void reply.code(404).send({ status: 404, message: MESSAGES.notFound }),
+    // Every route validates and serialises with zod (just below): Fastify's default Ajv and fast-json-stringify
+    // compilers are never used, and loading them cost a start about 0.3 s (ADR 018).
+    schemaController: { compilersFactory: { buildValidator: (() => validatorCompiler) as never, buildSerializer: (() => serializerCompiler) as never } },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+  return app;
+}

@@ -1,0 +1,49 @@
+/** Methods that change nothing: their public answers may be cached. */
+export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const PRIVATE_NO_STORE = 'private, no-store';
+
+/** Turnstile's script and frame are the only foreign origin a page may use. */
+const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com';
+
+/**
+ * Our own assets only, inline scripts by nonce (React Router's hydration scripts carry it) or, for a page kept for
+ * every guest, by their hashes (ADR 021), plus Turnstile.
+ */
+export function contentSecurityPolicy(inline: { nonce: string } | { hashes: string[] }): string {
+  const scripts = 'nonce' in inline ? `'nonce-${inline.nonce}'` : inline.hashes.join(' ');
+  return [
+    "default-src 'self'",
+    `script-src 'self' ${scripts} ${TURNSTILE_ORIGIN}`.replace(/ {2,}/g, ' '),
+    `frame-src 'self' ${TURNSTILE_ORIGIN}`,
+    `connect-src 'self' ${TURNSTILE_ORIGIN}`,
+    "img-src 'self' data: blob:",
+    // Inline style attributes (React's style prop) need this; no script can run through it.
+    "style-src 'self' 'unsafe-inline'",
+    "font-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/**
+ * The headers helmet (registered below) puts on every answer, for the answers served before Fastify
+ * (server/lib/fast-answers.ts); server/edge.db.test.ts proves both paths send the same. JSON needs no script
+ * nonce: its policy allows nothing.
+ */
+export const API_SECURITY_HEADERS = {
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'strict-transport-security': 'max-age=31536000; includeSubDomains',
+  'x-content-type-options': 'nosniff',
+  'x-dns-prefetch-control': 'off',
+  'x-download-options': 'noopen',
+  'x-frame-options': 'DENY',
+  'x-permitted-cross-domain-policies': 'none',
+  'x-xss-protection': '0',
+} as const;
+

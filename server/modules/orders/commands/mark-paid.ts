@@ -1,0 +1,40 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { orders, type OrderRow } from '../schema.ts';
+import { HttpError } from '../../../lib/http.ts';
+import { moscowDateTime } from '../../../lib/text.ts';
+import type { TxContext } from '../../../platform/tx.ts';
+import { ORDER_MESSAGES } from '#contract/orders';
+import type { OrderServiceDeps } from '../deps.ts';
+import { awaitingPaymentSql } from '../state.ts';
+import { openChatOf } from './open.ts';
+import { announce } from './transition.ts';
+
+/**
+ * awaiting_payment → in_progress, in the payment's transaction (the payments module's step); the deadline clock
+ * starts. A service's order reaches its seller now (ADR 042): its chat opens, and the seller's letter is the one
+ * of a new order.
+ */
+export async function markOrderPaid(ctx: TxContext, deps: Pick<OrderServiceDeps, 'chat' | 'letters'>, orderId: string): Promise<OrderRow> {
+  const order = await startClock(ctx, orderId);
+  await openChatOf(ctx.tx, deps, order);
+  await announce(ctx, deps, order, order.customerId, {
+    message: `Заказ оплачен, деньги зарезервированы. Исполнитель приступает к работе; срок — ${moscowDateTime(order.deadlineAt!)}.`,
+    letter: { to: 'seller', event: order.bidId ? 'paid' : 'created' },
+  });
+  return order;
+}
+
+/**
+ * The state change, exactly once: a second call (another payment that raced this one) finds no order awaiting
+ * payment and is refused with 409, rolling its transaction back.
+ */
+async function startClock({ tx, clock }: TxContext, orderId: string): Promise<OrderRow> {
+  const now = clock.now();
+  const [order] = await tx
+    .update(orders)
+    .set({ status: 'in_progress', paidAt: now, deadlineAt: sql`${now.toISOString()}::timestamptz + make_interval(days => ${orders.days})`, updatedAt: now })
+    .where(and(eq(orders.id, orderId), awaitingPaymentSql))
+    .returning();
+  if (!order) throw new HttpError(409, ORDER_MESSAGES.notAwaitingPayment);
+  return order;
+}

@@ -1,0 +1,83 @@
+import { and, eq } from 'drizzle-orm';
+import { orders, type OrderExtra, type OrderRow } from '../schema.ts';
+import { chats } from '../../chat/schema.ts';
+import type { TxContext } from '../../../platform/tx.ts';
+import type { OrderServiceDeps } from '../deps.ts';
+import { draftExpiryDue, scheduleDraftExpiry } from '../jobs.ts';
+import { isDraft } from '../state.ts';
+import { announce } from './transition.ts';
+
+// An order opened (ADR 025): by the service page's checkout or an accepted bid, inside the caller's transaction.
+
+type Deps = Pick<OrderServiceDeps, 'settings' | 'chat' | 'letters'>;
+
+export interface OpenOrderInput {
+  customerId: string;
+  sellerId: string;
+  serviceId?: string | null;
+  projectId?: string | null;
+  bidId?: string | null;
+  title: string;
+  package?: string | null;
+  extras?: OrderExtra[];
+  /** Kopecks, package and extras included. */
+  price: number;
+  days: number;
+  revisions: number;
+}
+
+/**
+ * A new order awaiting payment, in the caller's transaction (the service page, an accepted bid). A service's is a
+ * draft its seller hears nothing of (ADR 042): it is cancelled quietly when nobody pays it within
+ * orders.draftHours. An accepted bid tells its seller itself (bid.accepted): one notification and one letter.
+ */
+export async function openOrder(ctx: TxContext, deps: Deps, input: OpenOrderInput): Promise<{ order: OrderRow; chatId: string | null }> {
+  const opened = await insertOrder(ctx, deps, input);
+  if (isDraft(opened.order)) scheduleDraftExpiry(ctx, opened.order.id, await draftExpiryDue(ctx, deps.settings, opened.order.createdAt));
+  await announce(ctx, deps, opened.order, input.customerId, {
+    message: `Заказ №${opened.order.number} создан. Он ждёт оплаты: после неё исполнитель приступит к работе.`,
+  });
+  return opened;
+}
+
+/**
+ * The order's row. An accepted bid's comes with its workspace chat (both parties as members); a service's is a
+ * draft (isDraft) whose chat is opened when it is paid (openChatOf).
+ */
+async function insertOrder({ tx, clock }: TxContext, deps: Deps, input: OpenOrderInput): Promise<{ order: OrderRow; chatId: string | null }> {
+  const now = clock.now();
+  const [order] = await tx
+    .insert(orders)
+    .values({
+      customerId: input.customerId,
+      sellerId: input.sellerId,
+      serviceId: input.serviceId ?? null,
+      projectId: input.projectId ?? null,
+      bidId: input.bidId ?? null,
+      title: input.title,
+      package: input.package ?? null,
+      extras: input.extras ?? [],
+      price: input.price,
+      days: input.days,
+      revisionsLeft: input.revisions,
+      revisionsTotal: input.revisions,
+      commissionBp: await deps.settings.get('orders.commissionBp', tx),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  if (isDraft(order!)) return { order: order!, chatId: null };
+  return { order: order!, chatId: await openChatOf(tx, deps, order!) };
+}
+
+/** The order's workspace chat, opened once: a draft's when it is paid. */
+export async function openChatOf(tx: TxContext['tx'], deps: Pick<Deps, 'chat'>, order: OrderRow): Promise<string> {
+  const [existing] = await tx
+    .select({ id: chats.id })
+    .from(chats)
+    .where(and(eq(chats.orderId, order.id), eq(chats.kind, 'order')))
+    .limit(1);
+  if (existing) return existing.id;
+  const chat = await deps.chat.openChat({ kind: 'order', memberIds: [order.customerId, order.sellerId], orderId: order.id, serviceId: order.serviceId }, tx);
+  return chat.id;
+}

@@ -1,0 +1,100 @@
+import { eq, inArray, sql } from 'drizzle-orm';
+import type { OrderRow } from '../schema.ts';
+import { services } from '../../services/schema.ts';
+import { users } from '../../users/schema.ts';
+import type { TxContext } from '../../../platform/tx.ts';
+import { commissionOn } from '#contract/money';
+import type { Leg } from '../../ledger/index.ts';
+import type { OrderServiceDeps } from '../deps.ts';
+
+// The money of settling an order (ADR 025): the escrow released to the seller (commission, referral rewards) or
+// refunded to the customer, and the counters a completed order adds to.
+
+/** Completed orders weigh this many views in a service's popularity (services schema). */
+const POPULARITY_PER_ORDER = 20;
+
+type Settings = Pick<OrderServiceDeps, 'settings'>;
+
+/** The legs that give `amount` kopecks of the order's escrow back to the customer's balance. */
+export const refundLegs = (order: OrderRow, amount: number): Leg[] => [
+  { account: { kind: 'escrow', orderId: order.id }, amount: -amount },
+  { account: { kind: 'available', userId: order.customerId }, amount },
+];
+
+/**
+ * The legs that release `amount` kopecks of the escrow to the seller (ADR 025): the seller gets it less the
+ * commission on it, the platform the commission less the referral rewards, which go to the referrers. The whole
+ * price on completion; a dispute's share of it (ADR 034), by the same rule.
+ */
+export async function releaseLegs(ctx: TxContext, deps: Settings, order: OrderRow, amount: number): Promise<{ legs: Leg[]; commission: number }> {
+  const commission = commissionOn(amount, order.commissionBp);
+  const rewards = await referralRewards(ctx, deps, order, amount, commission);
+  const rewardTotal = rewards.reduce((s, r) => s + r.amount, 0);
+  const legs: Leg[] = [
+    { account: { kind: 'escrow', orderId: order.id }, amount: -amount },
+    { account: { kind: 'available', userId: order.sellerId }, amount: amount - commission },
+  ];
+  // A zero leg is not an entry (the ledger refuses it): a 0 % commission leaves the revenue out.
+  if (commission - rewardTotal !== 0) legs.push({ account: { kind: 'revenue' }, amount: commission - rewardTotal });
+  if (rewardTotal > 0) {
+    legs.push({ account: { kind: 'referral_expense' }, amount: rewardTotal });
+    for (const r of rewards) {
+      legs.push({ account: { kind: 'referral_expense' }, amount: -r.amount });
+      legs.push({ account: { kind: 'available', userId: r.userId }, amount: r.amount });
+    }
+  }
+  return { legs: legs.filter((l) => l.amount !== 0), commission };
+}
+
+/** A completed order counts for its seller and its service. */
+export async function countCompletion(ctx: TxContext, order: OrderRow): Promise<void> {
+  await ctx.tx
+    .update(users)
+    .set({ completedOrders: sql`${users.completedOrders} + 1` })
+    .where(eq(users.id, order.sellerId));
+  if (order.serviceId) {
+    await ctx.tx
+      .update(services)
+      .set({ ordersCount: sql`${services.ordersCount} + 1`, popularity: sql`${services.popularity} + ${POPULARITY_PER_ORDER}` })
+      .where(eq(services.id, order.serviceId));
+  }
+}
+
+/**
+ * The referral rewards of a settled order (ADR 025): buyerBp of the released amount (the price on completion)
+ * to the customer's referrer and sellerBp to the seller's, each only while the referred person is within
+ * referrals.months of registering, together never above the commission.
+ */
+async function referralRewards(ctx: TxContext, deps: Settings, order: OrderRow, base: number, commission: number): Promise<{ userId: string; amount: number }[]> {
+  const people = await ctx.tx
+    .select({ id: users.id, referredBy: users.referredBy, createdAt: users.createdAt })
+    .from(users)
+    .where(inArray(users.id, [order.customerId, order.sellerId]));
+  const [buyerBp, sellerBp, months] = await Promise.all([
+    deps.settings.get('referrals.buyerBp', ctx.tx),
+    deps.settings.get('referrals.sellerBp', ctx.tx),
+    deps.settings.get('referrals.months', ctx.tx),
+  ]);
+  const now = ctx.clock.now();
+  const referrerIds = people.flatMap((p) => (p.referredBy ? [p.referredBy] : []));
+  const existing = new Set(
+    referrerIds.length ? (await ctx.tx.select({ id: users.id }).from(users).where(inArray(users.id, referrerIds))).map((r) => r.id) : [],
+  );
+  let left = commission;
+  const rewards: { userId: string; amount: number }[] = [];
+  for (const [personId, bp] of [
+    [order.customerId, buyerBp],
+    [order.sellerId, sellerBp],
+  ] as const) {
+    const person = people.find((p) => p.id === personId);
+    if (!person?.referredBy || !existing.has(person.referredBy)) continue;
+    const until = new Date(person.createdAt);
+    until.setUTCMonth(until.getUTCMonth() + months);
+    if (now >= until) continue;
+    const amount = Math.min(Math.round((base * bp) / 10_000), left);
+    if (amount <= 0) continue;
+    left -= amount;
+    rewards.push({ userId: person.referredBy, amount });
+  }
+  return rewards;
+}

@@ -1,0 +1,120 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { orders, type OrderRow } from '../schema.ts';
+import { chats } from '../../chat/schema.ts';
+import { users, type UserRow } from '../../users/schema.ts';
+import { HttpError } from '../../../lib/http.ts';
+import { userActor } from '../../../platform/actor.ts';
+import type { OrderLetterEvent } from '../../../platform/letters/index.ts';
+import type { TxContext } from '../../../platform/tx.ts';
+import type { OrderAction } from '#contract/orders';
+import type { OrderServiceDeps } from '../deps.ts';
+import { orderPolicy } from '../policy.ts';
+import { isDraft, refusalOf, sideOf } from '../state.ts';
+
+// What every step of an order shares: the row locked and the step checked (policy, then the lifecycle's table),
+// the row written, and the step announced in the order's chat, to both parties and by letter.
+
+/** The columns that clear a pending cancellation proposal (a step that moves the order ends it). */
+export const NO_PROPOSAL = { cancelProposedBy: null, cancelProposedAt: null, cancelProposalReason: null };
+
+/** What one transition tells: its system message, its letter (and to whom). */
+export interface Announcement {
+  message: string;
+  kind?: 'system' | 'delivery';
+  files?: string[];
+  letter?: { to: 'customer' | 'seller' | 'both'; event: OrderLetterEvent; reason?: string | null };
+}
+
+/** A party's step of the lifecycle's table (pay is the payments module's). */
+export type PartyAction = Exclude<OrderAction, 'pay'>;
+
+const POLICY_ACTION = {
+  deliver: 'deliver',
+  revision: 'revision',
+  accept: 'accept',
+  cancel: 'cancel',
+  propose_cancel: 'proposeCancel',
+  answer_cancel: 'answerCancel',
+} as const satisfies Record<PartyAction, string>;
+
+/**
+ * One transition: the order locked, the caller authorized for `action` (404 / 403), the lifecycle's table asked
+ * whether the state and time allow it (409, state.ts), then `write` changes it; all in one transaction with its
+ * message, events and letters.
+ */
+export async function runTransition(
+  deps: Pick<OrderServiceDeps, 'platform' | 'settings'>,
+  user: UserRow,
+  id: string,
+  action: PartyAction,
+  write: (ctx: TxContext, order: OrderRow) => Promise<void>,
+): Promise<void> {
+  await deps.platform.withTx(userActor(user), async (ctx) => {
+    const [found] = await ctx.tx.select().from(orders).where(eq(orders.id, id)).for('update');
+    const { order } = orderPolicy.authorize(user, POLICY_ACTION[action], found ? { order: found } : null);
+    const cancelWindowMinutes = await deps.settings.get('orders.cancelWindowMinutes', ctx.tx);
+    const refusal = refusalOf(action, sideOf(user.id, order)!, order, { now: ctx.clock.now(), cancelWindowMinutes });
+    if (refusal) throw new HttpError(409, refusal);
+    await write(ctx, order);
+  });
+}
+
+/** The order locked in the caller's transaction (null when it does not exist). */
+export async function lockOrder(ctx: TxContext, id: string): Promise<OrderRow | null> {
+  const [order] = await ctx.tx.select().from(orders).where(eq(orders.id, id)).for('update');
+  return order ?? null;
+}
+
+export async function updateOrder(ctx: TxContext, id: string, values: Partial<typeof orders.$inferInsert>): Promise<OrderRow> {
+  const [row] = await ctx.tx
+    .update(orders)
+    .set({ ...values, updatedAt: ctx.clock.now() })
+    .where(eq(orders.id, id))
+    .returning();
+  return row!;
+}
+
+/**
+ * What every state change writes besides the state, in its transaction: the system message in the order's chat
+ * (fanned out after the commit by the chat's outbox job), order_updated to both parties, and the letter.
+ */
+export async function announce(
+  ctx: TxContext,
+  deps: Pick<OrderServiceDeps, 'chat' | 'letters'>,
+  order: OrderRow,
+  actorId: string,
+  a: Announcement,
+): Promise<void> {
+  const [chat] = await ctx.tx
+    .select({ id: chats.id })
+    .from(chats)
+    .where(and(eq(chats.orderId, order.id), eq(chats.kind, 'order')))
+    .limit(1);
+  if (chat && a.message) await deps.chat.postInTx(ctx, { chatId: chat.id, senderId: actorId, kind: a.kind ?? 'system', message: a.message, files: a.files });
+  // A draft concerns its customer alone: its seller learns of the order once it is paid (ADR 042).
+  const parties = isDraft(order) ? [order.customerId] : [order.customerId, order.sellerId];
+  ctx.outbox.emit(parties, 'order_updated', { _id: order.id, number: order.number, status: order.status });
+  if (!a.letter) return;
+  const letter = a.letter;
+  const to = (letter.to === 'both' ? [order.customerId, order.sellerId] : [letter.to === 'customer' ? order.customerId : order.sellerId]).filter((id) => parties.includes(id));
+  if (to.length === 0) return;
+  const people = await ctx.tx
+    .select({ id: users.id, email: users.email, name: users.name, preferences: users.preferences })
+    .from(users)
+    .where(inArray(users.id, to));
+  for (const person of people) {
+    deps.letters.notify(ctx.outbox, person, 'order.event', {
+      number: order.number,
+      title: order.title,
+      event: letter.event,
+      reason: letter.reason ?? null,
+      path: chat ? `/profile/messages?tab=orders&chat=${chat.id}` : '/profile/orders',
+    });
+  }
+}
+
+/** The other party of the one acting, as the letters name them. */
+export const otherSide = (order: OrderRow, actorId: string): 'customer' | 'seller' => (actorId === order.customerId ? 'seller' : 'customer');
+
+/** The acting party as the chat's system messages name them. */
+export const actorWord = (order: OrderRow, actorId: string) => (actorId === order.customerId ? 'Заказчик' : 'Исполнитель');

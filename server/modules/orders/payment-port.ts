@@ -1,0 +1,66 @@
+import { eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { orders, type OrderRow } from './schema.ts';
+import { isUuid } from '../../lib/text.ts';
+import type { Tx, TxContext } from '../../platform/tx.ts';
+import { refusalOf } from './state.ts';
+import type { OrderService } from './service.ts';
+
+// The orders module's port for payments (ADR 025): what a payment needs to know of an order, and its one step,
+// awaiting_payment → in_progress. Payments neither reads nor locks the orders table itself.
+
+/** An order as payments sees it. */
+export interface OrderToPay extends Pick<OrderRow, 'id' | 'number' | 'title' | 'package' | 'extras' | 'price' | 'customerId' | 'sellerId' | 'status'> {
+  /** Why it cannot be paid now (the state table's refusal of the customer's `pay`), or null when it can. */
+  payRefusal: string | null;
+}
+
+/** An order as a payment's line names it. */
+export type OrderLabel = Pick<OrderRow, 'id' | 'number' | 'title' | 'sellerId'>;
+
+export interface OrderPaymentPort {
+  /** The order's facts without a lock (the payment page, a quote); null for an unknown order. */
+  find(db: Db | Tx, orderId: string): Promise<OrderToPay | null>;
+  /**
+   * The order's facts with its row locked until the transaction ends: every payer takes the order's lock first,
+   * then the ledger's (ADR 025), so two payments of one order queue here.
+   */
+  lockForPayment(tx: Tx, orderId: string): Promise<OrderToPay | null>;
+  /** awaiting_payment → in_progress in the payment's transaction: the order's chat opens, its seller is told. */
+  markPaid(ctx: TxContext, order: OrderToPay): Promise<void>;
+  /** The number, title and seller of these orders, by id (lists of payments and ledger entries). */
+  labels(db: Db | Tx, orderIds: readonly string[]): Promise<Map<string, OrderLabel>>;
+}
+
+/** The pay row of the state table has no condition of time: the moment it is asked at does not matter. */
+const ANY_MOMENT = { now: new Date(0), cancelWindowMinutes: 0 };
+
+function toPay(row: OrderRow): OrderToPay {
+  const { id, number, title, package: pkg, extras, price, customerId, sellerId, status } = row;
+  return { id, number, title, package: pkg, extras, price, customerId, sellerId, status, payRefusal: refusalOf('pay', 'customer', row, ANY_MOMENT) };
+}
+
+/** The port over the order service: its markPaid is called on the instance, so a wrapper put on it is honoured. */
+export function orderPaymentPort(service: Pick<OrderService, 'markPaid'>): OrderPaymentPort {
+  const read = async (db: Db | Tx, orderId: string, lock: boolean) => {
+    if (!isUuid(orderId)) return null;
+    const query = db.select().from(orders).where(eq(orders.id, orderId)).limit(1);
+    const [row] = lock ? await query.for('update') : await query;
+    return row ? toPay(row) : null;
+  };
+  return {
+    find: (db, orderId) => read(db, orderId, false),
+    lockForPayment: (tx, orderId) => read(tx, orderId, true),
+    async markPaid(ctx, order) {
+      await service.markPaid(ctx, order.id);
+    },
+    async labels(db, orderIds) {
+      if (!orderIds.length) return new Map();
+      const rows = await db
+        .select({ id: orders.id, number: orders.number, title: orders.title, sellerId: orders.sellerId })
+        .from(orders)
+        .where(inArray(orders.id, [...new Set(orderIds)]));
+      return new Map(rows.map((r) => [r.id, r]));
+    },
+  };
+}

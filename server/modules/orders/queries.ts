@@ -1,0 +1,126 @@
+import { and, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { z } from 'zod';
+import { orderDeliveries, orders } from './schema.ts';
+import { chats } from '../chat/schema.ts';
+import { users, type UserRow } from '../users/schema.ts';
+import { notFound } from '../../lib/http.ts';
+import { filesByPaths } from '../../platform/files.ts';
+import { cappedTotal, cursorPosition, keysetAfter, orderBy, page, timestampKey, type CursorValue, type SortKey } from '../../platform/listing/listing.ts';
+import type { OrderView } from '../chat/index.ts';
+import { releasedFromEscrow } from '../ledger/index.ts';
+import { ORDER_MESSAGES, type Order, type OrderDetail } from '#contract/orders';
+import type { adminOrdersQuerySchema, ordersQuerySchema } from '#contract/orders';
+import type { OrderServiceDeps } from './deps.ts';
+import { orderPolicy } from './policy.ts';
+import { notDraftSql } from './state.ts';
+import { presentChatOrder, presentDetail, presentOrder, type OrderRecord, type OrderTimes } from './presenter.ts';
+
+// The orders' reads: one order for its parties and admins, the lists, and the order cards of order chats.
+
+type Deps = Pick<OrderServiceDeps, 'db' | 'settings' | 'platform'>;
+type Page<T> = { result: T[]; total: number; next: string | null };
+
+const SORT: readonly SortKey[] = [
+  { expr: orders.createdAt, dir: 'desc', kind: 'timestamptz' },
+  { expr: orders.id, dir: 'desc', kind: 'uuid' },
+];
+
+const customerUser = alias(users, 'customer');
+const sellerUser = alias(users, 'seller');
+const personOf = (t: typeof customerUser | typeof sellerUser) => ({ id: t.id, name: t.name, surname: t.surname, userName: t.userName, avatar: t.avatar });
+
+async function times(deps: Deps): Promise<OrderTimes> {
+  const [cancelWindowMinutes, autoAcceptDays] = await Promise.all([deps.settings.get('orders.cancelWindowMinutes'), deps.settings.get('orders.autoAcceptDays')]);
+  return { now: deps.platform.clock.now(), cancelWindowMinutes, autoAcceptDays };
+}
+
+function records(deps: Deps) {
+  return deps.db
+    .select({
+      order: orders,
+      customer: personOf(customerUser),
+      seller: personOf(sellerUser),
+      chatId: sql<string | null>`(select ${chats.id} from ${chats} where ${chats.orderId} = ${orders.id} and ${chats.kind} = 'order' limit 1)`,
+      createdKey: timestampKey(orders.createdAt),
+      // What the settlement released from the escrow (the ledger's word for a completed order's money).
+      released: releasedFromEscrow(orders.id),
+    })
+    .from(orders)
+    .innerJoin(customerUser, eq(customerUser.id, orders.customerId))
+    .innerJoin(sellerUser, eq(sellerUser.id, orders.sellerId))
+    .$dynamic();
+}
+
+/** One order with its parties, chat and settlement, as presenting reads it. */
+export async function orderRecord(deps: Deps, id: string): Promise<OrderRecord | undefined> {
+  const [row] = await records(deps).where(eq(orders.id, id)).limit(1);
+  return row;
+}
+
+async function detail(deps: Deps, record: OrderRecord, viewerId: string | null): Promise<OrderDetail> {
+  const deliveries = await deps.db
+    .select()
+    .from(orderDeliveries)
+    .where(eq(orderDeliveries.orderId, record.order.id))
+    .orderBy(desc(orderDeliveries.createdAt), desc(orderDeliveries.id));
+  const files = await filesByPaths(deps.db, deliveries.flatMap((d) => d.files));
+  return presentDetail(presentOrder(record, viewerId, await times(deps)), deliveries, files);
+}
+
+/** GET /api/orders/{id}: its parties and admins; anyone else 404. */
+export async function getOrder(deps: Deps, user: UserRow, id: string): Promise<OrderDetail> {
+  const record = orderPolicy.authorize(user, 'view', await orderRecord(deps, id));
+  return detail(deps, record, user.id);
+}
+
+/** GET /api/admin/orders/{id} (the endpoint's guard admits admins only). */
+export async function adminGetOrder(deps: Deps, admin: UserRow, id: string): Promise<OrderDetail> {
+  const record = await orderRecord(deps, id);
+  if (!record) throw notFound(ORDER_MESSAGES.notFound);
+  return detail(deps, record, admin.id);
+}
+
+async function listPage(deps: Deps, where: SQL | undefined, query: { cursor?: string; limit: number }, viewerId: string): Promise<Page<Order>> {
+  const position = query.cursor ? keysetAfter(SORT, cursorPosition(query.cursor, 'new', SORT)) : undefined;
+  const [rows, total, now] = await Promise.all([
+    records(deps)
+      .where(and(where, position))
+      .orderBy(...orderBy(SORT))
+      .limit(query.limit + 1),
+    cappedTotal(deps.db, deps.db.select({ one: sql`1` }).from(orders).where(where).$dynamic()),
+    times(deps),
+  ]);
+  const { rows: kept, next } = page(rows, query.limit, (r): CursorValue[] => ['new', r.createdKey, r.order.id]);
+  return { result: kept.map((r) => presentOrder(r, viewerId, now)), total, next };
+}
+
+/** GET /api/orders: the caller's orders as the customer (buying) or the seller (selling), newest first. */
+export function listOrders(deps: Deps, user: UserRow, query: z.output<typeof ordersQuerySchema>): Promise<Page<Order>> {
+  const where = and(
+    // A seller's list has no drafts: they do not know of them (ADR 042).
+    query.role === 'selling' ? and(eq(orders.sellerId, user.id), notDraftSql) : eq(orders.customerId, user.id),
+    query.status ? eq(orders.status, query.status) : undefined,
+  );
+  return listPage(deps, where, query, user.id);
+}
+
+/** GET /api/admin/orders: every order; q finds by number (digits, "№12") or words of the title. */
+export function adminListOrders(deps: Deps, admin: UserRow, query: z.output<typeof adminOrdersQuerySchema>): Promise<Page<Order>> {
+  const where: SQL[] = [];
+  if (query.status) where.push(eq(orders.status, query.status));
+  const q = query.q?.trim();
+  if (q) {
+    const digits = /^№?\s*(\d{1,15})$/.exec(q);
+    const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    where.push(digits ? or(eq(orders.number, Number(digits[1])), ilike(orders.title, like))! : ilike(orders.title, like));
+  }
+  return listPage(deps, where.length ? and(...where) : undefined, query, admin.id);
+}
+
+/** The order cards of order chats (ChatService's describeOrders): per order, the view of each member. */
+export async function describeOrders(deps: Deps, orderIds: string[]): Promise<Map<string, OrderView>> {
+  if (orderIds.length === 0) return new Map();
+  const [rows, now] = await Promise.all([records(deps).where(inArray(orders.id, orderIds)), times(deps)]);
+  return new Map(rows.map((r) => [r.order.id, (viewerId: string) => presentChatOrder(r, viewerId, now)]));
+}

@@ -1,0 +1,50 @@
+import { eq } from 'drizzle-orm';
+import { withdrawals } from '../schema.ts';
+import { users, type UserRow } from '../../users/schema.ts';
+import { HttpError, notFound } from '../../../lib/http.ts';
+import { isUuid } from '../../../lib/text.ts';
+import { userActor } from '../../../platform/actor.ts';
+import { audit } from '../../../platform/audit.ts';
+import { postTransfer } from '../../ledger/index.ts';
+import { formatRubles } from '#contract/money-format';
+import { PAYMENT_MESSAGES, type Withdrawal } from '#contract/payments';
+import type { PaymentContext } from '../deps.ts';
+import { presentWithdrawal } from '../presenter.ts';
+
+/**
+ * An admin approves (the money leaves to the outside) or rejects (it returns to the balance) a request, once.
+ * Who may is the endpoint's guard (admin).
+ */
+export async function decideWithdrawal(deps: PaymentContext, admin: UserRow, id: string, decision: 'approve' | 'reject', reason: string | null): Promise<Withdrawal> {
+  if (!isUuid(id)) throw notFound(PAYMENT_MESSAGES.withdrawalNotFound);
+  return deps.platform.withTx(userActor(admin), async ({ tx, clock, outbox }) => {
+    const [w] = await tx.select().from(withdrawals).where(eq(withdrawals.id, id)).for('update');
+    if (!w) throw notFound(PAYMENT_MESSAGES.withdrawalNotFound);
+    if (w.status !== 'pending') throw new HttpError(409, PAYMENT_MESSAGES.withdrawalDecided);
+    const approve = decision === 'approve';
+    await postTransfer(tx, {
+      kind: approve ? 'withdrawal_paid' : 'withdrawal_return',
+      key: `withdrawal:${w.id}:decide`,
+      description: approve ? `Вывод ${formatRubles(w.amount)} выполнен` : `Вывод ${formatRubles(w.amount)} отклонён`,
+      legs: [
+        { account: { kind: 'withdrawal_hold', userId: w.userId }, amount: -w.amount },
+        approve ? { account: { kind: 'external', method: w.method }, amount: w.amount } : { account: { kind: 'available', userId: w.userId }, amount: w.amount },
+      ],
+    });
+    const [row] = await tx
+      .update(withdrawals)
+      .set({ status: approve ? 'approved' : 'rejected', reviewedBy: admin.id, reviewedAt: clock.now(), rejectReason: approve ? null : reason })
+      .where(eq(withdrawals.id, w.id))
+      .returning();
+    await audit(tx, {
+      actorId: admin.id,
+      action: approve ? 'withdrawal.approve' : 'withdrawal.reject',
+      targetType: 'withdrawal',
+      targetId: w.id,
+      details: { amount: w.amount, method: w.method, ...(reason && !approve ? { reason } : {}) },
+    });
+    const [owner] = await tx.select().from(users).where(eq(users.id, w.userId));
+    if (owner) deps.letters.notify(outbox, owner, 'withdrawal.decision', { amount: formatRubles(w.amount), decision, reason: approve ? null : reason });
+    return presentWithdrawal(row!, owner ? { id: owner.id, name: owner.name, email: owner.email } : undefined);
+  });
+}

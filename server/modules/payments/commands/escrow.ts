@@ -1,0 +1,63 @@
+import { eq } from 'drizzle-orm';
+import type { PaymentRow } from '../schema.ts';
+import { users } from '../../users/schema.ts';
+import { HttpError } from '../../../lib/http.ts';
+import type { TxContext } from '../../../platform/tx.ts';
+import type { OrderToPay } from '../../orders/index.ts';
+import { postTransfer } from '../../ledger/index.ts';
+import { formatCurrency, formatRubles } from '#contract/money-format';
+import { orderItems, type OrderPackage } from '#contract/orders';
+import { PAYMENT_MESSAGES } from '#contract/payments';
+import type { PaymentContext } from '../deps.ts';
+import { paymentMethods } from '../pricing.ts';
+
+// The steps a payment that arrived takes, from the balance or through a provider: the order into escrow and the
+// customer's receipt.
+
+/**
+ * The order's awaiting_payment → in_progress and available:customer → escrow:order, in the caller's
+ * transaction. The ledger comes last: its entries take the chain's one lock, held until the commit (ADR 025).
+ */
+export async function escrow(deps: PaymentContext, ctx: TxContext, order: OrderToPay, customerId: string): Promise<void> {
+  await deps.orders.markPaid(ctx, order);
+  await escrowTransfer(ctx, order, customerId);
+}
+
+/** available:customer → escrow:order (`escrow:<order>`: once, whatever races). */
+export async function escrowTransfer(ctx: TxContext, order: OrderToPay, customerId: string): Promise<void> {
+  const posted = await postTransfer(ctx.tx, {
+    kind: 'escrow',
+    key: `escrow:${order.id}`,
+    orderId: order.id,
+    description: `Оплата заказа №${order.number}`,
+    legs: [
+      { account: { kind: 'available', userId: customerId }, amount: -order.price },
+      { account: { kind: 'escrow', orderId: order.id }, amount: order.price },
+    ],
+  });
+  if (!posted) throw new HttpError(409, PAYMENT_MESSAGES.notAwaitingPayment);
+}
+
+/**
+ * The customer's receipt letter of a payment that arrived (ADR 042), in its transaction: what the order
+ * consists of, the amount and the fee in the payment's currency, the method; or that it went to the balance.
+ */
+export async function receipt(deps: PaymentContext, ctx: TxContext, order: OrderToPay, payment: PaymentRow, credited: boolean): Promise<void> {
+  const [customer] = await ctx.tx
+    .select({ id: users.id, email: users.email, name: users.name, preferences: users.preferences })
+    .from(users)
+    .where(eq(users.id, payment.customerId));
+  if (!customer) return;
+  const method = payment.method === 'balance' ? 'Баланс' : ((await paymentMethods(deps))[payment.method]?.title ?? payment.method);
+  deps.letters.notify(ctx.outbox, customer, 'payment.receipt', {
+    number: order.number,
+    title: order.title,
+    lines: orderItems({ package: order.package as OrderPackage | null, extras: order.extras, price: order.price }).map((i) => `${i.label} — ${formatRubles(i.price)}`),
+    amount: formatCurrency(payment.currencyAmount, payment.currency),
+    method,
+    fee: payment.fee > 0 ? formatRubles(payment.fee) : null,
+    paidAt: new Intl.DateTimeFormat('ru-RU', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Moscow' }).format(ctx.clock.now()),
+    credited,
+    path: `/payments/${order.id}`,
+  });
+}

@@ -1,0 +1,80 @@
+import { and, eq } from 'drizzle-orm';
+import { payments, webhookEvents, type PaymentRow } from '../schema.ts';
+import { badRequest, notFound } from '../../../lib/http.ts';
+import { systemActor } from '../../../platform/actor.ts';
+import type { TxContext } from '../../../platform/tx.ts';
+import { postTransfer } from '../../ledger/index.ts';
+import { PAYMENT_MESSAGES } from '#contract/payments';
+import type { PaymentContext } from '../deps.ts';
+import { escrowTransfer, receipt } from './escrow.ts';
+
+type Received = { received: boolean; duplicate: boolean };
+const RECEIVED: Received = { received: true, duplicate: false };
+
+/**
+ * A provider's webhook: verified (signature and freshness), recorded by its event id (a replay changes
+ * nothing), then applied in one transaction. A success credits the customer (`payment:<payment>`) and, when
+ * the order still awaits payment, pays it into escrow; otherwise the money stays on the balance.
+ */
+export async function webhook(deps: PaymentContext, providerName: string, rawBody: string, headers: Record<string, string | string[] | undefined>): Promise<Received> {
+  const provider = deps.providers.byName(providerName);
+  if (!provider) throw notFound();
+  const event = provider.verifyWebhook(rawBody, headers);
+  if (!event) throw badRequest('Подпись вебхука не подтверждена');
+  return deps.platform.withTx(systemActor(`payments.webhook.${providerName}`), async (ctx) => {
+    const { tx } = ctx;
+    const fresh = await tx
+      .insert(webhookEvents)
+      .values({ provider: providerName, eventId: event.id, payload: event })
+      .onConflictDoNothing()
+      .returning({ id: webhookEvents.eventId });
+    if (!fresh.length) return { received: true, duplicate: true };
+    const [payment] = await tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.provider, providerName), eq(payments.providerRef, event.payment_ref)))
+      .for('update');
+    if (!payment) {
+      deps.log.warn({ provider: providerName, event: event.id }, 'webhook for an unknown payment: ignored');
+      return RECEIVED;
+    }
+    if (payment.status !== 'pending') return RECEIVED;
+    if (event.currency !== payment.currency || event.amount !== payment.currencyAmount) {
+      deps.log.warn({ payment: payment.id, event }, 'webhook amount differs from the payment: ignored');
+      return RECEIVED;
+    }
+    if (event.type === 'payment.failed') {
+      await tx.update(payments).set({ status: 'failed', failureReason: PAYMENT_MESSAGES.declined, updatedAt: ctx.clock.now() }).where(eq(payments.id, payment.id));
+      return RECEIVED;
+    }
+    await settle(deps, ctx, payment);
+    return RECEIVED;
+  });
+}
+
+/** The money arrived: to the customer's balance, and on into escrow when it still pays the order. */
+async function settle(deps: PaymentContext, ctx: TxContext, payment: PaymentRow): Promise<void> {
+  const { tx } = ctx;
+  const now = ctx.clock.now();
+  const order = (await deps.orders.lockForPayment(tx, payment.orderId))!;
+  // Paid otherwise meanwhile (from the balance, another payment): the money stays the customer's.
+  const paysOrder = order.payRefusal === null && order.price === payment.amount;
+  if (paysOrder) await deps.orders.markPaid(ctx, order);
+  await tx
+    .update(payments)
+    .set(paysOrder ? { status: 'succeeded', paidAt: now, updatedAt: now } : { status: 'credited', paidAt: now, failureReason: PAYMENT_MESSAGES.creditedToBalance, updatedAt: now })
+    .where(eq(payments.id, payment.id));
+  // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025).
+  await postTransfer(tx, {
+    kind: 'payment',
+    key: `payment:${payment.id}`,
+    orderId: order.id,
+    description: `Платёж (${payment.method}) за заказ №${order.number}`,
+    legs: [
+      { account: { kind: 'external', method: payment.method as 'card' | 'usdt' | 'btc' }, amount: -payment.amount },
+      { account: { kind: 'available', userId: payment.customerId }, amount: payment.amount },
+    ],
+  });
+  if (paysOrder) await escrowTransfer(ctx, order, payment.customerId);
+  await receipt(deps, ctx, order, payment, !paysOrder);
+}

@@ -1,0 +1,41 @@
+import { withdrawals } from '../schema.ts';
+import type { UserRow } from '../../users/schema.ts';
+import { HttpError, badRequest } from '../../../lib/http.ts';
+import { userActor } from '../../../platform/actor.ts';
+import { balanceOf, postTransfer } from '../../ledger/index.ts';
+import { formatRubles } from '#contract/money-format';
+import { PAYMENT_MESSAGES, normaliseDestination, type Withdrawal, type WithdrawalInput } from '#contract/payments';
+import type { PaymentContext } from '../deps.ts';
+import { presentWithdrawal } from '../presenter.ts';
+
+/** A withdrawal request: the amount leaves the available balance for the held one at once. */
+export async function withdraw(deps: PaymentContext, user: UserRow, input: WithdrawalInput): Promise<Withdrawal> {
+  const min = await deps.settings.get('withdrawals.minAmount');
+  if (input.amount < min) {
+    const message = PAYMENT_MESSAGES.withdrawalMin(formatRubles(min));
+    throw badRequest(message, { amount: [message] });
+  }
+  const destination = normaliseDestination(input.method, input.destination);
+  if (!destination) throw badRequest(PAYMENT_MESSAGES.cardNumber, { destination: [PAYMENT_MESSAGES.cardNumber] });
+  return deps.platform.withTx(userActor(user), async ({ tx, clock }) => {
+    const available = await balanceOf(tx, { kind: 'available', userId: user.id }, { lock: true });
+    if (available < input.amount) {
+      const message = `${PAYMENT_MESSAGES.insufficientForWithdrawal} ${formatRubles(available)}`;
+      throw new HttpError(409, message, { amount: [message] });
+    }
+    const [row] = await tx
+      .insert(withdrawals)
+      .values({ userId: user.id, amount: input.amount, method: input.method, destination, createdAt: clock.now() })
+      .returning();
+    await postTransfer(tx, {
+      kind: 'withdrawal_hold',
+      key: `withdrawal:${row!.id}:hold`,
+      description: `Заявка на вывод ${formatRubles(input.amount)}`,
+      legs: [
+        { account: { kind: 'available', userId: user.id }, amount: -input.amount },
+        { account: { kind: 'withdrawal_hold', userId: user.id }, amount: input.amount },
+      ],
+    });
+    return presentWithdrawal(row!);
+  });
+}

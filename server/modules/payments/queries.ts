@@ -1,0 +1,87 @@
+import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { payments, withdrawals, type PaymentRow } from './schema.ts';
+import { users, type UserRow } from '../users/schema.ts';
+import { cursorPosition, decodeCursor, keysetAfter, page, timestampKey, type SortKey } from '../../platform/listing/listing.ts';
+import { balancesOf, statementOf } from '../ledger/index.ts';
+import type { PaymentStatus, WithdrawalStatus } from '#contract/money';
+import type { FinanceBalance, FinanceEntry, Payment, Withdrawal } from '#contract/payments';
+import type { PaymentContext } from './deps.ts';
+import { presentFinanceEntry, presentPayment, presentWithdrawal } from './presenter.ts';
+
+// The lists of payments and withdrawals (the person's and the admin's), the balance and the finance entries.
+
+type PageQuery = { cursor?: string; limit: number };
+type Page<T> = { result: T[]; next: string | null };
+
+const PAGE_KEYS = [
+  { expr: payments.createdAt, dir: 'desc', kind: 'timestamptz' },
+  { expr: payments.id, dir: 'desc', kind: 'uuid' },
+] as const satisfies readonly SortKey[];
+const WITHDRAWAL_KEYS = [
+  { expr: withdrawals.createdAt, dir: 'desc', kind: 'timestamptz' },
+  { expr: withdrawals.id, dir: 'desc', kind: 'uuid' },
+] as const satisfies readonly SortKey[];
+
+async function paymentPage(deps: PaymentContext, where: SQL | undefined, query: PageQuery, withCustomer: boolean): Promise<Page<Payment>> {
+  const after = query.cursor ? keysetAfter(PAGE_KEYS, cursorPosition(query.cursor, 'payments', PAGE_KEYS)) : undefined;
+  const rows = await deps.db
+    .select({ payment: payments, customer: { id: users.id, name: users.name, email: users.email }, createdKey: timestampKey(payments.createdAt) })
+    .from(payments)
+    .innerJoin(users, eq(users.id, payments.customerId))
+    .where(and(where, after))
+    .orderBy(desc(payments.createdAt), desc(payments.id))
+    .limit(query.limit + 1);
+  const { rows: kept, next } = page(rows, query.limit, (r) => ['payments', r.createdKey, r.payment.id]);
+  const orders = await deps.orders.labels(deps.db, kept.map((r) => r.payment.orderId));
+  const now = deps.clock.now();
+  const result = kept.map((r) => presentPayment({ ...r, order: orders.get(r.payment.orderId)!, customer: withCustomer ? r.customer : undefined }, now));
+  return { result, next };
+}
+
+export function myPayments(deps: PaymentContext, user: UserRow, query: PageQuery) {
+  return paymentPage(deps, eq(payments.customerId, user.id), query, false);
+}
+
+export function adminPayments(deps: PaymentContext, query: PageQuery & { status?: PaymentStatus; method?: PaymentRow['method'] }) {
+  return paymentPage(
+    deps,
+    and(query.status ? eq(payments.status, query.status) : undefined, query.method ? eq(payments.method, query.method) : undefined),
+    query,
+    true,
+  );
+}
+
+export async function balance(deps: PaymentContext, user: UserRow): Promise<FinanceBalance> {
+  return { ...(await balancesOf(deps.db, user.id)), min_withdrawal: await deps.settings.get('withdrawals.minAmount') };
+}
+
+/** The person's entries on their available and held balances, newest first (keyset by the chain's seq). */
+export async function entries(deps: PaymentContext, user: UserRow, query: PageQuery): Promise<Page<FinanceEntry>> {
+  const beforeSeq = query.cursor ? Number(decodeCursor(query.cursor, ['text', 'int8'])[1]) : null;
+  const lines = await statementOf(deps.db, user.id, { beforeSeq, limit: query.limit + 1 });
+  const { rows: kept, next } = page(lines, query.limit, (r) => ['entries', r.seq]);
+  const orders = await deps.orders.labels(deps.db, kept.flatMap((r) => (r.orderId ? [r.orderId] : [])));
+  const result = kept.map(({ orderId, ...line }) => presentFinanceEntry({ ...line, order: (orderId && orders.get(orderId)) || null }, user.id));
+  return { result, next };
+}
+
+async function withdrawalPage(deps: PaymentContext, where: SQL | undefined, query: PageQuery, admin: boolean): Promise<Page<Withdrawal>> {
+  const after = query.cursor ? keysetAfter(WITHDRAWAL_KEYS, cursorPosition(query.cursor, 'withdrawals', WITHDRAWAL_KEYS)) : undefined;
+  const rows = await deps.db
+    .select({ w: withdrawals, user: { id: users.id, name: users.name, email: users.email }, createdKey: timestampKey(withdrawals.createdAt) })
+    .from(withdrawals)
+    .innerJoin(users, eq(users.id, withdrawals.userId))
+    .where(and(where, after))
+    .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id))
+    .limit(query.limit + 1);
+  const { rows: kept, next } = page(rows, query.limit, (r) => ['withdrawals', r.createdKey, r.w.id]);
+  return { result: kept.map((r) => (admin ? presentWithdrawal(r.w, r.user) : presentWithdrawal(r.w))), next };
+}
+
+export function myWithdrawals(deps: PaymentContext, user: UserRow, query: PageQuery) {
+  return withdrawalPage(deps, eq(withdrawals.userId, user.id), query, false);
+}
+
+export function adminWithdrawals(deps: PaymentContext, query: PageQuery & { status?: WithdrawalStatus }) {
+  return withdrawalPage(deps, query.status ? eq(withdrawals.status, query.status) : undefined, query, true);
+}

@@ -1,0 +1,102 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from '../users/schema.ts';
+import type { PaymentMethod, PaymentStatus, WithdrawalMethod, WithdrawalStatus } from '../../../contract/money.ts';
+import { orders } from '../orders/schema.ts';
+
+// The states are the contract's (the API's queries and answers name them too).
+export {
+  PAYMENT_METHODS,
+  PAYMENT_STATUSES,
+  WITHDRAWAL_METHODS,
+  WITHDRAWAL_STATUSES,
+  type PaymentMethod,
+  type PaymentStatus,
+  type WithdrawalMethod,
+  type WithdrawalStatus,
+} from '../../../contract/money.ts';
+
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * One attempt to pay an order. From the balance it succeeds at once; through a provider it waits for the
+ * provider's signed webhook. An order is paid at most once: one succeeded payment per order (a unique index).
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => users.id),
+    method: text('method').$type<PaymentMethod>().notNull(),
+    provider: text('provider'),
+    /** The provider's id of this payment (its webhook names it). */
+    providerRef: text('provider_ref'),
+    status: text('status').$type<PaymentStatus>().notNull().default('pending'),
+    /** The order's price, kopecks. */
+    amount: integer('amount').notNull(),
+    /** The method's fee on top, kopecks. */
+    fee: integer('fee').notNull().default(0),
+    currency: text('currency').$type<'RUB' | 'USDT' | 'BTC'>().notNull(),
+    /** What the customer pays in that currency, minor units (kopecks, USDT cents, satoshi). */
+    currencyAmount: bigint('currency_amount', { mode: 'number' }).notNull(),
+    /** Rubles per unit of the currency when quoted (crypto), as a decimal string. */
+    rate: numeric('rate'),
+    quoteExpiresAt: timestamp('quote_expires_at', { withTimezone: true }),
+    failureReason: text('failure_reason'),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('payments_amount_positive', sql`${t.amount} > 0 and ${t.fee} >= 0 and ${t.currencyAmount} > 0`),
+    uniqueIndex('payments_paid_once_idx').on(t.orderId).where(sql`status = 'succeeded'`),
+    uniqueIndex('payments_provider_ref_idx').on(t.provider, t.providerRef).where(sql`provider_ref is not null`),
+    index('payments_customer_idx').on(t.customerId, t.createdAt.desc(), t.id.desc()),
+    index('payments_order_idx').on(t.orderId),
+    index('payments_created_idx').on(t.createdAt.desc(), t.id.desc()),
+  ],
+);
+export type PaymentRow = typeof payments.$inferSelect;
+
+/** A request to pay money out; the amount is held (ledger) from the moment it is made until an admin decides. */
+export const withdrawals = pgTable(
+  'withdrawals',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    amount: integer('amount').notNull(),
+    method: text('method').$type<WithdrawalMethod>().notNull(),
+    /** Card number or wallet address, as validated. */
+    destination: text('destination').notNull(),
+    status: text('status').$type<WithdrawalStatus>().notNull().default('pending'),
+    reviewedBy: uuid('reviewed_by').references(() => users.id),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    rejectReason: text('reject_reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('withdrawals_amount_positive', sql`${t.amount} > 0`),
+    index('withdrawals_user_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
+    index('withdrawals_status_idx').on(t.status, t.createdAt.desc(), t.id.desc()),
+  ],
+);
+export type WithdrawalRow = typeof withdrawals.$inferSelect;
+
+/** Webhook events seen, by the provider's event id: a replay is recognised and changes nothing. */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    payload: jsonb('payload').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
+);

@@ -1,0 +1,140 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { services } from '../schema.ts';
+import { categories } from '../../lookups/schema.ts';
+import { correctedQuery, searchPartialQuery, searchTsQuery, synonymIndex, unknownWords } from '../../../platform/listing/search.ts';
+import {
+  badCursor,
+  cursorTag,
+  estimateRows,
+  listingTotal,
+  orderBy,
+  page,
+  searchRank,
+  searchText,
+  timestampKey,
+} from '../../../platform/listing/listing.ts';
+import type { ServiceCatalogDeps, ServicesQuery } from '../deps.ts';
+import { listingCards } from './cards.ts';
+import { after, cardColumns, PARTIAL, publicFilter, RANK_LIMIT, sortPlan, walkFrom, type ListingRow, type ListingSort, type ServiceListing } from './listing-plan.ts';
+import { matchesUpTo, partialPage, popularAmongFew, rareEstimate } from './search-reads.ts';
+
+type ListingDeps = Pick<ServiceCatalogDeps, 'db' | 'realtime' | 'synonyms'>;
+
+/**
+ * One page of the public listing.
+ *
+ * Search: `q` filters by `search @@ to_tsquery('russian', tsQueryText(q))` (stemmed: "логотипа" finds
+ * "логотип"; synonyms and the last word as a prefix, see search.ts; a query that finds nothing is corrected,
+ * see ADR 028). With the default sort, popular, a search is ranked — rank desc, then popularity, then id, the
+ * cursor carrying the rank (an integer, see searchRank) — when the planner expects at most RANK_LIMIT
+ * matches. Ranking reads every match, so a query that matches more (a common word over a million services)
+ * is ordered by popularity among the matches instead, which an index walk answers at once
+ * (docs/decisions/006). The cursor names the order it was made for, so later pages keep it. An explicit
+ * other sort keeps its own order among the matches.
+ *
+ * Total: see listingTotal — exact for small sets, the planner's estimate for big ones.
+ *
+ * Online: sellers active within ONLINE_WINDOW_MS (users.last_seen_at); see listing.ts.
+ */
+export async function listServices(deps: ListingDeps, query: ServicesQuery): Promise<ServiceListing> {
+  const { db } = deps;
+  const groups = (await deps.synonyms?.()) ?? [];
+  const text = searchText(query.q);
+  // A later page of partial matches: the same text, corrected the same way, read the same way.
+  if (text && query.cursor && cursorTag(query.cursor) === PARTIAL) {
+    const corrected = await correctedQuery(db, text, synonymIndex(groups));
+    const partial = await searchPartialQuery(corrected ?? text, groups, db);
+    if (!partial) throw badCursor();
+    return partialPage(deps, query, partial);
+  }
+  const unknown = text ? (await unknownWords(db, text, synonymIndex(groups))).length > 0 : false;
+  const found = await listPage(deps, query, await searchTsQuery(query.q, groups, db), unknown);
+  if (!text || found.result.length || query.cursor) return found;
+  // Nothing found: the query with mistyped words replaced by the catalogue's nearest ones, if that finds
+  // something (ADR 028). Later pages ask with the same text and are corrected the same way.
+  const corrected = await correctedQuery(db, text, synonymIndex(groups));
+  if (corrected) {
+    const retried = await listPage(deps, query, await searchTsQuery(corrected, groups, db));
+    if (retried.result.length) return { ...retried, corrected };
+  }
+  // Still nothing: the services matching the most of its words (ADR 044).
+  const partial = await searchPartialQuery(corrected ?? text, groups, db);
+  if (!partial) return found;
+  const some = await partialPage(deps, query, partial);
+  return some.result.length ? some : found;
+}
+
+/** The sort a search in popularity order takes, and what is known of its matches on the way. */
+interface SearchOrder {
+  sort: ListingSort;
+  estimate?: number;
+  /** The matches in popularity order when there are few (popularAmongFew), and how many there are. */
+  few: { rows: ListingRow[]; matches: number } | null;
+  counted?: number;
+}
+
+/**
+ * How a search with the default sort is ordered: a later page keeps its cursor's order; a first page is ranked
+ * when the matches are few enough (RANK_LIMIT), else in popularity order. `unknown`: the search has a word that
+ * no title, tag or category title has (see unknownWords).
+ */
+async function searchOrder(deps: ListingDeps, query: ServicesQuery, q: string, unknown: boolean): Promise<SearchOrder> {
+  const { db } = deps;
+  const filter = and(...publicFilter(query, q))!;
+  const matching = db.select({ one: sql`1` }).from(services).where(filter).$dynamic();
+  if (query.cursor) {
+    const sort = cursorTag(query.cursor) === 'relevance' ? 'relevance' : 'popular';
+    const walk = sort === 'popular' && (await estimateRows(db, matching)) < walkFrom(q, await rareEstimate(db));
+    return { sort, few: walk ? await popularAmongFew(db, filter, after(sortPlan(sort, q), sort, query.cursor), query.limit, null) : null };
+  }
+  let estimate = await estimateRows(db, matching);
+  let few: SearchOrder['few'] = null;
+  let counted: number | undefined;
+  if (estimate > RANK_LIMIT && estimate < walkFrom(q, await rareEstimate(db))) {
+    few = await popularAmongFew(db, filter, undefined, query.limit, q);
+    // Counted: a total known exactly, and few enough to be ranked (they were, in the same query).
+    if (few) estimate = counted = few.matches;
+  } else if (estimate > RANK_LIMIT && unknown) {
+    // The planner cannot tell a rare word from a missing one (both get a fraction of its rarest common
+    // word, thousands of rows at a million): a walk of the popularity index for 25 matches that do not
+    // exist reads the whole index (seconds). Its guess of a big set is checked against the search index,
+    // which answers a small set at once (ADR 028). Checked when a word is one no title, tag or category has
+    // (a typo, a description's word): a query of known words finds its matches on the way down the index.
+    const n = await matchesUpTo(db, q, RANK_LIMIT);
+    if (n <= RANK_LIMIT) estimate = n;
+  }
+  return { sort: estimate <= RANK_LIMIT ? 'relevance' : 'popular', estimate, few, counted };
+}
+
+/** `unknown`: the search has a word that no title, tag or category title has (see unknownWords). */
+async function listPage(deps: ListingDeps, query: ServicesQuery, q: string | null, unknown = false): Promise<ServiceListing> {
+  const { db } = deps;
+  const filter = and(...publicFilter(query, q))!;
+  // The filter is on services alone (sellers' conditions are semi-joins), so a page is sorted and cut
+  // before its sellers are read, and only the page's sellers are.
+  const matching = db.select({ one: sql`1` }).from(services).where(filter).$dynamic();
+  const { sort, estimate, few, counted }: SearchOrder =
+    q && query.sort === 'popular' ? await searchOrder(deps, query, q, unknown) : { sort: query.sort, few: null };
+  const plan = sortPlan(sort, q);
+  const position = after(plan, sort, query.cursor);
+
+  const [rows, total] = await Promise.all([
+    few?.rows ??
+      db
+        .select({
+          ...cardColumns(services),
+          publishedKey: timestampKey(services.publishedAt),
+          rank: sort === 'relevance' ? searchRank(services.search, q ?? '') : sql<number>`0`,
+          categorySlug: categories.slug,
+        })
+        .from(services)
+        .innerJoin(categories, eq(categories.id, services.categoryId))
+        .where(position ? and(filter, position) : filter)
+        .orderBy(...orderBy(plan.keys))
+        .limit(query.limit + 1),
+    listingTotal(db, matching, query.cursor, estimate, counted),
+  ]);
+
+  const { rows: kept, next } = page(rows, query.limit, (row) => [sort, ...plan.values(row)]);
+  return { ...(await listingCards(deps, kept)), total: total.total, total_exact: total.exact, next };
+}

@@ -1,0 +1,150 @@
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../../db/client.ts';
+import { services } from '../schema.ts';
+import { categories } from '../../lookups/schema.ts';
+import type { PartialQuery } from '../../../platform/listing/search.ts';
+import {
+  cursorPosition,
+  estimateRows,
+  keysetAfter,
+  matches,
+  orderBy,
+  page,
+  searchQuery,
+  searchRank,
+  timestampKey,
+  type SortKey,
+} from '../../../platform/listing/listing.ts';
+import type { ServiceCatalogDeps, ServicesQuery } from '../deps.ts';
+import { publicService } from '../policy.ts';
+import { listingCards } from './cards.ts';
+import {
+  cardColumns,
+  FEW_LIMIT,
+  NO_SUCH_WORD,
+  PARTIAL,
+  PARTIAL_LIMIT,
+  publicFilter,
+  RANK_LIMIT,
+  type ListingRow,
+  type ServiceListing,
+} from './listing-plan.ts';
+
+// The bounded reads of a search: matches read from the search index (at most a few thousand) and sorted, where
+// walking the popularity index would read far more (ADR 028), and the partial matches of a search (ADR 044).
+
+/** The columns of a match as the bounded reads select it, to sort and present it from a subquery. */
+const matchColumns = () => ({
+  ...cardColumns(services),
+  publishedKey: timestampKey(services.publishedAt).as('published_key'),
+  categoryId: services.categoryId,
+});
+
+/**
+ * A page of the partial matches of a search that found nothing as a whole (ADR 044): services matching any of
+ * its words, the most words first, then by rank and popularity, as one keyset order (cursor `partial`).
+ * Bounded work: each word's matches are read from the search index, at most its share of PARTIAL_LIMIT,
+ * then counted, scored and sorted together.
+ */
+export async function partialPage(deps: Pick<ServiceCatalogDeps, 'db' | 'realtime'>, query: ServicesQuery, partial: PartialQuery): Promise<ServiceListing> {
+  const { db } = deps;
+  const base = publicFilter(query, null);
+  const share = Math.ceil(PARTIAL_LIMIT / partial.words.length);
+  const reads = partial.words.map(
+    (word) => sql`(select ${services.id} from ${services} where ${and(...base, matches(services.search, [word, ...partial.excluded].join(' & ')))} limit ${share})`,
+  );
+  const hits = sql.join(
+    partial.words.map((word) => sql`(${services.search} @@ ${searchQuery(word)})::int`),
+    sql` + `,
+  );
+  const found = db
+    .select({
+      ...matchColumns(),
+      hits: sql<number>`${hits}`.as('hits'),
+      rank: searchRank(services.search, partial.any).as('rank'),
+      matches: sql<number>`(count(*) over ())::int`.as('matches'),
+    })
+    .from(services)
+    .where(sql`${services.id} in (${sql.join(reads, sql` union all `)})`)
+    .as('found');
+  const keys: SortKey[] = [
+    { expr: found.hits, dir: 'desc', kind: 'int4' },
+    { expr: found.rank, dir: 'desc', kind: 'int4' },
+    { expr: found.popularity, dir: 'desc', kind: 'int4' },
+    { expr: found.id, dir: 'desc', kind: 'uuid' },
+  ];
+  const position = query.cursor ? keysetAfter(keys, cursorPosition(query.cursor, PARTIAL, keys)) : undefined;
+  const rows = await db
+    .select({
+      ...cardColumns(found),
+      publishedKey: found.publishedKey,
+      hits: found.hits,
+      rank: found.rank,
+      categorySlug: categories.slug,
+      matches: found.matches,
+    })
+    .from(found)
+    .innerJoin(categories, eq(categories.id, found.categoryId))
+    .where(position)
+    .orderBy(...orderBy(keys))
+    .limit(query.limit + 1);
+  const { rows: kept, next } = page(rows, query.limit, (r) => [PARTIAL, r.hits, r.rank, r.popularity, r.id]);
+  const matched = rows[0]?.matches ?? 0;
+  return { ...(await listingCards(deps, kept)), total: matched, total_exact: matched < share, next, partial: true };
+}
+
+/**
+ * Services of any state whose document matches `q`, counted up to `cap + 1`: an upper bound of the public
+ * matches. A bitmap scan of the GIN index, which stops at cap + 1 rows and needs no heap page of an
+ * all-visible table: cheap however common the words, and exact for a rare or missing one.
+ */
+export async function matchesUpTo(db: Db, q: string, cap: number): Promise<number> {
+  const inner = db.select({ one: sql`1` }).from(services).where(matches(services.search, q)).limit(cap + 1).as('m');
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(inner);
+  return row?.n ?? 0;
+}
+
+/**
+ * A page of the matches of `where` (a search) in popularity order, read from the search index and sorted, when
+ * there are at most FEW_LIMIT of them (after `position`), with their number; null when there are more. Bounded
+ * work whatever the planner expects: one bitmap scan, FEW_LIMIT + 1 rows at most (see walkFrom). With `rankBy`
+ * (the first page), at most RANK_LIMIT matches are ranked by it instead, as the relevance sort orders them.
+ */
+export async function popularAmongFew(
+  db: Db,
+  where: SQL,
+  position: SQL | undefined,
+  limit: number,
+  rankBy: string | null,
+): Promise<{ rows: ListingRow[]; matches: number } | null> {
+  const found = db
+    .select({
+      ...matchColumns(),
+      search: services.search,
+    })
+    .from(services)
+    .where(position ? and(where, position) : where)
+    .limit(FEW_LIMIT + 1)
+    .as('found');
+  const count = sql`count(*) over ()`;
+  const rank = rankBy ? sql<number>`case when ${count} <= ${RANK_LIMIT} then ${searchRank(found.search, rankBy)} else 0 end` : sql<number>`0`;
+  const rows = await db
+    .select({
+      ...cardColumns(found),
+      publishedKey: found.publishedKey,
+      rank,
+      categorySlug: categories.slug,
+      matches: sql<number>`${count}::int`,
+    })
+    .from(found)
+    .innerJoin(categories, eq(categories.id, found.categoryId))
+    .orderBy(...(rankBy ? [desc(rank)] : []), desc(found.popularity), desc(found.id))
+    .limit(limit + 1);
+  const n = rows[0]?.matches ?? 0;
+  return n > FEW_LIMIT ? null : { rows, matches: n };
+}
+
+/** What the planner expects a search for a word its statistics lack to find (see walkFrom). */
+export function rareEstimate(db: Db): Promise<number> {
+  return estimateRows(db, db.select({ one: sql`1` }).from(services).where(and(publicService(), matches(services.search, NO_SUCH_WORD))).$dynamic());
+}

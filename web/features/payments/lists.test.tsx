@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { MemoryRouter } from 'react-router';
+import type { Payment, Withdrawal } from '#contract/payments';
+import { PaymentsTable, WithdrawalsTable } from './lists.tsx';
+
+const _ = '\u00a0';
+const inRouter = (node: React.ReactNode) => renderToStaticMarkup(<MemoryRouter>{node}</MemoryRouter>);
+/** The text of each row's cells, by their data-label. */
+const cells = (html: string) =>
+  [...html.matchAll(/<tr>(.*?)<\/tr>/g)].slice(1).map((row) =>
+    Object.fromEntries(
+      [...row[1]!.matchAll(/<td data-label="([^"]*)"[^>]*>(.*?)<\/td>/g)].map((m) => [m[1], m[2]!.replace(/<!-- -->/g, '').replace(/<[^<>]*>/g, '')]),
+    ),
+  );
+
+const payment = (over: Partial<Payment> = {}): Payment => ({
+  _id: 'p1',
+  order: { _id: 'o1', number: 42, title: 'Логотип' },
+  method: 'card',
+  provider: 'sandbox',
+  status: 'succeeded',
+  amount: 150_000,
+  fee: 0,
+  currency: 'RUB',
+  currency_amount: 150_000,
+  failure_reason: null,
+  created_at: '2026-11-24T10:00:00Z',
+  paid_at: '2026-11-24T10:01:00Z',
+  ...over,
+});
+
+const withdrawal = (over: Partial<Withdrawal> = {}): Withdrawal => ({
+  _id: 'w1',
+  amount: 50_000,
+  method: 'card',
+  destination: '**** 0001',
+  status: 'pending',
+  reject_reason: null,
+  created_at: '2026-11-24T10:00:00Z',
+  reviewed_at: null,
+  ...over,
+});
+
+describe('PaymentsTable', () => {
+  it('says when there are none', () => {
+    expect(inRouter(<PaymentsTable payments={[]} />)).toBe('<p class="page__empty">Платежей пока нет.</p>');
+  });
+
+  it('links the person’s payment to its order and adds the crypto amount to the rubles', () => {
+    const html = inRouter(<PaymentsTable payments={[payment(), payment({ _id: 'p2', method: 'usdt', currency: 'USDT', currency_amount: 1_595, status: 'pending' })]} />);
+    expect(html).toContain('href="/payments/o1"');
+    expect(html).not.toContain('Покупатель');
+    const [card, usdt] = cells(html);
+    expect(card).toMatchObject({ Заказ: '№42 Логотип', Способ: 'Банковская карта', Сумма: `1${_}500${_}руб.`, Статус: 'Оплачен' });
+    expect(usdt).toMatchObject({ Способ: 'USDT (TRC-20)', Сумма: `1${_}500${_}руб. · 15,95${_}USDT`, Статус: 'Ожидает оплаты' });
+    expect(html).toContain('<span class="badge badge--muted">Ожидает оплаты</span>');
+  });
+
+  it('shows the admin the customer and no link', () => {
+    const html = inRouter(<PaymentsTable admin payments={[payment({ customer: { _id: 'u1', name: 'Анна', email: 'anna@example.com' } }), payment({ _id: 'p2' })]} />);
+    expect(html).toContain('<th>Покупатель</th>');
+    expect(html).not.toContain('href=');
+    const [known, unknown] = cells(html);
+    expect(known!['Покупатель']).toBe('Анна (anna@example.com)');
+    expect(unknown!['Покупатель']).toBe('');
+  });
+});
+
+describe('WithdrawalsTable', () => {
+  it('says when there are none', () => {
+    expect(inRouter(<WithdrawalsTable withdrawals={[]} />)).toBe('<p class="page__empty">Заявок на вывод нет.</p>');
+  });
+
+  it('shows the person’s requests with the reason of a refusal, and no actions', () => {
+    const html = inRouter(<WithdrawalsTable withdrawals={[withdrawal({ status: 'rejected', reject_reason: 'Чужие реквизиты' })]} />);
+    expect(html).not.toContain('Действия');
+    expect(cells(html)[0]).toMatchObject({ Сумма: `500${_}руб.`, Куда: 'Банковская карта: **** 0001', Статус: 'Отклонён — Чужие реквизиты' });
+  });
+
+  it('gives the admin the actions of pending requests only, and their own rendering of the destination', () => {
+    const html = inRouter(
+      <WithdrawalsTable
+        withdrawals={[withdrawal(), withdrawal({ _id: 'w2', status: 'approved', method: 'btc', destination: 'bc1q', user: { _id: 'u', name: 'Иван', email: 'i@example.com' } })]}
+        actions={(w) => <button type="button">Решить {w._id}</button>}
+        destination={(w) => `[${w.destination}]`}
+      />,
+    );
+    const [pending, approved] = cells(html);
+    expect(pending).toMatchObject({ Пользователь: '', Куда: 'Банковская карта: [**** 0001]', Действия: 'Решить w1' });
+    expect(approved).toMatchObject({ Пользователь: 'Иван (i@example.com)', Куда: 'Bitcoin: [bc1q]', Статус: 'Выполнен', Действия: '—' });
+  });
+});
