@@ -16,6 +16,7 @@ export const PAYMENT_MESSAGES = {
   belowMin: (min: string) => `Этим способом можно оплатить заказ от ${min}`,
   aboveMax: (max: string) => `Этим способом можно оплатить заказ до ${max}`,
   methodUnavailable: 'Этот способ оплаты недоступен',
+  providerUnavailable: 'Платёжный сервис сейчас не отвечает — попробуйте ещё раз через минуту',
   withdrawalMin: (min: string) => `Минимальная сумма вывода — ${min}`,
   withdrawalDecided: 'Заявка уже рассмотрена',
   insufficientForWithdrawal: 'Недостаточно средств: доступно',

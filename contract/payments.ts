@@ -151,8 +151,11 @@ export const webhookEventSchema = z.object({
   type: z.enum(['payment.succeeded', 'payment.failed']),
   payment_ref: z.string().min(1).max(200),
   currency: z.enum(['RUB', 'USDT', 'BTC']),
+  /** What arrived (succeeded) or was asked (failed), minor units of the currency: a crypto invoice may be under- or overpaid. */
   amount: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
   created: z.number().int().min(0).max(1e10),
+  /** The money arrived after the payment's time ran out (a crypto invoice paid after its quote expired). */
+  late: z.boolean().optional(),
 });
 export type WebhookEvent = z.infer<typeof webhookEventSchema>;
 export const webhookParams = z.object({ provider: z.string().max(40) });

@@ -10,7 +10,7 @@ import type { OrderService } from './service.ts';
 // awaiting_payment → in_progress. Payments neither reads nor locks the orders table itself.
 
 /** An order as payments sees it. */
-export interface OrderToPay extends Pick<OrderRow, 'id' | 'number' | 'title' | 'package' | 'extras' | 'price' | 'customerId' | 'sellerId' | 'status'> {
+export interface OrderToPay extends Pick<OrderRow, 'id' | 'number' | 'title' | 'package' | 'extras' | 'price' | 'commissionBp' | 'customerId' | 'sellerId' | 'status'> {
   /** Why it cannot be paid now (the state table's refusal of the customer's `pay`), or null when it can. */
   payRefusal: string | null;
 }
@@ -36,8 +36,8 @@ export interface OrderPaymentPort {
 const ANY_MOMENT = { now: new Date(0), cancelWindowMinutes: 0 };
 
 function toPay(row: OrderRow): OrderToPay {
-  const { id, number, title, package: pkg, extras, price, customerId, sellerId, status } = row;
-  return { id, number, title, package: pkg, extras, price, customerId, sellerId, status, payRefusal: refusalOf('pay', 'customer', row, ANY_MOMENT) };
+  const { id, number, title, package: pkg, extras, price, commissionBp, customerId, sellerId, status } = row;
+  return { id, number, title, package: pkg, extras, price, commissionBp, customerId, sellerId, status, payRefusal: refusalOf('pay', 'customer', row, ANY_MOMENT) };
 }
 
 /** The port over the order service: its markPaid is called on the instance, so a wrapper put on it is honoured. */

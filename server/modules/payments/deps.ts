@@ -38,6 +38,8 @@ export interface PaymentContext {
   log: Logger;
   /** The time quotes are made and checked by (the service's, which tests move). */
   clock: Clock;
+  /** The public origin: where a provider sends the customer back. */
+  siteUrl: () => string;
   /** The orders module's port: the order's facts, its lock and its step to paid. */
   orders: OrderPaymentPort;
   providers: ProviderRegistry;

@@ -44,7 +44,7 @@ export const paymentRoutes: FastifyPluginAsync<{ payments: PaymentService; reads
     });
     const hooks = endpointsOf(scope, reads);
     hooks.raw('payments.webhook', async ({ params }, { request }) =>
-      ok(await payments.webhook(params.provider, rawBodies.get(request) ?? '', request.headers)),
+      ok(await payments.webhook(params.provider, { rawBody: rawBodies.get(request) ?? '', headers: request.headers, ip: request.ip })),
     );
   });
 

@@ -36,6 +36,8 @@ export const payments = pgTable(
     provider: text('provider'),
     /** The provider's id of this payment (its webhook names it). */
     providerRef: text('provider_ref'),
+    /** The provider's deal holding the money (ЮKassa's safe deal, ADR 048), if any. */
+    providerDealRef: text('provider_deal_ref'),
     status: text('status').$type<PaymentStatus>().notNull().default('pending'),
     /** The order's price, kopecks. */
     amount: integer('amount').notNull(),

@@ -16,6 +16,7 @@ import type { PaymentContext, PaymentServiceDeps } from './deps.ts';
 import { orderPage } from './order-page.ts';
 import { paymentMethods } from './pricing.ts';
 import { createProviderRegistry, type ProviderRegistry, type WebhookTransport } from './providers/registry.ts';
+import type { WebhookRequest } from './providers/provider.ts';
 import { adminPayments, adminWithdrawals, balance, entries, myPayments, myWithdrawals } from './queries.ts';
 
 export type { PaymentServiceDeps } from './deps.ts';
@@ -48,7 +49,7 @@ export class PaymentService {
       baseUrl: () => (deps.loopbackUrl ?? deps.siteUrl)(),
     });
     const { db, platform, settings, letters, rates, log } = deps;
-    this.ctx = { db, platform, settings, letters, rates, log, clock, orders, providers: this.providers };
+    this.ctx = { db, platform, settings, letters, rates, log, clock, siteUrl: deps.siteUrl, orders, providers: this.providers };
   }
 
   /** The sandbox provider, for the tests that sign its events (ADR 026). */
@@ -92,8 +93,8 @@ export class PaymentService {
     return payCrypto(this.ctx, user, input.order_id, input.method, input.quote_id);
   }
 
-  webhook(providerName: string, rawBody: string, headers: Record<string, string | string[] | undefined>) {
-    return webhook(this.ctx, providerName, rawBody, headers);
+  webhook(providerName: string, request: WebhookRequest) {
+    return webhook(this.ctx, providerName, request);
   }
 
   /** The sandbox page's "pay" or "decline" (the crash test's child presses it). */

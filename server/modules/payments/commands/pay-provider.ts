@@ -8,6 +8,9 @@ import type { PaymentContext } from '../deps.ts';
 import { quotePolicy } from '../policy.ts';
 import { convert, providerMethod } from '../pricing.ts';
 import { payable } from './payable.ts';
+import { commissionOn } from '#contract/money';
+import type { OrderToPay } from '../../orders/index.ts';
+import { ProviderUnavailable, type CreatedPayment, type ProviderPayment } from '../providers/provider.ts';
 
 // Paying through a provider: the payment is made pending in our database, then on the provider's side, and the
 // customer is sent to its confirmation page. The provider's webhook settles it (webhook.ts).
@@ -16,7 +19,7 @@ import { payable } from './payable.ts';
 export async function payByCard(deps: PaymentContext, user: UserRow, orderId: string): Promise<PayResult> {
   const method = 'card';
   const { rate, provider } = await providerMethod(deps, method);
-  const { payment, fresh } = await deps.platform.withTx(userActor(user), async ({ tx, clock }) => {
+  const { payment, fresh, order } = await deps.platform.withTx(userActor(user), async ({ tx, clock }) => {
     const order = payable(user, await deps.orders.lockForPayment(tx, orderId), rate);
     const [pending] = await tx
       .select()
@@ -24,16 +27,16 @@ export async function payByCard(deps: PaymentContext, user: UserRow, orderId: st
       .where(and(eq(payments.orderId, order.id), eq(payments.customerId, user.id), eq(payments.method, method), eq(payments.status, 'pending'), eq(payments.amount, order.price)))
       .orderBy(desc(payments.createdAt))
       .limit(1);
-    if (pending) return { payment: pending, fresh: false };
+    if (pending) return { payment: pending, fresh: false, order };
     const { fee, amount } = convert(order.price, rate, 1);
     const now = clock.now();
     const [row] = await tx
       .insert(payments)
       .values({ orderId: order.id, customerId: user.id, method, provider: provider.name, amount: order.price, fee, currency: 'RUB', currencyAmount: amount!, createdAt: now, updatedAt: now })
       .returning();
-    return { payment: row!, fresh: true };
+    return { payment: row!, fresh: true, order };
   });
-  return startWithProvider(deps, payment, fresh);
+  return startWithProvider(deps, payment, order, fresh);
 }
 
 /** A crypto payment of a quote (quote.ts) still in time, for the same order, method and price. */
@@ -51,19 +54,45 @@ export async function payCrypto(deps: PaymentContext, user: UserRow, orderId: st
       return 'expired' as const;
     }
     if (quote.status !== 'pending') throw new HttpError(409, PAYMENT_MESSAGES.notAwaitingPayment);
-    return quote;
+    return { quote, order };
   });
   if (outcome === 'expired') throw new HttpError(409, PAYMENT_MESSAGES.quoteExpired);
-  return startWithProvider(deps, outcome, outcome.providerRef === null);
+  return startWithProvider(deps, outcome.quote, outcome.order, outcome.quote.providerRef === null);
+}
+
+/** What a provider is told of a payment (its description, the seller's share, where the customer returns). */
+export function providerPayment(deps: Pick<PaymentContext, 'siteUrl'>, payment: PaymentRow, order: Pick<OrderToPay, 'number' | 'title' | 'price' | 'commissionBp'>): ProviderPayment {
+  return {
+    id: payment.id,
+    orderId: payment.orderId,
+    description: `Заказ №${order.number}: ${order.title}`.slice(0, 128),
+    currency: payment.currency,
+    currencyAmount: payment.currencyAmount,
+    sellerShare: order.price - commissionOn(order.price, order.commissionBp),
+    returnUrl: `${deps.siteUrl()}/payments/${payment.orderId}?payment=${payment.id}`,
+  };
 }
 
 /** Makes the payment on its provider's side (outside any transaction) and answers its confirmation page. */
-async function startWithProvider(deps: PaymentContext, payment: PaymentRow, fresh: boolean): Promise<PayResult> {
+async function startWithProvider(deps: PaymentContext, payment: PaymentRow, order: OrderToPay, fresh: boolean): Promise<PayResult> {
   const provider = deps.providers.byName(payment.provider ?? '');
   if (!provider) throw new HttpError(409, PAYMENT_MESSAGES.methodUnavailable);
-  const created = await provider.createPayment({ id: payment.id, orderId: payment.orderId, currency: payment.currency, currencyAmount: payment.currencyAmount });
-  if (fresh || payment.providerRef !== created.providerRef) {
-    await deps.db.update(payments).set({ providerRef: created.providerRef, updatedAt: deps.clock.now() }).where(eq(payments.id, payment.id));
+  let created;
+  try {
+    created = await provider.createPayment(providerPayment(deps, payment, order));
+  } catch (error) {
+    if (!(error instanceof ProviderUnavailable)) throw error;
+    deps.log.warn({ err: error, payment: payment.id }, 'payment provider unavailable');
+    throw new HttpError(503, PAYMENT_MESSAGES.providerUnavailable);
   }
+  if (fresh || payment.providerRef !== created.providerRef) await recordCreated(deps, payment, created);
   return { payment_id: payment.id, order_id: payment.orderId, status: 'pending', redirect_url: created.redirectUrl };
+}
+
+/** Notes the provider's ids of a payment it made (its webhooks and the poll find it by them). */
+export async function recordCreated(deps: Pick<PaymentContext, 'db' | 'clock'>, payment: PaymentRow, created: CreatedPayment) {
+  await deps.db
+    .update(payments)
+    .set({ providerRef: created.providerRef, providerDealRef: created.dealRef ?? null, updatedAt: deps.clock.now() })
+    .where(eq(payments.id, payment.id));
 }

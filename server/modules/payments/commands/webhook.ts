@@ -4,7 +4,8 @@ import { badRequest, notFound } from '../../../lib/http.ts';
 import { systemActor } from '../../../platform/actor.ts';
 import type { TxContext } from '../../../platform/tx.ts';
 import { postTransfer } from '../../ledger/index.ts';
-import { PAYMENT_MESSAGES } from '#contract/payments';
+import { PAYMENT_MESSAGES, type WebhookEvent } from '#contract/payments';
+import type { WebhookRequest } from '../providers/provider.ts';
 import type { PaymentContext } from '../deps.ts';
 import { escrowTransfer, receipt } from './escrow.ts';
 
@@ -12,15 +13,28 @@ type Received = { received: boolean; duplicate: boolean };
 const RECEIVED: Received = { received: true, duplicate: false };
 
 /**
- * A provider's webhook: verified (signature and freshness), recorded by its event id (a replay changes
- * nothing), then applied in one transaction. A success credits the customer (`payment:<payment>`) and, when
- * the order still awaits payment, pays it into escrow; otherwise the money stays on the balance.
+ * A provider's webhook: read by its provider (signature, or sender and a re-read of the payment), recorded by
+ * its event id (a replay changes nothing), then applied in one transaction. A success credits the customer
+ * (`payment:<payment>`) and, when the order still awaits payment, pays it into escrow; otherwise the money stays
+ * on the balance.
  */
-export async function webhook(deps: PaymentContext, providerName: string, rawBody: string, headers: Record<string, string | string[] | undefined>): Promise<Received> {
+export async function webhook(deps: PaymentContext, providerName: string, request: WebhookRequest): Promise<Received> {
   const provider = deps.providers.byName(providerName);
   if (!provider) throw notFound();
-  const event = provider.verifyWebhook(rawBody, headers);
-  if (!event) throw badRequest('Подпись вебхука не подтверждена');
+  const reading = await provider.readWebhook(request);
+  if ('refused' in reading) {
+    deps.log.warn({ provider: providerName, ip: request.ip, why: reading.refused }, 'webhook refused');
+    throw badRequest('Подпись вебхука не подтверждена');
+  }
+  if ('ignored' in reading) {
+    deps.log.info({ provider: providerName, why: reading.ignored }, 'webhook: nothing to do');
+    return RECEIVED;
+  }
+  return applyEvent(deps, providerName, reading.event);
+}
+
+/** An event of a provider (from its webhook, or from asking it), applied once by its id. */
+export async function applyEvent(deps: PaymentContext, providerName: string, event: WebhookEvent): Promise<Received> {
   return deps.platform.withTx(systemActor(`payments.webhook.${providerName}`), async (ctx) => {
     const { tx } = ctx;
     const fresh = await tx

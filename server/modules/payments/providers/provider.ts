@@ -1,16 +1,23 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { WebhookEvent } from '#contract/payments';
 
-// A payment provider (ADR 026): it makes a payment on its side and sends the outcome back as a signed webhook.
-// Only the provider's own module knows its protocol; the payments service sees this interface.
+// A payment provider (ADR 026, 048): it makes a payment on its side, tells its outcome by a webhook, and answers
+// what it knows of a payment when asked. Only the provider's own folder knows its protocol; the payments commands
+// see this interface.
 
 export interface ProviderPayment {
-  /** Our payment's id (the provider keeps it as its reference's metadata). */
+  /** Our payment's id: the provider keeps it as its metadata, and it is the idempotency key of every call about it. */
   id: string;
   orderId: string;
+  /** «Заказ №12: Логотип» — what the customer sees at the provider. */
+  description: string;
   currency: 'RUB' | 'USDT' | 'BTC';
   /** Minor units of the currency. */
   currencyAmount: number;
+  /** What the seller gets of it, kopecks (a safe deal's settlement). */
+  sellerShare: number;
+  /** Where the customer comes back to after the provider's page (absolute). */
+  returnUrl: string;
 }
 
 export interface CreatedPayment {
@@ -18,17 +25,49 @@ export interface CreatedPayment {
   providerRef: string;
   /** Where the customer confirms the payment (a path of ours, or the provider's absolute URL). */
   redirectUrl: string;
+  /** The provider's deal that holds the money (ЮKassa's safe deal), if any. */
+  dealRef?: string;
+}
+
+/** A webhook as it reached us: the bytes, the headers, and the sender's address (through TRUST_PROXY). */
+export interface WebhookRequest {
+  rawBody: string;
+  headers: Record<string, string | string[] | undefined>;
+  ip: string;
+}
+
+/**
+ * What a webhook proves: an event to apply; nothing to do (a state we do not act on, a payment not settled at the
+ * provider whatever the body said), answered 2xx so the provider stops sending it; or nothing at all (a bad
+ * signature, a sender not the provider's), refused.
+ */
+export type WebhookReading = { event: WebhookEvent } | { ignored: string } | { refused: string };
+
+/** A provider call that failed after its retries (timeout, 5xx, network): the customer may try again. */
+export class ProviderUnavailable extends Error {
+  constructor(
+    readonly provider: string,
+    cause: unknown,
+  ) {
+    super(`${provider} did not answer`, { cause });
+  }
 }
 
 export interface PaymentProvider {
   readonly name: string;
-  /** Makes the payment on the provider's side. Called outside any transaction (it may be an HTTP call). */
-  createPayment(payment: ProviderPayment): Promise<CreatedPayment>;
   /**
-   * The event of a webhook when its signature is the provider's and fresh; null otherwise (a forgery, a stale
-   * replay or a malformed body change nothing).
+   * Makes the payment on the provider's side, called outside any transaction. Calling it again for the same
+   * payment gives the same payment (the provider's idempotency key is ours): after a crash, or a lost answer, the
+   * payment is found again rather than made twice. Throws ProviderUnavailable when the provider cannot be reached.
    */
-  verifyWebhook(rawBody: string, headers: Record<string, string | string[] | undefined>): WebhookEvent | null;
+  createPayment(payment: ProviderPayment): Promise<CreatedPayment>;
+  /** Reads a webhook: checks its sender or signature, and what it says against the provider itself if need be. */
+  readWebhook(request: WebhookRequest): Promise<WebhookReading>;
+  /**
+   * The payment's outcome as the provider has it now, as the event its webhook would bring, or null while it is
+   * still open (the poll of a payment whose webhook never came). Absent where the provider always calls back.
+   */
+  checkPayment?(providerRef: string): Promise<WebhookEvent | null>;
 }
 
 export const SIGNATURE_HEADER = 'x-signature';

@@ -1,6 +1,6 @@
 import { webhookEventSchema, type WebhookEvent } from '#contract/payments';
 import type { Clock } from '../../../../platform/clock.ts';
-import { SIGNATURE_HEADER, signPayload, verifySignature, type CreatedPayment, type PaymentProvider, type ProviderPayment } from '../provider.ts';
+import { SIGNATURE_HEADER, signPayload, verifySignature, type CreatedPayment, type PaymentProvider, type ProviderPayment, type WebhookReading, type WebhookRequest } from '../provider.ts';
 
 // The built-in sandbox provider (ADR 026): the default, for the demo and the tests. Its confirmation page is ours
 // (/sandbox-pay/<payment>); its "pay" and "decline" buttons make it send the signed webhook back through the HTTP
@@ -35,15 +35,15 @@ export class SandboxProvider implements PaymentProvider {
     return { body, headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signPayload(this.secret(), body, now) } };
   }
 
-  verifyWebhook(rawBody: string, headers: Record<string, string | string[] | undefined>): WebhookEvent | null {
+  async readWebhook({ rawBody, headers }: WebhookRequest): Promise<WebhookReading> {
     const header = headers[SIGNATURE_HEADER];
     const now = Math.floor(this.clock.now().getTime() / 1000);
-    if (!verifySignature(this.secret(), rawBody, Array.isArray(header) ? header[0] : header, now)) return null;
+    if (!verifySignature(this.secret(), rawBody, Array.isArray(header) ? header[0] : header, now)) return { refused: 'signature' };
     try {
       const parsed = webhookEventSchema.safeParse(JSON.parse(rawBody));
-      return parsed.success ? parsed.data : null;
+      return parsed.success ? { event: parsed.data } : { refused: 'body' };
     } catch {
-      return null;
+      return { refused: 'body' };
     }
   }
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "payments" ADD COLUMN "provider_deal_ref" text;
