@@ -19,6 +19,25 @@ const optionalUrl = (protocols: string[]) =>
       message: `must start with ${protocols.join(' or ')}`,
     });
 
+/** The networks ЮKassa sends its notifications from (its documentation, «Входящие уведомления»). */
+const YOOKASSA_WEBHOOK_NETWORKS = ['185.71.76.0/27', '185.71.77.0/27', '77.75.153.0/25', '77.75.156.11', '77.75.156.35', '77.75.154.128/25', '2a02:5180::/32'];
+
+const providerChoice = z.enum(['sandbox', 'yookassa', 'none']).optional();
+
+/** A comma-separated list of addresses and CIDRs; unset, ЮKassa's published networks. */
+const networks = z
+  .string()
+  .optional()
+  .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : YOOKASSA_WEBHOOK_NETWORKS))
+  .refine((list) => list.every((entry) => validNetwork(entry)), { message: 'must be addresses or CIDRs separated by commas' });
+
+function validNetwork(entry: string): boolean {
+  const [address, prefix, extra] = entry.split('/');
+  const version = isIP(address ?? '');
+  if (!version || extra !== undefined) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+}
+
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 const TRUST_PROXY_HELP = 'list the addresses or CIDRs of your reverse proxies, e.g. TRUST_PROXY=127.0.0.1';
 
@@ -85,6 +104,16 @@ function schemaFor(nodeEnv: string) {
       // production deployment turns it on only by choice (until a real provider adapter is configured, card, USDT
       // and BTC are then unavailable and orders are paid from the balance only).
       PAYMENTS_SANDBOX: z.enum(['true', 'false', '1', '0']).optional(),
+      // Which provider serves a method (ADR 048): a provider's name or `none`; unset, the configured one.
+      PAYMENTS_CARD: providerChoice,
+      PAYMENTS_USDT: providerChoice,
+      PAYMENTS_BTC: providerChoice,
+      // ЮKassa's shop (docs/payments.md): its id and secret key from the cabinet; the API and the networks its
+      // notifications come from default to ЮKassa's own.
+      YOOKASSA_SHOP_ID: z.string().optional().transform((v) => v || undefined),
+      YOOKASSA_SECRET_KEY: z.string().optional().transform((v) => v || undefined),
+      YOOKASSA_API_URL: z.url().default('https://api.yookassa.ru/v3'),
+      YOOKASSA_WEBHOOK_IPS: networks,
       ADMIN_EMAIL: z.email().optional(),
       ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
       SEED_DEMO: flag(nodeEnv !== 'production'),
@@ -108,6 +137,10 @@ function schemaFor(nodeEnv: string) {
       TURNSTILE_DISABLED: flag(false),
       LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
       TRUST_PROXY: trustProxy,
+    })
+    .refine((e) => !e.YOOKASSA_SHOP_ID === !e.YOOKASSA_SECRET_KEY, {
+      message: 'YOOKASSA_SHOP_ID and YOOKASSA_SECRET_KEY go together',
+      path: ['YOOKASSA_SECRET_KEY'],
     })
     .refine((e) => !e.ADMIN_EMAIL === !e.ADMIN_PASSWORD, {
       message: 'ADMIN_EMAIL and ADMIN_PASSWORD go together',

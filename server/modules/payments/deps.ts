@@ -7,7 +7,7 @@ import type { SettingsService } from '../../platform/settings.ts';
 import type { Realtime } from '../../realtime/socket.ts';
 import type { OrderPaymentPort, OrderService } from '../orders/index.ts';
 import type { RatesService } from '../rates/index.ts';
-import type { ProviderRegistry } from './providers/registry.ts';
+import type { ProviderRegistry, ProviderRegistryDeps } from './providers/registry.ts';
 
 export interface PaymentServiceDeps {
   db: Db;
@@ -23,6 +23,9 @@ export interface PaymentServiceDeps {
   loopbackUrl?: () => string;
   /** The providers' webhook signing secret (env PAYMENTS_WEBHOOK_SECRET or DATA_DIR/payments-webhook-secret). */
   webhookSecret: string;
+  /** ЮKassa's shop and the operator's choice of provider per method (ADR 048). */
+  yookassa?: ProviderRegistryDeps['yookassa'];
+  methods?: ProviderRegistryDeps['methods'];
   /** The sandbox provider is on (development, tests, the demo, or a production that chose it: env.ts). */
   sandbox?: boolean;
   log: Logger;

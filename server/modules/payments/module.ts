@@ -11,8 +11,8 @@ declare module '../../platform/module.ts' {
 
 export const paymentsModule = defineModule({
   name: 'payments',
-  create: ({ db, env, log, siteUrl, listeningUrl, services: { platform, settings, letters, realtime, rates, orders } }) => ({
-    payments: new PaymentService({
+  create: ({ db, env, log, siteUrl, listeningUrl, services: { platform, settings, letters, realtime, rates, orders } }) => {
+    const payments = new PaymentService({
       db,
       platform,
       settings,
@@ -25,9 +25,18 @@ export const paymentsModule = defineModule({
       loopbackUrl: listeningUrl,
       webhookSecret: env.PAYMENTS_WEBHOOK_SECRET,
       sandbox: env.PAYMENTS_SANDBOX,
+      yookassa:
+        env.YOOKASSA_SHOP_ID && env.YOOKASSA_SECRET_KEY
+          ? { shopId: env.YOOKASSA_SHOP_ID, secretKey: env.YOOKASSA_SECRET_KEY, apiUrl: env.YOOKASSA_API_URL, webhookIps: env.YOOKASSA_WEBHOOK_IPS }
+          : undefined,
+      methods: { card: env.PAYMENTS_CARD, usdt: env.PAYMENTS_USDT, btc: env.PAYMENTS_BTC },
       log,
-    }),
-  }),
+    });
+    log.info(`payments: ${payments.providers.describe()}`);
+    return { payments };
+  },
+  // A payment whose webhook never came, or whose provider's answer a crash lost, is settled from the provider.
+  recurring: [{ job: 'payments-poll', everyMs: 60_000, run: ({ services: { payments } }) => payments.pollProviders() }],
   async routes(app, { services: { payments, settings }, reads }) {
     await app.register(paymentRatesRoutes, { reads, settings });
     await app.register(paymentRoutes, { payments, reads });

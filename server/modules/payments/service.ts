@@ -8,6 +8,7 @@ import type { CryptoMethod, PayInput, PayResult, PaymentRates, Quote, Withdrawal
 import { decideWithdrawal } from './commands/decide-withdrawal.ts';
 import { payFromBalance } from './commands/pay-balance.ts';
 import { payByCard, payCrypto } from './commands/pay-provider.ts';
+import { pollProviderPayments } from './commands/poll.ts';
 import { quote } from './commands/quote.ts';
 import { revealDestination } from './commands/reveal-destination.ts';
 import { webhook } from './commands/webhook.ts';
@@ -46,6 +47,8 @@ export class PaymentService {
       clock,
       webhookSecret: deps.webhookSecret,
       sandbox: deps.sandbox !== false,
+      yookassa: deps.yookassa,
+      methods: deps.methods,
       baseUrl: () => (deps.loopbackUrl ?? deps.siteUrl)(),
     });
     const { db, platform, settings, letters, rates, log } = deps;
@@ -91,6 +94,11 @@ export class PaymentService {
     if (input.method === 'balance') return payFromBalance(this.ctx, user, input.order_id);
     if (input.method === 'card') return payByCard(this.ctx, user, input.order_id);
     return payCrypto(this.ctx, user, input.order_id, input.method, input.quote_id);
+  }
+
+  /** Asks the providers about the payments whose end has not come (the recurring job `payments-poll`). */
+  pollProviders() {
+    return pollProviderPayments(this.ctx);
   }
 
   webhook(providerName: string, request: WebhookRequest) {

@@ -37,21 +37,22 @@ export async function webhook(deps: PaymentContext, providerName: string, reques
 export async function applyEvent(deps: PaymentContext, providerName: string, event: WebhookEvent): Promise<Received> {
   return deps.platform.withTx(systemActor(`payments.webhook.${providerName}`), async (ctx) => {
     const { tx } = ctx;
-    const fresh = await tx
-      .insert(webhookEvents)
-      .values({ provider: providerName, eventId: event.id, payload: event })
-      .onConflictDoNothing()
-      .returning({ id: webhookEvents.eventId });
-    if (!fresh.length) return { received: true, duplicate: true };
     const [payment] = await tx
       .select()
       .from(payments)
       .where(and(eq(payments.provider, providerName), eq(payments.providerRef, event.payment_ref)))
       .for('update');
     if (!payment) {
+      // Not recorded: a payment whose provider's answer we have not noted yet gets the event again from the poll.
       deps.log.warn({ provider: providerName, event: event.id }, 'webhook for an unknown payment: ignored');
       return RECEIVED;
     }
+    const fresh = await tx
+      .insert(webhookEvents)
+      .values({ provider: providerName, eventId: event.id, payload: event })
+      .onConflictDoNothing()
+      .returning({ id: webhookEvents.eventId });
+    if (!fresh.length) return { received: true, duplicate: true };
     if (payment.status !== 'pending') return RECEIVED;
     if (event.currency !== payment.currency || event.amount !== payment.currencyAmount) {
       deps.log.warn({ payment: payment.id, event }, 'webhook amount differs from the payment: ignored');

@@ -2,22 +2,32 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { PaymentRow } from '../schema.ts';
 import type { ReadHandlers } from '../../../platform/endpoints.ts';
 import type { PaymentProvider } from './provider.ts';
-import { SandboxDesk, sandboxRoutes, type SandboxDeskDeps } from './sandbox/index.ts';
+import { SANDBOX, SandboxDesk, sandboxRoutes, type SandboxDeskDeps } from './sandbox/index.ts';
+import type { CallOptions, YookassaConfig } from './yookassa/client.ts';
+import { YOOKASSA, YookassaProvider } from './yookassa/provider.ts';
 
 export type { WebhookTransport } from './sandbox/index.ts';
 
-// Which provider takes a way of paying (ADR 026), chosen by configuration. Today every method goes to the built-in
-// sandbox while it is on (env PAYMENTS_SANDBOX); a real provider is one more folder beside sandbox/ and one more
-// entry here. Nothing else in payments names a provider.
+// Which provider takes a way of paying (ADR 026, 048), chosen by configuration: env PAYMENTS_CARD, PAYMENTS_USDT
+// and PAYMENTS_BTC name one (or `none`); unset, a method goes to the real provider configured for it, else to the
+// sandbox while it is on (env PAYMENTS_SANDBOX), else nowhere (the method is not offered). A provider is one
+// folder beside sandbox/ and one entry in PROVIDERS below; nothing else in payments names one.
 
 /** The ways to pay that go through a provider (the balance pays inside our ledger). */
 export type ProviderMethod = Exclude<PaymentRow['method'], 'balance'>;
+const METHODS: readonly ProviderMethod[] = ['card', 'usdt', 'btc'];
+
+/** The providers there are, and the methods each can serve. */
+export const PROVIDERS = { sandbox: ['card', 'usdt', 'btc'], yookassa: ['card'] } as const satisfies Record<string, readonly ProviderMethod[]>;
+export type ProviderName = keyof typeof PROVIDERS;
 
 export interface ProviderRegistry {
   /** The provider a method's payments go to, or null when none is configured (the method is unavailable). */
   forMethod(method: ProviderMethod): PaymentProvider | null;
   /** A configured provider by the name its payments and webhooks carry, or null. */
   byName(name: string): PaymentProvider | null;
+  /** Which provider serves each method («card → yookassa, usdt → none, …»), for the startup log. */
+  describe(): string;
   /** The sandbox's pages and webhook job: they answer 404 while it is off. */
   readonly sandbox: SandboxDesk;
   /** The endpoints the providers serve themselves (the sandbox's confirmation page), always mounted. */
@@ -27,17 +37,37 @@ export interface ProviderRegistry {
 export type ProviderRegistryDeps = Omit<SandboxDeskDeps, 'on'> & {
   /** The sandbox provider is on (development, tests, the demo, or a production that chose it: env.ts). */
   sandbox: boolean;
+  /** ЮKassa's shop, when configured (env YOOKASSA_*). */
+  yookassa?: YookassaConfig & { callOptions?: CallOptions };
+  /** The operator's choice of provider per method (env PAYMENTS_CARD, …): a provider's name or 'none'. */
+  methods?: Partial<Record<ProviderMethod, ProviderName | 'none'>>;
 };
 
-export function createProviderRegistry({ sandbox: sandboxOn, ...deps }: ProviderRegistryDeps): ProviderRegistry {
+export function createProviderRegistry({ sandbox: sandboxOn, yookassa, methods = {}, ...deps }: ProviderRegistryDeps): ProviderRegistry {
   const sandbox = new SandboxDesk({ ...deps, on: sandboxOn });
-  // A production without the sandbox has no provider yet: the sandbox would confirm payments no one made.
-  const fallback = sandboxOn ? sandbox.provider : null;
-  const byMethod: Record<ProviderMethod, PaymentProvider | null> = { card: fallback, usdt: fallback, btc: fallback };
-  const configured = new Map(Object.values(byMethod).flatMap((p) => (p ? [[p.name, p] as const] : [])));
+  // A production without the sandbox has only its real providers: the sandbox would confirm payments no one made.
+  const available = new Map<ProviderName, PaymentProvider>();
+  if (yookassa) available.set(YOOKASSA, new YookassaProvider(yookassa, deps.clock, yookassa.callOptions));
+  if (sandboxOn) available.set(SANDBOX, sandbox.provider);
+  const choose = (method: ProviderMethod): PaymentProvider | null => {
+    const chosen = methods[method];
+    if (chosen === 'none') return null;
+    if (chosen) {
+      const provider = available.get(chosen);
+      if (!provider) throw new Error(`PAYMENTS_${method.toUpperCase()}=${chosen}: that provider is not configured`);
+      if (!(PROVIDERS[chosen] as readonly string[]).includes(method)) throw new Error(`PAYMENTS_${method.toUpperCase()}=${chosen}: ${chosen} does not take ${method}`);
+      return provider;
+    }
+    // The first configured provider that takes the method; the sandbox comes last.
+    for (const [name, provider] of available) if ((PROVIDERS[name] as readonly string[]).includes(method)) return provider;
+    return null;
+  };
+  const byMethod = Object.fromEntries(METHODS.map((m) => [m, choose(m)])) as Record<ProviderMethod, PaymentProvider | null>;
+  // A provider no method uses still reads its webhooks: payments made before a change of configuration settle.
   return {
     forMethod: (method) => byMethod[method],
-    byName: (name) => configured.get(name) ?? null,
+    byName: (name) => available.get(name as ProviderName) ?? null,
+    describe: () => METHODS.map((m) => `${m} → ${byMethod[m]?.name ?? 'none'}`).join(', '),
     sandbox,
     routes: async (app, { reads }) => {
       await app.register(sandboxRoutes, { sandbox, reads });

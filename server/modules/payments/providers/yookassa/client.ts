@@ -1,0 +1,145 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ProviderUnavailable } from '../provider.ts';
+
+// ЮKassa's API v3 over HTTP (https://yookassa.ru/developers/api): JSON, HTTP Basic `shopId:secretKey`, and an
+// `Idempotence-Key` on every POST, so that a retry of a call whose answer was lost is the same call. Its answers:
+// 200 with the object; 202 `{type: 'processing', retry_after}` while it is still working on a key (ask again with
+// the same key); 4xx `{type: 'error', code, description}` for a request it will never accept; 5xx to retry.
+
+export interface YookassaConfig {
+  shopId: string;
+  secretKey: string;
+  /** `https://api.yookassa.ru/v3` unless a test points it at the fake. */
+  apiUrl: string;
+  /** Networks webhooks may come from (ЮKassa signs none): CIDRs or addresses. */
+  webhookIps: readonly string[];
+}
+
+export interface YookassaAmount {
+  value: string;
+  currency: string;
+}
+
+export interface YookassaPayment {
+  id: string;
+  status: 'pending' | 'waiting_for_capture' | 'succeeded' | 'canceled';
+  paid: boolean;
+  amount: YookassaAmount;
+  confirmation?: { type: string; confirmation_url?: string };
+  created_at: string;
+  description?: string;
+  metadata?: Record<string, string>;
+  deal?: { id: string; settlements?: unknown[] };
+  cancellation_details?: { party: string; reason: string };
+}
+
+export interface YookassaDeal {
+  id: string;
+  status: 'opened' | 'closed';
+  balance: YookassaAmount;
+}
+
+/** A request ЮKassa refused (4xx): retrying it would not help. */
+export class YookassaError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    description: string,
+  ) {
+    super(`ЮKassa ${status} ${code}: ${description}`);
+  }
+}
+
+export interface CallOptions {
+  /** One call's time limit. */
+  timeoutMs?: number;
+  /** Calls in all, the first included. */
+  attempts?: number;
+  /** Wait before the second attempt; doubled for each next one. */
+  backoffMs?: number;
+}
+
+const DEFAULTS: Required<CallOptions> = { timeoutMs: 10_000, attempts: 3, backoffMs: 500 };
+/** The longest wait a 202's retry_after is followed for (it is in milliseconds). */
+const MAX_RETRY_AFTER_MS = 5_000;
+
+export class YookassaClient {
+  private readonly auth: string;
+  readonly options: Required<CallOptions>;
+
+  constructor(
+    private readonly config: YookassaConfig,
+    options: CallOptions = {},
+  ) {
+    this.auth = `Basic ${Buffer.from(`${config.shopId}:${config.secretKey}`).toString('base64')}`;
+    this.options = { ...DEFAULTS, ...options };
+  }
+
+  createDeal(idempotenceKey: string, body: object) {
+    return this.call<YookassaDeal>('POST', '/deals', body, idempotenceKey);
+  }
+
+  createPayment(idempotenceKey: string, body: object) {
+    return this.call<YookassaPayment>('POST', '/payments', body, idempotenceKey);
+  }
+
+  /** A payment of this shop, or null when ЮKassa knows none by that id (not ours, or made up). */
+  async getPayment(id: string): Promise<YookassaPayment | null> {
+    try {
+      return await this.call<YookassaPayment>('GET', `/payments/${encodeURIComponent(id)}`);
+    } catch (error) {
+      if (error instanceof YookassaError && (error.status === 404 || error.status === 400)) return null;
+      throw error;
+    }
+  }
+
+  /** One API call, retried with the same key on a timeout, a network error, a 5xx or a 202. */
+  private async call<T>(method: 'GET' | 'POST', path: string, body?: object, idempotenceKey?: string): Promise<T> {
+    const { attempts, timeoutMs, backoffMs } = this.options;
+    let lastError: unknown;
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      if (attempt > 0) await sleep(backoffMs * 2 ** (attempt - 1));
+      let res: Response;
+      try {
+        res = await fetch(`${this.config.apiUrl}${path}`, {
+          method,
+          headers: {
+            authorization: this.auth,
+            ...(body ? { 'content-type': 'application/json' } : {}),
+            ...(idempotenceKey ? { 'idempotence-key': idempotenceKey } : {}),
+          },
+          body: body ? JSON.stringify(body) : undefined,
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (error) {
+        lastError = error; // A timeout or a broken connection: the same key again.
+        continue;
+      }
+      const answer = (await res.json().catch(() => null)) as { type?: string; code?: string; description?: string; retry_after?: number } | null;
+      if (res.status === 200) return answer as T;
+      if (res.status === 202) {
+        lastError = new Error('ЮKassa is still processing the request');
+        await sleep(Math.min(Number(answer?.retry_after) || backoffMs, MAX_RETRY_AFTER_MS));
+        continue;
+      }
+      if (res.status >= 500 || res.status === 429) {
+        lastError = new Error(`ЮKassa answered ${res.status}`);
+        continue;
+      }
+      throw new YookassaError(res.status, answer?.code ?? 'unknown', answer?.description ?? '');
+    }
+    throw new ProviderUnavailable('yookassa', lastError);
+  }
+}
+
+/** "1234.50" → 123450 kopecks; null for anything that is not a ruble amount (linear-time pattern). */
+export function toKopecks(value: string): number | null {
+  const match = /^(\d{1,13})(?:\.(\d{1,2}))?$/.exec(value);
+  if (!match) return null;
+  return Number(match[1]) * 100 + Number((match[2] ?? '0').padEnd(2, '0'));
+}
+
+/** 123450 kopecks → "1234.50". */
+export function fromKopecks(kopecks: number): string {
+  return `${Math.floor(kopecks / 100)}.${String(kopecks % 100).padStart(2, '0')}`;
+}

@@ -1,0 +1,115 @@
+import { BlockList, isIPv4, isIPv6 } from 'node:net';
+import type { WebhookEvent } from '#contract/payments';
+import type { Clock } from '../../../../platform/clock.ts';
+import type { CreatedPayment, PaymentProvider, ProviderPayment, WebhookReading, WebhookRequest } from '../provider.ts';
+import { fromKopecks, toKopecks, YookassaClient, type CallOptions, type YookassaConfig, type YookassaPayment } from './client.ts';
+
+// ЮKassa's safe deal (ADR 048): a card payment is a payment inside a deal made for it, so the customer's money is
+// held by ЮKassa, not on the platform's account, until the deal pays the seller out or refunds the customer.
+// ЮKassa does not sign its webhooks: one is read only when it comes from ЮKassa's networks (the sender's address,
+// through TRUST_PROXY), and even then only as a hint: the payment is read again from the API, and that answer is
+// what is acted on. A forged body from an allowed address therefore changes nothing the API does not confirm.
+
+export const YOOKASSA = 'yookassa';
+
+/** The events of a payment's end; the others (refunds, payouts, deals) are not acted on from here. */
+const PAYMENT_EVENTS = new Set(['payment.succeeded', 'payment.canceled', 'payment.waiting_for_capture']);
+
+export function networkList(entries: readonly string[]): BlockList {
+  const list = new BlockList();
+  for (const entry of entries) {
+    const [address, prefix] = entry.split('/', 2) as [string, string | undefined];
+    const type = isIPv6(address) ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, Number(prefix), type);
+  }
+  return list;
+}
+
+/** Whether an address (IPv4-mapped IPv6 included) is in the list. */
+function allowed(list: BlockList, ip: string): boolean {
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
+  const address = mapped ? mapped[1]! : ip;
+  if (isIPv4(address)) return list.check(address, 'ipv4');
+  return isIPv6(address) && list.check(address, 'ipv6');
+}
+
+export class YookassaProvider implements PaymentProvider {
+  readonly name = YOOKASSA;
+  readonly client: YookassaClient;
+  private readonly senders: BlockList;
+
+  constructor(
+    config: YookassaConfig,
+    private readonly clock: Clock,
+    callOptions: CallOptions = {},
+  ) {
+    this.client = new YookassaClient(config, callOptions);
+    this.senders = networkList(config.webhookIps);
+  }
+
+  /**
+   * A deal, then the payment inside it, each under a key made of our payment's id: asked again (a retry, a crash
+   * before we noted the answer, the poll), ЮKassa answers the same deal and payment for 24 hours.
+   */
+  async createPayment(payment: ProviderPayment): Promise<CreatedPayment> {
+    if (payment.currency !== 'RUB') throw new Error('ЮKassa takes rubles only');
+    const deal = await this.client.createDeal(`deal-${payment.id}`, {
+      type: 'safe_deal',
+      // The platform's fee is taken when the deal closes, so a refund can return the whole payment.
+      fee_moment: 'deal_closed',
+      description: payment.description,
+      metadata: { payment_id: payment.id, order_id: payment.orderId },
+    });
+    const made = await this.client.createPayment(`payment-${payment.id}`, {
+      amount: { value: fromKopecks(payment.currencyAmount), currency: 'RUB' },
+      capture: true,
+      confirmation: { type: 'redirect', return_url: payment.returnUrl },
+      description: payment.description,
+      metadata: { payment_id: payment.id, order_id: payment.orderId },
+      deal: { id: deal.id, settlements: [{ type: 'payout', amount: { value: fromKopecks(payment.sellerShare), currency: 'RUB' } }] },
+    });
+    const redirectUrl = made.confirmation?.confirmation_url;
+    if (!redirectUrl) throw new Error(`ЮKassa gave payment ${made.id} no confirmation page`);
+    return { providerRef: made.id, redirectUrl, dealRef: deal.id };
+  }
+
+  async readWebhook({ rawBody, ip }: WebhookRequest): Promise<WebhookReading> {
+    if (!allowed(this.senders, ip)) return { refused: `sender ${ip} is not among YOOKASSA_WEBHOOK_IPS` };
+    let body: { type?: unknown; event?: unknown; object?: { id?: unknown } };
+    try {
+      body = JSON.parse(rawBody) as typeof body;
+    } catch {
+      return { refused: 'body' };
+    }
+    if (body?.type !== 'notification' || typeof body.event !== 'string') return { refused: 'not a notification' };
+    if (!PAYMENT_EVENTS.has(body.event)) return { ignored: `event ${body.event}` };
+    const id = body.object?.id;
+    if (typeof id !== 'string' || id.length > 100) return { refused: 'no payment id' };
+    // The body is only a hint: what ЮKassa's API says of the payment now is what happened.
+    const payment = await this.client.getPayment(id);
+    if (!payment) return { ignored: `payment ${id} unknown to the shop` };
+    const event = this.eventOf(payment);
+    return event ? { event } : { ignored: `payment ${id} is ${payment.status} at ЮKassa` };
+  }
+
+  async checkPayment(providerRef: string): Promise<WebhookEvent | null> {
+    const payment = await this.client.getPayment(providerRef);
+    return payment ? this.eventOf(payment) : null;
+  }
+
+  /** A payment's end as an event; its id is the payment's and its state, so every report of one end is one event. */
+  private eventOf(payment: YookassaPayment): WebhookEvent | null {
+    if (payment.status !== 'succeeded' && payment.status !== 'canceled') return null;
+    const amount = toKopecks(payment.amount.value);
+    if (amount === null || amount < 1 || payment.amount.currency !== 'RUB') return null;
+    return {
+      id: `${payment.id}:${payment.status}`,
+      type: payment.status === 'succeeded' ? 'payment.succeeded' : 'payment.failed',
+      payment_ref: payment.id,
+      currency: 'RUB',
+      amount,
+      created: Math.floor(this.clock.now().getTime() / 1000),
+    };
+  }
+}
