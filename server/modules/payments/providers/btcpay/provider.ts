@@ -1,0 +1,222 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { WebhookEvent } from '#contract/payments';
+import type { CreatedPayment, PaymentProvider, ProviderPayment, WebhookReading, WebhookRequest } from '../provider.ts';
+import {
+  BTCPAY,
+  GreenfieldClient,
+  MINOR_DECIMALS,
+  isCryptoCurrency,
+  toDecimalString,
+  toMinorUnits,
+  type ClientOptions,
+  type CryptoCurrency,
+  type PayoutData,
+  type PayoutState,
+} from './client.ts';
+
+// BTCPay Server (self-hosted, Greenfield API v1) as a payment provider for BTC and USDT.
+//
+// Protocol: a payment is an invoice of the store (POST /api/v1/stores/{storeId}/invoices) in the payment's currency,
+// with metadata.orderId = our payment id (Greenfield has no idempotency key: a create first looks the order id up,
+// so a lost answer never makes a second invoice). The customer pays on the invoice's checkoutLink, which expires in
+// 15 minutes. BTCPay then POSTs webhooks signed `BTCPay-Sig: sha256=<hex HMAC-SHA256(secret, raw body)>`; their
+// body only names the invoice, so for the types that can end a payment we re-read the invoice and its payment
+// methods and decide from what BTCPay says now (a forged or stale body proves nothing). Amounts are what was paid,
+// in minor units (satoshi, USDT cents), digits below the minor unit dropped.
+//
+//   invoice status / additionalStatus       event               amount              event id
+//   Settled (None, PaidOver)                payment.succeeded   paid                <invoice>:settled
+//   Settled (Marked by the store's staff)   payment.succeeded   invoice amount      <invoice>:settled
+//   Expired, PaidPartial (confirmed)        payment.succeeded   paid (less)         <invoice>:partial
+//   Expired, PaidLate (confirmed)           payment.succeeded   paid, late: true    <invoice>:late
+//   Expired, nothing paid                   payment.failed      invoice amount      <invoice>:expired
+//   Invalid (any)                           payment.failed      invoice amount      <invoice>:invalid
+//   New, Processing, Expired with payments still unconfirmed   → ignored (checkPayment: null)
+//
+// The event id depends on the invoice and its outcome only, so a redelivery, a later webhook of the same outcome
+// and a poll (checkPayment) all give the same id, and the payments module applies it once. Crypto withdrawals are
+// store payouts (POST /api/v1/stores/{storeId}/payouts, approved), found again by metadata.withdrawalId.
+
+export interface BtcpayConfig {
+  /** BTCPAY_URL: the server's root, e.g. https://pay.example.org */
+  url: string;
+  /** BTCPAY_API_KEY: a key with btcpay.store.cancreateinvoice, canviewinvoices, cancreatepullpayments, canviewpayouts. */
+  apiKey: string;
+  /** BTCPAY_STORE_ID */
+  storeId: string;
+  /** BTCPAY_WEBHOOK_SECRET: the secret of the store's webhook that points to our endpoint. */
+  webhookSecret: string;
+  /** Payment methods offered per currency (default: the store's enabled methods). */
+  paymentMethods?: Partial<Record<CryptoCurrency, string[]>>;
+  /** Payout method per currency (default BTC-CHAIN and USDT-TRON, the USDt plugin's Tron method). */
+  payoutMethods?: Partial<Record<CryptoCurrency, string>>;
+}
+
+export const INVOICE_EXPIRATION_MINUTES = 15;
+export const SIGNATURE_HEADER = 'btcpay-sig';
+
+/** Webhook types after which the invoice is re-read (the others cannot end a payment). */
+const ENDING_TYPES = new Set(['InvoiceSettled', 'InvoiceExpired', 'InvoiceInvalid', 'InvoiceExpiredPaidPartial', 'InvoicePaidAfterExpiration', 'InvoicePaymentSettled']);
+
+export interface PayoutRequest {
+  /** Our withdrawal's id: kept as the payout's metadata.withdrawalId, so a repeated call finds the payout again. */
+  id: string;
+  destination: string;
+  currency: CryptoCurrency;
+  /** Minor units (satoshi, USDT cents). */
+  amount: number;
+}
+
+export interface PayoutStatus {
+  payoutId: string;
+  state: PayoutState;
+  /** The transaction's proof once paid (e.g. { proofType: 'PayoutTransactionOnChainBlob', transactionId }). */
+  proof: Record<string, unknown> | null;
+}
+
+/** Crypto withdrawals through the provider (not part of PaymentProvider yet). */
+export interface CryptoPayouts {
+  createPayout(request: PayoutRequest): Promise<PayoutStatus>;
+  /** Null when the provider does not know the payout. */
+  payoutState(payoutId: string): Promise<PayoutStatus | null>;
+}
+
+type Outcome = { event: WebhookEvent } | { pending: string };
+
+export class BtcpayProvider implements PaymentProvider, CryptoPayouts {
+  readonly name = BTCPAY;
+  readonly client: GreenfieldClient;
+
+  constructor(
+    private readonly config: BtcpayConfig,
+    private readonly clock: { now(): Date },
+    options: ClientOptions = {},
+  ) {
+    this.client = new GreenfieldClient(config, options);
+  }
+
+  async createPayment(payment: ProviderPayment): Promise<CreatedPayment> {
+    const currency = payment.currency;
+    if (!isCryptoCurrency(currency)) throw new Error(`btcpay takes BTC or USDT, not ${currency}`);
+    const amount = toDecimalString(payment.currencyAmount, MINOR_DECIMALS[currency]);
+    const methods = this.config.paymentMethods?.[currency];
+    const invoice = await this.client.createInvoiceOnce(
+      {
+        amount,
+        currency,
+        metadata: { orderId: payment.id, orderUrl: payment.returnUrl, itemDesc: payment.description },
+        checkout: { expirationMinutes: INVOICE_EXPIRATION_MINUTES, redirectURL: payment.returnUrl, ...(methods ? { paymentMethods: methods } : {}) },
+      },
+      // A live invoice of the same price is this payment's; an expired or invalid one is not reused.
+      (found) =>
+        found.currency === currency &&
+        sameAmount(found.amount, payment.currencyAmount, currency) &&
+        (found.status === 'Settled' || found.status === 'Processing' || (found.status === 'New' && found.expirationTime * 1000 > this.clock.now().getTime())),
+    );
+    return { providerRef: invoice.id, redirectUrl: invoice.checkoutLink };
+  }
+
+  async readWebhook({ rawBody, headers }: WebhookRequest): Promise<WebhookReading> {
+    if (!this.signed(rawBody, header(headers, SIGNATURE_HEADER))) return { refused: 'signature' };
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(rawBody) as Record<string, unknown>;
+    } catch {
+      return { refused: 'body' };
+    }
+    if (!body || typeof body !== 'object' || typeof body.type !== 'string') return { refused: 'body' };
+    if (body.storeId !== this.config.storeId) return { ignored: `another store's webhook (${String(body.storeId)})` };
+    const ending = ENDING_TYPES.has(body.type) || (body.type === 'InvoiceReceivedPayment' && body.afterExpiration === true);
+    if (!ending) return { ignored: `${body.type}: nothing to do` };
+    if (typeof body.invoiceId !== 'string' || !body.invoiceId) return { refused: 'body' };
+    const outcome = await this.outcome(body.invoiceId);
+    if (!outcome) return { ignored: `unknown invoice ${body.invoiceId}` };
+    return 'event' in outcome ? outcome : { ignored: outcome.pending };
+  }
+
+  async checkPayment(providerRef: string): Promise<WebhookEvent | null> {
+    const outcome = await this.outcome(providerRef);
+    return outcome && 'event' in outcome ? outcome.event : null;
+  }
+
+  /** What the invoice's state means for its payment, from BTCPay itself; null when BTCPay does not know it. */
+  private async outcome(invoiceId: string): Promise<Outcome | null> {
+    const invoice = await this.client.getInvoice(invoiceId);
+    if (!invoice) return null;
+    const currency = invoice.currency;
+    if (!isCryptoCurrency(currency)) return { pending: `invoice in ${currency}: not ours` };
+    const decimals = MINOR_DECIMALS[currency];
+    const asked = toMinorUnits(invoice.amount, decimals);
+    const paid = toMinorUnits(invoice.paidAmount, decimals);
+    const event = (outcome: string, type: WebhookEvent['type'], amount: number, late?: boolean): Outcome => ({
+      event: {
+        id: `${invoice.id}:${outcome}`,
+        type,
+        payment_ref: invoice.id,
+        currency,
+        amount,
+        created: Math.floor(this.clock.now().getTime() / 1000),
+        ...(late ? { late: true } : {}),
+      },
+    });
+    switch (invoice.status) {
+      case 'Settled':
+        if (invoice.additionalStatus === 'Marked') return event('settled', 'payment.succeeded', Math.max(asked, paid));
+        return paid > 0 ? event('settled', 'payment.succeeded', paid) : { pending: 'settled with nothing paid' };
+      case 'Invalid':
+        return event('invalid', 'payment.failed', asked);
+      case 'Expired': {
+        if (paid === 0) return event('expired', 'payment.failed', asked);
+        // The money is credited once its payments are confirmed (InvoicePaymentSettled brings us back here).
+        const methods = (await this.client.getPaymentMethods(invoice.id)) ?? [];
+        if (methods.some((method) => method.payments.some((p) => p.status === 'Processing'))) return { pending: 'expired invoice: payments not confirmed yet' };
+        if (invoice.additionalStatus === 'PaidLate' || paid >= asked) return event('late', 'payment.succeeded', paid, true);
+        return event('partial', 'payment.succeeded', paid);
+      }
+      default:
+        return { pending: `invoice ${invoice.status}` };
+    }
+  }
+
+  private signed(rawBody: string, signature: string | undefined): boolean {
+    if (!signature || !/^sha256=[0-9a-fA-F]{64}$/.test(signature)) return false;
+    const expected = createHmac('sha256', this.config.webhookSecret).update(rawBody, 'utf8').digest();
+    return timingSafeEqual(expected, Buffer.from(signature.slice('sha256='.length), 'hex'));
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // Crypto withdrawals.
+
+  async createPayout({ id, destination, currency, amount }: PayoutRequest): Promise<PayoutStatus> {
+    const payoutMethodId = this.config.payoutMethods?.[currency] ?? (currency === 'BTC' ? 'BTC-CHAIN' : 'USDT-TRON');
+    const payout = await this.client.createPayoutOnce(
+      { destination, amount: toDecimalString(amount, MINOR_DECIMALS[currency]), payoutMethodId, approved: true, metadata: { source: 'Подряд: вывод средств' } },
+      'withdrawalId',
+      id,
+    );
+    return payoutStatus(payout);
+  }
+
+  async payoutState(payoutId: string): Promise<PayoutStatus | null> {
+    const payout = await this.client.getPayout(payoutId);
+    return payout ? payoutStatus(payout) : null;
+  }
+}
+
+function payoutStatus(payout: PayoutData): PayoutStatus {
+  return { payoutId: payout.id, state: payout.state, proof: payout.paymentProof ?? null };
+}
+
+function sameAmount(decimal: string, minor: number, currency: CryptoCurrency): boolean {
+  try {
+    return toMinorUnits(decimal, MINOR_DECIMALS[currency]) === minor;
+  } catch {
+    return false;
+  }
+}
+
+function header(headers: WebhookRequest['headers'], name: string): string | undefined {
+  const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+  const value = key === undefined ? undefined : headers[key];
+  return Array.isArray(value) ? value[0] : value;
+}
