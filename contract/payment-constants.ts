@@ -26,6 +26,8 @@ export const PAYMENT_MESSAGES = {
   btcAddress: 'Проверьте адрес Bitcoin: bc1…, 1… или 3…',
   creditedToBalance: 'Заказ уже был оплачен — деньги зачислены на ваш баланс',
   declined: 'Платёж отклонён',
+  underpaid: 'Оплата пришла не полностью — полученная сумма зачислена на ваш баланс',
+  paidLate: 'Оплата пришла после окончания срока счёта — сумма зачислена на ваш баланс',
 } as const;
 
 export const CRYPTO_METHODS = ['usdt', 'btc'] as const;

@@ -22,7 +22,7 @@ const optionalUrl = (protocols: string[]) =>
 /** The networks ЮKassa sends its notifications from (its documentation, «Входящие уведомления»). */
 const YOOKASSA_WEBHOOK_NETWORKS = ['185.71.76.0/27', '185.71.77.0/27', '77.75.153.0/25', '77.75.156.11', '77.75.156.35', '77.75.154.128/25', '2a02:5180::/32'];
 
-const providerChoice = z.enum(['sandbox', 'yookassa', 'none']).optional();
+const providerChoice = z.enum(['sandbox', 'yookassa', 'btcpay', 'none']).optional();
 
 /** A comma-separated list of addresses and CIDRs; unset, ЮKassa's published networks. */
 const networks = z
@@ -114,6 +114,11 @@ function schemaFor(nodeEnv: string) {
       YOOKASSA_SECRET_KEY: z.string().optional().transform((v) => v || undefined),
       YOOKASSA_API_URL: z.url().default('https://api.yookassa.ru/v3'),
       YOOKASSA_WEBHOOK_IPS: networks,
+      // A BTCPay Server store for BTC and USDT (docs/payments.md): Greenfield API key, store, webhook secret.
+      BTCPAY_URL: optionalUrl(['https://', 'http://']),
+      BTCPAY_API_KEY: z.string().optional().transform((v) => v || undefined),
+      BTCPAY_STORE_ID: z.string().optional().transform((v) => v || undefined),
+      BTCPAY_WEBHOOK_SECRET: z.string().optional().transform((v) => v || undefined),
       ADMIN_EMAIL: z.email().optional(),
       ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
       SEED_DEMO: flag(nodeEnv !== 'production'),
@@ -141,6 +146,10 @@ function schemaFor(nodeEnv: string) {
     .refine((e) => !e.YOOKASSA_SHOP_ID === !e.YOOKASSA_SECRET_KEY, {
       message: 'YOOKASSA_SHOP_ID and YOOKASSA_SECRET_KEY go together',
       path: ['YOOKASSA_SECRET_KEY'],
+    })
+    .refine((e) => [e.BTCPAY_URL, e.BTCPAY_API_KEY, e.BTCPAY_STORE_ID, e.BTCPAY_WEBHOOK_SECRET].every((v) => !v) || [e.BTCPAY_URL, e.BTCPAY_API_KEY, e.BTCPAY_STORE_ID, e.BTCPAY_WEBHOOK_SECRET].every(Boolean), {
+      message: 'BTCPAY_URL, BTCPAY_API_KEY, BTCPAY_STORE_ID and BTCPAY_WEBHOOK_SECRET go together',
+      path: ['BTCPAY_URL'],
     })
     .refine((e) => !e.ADMIN_EMAIL === !e.ADMIN_PASSWORD, {
       message: 'ADMIN_EMAIL and ADMIN_PASSWORD go together',

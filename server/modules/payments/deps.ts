@@ -25,6 +25,7 @@ export interface PaymentServiceDeps {
   webhookSecret: string;
   /** ЮKassa's shop and the operator's choice of provider per method (ADR 048). */
   yookassa?: ProviderRegistryDeps['yookassa'];
+  btcpay?: ProviderRegistryDeps['btcpay'];
   methods?: ProviderRegistryDeps['methods'];
   /** The sandbox provider is on (development, tests, the demo, or a production that chose it: env.ts). */
   sandbox?: boolean;

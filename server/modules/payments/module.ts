@@ -29,6 +29,10 @@ export const paymentsModule = defineModule({
         env.YOOKASSA_SHOP_ID && env.YOOKASSA_SECRET_KEY
           ? { shopId: env.YOOKASSA_SHOP_ID, secretKey: env.YOOKASSA_SECRET_KEY, apiUrl: env.YOOKASSA_API_URL, webhookIps: env.YOOKASSA_WEBHOOK_IPS }
           : undefined,
+      btcpay:
+        env.BTCPAY_URL && env.BTCPAY_API_KEY && env.BTCPAY_STORE_ID && env.BTCPAY_WEBHOOK_SECRET
+          ? { url: env.BTCPAY_URL, apiKey: env.BTCPAY_API_KEY, storeId: env.BTCPAY_STORE_ID, webhookSecret: env.BTCPAY_WEBHOOK_SECRET }
+          : undefined,
       methods: { card: env.PAYMENTS_CARD, usdt: env.PAYMENTS_USDT, btc: env.PAYMENTS_BTC },
       log,
     });

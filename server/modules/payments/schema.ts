@@ -49,6 +49,8 @@ export const payments = pgTable(
     /** Rubles per unit of the currency when quoted (crypto), as a decimal string. */
     rate: numeric('rate'),
     quoteExpiresAt: timestamp('quote_expires_at', { withTimezone: true }),
+    /** What the provider says arrived in all, minor units of the currency (a crypto invoice may be under- or overpaid). */
+    receivedAmount: bigint('received_amount', { mode: 'number' }),
     failureReason: text('failure_reason'),
     paidAt: timestamp('paid_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

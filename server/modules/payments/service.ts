@@ -48,6 +48,7 @@ export class PaymentService {
       webhookSecret: deps.webhookSecret,
       sandbox: deps.sandbox !== false,
       yookassa: deps.yookassa,
+      btcpay: deps.btcpay,
       methods: deps.methods,
       baseUrl: () => (deps.loopbackUrl ?? deps.siteUrl)(),
     });

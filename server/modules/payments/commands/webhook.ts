@@ -53,22 +53,32 @@ export async function applyEvent(deps: PaymentContext, providerName: string, eve
       .onConflictDoNothing()
       .returning({ id: webhookEvents.eventId });
     if (!fresh.length) return { received: true, duplicate: true };
-    if (payment.status !== 'pending') return RECEIVED;
-    if (event.currency !== payment.currency || event.amount !== payment.currencyAmount) {
-      deps.log.warn({ payment: payment.id, event }, 'webhook amount differs from the payment: ignored');
+    if (event.currency !== payment.currency) {
+      deps.log.warn({ payment: payment.id, event }, 'webhook currency differs from the payment: ignored');
       return RECEIVED;
     }
     if (event.type === 'payment.failed') {
-      await tx.update(payments).set({ status: 'failed', failureReason: PAYMENT_MESSAGES.declined, updatedAt: ctx.clock.now() }).where(eq(payments.id, payment.id));
+      if (payment.status === 'pending') {
+        await tx.update(payments).set({ status: 'failed', failureReason: PAYMENT_MESSAGES.declined, updatedAt: ctx.clock.now() }).where(eq(payments.id, payment.id));
+      }
       return RECEIVED;
     }
-    await settle(deps, ctx, payment);
+    // What arrived, all told (a provider reports the total paid): only what is new is accounted for.
+    const already = payment.receivedAmount ?? 0;
+    if (event.amount <= already) return RECEIVED;
+    if (payment.status === 'pending' && !event.late && event.amount >= payment.currencyAmount) await settle(deps, ctx, payment, event.amount);
+    else await creditArrival(deps, ctx, payment, already, event);
     return RECEIVED;
   });
 }
 
-/** The money arrived: to the customer's balance, and on into escrow when it still pays the order. */
-async function settle(deps: PaymentContext, ctx: TxContext, payment: PaymentRow): Promise<void> {
+/** Kopecks of so much of the payment's currency, at the payment's own price (the order's price for its whole amount). */
+function kopecksOf(payment: PaymentRow, minor: number): number {
+  return Number((BigInt(minor) * BigInt(payment.amount)) / BigInt(payment.currencyAmount));
+}
+
+/** The money arrived: to the customer's balance, and on into escrow when it still pays the order; a surplus stays on the balance. */
+async function settle(deps: PaymentContext, ctx: TxContext, payment: PaymentRow, received: number): Promise<void> {
   const { tx } = ctx;
   const now = ctx.clock.now();
   const order = (await deps.orders.lockForPayment(tx, payment.orderId))!;
@@ -77,19 +87,48 @@ async function settle(deps: PaymentContext, ctx: TxContext, payment: PaymentRow)
   if (paysOrder) await deps.orders.markPaid(ctx, order);
   await tx
     .update(payments)
-    .set(paysOrder ? { status: 'succeeded', paidAt: now, updatedAt: now } : { status: 'credited', paidAt: now, failureReason: PAYMENT_MESSAGES.creditedToBalance, updatedAt: now })
+    .set({
+      ...(paysOrder ? { status: 'succeeded' as const } : { status: 'credited' as const, failureReason: PAYMENT_MESSAGES.creditedToBalance }),
+      receivedAmount: received,
+      paidAt: now,
+      updatedAt: now,
+    })
     .where(eq(payments.id, payment.id));
   // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025).
-  await postTransfer(tx, {
-    kind: 'payment',
-    key: `payment:${payment.id}`,
-    orderId: order.id,
-    description: `Платёж (${payment.method}) за заказ №${order.number}`,
-    legs: [
-      { account: { kind: 'external', method: payment.method as 'card' | 'usdt' | 'btc' }, amount: -payment.amount },
-      { account: { kind: 'available', userId: payment.customerId }, amount: payment.amount },
-    ],
-  });
+  await arrival(ctx, payment, `payment:${payment.id}`, payment.amount, `Платёж (${payment.method}) за заказ №${order.number}`, order.id);
+  const surplus = kopecksOf(payment, received) - payment.amount;
+  if (surplus > 0) await arrival(ctx, payment, `payment:${payment.id}:${received}`, surplus, `Переплата по заказу №${order.number} — на баланс`, order.id);
   if (paysOrder) await escrowTransfer(ctx, order, payment.customerId);
   await receipt(deps, ctx, order, payment, !paysOrder);
+}
+
+/**
+ * Money that does not pay the order (too little, after its time, or more after the end): it is the customer's, on
+ * their balance, and the order can be paid from it (ADR 048).
+ */
+async function creditArrival(deps: PaymentContext, ctx: TxContext, payment: PaymentRow, already: number, event: WebhookEvent): Promise<void> {
+  const now = ctx.clock.now();
+  const pending = payment.status === 'pending' || payment.status === 'failed' || payment.status === 'expired';
+  const reason = event.late ? PAYMENT_MESSAGES.paidLate : PAYMENT_MESSAGES.underpaid;
+  await ctx.tx
+    .update(payments)
+    .set({ receivedAmount: event.amount, updatedAt: now, ...(pending ? { status: 'credited' as const, failureReason: reason, paidAt: now } : {}) })
+    .where(eq(payments.id, payment.id));
+  const credit = kopecksOf(payment, event.amount) - kopecksOf(payment, already);
+  deps.log.info({ payment: payment.id, received: event.amount, expected: payment.currencyAmount, late: event.late ?? false }, 'payment credited to the balance');
+  if (credit > 0) await arrival(ctx, payment, `payment:${payment.id}:${event.amount}`, credit, reason, payment.orderId);
+}
+
+/** A provider's money in: from the method's external account to the customer's balance. */
+function arrival(ctx: TxContext, payment: PaymentRow, key: string, amount: number, description: string, orderId: string) {
+  return postTransfer(ctx.tx, {
+    kind: 'payment',
+    key,
+    orderId,
+    description,
+    legs: [
+      { account: { kind: 'external', method: payment.method as 'card' | 'usdt' | 'btc' }, amount: -amount },
+      { account: { kind: 'available', userId: payment.customerId }, amount },
+    ],
+  });
 }

@@ -5,6 +5,8 @@ import type { PaymentProvider } from './provider.ts';
 import { SANDBOX, SandboxDesk, sandboxRoutes, type SandboxDeskDeps } from './sandbox/index.ts';
 import type { CallOptions, YookassaConfig } from './yookassa/client.ts';
 import { YOOKASSA, YookassaProvider } from './yookassa/provider.ts';
+import { BTCPAY, type ClientOptions } from './btcpay/client.ts';
+import { BtcpayProvider, type BtcpayConfig } from './btcpay/provider.ts';
 
 export type { WebhookTransport } from './sandbox/index.ts';
 
@@ -18,7 +20,7 @@ export type ProviderMethod = Exclude<PaymentRow['method'], 'balance'>;
 const METHODS: readonly ProviderMethod[] = ['card', 'usdt', 'btc'];
 
 /** The providers there are, and the methods each can serve. */
-export const PROVIDERS = { sandbox: ['card', 'usdt', 'btc'], yookassa: ['card'] } as const satisfies Record<string, readonly ProviderMethod[]>;
+export const PROVIDERS = { sandbox: ['card', 'usdt', 'btc'], yookassa: ['card'], btcpay: ['usdt', 'btc'] } as const satisfies Record<string, readonly ProviderMethod[]>;
 export type ProviderName = keyof typeof PROVIDERS;
 
 export interface ProviderRegistry {
@@ -39,15 +41,18 @@ export type ProviderRegistryDeps = Omit<SandboxDeskDeps, 'on'> & {
   sandbox: boolean;
   /** ЮKassa's shop, when configured (env YOOKASSA_*). */
   yookassa?: YookassaConfig & { callOptions?: CallOptions };
+  /** The BTCPay Server store, when configured (env BTCPAY_*). */
+  btcpay?: BtcpayConfig & { callOptions?: ClientOptions };
   /** The operator's choice of provider per method (env PAYMENTS_CARD, …): a provider's name or 'none'. */
   methods?: Partial<Record<ProviderMethod, ProviderName | 'none'>>;
 };
 
-export function createProviderRegistry({ sandbox: sandboxOn, yookassa, methods = {}, ...deps }: ProviderRegistryDeps): ProviderRegistry {
+export function createProviderRegistry({ sandbox: sandboxOn, yookassa, btcpay, methods = {}, ...deps }: ProviderRegistryDeps): ProviderRegistry {
   const sandbox = new SandboxDesk({ ...deps, on: sandboxOn });
   // A production without the sandbox has only its real providers: the sandbox would confirm payments no one made.
   const available = new Map<ProviderName, PaymentProvider>();
   if (yookassa) available.set(YOOKASSA, new YookassaProvider(yookassa, deps.clock, yookassa.callOptions));
+  if (btcpay) available.set(BTCPAY, new BtcpayProvider(btcpay, deps.clock, btcpay.callOptions));
   if (sandboxOn) available.set(SANDBOX, sandbox.provider);
   const choose = (method: ProviderMethod): PaymentProvider | null => {
     const chosen = methods[method];

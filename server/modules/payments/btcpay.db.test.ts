@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto';
+import { eq, like } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../../test/app.ts';
+import { createUser } from '../../db/factories.ts';
+import { systemActor } from '../../platform/actor.ts';
+import { settings as settingsTable } from '../../platform/schema.ts';
+import { balanceOf, checkLedger } from '../ledger/index.ts';
+import { ledgerTransfers } from '../ledger/schema.ts';
+import { orders } from '../orders/schema.ts';
+import type { UserRow } from '../users/schema.ts';
+import { payments } from './schema.ts';
+import { startFakeBtcpay, type FakeBtcpay } from './providers/btcpay/fake.ts';
+import { PAYMENT_MESSAGES } from '#contract/payments';
+
+// BTC and USDT through BTCPay Server (issue 27, ADR 048), against a local BTCPay that speaks Greenfield: an invoice
+// per quote, webhooks checked by BTCPay-Sig and re-read from the invoice, and every way an invoice can end —
+// paid, underpaid, overpaid, paid after its expiry, a partial payment followed by a late one — with nothing lost.
+
+let t: Awaited<ReturnType<typeof createTestApp>>;
+let fake: FakeBtcpay;
+let seller: UserRow;
+const actor = systemActor('test');
+let n = 0;
+
+beforeAll(async () => {
+  fake = await startFakeBtcpay();
+  t = await createTestApp({ BTCPAY_URL: fake.url, BTCPAY_API_KEY: fake.apiKey, BTCPAY_STORE_ID: fake.store.id, BTCPAY_WEBHOOK_SECRET: fake.webhookSecret });
+  const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  fake.webhookUrl = `${base}/api/payments/webhooks/btcpay`;
+  seller = await createUser(t.database.db, { role: 'seller' });
+  // 1 BTC = 9 000 000 ₽, 1 USDT = 90 ₽.
+  const value = { USDT: 90, BTC: 9_000_000, lastUpdated: new Date().toISOString() };
+  await db().insert(settingsTable).values({ key: 'rates', value }).onConflictDoUpdate({ target: settingsTable.key, set: { value } });
+  (t.app.services.rates as unknown as { cached: unknown }).cached = null;
+});
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
+
+const db = () => t.database.db;
+
+async function call(user: UserRow, url: string, body: unknown) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url,
+    headers: { authorization: `Bearer ${await t.app.services.tokens.sign(user)}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    payload: JSON.stringify(body),
+  });
+  return { status: res.statusCode, body: res.json() };
+}
+
+/** A customer's order of 5 000 ₽ (crypto takes orders from 3 000 ₽), quoted and sent to BTCPay's invoice. */
+async function invoiced(method: 'btc' | 'usdt' = 'btc') {
+  const buyer = await createUser(db());
+  await t.app.services.settings.all();
+  const { order } = await t.app.services.platform.withTx(actor, (ctx) =>
+    t.app.services.orders.open(ctx, { customerId: buyer.id, sellerId: seller.id, title: `Логотип №${++n}`, price: 500_000, days: 3, revisions: 2 }),
+  );
+  const quote = await call(buyer, '/api/payments/quote', { order_id: order.id, method });
+  expect(quote.status).toBe(200);
+  const paid = await call(buyer, '/api/payments/pay', { order_id: order.id, method, quote_id: quote.body.result._id });
+  expect(paid.status).toBe(200);
+  const [payment] = await db().select().from(payments).where(eq(payments.id, paid.body.result.payment_id));
+  return { buyer, order, payment: payment!, quoted: quote.body.result.currency_amount as number, redirect: paid.body.result.redirect_url as string };
+}
+
+const orderStatus = async (id: string) => (await db().select({ status: orders.status }).from(orders).where(eq(orders.id, id)))[0]!.status;
+const paymentOf = async (id: string) => (await db().select().from(payments).where(eq(payments.id, id)))[0]!;
+const available = (user: UserRow) => balanceOf(db(), { kind: 'available', userId: user.id });
+const arrivals = async (paymentId: string) => (await db().select().from(ledgerTransfers).where(like(ledgerTransfers.key, `payment:${paymentId}%`))).length;
+/** Kopecks of so many satoshi (cents) at the payment's own price: 5 000 ₽ for the whole invoice. */
+const rubles = (due: number, minor: number) => Math.floor((minor * 500_000) / due);
+const clean = async () => expect((await checkLedger(db())).problems).toEqual([]);
+
+describe('a crypto payment through BTCPay Server', () => {
+  it('is an invoice of the quoted amount that expires with the quote; paid and confirmed, it pays the order once', async () => {
+    const { buyer, order, payment, quoted, redirect } = await invoiced('btc');
+    const invoice = fake.store.invoices.get(payment.providerRef!)!;
+    // The price and the method's fee at 9 000 000 ₽ per BTC, in satoshi, as quoted.
+    expect(invoice).toMatchObject({ currency: 'BTC', amount: payment.currencyAmount, metadata: { orderId: payment.id } });
+    expect(payment.currencyAmount).toBe(quoted);
+    expect(quoted).toBeGreaterThan(55_555); // 5 000 ₽ alone
+    expect(invoice.expirationTime - invoice.createdTime).toBe(15 * 60);
+    expect(redirect).toContain(fake.url);
+    await fake.pay(invoice.id, payment.currencyAmount, { confirmed: true });
+    expect(await orderStatus(order.id)).toBe('in_progress');
+    expect((await paymentOf(payment.id)).status).toBe('succeeded');
+    expect(await available(buyer)).toBe(0);
+    // Every delivery again: nothing more.
+    for (const delivery of [...fake.deliveries]) await fake.redeliver(delivery.deliveryId);
+    expect(await arrivals(payment.id)).toBe(1);
+    await clean();
+  });
+
+  it('USDT works the same way, in cents', async () => {
+    const { order, payment, quoted } = await invoiced('usdt');
+    expect(fake.store.invoices.get(payment.providerRef!)).toMatchObject({ currency: 'USDT', amount: quoted });
+    expect(quoted).toBeGreaterThan(5_555); // 5 000 ₽ alone, in cents
+    await fake.pay(payment.providerRef!, quoted, { confirmed: true });
+    expect(await orderStatus(order.id)).toBe('in_progress');
+  });
+
+  it('underpaid and expired: what arrived is on the customer’s balance, the order still awaits payment', async () => {
+    const { buyer, order, payment, quoted } = await invoiced('btc');
+    const half = Math.floor(quoted / 2);
+    await fake.pay(payment.providerRef!, half, { confirmed: true });
+    await fake.expire(payment.providerRef!);
+    expect(await orderStatus(order.id)).toBe('awaiting_payment');
+    expect(await paymentOf(payment.id)).toMatchObject({ status: 'credited', failureReason: PAYMENT_MESSAGES.underpaid, receivedAmount: half });
+    expect(await available(buyer)).toBe(rubles(quoted, half)); // about half of the 5 000 ₽ price
+    expect(rubles(quoted, half)).toBeGreaterThan(249_000);
+    await clean();
+  });
+
+  it('overpaid: the order is paid and the surplus is on the balance', async () => {
+    const { buyer, order, payment, quoted } = await invoiced('btc');
+    const more = Math.floor(quoted / 10);
+    await fake.pay(payment.providerRef!, quoted + more, { confirmed: true }); // 10 % more
+    expect(await orderStatus(order.id)).toBe('in_progress');
+    expect(await available(buyer)).toBe(rubles(quoted, quoted + more) - 500_000);
+    expect(await available(buyer)).toBeGreaterThan(49_000);
+    expect(await arrivals(payment.id)).toBe(2);
+    await clean();
+  });
+
+  it('paid after its expiry: credited to the balance, and a partial payment then a late one are both kept', async () => {
+    const late = await invoiced('btc');
+    await fake.expire(late.payment.providerRef!);
+    expect((await paymentOf(late.payment.id)).status).toBe('failed');
+    await fake.pay(late.payment.providerRef!, late.quoted, { confirmed: true, late: true });
+    expect(await paymentOf(late.payment.id)).toMatchObject({ status: 'credited', failureReason: PAYMENT_MESSAGES.paidLate });
+    expect(await available(late.buyer)).toBe(500_000);
+    expect(await orderStatus(late.order.id)).toBe('awaiting_payment');
+
+    const both = await invoiced('btc');
+    const quarter = Math.floor(both.quoted / 4);
+    await fake.pay(both.payment.providerRef!, quarter, { confirmed: true });
+    await fake.expire(both.payment.providerRef!);
+    expect(await available(both.buyer)).toBe(rubles(both.quoted, quarter));
+    await fake.pay(both.payment.providerRef!, both.quoted - quarter, { confirmed: true });
+    // The whole invoice in two payments: the whole price, on the balance, kopeck for kopeck.
+    expect(await available(both.buyer)).toBe(500_000);
+    expect((await paymentOf(both.payment.id)).receivedAmount).toBe(both.quoted);
+    await clean();
+  });
+
+  it('refuses a webhook with a wrong signature, and a signed body that lies is checked against the invoice', async () => {
+    const { order, payment } = await invoiced('btc');
+    const body = { deliveryId: 'x1', webhookId: fake.webhookId, originalDeliveryId: 'x1', isRedelivery: false, type: 'InvoiceSettled', timestamp: 1, storeId: fake.store.id, invoiceId: payment.providerRef };
+    expect((await fake.sendForged(body)).status).toBe(400);
+    expect((await fake.sendSigned(body)).status).toBe(200); // BTCPay says the invoice is New: nothing happens
+    expect(await orderStatus(order.id)).toBe('awaiting_payment');
+    expect(await arrivals(payment.id)).toBe(0);
+  });
+
+  it('an invoice marked invalid fails the payment', async () => {
+    const { order, payment } = await invoiced('btc');
+    await fake.invalidate(payment.providerRef!);
+    expect((await paymentOf(payment.id)).status).toBe('failed');
+    expect(await orderStatus(order.id)).toBe('awaiting_payment');
+  });
+});
