@@ -16,7 +16,8 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export const WITHDRAWAL_METHODS = ['card', 'usdt', 'btc'] as const;
 export type WithdrawalMethod = (typeof WITHDRAWAL_METHODS)[number];
-export const WITHDRAWAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
+/** `sending`: approved and handed to a provider (a crypto payout); `returned`: the provider could not pay it out. */
+export const WITHDRAWAL_STATUSES = ['pending', 'sending', 'approved', 'rejected', 'returned'] as const;
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 
 export const LEDGER_MESSAGES = {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_PRICE } from './catalog.ts';
-import { PAYMENT_STATUSES } from './money.ts';
+import { PAYMENT_STATUSES, WITHDRAWAL_STATUSES } from './money.ts';
 import { ORDER_PACKAGES } from './order-constants.ts';
 import { CRYPTO_METHODS, FINANCE_DIRECTIONS, FINANCE_ENTRY_KINDS, normaliseDestination, PAYMENT_MESSAGES } from './payment-constants.ts';
 export * from './payment-constants.ts';
@@ -183,7 +183,7 @@ export const withdrawalSchema = z.object({
   amount: z.number().int(),
   method: z.enum(['card', 'usdt', 'btc']),
   destination: z.string(),
-  status: z.enum(['pending', 'approved', 'rejected']),
+  status: z.enum(WITHDRAWAL_STATUSES),
   reject_reason: z.string().nullable(),
   created_at: z.string(),
   reviewed_at: z.string().nullable(),
@@ -195,7 +195,7 @@ export type Withdrawal = z.infer<typeof withdrawalSchema>;
 export const withdrawalDestinationSchema = z.object({ destination: z.string() });
 
 export const myWithdrawalsQuerySchema = z.object(cursorQuery);
-export const adminWithdrawalsQuerySchema = z.object({ ...cursorQuery, status: z.enum(['pending', 'approved', 'rejected']).optional() });
+export const adminWithdrawalsQuerySchema = z.object({ ...cursorQuery, status: z.enum(WITHDRAWAL_STATUSES).optional() });
 export const withdrawalRejectSchema = z.object({
   reason: z.string().trim().min(3, PAYMENT_MESSAGES.rejectReason).max(500, 'Не длиннее 500 символов'),
 });

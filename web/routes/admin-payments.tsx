@@ -10,7 +10,7 @@ import '../styles/payments.css';
 // /admin/payments: withdrawals to approve or reject and the payments, each list with its filters and keyset pages
 // (?w=&wc= and ?p=&m=&pc=). The money settings are on /admin/settings.
 
-const WITHDRAWAL_FILTERS = ['pending', 'approved', 'rejected'] as const;
+const WITHDRAWAL_FILTERS = ['pending', 'sending', 'approved', 'rejected', 'returned'] as const;
 const PAYMENT_FILTERS = ['pending', 'succeeded', 'failed', 'expired', 'credited'] as const;
 const METHOD_FILTERS = ['balance', 'card', 'usdt', 'btc'] as const;
 const METHOD_LABELS: Record<(typeof METHOD_FILTERS)[number], string> = { balance: 'С баланса', card: 'Карта', usdt: 'USDT', btc: 'Bitcoin' };

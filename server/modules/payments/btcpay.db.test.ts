@@ -5,11 +5,11 @@ import { createTestApp } from '../../test/app.ts';
 import { createUser } from '../../db/factories.ts';
 import { systemActor } from '../../platform/actor.ts';
 import { settings as settingsTable } from '../../platform/schema.ts';
-import { balanceOf, checkLedger } from '../ledger/index.ts';
+import { balanceOf, checkLedger, postTransfer } from '../ledger/index.ts';
 import { ledgerTransfers } from '../ledger/schema.ts';
 import { orders } from '../orders/schema.ts';
 import type { UserRow } from '../users/schema.ts';
-import { payments } from './schema.ts';
+import { payments, withdrawals } from './schema.ts';
 import { startFakeBtcpay, type FakeBtcpay } from './providers/btcpay/fake.ts';
 import { PAYMENT_MESSAGES } from '#contract/payments';
 
@@ -162,3 +162,67 @@ describe('a crypto payment through BTCPay Server', () => {
     expect(await orderStatus(order.id)).toBe('awaiting_payment');
   });
 });
+
+describe('a crypto withdrawal through BTCPay Server', () => {
+  const WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+
+  /** A seller with 5 000 ₽ who asks for all of it in BTC, approved by an admin. */
+  async function approved() {
+    const user = await createUser(db(), { role: 'seller' });
+    await t.app.services.platform.withTx(actor, ({ tx }) =>
+      postTransfer(tx, {
+        kind: 'adjustment',
+        key: `test-fund:${user.id}`,
+        legs: [
+          { account: { kind: 'external', method: 'card' }, amount: -500_000 },
+          { account: { kind: 'available', userId: user.id }, amount: 500_000 },
+        ],
+      }),
+    );
+    const asked = await call(user, '/api/withdrawals', { amount: 500_000, method: 'btc', destination: WALLET });
+    expect(asked.status).toBe(200);
+    const admin = await createUser(db(), { role: 'admin' });
+    const decided = await call(admin, `/api/admin/withdrawals/${asked.body.result._id}/approve`, {});
+    expect(decided.status).toBe(200);
+    expect(decided.body.result.status).toBe('sending');
+    const id = asked.body.result._id as string;
+    await until(async () => (await withdrawalOf(id)).payoutRef !== null);
+    return { user, id, payout: fake.store.payouts.get((await withdrawalOf(id)).payoutRef!)! };
+  }
+  const withdrawalOf = async (id: string) => (await db().select().from(withdrawals).where(eq(withdrawals.id, id)))[0]!;
+  const held = (user: UserRow) => balanceOf(db(), { kind: 'withdrawal_hold', userId: user.id });
+
+  it('is sent as a payout of the coin at the rate of its approval; the money leaves when BTCPay says it is paid', async () => {
+    const { user, id, payout } = await approved();
+    // 5 000 ₽ at 9 000 000 ₽ per BTC: 0.00055555 BTC, rounded down.
+    expect(payout).toMatchObject({ destination: WALLET, currency: 'BTC', amount: '0.00055555', metadata: { withdrawalId: id } });
+    expect(await held(user)).toBe(500_000); // still held while it is on its way
+    await fake.completePayout(payout.id);
+    await until(async () => (await withdrawalOf(id)).status === 'approved');
+    expect(await held(user)).toBe(0);
+    expect(await available(user)).toBe(0);
+    await clean();
+  });
+
+  it('cancelled by BTCPay, the money returns to the balance with the reason; a lost webhook is caught by the poll', async () => {
+    const { user, id, payout } = await approved();
+    const url = fake.webhookUrl;
+    fake.webhookUrl = undefined; // the webhook is lost
+    await fake.cancelPayout(payout.id).catch(() => {});
+    fake.webhookUrl = url;
+    expect((await withdrawalOf(id)).status).toBe('sending');
+    expect(await t.app.services.payments.pollPayouts()).toBeGreaterThanOrEqual(1);
+    expect(await withdrawalOf(id)).toMatchObject({ status: 'returned', rejectReason: PAYMENT_MESSAGES.payoutReturned });
+    expect(await available(user)).toBe(500_000);
+    expect(await held(user)).toBe(0);
+    await clean();
+  });
+});
+
+async function until(check: () => Promise<boolean>, ms = 10_000) {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

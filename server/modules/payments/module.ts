@@ -1,5 +1,6 @@
 import { defineModule } from '../../platform/module.ts';
 import { PaymentService } from './service.ts';
+import { PAYOUT_JOB } from './commands/payout.ts';
 import { paymentRoutes } from './routes.ts';
 import { paymentRatesRoutes } from './rates-routes.ts';
 
@@ -40,7 +41,13 @@ export const paymentsModule = defineModule({
     return { payments };
   },
   // A payment whose webhook never came, or whose provider's answer a crash lost, is settled from the provider.
-  recurring: [{ job: 'payments-poll', everyMs: 60_000, run: ({ services: { payments } }) => payments.pollProviders() }],
+  recurring: [
+    { job: 'payments-poll', everyMs: 60_000, run: ({ services: { payments } }) => payments.pollProviders() },
+    { job: 'payments-payouts', everyMs: 60_000, run: ({ services: { payments } }) => payments.pollPayouts() },
+  ],
+  subscribe({ services: { platform, payments } }) {
+    platform.dispatcher.handle<{ withdrawalId: string }>(PAYOUT_JOB, (payload) => payments.sendPayout(payload.withdrawalId));
+  },
   async routes(app, { services: { payments, settings }, reads }) {
     await app.register(paymentRatesRoutes, { reads, settings });
     await app.register(paymentRoutes, { payments, reads });

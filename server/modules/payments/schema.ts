@@ -83,6 +83,10 @@ export const withdrawals = pgTable(
     reviewedBy: uuid('reviewed_by').references(() => users.id),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
     rejectReason: text('reject_reason'),
+    /** A crypto payout: the provider that sends it, its id there, and the amount in the coin (minor units) at approval. */
+    payoutProvider: text('payout_provider'),
+    payoutRef: text('payout_ref'),
+    payoutAmount: bigint('payout_amount', { mode: 'number' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

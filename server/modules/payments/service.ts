@@ -9,6 +9,7 @@ import { decideWithdrawal } from './commands/decide-withdrawal.ts';
 import { payFromBalance } from './commands/pay-balance.ts';
 import { payByCard, payCrypto } from './commands/pay-provider.ts';
 import { pollProviderPayments } from './commands/poll.ts';
+import { pollPayouts, sendPayout } from './commands/payout.ts';
 import { quote } from './commands/quote.ts';
 import { revealDestination } from './commands/reveal-destination.ts';
 import { webhook } from './commands/webhook.ts';
@@ -100,6 +101,16 @@ export class PaymentService {
   /** Asks the providers about the payments whose end has not come (the recurring job `payments-poll`). */
   pollProviders() {
     return pollProviderPayments(this.ctx);
+  }
+
+  /** The outbox job that hands an approved crypto withdrawal to its provider. */
+  sendPayout(withdrawalId: string) {
+    return sendPayout(this.ctx, withdrawalId);
+  }
+
+  /** Asks the providers about the payouts on their way (the recurring job `payments-payouts`). */
+  pollPayouts() {
+    return pollPayouts(this.ctx);
   }
 
   webhook(providerName: string, request: WebhookRequest) {

@@ -30,7 +30,13 @@ describe('the payments’ labels', () => {
   it('name every payment and withdrawal state', () => {
     for (const status of PAYMENT_STATUSES) expect(PAYMENT_STATUS_LABELS[status], status).toMatch(/^[А-Я]/);
     expect(Object.keys(PAYMENT_STATUS_LABELS).sort()).toEqual([...PAYMENT_STATUSES].sort());
-    expect(WITHDRAWAL_STATUS_LABELS).toEqual({ pending: 'На рассмотрении', approved: 'Выполнен', rejected: 'Отклонён' });
+    expect(WITHDRAWAL_STATUS_LABELS).toEqual({
+      pending: 'На рассмотрении',
+      sending: 'Отправляется',
+      approved: 'Выполнен',
+      rejected: 'Отклонён',
+      returned: 'Возвращён на баланс',
+    });
   });
 
   it('name every way to pay, and hint the destination of each way to withdraw', () => {
@@ -44,6 +50,8 @@ describe('the payments’ labels', () => {
     ['credited', 'badge'],
     ['approved', 'badge'],
     ['pending', 'badge badge--muted'],
+    ['sending', 'badge badge--muted'],
+    ['returned', 'badge badge--danger'],
     ['failed', 'badge badge--danger'],
     ['expired', 'badge badge--danger'],
     ['rejected', 'badge badge--danger'],

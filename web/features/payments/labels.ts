@@ -13,8 +13,10 @@ export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
 
 export const WITHDRAWAL_STATUS_LABELS: Record<WithdrawalStatus, string> = {
   pending: 'На рассмотрении',
+  sending: 'Отправляется',
   approved: 'Выполнен',
   rejected: 'Отклонён',
+  returned: 'Возвращён на баланс',
 };
 
 export const METHOD_LABELS: Record<string, string> = {
@@ -33,7 +35,7 @@ export const DESTINATION_HINTS: Record<'card' | 'usdt' | 'btc', { label: string;
 /** The badge class of a state: success, waiting or refusal. */
 export function statusTone(status: string): string {
   if (status === 'succeeded' || status === 'approved' || status === 'credited') return 'badge';
-  if (status === 'pending') return 'badge badge--muted';
+  if (status === 'pending' || status === 'sending') return 'badge badge--muted';
   return 'badge badge--danger';
 }
 

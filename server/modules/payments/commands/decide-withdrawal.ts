@@ -10,6 +10,8 @@ import { formatRubles } from '#contract/money-format';
 import { PAYMENT_MESSAGES, type Withdrawal } from '#contract/payments';
 import type { PaymentContext } from '../deps.ts';
 import { presentWithdrawal } from '../presenter.ts';
+import { rubPerUnit } from '../pricing.ts';
+import { PAYOUT_JOB, payoutAmount } from './payout.ts';
 
 /**
  * An admin approves (the money leaves to the outside) or rejects (it returns to the balance) a request, once.
@@ -17,11 +19,25 @@ import { presentWithdrawal } from '../presenter.ts';
  */
 export async function decideWithdrawal(deps: PaymentContext, admin: UserRow, id: string, decision: 'approve' | 'reject', reason: string | null): Promise<Withdrawal> {
   if (!isUuid(id)) throw notFound(PAYMENT_MESSAGES.withdrawalNotFound);
+  const approve = decision === 'approve';
+  const payout = approve ? await payoutPlan(deps, id) : null;
   return deps.platform.withTx(userActor(admin), async ({ tx, clock, outbox }) => {
     const [w] = await tx.select().from(withdrawals).where(eq(withdrawals.id, id)).for('update');
     if (!w) throw notFound(PAYMENT_MESSAGES.withdrawalNotFound);
     if (w.status !== 'pending') throw new HttpError(409, PAYMENT_MESSAGES.withdrawalDecided);
-    const approve = decision === 'approve';
+    if (payout) {
+      // A provider sends it: the money stays held until the provider says it left (payout.ts).
+      const [row] = await tx
+        .update(withdrawals)
+        .set({ status: 'sending', reviewedBy: admin.id, reviewedAt: clock.now(), payoutProvider: payout.provider, payoutAmount: payout.amount })
+        .where(eq(withdrawals.id, w.id))
+        .returning();
+      outbox.job(PAYOUT_JOB, { withdrawalId: w.id }, { dedupeKey: `payout:${w.id}` });
+      await audit(tx, { actorId: admin.id, action: 'withdrawal.approve', targetType: 'withdrawal', targetId: w.id, details: { amount: w.amount, method: w.method, provider: payout.provider } });
+      const [owner] = await tx.select().from(users).where(eq(users.id, w.userId));
+      if (owner) deps.letters.notify(outbox, owner, 'withdrawal.decision', { amount: formatRubles(w.amount), decision, reason: null });
+      return presentWithdrawal(row!, owner ? { id: owner.id, name: owner.name, email: owner.email } : undefined);
+    }
     await postTransfer(tx, {
       kind: approve ? 'withdrawal_paid' : 'withdrawal_return',
       key: `withdrawal:${w.id}:decide`,
@@ -47,4 +63,16 @@ export async function decideWithdrawal(deps: PaymentContext, admin: UserRow, id:
     if (owner) deps.letters.notify(outbox, owner, 'withdrawal.decision', { amount: formatRubles(w.amount), decision, reason: approve ? null : reason });
     return presentWithdrawal(row!, owner ? { id: owner.id, name: owner.name, email: owner.email } : undefined);
   });
+}
+
+/** The provider and the coin's amount of a crypto withdrawal a provider sends, or null when an admin pays it by hand. */
+async function payoutPlan(deps: PaymentContext, id: string): Promise<{ provider: string; amount: number } | null> {
+  const [w] = await deps.db.select({ method: withdrawals.method, amount: withdrawals.amount }).from(withdrawals).where(eq(withdrawals.id, id));
+  if (!w || w.method === 'card') return null;
+  const provider = deps.providers.payoutsFor(w.method);
+  if (!provider) return null;
+  // At the rate of the moment it is approved, read before the transaction (the rates read the settings).
+  const amount = payoutAmount(w.method, w.amount, await rubPerUnit(deps, w.method === 'btc' ? 'BTC' : 'USDT'));
+  if (amount <= 0) throw new HttpError(409, PAYMENT_MESSAGES.payoutNoRate);
+  return { provider: provider.name, amount };
 }

@@ -8,6 +8,7 @@ import { PAYMENT_MESSAGES, type WebhookEvent } from '#contract/payments';
 import type { WebhookRequest } from '../providers/provider.ts';
 import type { PaymentContext } from '../deps.ts';
 import { escrowTransfer, receipt } from './escrow.ts';
+import { payoutNews } from './payout.ts';
 
 type Received = { received: boolean; duplicate: boolean };
 const RECEIVED: Received = { received: true, duplicate: false };
@@ -25,6 +26,10 @@ export async function webhook(deps: PaymentContext, providerName: string, reques
   if ('refused' in reading) {
     deps.log.warn({ provider: providerName, ip: request.ip, why: reading.refused }, 'webhook refused');
     throw badRequest('Подпись вебхука не подтверждена');
+  }
+  if ('payout' in reading) {
+    await payoutNews(deps, providerName, reading.payout);
+    return RECEIVED;
   }
   if ('ignored' in reading) {
     deps.log.info({ provider: providerName, why: reading.ignored }, 'webhook: nothing to do');

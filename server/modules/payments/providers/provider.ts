@@ -37,11 +37,21 @@ export interface WebhookRequest {
 }
 
 /**
- * What a webhook proves: an event to apply; nothing to do (a state we do not act on, a payment not settled at the
+ * What a webhook proves: an event to apply; a payout to ask the provider about; nothing to do (a state we do not act on, a payment not settled at the
  * provider whatever the body said), answered 2xx so the provider stops sending it; or nothing at all (a bad
  * signature, a sender not the provider's), refused.
  */
-export type WebhookReading = { event: WebhookEvent } | { ignored: string } | { refused: string };
+export type WebhookReading = { event: WebhookEvent } | { payout: string } | { ignored: string } | { refused: string };
+
+/** A provider that sends money out (crypto withdrawals): each call is idempotent by our withdrawal's id. */
+export interface PayoutProvider {
+  readonly name: string;
+  createPayout(request: { id: string; destination: string; currency: 'BTC' | 'USDT'; amount: number }): Promise<{ payoutId: string; state: string }>;
+  /** Null when the provider does not know the payout. */
+  payoutState(payoutId: string): Promise<{ payoutId: string; state: string } | null>;
+  /** What a provider's state of a payout means: sent, returned, or still on its way (null). */
+  payoutOutcome(state: string): 'paid' | 'cancelled' | null;
+}
 
 /** A provider call that failed after its retries (timeout, 5xx, network): the customer may try again. */
 export class ProviderUnavailable extends Error {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { PaymentRow } from '../schema.ts';
 import type { ReadHandlers } from '../../../platform/endpoints.ts';
-import type { PaymentProvider } from './provider.ts';
+import type { PaymentProvider, PayoutProvider } from './provider.ts';
 import { SANDBOX, SandboxDesk, sandboxRoutes, type SandboxDeskDeps } from './sandbox/index.ts';
 import type { CallOptions, YookassaConfig } from './yookassa/client.ts';
 import { YOOKASSA, YookassaProvider } from './yookassa/provider.ts';
@@ -28,6 +28,10 @@ export interface ProviderRegistry {
   forMethod(method: ProviderMethod): PaymentProvider | null;
   /** A configured provider by the name its payments and webhooks carry, or null. */
   byName(name: string): PaymentProvider | null;
+  /** The provider that sends a method's withdrawals out (a crypto payout), or null: an admin pays it by hand. */
+  payoutsFor(method: ProviderMethod): PayoutProvider | null;
+  /** A configured payout provider by name, or null. */
+  payoutsByName(name: string): PayoutProvider | null;
   /** Which provider serves each method («card → yookassa, usdt → none, …»), for the startup log. */
   describe(): string;
   /** The sandbox's pages and webhook job: they answer 404 while it is off. */
@@ -72,6 +76,8 @@ export function createProviderRegistry({ sandbox: sandboxOn, yookassa, btcpay, m
   return {
     forMethod: (method) => byMethod[method],
     byName: (name) => available.get(name as ProviderName) ?? null,
+    payoutsFor: (method) => asPayouts(byMethod[method]),
+    payoutsByName: (name) => asPayouts(available.get(name as ProviderName) ?? null),
     describe: () => METHODS.map((m) => `${m} → ${byMethod[m]?.name ?? 'none'}`).join(', '),
     sandbox,
     routes: async (app, { reads }) => {
@@ -79,3 +85,6 @@ export function createProviderRegistry({ sandbox: sandboxOn, yookassa, btcpay, m
     },
   };
 }
+
+const asPayouts = (provider: PaymentProvider | null): PayoutProvider | null =>
+  provider && 'createPayout' in provider && 'payoutOutcome' in provider ? (provider as PaymentProvider & PayoutProvider) : null;

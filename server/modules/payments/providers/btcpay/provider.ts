@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { WebhookEvent } from '#contract/payments';
-import type { CreatedPayment, PaymentProvider, ProviderPayment, WebhookReading, WebhookRequest } from '../provider.ts';
+import type { CreatedPayment, PaymentProvider, PayoutProvider, ProviderPayment, WebhookReading, WebhookRequest } from '../provider.ts';
 import {
   BTCPAY,
   GreenfieldClient,
@@ -83,7 +83,7 @@ export interface CryptoPayouts {
 
 type Outcome = { event: WebhookEvent } | { pending: string };
 
-export class BtcpayProvider implements PaymentProvider, CryptoPayouts {
+export class BtcpayProvider implements PaymentProvider, CryptoPayouts, PayoutProvider {
   readonly name = BTCPAY;
   readonly client: GreenfieldClient;
 
@@ -126,6 +126,8 @@ export class BtcpayProvider implements PaymentProvider, CryptoPayouts {
     }
     if (!body || typeof body !== 'object' || typeof body.type !== 'string') return { refused: 'body' };
     if (body.storeId !== this.config.storeId) return { ignored: `another store's webhook (${String(body.storeId)})` };
+    // A payout's news: its state is asked of BTCPay, not taken from the body.
+    if (body.type.startsWith('Payout')) return typeof body.payoutId === 'string' && body.payoutId ? { payout: body.payoutId } : { refused: 'body' };
     const ending = ENDING_TYPES.has(body.type) || (body.type === 'InvoiceReceivedPayment' && body.afterExpiration === true);
     if (!ending) return { ignored: `${body.type}: nothing to do` };
     if (typeof body.invoiceId !== 'string' || !body.invoiceId) return { refused: 'body' };
@@ -200,6 +202,10 @@ export class BtcpayProvider implements PaymentProvider, CryptoPayouts {
   async payoutState(payoutId: string): Promise<PayoutStatus | null> {
     const payout = await this.client.getPayout(payoutId);
     return payout ? payoutStatus(payout) : null;
+  }
+
+  payoutOutcome(state: string): 'paid' | 'cancelled' | null {
+    return state === 'Completed' ? 'paid' : state === 'Cancelled' ? 'cancelled' : null;
   }
 }
 

@@ -1,0 +1,97 @@
+import { and, eq, isNotNull, isNull } from 'drizzle-orm';
+import { withdrawals, type WithdrawalRow } from '../schema.ts';
+import { users } from '../../users/schema.ts';
+import { systemActor } from '../../../platform/actor.ts';
+import type { TxContext } from '../../../platform/tx.ts';
+import { postTransfer } from '../../ledger/index.ts';
+import { formatRubles } from '#contract/money-format';
+import { PAYMENT_MESSAGES } from '#contract/payments';
+import type { PaymentContext } from '../deps.ts';
+import type { PayoutProvider } from '../providers/provider.ts';
+
+// Crypto withdrawals sent by a provider (ADR 048): approved, the money stays held while the provider sends it; it
+// leaves the ledger when the provider says the payout is done, and returns to the balance when it says it cannot be.
+// The provider's word is always asked for (after its webhook, or by the poll), never taken from a webhook's body.
+
+/** The outbox job that hands an approved withdrawal to its provider (retried until the provider answers). */
+export const PAYOUT_JOB = 'payments.payout';
+
+const CURRENCY = { btc: 'BTC', usdt: 'USDT' } as const;
+const DECIMALS = { btc: 8, usdt: 2 } as const;
+
+/** The coin's minor units of so many kopecks at so many rubles per coin, rounded down (the rate in millionths). */
+export function payoutAmount(method: 'btc' | 'usdt', kopecks: number, rubPerUnit: number): number {
+  const micro = BigInt(Math.round(rubPerUnit * 1e6));
+  if (micro <= 0n) return 0;
+  return Number((BigInt(kopecks) * 10n ** BigInt(DECIMALS[method] + 4)) / micro);
+}
+
+/** The job: the payout made at the provider (found again, not made twice, on a retry), then its state applied. */
+export async function sendPayout(deps: PaymentContext, withdrawalId: string): Promise<void> {
+  const [w] = await deps.db.select().from(withdrawals).where(eq(withdrawals.id, withdrawalId));
+  if (!w || w.status !== 'sending' || w.method === 'card') return;
+  const provider = deps.providers.payoutsByName(w.payoutProvider ?? '');
+  if (!provider) throw new Error(`withdrawal ${w.id}: payout provider ${w.payoutProvider} is not configured`);
+  const sent = await provider.createPayout({ id: w.id, destination: w.destination, currency: CURRENCY[w.method], amount: w.payoutAmount! });
+  await deps.db.update(withdrawals).set({ payoutRef: sent.payoutId }).where(and(eq(withdrawals.id, w.id), isNull(withdrawals.payoutRef)));
+  await settlePayout(deps, provider, w.id, sent.state);
+}
+
+/** A provider's webhook about a payout: its state is asked of the provider. */
+export async function payoutNews(deps: PaymentContext, providerName: string, payoutRef: string): Promise<void> {
+  const provider = deps.providers.payoutsByName(providerName);
+  const [w] = await deps.db
+    .select({ id: withdrawals.id })
+    .from(withdrawals)
+    .where(and(eq(withdrawals.payoutProvider, providerName), eq(withdrawals.payoutRef, payoutRef)));
+  if (!provider || !w) return;
+  const state = await provider.payoutState(payoutRef);
+  if (state) await settlePayout(deps, provider, w.id, state.state);
+}
+
+/** The recurring job: the payouts on their way whose webhook has not come. */
+export async function pollPayouts(deps: PaymentContext): Promise<number> {
+  const sending = await deps.db
+    .select()
+    .from(withdrawals)
+    .where(and(eq(withdrawals.status, 'sending'), isNotNull(withdrawals.payoutRef)))
+    .limit(100);
+  let settled = 0;
+  for (const w of sending) {
+    const provider = deps.providers.payoutsByName(w.payoutProvider ?? '');
+    const state = provider && (await provider.payoutState(w.payoutRef!).catch(() => null));
+    if (provider && state && (await settlePayout(deps, provider, w.id, state.state))) settled++;
+  }
+  return settled;
+}
+
+/** Done: the held money leaves to the outside. Cancelled: it returns to the balance, and the seller is told. */
+async function settlePayout(deps: PaymentContext, provider: PayoutProvider, withdrawalId: string, state: string): Promise<boolean> {
+  const outcome = provider.payoutOutcome(state);
+  if (!outcome) return false;
+  return deps.platform.withTx(systemActor(`payments.payout.${provider.name}`), async ({ tx, outbox }) => {
+    const [w] = await tx.select().from(withdrawals).where(eq(withdrawals.id, withdrawalId)).for('update');
+    if (!w || w.status !== 'sending') return false;
+    const paid = outcome === 'paid';
+    await tx
+      .update(withdrawals)
+      .set(paid ? { status: 'approved' } : { status: 'returned', rejectReason: PAYMENT_MESSAGES.payoutReturned })
+      .where(eq(withdrawals.id, w.id));
+    await postTransfer(tx, {
+      kind: paid ? 'withdrawal_paid' : 'withdrawal_return',
+      key: `withdrawal:${w.id}:decide`,
+      description: paid ? `Вывод ${formatRubles(w.amount)} выполнен` : `Вывод ${formatRubles(w.amount)} возвращён на баланс`,
+      legs: [
+        { account: { kind: 'withdrawal_hold', userId: w.userId }, amount: -w.amount },
+        paid ? { account: { kind: 'external', method: w.method }, amount: w.amount } : { account: { kind: 'available', userId: w.userId }, amount: w.amount },
+      ],
+    });
+    if (!paid) await tellReturned(deps, { tx, outbox }, w);
+    return true;
+  });
+}
+
+async function tellReturned(deps: PaymentContext, { tx, outbox }: Pick<TxContext, 'tx' | 'outbox'>, w: WithdrawalRow) {
+  const [owner] = await tx.select().from(users).where(eq(users.id, w.userId));
+  if (owner) deps.letters.notify(outbox, owner, 'withdrawal.decision', { amount: formatRubles(w.amount), decision: 'reject', reason: PAYMENT_MESSAGES.payoutReturned });
+}
