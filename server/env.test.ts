@@ -119,3 +119,30 @@ describe('PAYMENTS_SANDBOX', () => {
     expect(loadEnv({ ...base, NODE_ENV: 'development', PAYMENTS_SANDBOX: '0', DATA_DIR: dir() }).PAYMENTS_SANDBOX).toBe(false);
   });
 });
+
+describe('the payment providers’ settings (ADR 048)', () => {
+  const dir = () => mkdtempSync(path.join(tmpdir(), 'podryad-env-'));
+  const base = { JWT_SECRET: 'x'.repeat(40), TURNSTILE_DISABLED: 'true' };
+  const shop = { YOOKASSA_SHOP_ID: '100500', YOOKASSA_SECRET_KEY: 'live_secret' };
+
+  it('take ЮKassa’s API and its published networks by default, and a list of networks of one’s own', () => {
+    const env = loadEnv({ ...base, ...shop, DATA_DIR: dir() });
+    expect(env.YOOKASSA_API_URL).toBe('https://api.yookassa.ru/v3');
+    expect(env.YOOKASSA_WEBHOOK_IPS).toContain('185.71.76.0/27');
+    expect(loadEnv({ ...base, ...shop, YOOKASSA_WEBHOOK_IPS: '10.0.0.0/8, ::1', DATA_DIR: dir() }).YOOKASSA_WEBHOOK_IPS).toEqual(['10.0.0.0/8', '::1']);
+    expect(() => loadEnv({ ...base, ...shop, YOOKASSA_WEBHOOK_IPS: '10.0.0.0/33', DATA_DIR: dir() })).toThrow(/YOOKASSA_WEBHOOK_IPS/);
+    expect(() => loadEnv({ ...base, ...shop, YOOKASSA_WEBHOOK_IPS: 'example.org', DATA_DIR: dir() })).toThrow(/YOOKASSA_WEBHOOK_IPS/);
+  });
+
+  it('want a shop’s id with its key, a BTCPay store whole, and a provider per method from the known ones', () => {
+    expect(() => loadEnv({ ...base, YOOKASSA_SHOP_ID: '100500', DATA_DIR: dir() })).toThrow(/YOOKASSA_SECRET_KEY/);
+    expect(() => loadEnv({ ...base, BTCPAY_URL: 'https://pay.example.org', DATA_DIR: dir() })).toThrow(/BTCPAY_URL/);
+    expect(() => loadEnv({ ...base, PAYMENTS_CARD: 'stripe', DATA_DIR: dir() })).toThrow(/PAYMENTS_CARD/);
+  });
+
+  it('want PUBLIC_URL in production with a provider: a payment asked for again must be the same request', () => {
+    const production = { ...base, ...shop, NODE_ENV: 'production', SEED_DEMO: '0' };
+    expect(() => loadEnv({ ...production, DATA_DIR: dir() })).toThrow(/PUBLIC_URL/);
+    expect(loadEnv({ ...production, PUBLIC_URL: 'https://podryad.example', DATA_DIR: dir() }).PUBLIC_URL).toBe('https://podryad.example');
+  });
+});

@@ -151,6 +151,12 @@ function schemaFor(nodeEnv: string) {
       message: 'BTCPAY_URL, BTCPAY_API_KEY, BTCPAY_STORE_ID and BTCPAY_WEBHOOK_SECRET go together',
       path: ['BTCPAY_URL'],
     })
+    // A provider is called again with the same request after a crash (ADR 048): its return address must not be one
+    // instance's own.
+    .refine((e) => e.NODE_ENV !== 'production' || !(e.YOOKASSA_SHOP_ID || e.BTCPAY_URL) || e.PUBLIC_URL, {
+      message: 'required with a payment provider: the address customers return to, the same on every instance',
+      path: ['PUBLIC_URL'],
+    })
     .refine((e) => !e.ADMIN_EMAIL === !e.ADMIN_PASSWORD, {
       message: 'ADMIN_EMAIL and ADMIN_PASSWORD go together',
       path: ['ADMIN_PASSWORD'],

@@ -52,8 +52,10 @@ export async function pollProviderPayments(deps: PaymentContext): Promise<{ aske
         settled++;
       }
     } catch (error) {
-      if (!(error instanceof ProviderUnavailable)) throw error;
-      deps.log.warn({ err: error, payment: payment.id }, 'payment provider unavailable: asked again next time');
+      // One payment the provider will not answer for must not hold up the others: it is asked again next time,
+      // and a refusal (a 4xx) is the operator's to see (reconciliation lists what the provider has).
+      if (error instanceof ProviderUnavailable) deps.log.warn({ err: error, payment: payment.id }, 'payment provider unavailable: asked again next time');
+      else deps.log.error({ err: error, payment: payment.id }, 'payment provider refused the poll of a payment');
     }
   }
   return { asked, settled };
