@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, isNull, or } from 'drizzle-orm';
 import { payments, type PaymentRow } from '../schema.ts';
 import type { UserRow } from '../../users/schema.ts';
 import { HttpError, badRequest } from '../../../lib/http.ts';
@@ -89,10 +89,16 @@ async function startWithProvider(deps: PaymentContext, payment: PaymentRow, orde
   return { payment_id: payment.id, order_id: payment.orderId, status: 'pending', redirect_url: created.redirectUrl };
 }
 
-/** Notes the provider's ids of a payment it made (its webhooks and the poll find it by them). */
-export async function recordCreated(deps: Pick<PaymentContext, 'db' | 'clock'>, payment: PaymentRow, created: CreatedPayment) {
-  await deps.db
+/**
+ * Notes the provider's ids of a payment it made (its webhooks and the poll find it by them). The first id noted
+ * stays: were a race to make a second one at the provider (the poll and the customer's own call at once), its
+ * notifications name no payment of ours and reconciliation shows it, instead of the first one's money going unseen.
+ */
+export async function recordCreated(deps: Pick<PaymentContext, 'db' | 'clock' | 'log'>, payment: PaymentRow, created: CreatedPayment) {
+  const noted = await deps.db
     .update(payments)
     .set({ providerRef: created.providerRef, providerDealRef: created.dealRef ?? null, updatedAt: deps.clock.now() })
-    .where(eq(payments.id, payment.id));
+    .where(and(eq(payments.id, payment.id), or(isNull(payments.providerRef), eq(payments.providerRef, created.providerRef))))
+    .returning({ id: payments.id });
+  if (!noted.length) deps.log.error({ payment: payment.id, second: created.providerRef }, 'a second payment at the provider for one of ours: left to reconciliation');
 }

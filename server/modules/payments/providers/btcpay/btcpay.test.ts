@@ -174,7 +174,7 @@ describe('readWebhook', () => {
     const id = await invoice();
     await fake.pay(id, 150_000, { confirmed: true });
     const event = eventOf(await read(delivery('InvoiceSettled', id)));
-    expect(event).toMatchObject({ id: `${id}:settled`, type: 'payment.succeeded', payment_ref: id, currency: 'BTC', amount: 150_000 });
+    expect(event).toMatchObject({ id: `${id}:settled:150000`, type: 'payment.succeeded', payment_ref: id, currency: 'BTC', amount: 150_000 });
     expect(event.late).toBeUndefined();
     expect(Math.abs(event.created - Date.now() / 1000)).toBeLessThan(5);
   });
@@ -212,17 +212,17 @@ describe('readWebhook', () => {
     expect(await read(delivery('InvoiceExpired', id))).toEqual({ ignored: 'expired invoice: payments not confirmed yet' });
     await fake.settle(id);
     const event = eventOf(await read(delivery('InvoicePaymentSettled', id)));
-    expect(event).toMatchObject({ id: `${id}:partial`, type: 'payment.succeeded', amount: 100_000 });
+    expect(event).toMatchObject({ id: `${id}:partial:100000`, type: 'payment.succeeded', amount: 100_000 });
     expect(event.late).toBeUndefined();
     // The same outcome through the other webhooks of it.
-    expect(eventOf(await read(delivery('InvoiceExpiredPaidPartial', id))).id).toBe(`${id}:partial`);
+    expect(eventOf(await read(delivery('InvoiceExpiredPaidPartial', id))).id).toBe(`${id}:partial:100000`);
   });
 
   it('overpaid: succeeded with what was paid', async () => {
     const id = await invoice();
     await fake.pay(id, 160_000, { confirmed: true });
     expect(JSON.parse(delivery('InvoiceSettled', id).body)).toMatchObject({ overPaid: true });
-    expect(eventOf(await read(delivery('InvoiceSettled', id)))).toMatchObject({ id: `${id}:settled`, type: 'payment.succeeded', amount: 160_000 });
+    expect(eventOf(await read(delivery('InvoiceSettled', id)))).toMatchObject({ id: `${id}:settled:160000`, type: 'payment.succeeded', amount: 160_000 });
   });
 
   it('paid after expiry: succeeded late, once confirmed', async () => {
@@ -233,8 +233,8 @@ describe('readWebhook', () => {
     expect('ignored' in (await read(delivery('InvoicePaidAfterExpiration', id)))).toBe(true);
     await fake.settle(id);
     const event = eventOf(await read(delivery('InvoicePaymentSettled', id)));
-    expect(event).toMatchObject({ id: `${id}:late`, type: 'payment.succeeded', amount: 150_000, late: true });
-    expect(eventOf(await read(delivery('InvoicePaidAfterExpiration', id))).id).toBe(`${id}:late`);
+    expect(event).toMatchObject({ id: `${id}:late:150000`, type: 'payment.succeeded', amount: 150_000, late: true });
+    expect(eventOf(await read(delivery('InvoicePaidAfterExpiration', id))).id).toBe(`${id}:late:150000`);
   });
 
   it('partial before expiry and the rest after it: late with the whole amount', async () => {
@@ -242,7 +242,7 @@ describe('readWebhook', () => {
     await fake.pay(id, 50_000, { confirmed: true });
     await fake.expire(id);
     await fake.pay(id, 100_000, { confirmed: true });
-    expect(eventOf(await read(delivery('InvoicePaidAfterExpiration', id)))).toMatchObject({ id: `${id}:late`, amount: 150_000, late: true });
+    expect(eventOf(await read(delivery('InvoicePaidAfterExpiration', id)))).toMatchObject({ id: `${id}:late:150000`, amount: 150_000, late: true });
   });
 
   it('invalid: failed', async () => {
@@ -312,7 +312,7 @@ describe('readWebhook', () => {
       await fake.pay(id, 150_000, { confirmed: true });
       // InvoicePaymentSettled comes while the invoice is still Processing (ignored); InvoiceSettled ends it.
       const events = readings.filter((r) => 'event' in r).map(eventOf);
-      expect(events).toEqual([expect.objectContaining({ id: `${id}:settled`, amount: 150_000 })]);
+      expect(events).toEqual([expect.objectContaining({ id: `${id}:settled:150000`, amount: 150_000 })]);
       expect(readings.filter((r) => 'ignored' in r).length).toBeGreaterThanOrEqual(3); // ReceivedPayment, Processing, PaymentSettled (InvoiceCreated is not awaited)
       expect(fake.deliveries.every((d) => d.status === 200)).toBe(true);
     } finally {
@@ -328,7 +328,7 @@ describe('checkPayment', () => {
     await fake.pay(settled, 150_000);
     expect(await provider.checkPayment(settled)).toBeNull(); // Processing
     await fake.settle(settled);
-    expect(await provider.checkPayment(settled)).toMatchObject({ id: `${settled}:settled`, type: 'payment.succeeded', amount: 150_000 });
+    expect(await provider.checkPayment(settled)).toMatchObject({ id: `${settled}:settled:150000`, type: 'payment.succeeded', amount: 150_000 });
 
     const expired = (await provider.createPayment(payment())).providerRef;
     await fake.expire(expired);
@@ -339,11 +339,11 @@ describe('checkPayment', () => {
     await fake.expire(partial);
     expect(await provider.checkPayment(partial)).toBeNull(); // unconfirmed
     await fake.settle(partial);
-    expect(await provider.checkPayment(partial)).toMatchObject({ id: `${partial}:partial`, amount: 1_000 });
+    expect(await provider.checkPayment(partial)).toMatchObject({ id: `${partial}:partial:1000`, amount: 1_000 });
 
     const late = (await provider.createPayment(payment())).providerRef;
     await fake.pay(late, 150_000, { late: true, confirmed: true });
-    expect(await provider.checkPayment(late)).toMatchObject({ id: `${late}:late`, late: true });
+    expect(await provider.checkPayment(late)).toMatchObject({ id: `${late}:late:150000`, amount: 150_000, late: true });
 
     const invalid = (await provider.createPayment(payment())).providerRef;
     await fake.invalidate(invalid);

@@ -25,16 +25,17 @@ import {
 // in minor units (satoshi, USDT cents), digits below the minor unit dropped.
 //
 //   invoice status / additionalStatus       event               amount              event id
-//   Settled (None, PaidOver)                payment.succeeded   paid                <invoice>:settled
-//   Settled (Marked by the store's staff)   payment.succeeded   invoice amount      <invoice>:settled
-//   Expired, PaidPartial (confirmed)        payment.succeeded   paid (less)         <invoice>:partial
-//   Expired, PaidLate (confirmed)           payment.succeeded   paid, late: true    <invoice>:late
+//   Settled (None, PaidOver)                payment.succeeded   paid                <invoice>:settled:<paid>
+//   Settled (Marked by the store's staff)   payment.succeeded   invoice amount      <invoice>:settled:<amount>
+//   Expired, PaidPartial (confirmed)        payment.succeeded   paid (less)         <invoice>:partial:<paid>
+//   Expired, PaidLate (confirmed)           payment.succeeded   paid, late: true    <invoice>:late:<paid>
 //   Expired, nothing paid                   payment.failed      invoice amount      <invoice>:expired
 //   Invalid (any)                           payment.failed      invoice amount      <invoice>:invalid
 //   New, Processing, Expired with payments still unconfirmed   → ignored (checkPayment: null)
 //
-// The event id depends on the invoice and its outcome only, so a redelivery, a later webhook of the same outcome
-// and a poll (checkPayment) all give the same id, and the payments module applies it once. Crypto withdrawals are
+// The event id is the invoice, its outcome and, for money that arrived, the total: a redelivery, another webhook
+// of the same news and a poll (checkPayment) give the same id and are applied once, while a second payment to an
+// expired invoice is a new total, applied for what it adds (the payments module counts totals, not increments). Crypto withdrawals are
 // store payouts (POST /api/v1/stores/{storeId}/payouts, approved), found again by metadata.withdrawalId.
 
 export interface BtcpayConfig {
@@ -152,7 +153,8 @@ export class BtcpayProvider implements PaymentProvider, CryptoPayouts, PayoutPro
     const paid = toMinorUnits(invoice.paidAmount, decimals);
     const event = (outcome: string, type: WebhookEvent['type'], amount: number, late?: boolean): Outcome => ({
       event: {
-        id: `${invoice.id}:${outcome}`,
+        // The total that arrived is in the id: a second payment to an expired invoice is news, a redelivery is not.
+        id: type === 'payment.succeeded' ? `${invoice.id}:${outcome}:${amount}` : `${invoice.id}:${outcome}`,
         type,
         payment_ref: invoice.id,
         currency,
