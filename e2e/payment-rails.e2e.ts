@@ -102,8 +102,9 @@ async function toYookassa(page: Page, amount: string) {
 }
 
 /** Crypto: a quote, then «Оплатить <amount>» takes the browser to the fake BTCPay's checkout page of the invoice. */
-async function toBtcpay(page: Page, method: 'btc' | 'usdt', expected: string, width: Width) {
+async function toBtcpay(page: Page, method: 'btc' | 'usdt', price: number, width: Width) {
   const currency = method === 'btc' ? 'BTC' : 'USDT';
+  const expected = shown(method, price);
   await page.getByRole('radio', { name: method === 'btc' ? /Bitcoin/ : /USDT/ }).check();
   await page.getByRole('button', { name: `Рассчитать сумму в ${currency}` }).click();
   await expect.poll(() => textOf(page, '.pay-quote__amount'), POLL).toBe(`К оплате: ${expected}`);
@@ -113,14 +114,16 @@ async function toBtcpay(page: Page, method: 'btc' | 'usdt', expected: string, wi
   const invoiceId = pathOfUrl(page.url()).split('/').pop()!;
   const invoice = btcpay.store.invoices.get(invoiceId)!;
   expect(invoice.currency).toBe(currency);
-  expect(norm(formatCurrency(invoice.amount, currency))).toBe(expected);
+  expect(invoice.amount).toBe(dueOf(method, price));
   await page.screenshot({ path: path.join(SHOTS, `${method}-btcpay-checkout-${width}.png`) });
   return { invoice, returnUrl: String(invoice.checkout.redirectURL) };
 }
 
-/** BTC at 9 000 000 ₽ with its 1,5 % fee, in satoshi rounded up; USDT at 90 ₽ with 1 %, in cents. */
-const btcOf = (price: number) => norm(formatCurrency(Math.ceil((price * 1.015) / (BTC_RATE / 1_000_000)), 'BTC'));
-const usdtOf = (price: number) => norm(formatCurrency(Math.ceil((price * 1.01) / USDT_RATE), 'USDT'));
+/** The amount due: BTC at 9 000 000 ₽ with its 1,5 % fee in satoshi, rounded up to the 10 satoshi the pages show;
+ * USDT at 90 ₽ with 1 %, in cents rounded up. */
+const dueOf = (method: 'btc' | 'usdt', price: number) =>
+  method === 'btc' ? Math.ceil((price * 1.015 * 100_000) / BTC_RATE) * 10 : Math.ceil((price * 1.01) / USDT_RATE);
+const shown = (method: 'btc' | 'usdt', price: number) => norm(formatCurrency(dueOf(method, price), method === 'btc' ? 'BTC' : 'USDT'));
 
 describe('the payment rails', { timeout: 120_000 }, () => {
   it.each(WIDTHS)('a card through ЮKassa: paid on its page, back to the order paid; declined, then paid (%i px)', async (width) => {
@@ -164,7 +167,7 @@ describe('the payment rails', { timeout: 120_000 }, () => {
     const price = 500_000;
     const { orderId, customerToken } = await newOrder(price, width);
     const page = await payPage(customerToken, orderId, width);
-    const { invoice, returnUrl } = await toBtcpay(page, 'btc', btcOf(price), width);
+    const { invoice, returnUrl } = await toBtcpay(page, 'btc', price, width);
     expect(returnUrl).toMatch(new RegExp(`^${e2e.url}/payments/${orderId}\\?payment=[0-9a-f-]{36}$`));
 
     await btcpay.pay(invoice.id, invoice.amount, { confirmed: true });
@@ -181,7 +184,7 @@ describe('the payment rails', { timeout: 120_000 }, () => {
     const price = 500_000;
     const { orderId, customerToken } = await newOrder(price, width);
     const page = await payPage(customerToken, orderId, width);
-    const { invoice, returnUrl } = await toBtcpay(page, 'usdt', usdtOf(price), width);
+    const { invoice, returnUrl } = await toBtcpay(page, 'usdt', price, width);
     await btcpay.pay(invoice.id, invoice.amount, { confirmed: true });
     await page.goto(returnUrl);
     await backAtReturnUrl(page, orderId);
@@ -194,7 +197,7 @@ describe('the payment rails', { timeout: 120_000 }, () => {
     const price = 500_000;
     const { orderId, customerToken } = await newOrder(price, width);
     const page = await payPage(customerToken, orderId, width);
-    const { invoice, returnUrl } = await toBtcpay(page, 'btc', btcOf(price), width);
+    const { invoice, returnUrl } = await toBtcpay(page, 'btc', price, width);
 
     // Half arrives and confirms; the customer comes back while the invoice still waits for the rest.
     const half = Math.floor(invoice.amount / 2);
@@ -231,13 +234,19 @@ describe('the payment rails', { timeout: 120_000 }, () => {
     const { orderId, customerToken } = await newOrder(price, width);
     const page = await payPage(customerToken, orderId, width);
     await page.getByRole('radio', { name: /Банковская карта/ }).check();
+    const before = yookassa.requests.length;
     yookassa.failNext(3, 'status500');
     await page.getByRole('button', { name: `Оплатить ${rubles(price)}` }).click();
     await expect.poll(() => alerts(page), POLL).toBe(PAYMENT_MESSAGES.providerUnavailable);
     expect(pathOfUrl(page.url())).toBe(`/payments/${orderId}`);
     await checkPage(page, 'card-provider-down');
 
+    // The second click resumes the same attempt: one deal and one payment at ЮKassa, each under a single key.
     const ref = await toYookassa(page, rubles(price));
+    const posted = yookassa.requests.slice(before).filter((r) => r.method === 'POST');
+    expect(new Set(posted.filter((r) => r.path === '/v3/deals').map((r) => r.key)).size).toBe(1);
+    expect(new Set(posted.filter((r) => r.path === '/v3/payments').map((r) => r.key)).size).toBe(1);
+    expect(posted.length).toBeGreaterThanOrEqual(4); // 3 failed calls, then the deal and the payment
     await page.getByRole('button', { name: 'Оплатить' }).click();
     await backAtReturnUrl(page, orderId);
     expect(yookassa.payments.get(ref)!.status).toBe('succeeded');
@@ -256,9 +265,11 @@ describe('the payment rails', { timeout: 120_000 }, () => {
       }),
     );
     expect(offered).toEqual(['balance:off', 'card:on', 'usdt:on', 'btc:on']);
+    // 5 000 руб.: 5 050 руб. at 90 руб. per USDT, 5 075 руб. at 9 000 000 руб. per BTC (56 390 satoshi).
+    expect([shown('usdt', price), shown('btc', price), dueOf('btc', price)]).toEqual(['56,12 USDT', '0,0005639 BTC', 56_390]);
     expect(norm(await methods.nth(1).textContent())).toContain(rubles(price));
-    expect(norm(await methods.nth(2).textContent())).toContain(`≈ ${usdtOf(price)}`);
-    expect(norm(await methods.nth(3).textContent())).toContain(`≈ ${btcOf(price)}`);
+    expect(norm(await methods.nth(2).textContent())).toContain(`≈ ${shown('usdt', price)}`);
+    expect(norm(await methods.nth(3).textContent())).toContain(`≈ ${shown('btc', price)}`);
     await checkPage(page, 'methods');
 
     // A real card payment exists; the sandbox's page does not show it (nor anything else).
