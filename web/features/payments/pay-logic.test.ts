@@ -13,7 +13,7 @@ import {
   paidNote,
   payButtonText,
   quoteState,
-  returnedFailure,
+  returnedOutcome,
   withBalanceNote,
 } from './pay-logic.ts';
 
@@ -197,22 +197,34 @@ describe('a paying attempt’s Idempotency-Key', () => {
 });
 
 describe('back from the provider', () => {
+  const error = (text: string) => ({ tone: 'error', text });
   it.each([
-    ['failed', null, 'Отклонён. Попробуйте ещё раз или выберите другой способ.'],
-    ['failed', 'Недостаточно средств на карте', 'Отклонён: Недостаточно средств на карте. Попробуйте ещё раз или выберите другой способ.'],
-    ['expired', null, 'Курс устарел. Попробуйте ещё раз или выберите другой способ.'],
-    ['credited', null, 'Зачислен на баланс. Попробуйте ещё раз или выберите другой способ.'],
-  ] as const)('a %s payment (%s) is said above the form', (status, reason, text) => {
-    expect(returnedFailure('p1', last({ status, failure_reason: reason }))).toBe(text);
+    ['failed', null, error('Отклонён. Попробуйте ещё раз или выберите другой способ.')],
+    ['failed', 'Платёж отклонён', error('Платёж отклонён. Попробуйте ещё раз или выберите другой способ.')],
+    ['failed', 'Недостаточно средств на карте', error('Недостаточно средств на карте. Попробуйте ещё раз или выберите другой способ.')],
+    ['expired', null, error('Курс устарел. Попробуйте ещё раз или выберите другой способ.')],
+  ] as const)('a %s payment (%s) is an error above the form, its reason said once', (status, reason, outcome) => {
+    expect(returnedOutcome('p1', last({ status, failure_reason: reason }), 0)).toEqual(outcome);
+  });
+
+  it('money credited to the balance is a notice with what the balance holds now', () => {
+    const reason = 'Оплата пришла не полностью — полученная сумма зачислена на ваш баланс';
+    expect(returnedOutcome('p1', last({ status: 'credited', failure_reason: reason }), 249_995)).toEqual({
+      tone: 'notice',
+      text: `${reason}. На балансе сейчас 2${_}499,95${_}руб. Оплатите заказ ещё раз или выберите другой способ.`,
+    });
+    expect(returnedOutcome('p1', last({ status: 'credited' }), 0)?.text).toBe(
+      `Зачислен на баланс. На балансе сейчас 0${_}руб. Оплатите заказ ещё раз или выберите другой способ.`,
+    );
   });
 
   it('says nothing of a payment still pending or paid, of another payment, or when not back from a provider', () => {
-    expect(returnedFailure('p1', last({ status: 'pending' }))).toBeNull();
-    expect(returnedFailure('p1', last({ status: 'succeeded' }))).toBeNull();
-    expect(returnedFailure('p2', last())).toBeNull();
-    expect(returnedFailure(null, last())).toBeNull();
-    expect(returnedFailure('', last({ _id: '' }))).toBeNull();
-    expect(returnedFailure('p1', null)).toBeNull();
+    expect(returnedOutcome('p1', last({ status: 'pending' }), 0)).toBeNull();
+    expect(returnedOutcome('p1', last({ status: 'succeeded' }), 0)).toBeNull();
+    expect(returnedOutcome('p2', last(), 0)).toBeNull();
+    expect(returnedOutcome(null, last(), 0)).toBeNull();
+    expect(returnedOutcome('', last({ _id: '' }), 0)).toBeNull();
+    expect(returnedOutcome('p1', null, 0)).toBeNull();
   });
 
   it('tells a second payment of a paid order that it went to the balance', () => {

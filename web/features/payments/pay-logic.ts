@@ -70,11 +70,26 @@ export function attemptFor(current: Attempt | null, method: string, quoteId: str
 /** A definite answer (4xx) ends the attempt; a lost one (no status, 5xx) may be retried with the same key. */
 export const attemptEnded = (status: number) => status > 0 && status < 500;
 
-/** Back from a provider that did not take the money: what happened to the payment, said above the form. */
-export function returnedFailure(returnedPayment: string | null, last: LastPayment): string | null {
+/** What the page says above the form once back from a provider: a refusal is an error, money kept is a notice. */
+export interface ReturnedOutcome {
+  tone: 'error' | 'notice';
+  text: string;
+}
+
+/**
+ * Back from a provider that did not pay the order: what became of the payment, said above the form. The server's
+ * reason is the whole sentence («Платёж отклонён», «Оплата пришла не полностью — …»); the state's label stands in
+ * when there is none. Money credited to the balance (too little, too late) is no failure: a notice with what the
+ * balance holds now (the amount's «руб.» ends its sentence).
+ */
+export function returnedOutcome(returnedPayment: string | null, last: LastPayment, available: number): ReturnedOutcome | null {
   if (!returnedPayment || !last || last._id !== returnedPayment) return null;
   if (last.status === 'pending' || last.status === 'succeeded') return null;
-  return `${PAYMENT_STATUS_LABELS[last.status]}${last.failure_reason ? `: ${last.failure_reason}` : ''}. Попробуйте ещё раз или выберите другой способ.`;
+  const said = last.failure_reason ?? PAYMENT_STATUS_LABELS[last.status];
+  if (last.status === 'credited') {
+    return { tone: 'notice', text: `${said}. На балансе сейчас ${formatRubles(available)} Оплатите заказ ещё раз или выберите другой способ.` };
+  }
+  return { tone: 'error', text: `${said}. Попробуйте ещё раз или выберите другой способ.` };
 }
 
 /** The paid order's note: a second payment returned from a provider went to the balance (ADR 025). */

@@ -62,7 +62,17 @@ describe('PayPanel', () => {
 
   it('says above the form why the payment it came back from failed', () => {
     const html = render(page({ last_payment: { _id: 'p9', method: 'card', status: 'failed', failure_reason: 'Карта отклонена' } }), 'p9');
-    expect(html).toContain('<p class="form-error" role="alert">Отклонён: Карта отклонена. Попробуйте ещё раз или выберите другой способ.</p>');
+    expect(html).toContain('<p class="form-error" role="alert">Карта отклонена. Попробуйте ещё раз или выберите другой способ.</p>');
+  });
+
+  it('tells as a notice, not an error, that what came in short is on the balance, and offers the ways to pay again', () => {
+    const reason = 'Оплата пришла не полностью — полученная сумма зачислена на ваш баланс';
+    const html = render(page({ last_payment: { _id: 'p9', method: 'btc', status: 'credited', failure_reason: reason } }), 'p9');
+    expect(html).toContain(
+      `<p class="notice pay__notice" role="status">${reason}. На балансе сейчас 200${_}руб. Оплатите заказ ещё раз или выберите другой способ.</p>`,
+    );
+    expect(html).not.toContain('form-error');
+    expect(html).toContain('pay__methods');
   });
 
   it('waits for a provider’s payment being confirmed instead of a second form', () => {

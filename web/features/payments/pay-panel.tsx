@@ -12,7 +12,7 @@ import {
   paidNote,
   payButtonText,
   quoteState,
-  returnedFailure,
+  returnedOutcome,
   withBalanceNote,
   type Attempt,
 } from './pay-logic.ts';
@@ -107,12 +107,12 @@ export function PayPanel({ page, returnedPayment }: { page: OrderPaymentPage; re
     await revalidator.revalidate();
   }
 
-  const failure = returnedFailure(returnedPayment, last);
+  const outcome = returnedOutcome(returnedPayment, last, page.balance.available);
   return (
     <div className="pay">
-      {failure && (
-        <p className="form-error" role="alert">
-          {failure}
+      {outcome && (
+        <p className={outcome.tone === 'error' ? 'form-error' : 'notice pay__notice'} role={outcome.tone === 'error' ? 'alert' : 'status'}>
+          {outcome.text}
         </p>
       )}
       <fieldset className="pay__methods">
