@@ -75,6 +75,7 @@ describe('recurring jobs', () => {
     expect(rows.map((r) => [r.kind, r.name, r.dedupeKey, r.state])).toEqual([
       ['job', 'archive-stale-projects', 'archive-stale-projects', 'pending'],
       ['job', 'payments-poll', 'payments-poll', 'pending'],
+      ['job', 'payments-reconcile', 'payments-reconcile', 'pending'],
       ['job', 'rates-refresh', 'rates-refresh', 'pending'],
       ['job', 'reviews-rating-window', 'reviews-rating-window', 'pending'],
       ['job', 'uploads-cleanup', 'uploads-cleanup', 'pending'],

@@ -40,7 +40,11 @@ export const paymentsModule = defineModule({
     return { payments };
   },
   // A payment whose webhook never came, or whose provider's answer a crash lost, is settled from the provider.
-  recurring: [{ job: 'payments-poll', everyMs: 60_000, run: ({ services: { payments } }) => payments.pollProviders() }],
+  recurring: [
+    { job: 'payments-poll', everyMs: 60_000, run: ({ services: { payments } }) => payments.pollProviders() },
+    // Yesterday's payments (UTC) against each provider's own list of them (issue 27): differences go to /admin/payments.
+    { job: 'payments-reconcile', everyMs: 24 * 60 * 60_000, run: ({ services: { payments } }) => payments.reconcile() },
+  ],
   async routes(app, { services: { payments, settings }, reads }) {
     await app.register(paymentRatesRoutes, { reads, settings });
     await app.register(paymentRoutes, { payments, reads });

@@ -28,6 +28,8 @@ export interface ProviderRegistry {
   forMethod(method: ProviderMethod): PaymentProvider | null;
   /** A configured provider by the name its payments and webhooks carry, or null. */
   byName(name: string): PaymentProvider | null;
+  /** Every configured provider (the sandbox while it is on): reconciliation asks each that can list. */
+  all(): PaymentProvider[];
   /** Which provider serves each method («card → yookassa, usdt → none, …»), for the startup log. */
   describe(): string;
   /** The sandbox's pages and webhook job: they answer 404 while it is off. */
@@ -72,6 +74,7 @@ export function createProviderRegistry({ sandbox: sandboxOn, yookassa, btcpay, m
   return {
     forMethod: (method) => byMethod[method],
     byName: (name) => available.get(name as ProviderName) ?? null,
+    all: () => [...available.values()],
     describe: () => METHODS.map((m) => `${m} → ${byMethod[m]?.name ?? 'none'}`).join(', '),
     sandbox,
     routes: async (app, { reads }) => {
