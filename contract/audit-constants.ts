@@ -21,6 +21,8 @@ export const AUDIT_ACTION_LABELS = {
   'withdrawal.approve': 'Вывод одобрен',
   'withdrawal.reject': 'Вывод отклонён',
   'withdrawal.reveal': 'Показан номер карты вывода',
+  'payment_difference.resolve': 'Расхождение сверки отмечено решённым',
+  'payment_difference.apply': 'Расхождение сверки исправлено результатом провайдера',
   'dispute.take': 'Спор взят в работу',
   'dispute.resolve': 'Решение по спору',
   'appeal.take': 'Обращение взято в работу',
@@ -72,4 +74,7 @@ export const AUDIT_DETAIL_LABELS: Record<string, string> = {
   customerAmount: 'Заказчику',
   commission: 'Комиссия',
   previous: 'Было',
+  provider: 'Провайдер',
+  kind: 'Вид',
+  provider_ref: 'Номер у провайдера',
 };

@@ -123,6 +123,8 @@ export const paymentSchema = z.object({
   customer: z.object({ _id: z.string(), name: z.string(), email: z.string().optional() }).optional(),
   method: z.enum(['balance', 'card', 'usdt', 'btc']),
   provider: z.string().nullable(),
+  /** The provider's id of the payment (admins look it up in the provider's dashboard). */
+  provider_ref: z.string().nullable().optional(),
   status: paymentStatusSchema,
   amount: z.number().int(),
   fee: z.number().int(),

@@ -165,6 +165,10 @@ export const ROUTES = {
 
   // Admin: payments and withdrawals (issue 12).
   'admin.payments.list': 'GET /api/admin/payments',
+  'admin.payments.provider': 'GET /api/admin/payments/:id/provider',
+  'admin.payments.differences': 'GET /api/admin/payment-differences',
+  'admin.payments.resolveDifference': 'POST /api/admin/payment-differences/:id/resolve',
+  'admin.payments.applyDifference': 'POST /api/admin/payment-differences/:id/apply',
   'admin.withdrawals.list': 'GET /api/admin/withdrawals',
   'admin.withdrawals.reveal': 'POST /api/admin/withdrawals/:id/destination',
   'admin.withdrawals.approve': 'POST /api/admin/withdrawals/:id/approve',

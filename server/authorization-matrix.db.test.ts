@@ -39,6 +39,7 @@ import { postTransfer } from './modules/ledger/index.ts';
 import { bids } from './modules/bids/schema.ts';
 import { notifications } from './modules/notifications/schema.ts';
 import { appeals } from './modules/appeals/schema.ts';
+import { paymentDifferences } from './modules/payments/schema.ts';
 import { payOrderForTest } from './modules/orders/testing.ts';
 
 /** A cell: the status, or a known defect (the right status, and today's until it is fixed). */
@@ -165,6 +166,13 @@ async function fundActor(w: MatrixWorld, actor: Actor, amount = 100_000) {
 async function ownerCardPayment(w: MatrixWorld): Promise<string> {
   const result = await w.app.services.payments.pay(w.user('owner'), { order_id: await ownerOrder(w), method: 'card' });
   return result.payment_id;
+}
+async function freshDifference(w: MatrixWorld): Promise<string> {
+  const [row] = await w.database.db
+    .insert(paymentDifferences)
+    .values({ provider: 'yookassa', day: '2026-01-01', kind: 'not_at_provider', providerRef: `ref-${unique()}`, details: { provider_status: 'failed' } })
+    .returning({ id: paymentDifferences.id });
+  return row!.id;
 }
 async function ownerWithdrawal(w: MatrixWorld): Promise<string> {
   await fundActor(w, 'owner');
@@ -641,6 +649,16 @@ const MATRIX = {
   },
   'withdrawals.mine': { expect: signedIn(), request: () => ({}) },
   'admin.payments.list': { expect: adminOnly(), request: () => ({ query: { status: 'pending' } }) },
+  // The provider's view of a payment: the sandbox keeps no payments of its own to describe (404 to the admin).
+  'admin.payments.provider': { expect: adminOnly(404), request: async (w) => ({ params: { id: await ownerCardPayment(w) } }) },
+  // Reconciliation's differences (issue 27): admins only; resolving is audited; a difference the provider's outcome cannot fix is 409.
+  'admin.payments.differences': { expect: adminOnly(), request: () => ({ query: { limit: '10' } }) },
+  'admin.payments.resolveDifference': {
+    writes: true,
+    expect: adminOnly(),
+    request: async (w) => ({ params: { id: await freshDifference(w) }, body: { note: 'Проверено в кабинете провайдера' } }),
+  },
+  'admin.payments.applyDifference': { writes: true, expect: adminOnly(409), request: async (w) => ({ params: { id: await freshDifference(w) } }) },
   'admin.withdrawals.list': { expect: adminOnly(), request: () => ({ query: { status: 'pending' } }) },
   // The full card number of a request: admins only, audited (ADR 046).
   'admin.withdrawals.reveal': { writes: true, expect: adminOnly(), request: async (w) => ({ params: { id: await ownerWithdrawal(w) } }) },

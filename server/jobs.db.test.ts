@@ -76,6 +76,7 @@ describe('recurring jobs', () => {
       ['job', 'archive-stale-projects', 'archive-stale-projects', 'pending'],
       ['job', 'payments-payouts', 'payments-payouts', 'pending'],
       ['job', 'payments-poll', 'payments-poll', 'pending'],
+      ['job', 'payments-reconcile', 'payments-reconcile', 'pending'],
       ['job', 'rates-refresh', 'rates-refresh', 'pending'],
       ['job', 'reviews-rating-window', 'reviews-rating-window', 'pending'],
       ['job', 'uploads-cleanup', 'uploads-cleanup', 'pending'],

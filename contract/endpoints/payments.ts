@@ -26,6 +26,7 @@ import {
   withdrawalRejectSchema,
   withdrawalSchema,
 } from '../payments.ts';
+import { differencesQuerySchema, paymentDifferenceSchema, providerViewSchema, resolveDifferenceSchema } from '../payment-differences.ts';
 
 const payments = ['payments'];
 const finance = ['finance'];
@@ -106,6 +107,35 @@ export const paymentEndpoints = defineEndpoints({
   },
   'withdrawals.mine': { access: 'user', tags: finance, query: myWithdrawalsQuerySchema, response: keysetPageSchema(withdrawalSchema) },
   'admin.payments.list': { access: 'admin', tags: ['admin', 'payments'], query: adminPaymentsQuerySchema, response: keysetPageSchema(paymentSchema) },
+  'admin.payments.provider': {
+    access: 'admin',
+    tags: ['admin', 'payments'],
+    summary: "A payment as its provider has it now, in the provider's own words (its status, amount and object)",
+    params: idParams,
+    response: okSchema(providerViewSchema),
+  },
+  'admin.payments.differences': {
+    access: 'admin',
+    tags: ['admin', 'payments'],
+    summary: 'What the daily reconciliation with the providers found: the unresolved differences first, then the latest resolved',
+    query: differencesQuerySchema,
+    response: okSchema(z.array(paymentDifferenceSchema)),
+  },
+  'admin.payments.resolveDifference': {
+    access: 'admin',
+    tags: ['admin', 'payments'],
+    summary: "Marks a reconciliation difference resolved with the admin's note (audited)",
+    params: idParams,
+    body: resolveDifferenceSchema,
+    response: okSchema(paymentDifferenceSchema),
+  },
+  'admin.payments.applyDifference': {
+    access: 'admin',
+    tags: ['admin', 'payments'],
+    summary: "Applies the provider's outcome to a payment it says is paid (as its webhook would), then resolves the difference (audited)",
+    params: idParams,
+    response: okSchema(paymentDifferenceSchema),
+  },
   'admin.withdrawals.list': { access: 'admin', tags: ['admin', 'finance'], query: adminWithdrawalsQuerySchema, response: keysetPageSchema(withdrawalSchema) },
   'admin.withdrawals.reveal': {
     access: 'admin',

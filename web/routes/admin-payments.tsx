@@ -3,11 +3,12 @@ import type { Route } from './+types/admin-payments';
 import { pageMeta } from '../lib/meta.ts';
 import { SelectField } from '../components/ui/form.tsx';
 import { AppLink } from '../components/ui/app-link.tsx';
-import { AdminWithdrawals, PAYMENT_STATUS_LABELS, PaymentsTable, WITHDRAWAL_STATUS_LABELS } from '../features/payments/index.ts';
+import { AdminWithdrawals, PAYMENT_STATUS_LABELS, PaymentDifferences, PaymentsTable, ProviderState, WITHDRAWAL_STATUS_LABELS } from '../features/payments/index.ts';
 import '../styles/items.css';
 import '../styles/payments.css';
 
-// /admin/payments: withdrawals to approve or reject and the payments, each list with its filters and keyset pages
+// /admin/payments: the differences the daily reconciliation with the providers found, withdrawals to approve or
+// reject and the payments, each list with its filters and keyset pages
 // (?w=&wc= and ?p=&m=&pc=). The money settings are on /admin/settings.
 
 const WITHDRAWAL_FILTERS = ['pending', 'sending', 'approved', 'rejected', 'returned'] as const;
@@ -25,18 +26,20 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const method = pick(METHOD_FILTERS, q.get('m'));
   const wCursor = q.get('wc');
   const pCursor = q.get('pc');
-  const [withdrawals, payments] = await Promise.all([
+  const [withdrawals, payments, differences] = await Promise.all([
     context.read('admin.withdrawals.list', { query: { limit: PAGE, ...(wStatus ? { status: wStatus } : {}), ...(wCursor ? { cursor: wCursor } : {}) } }),
     context.read('admin.payments.list', {
       query: { limit: PAGE, ...(pStatus ? { status: pStatus } : {}), ...(method ? { method } : {}), ...(pCursor ? { cursor: pCursor } : {}) },
     }),
+    context.read('admin.payments.differences', { query: { limit: 50 } }),
   ]);
   return {
     withdrawals: withdrawals.ok ? withdrawals.body.result : [],
     wNext: withdrawals.ok ? withdrawals.body.next : null,
     payments: payments.ok ? payments.body.result : [],
     pNext: payments.ok ? payments.body.next : null,
-    failed: !withdrawals.ok || !payments.ok,
+    differences: differences.ok ? differences.body.result : [],
+    failed: !withdrawals.ok || !payments.ok || !differences.ok,
     wStatus: wStatus ?? '',
     pStatus: pStatus ?? '',
     method: method ?? '',
@@ -46,7 +49,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Выплаты и платежи');
 
 export default function AdminPaymentsPage({ loaderData }: Route.ComponentProps) {
-  const { withdrawals, wNext, payments, pNext, failed, wStatus, pStatus, method } = loaderData;
+  const { withdrawals, wNext, payments, pNext, differences, failed, wStatus, pStatus, method } = loaderData;
   const revalidator = useRevalidator();
   const [params] = useSearchParams();
   /** This page with some parameters changed (null drops one). */
@@ -66,6 +69,8 @@ export default function AdminPaymentsPage({ loaderData }: Route.ComponentProps) 
         Комиссии способов оплаты, лимиты и минимальный вывод — в <AppLink to="/admin/settings#payments">настройках</AppLink>.
       </p>
       {failed && <p className="form-error">Не удалось загрузить списки. Проверьте фильтры или обновите страницу.</p>}
+
+      <PaymentDifferences differences={differences} onChanged={() => void revalidator.revalidate()} />
 
       <h2 className="finance__subtitle">Заявки на вывод</h2>
       <Form method="get" className="toolbar" onChange={(e) => e.currentTarget.requestSubmit()}>
@@ -107,7 +112,7 @@ export default function AdminPaymentsPage({ loaderData }: Route.ComponentProps) 
           </button>
         </noscript>
       </Form>
-      <PaymentsTable payments={payments} admin />
+      <PaymentsTable payments={payments} admin provider={(p) => <ProviderState key={p._id} payment={p} />} />
       <Pager more={pNext ? link({ pc: pNext }) : null} first={params.has('pc') ? link({ pc: null }) : null} label="платежей" />
     </section>
   );

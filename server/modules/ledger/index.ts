@@ -20,6 +20,7 @@ export {
   earningsByDay,
   escrowNetByDay,
   marketplaceMoneyByDay,
+  paymentArrivals,
   referralRewardsOf,
   releasedFromEscrow,
   type DayAmount,

@@ -104,3 +104,25 @@ export async function marketplaceMoneyByDay(db: Db, since: Date): Promise<{ day:
 export const releasedFromEscrow = (orderId: SQLWrapper) =>
   sql<number | null>`(select -e.amount from ledger_entries e join ledger_transfers t on t.id = e.transfer_id
     join ledger_accounts a on a.id = e.account_id where t.order_id = ${orderId} and t.kind = 'release' and a.kind = 'escrow' limit 1)`.mapWith(Number);
+
+/**
+ * What each payment brought in, kopecks: the transfers of kind `payment` keyed `payment:<id>` (the order's price)
+ * and `payment:<id>:<received>` (a surplus, a late or partial arrival), summed over their external legs. Read by
+ * the orders' ids (indexed), so that a day's reconciliation does not scan the ledger.
+ */
+export async function paymentArrivals(db: Db, payments: readonly { id: string; orderId: string }[]): Promise<Map<string, number>> {
+  const totals = new Map(payments.map((p) => [p.id, 0]));
+  if (!payments.length) return totals;
+  const orderIds = [...new Set(payments.map((p) => p.orderId))];
+  const found = await rows<{ key: string; amount: unknown }>(db, sql`
+    select t.key, (-sum(e.amount))::float8 as amount
+    from ledger_transfers t join ledger_entries e on e.transfer_id = t.id join ledger_accounts a on a.id = e.account_id
+    where t.kind = 'payment' and a.kind = 'external'
+      and t.order_id in (${sql.join(orderIds.map((id) => sql`${id}::uuid`), sql`, `)})
+    group by t.key`);
+  for (const row of found) {
+    const id = row.key.split(':')[1] ?? '';
+    if (row.key.startsWith('payment:') && totals.has(id)) totals.set(id, totals.get(id)! + toInt(row.amount));
+  }
+  return totals;
+}

@@ -44,6 +44,8 @@ export const paymentsModule = defineModule({
   recurring: [
     { job: 'payments-poll', everyMs: 60_000, run: ({ services: { payments } }) => payments.pollProviders() },
     { job: 'payments-payouts', everyMs: 60_000, run: ({ services: { payments } }) => payments.pollPayouts() },
+    // Yesterday's payments (UTC) against each provider's own list of them (issue 27): differences go to /admin/payments.
+    { job: 'payments-reconcile', everyMs: 24 * 60 * 60_000, run: ({ services: { payments } }) => payments.reconcile() },
   ],
   subscribe({ services: { platform, payments } }) {
     platform.dispatcher.handle<{ withdrawalId: string }>(PAYOUT_JOB, (payload) => payments.sendPayout(payload.withdrawalId));

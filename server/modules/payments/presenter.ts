@@ -18,6 +18,7 @@ export function presentPayment(r: PaymentRecord, now: Date): Payment {
     ...(r.customer ? { customer: { _id: r.customer.id, name: r.customer.name, email: r.customer.email } } : {}),
     method: p.method,
     provider: p.provider,
+    ...(r.customer ? { provider_ref: p.providerRef } : {}),
     status: lapsed ? 'expired' : p.status,
     amount: p.amount,
     fee: p.fee,

@@ -64,6 +64,10 @@ export const paymentRoutes: FastifyPluginAsync<{ payments: PaymentService; reads
     const { result, next } = await payments.adminPayments(query);
     return { ...ok(result), next };
   });
+  on('admin.payments.provider', async ({ params }) => ok(await payments.providerView(params.id)));
+  on('admin.payments.differences', async ({ query }) => ok(await payments.differences(query.limit)));
+  on('admin.payments.resolveDifference', async ({ params, body, user }) => ok(await payments.resolveDifference(user, params.id, body.note)));
+  on('admin.payments.applyDifference', async ({ params, user }) => ok(await payments.applyDifference(user, params.id)));
   on('admin.withdrawals.list', async ({ query }) => {
     const { result, next } = await payments.adminWithdrawals(query);
     return { ...ok(result), next };

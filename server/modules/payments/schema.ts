@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from '../users/schema.ts';
 import type { PaymentMethod, PaymentStatus, WithdrawalMethod, WithdrawalStatus } from '../../../contract/money.ts';
+import type { DifferenceKind } from '../../../contract/payment-differences.ts';
 import { orders } from '../orders/schema.ts';
 
 // The states are the contract's (the API's queries and answers name them too).
@@ -108,3 +109,34 @@ export const webhookEvents = pgTable(
   },
   (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
 );
+
+/**
+ * What the daily reconciliation with a provider found (issue 27): one row per (provider, kind, provider's id), so a
+ * re-run finds it again instead of adding it twice; resolved by an admin with a note, by applying the provider's
+ * outcome, or by a later run that no longer finds it.
+ */
+export const paymentDifferences = pgTable(
+  'payment_differences',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    provider: text('provider').notNull(),
+    /** The UTC day whose payments were compared. */
+    day: date('day', { mode: 'string' }).notNull(),
+    kind: text('kind').$type<DifferenceKind>().notNull(),
+    providerRef: text('provider_ref').notNull(),
+    paymentId: uuid('payment_id').references(() => payments.id),
+    /** The two sides as found: the provider's status and amount, ours, the ledger's sum. */
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    foundAt: timestamp('found_at', { withTimezone: true }).notNull().defaultNow(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    /** The admin who resolved it; null when the reconciliation itself no longer found it. */
+    resolvedBy: uuid('resolved_by').references(() => users.id),
+    resolution: text('resolution'),
+  },
+  (t) => [
+    uniqueIndex('payment_differences_once_idx').on(t.provider, t.kind, t.providerRef),
+    index('payment_differences_open_idx').on(t.foundAt.desc(), t.id.desc()).where(sql`resolved_at is null`),
+    index('payment_differences_day_idx').on(t.provider, t.day),
+  ],
+);
+export type PaymentDifferenceRow = typeof paymentDifferences.$inferSelect;

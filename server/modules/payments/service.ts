@@ -6,6 +6,8 @@ import { orderPaymentPort } from '../orders/index.ts';
 import type { PaymentStatus, WithdrawalStatus } from '#contract/money';
 import type { CryptoMethod, PayInput, PayResult, PaymentRates, Quote, Withdrawal, WithdrawalInput } from '#contract/payments';
 import { decideWithdrawal } from './commands/decide-withdrawal.ts';
+import { applyDifference, listDifferences, providerView, resolveDifference } from './commands/differences.ts';
+import { reconcileDay, yesterday } from './commands/reconcile.ts';
 import { payFromBalance } from './commands/pay-balance.ts';
 import { payByCard, payCrypto } from './commands/pay-provider.ts';
 import { pollProviderPayments } from './commands/poll.ts';
@@ -111,6 +113,27 @@ export class PaymentService {
   /** Asks the providers about the payouts on their way (the recurring job `payments-payouts`). */
   pollPayouts() {
     return pollPayouts(this.ctx);
+  }
+
+  /** Compares a UTC day (YYYY-MM-DD; yesterday by default, the daily job's) with every provider that can list it. */
+  reconcile(day: string = yesterday(this.clock.now())) {
+    return reconcileDay(this.ctx, day);
+  }
+
+  differences(limit: number) {
+    return listDifferences(this.ctx, limit);
+  }
+
+  resolveDifference(admin: UserRow, id: string, note: string) {
+    return resolveDifference(this.ctx, admin, id, note);
+  }
+
+  applyDifference(admin: UserRow, id: string) {
+    return applyDifference(this.ctx, admin, id);
+  }
+
+  providerView(paymentId: string) {
+    return providerView(this.ctx, paymentId);
   }
 
   webhook(providerName: string, request: WebhookRequest) {

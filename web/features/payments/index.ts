@@ -2,6 +2,7 @@
 // The feature's public face: other folders import it only from here (ESLint, docs/decisions/017).
 
 export { AdminWithdrawals, PaymentMethodsEditor } from './admin.tsx';
+export { PaymentDifferences, ProviderState } from './differences.tsx';
 export { methodDrafts, methodsFromDrafts, type MethodDrafts } from './method-drafts.ts';
 export { Balances, EntriesTable, WithdrawForm } from './finance.tsx';
 export { PaymentsTable, WithdrawalsTable } from './lists.tsx';

@@ -6,7 +6,16 @@ import { METHOD_LABELS, PAYMENT_STATUS_LABELS, WITHDRAWAL_STATUS_LABELS, statusT
 
 // The payments and withdrawals tables (/profile/payments, /admin/payments); cards below 900 px.
 
-export function PaymentsTable({ payments, admin = false }: { payments: Payment[]; admin?: boolean }) {
+export function PaymentsTable({
+  payments,
+  admin = false,
+  provider,
+}: {
+  payments: Payment[];
+  admin?: boolean;
+  /** The admin's «У провайдера» cell: the provider's id and its state there. */
+  provider?: (p: Payment) => React.ReactNode;
+}) {
   if (!payments.length) return <p className="page__empty">Платежей пока нет.</p>;
   return (
     <table className="table">
@@ -18,6 +27,7 @@ export function PaymentsTable({ payments, admin = false }: { payments: Payment[]
           <th>Способ</th>
           <th>Сумма</th>
           <th>Статус</th>
+          {provider && <th>У провайдера</th>}
         </tr>
       </thead>
       <tbody>
@@ -44,6 +54,11 @@ export function PaymentsTable({ payments, admin = false }: { payments: Payment[]
             <td data-label="Статус">
               <span className={statusTone(p.status)}>{PAYMENT_STATUS_LABELS[p.status]}</span>
             </td>
+            {provider && (
+              <td data-label="У провайдера" className="fin-destination">
+                {provider(p)}
+              </td>
+            )}
           </tr>
         ))}
       </tbody>

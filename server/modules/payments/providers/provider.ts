@@ -63,6 +63,27 @@ export class ProviderUnavailable extends Error {
   }
 }
 
+/** One payment as the provider lists it (reconciliation, ADR 048): its words mapped onto ours. */
+export interface ProviderRecord {
+  /** The provider's id of the payment. */
+  ref: string;
+  /** Our payment's id, from the provider's metadata; null when it names none. */
+  paymentId: string | null;
+  status: 'pending' | 'succeeded' | 'failed';
+  currency: string;
+  /** Minor units: what arrived for a succeeded payment, what was asked otherwise. */
+  amount: number;
+  createdAt: Date;
+}
+
+/** A payment in the provider's own words, for the admin: its status and amount as the provider writes them. */
+export interface ProviderView {
+  status: string;
+  amount: string;
+  currency: string;
+  raw: Record<string, unknown>;
+}
+
 export interface PaymentProvider {
   readonly name: string;
   /**
@@ -78,6 +99,10 @@ export interface PaymentProvider {
    * still open (the poll of a payment whose webhook never came). Absent where the provider always calls back.
    */
   checkPayment?(providerRef: string): Promise<WebhookEvent | null>;
+  /** The payments made at the provider in [from, to) by their creation time, all pages of them (reconciliation). */
+  listPayments?(from: Date, to: Date): Promise<ProviderRecord[]>;
+  /** A payment as the provider has it now, in its own words, or null when it knows none by that id. */
+  describePayment?(providerRef: string): Promise<ProviderView | null>;
 }
 
 export const SIGNATURE_HEADER = 'x-signature';

@@ -32,6 +32,8 @@ export interface ProviderRegistry {
   payoutsFor(method: ProviderMethod): PayoutProvider | null;
   /** A configured payout provider by name, or null. */
   payoutsByName(name: string): PayoutProvider | null;
+  /** Every configured provider (the sandbox while it is on): reconciliation asks each that can list. */
+  all(): PaymentProvider[];
   /** Which provider serves each method («card → yookassa, usdt → none, …»), for the startup log. */
   describe(): string;
   /** The sandbox's pages and webhook job: they answer 404 while it is off. */
@@ -78,6 +80,7 @@ export function createProviderRegistry({ sandbox: sandboxOn, yookassa, btcpay, m
     byName: (name) => available.get(name as ProviderName) ?? null,
     payoutsFor: (method) => asPayouts(byMethod[method]),
     payoutsByName: (name) => asPayouts(available.get(name as ProviderName) ?? null),
+    all: () => [...available.values()],
     describe: () => METHODS.map((m) => `${m} → ${byMethod[m]?.name ?? 'none'}`).join(', '),
     sandbox,
     routes: async (app, { reads }) => {

@@ -239,6 +239,11 @@ export class GreenfieldClient {
     return this.find(`${this.store}/invoices/${encodeURIComponent(invoiceId)}/payment-methods`);
   }
 
+  /** One page of the store's invoices created in [startDate, endDate] (unix seconds, both included), newest first. */
+  listInvoices(startDate: number, endDate: number, skip: number, take: number): Promise<InvoiceData[]> {
+    return this.call('GET', `${this.store}/invoices?startDate=${startDate}&endDate=${endDate}&skip=${skip}&take=${take}`);
+  }
+
   /** Invoices whose metadata.orderId is this (Greenfield's indexed `orderId` filter). */
   findInvoicesByOrderId(orderId: string): Promise<InvoiceData[]> {
     return this.call('GET', `${this.store}/invoices?orderId=${encodeURIComponent(orderId)}`);

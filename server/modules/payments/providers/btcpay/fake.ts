@@ -49,6 +49,8 @@ export class FakeBtcpay {
   readonly requests: { method: string; path: string }[] = [];
   private readonly failures: Failure[] = [];
   private loseAnswers = 0;
+  /** The fake's time for new invoices (a test moves it to make an invoice on another day). */
+  now: () => Date = () => new Date();
   private readonly server = createServer((req, res) => this.handle(req, res));
 
   constructor(options: FakeOptions = {}) {
@@ -195,11 +197,7 @@ export class FakeBtcpay {
   }
 
   private invoices(req: IncomingMessage, url: URL, b: Body, itemId: string | undefined, sub: string | undefined): Answer {
-    if (req.method === 'GET' && !itemId) {
-      const orderIds = url.searchParams.getAll('orderId');
-      const list = [...this.store.invoices.values()].filter((inv) => !orderIds.length || orderIds.includes(String(inv.metadata.orderId)));
-      return [200, list.reverse().map((inv) => this.invoiceJson(inv))];
-    }
+    if (req.method === 'GET' && !itemId) return this.listInvoices(url.searchParams);
     if (req.method === 'GET') {
       const inv = this.store.invoices.get(itemId!);
       if (!inv) return [404, { code: 'invoice-not-found', message: 'The invoice was not found' }];
@@ -218,7 +216,7 @@ export class FakeBtcpay {
     const minutes = b.checkout?.expirationMinutes ?? 15;
     if (typeof minutes !== 'number' || minutes * 60 < 30) errors.push({ path: 'checkout.expirationMinutes', message: 'Expiration time must be at least 30 seconds' });
     if (errors.length) return [422, errors];
-    const created = now();
+    const created = Math.floor(this.now().getTime() / 1000);
     const inv: FakeInvoice = { id: id(), currency: c, amount, status: 'New', additionalStatus: 'None', metadata: b.metadata ?? {}, checkout: b.checkout ?? {}, createdTime: created, expirationTime: created + minutes * 60, payments: [] };
     this.store.invoices.set(inv.id, inv);
     void this.invoiceEvent(inv, 'InvoiceCreated');
@@ -228,6 +226,20 @@ export class FakeBtcpay {
       return null;
     }
     return [200, this.invoiceJson(inv)];
+  }
+
+  /** Greenfield's invoice list: `orderId` (repeatable), `startDate`/`endDate` (unix seconds, both included), `skip`, `take`; newest first. */
+  private listInvoices(q: URLSearchParams): Answer {
+    const orderIds = q.getAll('orderId');
+    const num = (name: string) => (q.has(name) ? Number(q.get(name)) : null);
+    const [start, end, skip, take] = [num('startDate'), num('endDate'), num('skip'), num('take')];
+    if ([start, end, skip, take].some((n) => n !== null && !Number.isSafeInteger(n))) return [400, { code: 'invalid-query', message: 'Invalid query' }];
+    const list = [...this.store.invoices.values()]
+      .filter((inv) => !orderIds.length || orderIds.includes(String(inv.metadata.orderId)))
+      .filter((inv) => (start === null || inv.createdTime >= start) && (end === null || inv.createdTime <= end))
+      .reverse();
+    const from = skip ?? 0;
+    return [200, list.slice(from, take === null ? undefined : from + take).map((inv) => this.invoiceJson(inv))];
   }
 
   private payouts(req: IncomingMessage, url: URL, b: Body, itemId: string | undefined): Answer {

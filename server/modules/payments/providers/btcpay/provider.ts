@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { WebhookEvent } from '#contract/payments';
-import type { CreatedPayment, PaymentProvider, PayoutProvider, ProviderPayment, WebhookReading, WebhookRequest } from '../provider.ts';
+import type { CreatedPayment, PaymentProvider, PayoutProvider, ProviderPayment, ProviderRecord, ProviderView, WebhookReading, WebhookRequest } from '../provider.ts';
 import {
   BTCPAY,
   GreenfieldClient,
@@ -10,6 +10,7 @@ import {
   toMinorUnits,
   type ClientOptions,
   type CryptoCurrency,
+  type InvoiceData,
   type PayoutData,
   type PayoutState,
 } from './client.ts';
@@ -54,6 +55,9 @@ export interface BtcpayConfig {
 }
 
 export const INVOICE_EXPIRATION_MINUTES = 15;
+/** Invoices a page when listing, and the most one day may have before the list is taken for a runaway. */
+const LIST_PAGE = 100;
+const MAX_LISTED = 100_000;
 export const SIGNATURE_HEADER = 'btcpay-sig';
 
 /** Webhook types after which the invoice is re-read (the others cannot end a payment). */
@@ -142,10 +146,54 @@ export class BtcpayProvider implements PaymentProvider, CryptoPayouts, PayoutPro
     return outcome && 'event' in outcome ? outcome.event : null;
   }
 
+  /**
+   * The store's invoices created in [from, to), every page, mapped onto our words as the poll would read each
+   * (an expired invoice with payments is asked for its payment methods). Invoices in other currencies are not ours.
+   */
+  async listPayments(from: Date, to: Date): Promise<ProviderRecord[]> {
+    const start = Math.floor(from.getTime() / 1000);
+    const end = Math.ceil(to.getTime() / 1000) - 1;
+    const records: ProviderRecord[] = [];
+    for (let skip = 0; skip < MAX_LISTED; skip += LIST_PAGE) {
+      const page = await this.client.listInvoices(start, end, skip, LIST_PAGE);
+      for (const invoice of page) {
+        const created = invoice.createdTime * 1000;
+        if (!isCryptoCurrency(invoice.currency) || created < from.getTime() || created >= to.getTime()) continue;
+        records.push(await this.recordOf(invoice));
+      }
+      if (page.length < LIST_PAGE) return records;
+    }
+    throw new Error(`BTCPay listed more than ${MAX_LISTED} invoices for one day`);
+  }
+
+  async describePayment(providerRef: string): Promise<ProviderView | null> {
+    const invoice = await this.client.getInvoice(providerRef);
+    if (!invoice) return null;
+    const status = invoice.additionalStatus === 'None' ? invoice.status : `${invoice.status} (${invoice.additionalStatus})`;
+    return { status, amount: invoice.paidAmount, currency: invoice.currency, raw: invoice as unknown as Record<string, unknown> };
+  }
+
+  private async recordOf(invoice: InvoiceData): Promise<ProviderRecord> {
+    const outcome = await this.outcomeOf(invoice);
+    const event = outcome && 'event' in outcome ? outcome.event : null;
+    const asked = toMinorUnits(invoice.amount, MINOR_DECIMALS[invoice.currency as CryptoCurrency]);
+    return {
+      ref: invoice.id,
+      paymentId: typeof invoice.metadata?.orderId === 'string' ? invoice.metadata.orderId : null,
+      status: event ? (event.type === 'payment.succeeded' ? 'succeeded' : 'failed') : 'pending',
+      currency: invoice.currency,
+      amount: event?.type === 'payment.succeeded' ? event.amount : asked,
+      createdAt: new Date(invoice.createdTime * 1000),
+    };
+  }
+
   /** What the invoice's state means for its payment, from BTCPay itself; null when BTCPay does not know it. */
   private async outcome(invoiceId: string): Promise<Outcome | null> {
     const invoice = await this.client.getInvoice(invoiceId);
-    if (!invoice) return null;
+    return invoice && this.outcomeOf(invoice);
+  }
+
+  private async outcomeOf(invoice: InvoiceData): Promise<Outcome> {
     const currency = invoice.currency;
     if (!isCryptoCurrency(currency)) return { pending: `invoice in ${currency}: not ours` };
     const decimals = MINOR_DECIMALS[currency];

@@ -33,6 +33,16 @@ export interface YookassaPayment {
   cancellation_details?: { party: string; reason: string };
 }
 
+/** A page of a list (https://yookassa.ru/developers/using-api/lists). */
+export interface YookassaList<T> {
+  type: 'list';
+  items: T[];
+  next_cursor?: string;
+}
+
+/** The largest page ЮKassa gives. */
+export const LIST_LIMIT = 100;
+
 export interface YookassaDeal {
   id: string;
   status: 'opened' | 'closed';
@@ -91,6 +101,13 @@ export class YookassaClient {
       if (error instanceof YookassaError && (error.status === 404 || error.status === 400)) return null;
       throw error;
     }
+  }
+
+  /** One page of the shop's payments created in [from, to), newest first; `next_cursor` is absent on the last. */
+  listPayments(from: Date, to: Date, cursor?: string): Promise<YookassaList<YookassaPayment>> {
+    const query = new URLSearchParams({ 'created_at.gte': from.toISOString(), 'created_at.lt': to.toISOString(), limit: String(LIST_LIMIT) });
+    if (cursor) query.set('cursor', cursor);
+    return this.call<YookassaList<YookassaPayment>>('GET', `/payments?${query}`);
   }
 
   /** One API call, retried with the same key on a timeout, a network error, a 5xx or a 202. */

@@ -21,6 +21,7 @@ const money = /^\d{1,13}(\.\d{1,2})?$/;
 type Stored = YookassaPayment & { return_url: string; description?: string };
 type Outcome = [status: number, body: unknown];
 
+const listError = (parameter: string, description: string): Outcome => [400, { type: 'error', id: randomUUID(), code: 'invalid_request', description, parameter }];
 const invalid = (parameter: string, description: string): Outcome => [400, { code: 'invalid_request', description, parameter }];
 const publicPayment = ({ return_url: _, ...payment }: Stored) => payment;
 
@@ -37,6 +38,8 @@ export class FakeYookassa {
   /** Where notifications go (the app's /api/payments/webhooks/yookassa). */
   webhookUrl: string | null = null;
   readonly payments = new Map<string, Stored>();
+  /** The fake's time: payments are made at it (a test moves it to make a payment on another day). */
+  now: () => Date = () => new Date();
   readonly deals = new Map<string, YookassaDeal & { fee_moment: unknown; metadata: Record<string, string> }>();
   /** Every API request, in order: method, path and idempotence key. */
   readonly requests: { method: string; path: string; key: string | null }[] = [];
@@ -82,6 +85,14 @@ export class FakeYookassa {
     return this.settle(paymentId, 'canceled', options.notify ?? true);
   }
 
+  /** A payment made at ЮKassa some other way (the shop's dashboard, another program): metadata as given. */
+  addPayment(value: string, status: 'pending' | 'succeeded' | 'canceled', metadata: Record<string, string> = {}): string {
+    const id = `${randomUUID().slice(0, 8)}-000f-5000-9000-${randomUUID().slice(-12)}`;
+    const created_at = this.now().toISOString();
+    this.payments.set(id, { id, status, paid: status === 'succeeded', amount: { value, currency: 'RUB' }, created_at, metadata, return_url: '' });
+    return id;
+  }
+
   /** Sends the notification of a payment's present state again (ЮKassa repeats one until it gets a 200). */
   notify(paymentId: string, event?: string): Promise<number> {
     const payment = this.payments.get(paymentId)!;
@@ -111,7 +122,7 @@ export class FakeYookassa {
   private createDeal(body: Record<string, unknown>): Outcome {
     if (body.type !== 'safe_deal') return invalid('type', 'Invalid deal type');
     if (body.fee_moment !== 'payment_succeeded' && body.fee_moment !== 'deal_closed') return invalid('fee_moment', 'Invalid fee_moment');
-    const now = new Date();
+    const now = this.now();
     const deal = {
       type: 'safe_deal',
       id: `dl-${randomUUID()}`,
@@ -147,7 +158,7 @@ export class FakeYookassa {
       paid: false,
       amount: { value: amount.value, currency: 'RUB' },
       confirmation: { type: 'redirect', confirmation_url: `${this.url}/checkout/${id}` },
-      created_at: new Date().toISOString(),
+      created_at: this.now().toISOString(),
       description: body.description as string | undefined,
       metadata: (body.metadata ?? {}) as Record<string, string>,
       ...(deal ? { deal: { id: deal.id as string, settlements: deal.settlements } } : {}),
@@ -164,6 +175,7 @@ export class FakeYookassa {
     const failure = this.failures.shift();
     if (failure === 'status500') return error(res, 500, 'internal_server_error', 'Internal server error');
     if (failure === 'timeout') return; // Never answers; the socket is destroyed on close.
+    if (req.method === 'GET' && path === '/v3/payments') return send(res, ...this.list(new URL(req.url ?? '/', 'http://fake').searchParams));
     if (req.method === 'GET') {
       const found = this.payments.get(/^\/v3\/payments\/([\w-]{1,64})$/.exec(path)?.[1] ?? '');
       return found ? send(res, 200, publicPayment(found)) : error(res, 404, 'not_found', 'Incorrect payment_id. Payment doesn’t exist or access denied');
@@ -174,6 +186,38 @@ export class FakeYookassa {
     if (!answer) return error(res, 400, 'invalid_request', 'Idempotence key duplicated', 'Idempotence-Key');
     if (failure === 'lostAnswer') return req.socket.destroy();
     send(res, answer.status, answer.answer);
+  }
+
+  /**
+   * GET /v3/payments: the shop's payments filtered by `created_at.gte|gt|lte|lt`, newest first, `limit` (1–100,
+   * default 10) a page, with an opaque `cursor` to the next page (`next_cursor`, absent on the last).
+   */
+  private list(query: URLSearchParams): Outcome {
+    const limit = Number(query.get('limit') ?? 10);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) return listError('limit', 'Invalid limit');
+    const bounds: [string, (created: number, bound: number) => boolean][] = [
+      ['created_at.gte', (c, b) => c >= b],
+      ['created_at.gt', (c, b) => c > b],
+      ['created_at.lte', (c, b) => c <= b],
+      ['created_at.lt', (c, b) => c < b],
+    ];
+    const filters: ((created: number) => boolean)[] = [];
+    for (const [name, test] of bounds) {
+      const value = query.get(name);
+      if (value === null) continue;
+      const bound = Date.parse(value);
+      if (Number.isNaN(bound)) return listError(name, `Invalid ${name}`);
+      filters.push((created) => test(created, bound));
+    }
+    const cursor = query.get('cursor');
+    const offset = cursor === null ? 0 : Number(Buffer.from(cursor, 'base64url').toString('utf8').replace(/^o:/, ''));
+    if (!Number.isSafeInteger(offset) || offset < 0) return listError('cursor', 'Invalid cursor');
+    const all = [...this.payments.values()]
+      .filter((p) => filters.every((f) => f(Date.parse(p.created_at))))
+      .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id));
+    const items = all.slice(offset, offset + limit).map(publicPayment);
+    const next = offset + limit < all.length ? Buffer.from(`o:${offset + limit}`).toString('base64url') : undefined;
+    return [200, { type: 'list', items, ...(next ? { next_cursor: next } : {}) }];
   }
 
   /** The answer kept for a key (made now if new); null when the key came before with another body. */

@@ -1,7 +1,7 @@
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import type { WebhookEvent } from '#contract/payments';
 import type { Clock } from '../../../../platform/clock.ts';
-import type { CreatedPayment, PaymentProvider, ProviderPayment, WebhookReading, WebhookRequest } from '../provider.ts';
+import type { CreatedPayment, PaymentProvider, ProviderPayment, ProviderRecord, ProviderView, WebhookReading, WebhookRequest } from '../provider.ts';
 import { fromKopecks, toKopecks, YookassaClient, type CallOptions, type YookassaConfig, type YookassaPayment } from './client.ts';
 
 // ЮKassa's safe deal (ADR 048): a card payment is a payment inside a deal made for it, so the customer's money is
@@ -14,6 +14,28 @@ export const YOOKASSA = 'yookassa';
 
 /** The events of a payment's end; the others (refunds, payouts, deals) are not acted on from here. */
 const PAYMENT_EVENTS = new Set(['payment.succeeded', 'payment.canceled', 'payment.waiting_for_capture']);
+
+/** A day of a busy shop is far below this many pages of 100; more means a cursor that never ends. */
+const MAX_PAGES = 1_000;
+
+const STATUSES: Record<YookassaPayment['status'], ProviderRecord['status']> = {
+  pending: 'pending',
+  waiting_for_capture: 'pending',
+  succeeded: 'succeeded',
+  canceled: 'failed',
+};
+
+/** A listed payment in our words: the whole amount arrived when it succeeded (a safe deal holds it all). */
+function recordOf(payment: YookassaPayment): ProviderRecord {
+  return {
+    ref: payment.id,
+    paymentId: payment.metadata?.payment_id ?? null,
+    status: STATUSES[payment.status] ?? 'pending',
+    currency: payment.amount.currency,
+    amount: toKopecks(payment.amount.value) ?? 0,
+    createdAt: new Date(payment.created_at),
+  };
+}
 
 export function networkList(entries: readonly string[]): BlockList {
   const list = new BlockList();
@@ -96,6 +118,25 @@ export class YookassaProvider implements PaymentProvider {
   async checkPayment(providerRef: string): Promise<WebhookEvent | null> {
     const payment = await this.client.getPayment(providerRef);
     return payment ? this.eventOf(payment) : null;
+  }
+
+  /** Every page of the shop's payments created in [from, to), mapped onto ours (reconciliation). */
+  async listPayments(from: Date, to: Date): Promise<ProviderRecord[]> {
+    const records: ProviderRecord[] = [];
+    let cursor: string | undefined;
+    for (let pages = 0; pages < MAX_PAGES; pages++) {
+      const page = await this.client.listPayments(from, to, cursor);
+      for (const payment of page.items) records.push(recordOf(payment));
+      cursor = page.next_cursor;
+      if (!cursor) return records;
+    }
+    throw new Error(`ЮKassa listed more than ${MAX_PAGES} pages of payments for one day`);
+  }
+
+  async describePayment(providerRef: string): Promise<ProviderView | null> {
+    const payment = await this.client.getPayment(providerRef);
+    if (!payment) return null;
+    return { status: payment.status, amount: payment.amount.value, currency: payment.amount.currency, raw: payment as unknown as Record<string, unknown> };
   }
 
   /** A payment's end as an event; its id is the payment's and its state, so every report of one end is one event. */

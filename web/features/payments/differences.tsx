@@ -1,0 +1,190 @@
+import { useState, type FormEvent } from 'react';
+import type { Payment } from '#contract/payments';
+import { DIFFERENCE_TEXTS, type PaymentDifference, type ProviderViewAnswer } from '#contract/payment-differences';
+import { formatDate } from '../../lib/dates.ts';
+import { api } from '../../lib/api.ts';
+import { toast } from '../../lib/toast-store.ts';
+import { Modal } from '../../components/ui/dialog.tsx';
+
+// /admin/payments: what the daily reconciliation with the providers found (issue 27), each with what to do, and a
+// payment's state in its provider's own words.
+
+const PROVIDER_NAMES: Record<string, string> = { yookassa: 'ЮKassa', btcpay: 'BTCPay Server', sandbox: 'Песочница' };
+const providerName = (name: string) => PROVIDER_NAMES[name] ?? name;
+
+/** The two sides as found, in words: «у провайдера: succeeded, 150000; у нас: credited, 75000». */
+function sides(d: PaymentDifference): string {
+  const x = d.details;
+  const parts: string[] = [];
+  if (x.provider_status !== undefined) parts.push(`у провайдера: ${String(x.provider_status)}, ${String(x.provider_amount)} (мин. ед.)`);
+  if (x.our_status !== undefined) parts.push(`у нас: ${String(x.our_status)}, получено ${x.our_received === null ? '—' : String(x.our_received)}`);
+  if (x.ledger_kopecks !== undefined) parts.push(`в учёте ${String(x.ledger_kopecks)} коп. вместо ${String(x.expected_kopecks)}`);
+  return parts.join('; ');
+}
+
+export function PaymentDifferences({ differences, onChanged }: { differences: PaymentDifference[]; onChanged: () => void }) {
+  const [resolving, setResolving] = useState<PaymentDifference | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const open = differences.filter((d) => !d.resolved_at);
+  const done = differences.filter((d) => d.resolved_at);
+
+  async function apply(d: PaymentDifference) {
+    setBusy(d._id);
+    const res = await api.write('admin.payments.applyDifference', { params: { id: d._id } });
+    setBusy(null);
+    if (res.error) return void toast(res.error.message);
+    toast('Результат провайдера применён, расхождение решено', { type: 'success' });
+    onChanged();
+  }
+
+  return (
+    <>
+      <h2 className="finance__subtitle">Расхождения с платёжными системами</h2>
+      {!open.length && <p className="page__empty">Расхождений нет: платежи у провайдеров сходятся с нашими и с учётом.</p>}
+      {open.length > 0 && (
+        <ul className="fin-differences">
+          {open.map((d) => (
+            <li key={d._id} className={`fin-difference${DIFFERENCE_TEXTS[d.kind].serious ? ' fin-difference--serious' : ''}`}>
+              <p className="fin-difference__title">
+                <strong>{DIFFERENCE_TEXTS[d.kind].title}</strong>
+                <span className="muted">
+                  {' '}
+                  · {providerName(d.provider)} · за {d.day} · № у провайдера <code>{d.provider_ref}</code>
+                </span>
+              </p>
+              {sides(d) && <p className="muted">{sides(d)}</p>}
+              <p>
+                <strong>Что делать: </strong>
+                {DIFFERENCE_TEXTS[d.kind].todo}
+              </p>
+              <span className="fin-actions">
+                {d.can_apply && (
+                  <button type="button" className="btn btn--primary btn--sm" disabled={busy === d._id} onClick={() => void apply(d)}>
+                    Применить результат провайдера
+                  </button>
+                )}
+                <button type="button" className="btn btn--ghost btn--sm" disabled={busy === d._id} onClick={() => setResolving(d)}>
+                  Отметить решённым
+                </button>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {done.length > 0 && (
+        <details className="fin-differences__done">
+          <summary>Решённые ({done.length})</summary>
+          <ul className="fin-differences">
+            {done.map((d) => (
+              <li key={d._id} className="fin-difference">
+                {DIFFERENCE_TEXTS[d.kind].title} · {providerName(d.provider)} · <code>{d.provider_ref}</code> — {formatDate(d.resolved_at!)}: {d.resolution}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      <Modal open={resolving !== null} title="Отметить решённым" onClose={() => setResolving(null)}>
+        {resolving && (
+          <ResolveForm
+            difference={resolving}
+            onClose={() => setResolving(null)}
+            onDone={() => {
+              setResolving(null);
+              onChanged();
+            }}
+          />
+        )}
+      </Modal>
+    </>
+  );
+}
+
+function ResolveForm({ difference, onClose, onDone }: { difference: PaymentDifference; onClose: () => void; onDone: () => void }) {
+  const [note, setNote] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (note.trim().length < 3) return setError('Опишите, что сделано (от 3 символов)');
+    setBusy(true);
+    const res = await api.write('admin.payments.resolveDifference', { params: { id: difference._id }, body: { note: note.trim() } });
+    setBusy(false);
+    if (res.error) return setError(res.error.errors?.note?.[0] ?? res.error.message);
+    toast('Расхождение отмечено решённым', { type: 'success' });
+    onDone();
+  }
+  return (
+    <form className="form" onSubmit={submit} noValidate>
+      <p className="modal__text">
+        {DIFFERENCE_TEXTS[difference.kind].title}. Запись попадёт в журнал действий.
+      </p>
+      <div className={`field${error ? ' field--invalid' : ''}`}>
+        <label className="field__label" htmlFor="difference-note">
+          Что сделано
+        </label>
+        <textarea
+          id="difference-note"
+          className="input input--area"
+          value={note}
+          maxLength={1000}
+          autoFocus
+          aria-invalid={error ? true : undefined}
+          onChange={(e) => {
+            setNote(e.target.value);
+            setError(null);
+          }}
+          placeholder="Например: проверено в кабинете ЮKassa, деньги возвращены покупателю"
+        />
+        {error && (
+          <p className="field__error" role="alert">
+            {error}
+          </p>
+        )}
+      </div>
+      <div className="modal__actions">
+        <button type="button" className="btn btn--ghost" onClick={onClose}>
+          Отмена
+        </button>
+        <button type="submit" className="btn btn--primary" disabled={busy}>
+          Отметить решённым
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** A payment's provider id, and «Состояние у провайдера»: its status in the provider's own words, asked now. */
+export function ProviderState({ payment }: { payment: Payment }) {
+  const [view, setView] = useState<ProviderViewAnswer | null>(null);
+  const [busy, setBusy] = useState(false);
+  if (!payment.provider) return <>—</>;
+  async function ask() {
+    setBusy(true);
+    try {
+      setView((await api.read('admin.payments.provider', { params: { id: payment._id } }, { fresh: true })).result);
+    } catch (err) {
+      toast((err as { message?: string }).message ?? 'Не удалось спросить провайдера');
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <>
+      {providerName(payment.provider)}
+      {payment.provider_ref && (
+        <>
+          : <code>{payment.provider_ref}</code>
+        </>
+      )}{' '}
+      {view ? (
+        <span className="muted">
+          — {view.status}, {view.amount} {view.currency}
+        </span>
+      ) : (
+        <button type="button" className="btn btn--quiet btn--sm" disabled={busy} onClick={() => void ask()}>
+          Состояние у провайдера
+        </button>
+      )}
+    </>
+  );
+}
