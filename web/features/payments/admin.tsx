@@ -1,10 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { ApiError } from '#contract/api';
 import type { Withdrawal } from '#contract/payments';
 import { formatRubles } from '#contract/money-format';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast-store.ts';
 import { Modal } from '../../components/ui/dialog.tsx';
+import { NoteForm } from '../../components/ui/note-form.tsx';
 import { WithdrawalsTable } from './lists.tsx';
 import type { MethodDraft, MethodDrafts } from './method-drafts.ts';
 import { groupCardNumber, rejectReasonError } from './withdraw-rules.ts';
@@ -50,7 +51,22 @@ export function AdminWithdrawals({ withdrawals, onChanged }: { withdrawals: With
         )}
       />
       <Modal open={rejecting !== null} title="Отклонить вывод" onClose={() => setRejecting(null)}>
-        {rejecting && <RejectForm amount={rejecting.amount} onConfirm={reject} onClose={() => setRejecting(null)} />}
+        {rejecting && (
+          <NoteForm
+            text={`${formatRubles(rejecting.amount)} вернутся на баланс пользователя, причину он получит в письме.`}
+            label="Причина"
+            placeholder="Например: реквизиты принадлежат другому человеку"
+            maxLength={500}
+            confirmLabel="Отклонить"
+            tone="danger"
+            check={rejectReasonError}
+            onConfirm={async (reason) => {
+              const problem = await reject(reason);
+              return problem ? (problem.errors?.reason?.[0] ?? problem.message) : null;
+            }}
+            onClose={() => setRejecting(null)}
+          />
+        )}
       </Modal>
     </>
   );
@@ -78,59 +94,6 @@ function CardNumber({ withdrawal }: { withdrawal: Withdrawal }) {
         Показать номер
       </button>
     </>
-  );
-}
-
-function RejectForm({ amount, onConfirm, onClose }: { amount: number; onConfirm: (reason: string) => Promise<ApiError | undefined>; onClose: () => void }) {
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const refused = rejectReasonError(reason);
-    if (refused) return setError(refused);
-    setBusy(true);
-    const problem = await onConfirm(reason.trim());
-    setBusy(false);
-    if (problem) setError(problem.errors?.reason?.[0] ?? problem.message);
-  }
-  return (
-    <form className="form" onSubmit={submit} noValidate>
-      <p className="modal__text">
-        {formatRubles(amount)} вернутся на баланс пользователя, причину он получит в письме.
-      </p>
-      <div className={`field${error ? ' field--invalid' : ''}`}>
-        <label className="field__label" htmlFor="reject-reason">
-          Причина
-        </label>
-        <textarea
-          id="reject-reason"
-          className="input input--area"
-          value={reason}
-          maxLength={500}
-          autoFocus
-          aria-invalid={error ? true : undefined}
-          onChange={(e) => {
-            setReason(e.target.value);
-            setError(null);
-          }}
-          placeholder="Например: реквизиты принадлежат другому человеку"
-        />
-        {error && (
-          <p className="field__error" role="alert">
-            {error}
-          </p>
-        )}
-      </div>
-      <div className="modal__actions">
-        <button type="button" className="btn btn--ghost" onClick={onClose}>
-          Отмена
-        </button>
-        <button type="submit" className="btn btn--danger" disabled={busy}>
-          Отклонить
-        </button>
-      </div>
-    </form>
   );
 }
 

@@ -1,10 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { Payment } from '#contract/payments';
 import { DIFFERENCE_TEXTS, type PaymentDifference, type ProviderViewAnswer } from '#contract/payment-differences';
 import { formatDate } from '../../lib/dates.ts';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast-store.ts';
 import { Modal } from '../../components/ui/dialog.tsx';
+import { NoteForm } from '../../components/ui/note-form.tsx';
 
 // /admin/payments: what the daily reconciliation with the providers found (issue 27), each with what to do, and a
 // payment's state in its provider's own words.
@@ -85,13 +86,23 @@ export function PaymentDifferences({ differences, onChanged }: { differences: Pa
       )}
       <Modal open={resolving !== null} title="Отметить решённым" onClose={() => setResolving(null)}>
         {resolving && (
-          <ResolveForm
-            difference={resolving}
-            onClose={() => setResolving(null)}
-            onDone={() => {
+          <NoteForm
+            text={`${DIFFERENCE_TEXTS[resolving.kind].title}. Запись попадёт в журнал действий.`}
+            label="Что сделано"
+            placeholder="Например: проверено в кабинете ЮKassa, деньги возвращены покупателю"
+            maxLength={1000}
+            confirmLabel="Отметить решённым"
+            tone="primary"
+            check={(note) => (note.trim().length < 3 ? 'Опишите, что сделано (от 3 символов)' : null)}
+            onConfirm={async (note) => {
+              const res = await api.write('admin.payments.resolveDifference', { params: { id: resolving._id }, body: { note } });
+              if (res.error) return res.error.errors?.note?.[0] ?? res.error.message;
+              toast('Расхождение отмечено решённым', { type: 'success' });
               setResolving(null);
               onChanged();
+              return null;
             }}
+            onClose={() => setResolving(null)}
           />
         )}
       </Modal>
@@ -99,59 +110,6 @@ export function PaymentDifferences({ differences, onChanged }: { differences: Pa
   );
 }
 
-function ResolveForm({ difference, onClose, onDone }: { difference: PaymentDifference; onClose: () => void; onDone: () => void }) {
-  const [note, setNote] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (note.trim().length < 3) return setError('Опишите, что сделано (от 3 символов)');
-    setBusy(true);
-    const res = await api.write('admin.payments.resolveDifference', { params: { id: difference._id }, body: { note: note.trim() } });
-    setBusy(false);
-    if (res.error) return setError(res.error.errors?.note?.[0] ?? res.error.message);
-    toast('Расхождение отмечено решённым', { type: 'success' });
-    onDone();
-  }
-  return (
-    <form className="form" onSubmit={submit} noValidate>
-      <p className="modal__text">
-        {DIFFERENCE_TEXTS[difference.kind].title}. Запись попадёт в журнал действий.
-      </p>
-      <div className={`field${error ? ' field--invalid' : ''}`}>
-        <label className="field__label" htmlFor="difference-note">
-          Что сделано
-        </label>
-        <textarea
-          id="difference-note"
-          className="input input--area"
-          value={note}
-          maxLength={1000}
-          autoFocus
-          aria-invalid={error ? true : undefined}
-          onChange={(e) => {
-            setNote(e.target.value);
-            setError(null);
-          }}
-          placeholder="Например: проверено в кабинете ЮKassa, деньги возвращены покупателю"
-        />
-        {error && (
-          <p className="field__error" role="alert">
-            {error}
-          </p>
-        )}
-      </div>
-      <div className="modal__actions">
-        <button type="button" className="btn btn--ghost" onClick={onClose}>
-          Отмена
-        </button>
-        <button type="submit" className="btn btn--primary" disabled={busy}>
-          Отметить решённым
-        </button>
-      </div>
-    </form>
-  );
-}
 
 /** A payment's provider id, and «Состояние у провайдера»: its status in the provider's own words, asked now. */
 export function ProviderState({ payment }: { payment: Payment }) {
