@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createService } from '../server/db/catalog-factories.ts';
-import { settings } from '../server/platform/schema.ts';
+import { fakeProvidersEnv, holdRates } from '../server/modules/payments/providers/fakes.ts';
 import { startFakeYookassa } from '../server/modules/payments/providers/yookassa/fake.ts';
 import { startFakeBtcpay } from '../server/modules/payments/providers/btcpay/fake.ts';
 import { formatCurrency, formatRubles } from '../contract/money-format.ts';
@@ -19,14 +19,7 @@ const btcpay = await startFakeBtcpay();
 
 const e2e = useE2E({
   PAYMENTS_SANDBOX: 'false',
-  YOOKASSA_SHOP_ID: yookassa.shopId,
-  YOOKASSA_SECRET_KEY: yookassa.secretKey,
-  YOOKASSA_API_URL: `${yookassa.url}/v3`,
-  YOOKASSA_WEBHOOK_IPS: '127.0.0.1,::1',
-  BTCPAY_URL: btcpay.url,
-  BTCPAY_API_KEY: btcpay.apiKey,
-  BTCPAY_STORE_ID: btcpay.store.id,
-  BTCPAY_WEBHOOK_SECRET: btcpay.webhookSecret,
+  ...fakeProvidersEnv({ yookassa, btcpay }),
 });
 
 // 1 BTC = 9 000 000 ₽, 1 USDT = 90 ₽.
@@ -35,9 +28,7 @@ const USDT_RATE = 90;
 beforeAll(async () => {
   yookassa.webhookUrl = `${e2e.url}/api/payments/webhooks/yookassa`;
   btcpay.webhookUrl = `${e2e.url}/api/payments/webhooks/btcpay`;
-  const value = { USDT: USDT_RATE, BTC: BTC_RATE, lastUpdated: new Date().toISOString() };
-  await e2e.server.database.db.insert(settings).values({ key: 'rates', value }).onConflictDoUpdate({ target: settings.key, set: { value } });
-  (e2e.server.app.services.rates as unknown as { cached: unknown }).cached = null;
+  await holdRates(e2e.server.database.db, e2e.server.app, { USDT: USDT_RATE, BTC: BTC_RATE });
 });
 afterAll(async () => {
   await Promise.all([yookassa.close(), btcpay.close()]);

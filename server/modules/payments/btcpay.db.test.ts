@@ -4,13 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test/app.ts';
 import { createUser } from '../../db/factories.ts';
 import { systemActor } from '../../platform/actor.ts';
-import { settings as settingsTable } from '../../platform/schema.ts';
 import { balanceOf, checkLedger, postTransfer } from '../ledger/index.ts';
 import { ledgerTransfers } from '../ledger/schema.ts';
 import { orders } from '../orders/schema.ts';
 import type { UserRow } from '../users/schema.ts';
 import { payments, withdrawals } from './schema.ts';
 import { startFakeBtcpay, type FakeBtcpay } from './providers/btcpay/fake.ts';
+import { fakeProvidersEnv, holdRates } from './providers/fakes.ts';
 import { PAYMENT_MESSAGES } from '#contract/payments';
 
 // BTC and USDT through BTCPay Server (issue 27, ADR 048), against a local BTCPay that speaks Greenfield: an invoice
@@ -25,14 +25,11 @@ let n = 0;
 
 beforeAll(async () => {
   fake = await startFakeBtcpay();
-  t = await createTestApp({ BTCPAY_URL: fake.url, BTCPAY_API_KEY: fake.apiKey, BTCPAY_STORE_ID: fake.store.id, BTCPAY_WEBHOOK_SECRET: fake.webhookSecret });
+  t = await createTestApp(fakeProvidersEnv({ btcpay: fake }));
   const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   fake.webhookUrl = `${base}/api/payments/webhooks/btcpay`;
   seller = await createUser(t.database.db, { role: 'seller' });
-  // 1 BTC = 9 000 000 ₽, 1 USDT = 90 ₽.
-  const value = { USDT: 90, BTC: 9_000_000, lastUpdated: new Date().toISOString() };
-  await db().insert(settingsTable).values({ key: 'rates', value }).onConflictDoUpdate({ target: settingsTable.key, set: { value } });
-  (t.app.services.rates as unknown as { cached: unknown }).cached = null;
+  await holdRates(db(), t.app); // 1 BTC = 9 000 000 ₽, 1 USDT = 90 ₽
 });
 afterAll(async () => {
   await t.close();

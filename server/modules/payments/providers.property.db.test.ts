@@ -21,7 +21,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test/app.ts';
 import { createUser } from '../../db/factories.ts';
 import { systemActor } from '../../platform/actor.ts';
-import { settings as settingsTable } from '../../platform/schema.ts';
 import { balanceOf, checkLedger } from '../ledger/index.ts';
 import { ledgerEntries, ledgerTransfers } from '../ledger/schema.ts';
 import { orders } from '../orders/schema.ts';
@@ -30,6 +29,7 @@ import { payments, type PaymentRow } from './schema.ts';
 import { startFakeYookassa, type FakeYookassa } from './providers/yookassa/fake.ts';
 import { startFakeBtcpay, type FakeBtcpay } from './providers/btcpay/fake.ts';
 import type { YookassaProvider } from './providers/yookassa/provider.ts';
+import { fakeProvidersEnv, holdRates } from './providers/fakes.ts';
 
 const RUNS = Number(process.env.PROVIDER_RUNS ?? 6);
 const SEED = Number(process.env.PROVIDER_SEED ?? 20_261_124);
@@ -42,25 +42,13 @@ let seller: UserRow;
 
 beforeAll(async () => {
   [yookassa, btcpay] = await Promise.all([startFakeYookassa(), startFakeBtcpay()]);
-  t = await createTestApp({
-    YOOKASSA_SHOP_ID: yookassa.shopId,
-    YOOKASSA_SECRET_KEY: yookassa.secretKey,
-    YOOKASSA_API_URL: `${yookassa.url}/v3`,
-    YOOKASSA_WEBHOOK_IPS: '127.0.0.1,::1',
-    BTCPAY_URL: btcpay.url,
-    BTCPAY_API_KEY: btcpay.apiKey,
-    BTCPAY_STORE_ID: btcpay.store.id,
-    BTCPAY_WEBHOOK_SECRET: btcpay.webhookSecret,
-    PUBLIC_URL: 'https://podryad.example',
-  });
+  t = await createTestApp({ ...fakeProvidersEnv({ yookassa, btcpay }), PUBLIC_URL: 'https://podryad.example' });
   const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   yookassa.webhookUrl = `${base}/api/payments/webhooks/yookassa`;
   btcpay.webhookUrl = `${base}/api/payments/webhooks/btcpay`;
   Object.assign((t.app.services.payments.providers.byName('yookassa') as YookassaProvider).client.options, { timeoutMs: 300, backoffMs: 10 });
   seller = await createUser(db(), { role: 'seller' });
-  const value = { USDT: 90, BTC: 9_000_000, lastUpdated: new Date().toISOString() };
-  await db().insert(settingsTable).values({ key: 'rates', value }).onConflictDoUpdate({ target: settingsTable.key, set: { value } });
-  (t.app.services.rates as unknown as { cached: unknown }).cached = null;
+  await holdRates(db(), t.app);
 }, 60_000);
 afterAll(async () => {
   await t.close();

@@ -4,12 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test/app.ts';
 import { createUser } from '../../db/factories.ts';
 import { systemActor } from '../../platform/actor.ts';
-import { auditLog, settings as settingsTable } from '../../platform/schema.ts';
+import { auditLog } from '../../platform/schema.ts';
 import { postTransfer } from '../ledger/index.ts';
 import type { UserRow } from '../users/schema.ts';
 import { paymentDifferences, payments } from './schema.ts';
 import { startFakeYookassa, type FakeYookassa } from './providers/yookassa/fake.ts';
 import { startFakeBtcpay, type FakeBtcpay } from './providers/btcpay/fake.ts';
+import { fakeProvidersEnv, holdRates } from './providers/fakes.ts';
 import { GONE_NOTE } from './commands/reconcile.ts';
 
 // The daily reconciliation (issue 27) against a local ЮKassa and a local BTCPay at once: a day whose payments all
@@ -28,24 +29,13 @@ let n = 0;
 beforeAll(async () => {
   yk = await startFakeYookassa();
   btc = await startFakeBtcpay();
-  t = await createTestApp({
-    YOOKASSA_SHOP_ID: yk.shopId,
-    YOOKASSA_SECRET_KEY: yk.secretKey,
-    YOOKASSA_API_URL: `${yk.url}/v3`,
-    YOOKASSA_WEBHOOK_IPS: '127.0.0.1,::1',
-    BTCPAY_URL: btc.url,
-    BTCPAY_API_KEY: btc.apiKey,
-    BTCPAY_STORE_ID: btc.store.id,
-    BTCPAY_WEBHOOK_SECRET: btc.webhookSecret,
-  });
+  t = await createTestApp(fakeProvidersEnv({ yookassa: yk, btcpay: btc }));
   const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   yk.webhookUrl = `${base}/api/payments/webhooks/yookassa`;
   btc.webhookUrl = `${base}/api/payments/webhooks/btcpay`;
   seller = await createUser(db(), { role: 'seller' });
   admin = await createUser(db(), { role: 'admin' });
-  const value = { USDT: 90, BTC: 9_000_000, lastUpdated: new Date().toISOString() };
-  await db().insert(settingsTable).values({ key: 'rates', value }).onConflictDoUpdate({ target: settingsTable.key, set: { value } });
-  (t.app.services.rates as unknown as { cached: unknown }).cached = null;
+  await holdRates(db(), t.app);
 });
 afterAll(async () => {
   await t.close();

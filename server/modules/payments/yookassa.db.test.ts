@@ -10,6 +10,7 @@ import { orders } from '../orders/schema.ts';
 import type { UserRow } from '../users/schema.ts';
 import { payments, webhookEvents } from './schema.ts';
 import { startFakeYookassa, type FakeYookassa } from './providers/yookassa/fake.ts';
+import { fakeProvidersEnv } from './providers/fakes.ts';
 import type { YookassaProvider } from './providers/yookassa/provider.ts';
 import { providerPayment } from './commands/pay-provider.ts';
 import { PAYMENT_MESSAGES } from '#contract/payments';
@@ -26,13 +27,7 @@ let n = 0;
 
 beforeAll(async () => {
   fake = await startFakeYookassa();
-  t = await createTestApp({
-    YOOKASSA_SHOP_ID: fake.shopId,
-    YOOKASSA_SECRET_KEY: fake.secretKey,
-    YOOKASSA_API_URL: `${fake.url}/v3`,
-    YOOKASSA_WEBHOOK_IPS: '127.0.0.1,::1',
-    PUBLIC_URL: 'https://podryad.example',
-  });
+  t = await createTestApp({ ...fakeProvidersEnv({ yookassa: fake }), PUBLIC_URL: 'https://podryad.example' });
   const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   fake.webhookUrl = `${base}/api/payments/webhooks/yookassa`;
   // Short waits, so that a call ЮKassa never answers fails in a test's time.

@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../../db/client.ts';
+import { settings } from '../../../platform/schema.ts';
+import type { FakeBtcpay } from './btcpay/fake.ts';
+import type { FakeYookassa } from './yookassa/fake.ts';
+
+// Test support shared by the tests that run the real adapters against their fakes (db, property and e2e tests).
+
+/** The environment that points the app's providers at these fakes (ЮKassa's notifications come from 127.0.0.1). */
+export function fakeProvidersEnv({ yookassa, btcpay }: { yookassa?: FakeYookassa; btcpay?: FakeBtcpay }): Record<string, string> {
+  return {
+    ...(yookassa
+      ? { YOOKASSA_SHOP_ID: yookassa.shopId, YOOKASSA_SECRET_KEY: yookassa.secretKey, YOOKASSA_API_URL: `${yookassa.url}/v3`, YOOKASSA_WEBHOOK_IPS: '127.0.0.1,::1' }
+      : {}),
+    ...(btcpay ? { BTCPAY_URL: btcpay.url, BTCPAY_API_KEY: btcpay.apiKey, BTCPAY_STORE_ID: btcpay.store.id, BTCPAY_WEBHOOK_SECRET: btcpay.webhookSecret } : {}),
+  };
+}
+
+/** The crypto rates held, as the rates job would keep them (1 BTC = 9 000 000 ₽, 1 USDT = 90 ₽ unless told). */
+export async function holdRates(db: Db, app: FastifyInstance, rates: { USDT: number; BTC: number } = { USDT: 90, BTC: 9_000_000 }) {
+  const value = { ...rates, lastUpdated: new Date().toISOString() };
+  await db.insert(settings).values({ key: 'rates', value }).onConflictDoUpdate({ target: settings.key, set: { value } });
+  (app.services.rates as unknown as { cached: unknown }).cached = null;
+}
