@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { formatCurrency } from '#contract/money-format';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import type { Payment } from '#contract/payments';
@@ -14,7 +15,7 @@ const difference = (over: Partial<PaymentDifference> = {}): PaymentDifference =>
   kind: 'unsettled',
   provider_ref: '2f-000f-5000',
   payment_id: 'p1',
-  details: { provider_status: 'succeeded', provider_amount: 150_000, our_status: 'pending', our_received: null },
+  details: { provider_status: 'succeeded', provider_amount: 150_000, provider_currency: 'RUB', our_status: 'pending', our_received: null, currency: 'RUB' },
   can_apply: true,
   found_at: '2026-03-11T03:00:00.000Z',
   resolved_at: null,
@@ -40,7 +41,7 @@ describe('the reconciliation differences on /admin/payments', () => {
     expect(html).toContain(DIFFERENCE_TEXTS.unsettled.title);
     expect(html).toContain(DIFFERENCE_TEXTS.unsettled.todo);
     expect(html).toContain('ЮKassa · за 2026-03-10 · № у провайдера <code>2f-000f-5000</code>');
-    expect(html).toContain('у провайдера: succeeded, 150000 (мин. ед.); у нас: pending, получено —');
+    expect(html).toContain(`у провайдера: оплачен, ${formatCurrency(150_000, 'RUB')}; у нас: ожидает оплаты, получено —`);
     expect(html).toContain('fin-difference fin-difference--serious');
     // Only the one the provider's outcome can fix offers it; both can be resolved by hand.
     expect(html.match(/Применить результат провайдера<\/button>/g)).toHaveLength(1);

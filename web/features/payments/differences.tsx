@@ -1,5 +1,8 @@
 import { useState } from 'react';
 import type { Payment } from '#contract/payments';
+import type { PaymentStatus } from '#contract/money';
+import { formatCurrency } from '#contract/money-format';
+import { PAYMENT_STATUS_LABELS } from './labels.ts';
 import { DIFFERENCE_TEXTS, type PaymentDifference, type ProviderViewAnswer } from '#contract/payment-differences';
 import { formatDate } from '../../lib/dates.ts';
 import { api } from '../../lib/api.ts';
@@ -13,13 +16,19 @@ import { NoteForm } from '../../components/ui/note-form.tsx';
 const PROVIDER_NAMES: Record<string, string> = { yookassa: 'ЮKassa', btcpay: 'BTCPay Server', sandbox: 'Песочница' };
 const providerName = (name: string) => PROVIDER_NAMES[name] ?? name;
 
-/** The two sides as found, in words: «у провайдера: succeeded, 150000; у нас: credited, 75000». */
+/** A provider's word for a payment, in ours. */
+const PROVIDER_STATUS: Record<string, string> = { pending: 'ожидает оплаты', succeeded: 'оплачен', failed: 'не оплачен' };
+const ours = (status: unknown) => (PAYMENT_STATUS_LABELS[status as PaymentStatus] ?? String(status)).toLowerCase();
+const money = (minor: unknown, currency: unknown) =>
+  typeof minor === 'number' && (currency === 'RUB' || currency === 'USDT' || currency === 'BTC') ? formatCurrency(minor, currency) : '—';
+
+/** The two sides as found, in words: «у провайдера: оплачен, 1 500 руб.; у нас: ожидает оплаты, получено —». */
 function sides(d: PaymentDifference): string {
   const x = d.details;
   const parts: string[] = [];
-  if (x.provider_status !== undefined) parts.push(`у провайдера: ${String(x.provider_status)}, ${String(x.provider_amount)} (мин. ед.)`);
-  if (x.our_status !== undefined) parts.push(`у нас: ${String(x.our_status)}, получено ${x.our_received === null ? '—' : String(x.our_received)}`);
-  if (x.ledger_kopecks !== undefined) parts.push(`в учёте ${String(x.ledger_kopecks)} коп. вместо ${String(x.expected_kopecks)}`);
+  if (x.provider_status !== undefined) parts.push(`у провайдера: ${PROVIDER_STATUS[String(x.provider_status)] ?? String(x.provider_status)}, ${money(x.provider_amount, x.provider_currency ?? x.currency)}`);
+  if (x.our_status !== undefined) parts.push(`у нас: ${ours(x.our_status)}, получено ${x.our_received === null ? '—' : money(x.our_received, x.currency)}`);
+  if (x.ledger_kopecks !== undefined) parts.push(`в учёте ${money(x.ledger_kopecks, 'RUB')} вместо ${money(x.expected_kopecks, 'RUB')}`);
   return parts.join('; ');
 }
 
