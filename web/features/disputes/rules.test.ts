@@ -81,11 +81,10 @@ describe('decisionOf', () => {
     for (const outcome of DISPUTE_OUTCOMES) expect(resolveBody(outcome, 0, '').outcome).toBe(outcome);
   });
 
-  // The amounts end in «руб.» and the sentence adds its own full stop («510 руб.. Изменить»): left as it was, the
-  // issue changing no behaviour; the lead is told.
+  // The amounts end in «руб.», which ends the sentence: one full stop, not «510 руб.. Изменить».
   it('says before confirming what each side will receive', () => {
     expect(decisionConfirmText(decisionOf('split', '40', order).split)).toMatch(
-      new RegExp(`^Заказчику вернётся 900${_}руб\\., исполнителю будет зачислено 510${_}руб\\.\\.? Изменить решение будет нельзя\\.$`),
+      new RegExp(`^Заказчику вернётся 900${_}руб\\., исполнителю будет зачислено 510${_}руб\\. Изменить решение будет нельзя\\.$`),
     );
     expect(decisionConfirmText({ customer: 12_345, sellerNet: 0 })).toContain(`вернётся 123,45${_}руб., исполнителю будет зачислено 0${_}руб.`);
   });

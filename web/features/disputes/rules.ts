@@ -45,8 +45,9 @@ export const resolveBody = (outcome: DisputeOutcome, percent: number, comment: s
 });
 
 /** What confirming a decision does, said before it is final. */
+/** The amounts end in «руб.», which ends the sentence too (no second full stop). */
 export const decisionConfirmText = (split: Pick<PriceSplit, 'customer' | 'sellerNet'>) =>
-  `Заказчику вернётся ${formatRubles(split.customer)}, исполнителю будет зачислено ${formatRubles(split.sellerNet)}. Изменить решение будет нельзя.`;
+  `Заказчику вернётся ${formatRubles(split.customer)}, исполнителю будет зачислено ${formatRubles(split.sellerNet)} Изменить решение будет нельзя.`;
 
 /** A count on a badge: up to 99, then "99+". */
 export const badgeCount = (n: number) => (n > 99 ? '99+' : String(n));
