@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 // The daily reconciliation with the payment providers (issue 27): what it can find, in the admin's words, and
-// what to do about each. The operator guide (docs/operator-guide.md) says the same at more length.
+// what to do about each. The operator guide (docs/payments.md) says the same at more length.
 
-export const DIFFERENCE_KINDS = ['unsettled', 'not_at_provider', 'amount', 'unknown', 'ledger'] as const;
+export const DIFFERENCE_KINDS = ['unsettled', 'not_at_provider', 'amount', 'unknown', 'ledger', 'payout_unsettled', 'payout_returned', 'payout_not_at_provider', 'payout_unknown'] as const;
 export type DifferenceKind = (typeof DIFFERENCE_KINDS)[number];
 
 /** Each kind's name and «что делать». */
@@ -44,6 +44,34 @@ export const DIFFERENCE_TEXTS: Record<DifferenceKind, { title: string; todo: str
     todo:
       'Платёж проведён, но поступления по нему в учёте (проводки payment:…) не равны тому, что пришло от провайдера. Запустите npm run ledger:check ' +
       'и передайте расхождение разработчикам: исправляют корректирующей проводкой, не правкой данных.',
+    serious: true,
+  },
+  payout_unsettled: {
+    title: 'Выплата отправлена провайдером, но вывод у нас ещё «Отправляется»',
+    todo:
+      'Провайдер выполнил выплату, а заявка на вывод у нас ещё не закрыта. Обычно опрос выплат (раз в минуту) просто не успел — проверьте через ' +
+      'несколько минут. Если расхождение осталось, нажмите «Применить результат провайдера»: вывод будет отмечен выполненным.',
+    serious: false,
+  },
+  payout_returned: {
+    title: 'Выплата выполнена провайдером, а у нас деньги вернулись на баланс',
+    todo:
+      'Серьёзно: продавец получил деньги, и они же лежат у него на балансе. Заблокируйте его новые выводы, сверьте выплату в кабинете провайдера ' +
+      'и передайте разработчикам: нужна корректирующая проводка. Отметьте решённым, описав, что сделано.',
+    serious: true,
+  },
+  payout_not_at_provider: {
+    title: 'Вывод у нас выполнен, а выплата у провайдера отменена',
+    todo:
+      'Серьёзно: по учёту деньги ушли продавцу, а провайдер выплату отменил. Свяжитесь с продавцом, проверьте выплату в кабинете провайдера; ' +
+      'вернуть деньги на баланс можно только корректирующей проводкой — передайте разработчикам.',
+    serious: true,
+  },
+  payout_unknown: {
+    title: 'Выплата у провайдера не связана с нашими выводами',
+    todo:
+      'У провайдера есть выплата, которая не называет ни одной нашей заявки на вывод (создана в кабинете провайдера или другой программой). ' +
+      'Выясните, кто и зачем её сделал; если она ошибочная — отмените её в кабинете провайдера, пока она не отправлена.',
     serious: true,
   },
 };

@@ -7,7 +7,8 @@ import { systemActor } from '../../platform/actor.ts';
 import { auditLog } from '../../platform/schema.ts';
 import { postTransfer } from '../ledger/index.ts';
 import type { UserRow } from '../users/schema.ts';
-import { paymentDifferences, payments } from './schema.ts';
+import { paymentDifferences, payments, withdrawals } from './schema.ts';
+import { DIFFERENCE_TEXTS } from '#contract/payment-differences';
 import { startFakeYookassa, type FakeYookassa } from './providers/yookassa/fake.ts';
 import { startFakeBtcpay, type FakeBtcpay } from './providers/btcpay/fake.ts';
 import { fakeProvidersEnv, holdRates } from './providers/fakes.ts';
@@ -226,5 +227,53 @@ describe('reconciliation with the providers', () => {
     expect(list.body.result[0]).toMatchObject({ _id: card.id, provider: 'yookassa', provider_ref: card.providerRef });
     expect((await call(admin, 'GET', `/api/admin/payments/${randomUUID()}/provider`)).status).toBe(404);
     expect((await call(await createUser(db()), 'GET', `/api/admin/payments/${card.id}/provider`)).status).toBe(403);
+  });
+
+  it('compares the provider’s payouts with our withdrawals: one paid while ours is sending (applied), one cancelled after ours left, one of nobody’s', async () => {
+    const WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+    /** A seller's 5 000 ₽ asked in BTC and approved: its payout made at the fake BTCPay. */
+    const sent = async () => {
+      const owner = await createUser(db(), { role: 'seller' });
+      await t.app.services.platform.withTx(actor, ({ tx }) =>
+        postTransfer(tx, {
+          kind: 'adjustment',
+          key: `test-fund:${owner.id}`,
+          legs: [
+            { account: { kind: 'external', method: 'card' }, amount: -500_000 },
+            { account: { kind: 'available', userId: owner.id }, amount: 500_000 },
+          ],
+        }),
+      );
+      const asked = await call(owner, 'POST', '/api/withdrawals', { amount: 500_000, method: 'btc', destination: WALLET });
+      expect((await call(admin, 'POST', `/api/admin/withdrawals/${asked.body.result._id}/approve`)).body.result.status).toBe('sending');
+      const id = asked.body.result._id as string;
+      for (let i = 0; i < 100 && !(await withdrawalOf(id)).payoutRef; i++) await new Promise((r) => setTimeout(r, 50));
+      return withdrawalOf(id);
+    };
+    const withdrawalOf = async (id: string) => (await db().select().from(withdrawals).where(eq(withdrawals.id, id)))[0]!;
+    const hook = btc.webhookUrl;
+    btc.webhookUrl = undefined; // BTCPay's news is lost on the way
+    const gone = await sent();
+    await btc.completePayout(gone.payoutRef!).catch(() => {});
+    await service().pollPayouts(); // ours: approved, the money left the ledger
+    await btc.cancelPayout(gone.payoutRef!).catch(() => {}); // …and BTCPay then cancels it
+    const lagging = await sent();
+    await btc.completePayout(lagging.payoutRef!).catch(() => {}); // paid, and the poll has not run since
+    const stranger = await (service().providers.payoutsByName('btcpay')!).createPayout({ id: randomUUID(), destination: WALLET, currency: 'BTC', amount: 1_000 });
+    btc.webhookUrl = hook;
+
+    const found = kinds(await reconcile()).filter((k) => k.includes(':payout_'));
+    expect(found).toEqual(
+      [`btcpay:payout_not_at_provider:${gone.payoutRef}`, `btcpay:payout_unknown:${stranger.payoutId}`, `btcpay:payout_unsettled:${lagging.payoutRef}`].sort(),
+    );
+    const [row] = await rowsOf('payout_unsettled', lagging.payoutRef!);
+    expect(DIFFERENCE_TEXTS.payout_unsettled.serious).toBe(false);
+    const applied = await call(admin, 'POST', `/api/admin/payment-differences/${row!.id}/apply`);
+    expect(applied.status).toBe(200);
+    expect((await withdrawalOf(lagging.id)).status).toBe('approved');
+    expect((await rowsOf('payout_unsettled', lagging.payoutRef!))[0]!.resolvedAt).not.toBeNull();
+    // The serious ones cannot be applied: only resolved with a note.
+    const [serious] = await rowsOf('payout_not_at_provider', gone.payoutRef!);
+    expect((await call(admin, 'POST', `/api/admin/payment-differences/${serious!.id}/apply`)).status).toBe(409);
   });
 });

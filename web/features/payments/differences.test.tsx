@@ -30,6 +30,19 @@ describe('the reconciliation differences on /admin/payments', () => {
     expect(html).toContain('Расхождений нет');
   });
 
+  it('say a payout’s two sides in words: its state at the provider and our withdrawal’s', () => {
+    const payout = difference({
+      kind: 'payout_unsettled',
+      provider: 'btcpay',
+      payment_id: null,
+      details: { provider_state: 'Completed', provider_amount: 55_555, provider_currency: 'BTC', withdrawal_id: 'w1', our_status: 'sending' },
+    });
+    const html = render(<PaymentDifferences differences={[payout]} onChanged={() => {}} />);
+    expect(html).toContain(`выплата у провайдера: выполнена, ${formatCurrency(55_555, 'BTC')}; вывод у нас: отправляется`);
+    expect(html).toContain(DIFFERENCE_TEXTS.payout_unsettled.title);
+    expect(html).toContain('Применить результат провайдера');
+  });
+
   it('show each open one with the provider, its id, both sides, what to do and its actions', () => {
     const html = render(
       <PaymentDifferences

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { Payment } from '#contract/payments';
-import type { PaymentStatus } from '#contract/money';
+import type { PaymentStatus, WithdrawalStatus } from '#contract/money';
 import { formatCurrency } from '#contract/money-format';
-import { PAYMENT_STATUS_LABELS } from './labels.ts';
+import { PAYMENT_STATUS_LABELS, WITHDRAWAL_STATUS_LABELS } from './labels.ts';
 import { DIFFERENCE_TEXTS, type PaymentDifference, type ProviderViewAnswer } from '#contract/payment-differences';
 import { formatDate } from '../../lib/dates.ts';
 import { api } from '../../lib/api.ts';
@@ -16,6 +16,8 @@ import { NoteForm } from '../../components/ui/note-form.tsx';
 const PROVIDER_NAMES: Record<string, string> = { yookassa: 'ЮKassa', btcpay: 'BTCPay Server', sandbox: 'Песочница' };
 const providerName = (name: string) => PROVIDER_NAMES[name] ?? name;
 
+/** BTCPay's states of a payout, in ours. */
+const PAYOUT_STATE: Record<string, string> = { AwaitingApproval: 'ждёт одобрения', AwaitingPayment: 'ждёт отправки', InProgress: 'отправляется', Completed: 'выполнена', Cancelled: 'отменена' };
 /** A provider's word for a payment, in ours. */
 const PROVIDER_STATUS: Record<string, string> = { pending: 'ожидает оплаты', succeeded: 'оплачен', failed: 'не оплачен' };
 const ours = (status: unknown) => (PAYMENT_STATUS_LABELS[status as PaymentStatus] ?? String(status)).toLowerCase();
@@ -26,6 +28,12 @@ const money = (minor: unknown, currency: unknown) =>
 function sides(d: PaymentDifference): string {
   const x = d.details;
   const parts: string[] = [];
+  if (x.provider_state !== undefined) {
+    // A payout: its state at the provider, and our withdrawal's.
+    parts.push(`выплата у провайдера: ${PAYOUT_STATE[String(x.provider_state)] ?? String(x.provider_state)}, ${money(x.provider_amount, x.provider_currency)}`);
+    if (x.our_status !== undefined) parts.push(`вывод у нас: ${(WITHDRAWAL_STATUS_LABELS[x.our_status as WithdrawalStatus] ?? String(x.our_status)).toLowerCase()}`);
+    return parts.join('; ');
+  }
   if (x.provider_status !== undefined) parts.push(`у провайдера: ${PROVIDER_STATUS[String(x.provider_status)] ?? String(x.provider_status)}, ${money(x.provider_amount, x.provider_currency ?? x.currency)}`);
   if (x.our_status !== undefined) parts.push(`у нас: ${ours(x.our_status)}, получено ${x.our_received === null ? '—' : money(x.our_received, x.currency)}`);
   if (x.ledger_kopecks !== undefined) parts.push(`в учёте ${money(x.ledger_kopecks, 'RUB')} вместо ${money(x.expected_kopecks, 'RUB')}`);

@@ -6,10 +6,11 @@ import { userActor } from '../../../platform/actor.ts';
 import { audit } from '../../../platform/audit.ts';
 import { PAYMENT_MESSAGES } from '#contract/payments';
 import type { PaymentDifference, ProviderViewAnswer } from '#contract/payment-differences';
-import { paymentDifferences, payments, type PaymentDifferenceRow } from '../schema.ts';
+import { paymentDifferences, payments, withdrawals, type PaymentDifferenceRow } from '../schema.ts';
 import type { PaymentContext } from '../deps.ts';
 import { ProviderUnavailable } from '../providers/provider.ts';
 import { applyEvent } from './webhook.ts';
+import { payoutNews } from './payout.ts';
 import { SETTLED } from './reconcile.ts';
 
 // The admin's side of reconciliation (issue 27): the differences found, unresolved first; resolving one with a
@@ -27,7 +28,9 @@ const MESSAGES = {
 
 /** Whether applying the provider's outcome can settle it: a payment the provider has more of than we do. */
 function canApply(d: PaymentDifferenceRow): boolean {
-  if (d.resolvedAt || !d.paymentId) return false;
+  if (d.resolvedAt) return false;
+  if (d.kind === 'payout_unsettled') return typeof d.details.withdrawal_id === 'string';
+  if (!d.paymentId) return false;
   if (d.kind === 'unsettled') return true;
   return d.kind === 'amount' && Number(d.details.provider_amount ?? 0) > Number(d.details.our_received ?? 0);
 }
@@ -101,6 +104,7 @@ export async function applyDifference(deps: PaymentContext, admin: UserRow, id: 
   if (!d) throw notFound(MESSAGES.notFound);
   if (d.resolvedAt) throw new HttpError(409, MESSAGES.resolved);
   if (!canApply(d)) throw new HttpError(409, MESSAGES.notApplicable);
+  if (d.kind === 'payout_unsettled') return applyPayout(deps, admin, d);
   const [payment] = await deps.db.select().from(payments).where(eq(payments.id, d.paymentId!));
   const provider = payment?.provider ? deps.providers.byName(payment.provider) : null;
   if (!payment?.providerRef || !provider?.checkPayment) throw new HttpError(409, MESSAGES.notApplicable);
@@ -110,6 +114,14 @@ export async function applyDifference(deps: PaymentContext, admin: UserRow, id: 
   const [after] = await deps.db.select().from(payments).where(eq(payments.id, payment.id));
   if (!after || !SETTLED.includes(after.status) || after.receivedAmount !== event.amount) throw new HttpError(409, MESSAGES.unchanged);
   return resolveDifference(deps, admin, id, `Применён результат провайдера: поступило ${event.amount} (${event.currency}, мин. ед.)`, 'apply');
+}
+
+/** A payout the provider made while our withdrawal still says «Отправляется»: the provider is asked, as the poll does. */
+async function applyPayout(deps: PaymentContext, admin: UserRow, d: PaymentDifferenceRow): Promise<PaymentDifference> {
+  await unavailableAs503(() => payoutNews(deps, d.provider, d.providerRef));
+  const [w] = await deps.db.select({ status: withdrawals.status }).from(withdrawals).where(eq(withdrawals.id, String(d.details.withdrawal_id)));
+  if (w?.status !== 'approved') throw new HttpError(409, MESSAGES.unchanged);
+  return resolveDifference(deps, admin, d.id, 'Применён результат провайдера: выплата выполнена, вывод закрыт', 'apply');
 }
 
 /** A payment as its provider has it now, in the provider's words (for the admin's «Состояние у провайдера»). */

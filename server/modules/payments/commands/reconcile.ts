@@ -5,10 +5,12 @@ import { paymentArrivals } from '../../ledger/index.ts';
 import { paymentDifferences, payments, type PaymentRow } from '../schema.ts';
 import type { PaymentContext } from '../deps.ts';
 import { ProviderUnavailable, type PaymentProvider, type ProviderRecord } from '../providers/provider.ts';
+import { comparePayouts } from './reconcile-payouts.ts';
 
 // The daily reconciliation with the providers (issue 27): a UTC day's payments as each provider lists them, matched
 // with our payments and the ledger's arrivals. What differs is kept in payment_differences, once per (provider,
 // kind, provider's id), for the admin page and the command; what a later run no longer finds is resolved by it.
+// The provider's payouts are compared with our withdrawals in reconcile-payouts.ts.
 //
 //   provider says        we have                                kind
 //   succeeded            pending, failed, expired, or nothing    unsettled (the poll may be behind; can be applied)
@@ -60,8 +62,12 @@ export async function reconcileDay(deps: PaymentContext, day: string): Promise<P
     if (!provider.listPayments) continue;
     try {
       const found = await compare(deps, provider, bounds.from, bounds.to);
-      await store(deps, provider.name, day, found.found);
-      reports.push({ provider: provider.name, listed: found.listed, found: found.found });
+      // Its payouts too, when it sends withdrawals: stored with its payments, so that neither resolves the other's.
+      const payouts = deps.providers.payoutsByName(provider.name);
+      const sent = payouts?.listPayouts ? await comparePayouts(deps, payouts, bounds.from, bounds.to) : { listed: 0, found: [] };
+      const all = [...found.found, ...sent.found];
+      await store(deps, provider.name, day, all);
+      reports.push({ provider: provider.name, listed: found.listed + sent.listed, found: all });
     } catch (error) {
       if (!(error instanceof ProviderUnavailable)) throw error;
       deps.log.warn({ err: error, provider: provider.name, day }, 'reconciliation: provider unavailable');

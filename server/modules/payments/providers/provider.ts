@@ -51,6 +51,17 @@ export interface PayoutProvider {
   payoutState(payoutId: string): Promise<{ payoutId: string; state: string } | null>;
   /** What a provider's state of a payout means: sent, returned, or still on its way (null). */
   payoutOutcome(state: string): 'paid' | 'cancelled' | null;
+  /** The payouts made in a window, as the provider lists them (reconciliation). */
+  listPayouts?(from: Date, to: Date): Promise<PayoutRecord[]>;
+}
+
+/** One payout as its provider lists it: our withdrawal's id from its metadata, its state, its amount (minor units). */
+export interface PayoutRecord {
+  ref: string;
+  withdrawalId: string | null;
+  state: string;
+  currency: string;
+  amount: number;
 }
 
 /** A provider call that failed after its retries (timeout, 5xx, network): the customer may try again. */

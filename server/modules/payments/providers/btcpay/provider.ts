@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { WebhookEvent } from '#contract/payments';
-import type { CreatedPayment, PaymentProvider, PayoutProvider, ProviderPayment, ProviderRecord, ProviderView, WebhookReading, WebhookRequest } from '../provider.ts';
+import type { CreatedPayment, PaymentProvider, PayoutProvider, PayoutRecord, ProviderPayment, ProviderRecord, ProviderView, WebhookReading, WebhookRequest } from '../provider.ts';
 import {
   BTCPAY,
   GreenfieldClient,
@@ -252,6 +252,22 @@ export class BtcpayProvider implements PaymentProvider, CryptoPayouts, PayoutPro
   async payoutState(payoutId: string): Promise<PayoutStatus | null> {
     const payout = await this.client.getPayout(payoutId);
     return payout ? payoutStatus(payout) : null;
+  }
+
+  /** The store's payouts dated in the window (cancelled ones too), for reconciliation. */
+  async listPayouts(from: Date, to: Date): Promise<PayoutRecord[]> {
+    const all = await this.client.listPayouts(true);
+    return all
+      .filter((p) => {
+        const at = Number(p.date) * 1000;
+        return at >= from.getTime() && at < to.getTime();
+      })
+      .flatMap((p) => {
+        const currency = p.originalCurrency;
+        if (!isCryptoCurrency(currency)) return [];
+        const withdrawalId = typeof p.metadata?.withdrawalId === 'string' ? p.metadata.withdrawalId : null;
+        return [{ ref: p.id, withdrawalId, state: p.state, currency, amount: toMinorUnits(p.originalAmount, MINOR_DECIMALS[currency]) }];
+      });
   }
 
   payoutOutcome(state: string): 'paid' | 'cancelled' | null {
