@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createService } from '../server/db/catalog-factories.ts';
-import { fakeProvidersEnv, holdRates } from '../server/modules/payments/providers/fakes.ts';
+import { fakeProvidersEnv, holdRates } from '../server/test/payment-fakes.ts';
 import { startFakeYookassa } from '../server/modules/payments/providers/yookassa/fake.ts';
 import { startFakeBtcpay } from '../server/modules/payments/providers/btcpay/fake.ts';
 import { formatCurrency, formatRubles } from '../contract/money-format.ts';

@@ -10,7 +10,7 @@ import { orders } from '../orders/schema.ts';
 import type { UserRow } from '../users/schema.ts';
 import { payments, withdrawals } from './schema.ts';
 import { startFakeBtcpay, type FakeBtcpay } from './providers/btcpay/fake.ts';
-import { fakeProvidersEnv, holdRates } from './providers/fakes.ts';
+import { fakeProvidersEnv, holdRates } from '../../test/payment-fakes.ts';
 import { PAYMENT_MESSAGES } from '#contract/payments';
 
 // BTC and USDT through BTCPay Server (issue 27, ADR 048), against a local BTCPay that speaks Greenfield: an invoice

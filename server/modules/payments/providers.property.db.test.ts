@@ -29,7 +29,7 @@ import { payments, type PaymentRow } from './schema.ts';
 import { startFakeYookassa, type FakeYookassa } from './providers/yookassa/fake.ts';
 import { startFakeBtcpay, type FakeBtcpay } from './providers/btcpay/fake.ts';
 import type { YookassaProvider } from './providers/yookassa/provider.ts';
-import { fakeProvidersEnv, holdRates } from './providers/fakes.ts';
+import { fakeProvidersEnv, holdRates } from '../../test/payment-fakes.ts';
 
 const RUNS = Number(process.env.PROVIDER_RUNS ?? 6);
 const SEED = Number(process.env.PROVIDER_SEED ?? 20_261_124);

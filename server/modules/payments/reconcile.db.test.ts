@@ -11,7 +11,7 @@ import { paymentDifferences, payments, withdrawals } from './schema.ts';
 import { DIFFERENCE_TEXTS } from '#contract/payment-differences';
 import { startFakeYookassa, type FakeYookassa } from './providers/yookassa/fake.ts';
 import { startFakeBtcpay, type FakeBtcpay } from './providers/btcpay/fake.ts';
-import { fakeProvidersEnv, holdRates } from './providers/fakes.ts';
+import { fakeProvidersEnv, holdRates } from '../../test/payment-fakes.ts';
 import { GONE_NOTE } from './commands/reconcile.ts';
 
 // The daily reconciliation (issue 27) against a local ЮKassa and a local BTCPay at once: a day whose payments all

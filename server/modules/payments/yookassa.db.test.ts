@@ -10,7 +10,7 @@ import { orders } from '../orders/schema.ts';
 import type { UserRow } from '../users/schema.ts';
 import { payments, webhookEvents } from './schema.ts';
 import { startFakeYookassa, type FakeYookassa } from './providers/yookassa/fake.ts';
-import { fakeProvidersEnv } from './providers/fakes.ts';
+import { fakeProvidersEnv } from '../../test/payment-fakes.ts';
 import type { YookassaProvider } from './providers/yookassa/provider.ts';
 import { providerPayment } from './commands/pay-provider.ts';
 import { PAYMENT_MESSAGES } from '#contract/payments';

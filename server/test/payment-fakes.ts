@@ -1,13 +1,24 @@
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../../db/client.ts';
-import { settings } from '../../../platform/schema.ts';
-import type { FakeBtcpay } from './btcpay/fake.ts';
-import type { FakeYookassa } from './yookassa/fake.ts';
+import type { Db } from '../db/client.ts';
+import { settings } from '../platform/schema.ts';
 
 // Test support shared by the tests that run the real adapters against their fakes (db, property and e2e tests).
 
 /** The environment that points the app's providers at these fakes (ЮKassa's notifications come from 127.0.0.1). */
-export function fakeProvidersEnv({ yookassa, btcpay }: { yookassa?: FakeYookassa; btcpay?: FakeBtcpay }): Record<string, string> {
+/** What the env needs of each fake (providers/yookassa/fake.ts, providers/btcpay/fake.ts). */
+interface YookassaShop {
+  url: string;
+  shopId: string;
+  secretKey: string;
+}
+interface BtcpayStore {
+  url: string;
+  apiKey: string;
+  store: { id: string };
+  webhookSecret: string;
+}
+
+export function fakeProvidersEnv({ yookassa, btcpay }: { yookassa?: YookassaShop; btcpay?: BtcpayStore }): Record<string, string> {
   return {
     ...(yookassa
       ? { YOOKASSA_SHOP_ID: yookassa.shopId, YOOKASSA_SECRET_KEY: yookassa.secretKey, YOOKASSA_API_URL: `${yookassa.url}/v3`, YOOKASSA_WEBHOOK_IPS: '127.0.0.1,::1' }
