@@ -152,6 +152,27 @@ describe('a crypto payment through BTCPay Server', () => {
     expect(await arrivals(payment.id)).toBe(0);
   });
 
+  it('a quote the customer never went on to pay is not made an invoice by the poll', async () => {
+    const buyer = await createUser(db());
+    await t.app.services.settings.all();
+    const { order } = await t.app.services.platform.withTx(actor, (ctx) =>
+      t.app.services.orders.open(ctx, { customerId: buyer.id, sellerId: seller.id, title: `Логотип №${++n}`, price: 500_000, days: 3, revisions: 2 }),
+    );
+    const quote = await call(buyer, '/api/payments/quote', { order_id: order.id, method: 'btc' });
+    expect(quote.status).toBe(200);
+    const invoices = fake.store.invoices.size;
+    const service = t.app.services.payments;
+    const clock = service.clock;
+    service.clock = { now: () => new Date(Date.now() + 2 * 60_000) };
+    try {
+      await service.pollProviders();
+    } finally {
+      service.clock = clock;
+    }
+    expect(fake.store.invoices.size).toBe(invoices);
+    expect((await paymentOf(quote.body.result._id)).providerRef).toBeNull();
+  });
+
   it('an invoice marked invalid fails the payment', async () => {
     const { order, payment } = await invoiced('btc');
     await fake.invalidate(payment.providerRef!);

@@ -35,9 +35,11 @@ export async function pollProviderPayments(deps: PaymentContext): Promise<{ aske
   for (const payment of open) {
     const provider = deps.providers.byName(payment.provider!);
     if (!provider?.checkPayment) continue; // The sandbox always calls back (its outbox job retries).
-    asked++;
     try {
       let ref = payment.providerRef;
+      // A crypto quote the customer never went on to pay has no provider id either: it is not asked for.
+      if (!ref && payment.quoteExpiresAt) continue;
+      asked++;
       if (!ref) {
         // Made at the provider, perhaps, and the answer lost: the same key finds it.
         const order = await deps.orders.find(deps.db, payment.orderId);
