@@ -185,8 +185,7 @@ describe('a crypto withdrawal through BTCPay Server', () => {
   const WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 
   /** A seller with 5 000 ₽ who asks for all of it in BTC, approved by an admin. */
-  async function approved() {
-    const user = await createUser(db(), { role: 'seller' });
+  async function fundAndAsk(user: UserRow) {
     await t.app.services.platform.withTx(actor, ({ tx }) =>
       postTransfer(tx, {
         kind: 'adjustment',
@@ -199,6 +198,12 @@ describe('a crypto withdrawal through BTCPay Server', () => {
     );
     const asked = await call(user, '/api/withdrawals', { amount: 500_000, method: 'btc', destination: WALLET });
     expect(asked.status).toBe(200);
+    return asked;
+  }
+
+  async function approved() {
+    const user = await createUser(db(), { role: 'seller' });
+    const asked = await fundAndAsk(user);
     const admin = await createUser(db(), { role: 'admin' });
     const decided = await call(admin, `/api/admin/withdrawals/${asked.body.result._id}/approve`, {});
     expect(decided.status).toBe(200);
@@ -220,6 +225,33 @@ describe('a crypto withdrawal through BTCPay Server', () => {
     expect(await held(user)).toBe(0);
     expect(await available(user)).toBe(0);
     await clean();
+  });
+
+  it('one BTCPay could not take when approved is sent again by the poll, once', async () => {
+    fake.failNext(30, 'status500', { method: 'POST', path: /\/payouts$/ });
+    const user = await createUser(db(), { role: 'seller' });
+    await fundAndAsk(user);
+    const [w] = await db().select().from(withdrawals).where(eq(withdrawals.userId, user.id));
+    const admin = await createUser(db(), { role: 'admin' });
+    expect((await call(admin, `/api/admin/withdrawals/${w!.id}/approve`, {})).body.result.status).toBe('sending');
+    fake.recover();
+    // Ten minutes later the poll sends it: one payout at BTCPay, the money still held until it is paid.
+    const service = t.app.services.payments;
+    const clock = service.clock;
+    service.clock = { now: () => new Date(Date.now() + 11 * 60_000) };
+    try {
+      await service.pollPayouts();
+      await service.pollPayouts();
+    } finally {
+      service.clock = clock;
+    }
+    const sent = [...fake.store.payouts.values()].filter((p) => p.metadata.withdrawalId === w!.id);
+    expect(sent).toHaveLength(1);
+    expect((await withdrawalOf(w!.id)).payoutRef).toBe(sent[0]!.id);
+    expect(await held(user)).toBe(500_000);
+    // Paid out: the address is free for the next payout (BTCPay refuses a second pending one to it).
+    await fake.completePayout(sent[0]!.id);
+    await until(async () => (await withdrawalOf(w!.id)).status === 'approved');
   });
 
   it('cancelled by BTCPay, the money returns to the balance with the reason; a lost webhook is caught by the poll', async () => {

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, isNull } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lt } from 'drizzle-orm';
 import { withdrawals, type WithdrawalRow } from '../schema.ts';
 import { users } from '../../users/schema.ts';
 import { systemActor } from '../../../platform/actor.ts';
@@ -49,8 +49,23 @@ export async function payoutNews(deps: PaymentContext, providerName: string, pay
   if (state) await settlePayout(deps, provider, w.id, state.state);
 }
 
-/** The recurring job: the payouts on their way whose webhook has not come. */
+/** A withdrawal approved this long ago and still not handed to its provider is sent again by the poll. */
+const RESEND_AFTER_MS = 10 * 60_000;
+
+/**
+ * The recurring job: the payouts on their way whose webhook has not come, and the approved withdrawals whose send
+ * never reached the provider (its job gave up while the provider was down, or refused a second payout to one
+ * address while the first was pending): sent again, which finds rather than repeats one that was made.
+ */
 export async function pollPayouts(deps: PaymentContext): Promise<number> {
+  const unsent = await deps.db
+    .select({ id: withdrawals.id })
+    .from(withdrawals)
+    .where(and(eq(withdrawals.status, 'sending'), isNull(withdrawals.payoutRef), lt(withdrawals.reviewedAt, new Date(deps.clock.now().getTime() - RESEND_AFTER_MS))))
+    .limit(20);
+  for (const w of unsent) {
+    await sendPayout(deps, w.id).catch((error: unknown) => deps.log.warn({ err: error, withdrawal: w.id }, 'payout not sent: tried again next time'));
+  }
   const sending = await deps.db
     .select()
     .from(withdrawals)

@@ -78,6 +78,11 @@ export class FakeBtcpay {
     for (let i = 0; i < n; i++) this.failures.push({ kind, ...match });
   }
 
+  /** BTCPay is back: the failures still queued are dropped. */
+  recover() {
+    this.failures.length = 0;
+  }
+
   /** The next invoice is made, then its connection destroyed before the answer. */
   loseNextAnswer() {
     this.loseAnswers++;
