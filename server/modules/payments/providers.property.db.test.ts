@@ -9,7 +9,8 @@
  * - each payment's arrivals in the ledger are exactly what the provider says arrived, at the payment's own price
  *   (none for one that failed), and its state agrees with the provider's;
  * - an order is paid (in escrow) at most once, and exactly when one of its payments paid it;
- * - the customer's money is all there: balance and escrow together are the sum of the arrivals.
+ * - the customer's money is all there: balance and escrow together are the sum of the arrivals;
+ * - the daily reconciliation with both providers finds no difference about them.
  *
  *   npx vitest run server/modules/payments/providers.property.db.test.ts       CI: fixed seed, PROVIDER_RUNS (default 6)
  *   PROVIDER_RUNS=60 PROVIDER_SEED=7 npx vitest run server/modules/payments/providers.property.db.test.ts
@@ -178,6 +179,16 @@ async function check(buyer: UserRow) {
     escrowed += escrow.length * o.price;
   }
   expect((await balanceOf(db(), { kind: 'available', userId: buyer.id })) + escrowed).toBe(total);
+  // And the daily reconciliation, run on today, finds nothing about this customer's payments.
+  const reports = await t.app.services.payments.reconcile(new Date().toISOString().slice(0, 10));
+  expect(reports.map((r) => [r.provider, r.listed !== null])).toEqual([
+    ['yookassa', true],
+    ['btcpay', true],
+  ]);
+  const ids = new Set(mine.map((p) => p.id));
+  const refs = new Set(mine.map((p) => p.providerRef));
+  const theirs = reports.flatMap((r) => r.found).filter((f) => (f.paymentId && ids.has(f.paymentId)) || refs.has(f.providerRef));
+  expect(theirs).toEqual([]);
 }
 
 describe('money through ЮKassa and BTCPay Server, whatever the providers and the network do', () => {
