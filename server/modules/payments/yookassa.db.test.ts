@@ -143,6 +143,16 @@ describe('a card payment through ЮKassa', () => {
     expect(await orderStatus(order.id)).toBe('in_progress');
   });
 
+  it('a notification ЮKassa cannot confirm while its API is down is answered 503 (it sends it again) and changes nothing', async () => {
+    const { order, payment } = await started();
+    await fake.pay(payment.providerRef!, { notify: false });
+    fake.failNext(3, 'status500');
+    expect(await fake.notify(payment.providerRef!)).toBe(503);
+    expect(await orderStatus(order.id)).toBe('awaiting_payment');
+    expect(await fake.notify(payment.providerRef!)).toBe(200);
+    expect(await orderStatus(order.id)).toBe('in_progress');
+  });
+
   it('a cancelled payment fails and the order still awaits payment', async () => {
     const { order, payment } = await started();
     await fake.cancel(payment.providerRef!);

@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { payments, webhookEvents, type PaymentRow } from '../schema.ts';
-import { badRequest, notFound } from '../../../lib/http.ts';
+import { HttpError, badRequest, notFound } from '../../../lib/http.ts';
 import { systemActor } from '../../../platform/actor.ts';
 import type { TxContext } from '../../../platform/tx.ts';
 import { postTransfer } from '../../ledger/index.ts';
 import { PAYMENT_MESSAGES, type WebhookEvent } from '#contract/payments';
-import type { WebhookRequest } from '../providers/provider.ts';
+import { ProviderUnavailable, type PaymentProvider, type WebhookRequest } from '../providers/provider.ts';
 import type { PaymentContext } from '../deps.ts';
 import { escrowTransfer, receipt } from './escrow.ts';
 import { payoutNews } from './payout.ts';
@@ -22,6 +22,17 @@ const RECEIVED: Received = { received: true, duplicate: false };
 export async function webhook(deps: PaymentContext, providerName: string, request: WebhookRequest): Promise<Received> {
   const provider = deps.providers.byName(providerName);
   if (!provider) throw notFound();
+  try {
+    return await read(deps, provider, request);
+  } catch (error) {
+    // The provider could not be asked about its own news: 503, so that it sends the webhook again later.
+    if (error instanceof ProviderUnavailable) throw new HttpError(503, PAYMENT_MESSAGES.providerUnavailable);
+    throw error;
+  }
+}
+
+async function read(deps: PaymentContext, provider: PaymentProvider, request: WebhookRequest): Promise<Received> {
+  const providerName = provider.name;
   const reading = await provider.readWebhook(request);
   if ('refused' in reading) {
     deps.log.warn({ provider: providerName, ip: request.ip, why: reading.refused }, 'webhook refused');
