@@ -17,6 +17,7 @@ export const PAYMENT_MESSAGES = {
   aboveMax: (max: string) => `Этим способом можно оплатить заказ до ${max}`,
   methodUnavailable: 'Этот способ оплаты недоступен',
   providerUnavailable: 'Платёжный сервис сейчас не отвечает — попробуйте ещё раз через минуту',
+  providerRefused: 'Платёжный сервис не принял платёж — выберите другой способ оплаты или попробуйте позже',
   withdrawalMin: (min: string) => `Минимальная сумма вывода — ${min}`,
   withdrawalDecided: 'Заявка уже рассмотрена',
   insufficientForWithdrawal: 'Недостаточно средств: доступно',

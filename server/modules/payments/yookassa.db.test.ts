@@ -188,6 +188,16 @@ describe('when ЮKassa fails', () => {
     expect(keysOf('/v3/deals', id)).toEqual([`deal-${id}`, `deal-${id}`, `deal-${id}`]);
   });
 
+  it('a refusal (a 4xx) is not retried: the customer is told to pay another way, and the operator sees an error', async () => {
+    const buyer = await createUser(db());
+    const order = await openOrder(buyer);
+    fake.failNext(1, 'refuse');
+    const refused = await payByCard(buyer, order.id);
+    expect(refused.status).toBe(502);
+    expect(refused.body.message).toBe(PAYMENT_MESSAGES.providerRefused);
+    expect(await orderStatus(order.id)).toBe('awaiting_payment');
+  });
+
   it('an answer lost on the way is asked again under the same key and gives the same payment', async () => {
     const buyer = await createUser(db());
     const order = await openOrder(buyer);

@@ -81,9 +81,13 @@ async function startWithProvider(deps: PaymentContext, payment: PaymentRow, orde
   try {
     created = await provider.createPayment(providerPayment(deps, payment, order));
   } catch (error) {
-    if (!(error instanceof ProviderUnavailable)) throw error;
-    deps.log.warn({ err: error, payment: payment.id }, 'payment provider unavailable');
-    throw new HttpError(503, PAYMENT_MESSAGES.providerUnavailable);
+    if (error instanceof ProviderUnavailable) {
+      deps.log.warn({ err: error, payment: payment.id }, 'payment provider unavailable');
+      throw new HttpError(503, PAYMENT_MESSAGES.providerUnavailable);
+    }
+    // A refusal (a 4xx: the shop's settings, a limit): the operator's to see, the customer's to go round.
+    deps.log.error({ err: error, payment: payment.id, provider: provider.name }, 'payment provider refused the payment');
+    throw new HttpError(502, PAYMENT_MESSAGES.providerRefused);
   }
   if (fresh || payment.providerRef !== created.providerRef) await recordCreated(deps, payment, created);
   return { payment_id: payment.id, order_id: payment.orderId, status: 'pending', redirect_url: created.redirectUrl };

@@ -9,7 +9,7 @@ import { escapeHtml } from '../../../../platform/letters/layout.ts';
 // another body is an error), its JSON shapes and error bodies, a confirmation page whose buttons pay or cancel and
 // then send the notification to the shop's webhook address, and the failures the adapter must survive.
 
-type Failure = 'status500' | 'timeout' | 'lostAnswer';
+type Failure = 'status500' | 'timeout' | 'lostAnswer' | 'refuse';
 
 interface Kept {
   body: string;
@@ -174,6 +174,7 @@ export class FakeYookassa {
     if (req.headers.authorization !== this.auth) return error(res, 401, 'invalid_credentials', "Login and password don't match");
     const failure = this.failures.shift();
     if (failure === 'status500') return error(res, 500, 'internal_server_error', 'Internal server error');
+    if (failure === 'refuse') return error(res, 403, 'forbidden', 'Operation is forbidden for this shop');
     if (failure === 'timeout') return; // Never answers; the socket is destroyed on close.
     if (req.method === 'GET' && path === '/v3/payments') return send(res, ...this.list(new URL(req.url ?? '/', 'http://fake').searchParams));
     if (req.method === 'GET') {
