@@ -51,6 +51,9 @@ describe('chat', () => {
     await visit(a.page, `/services/design/${service.id}`);
     const link = a.page.getByRole('link', { name: 'Написать продавцу' });
     expect(await link.getAttribute('href')).toBe(`/profile/messages?to=${seller.id}&service=${service.id}`);
+    // The order form above the link comes in its own chunk and pushes the link down when it does: a click aimed at
+    // the link's old place may land elsewhere (CI met it once), so the page is let settle first.
+    await a.page.locator('.order-form').waitFor();
     await link.click();
     await a.page.waitForURL(/\/profile\/messages\?to=/);
     await hydrated(a.page);
