@@ -2,7 +2,7 @@ import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { blogPosts, type BlogPostRow } from './schema.ts';
-import { users, type UserRow } from '../users/schema.ts';
+import { people, type UserRow } from '../users/index.ts';
 import { badRequest, HttpError, notFound } from '../../lib/http.ts';
 import { displayName, isUuid } from '../../lib/text.ts';
 import { MESSAGES } from '#contract/messages';
@@ -35,6 +35,8 @@ type Joined = { post: BlogPostRow; author: Pick<UserRow, 'id' | 'name' | 'surnam
 /** Pictures whose variants exist (ADR 022): a cover is shown through them. */
 const COVER_MIMES = new Set(['image/jpeg', 'image/png', 'image/webp']);
 const AUDIT_TARGET = 'blog_post';
+
+const author = people('author');
 
 const card = (p: BlogPostRow): BlogCard => ({
   _id: p.id,
@@ -106,10 +108,10 @@ export class BlogService {
     const [row] = await this.db
       .select({
         post: blogPosts,
-        author: { id: users.id, name: users.name, surname: users.surname, userName: users.userName },
+        author: { id: author.id, name: author.name, surname: author.surname, userName: author.userName },
       })
       .from(blogPosts)
-      .leftJoin(users, eq(users.id, blogPosts.authorId))
+      .leftJoin(author, eq(author.id, blogPosts.authorId))
       .where(eq(blogPosts.id, id))
       .limit(1);
     return row ?? null;

@@ -2,6 +2,8 @@
 // seen, their public card), which the catalogue's modules (services, projects, people, favourites) build on.
 export { lostDisputeRecently, presentPublicUser, publicUserColumns, sellerLevel, type PublicUserRow } from './public-card.ts';
 export { isVisiblePerson, ownedByVisiblePerson, personPolicy, visibleFreelancer, visiblePerson } from './visibility.ts';
+export { people, publicPersonColumns, type People } from './read-model.ts';
+export type { UserRow, Role, UserPreferences } from './schema.ts';
 export { UserService } from './service.ts';
 export { userRoutes } from './routes.ts';
 export { presentMe } from './presenter.ts';
