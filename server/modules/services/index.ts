@@ -6,3 +6,4 @@ export { adminServicesRoutes } from './admin-routes.ts';
 export { isPublicService, isPublicServiceId, publicService, servicePolicy } from './policy.ts';
 export { serviceFileUses } from './file-uses.ts';
 export { servicesModule } from './module.ts';
+export { countServiceOrder, setServiceRating } from './counters.ts';

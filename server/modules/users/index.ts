@@ -9,3 +9,4 @@ export { userRoutes } from './routes.ts';
 export { presentMe } from './presenter.ts';
 export { userFileUses } from './file-uses.ts';
 export { usersModule } from './module.ts';
+export { clearBidsUnread, countCompletedOrder, flagBidsUnread, markLostDispute, setSellerRating } from './counters.ts';
