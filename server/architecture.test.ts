@@ -176,7 +176,6 @@ const KNOWN_FOREIGN_TABLES = [
   'bids → categories (lookups)',
   'bids → projects (projects)',
   'bids → users (users)',
-  'blog → users (users)',
   'chat → services (services)',
   'chat → users (users)',
   'dashboard → "service_views_daily" (services)',

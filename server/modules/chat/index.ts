@@ -6,3 +6,4 @@ export { chatPolicy } from './policy.ts';
 export { chatFileUses } from './file-uses.ts';
 export { chatModule } from './module.ts';
 export { unseenForLetter, type UnseenForLetter } from './queries/unseen-for-letter.ts';
+export { chatMemberRefs, chatRefs } from './read-model.ts';

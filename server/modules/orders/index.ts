@@ -10,3 +10,4 @@ export type { OpenOrderInput } from './commands/open.ts';
 export { orderFileUses } from './file-uses.ts';
 export { ordersModule } from './module.ts';
 export { orderPaymentPort, type OrderLabel, type OrderPaymentPort, type OrderToPay } from './payment-port.ts';
+export { orderRefs, type OrderRefs } from './read-model.ts';

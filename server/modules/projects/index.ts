@@ -5,3 +5,4 @@ export { adminProjectRoutes } from './admin-routes.ts';
 export { isPublicProject, listedProject, projectPolicy, publicProject, PUBLIC_PROJECT_STATUSES } from './policy.ts';
 export { projectFileUses } from './file-uses.ts';
 export { projectsModule } from './module.ts';
+export { projectRefs, type ProjectRefs } from './read-model.ts';

@@ -7,3 +7,4 @@ export { isPublicService, isPublicServiceId, publicService, servicePolicy } from
 export { serviceFileUses } from './file-uses.ts';
 export { servicesModule } from './module.ts';
 export { countServiceOrder, setServiceRating } from './counters.ts';
+export { serviceRefs, type ServiceRefs } from './read-model.ts';
