@@ -1,6 +1,7 @@
 import { eq, isNotNull, ne, or, type SQL } from 'drizzle-orm';
 import { orders, type OrderRow } from './schema.ts';
 import { ORDER_MESSAGES, type OrderAction } from '#contract/orders';
+import { PAID_STATUSES } from '#contract/order-states';
 
 // The orders' lifecycle as one table (ADR 039): which side may take which step from which state, and on what
 // conditions of the order and the time. The service's 409s (`refusalOf`) and the order card's buttons
@@ -67,7 +68,6 @@ const proposalByOther: Condition = {
   refusal: ORDER_MESSAGES.noProposal,
 };
 
-const PAID = ['in_progress', 'delivered'] as const satisfies readonly Status[];
 const BOTH = ['customer', 'seller'] as const satisfies readonly Side[];
 
 /** Every step of an order. A step is allowed when one of its rows matches: side, state and every condition. */
@@ -96,34 +96,34 @@ export const ORDER_RULES: readonly OrderRule[] = [
   {
     action: 'cancel',
     by: ['seller'],
-    from: PAID,
+    from: PAID_STATUSES,
     why: 'the seller may give the money back at any time before settling (it counts against them)',
   },
   {
     action: 'cancel',
     by: ['customer'],
-    from: PAID,
+    from: PAID_STATUSES,
     if: [nothingDelivered, withinWindow],
     why: 'the customer changes their mind within the window after payment, before anything was delivered',
   },
   {
     action: 'cancel',
     by: ['customer'],
-    from: PAID,
+    from: PAID_STATUSES,
     if: [nothingDelivered, pastDeadline],
     why: 'the seller is late: nothing delivered by the deadline, which time in a dispute extends',
   },
   {
     action: 'propose_cancel',
     by: BOTH,
-    from: PAID,
+    from: PAID_STATUSES,
     if: [noPendingProposal],
     why: 'either side proposes a cancellation of a paid order; one at a time',
   },
   {
     action: 'answer_cancel',
     by: BOTH,
-    from: PAID,
+    from: PAID_STATUSES,
     if: [proposalByOther],
     why: 'the other side accepts or declines a pending proposal (a mutual cancellation refunds)',
   },
@@ -181,16 +181,7 @@ export function allowedActions(userId: string, order: OrderFacts, at: Moment): O
 // ---------------------------------------------------------------------------------------------------------------
 // Where an order stands, for the steps outside the table (jobs, disputes, reviews, the card's clocks).
 
-type StatusOf = Pick<OrderRow, 'status'>;
-
-export const isAwaitingPayment = (o: StatusOf) => o.status === 'awaiting_payment';
-export const isInProgress = (o: StatusOf) => o.status === 'in_progress';
-export const isDelivered = (o: StatusOf) => o.status === 'delivered';
-export const isDisputed = (o: StatusOf) => o.status === 'disputed';
-export const isCompleted = (o: StatusOf) => o.status === 'completed';
-
-/** Paid and not settled: the escrow holds the price. */
-export const isOpenPaid = (o: StatusOf) => (PAID as readonly Status[]).includes(o.status);
+export { isAwaitingPayment, isCompleted, isDelivered, isDisputed, isInProgress, isOpenPaid } from '#contract/order-states';
 
 /**
  * An unpaid order of a service (not of an accepted bid): its seller does not know of it until it is paid

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ORDER_STATUSES, type OrderStatus } from '#contract/money';
 import { ORDER_ACTIONS, type OrderAction } from '#contract/order-constants';
-import { canOpenDispute, cardSteps, isRunning, type CardStep } from './card-steps.ts';
+import { canOpenDispute, cardSteps, type CardStep } from './card-steps.ts';
+import { isOpenPaid } from '#contract/order-states';
 
 // The order card's buttons: the server's actions for the member (from the orders' state table) in the card's own
 // order, plus the dispute the card offers either party of a running order.
@@ -92,7 +93,7 @@ describe('cardSteps', () => {
 
 describe('the dispute and a running order', () => {
   it.each(ORDER_STATUSES.map((s) => [s, s === 'in_progress' || s === 'delivered'] as const))('%s is running: %s', (status, running) => {
-    expect(isRunning(status)).toBe(running);
+    expect(isOpenPaid({ status })).toBe(running);
     expect(canOpenDispute({ status, role: 'customer' })).toBe(running);
     expect(canOpenDispute({ status, role: 'seller' })).toBe(running);
     expect(canOpenDispute({ status, role: null })).toBe(false);

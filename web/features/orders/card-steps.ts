@@ -1,4 +1,5 @@
 import type { Order } from '#contract/orders';
+import { isOpenPaid } from '#contract/order-states';
 
 // The steps an order card offers a member now (PRODUCT.md: the order's workspace is its chat). The server says
 // which of its actions the member may take (`order.actions`, from the orders' state table); the card adds the
@@ -17,11 +18,8 @@ export type CardStep =
 
 type StepOrder = Pick<Order, 'actions' | 'role' | 'status'>;
 
-/** An order still being worked on: paid, and not yet accepted, cancelled or disputed. */
-export const isRunning = (status: Order['status']) => status === 'in_progress' || status === 'delivered';
-
 /** Either party of a running order may open a dispute (ADR 034); an admin who is not a party may not. */
-export const canOpenDispute = (order: Pick<Order, 'role' | 'status'>) => order.role !== null && isRunning(order.status);
+export const canOpenDispute = (order: Pick<Order, 'role' | 'status'>) => order.role !== null && isOpenPaid(order);
 
 /** The card's buttons, in the order shown. */
 export function cardSteps(order: StepOrder): CardStep[] {

@@ -3,8 +3,8 @@ import { AppLink } from '../../components/ui/app-link.tsx';
 import { Price } from '../../components/ui/price.tsx';
 import type { CardDialog, CardStep } from './card-steps.ts';
 import { Countdown } from './countdown.tsx';
-import { isRunning } from './card-steps.ts';
 import { orderComplaintPath, orderCountdown, sellerEarnings } from './order-facts.ts';
+import { isOpenPaid } from '#contract/order-states';
 
 // The order card's rows that only show: the facts under the title, and the steps' buttons.
 
@@ -16,7 +16,7 @@ export function OrderFacts({ order }: { order: OrderDetail }) {
     <div className="order-card__facts">
       <Price kopecks={order.price} className="order-card__price" />
       {deadline && <Countdown to={deadline.to} prefix={deadline.prefix} />}
-      {isRunning(order.status) && <span className="order-card__note">Доработок осталось: {order.revisions_left}</span>}
+      {isOpenPaid(order) && <span className="order-card__note">Доработок осталось: {order.revisions_left}</span>}
       {earnings?.kind === 'settled' && (
         <span className="order-card__note" data-testid="order-settlement">
           {earnings.text}

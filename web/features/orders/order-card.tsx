@@ -9,6 +9,7 @@ import { OrderItems } from './order-items.tsx';
 import { proposalText } from './order-facts.ts';
 import { OrderStatusBadge } from './status-badge.tsx';
 import { useLiveOrder, usePendingReview } from './use-order.ts';
+import { isCompleted, isDisputed } from '#contract/order-states';
 
 // The order card above an order chat's messages (PRODUCT.md: the order's workspace is its chat): the state, the
 // deadline, the price and the steps this member may take now. It reads the order afresh whenever a message
@@ -24,7 +25,7 @@ export function OrderCard({ orderId, chatId }: { orderId: string; chatId: string
   // On a phone the card shows the title, status, price, deadline and the main step; the rest opens on demand (issue 25:
   // it took 45 % of the screen above the conversation).
   const [expanded, setExpanded] = useState(false);
-  const [pendingReview, setPendingReview] = usePendingReview(orderId, order?.status === 'completed' && order.role !== null);
+  const [pendingReview, setPendingReview] = usePendingReview(orderId, !!order && isCompleted(order) && order.role !== null);
 
   const open = (d: CardDialog) => {
     setText('');
@@ -73,7 +74,7 @@ export function OrderCard({ orderId, chatId }: { orderId: string; chatId: string
           </button>
         </div>
       )}
-      {order.status === 'disputed' && order.role !== null && (
+      {isDisputed(order) && order.role !== null && (
         <p className="order-card__proposal">
           По заказу открыт спор, заказ остановлен до решения арбитража. <AppLink to="/profile/disputes">Перейти к спору</AppLink>
         </p>

@@ -3,8 +3,8 @@ import type { PendingReview } from '#contract/reviews';
 import type { Message } from '#contract/chat';
 import { formatRubles } from '#contract/money-format';
 import { formatDateTime } from '../../lib/dates.ts';
-import { isRunning } from './card-steps.ts';
 import { countdown } from './format.ts';
+import { isDelivered, isInProgress, isOpenPaid, isSettled } from '#contract/order-states';
 
 // What the order card and the orders list say about an order, apart from how they show it: its deadline, what the
 // seller gets, a proposal to cancel, what cancelling does, and where the order leads.
@@ -26,8 +26,8 @@ export const orderComplaintPath = (o: Pick<Order, '_id'>) => `/profile/disputes?
 
 /** The deadline the card counts down to: the work's while in progress, the automatic acceptance's once delivered. */
 export function orderCountdown(o: Pick<Order, 'status' | 'deadline_at' | 'auto_accept_at'>): { to: string | null; prefix: string } | null {
-  if (o.status === 'in_progress') return { to: o.deadline_at, prefix: 'до срока' };
-  if (o.status === 'delivered') return { to: o.auto_accept_at, prefix: 'автоприёмка через' };
+  if (isInProgress(o)) return { to: o.deadline_at, prefix: 'до срока' };
+  if (isDelivered(o)) return { to: o.auto_accept_at, prefix: 'автоприёмка через' };
   return null;
 }
 
@@ -42,7 +42,7 @@ export function sellerEarnings(
     const { price, commission, net } = o.settlement;
     return { kind: 'settled', text: `Цена заказа ${formatRubles(price)} · Комиссия сервиса ${formatRubles(commission)} · Вам ${formatRubles(net)}` };
   }
-  if (o.role === 'seller' && o.status !== 'cancelled' && o.status !== 'completed') return { kind: 'expected', kopecks: o.price - o.commission };
+  if (o.role === 'seller' && !isSettled(o)) return { kind: 'expected', kopecks: o.price - o.commission };
   return null;
 }
 
@@ -56,7 +56,7 @@ export function proposalText(o: Pick<Order, 'cancel_proposal' | 'role' | 'custom
 
 /** What cancelling does, said before it is done: the refund, and for the seller that it counts against them. */
 export function cancelNote(o: Pick<Order, 'status' | 'role'>): string | undefined {
-  const paid = isRunning(o.status);
+  const paid = isOpenPaid(o);
   if (o.role === 'seller') {
     return `${paid ? 'Деньги вернутся заказчику. ' : ''}Отмена по вашей инициативе учитывается в статистике исполнителя не в вашу пользу.`;
   }
@@ -72,7 +72,7 @@ export const foundText = (total: number) => (total > 10_000 ? 'больше 10 0
 /** The admin's view of the deadline: its date, with the time left while the work is in progress. */
 export function adminDeadlineText(o: Pick<Order, 'status' | 'deadline_at'>, now: number = Date.now()): string {
   if (!o.deadline_at) return '—';
-  const left = o.status === 'in_progress' ? countdown(o.deadline_at, now) : null;
+  const left = isInProgress(o) ? countdown(o.deadline_at, now) : null;
   return `${formatDateTime(o.deadline_at)}${left ? `, осталось ${left}` : ''}`;
 }
 

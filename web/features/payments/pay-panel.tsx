@@ -18,6 +18,7 @@ import {
 } from './pay-logic.ts';
 import { MethodOption, PayDone, PayWait, QuoteBox } from './pay-parts.tsx';
 import { newIdempotencyKey, payOnce } from './pay-request.ts';
+import { isAwaitingPayment } from '#contract/order-states';
 
 // /payments/{orderId}: the order, the ways to pay with the amount in each currency, and paying. Every attempt
 // carries its own Idempotency-Key, reused when the same attempt is retried (a lost answer never pays twice).
@@ -67,7 +68,7 @@ export function PayPanel({ page, returnedPayment }: { page: OrderPaymentPage; re
   const [otherWay, setOtherWay] = useState(false);
   useRevalidateWhile(waiting, revalidator);
 
-  if (order.status !== 'awaiting_payment') return <PayDone note={paidNote(returnedPayment, last)} chatId={page.chat_id} />;
+  if (!isAwaitingPayment(order)) return <PayDone note={paidNote(returnedPayment, last)} chatId={page.chat_id} />;
   if (waiting && !otherWay) {
     const check = () => void revalidator.revalidate();
     return <PayWait method={last.method} checking={revalidator.state !== 'idle'} onCheck={check} onOtherWay={() => setOtherWay(true)} />;
