@@ -193,8 +193,6 @@ const KNOWN_FOREIGN_TABLES = [
   'projects → subCategories (lookups)',
   'projects → users (users)',
   'rates → settings (platform)',
-  'reviews → services (services)',
-  'reviews → users (users)',
   'seo → categories (lookups)',
   'seo → projects (projects)',
   'seo → services (services)',
