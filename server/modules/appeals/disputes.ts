@@ -1,4 +1,4 @@
-import type { UserRow } from '../users/schema.ts';
+import type { UserRow } from '../users/index.ts';
 
 export interface DisputeTarget {
   title: string;

@@ -1,13 +1,11 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { projects } from '../projects/schema.ts';
-import { services } from '../services/schema.ts';
-import { orders } from '../orders/schema.ts';
-import { users, type UserRow } from '../users/schema.ts';
+import { orderRefs } from '../orders/index.ts';
+import { people, type UserRow } from '../users/index.ts';
 import { badRequest, notFound } from '../../lib/http.ts';
 import { displayName } from '../../lib/text.ts';
-import { servicePolicy } from '../services/index.ts';
-import { projectPolicy } from '../projects/index.ts';
+import { servicePolicy, serviceRefs } from '../services/index.ts';
+import { projectPolicy, projectRefs } from '../projects/index.ts';
 import { personPolicy } from '../people/index.ts';
 import { mayNameOrder, mayNameOwn } from './policy.ts';
 import { disputeVisibleTo, type DisputeTitles } from './disputes.ts';
@@ -29,6 +27,12 @@ interface ObjectDeps {
   db: Db;
   disputes: DisputeTitles;
 }
+
+const service = serviceRefs('appealed_service');
+const project = projectRefs('appealed_project');
+const order = orderRefs('appealed_order');
+const owner = people('appealed_owner');
+const person = people('appealed_person');
 
 const objectMissing = (subject: Exclude<AppealSubject, 'question'>) => notFound(APPEAL_MESSAGES.objectNotFound[subject]);
 const aboutYourself = () => badRequest(APPEAL_MESSAGES.notAboutYourself, { object: [APPEAL_MESSAGES.notAboutYourself] });
@@ -78,10 +82,10 @@ export async function appealTarget(deps: ObjectDeps, user: UserRow, query: { sub
 /** A service the person may see (`own`: one of theirs, for a moderation objection; otherwise not theirs). */
 async function serviceObject(db: Db, user: UserRow, id: string, own: boolean): Promise<ResolvedObject> {
   const [row] = await db
-    .select({ id: services.id, title: services.title, status: services.status, sellerId: services.sellerId, blockedAt: users.blockedAt })
-    .from(services)
-    .innerJoin(users, eq(users.id, services.sellerId))
-    .where(eq(services.id, id))
+    .select({ id: service.id, title: service.title, status: service.status, sellerId: service.sellerId, blockedAt: owner.blockedAt })
+    .from(service)
+    .innerJoin(owner, eq(owner.id, service.sellerId))
+    .where(eq(service.id, id))
     .limit(1);
   const subject = row ? { service: { status: row.status }, seller: { id: row.sellerId, blockedAt: row.blockedAt } } : null;
   if (!row || !subject || !servicePolicy.can(user, 'view', subject) || !mayNameOwn(user, row.sellerId, own)) throw objectMissing('service');
@@ -93,10 +97,10 @@ async function serviceObject(db: Db, user: UserRow, id: string, own: boolean): P
 
 async function projectObject(db: Db, user: UserRow, id: string, own: boolean): Promise<ResolvedObject> {
   const [row] = await db
-    .select({ id: projects.id, title: projects.title, status: projects.status, customerId: projects.customerId, blockedAt: users.blockedAt })
-    .from(projects)
-    .innerJoin(users, eq(users.id, projects.customerId))
-    .where(eq(projects.id, id))
+    .select({ id: project.id, title: project.title, status: project.status, customerId: project.customerId, blockedAt: owner.blockedAt })
+    .from(project)
+    .innerJoin(owner, eq(owner.id, project.customerId))
+    .where(eq(project.id, id))
     .limit(1);
   const subject = row ? { project: { status: row.status, customerId: row.customerId }, customer: { blockedAt: row.blockedAt } } : null;
   if (!row || !subject || !projectPolicy.can(user, 'view', subject) || !mayNameOwn(user, row.customerId, own)) throw objectMissing('project');
@@ -105,23 +109,23 @@ async function projectObject(db: Db, user: UserRow, id: string, own: boolean): P
 }
 
 async function personObject(db: Db, user: UserRow, id: string): Promise<ResolvedObject> {
-  const [person] = await db
-    .select({ id: users.id, name: users.name, surname: users.surname, userName: users.userName, blockedAt: users.blockedAt })
-    .from(users)
-    .where(eq(users.id, id))
+  const [found] = await db
+    .select({ id: person.id, name: person.name, surname: person.surname, userName: person.userName, blockedAt: person.blockedAt })
+    .from(person)
+    .where(eq(person.id, id))
     .limit(1);
-  if (!person || !personPolicy.can(user, 'view', person)) throw objectMissing('user');
-  if (person.id === user.id) throw aboutYourself();
-  const path = `/user/${person.id}`;
-  return { type: 'user', id: person.id, title: displayName(person), path, adminPath: `/admin/users/${person.id}` };
+  if (!found || !personPolicy.can(user, 'view', found)) throw objectMissing('user');
+  if (found.id === user.id) throw aboutYourself();
+  const path = `/user/${found.id}`;
+  return { type: 'user', id: found.id, title: displayName(found), path, adminPath: `/admin/users/${found.id}` };
 }
 
 async function orderObject(db: Db, user: UserRow, id: string): Promise<ResolvedObject> {
-  const [order] = await db
-    .select({ id: orders.id, number: orders.number, title: orders.title, customerId: orders.customerId, sellerId: orders.sellerId })
-    .from(orders)
-    .where(eq(orders.id, id))
+  const [found] = await db
+    .select({ id: order.id, number: order.number, title: order.title, customerId: order.customerId, sellerId: order.sellerId })
+    .from(order)
+    .where(eq(order.id, id))
     .limit(1);
-  if (!order || !mayNameOrder(user, order)) throw objectMissing('order');
-  return { type: 'order', id: order.id, title: `Заказ №${order.number} «${order.title}»`, path: '/profile/orders', adminPath: `/admin/orders?q=${order.number}` };
+  if (!found || !mayNameOrder(user, found)) throw objectMissing('order');
+  return { type: 'order', id: found.id, title: `Заказ №${found.number} «${found.title}»`, path: '/profile/orders', adminPath: `/admin/orders?q=${found.number}` };
 }

@@ -1,9 +1,8 @@
 import { and, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { appeals, type AppealRow } from './schema.ts';
-import { users, type UserRow } from '../users/schema.ts';
+import { people, type UserRow } from '../users/index.ts';
 import { filesByPaths, presentFiles } from '../../platform/files.ts';
 import { cappedTotal, cursorPosition, escapeLike, keysetAfter, orderBy, page, timestampKey, type CursorValue, type SortKey } from '../../platform/listing/listing.ts';
 import type { adminAppealsQuerySchema, Appeal, myAppealsQuerySchema } from '#contract/appeals';
@@ -12,8 +11,8 @@ import { appealPolicy } from './policy.ts';
 
 // Appeals as their authors and the admins read them: one, the author's list and the admin area's queue.
 
-const author = alias(users, 'appeal_author');
-const admin = alias(users, 'appeal_admin');
+const author = people('appeal_author');
+const admin = people('appeal_admin');
 const authorColumns = { id: author.id, name: author.name, surname: author.surname, userName: author.userName, avatar: author.avatar };
 const adminColumns = { id: admin.id, name: admin.name, surname: admin.surname, userName: admin.userName, avatar: admin.avatar };
 

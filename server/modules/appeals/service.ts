@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { UserRow } from '../users/schema.ts';
+import type { UserRow } from '../users/index.ts';
 import type {
   adminAppealsQuerySchema,
   answerAppealSchema,

@@ -1,10 +1,12 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { disputes } from './schema.ts';
-import { chats } from '../chat/schema.ts';
-import { users } from '../users/schema.ts';
+import { disputeChatRow } from '../chat/index.ts';
+import { people } from '../users/index.ts';
 import type { DisputeStatus } from '#contract/disputes';
 import { SOCKET_EVENTS } from '#contract/chat';
 import type { DisputeServiceDeps } from './deps.ts';
+
+const admin = people('admin');
 
 /** The outbox job that sends new_dispute to a dispute's parties and every admin, each with the chat as they see it. */
 export const DISPUTE_ANNOUNCE_JOB = 'disputes.announce';
@@ -15,20 +17,16 @@ export const DISPUTE_ANNOUNCE_JOB = 'disputes.announce';
  */
 export async function announceDispute(deps: DisputeServiceDeps, disputeId: string): Promise<void> {
   const { db } = deps;
-  const [row] = await db
-    .select({ dispute: disputes, chat: chats })
-    .from(disputes)
-    .innerJoin(chats, and(eq(chats.disputeId, disputes.id), eq(chats.kind, 'dispute')))
-    .where(eq(disputes.id, disputeId))
-    .limit(1);
-  if (!row) return;
+  const [dispute] = await db.select().from(disputes).where(eq(disputes.id, disputeId)).limit(1);
+  const disputeChat = dispute ? await disputeChatRow(db, disputeId) : undefined;
+  if (!dispute || !disputeChat) return;
   const admins = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(sql`'admin' = any(${users.roles})`);
-  const to = [...new Set([row.dispute.openedBy, row.dispute.respondentId, ...admins.map((a) => a.id)])];
+    .select({ id: admin.id })
+    .from(admin)
+    .where(sql`'admin' = any(${admin.roles})`);
+  const to = [...new Set([dispute.openedBy, dispute.respondentId, ...admins.map((a) => a.id)])];
   for (const userId of to) {
-    const [chat] = await deps.chat.chatsFor(userId, [row.chat]);
-    if (chat) deps.realtime.emitToUsers([userId], SOCKET_EVENTS.newDispute, { chat, dispute_id: disputeId, status: row.dispute.status as DisputeStatus });
+    const [chat] = await deps.chat.chatsFor(userId, [disputeChat]);
+    if (chat) deps.realtime.emitToUsers([userId], SOCKET_EVENTS.newDispute, { chat, dispute_id: disputeId, status: dispute.status as DisputeStatus });
   }
 }

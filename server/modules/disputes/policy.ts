@@ -1,5 +1,5 @@
 import type { DisputeRow } from './schema.ts';
-import type { OrderRow } from '../orders/schema.ts';
+import type { OrderRow } from '../orders/index.ts';
 import { definePolicy, isAdmin, type Actor } from '../../platform/policy.ts';
 import { DISPUTE_MESSAGES } from '#contract/disputes';
 

@@ -1,6 +1,6 @@
 import type { DisputeRow } from './schema.ts';
-import type { OrderRow } from '../orders/schema.ts';
-import type { UserRow } from '../users/schema.ts';
+import type { OrderRow } from '../orders/index.ts';
+import type { UserRow } from '../users/index.ts';
 import { presentFiles, type FileRow } from '../../platform/files.ts';
 import type { AdminDisputeRow, DisputeDecision } from '#contract/disputes';
 import type { OrderParty } from '#contract/orders';

@@ -1,8 +1,7 @@
 import { and, desc, eq, gte, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { disputes } from './schema.ts';
-import { orders } from '../orders/schema.ts';
-import type { UserRow } from '../users/schema.ts';
+import type { UserRow } from '../users/index.ts';
 import { isUuid } from '../../lib/text.ts';
 import { filesByPaths } from '../../platform/files.ts';
 import { LOST_DISPUTE_DAYS, cappedTotal, cursorPosition, keysetAfter, orderBy, page, type CursorValue, type SortKey } from '../../platform/listing/listing.ts';
@@ -10,7 +9,7 @@ import type { AdminDisputeRow, adminDisputesQuerySchema, Dispute, myDisputesQuer
 import { DAY_MS, type DisputeServiceDeps } from './deps.ts';
 import { disputePolicy } from './policy.ts';
 import { presentDispute } from './presenter.ts';
-import { disputeRecord, disputeRecords, fixAdmin, presentDisputes } from './records.ts';
+import { disputedOrder, disputeRecord, disputeRecords, fixAdmin, presentDisputes } from './records.ts';
 
 // The disputes' lists (the parties' own, the admins' queue) and what other modules ask of them.
 
@@ -47,7 +46,7 @@ function queueFilter(query: z.output<typeof adminDisputesQuerySchema>, flagBefor
   if (q) {
     const digits = /^№?\s*(\d{1,15})$/.exec(q);
     // Not a number: nothing matches (the queue is searched by order number only).
-    where.push(digits ? eq(orders.number, Number(digits[1])) : sql`false`);
+    where.push(digits ? eq(disputedOrder.number, Number(digits[1])) : sql`false`);
   }
   return where.length ? and(...where) : undefined;
 }
@@ -68,7 +67,7 @@ export async function adminListDisputes(
       .where(and(filter, position))
       .orderBy(...orderBy(QUEUE))
       .limit(query.limit + 1),
-    cappedTotal(db, db.select({ one: sql`1` }).from(disputes).innerJoin(orders, eq(orders.id, disputes.orderId)).where(filter).$dynamic()),
+    cappedTotal(db, db.select({ one: sql`1` }).from(disputes).innerJoin(disputedOrder, eq(disputedOrder.id, disputes.orderId)).where(filter).$dynamic()),
   ]);
   const { rows: kept, next } = page(rows, query.limit, (r): CursorValue[] => ['queue', r.createdKey, r.dispute.id]);
   const chatIds = kept.flatMap((r) => (r.chatId ? [r.chatId] : []));
@@ -113,8 +112,8 @@ export async function lostDisputeRecently(deps: DisputeServiceDeps, sellerId: st
   const [row] = await deps.db
     .select({ id: disputes.id })
     .from(disputes)
-    .innerJoin(orders, eq(orders.id, disputes.orderId))
-    .where(and(eq(orders.sellerId, sellerId), eq(disputes.status, 'resolved'), lt(disputes.sellerPercent, LOST_BELOW_PERCENT), gte(disputes.resolvedAt, since)))
+    .innerJoin(disputedOrder, eq(disputedOrder.id, disputes.orderId))
+    .where(and(eq(disputedOrder.sellerId, sellerId), eq(disputes.status, 'resolved'), lt(disputes.sellerPercent, LOST_BELOW_PERCENT), gte(disputes.resolvedAt, since)))
     .limit(1);
   return row !== undefined;
 }

@@ -1,10 +1,9 @@
-import { eq, inArray, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { disputes } from './schema.ts';
-import { orders } from '../orders/schema.ts';
-import { chats } from '../chat/schema.ts';
-import { users, type UserRow } from '../users/schema.ts';
+import { orderRefs } from '../orders/index.ts';
+import { chatRowsByIds, disputeChatIdOf, orderChatIdOf } from '../chat/index.ts';
+import { people, type People, type UserRow } from '../users/index.ts';
 import { notFound } from '../../lib/http.ts';
 import { filesByPaths } from '../../platform/files.ts';
 import { timestampKey } from '../../platform/listing/listing.ts';
@@ -15,36 +14,38 @@ import { presentDispute, type DisputeRecord } from './presenter.ts';
 
 // Disputes as the module reads them (with their order, parties, arbiter and chats), and as a viewer sees them.
 
-const customerUser = alias(users, 'customer');
-const sellerUser = alias(users, 'seller');
-const adminUser = alias(users, 'arbiter');
-const personOf = (t: typeof customerUser | typeof sellerUser | typeof adminUser) => ({ id: t.id, name: t.name, surname: t.surname, userName: t.userName, avatar: t.avatar });
+/** The dispute's order, as the disputes' queries join and filter it. */
+export const disputedOrder = orderRefs('disputed_order');
+const customerUser = people('customer');
+const sellerUser = people('seller');
+const adminUser = people('arbiter');
+const personOf = (t: People) => ({ id: t.id, name: t.name, surname: t.surname, userName: t.userName, avatar: t.avatar });
 
 export function disputeRecords(db: Db) {
   return db
     .select({
       dispute: disputes,
       order: {
-        id: orders.id,
-        number: orders.number,
-        title: orders.title,
-        price: orders.price,
-        status: orders.status,
-        customerId: orders.customerId,
-        sellerId: orders.sellerId,
-        commissionBp: orders.commissionBp,
+        id: disputedOrder.id,
+        number: disputedOrder.number,
+        title: disputedOrder.title,
+        price: disputedOrder.price,
+        status: disputedOrder.status,
+        customerId: disputedOrder.customerId,
+        sellerId: disputedOrder.sellerId,
+        commissionBp: disputedOrder.commissionBp,
       },
       customer: personOf(customerUser),
       seller: personOf(sellerUser),
       admin: personOf(adminUser),
-      chatId: sql<string | null>`(select ${chats.id} from ${chats} where ${chats.disputeId} = ${disputes.id} and ${chats.kind} = 'dispute' limit 1)`,
-      orderChatId: sql<string | null>`(select ${chats.id} from ${chats} where ${chats.orderId} = ${orders.id} and ${chats.kind} = 'order' limit 1)`,
+      chatId: disputeChatIdOf(disputes.id),
+      orderChatId: orderChatIdOf(disputedOrder.id),
       createdKey: timestampKey(disputes.createdAt),
     })
     .from(disputes)
-    .innerJoin(orders, eq(orders.id, disputes.orderId))
-    .innerJoin(customerUser, eq(customerUser.id, orders.customerId))
-    .innerJoin(sellerUser, eq(sellerUser.id, orders.sellerId))
+    .innerJoin(disputedOrder, eq(disputedOrder.id, disputes.orderId))
+    .innerJoin(customerUser, eq(customerUser.id, disputedOrder.customerId))
+    .innerJoin(sellerUser, eq(sellerUser.id, disputedOrder.sellerId))
     .leftJoin(adminUser, eq(adminUser.id, disputes.adminId))
     .$dynamic();
 }
@@ -66,10 +67,10 @@ export async function presentDisputes(deps: DisputeServiceDeps, viewer: UserRow,
   const [files, flagDays, chatRows] = await Promise.all([
     filesByPaths(db, rows.flatMap((r) => r.dispute.files)),
     deps.settings.get('disputes.flagDays'),
-    db
-      .select()
-      .from(chats)
-      .where(inArray(chats.id, rows.flatMap((r) => (r.chatId ? [r.chatId] : [])))),
+    chatRowsByIds(
+      db,
+      rows.flatMap((r) => (r.chatId ? [r.chatId] : [])),
+    ),
   ]);
   const views = new Map((await deps.chat.chatsFor(viewer.id, chatRows)).map((c) => [c._id, c]));
   const now = deps.platform.clock.now();

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { UserRow } from '../users/schema.ts';
+import type { UserRow } from '../users/index.ts';
 import type { AdminDisputeRow, adminDisputesQuerySchema, createDisputeSchema, Dispute, myDisputesQuerySchema, resolveDisputeSchema } from '#contract/disputes';
 import { announceDispute } from './announce.ts';
 import { cancelDispute } from './commands/cancel.ts';

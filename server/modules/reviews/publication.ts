@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { reviews } from './schema.ts';
-import { users } from '../users/schema.ts';
+import { people } from '../users/index.ts';
 import { displayName } from '../../lib/text.ts';
 import type { Letters } from '../../platform/letters/index.ts';
 import type { SettingsService } from '../../platform/settings.ts';
@@ -15,6 +15,8 @@ import { recomputeRatings } from './ratings.ts';
 export const PUBLISH_REVIEWS_JOB = 'reviews.publish';
 
 const DAY_MS = 86_400_000;
+
+const party = people('review_party');
 
 interface Deps {
   settings: Pick<SettingsService, 'get'>;
@@ -49,11 +51,11 @@ export async function publishReviews(ctx: TxContext, deps: Deps, orderId: string
     .returning();
   if (published.length === 0) return;
   const order = await orderHeadline(ctx.tx, orderId);
-  const people = await ctx.tx
-    .select({ id: users.id, email: users.email, name: users.name, surname: users.surname, userName: users.userName, preferences: users.preferences })
-    .from(users)
-    .where(inArray(users.id, [...new Set(published.flatMap((r) => [r.authorId, r.targetId]))]));
-  const byId = new Map(people.map((p) => [p.id, p]));
+  const parties = await ctx.tx
+    .select({ id: party.id, email: party.email, name: party.name, surname: party.surname, userName: party.userName, preferences: party.preferences })
+    .from(party)
+    .where(inArray(party.id, [...new Set(published.flatMap((r) => [r.authorId, r.targetId]))]));
+  const byId = new Map(parties.map((p) => [p.id, p]));
   for (const review of published) {
     const recipient = byId.get(review.targetId);
     const writer = byId.get(review.authorId);

@@ -1,7 +1,7 @@
 import { and, eq, gte, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import { reviews } from './schema.ts';
-import { services } from '../services/schema.ts';
-import { users } from '../users/schema.ts';
+import { setServiceRating } from '../services/index.ts';
+import { setSellerRating } from '../users/index.ts';
 import type { Platform } from '../../platform/platform.ts';
 import type { SettingsService } from '../../platform/settings.ts';
 import type { TxContext } from '../../platform/tx.ts';
@@ -36,19 +36,13 @@ export async function recomputeRatings(ctx: Pick<TxContext, 'tx' | 'clock'>, set
     .select({ mean, n })
     .from(reviews)
     .where(and(eq(reviews.targetId, sellerId), counted));
-  await ctx.tx
-    .update(users)
-    .set({ rating: Number(seller?.mean ?? 0), reviewsCount: Number(seller?.n ?? 0) })
-    .where(eq(users.id, sellerId));
+  await setSellerRating(ctx.tx, sellerId, Number(seller?.mean ?? 0), Number(seller?.n ?? 0));
   if (serviceId) {
     const [service] = await ctx.tx
       .select({ mean, n })
       .from(reviews)
       .where(and(eq(reviews.serviceId, serviceId), counted));
-    await ctx.tx
-      .update(services)
-      .set({ rating: Number(service?.mean ?? 0), reviewsCount: Number(service?.n ?? 0) })
-      .where(eq(services.id, serviceId));
+    await setServiceRating(ctx.tx, serviceId, Number(service?.mean ?? 0), Number(service?.n ?? 0));
   }
 }
 

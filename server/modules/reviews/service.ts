@@ -1,10 +1,9 @@
 import { and, eq, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { reviews } from './schema.ts';
-import { services } from '../services/schema.ts';
-import { users, type UserRow } from '../users/schema.ts';
+import { isPublicServiceId, serviceRefs } from '../services/index.ts';
+import { people, type People, type UserRow } from '../users/index.ts';
 import { badRequest, HttpError, notFound } from '../../lib/http.ts';
 import { displayName, isUuid } from '../../lib/text.ts';
 import { MESSAGES } from '#contract/messages';
@@ -16,7 +15,6 @@ import { userActor } from '../../platform/actor.ts';
 import type { TxContext } from '../../platform/tx.ts';
 import { audit } from '../../platform/audit.ts';
 import { cappedTotal, cursorPosition, keysetAfter, orderBy, page, timestampKey, type CursorValue, type SortKey } from '../../platform/listing/listing.ts';
-import { publicService } from '../services/index.ts';
 import { personPolicy } from '../people/index.ts';
 import { completedOrdersOf, isCompleted, lockOrder, orderCompletedAt, orderHeadline } from '../orders/index.ts';
 import { reviewOrderPolicy, reviewPolicy } from './policy.ts';
@@ -45,9 +43,11 @@ export { RATING_WINDOW_JOB } from './ratings.ts';
 
 const DAY_MS = 86_400_000;
 
-const author = alias(users, 'review_author');
-const target = alias(users, 'review_target');
-const personOf = (t: typeof author | typeof target) => ({ id: t.id, name: t.name, surname: t.surname, userName: t.userName, avatar: t.avatar });
+const author = people('review_author');
+const target = people('review_target');
+const reviewed = serviceRefs('reviewed_service');
+const person = people('person');
+const personOf = (t: People) => ({ id: t.id, name: t.name, surname: t.surname, userName: t.userName, avatar: t.avatar });
 
 const PUBLISHED_SORT: readonly SortKey[] = [
   { expr: reviews.publishedAt, dir: 'desc', kind: 'timestamptz' },
@@ -86,7 +86,7 @@ export class ReviewService {
         review: reviews,
         author: personOf(author),
         target: personOf(target),
-        service: { id: services.id, title: services.title },
+        service: { id: reviewed.id, title: reviewed.title },
         completedAt: orderCompletedAt(reviews.orderId),
         publishedKey: timestampKey(reviews.publishedAt),
         createdKey: timestampKey(reviews.createdAt),
@@ -94,7 +94,7 @@ export class ReviewService {
       .from(reviews)
       .innerJoin(author, eq(author.id, reviews.authorId))
       .innerJoin(target, eq(target.id, reviews.targetId))
-      .leftJoin(services, eq(services.id, reviews.serviceId))
+      .leftJoin(reviewed, eq(reviewed.id, reviews.serviceId))
       .$dynamic();
   }
 
@@ -123,9 +123,9 @@ export class ReviewService {
   async ofService(id: string, query: Query, viewer: Actor): Promise<Page<Review>> {
     if (!isUuid(id)) throw notFound(MESSAGES.notFound);
     const [service] = await this.db
-      .select({ id: services.id })
-      .from(services)
-      .where(and(eq(services.id, id), publicService()))
+      .select({ id: reviewed.id })
+      .from(reviewed)
+      .where(and(eq(reviewed.id, id), isPublicServiceId(reviewed.id)))
       .limit(1);
     if (!service) throw notFound('Услуга не найдена');
     // The customers' reviews: a seller's review of the customer is about the customer, not the service.
@@ -135,8 +135,8 @@ export class ReviewService {
   /** GET /api/users/{id}/reviews: published reviews about a person the viewer may see (personPolicy). */
   async ofUser(id: string, query: Query, viewer: Actor): Promise<Page<Review>> {
     if (!isUuid(id)) throw notFound(REVIEW_MESSAGES.notFound);
-    const [person] = await this.db.select({ blockedAt: users.blockedAt }).from(users).where(eq(users.id, id)).limit(1);
-    personPolicy.authorize(viewer, 'view', person);
+    const [found] = await this.db.select({ blockedAt: person.blockedAt }).from(person).where(eq(person.id, id)).limit(1);
+    personPolicy.authorize(viewer, 'view', found);
     return this.listPage(and(eq(reviews.targetId, id), ReviewService.visible)!, query, PUBLISHED_SORT, viewer);
   }
 
@@ -241,9 +241,9 @@ export class ReviewService {
       await ctx.tx.update(reviews).set({ answer: input.text, answeredAt: ctx.clock.now() }).where(eq(reviews.id, id));
       const order = await orderHeadline(ctx.tx, review!.orderId);
       const [addressee] = await ctx.tx
-        .select({ id: users.id, email: users.email, name: users.name, preferences: users.preferences })
-        .from(users)
-        .where(eq(users.id, review!.authorId));
+        .select({ id: author.id, email: author.email, name: author.name, preferences: author.preferences })
+        .from(author)
+        .where(eq(author.id, review!.authorId));
       if (addressee && order) {
         this.deps.letters.notify(ctx.outbox, addressee, 'review.answered', { author: displayName(user), number: order.number, title: order.title, path: '/profile/reviews?box=given' });
       }

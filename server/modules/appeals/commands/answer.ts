@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { appeals } from '../schema.ts';
-import { users, type UserRow } from '../../users/schema.ts';
+import { people, type UserRow } from '../../users/index.ts';
 import { HttpError } from '../../../lib/http.ts';
 import { userActor } from '../../../platform/actor.ts';
 import { audit } from '../../../platform/audit.ts';
@@ -11,6 +11,8 @@ import { appealPolicy } from '../policy.ts';
 
 /** Where the author reads their appeals (and the answer). */
 export const MY_APPEALS_PATH = '/profile/disputes?tab=appeals';
+
+const author = people('appeal_author');
 
 /**
  * POST /api/admin/appeals/{id}/answer: an admin answers a new or taken appeal, which closes it; the author gets
@@ -34,9 +36,9 @@ export async function answerAppeal(deps: AppealServiceDeps, adminUser: UserRow, 
       details: { number: appeal.number, author: appeal.authorId, answer: input.answer },
     });
     const [addressee] = await ctx.tx
-      .select({ id: users.id, email: users.email, name: users.name, preferences: users.preferences })
-      .from(users)
-      .where(eq(users.id, appeal.authorId));
+      .select({ id: author.id, email: author.email, name: author.name, preferences: author.preferences })
+      .from(author)
+      .where(eq(author.id, appeal.authorId));
     if (addressee) {
       deps.letters.notify(ctx.outbox, addressee, 'appeal.answered', {
         number: appeal.number,

@@ -1,7 +1,7 @@
 import { and, eq, gte, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { appeals } from '../schema.ts';
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import { badRequest, HttpError } from '../../../lib/http.ts';
 import { userActor } from '../../../platform/actor.ts';
 import { ownedFile } from '../../../platform/files.ts';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { disputes } from '../schema.ts';
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import { HttpError } from '../../../lib/http.ts';
 import { userActor } from '../../../platform/actor.ts';
 import { DISPUTE_MESSAGES } from '#contract/disputes';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { disputes } from '../schema.ts';
-import type { OrderRow } from '../../orders/schema.ts';
-import type { UserRow } from '../../users/schema.ts';
+import { isDisputed, isOpenPaid } from '../../orders/index.ts';
+import type { UserRow } from '../../users/index.ts';
 import { HttpError, badRequest } from '../../../lib/http.ts';
 import { userActor } from '../../../platform/actor.ts';
 import { DISPUTE_MESSAGES, DISPUTE_REASON_LABELS, DISPUTE_REASONS_BY_SIDE, DISPUTES_PER_DAY, type createDisputeSchema } from '#contract/disputes';
@@ -9,11 +9,6 @@ import { DAY_MS, type DisputeServiceDeps } from '../deps.ts';
 import { disputeOrderPolicy } from '../policy.ts';
 import { DISPUTE_ANNOUNCE_JOB } from '../announce.ts';
 import { tellParties } from './steps.ts';
-
-type OrderState = Pick<OrderRow, 'status'>;
-const isDisputed = (o: OrderState) => o.status === 'disputed'; // orders/state.ts
-/** Paid and not settled: the escrow holds the price. */
-const isOpenPaid = (o: OrderState) => o.status === 'in_progress' || o.status === 'delivered'; // orders/state.ts
 
 /** POST /api/disputes/: a party opens a dispute; the order freezes, the dispute's chat opens with both parties. Answers its id. */
 export async function openDispute(deps: DisputeServiceDeps, user: UserRow, input: z.output<typeof createDisputeSchema>): Promise<string> {

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { disputes } from '../schema.ts';
-import { users, type UserRow } from '../../users/schema.ts';
+import { markLostDispute, type UserRow } from '../../users/index.ts';
 import { HttpError } from '../../../lib/http.ts';
 import { userActor } from '../../../platform/actor.ts';
 import { audit } from '../../../platform/audit.ts';
@@ -51,7 +51,7 @@ export async function resolveDispute(deps: DisputeServiceDeps, admin: UserRow, i
       })
       .where(eq(disputes.id, id));
     // Lost: less than half of the price to the seller (ADR 034); Профессионал waits 90 days.
-    if (percent < LOST_BELOW_PERCENT) await ctx.tx.update(users).set({ lostDisputeAt: now }).where(eq(users.id, order.sellerId));
+    if (percent < LOST_BELOW_PERCENT) await markLostDispute(ctx.tx, order.sellerId, now);
     await joinDispute(deps, ctx, admin, { ...dispute, adminId: dispute.adminId ?? admin.id });
     await deps.chat.postInTx(ctx, { chatId: await disputeChatId(ctx, id), senderId: admin.id, kind: 'system', message: `Решение по спору. ${summary}` });
     await tellParties(deps, ctx, [order.customerId, order.sellerId], { id, number: order.number, title: order.title, event: 'resolved', decision: summary });

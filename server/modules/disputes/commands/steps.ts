@@ -1,12 +1,14 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { disputes, type DisputeRow } from '../schema.ts';
-import { chatMembers, chats } from '../../chat/schema.ts';
-import { users, type UserRow } from '../../users/schema.ts';
+import { addChatMember, disputeChatRow } from '../../chat/index.ts';
+import { people, type UserRow } from '../../users/index.ts';
 import type { DisputeLetterEvent } from '../../../platform/letters/index.ts';
 import type { TxContext } from '../../../platform/tx.ts';
 import type { DisputeServiceDeps } from '../deps.ts';
 
 // The steps the dispute commands share, each in the command's transaction.
+
+const party = people('party');
 
 /** The dispute locked, then its order (the one order of locks of every dispute command). */
 export async function lockDispute(ctx: TxContext, id: string): Promise<DisputeRow | null> {
@@ -14,24 +16,20 @@ export async function lockDispute(ctx: TxContext, id: string): Promise<DisputeRo
   return row ?? null;
 }
 
+/** The id of the dispute's chat (opened with the dispute, so it is there). */
 export async function disputeChatId(ctx: TxContext, disputeId: string): Promise<string> {
-  const [chat] = await ctx.tx
-    .select({ id: chats.id })
-    .from(chats)
-    .where(and(eq(chats.disputeId, disputeId), eq(chats.kind, 'dispute')))
-    .limit(1);
-  return chat!.id;
+  return (await disputeChatRow(ctx.tx, disputeId))!.id;
 }
 
 /** Adds the admin to the dispute's chat; the first admin becomes the arbiter. Answers whether they were new there. */
 export async function joinDispute(deps: DisputeServiceDeps, ctx: TxContext, admin: UserRow, dispute: DisputeRow): Promise<boolean> {
   const chatId = await disputeChatId(ctx, dispute.id);
-  const added = await ctx.tx.insert(chatMembers).values({ chatId, userId: admin.id }).onConflictDoNothing().returning({ userId: chatMembers.userId });
+  const added = await addChatMember(ctx.tx, chatId, admin.id);
   if (!dispute.adminId) await ctx.tx.update(disputes).set({ adminId: admin.id, updatedAt: ctx.clock.now() }).where(eq(disputes.id, dispute.id));
-  if (added.length) {
+  if (added) {
     await deps.chat.postInTx(ctx, { chatId, senderId: admin.id, kind: 'system', message: 'Администрация подключилась к спору.' });
   }
-  return added.length > 0;
+  return added;
 }
 
 /** The notification and letter of a dispute's event to these people, in the command's transaction. */
@@ -41,9 +39,9 @@ export async function tellParties(
   to: string[],
   data: { id: string; number: number; title: string; event: DisputeLetterEvent; decision: string | null },
 ) {
-  const people = await ctx.tx
-    .select({ id: users.id, email: users.email, name: users.name, preferences: users.preferences })
-    .from(users)
-    .where(inArray(users.id, to));
-  for (const person of people) deps.letters.notify(ctx.outbox, person, 'dispute.event', data);
+  const addressees = await ctx.tx
+    .select({ id: party.id, email: party.email, name: party.name, preferences: party.preferences })
+    .from(party)
+    .where(inArray(party.id, to));
+  for (const person of addressees) deps.letters.notify(ctx.outbox, person, 'dispute.event', data);
 }
