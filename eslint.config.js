@@ -117,6 +117,22 @@ export default tseslint.config(
     rules: { 'max-lines-per-function': ['error', { max: 120, skipBlankLines: true, skipComments: true, IIFEs: true }] },
   },
   {
+    // Where an order stands is named once (contract/order-states.ts) for the server and the web; the order and
+    // payment screens ask those names rather than compare an order's status (ADR 039, 047).
+    files: ['web/features/orders/**/*.{ts,tsx}', 'web/features/payments/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "BinaryExpression[operator=/^[!=]==$/][left.property.name='status'][right.value=/^(awaiting_payment|in_progress|delivered|completed|cancelled|disputed)$/]",
+          message: "Ask contract/order-states.ts (isOpenPaid, isSettled, …) where an order stands.",
+        },
+      ],
+    },
+  },
+  {
     files: ['contract/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/web/**', '**/server/**'], message: 'contract/ imports neither web/ nor server/' }] }],
