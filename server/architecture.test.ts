@@ -204,9 +204,6 @@ const KNOWN_FOREIGN_TABLES = [
   'seo → projects (projects)',
   'seo → services (services)',
   'seo → users (users)',
-  'services → categories (lookups)',
-  'services → subCategories (lookups)',
-  'services → users (users)',
   'users → cities (lookups)',
   'users → countries (lookups)',
 ];
