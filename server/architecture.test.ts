@@ -182,8 +182,6 @@ const KNOWN_FOREIGN_TABLES = [
   'disputes → chats (chat)',
   'disputes → orders (orders)',
   'disputes → users (users)',
-  'favorites → projects (projects)',
-  'favorites → users (users)',
   'files → users (users)',
   'notifications → users (users)',
   'orders → chats (chat)',
@@ -271,7 +269,6 @@ describe('foreign tables', () => {
 const KNOWN_RAW_TRANSACTIONS: Record<string, number> = {
   admin: 2,
   chat: 1,
-  favorites: 2,
   files: 1,
   search: 1,
 };
