@@ -195,10 +195,6 @@ const KNOWN_FOREIGN_TABLES = [
   'rates → settings (platform)',
   'reviews → services (services)',
   'reviews → users (users)',
-  'seo → categories (lookups)',
-  'seo → projects (projects)',
-  'seo → services (services)',
-  'seo → users (users)',
   'users → cities (lookups)',
   'users → countries (lookups)',
 ];
