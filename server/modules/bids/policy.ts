@@ -1,8 +1,8 @@
 import type { BidRow } from './schema.ts';
 import { definePolicy, isAdmin, type Actor } from '../../platform/policy.ts';
-import type { ProjectStatus } from '../projects/schema.ts';
-import type { UserRow } from '../users/schema.ts';
 import { isPublicProject } from '../projects/index.ts';
+import type { UserRow } from '../users/index.ts';
+import type { ProjectStatus } from '#contract/catalog';
 import { BID_MESSAGES } from '#contract/bids';
 
 // Who may do what with bids (ADR 016). A bid is its seller's, its project's customer's and admins' to see: to

@@ -1,17 +1,18 @@
 import { and, eq, ne, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { bids } from './schema.ts';
-import { projects } from '../projects/schema.ts';
-import { users, type UserRow } from '../users/schema.ts';
-import { isUuid } from '../../lib/text.ts';
 import { projectPolicy } from '../projects/index.ts';
+import { people, type UserRow } from '../users/index.ts';
+import { isUuid } from '../../lib/text.ts';
 import type { adminBidsQuerySchema, Bid, myBidsQuerySchema, projectBidsQuerySchema } from '#contract/bids';
 import type { BidServiceDeps, Page } from './deps.ts';
 import { bidPolicy } from './policy.ts';
-import { bidRecords, listBids, presentBids, projectSubject } from './records.ts';
+import { bidRecords, listBids, presentBids, projectRef, projectSubject } from './records.ts';
 
 // The bids' lists: a project's, the seller's own, the customer's received, the admin area's; the seller's live bid
 // on a project and the customer's unread flag.
+
+const me = people('me');
 
 /** GET /api/users/my_bid/{id}: the caller's live (not withdrawn) bid on the project, or null. */
 export async function myBidOn(deps: BidServiceDeps, user: UserRow, projectId: string): Promise<Bid | null> {
@@ -38,7 +39,7 @@ export function myBids(deps: BidServiceDeps, user: UserRow, query: z.output<type
 
 /** GET /api/bids/received: bids on the customer's projects (withdrawn ones left out unless asked for). */
 export function receivedBids(deps: BidServiceDeps, user: UserRow, query: z.output<typeof myBidsQuerySchema>): Promise<Page<Bid>> {
-  const where = [eq(projects.customerId, user.id), query.status ? eq(bids.status, query.status) : ne(bids.status, 'withdrawn')];
+  const where = [eq(projectRef.customerId, user.id), query.status ? eq(bids.status, query.status) : ne(bids.status, 'withdrawn')];
   return listBids(deps, where, query);
 }
 
@@ -53,6 +54,6 @@ export function adminListBids(deps: BidServiceDeps, query: z.output<typeof admin
 
 /** Whether new bids arrived on the customer's projects since they last opened /profile/bids. */
 export async function bidsFlag(deps: BidServiceDeps, user: UserRow): Promise<{ hasUnread: boolean }> {
-  const [row] = await deps.db.select({ unread: users.bidsUnread }).from(users).where(eq(users.id, user.id));
+  const [row] = await deps.db.select({ unread: me.bidsUnread }).from(me).where(eq(me.id, user.id));
   return { hasUnread: row?.unread ?? false };
 }

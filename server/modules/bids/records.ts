@@ -1,14 +1,12 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { bids } from './schema.ts';
-import { projects } from '../projects/schema.ts';
-import { categories } from '../lookups/schema.ts';
-import { users } from '../users/schema.ts';
+import { categoryRefs } from '../lookups/index.ts';
+import { projectRefs, projectWithCustomer } from '../projects/index.ts';
+import { people, presentPublicUser, publicPersonColumns } from '../users/index.ts';
 import { notFound } from '../../lib/http.ts';
-import { isUuid } from '../../lib/text.ts';
 import { cappedTotal, cursorPosition, keysetAfter, orderBy, page, timestampKey, type SortKey } from '../../platform/listing/listing.ts';
 import type { Realtime } from '../../realtime/socket.ts';
-import { presentPublicUser, publicUserColumns } from '../people/index.ts';
 import { BID_MESSAGES, type Bid } from '#contract/bids';
 import type { Page } from './deps.ts';
 
@@ -16,6 +14,11 @@ import type { Page } from './deps.ts';
 // customer for the policies.
 
 type Presence = Pick<Realtime, 'onlineAmong'>;
+
+const sellerRef = people('seller');
+/** The bids' projects as the lists join them (the customer's received bids filter on their customer). */
+export const projectRef = projectRefs('project');
+const categoryRef = categoryRefs('category');
 
 const SORT: readonly SortKey[] = [
   { expr: bids.createdAt, dir: 'desc', kind: 'timestamptz' },
@@ -27,15 +30,15 @@ export function bidRecords(db: Db) {
   return db
     .select({
       bid: bids,
-      seller: publicUserColumns,
-      project: { id: projects.id, title: projects.title, status: projects.status, customerId: projects.customerId },
-      category: categories.slug,
+      seller: publicPersonColumns(sellerRef),
+      project: { id: projectRef.id, title: projectRef.title, status: projectRef.status, customerId: projectRef.customerId },
+      category: categoryRef.slug,
       createdKey: timestampKey(bids.createdAt),
     })
     .from(bids)
-    .innerJoin(users, eq(users.id, bids.sellerId))
-    .innerJoin(projects, eq(projects.id, bids.projectId))
-    .innerJoin(categories, eq(categories.id, projects.categoryId))
+    .innerJoin(sellerRef, eq(sellerRef.id, bids.sellerId))
+    .innerJoin(projectRef, eq(projectRef.id, bids.projectId))
+    .innerJoin(categoryRef, eq(categoryRef.id, projectRef.categoryId))
     .$dynamic();
 }
 type BidRecord = Awaited<ReturnType<typeof bidRecords>>[number];
@@ -73,16 +76,13 @@ export async function listBids(deps: { db: Db; realtime: Presence }, where: SQL[
     .orderBy(...orderBy(SORT))
     .limit(query.limit + 1);
   const { rows: kept, next } = page(rows, query.limit, (r) => ['new', r.createdKey, r.bid.id]);
-  const total = await cappedTotal(db, db.select({ one: sql`1` }).from(bids).innerJoin(projects, eq(projects.id, bids.projectId)).where(filter).$dynamic(), query.cursor);
+  const total = await cappedTotal(db, db.select({ one: sql`1` }).from(bids).innerJoin(projectRef, eq(projectRef.id, bids.projectId)).where(filter).$dynamic(), query.cursor);
   return { result: await presentBids(deps.realtime, kept), total, next };
 }
 
-/** A project with its customer, for the policies; null when the id is malformed or unknown. */
-export async function projectSubject(db: Db, id: string, lock = false) {
-  if (!isUuid(id)) return null;
-  const q = db.select({ project: projects, customer: users }).from(projects).innerJoin(users, eq(users.id, projects.customerId)).where(eq(projects.id, id));
-  const [row] = lock ? await q.for('update', { of: projects }) : await q;
-  return row ?? null;
+/** A project with its customer, for the policies (the projects module's read); null when the id is malformed or unknown. */
+export function projectSubject(db: Db, id: string, lock = false) {
+  return projectWithCustomer(db, id, lock);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { UserRow } from '../users/schema.ts';
+import type { UserRow } from '../users/index.ts';
 import type { AcceptBidInput, adminBidsQuerySchema, Bid, bidInputSchema, myBidsQuerySchema, projectBidsQuerySchema } from '#contract/bids';
 import { acceptBid } from './commands/accept.ts';
 import { adminRemoveBid } from './commands/admin-remove.ts';

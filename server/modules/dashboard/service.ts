@@ -1,6 +1,6 @@
-import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import type { UserRow } from '../users/schema.ts';
+import { referredPeople, type ReferredPerson, type UserRow } from '../users/index.ts';
+import { sellerViewsByDay } from '../services/index.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { SettingsService } from '../../platform/settings.ts';
 import { earningsByDay, escrowNetByDay, referralRewardsOf, type RewardEntry } from '../ledger/index.ts';
@@ -29,19 +29,14 @@ export interface DashboardServiceDeps {
 // prices: a seller's earnings are the credits of their available account in the settlement of their orders, a
 // customer's spending is what went into the escrow of their orders less what came back, and a referral reward is
 // the credit that the settlement posts right after the referral-expense clearing account's matching debit. The
-// orders' counts are the orders module's (its stats.ts).
+// orders' counts are the orders module's (its stats.ts), the views the services module's, the referred people the
+// users module's (their stats.ts).
 
 /** A referred person's name as their referrer sees it: the first name and the surname's initial. */
 const shortName = (name: string, surname: string) => (surname ? `${name} ${surname.slice(0, 1)}.` : name);
 
-const toInt = (v: unknown) => Number(v ?? 0);
-
 export class DashboardService {
   constructor(private readonly deps: DashboardServiceDeps) {}
-
-  private async rows<T>(query: SQL): Promise<T[]> {
-    return ((await this.deps.db.execute(query)) as unknown as { rows: T[] }).rows;
-  }
 
   /** GET /api/dashboard: the person's figures for the last `period` Moscow days, today included. */
   async dashboard(user: UserRow, query: { period: DashboardPeriod; role: DashboardRole }): Promise<Dashboard> {
@@ -59,17 +54,11 @@ export class DashboardService {
     const placed = await placedByDay(db, scope, since);
     const counts = await countByStatus(db, scope, since);
 
-    const views = seller
-      ? await this.rows<{ day: string; views: unknown }>(sql`
-          select to_char(v.day, 'YYYY-MM-DD') as day, sum(v.views)::int as views
-          from service_views_daily v join services s on s.id = v.service_id
-          where s.seller_id = ${user.id} and v.day >= ${from}::date and v.day <= ${to}::date
-          group by 1`)
-      : [];
+    const views = seller ? await sellerViewsByDay(db, user.id, from, to) : [];
 
     const amountOf = new Map(amounts.map((r) => [r.day, r.amount]));
     const placedOf = new Map(placed.map((r) => [r.day, r]));
-    const viewsOf = new Map(views.map((r) => [r.day, toInt(r.views)]));
+    const viewsOf = new Map(views.map((r) => [r.day, r.views]));
     const series = days.map((day) => ({
       day,
       amount: amountOf.get(day) ?? 0,
@@ -103,10 +92,7 @@ export class DashboardService {
       this.deps.settings.get('referrals.sellerBp'),
       this.deps.settings.get('referrals.months'),
     ]);
-    const people = await this.rows<{ id: string; name: string; surname: string; avatar: string | null; roles: string[] | string; created_at: unknown }>(sql`
-      select u.id, u.name, u.surname, u.avatar, u.roles, u.created_at
-      from users u where u.referred_by = ${user.id}
-      order by u.created_at desc, u.id desc`);
+    const people = await referredPeople(this.deps.db, user.id);
     const entries = await referralRewardsOf(this.deps.db, user.id);
     const facts = await orderFactsOf(this.deps.db, entries.map((e) => e.orderId));
     // Newest first, as the ledger answers; a reward's order is always there (the ledger's foreign key).
@@ -117,16 +103,15 @@ export class DashboardService {
     const { earnings, earned } = earningsOf(rewards, new Map(people.map((p) => [p.id, p])));
 
     const thisMonth = dayOf(this.deps.clock.now()).slice(0, 7);
-    const presentPerson = (p: (typeof people)[number]): ReferralPerson => {
-      const joined = new Date(p.created_at as string | Date);
+    const presentPerson = (p: ReferredPerson): ReferralPerson => {
+      const joined = p.createdAt;
       const until = new Date(joined);
       until.setUTCMonth(until.getUTCMonth() + months);
-      const roles = Array.isArray(p.roles) ? p.roles : parseArray(p.roles);
       return {
         _id: p.id,
         name: shortName(p.name, p.surname),
         avatar: p.avatar,
-        role: roles.includes('seller') ? 'seller' : 'customer',
+        role: p.roles.includes('seller') ? 'seller' : 'customer',
         joined_at: joined.toISOString(),
         rewards_until: until.toISOString(),
         earned: earned.get(p.id) ?? 0,
@@ -145,11 +130,6 @@ export class DashboardService {
       },
     };
   }
-}
-
-/** A text[] as some drivers give it: `{seller,customer}`. */
-function parseArray(value: string): string[] {
-  return value.replace(/^\{|\}$/g, '').split(',').filter(Boolean);
 }
 
 /** A reward as the referral page reads it: the ledger's entry with the facts of its order. */

@@ -30,7 +30,7 @@ beforeAll(async () => {
   if (!app.hasRoute({ method: 'GET', url: '/api/favorites' })) {
     const presence = app.services.realtime;
     const projectService = new ProjectService({ db, presence, withTx: app.services.platform.withTx, letters: app.services.letters, log: pino({ level: 'silent' }) });
-    await app.register(favoriteRoutes, { favorites: new FavoriteService({ db, presence, projects: projectService }), reads: new Map() });
+    await app.register(favoriteRoutes, { favorites: new FavoriteService({ db, presence, projects: projectService, withTx: app.services.platform.withTx }), reads: new Map() });
   }
   await app.ready();
 });

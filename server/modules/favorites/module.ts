@@ -10,7 +10,9 @@ declare module '../../platform/module.ts' {
 
 export const favoritesModule = defineModule({
   name: 'favorites',
-  create: ({ db, services: { realtime, projects } }) => ({ favorites: new FavoriteService({ db, presence: realtime, projects }) }),
+  create: ({ db, services: { realtime, projects, platform } }) => ({
+    favorites: new FavoriteService({ db, presence: realtime, projects, withTx: platform.withTx }),
+  }),
   routes: (app, { services: { favorites }, reads }) => app.register(favoriteRoutes, { favorites, reads }),
   // A deleted project's favourites go with it, in its transaction.
   subscribe: ({ services: { projects } }) => projects.onRemoved((tx, projectId) => forgetFavoritesOf(tx, 'project', projectId)),

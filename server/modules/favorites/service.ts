@@ -1,15 +1,14 @@
 import { and, asc, count, desc, eq, inArray, not, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import type { Tx } from '../../platform/tx.ts';
+import { userActor } from '../../platform/actor.ts';
+import type { Tx, WithTx } from '../../platform/tx.ts';
 import { FAVORITE_TYPES, favorites, type FavoriteType } from './schema.ts';
-import { projects } from '../projects/schema.ts';
-import { users, type UserRow } from '../users/schema.ts';
 import { badRequest, notFound } from '../../lib/http.ts';
 import type { Realtime } from '../../realtime/socket.ts';
 import { publicFreelancersByIds } from '../people/index.ts';
-import { type ProjectService, publicProject } from '../projects/index.ts';
+import { isPublicProjectId, type ProjectService } from '../projects/index.ts';
 import { isPublicServiceId, publicServiceCardsByIds, recentlyViewedCards } from '../services/index.ts';
-import { visibleFreelancer } from '../users/index.ts';
+import { people, visibleFreelancerOf, type UserRow } from '../users/index.ts';
 import type { Favorite, Project, PublicUser, ServiceCard } from '#contract/catalog';
 
 // SPEC §3/§4 favourites ({id, type}) of a signed-in person. The web keeps the list locally and, once signed in,
@@ -28,6 +27,9 @@ export const FAVORITE_MESSAGES = {
 } as const;
 
 
+/** People as the favourites read them: the freelancers of the favourites, and the person whose favourites change. */
+const person = people('person');
+
 /**
  * The item of a favourite is public now, by its module's policy (a public service, a public project, a visible
  * freelancer). `itemId` is the favourites column (the subqueries name their own tables).
@@ -37,10 +39,18 @@ function publicItem(type: FavoriteType, itemId: SQLWrapper): SQL {
     case 'service':
       return isPublicServiceId(itemId);
     case 'project':
-      return sql`exists (select 1 from ${projects} where ${projects.id} = ${itemId} and ${publicProject()})`;
+      return isPublicProjectId(itemId);
     case 'freelancer':
-      return sql`exists (select 1 from ${users} where ${users.id} = ${itemId} and ${visibleFreelancer()})`;
+      return sql`exists (select 1 from ${person} where ${person.id} = ${itemId} and ${visibleFreelancerOf(person)})`;
   }
+}
+
+/**
+ * One person's favourites change one request at a time (the cap holds under concurrent requests): their row is
+ * locked, through the users module's read model (a lock on a subquery locks the rows it reads of its table).
+ */
+async function lockPerson(tx: Tx, userId: string): Promise<void> {
+  await tx.select({ id: person.id }).from(person).where(eq(person.id, userId)).for('update');
 }
 
 /** Everyone's favourites of an item that is gone (run in the transaction that deleted it). */
@@ -59,7 +69,7 @@ export type FavoriteCards = ServiceCard[] | Project[] | PublicUser[];
 type Presence = Pick<Realtime, 'onlineAmong'>;
 
 export class FavoriteService {
-  constructor(private readonly deps: { db: Db; presence: Presence; projects: ProjectService }) {}
+  constructor(private readonly deps: { db: Db; presence: Presence; projects: ProjectService; withTx: WithTx }) {}
 
   private get db() {
     return this.deps.db;
@@ -102,9 +112,8 @@ export class FavoriteService {
    * — it must exist and be public (404 otherwise). Answers whether it is a favourite now.
    */
   async toggle(user: UserRow, item: Favorite): Promise<{ favorite: boolean }> {
-    return this.db.transaction(async (tx) => {
-      // One person's favourites change one request at a time (the cap holds under concurrent requests).
-      await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
+    return this.deps.withTx(userActor(user), async ({ tx }) => {
+      await lockPerson(tx, user.id);
       const key = and(eq(favorites.userId, user.id), eq(favorites.type, item.type), eq(favorites.itemId, item.id))!;
       const removed = await tx.delete(favorites).where(key).returning({ id: favorites.itemId });
       if (removed.length > 0) return { favorite: false };
@@ -127,8 +136,8 @@ export class FavoriteService {
   async sync(user: UserRow, items: Favorite[]): Promise<Favorite[]> {
     const unique = [...new Map(items.map((i) => [`${i.type}:${i.id}`, i])).values()];
     if (unique.length > 0) {
-      await this.db.transaction(async (tx) => {
-        await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
+      await this.deps.withTx(userActor(user), async ({ tx }) => {
+        await lockPerson(tx, user.id);
         const mine = eq(favorites.userId, user.id);
         const have = await tx.select({ id: favorites.itemId, type: favorites.type }).from(favorites).where(mine);
         const known = new Set(have.map((f) => `${f.type}:${f.id}`));

@@ -12,7 +12,7 @@ type Reader = Db | TxContext['tx'];
 
 /** Categories as another module joins them, under the alias `as`. */
 export const categoryRefs = <A extends string>(as: A) =>
-  qb.select({ id: categories.id, slug: categories.slug, title: categories.title }).from(categories).as(as);
+  qb.select({ id: categories.id, slug: categories.slug, title: categories.title, position: categories.position }).from(categories).as(as);
 
 /** Sub-categories as another module joins them, under the alias `as`. */
 export const subCategoryRefs = <A extends string>(as: A) =>

@@ -2,7 +2,9 @@
 export { archiveStaleProjects, ProjectService, type Presence } from './service.ts';
 export { projectRoutes } from './routes.ts';
 export { adminProjectRoutes } from './admin-routes.ts';
-export { isPublicProject, listedProject, projectPolicy, publicProject, PUBLIC_PROJECT_STATUSES } from './policy.ts';
+export { isPublicProject, isPublicProjectId, listedProject, projectPolicy, publicProject, PUBLIC_PROJECT_STATUSES } from './policy.ts';
 export { projectFileUses } from './file-uses.ts';
 export { projectsModule } from './module.ts';
 export { projectRefs, type ProjectRefs } from './read-model.ts';
+export { countBid, projectWithCustomer, startProject, uncountBid } from './ports.ts';
+export { listedProjectCount, listedProjectLinks } from './sitemap.ts';

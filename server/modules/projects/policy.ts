@@ -1,8 +1,7 @@
-import { and, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { projects, type ProjectStatus } from './schema.ts';
-import type { UserRow } from '../users/schema.ts';
 import { definePolicy, isAdmin, type Actor } from '../../platform/policy.ts';
-import { isVisiblePerson, ownedByVisiblePerson } from '../people/index.ts';
+import { isVisiblePerson, ownedByVisiblePerson, type UserRow } from '../users/index.ts';
 import { CATALOG_MESSAGES } from '#contract/catalog';
 
 // Who may do what with a project (ADR 016), and the one definition of its two public conditions:
@@ -24,6 +23,11 @@ export function isPublicProject(row: ProjectSubject): boolean {
 /** A public project, in SQL over `projects`. */
 export function publicProject(): SQL {
   return and(inArray(projects.status, [...PUBLIC_PROJECT_STATUSES]), ownedByVisiblePerson(projects.customerId))!;
+}
+
+/** "The project of this id is public", on an id column of another table (favourites). */
+export function isPublicProjectId(projectId: SQLWrapper): SQL {
+  return sql`exists (select 1 from ${projects} where ${projects.id} = ${projectId} and ${publicProject()})`;
 }
 
 /** A listed project, in SQL over `projects`; the status is a literal: the listing indexes are partial on it. */

@@ -3,8 +3,7 @@ import { getTableColumns } from 'drizzle-orm';
 import type { Project } from '#contract/catalog';
 import type { AdminProject } from '#contract/moderation';
 import { projects } from './schema.ts';
-import type { UserRow } from '../users/schema.ts';
-import { presentPublicUser } from '../people/index.ts';
+import { presentPublicUser, type PublicUserRow, type UserRow } from '../users/index.ts';
 
 // Everything but the search document (a tsvector nobody reads).
 export const { search: _search, ...projectColumns } = getTableColumns(projects);
@@ -16,7 +15,8 @@ export interface ProjectRecord {
   project: ProjectRow;
   category: { slug: string; title: string };
   sub: string | null;
-  customer: UserRow;
+  /** The customer's public face, and what the policies and their letters need. */
+  customer: PublicUserRow & Pick<UserRow, 'email' | 'preferences' | 'blockedAt'>;
   /**
    * created_at at full (microsecond) precision, for cursors: a JavaScript Date keeps milliseconds only, and a
    * cursor made from it would skip or repeat rows.

@@ -1,7 +1,7 @@
 import { and, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { projects } from './schema.ts';
-import { users, type UserRow } from '../users/schema.ts';
+import type { UserRow } from '../users/index.ts';
 import { notFound } from '../../lib/http.ts';
 import { isUuid } from '../../lib/text.ts';
 import { auditTrail } from '../../platform/audit.ts';
@@ -13,7 +13,7 @@ import type { AdminProject, adminProjectsQuerySchema } from '#contract/moderatio
 import { CATALOG_MESSAGES, type myProjectsQuerySchema, type Project } from '#contract/catalog';
 import type { Page, ProjectDeps } from './deps.ts';
 import { isProjectOwner, isPublicProject, projectPolicy, publicProject } from './policy.ts';
-import { presentAdminProjects, presentProjects, projectRecord, projectRecords } from './records.ts';
+import { customer, presentAdminProjects, presentProjects, projectRecord, projectRecords } from './records.ts';
 import { after, cursorOf, PROJECT_SORT_KEYS } from './sort.ts';
 
 // A project's page, the customer's own list, the favourites' cards and the admin area's list and page.
@@ -77,7 +77,7 @@ export async function adminListProjects(deps: ProjectDeps, query: z.output<typeo
   } else if (q) {
     const like = `%${escapeLike(q)}%`;
     const words = await searchTsQuery(q);
-    where.push(or(ilike(projects.title, like), ilike(users.email, like), ilike(users.userName, like), ...(words ? [matches(projects.search, words)] : []))!);
+    where.push(or(ilike(projects.title, like), ilike(customer.email, like), ilike(customer.userName, like), ...(words ? [matches(projects.search, words)] : []))!);
   }
   const filter = where.length ? and(...where) : undefined;
   const [rows, total] = await Promise.all([
@@ -85,7 +85,7 @@ export async function adminListProjects(deps: ProjectDeps, query: z.output<typeo
       .where(and(filter, position))
       .orderBy(...orderBy(PROJECT_SORT_KEYS.new))
       .limit(query.limit + 1),
-    cappedTotal(db, db.select({ one: sql`1` }).from(projects).innerJoin(users, eq(users.id, projects.customerId)).where(filter).$dynamic()),
+    cappedTotal(db, db.select({ one: sql`1` }).from(projects).innerJoin(customer, eq(customer.id, projects.customerId)).where(filter).$dynamic()),
   ]);
   const { rows: kept, next } = page(rows, query.limit, (r) => cursorOf('new', r));
   return { result: await presentAdminProjects(deps.presence, kept), total, next };

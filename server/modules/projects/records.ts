@@ -1,8 +1,8 @@
 import { eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { projects } from './schema.ts';
-import { categories, subCategories } from '../lookups/schema.ts';
-import { users } from '../users/schema.ts';
+import { categoryBySlug, categoryRefs, subCategoryBySlug, subCategoryRefs } from '../lookups/index.ts';
+import { people, publicPersonColumns } from '../users/index.ts';
 import { notFound } from '../../lib/http.ts';
 import { isUuid } from '../../lib/text.ts';
 import { timestampKey } from '../../platform/listing/listing.ts';
@@ -14,20 +14,25 @@ import { presentAdminProject, presentProject, projectColumns, type ProjectRecord
 // The projects as the module reads them (with their category, sub-category and customer), and their
 // presentation with the customers' live online state: what every query and command answers with.
 
+const categoryRef = categoryRefs('category');
+const subRef = subCategoryRefs('sub');
+/** The customers as the records join them (the admin list searches their email and user name). */
+export const customer = people('customer');
+
 /** Projects with their category, sub-category and customer. */
 export function projectRecords(db: Db) {
   return db
     .select({
       project: projectColumns,
-      category: { slug: categories.slug, title: categories.title },
-      sub: subCategories.slug,
-      customer: users,
+      category: { slug: categoryRef.slug, title: categoryRef.title },
+      sub: subRef.slug,
+      customer: { ...publicPersonColumns(customer), email: customer.email, preferences: customer.preferences, blockedAt: customer.blockedAt },
       createdKey: timestampKey(projects.createdAt),
     })
     .from(projects)
-    .innerJoin(categories, eq(categories.id, projects.categoryId))
-    .leftJoin(subCategories, eq(subCategories.id, projects.subCategoryId))
-    .innerJoin(users, eq(users.id, projects.customerId))
+    .innerJoin(categoryRef, eq(categoryRef.id, projects.categoryId))
+    .leftJoin(subRef, eq(subRef.id, projects.subCategoryId))
+    .innerJoin(customer, eq(customer.id, projects.customerId))
     .$dynamic();
 }
 
@@ -62,16 +67,13 @@ export async function categoryFilter(db: Db, category?: string, sub?: string): P
   const where: SQL[] = [];
   let categoryId: string | undefined;
   if (category) {
-    const [row] = await db.select({ id: categories.id }).from(categories).where(eq(categories.slug, category));
+    const row = await categoryBySlug(db, category);
     if (!row) return null;
     categoryId = row.id;
     where.push(eq(projects.categoryId, row.id));
   }
   if (sub) {
-    const [row] = await db
-      .select({ id: subCategories.id, categoryId: subCategories.categoryId })
-      .from(subCategories)
-      .where(eq(subCategories.slug, sub));
+    const row = await subCategoryBySlug(db, sub);
     if (!row || (categoryId && row.categoryId !== categoryId)) return null;
     where.push(eq(projects.subCategoryId, row.id));
   }

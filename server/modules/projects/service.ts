@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { UserRow } from '../users/schema.ts';
+import type { UserRow } from '../users/index.ts';
 import { SeenToday } from '../../platform/listing/visitors.ts';
 import type { AuditEntry } from '#contract/admin';
 import type { AdminProject, adminProjectsQuerySchema, projectDecisionSchema } from '#contract/moderation';

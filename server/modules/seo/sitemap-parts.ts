@@ -1,13 +1,10 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { blogPath } from '#contract/blog';
-import { services } from '../services/schema.ts';
-import { projects } from '../projects/schema.ts';
-import { categories } from '../lookups/schema.ts';
-import { users } from '../users/schema.ts';
-import { publicService } from '../services/index.ts';
-import { listedProject } from '../projects/index.ts';
-import { visibleFreelancer } from '../people/index.ts';
+import { categoryRefs } from '../lookups/index.ts';
+import { offersServices, publicServiceCount, publicServiceLinks } from '../services/index.ts';
+import { listedProjectCount, listedProjectLinks } from '../projects/index.ts';
+import { people, visibleFreelancerOf } from '../users/index.ts';
 import type { BlogService } from '../blog/index.ts';
 
 export const SITEMAP_PART_SIZE = 50_000;
@@ -25,15 +22,17 @@ export type Part = 'static' | 'categories' | 'services' | 'projects' | 'freelanc
 export function sitemapParts(db: Db, blog: BlogService) {
   // What a crawler may index is what the public sees (the modules' policies): public services, projects
   // open for bids, and freelancers with a public service.
-  const sellersWithServices = and(visibleFreelancer(), sql`exists (select 1 from ${services} where ${services.sellerId} = ${users.id} and ${services.status} = 'active')`);
+  const person = people('person');
+  const category = categoryRefs('category');
+  const sellersWithServices = and(visibleFreelancerOf(person), offersServices(person.id));
 
   async function partCounts(): Promise<Record<'services' | 'projects' | 'freelancers', number>> {
-    const [[s], [p], [f]] = await Promise.all([
-      db.select({ n: count() }).from(services).where(publicService()),
-      db.select({ n: count() }).from(projects).where(listedProject()),
-      db.select({ n: count() }).from(users).where(sellersWithServices),
+    const [s, p, [f]] = await Promise.all([
+      publicServiceCount(db),
+      listedProjectCount(db),
+      db.select({ n: count() }).from(person).where(sellersWithServices),
     ]);
-    return { services: s?.n ?? 0, projects: p?.n ?? 0, freelancers: f?.n ?? 0 };
+    return { services: s, projects: p, freelancers: f?.n ?? 0 };
   }
 
   async function part(kind: Part, index: number, base: string): Promise<string> {
@@ -42,37 +41,23 @@ export function sitemapParts(db: Db, blog: BlogService) {
       case 'static':
         return urlset(STATIC_PATHS.map((p) => ({ loc: `${base}${p}` })));
       case 'categories': {
-        const cats = await db.select({ slug: categories.slug }).from(categories).orderBy(asc(categories.position));
+        const cats = await db.select({ slug: category.slug }).from(category).orderBy(asc(category.position));
         return urlset(cats.flatMap((c) => ['services', 'projects', 'freelancers'].map((area) => ({ loc: `${base}/${area}/${c.slug}` }))));
       }
       case 'services': {
-        const rows = await db
-          .select({ id: services.id, slug: categories.slug, updatedAt: services.updatedAt })
-          .from(services)
-          .innerJoin(categories, eq(categories.id, services.categoryId))
-          .where(publicService())
-          .orderBy(asc(services.id))
-          .limit(SITEMAP_PART_SIZE)
-          .offset(offset);
+        const rows = await publicServiceLinks(db, offset, SITEMAP_PART_SIZE);
         return urlset(rows.map((r) => ({ loc: `${base}/services/${r.slug}/${r.id}`, lastmod: r.updatedAt })));
       }
       case 'projects': {
-        const rows = await db
-          .select({ id: projects.id, slug: categories.slug, updatedAt: projects.updatedAt })
-          .from(projects)
-          .innerJoin(categories, eq(categories.id, projects.categoryId))
-          .where(listedProject())
-          .orderBy(asc(projects.id))
-          .limit(SITEMAP_PART_SIZE)
-          .offset(offset);
+        const rows = await listedProjectLinks(db, offset, SITEMAP_PART_SIZE);
         return urlset(rows.map((r) => ({ loc: `${base}/projects/${r.slug}/${r.id}`, lastmod: r.updatedAt })));
       }
       case 'freelancers': {
         const rows = await db
-          .select({ id: users.id })
-          .from(users)
+          .select({ id: person.id })
+          .from(person)
           .where(sellersWithServices)
-          .orderBy(asc(users.id))
+          .orderBy(asc(person.id))
           .limit(SITEMAP_PART_SIZE)
           .offset(offset);
         return urlset(rows.map((r) => ({ loc: `${base}/user/${r.id}` })));

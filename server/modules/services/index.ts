@@ -8,3 +8,5 @@ export { serviceFileUses } from './file-uses.ts';
 export { servicesModule } from './module.ts';
 export { countServiceOrder, setServiceRating } from './counters.ts';
 export { serviceRefs, type ServiceRefs } from './read-model.ts';
+export { sellerViewsByDay } from './stats.ts';
+export { publicServiceCount, publicServiceLinks } from './sitemap.ts';

@@ -1,9 +1,8 @@
 import { and, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { ServiceStatus } from './schema.ts';
 import { services } from './schema.ts';
-import type { UserRow } from '../users/schema.ts';
 import { definePolicy, isAdmin, type Actor, type Verdict } from '../../platform/policy.ts';
-import { isVisiblePerson, ownedByVisiblePerson } from '../users/index.ts';
+import { isVisiblePerson, ownedByVisiblePerson, type UserRow } from '../users/index.ts';
 import { AUTH_MESSAGES } from '#contract/auth';
 import { CATALOG_MESSAGES } from '#contract/catalog';
 

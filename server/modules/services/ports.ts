@@ -1,11 +1,10 @@
 import { and, count, desc, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { services } from './schema.ts';
-import { categories } from '../lookups/schema.ts';
-import { users } from '../users/schema.ts';
 import { recentViews } from './schema.ts';
+import { categoryRefs } from '../lookups/index.ts';
+import { people, publicPersonColumns } from '../users/index.ts';
 import type { Realtime } from '../../realtime/socket.ts';
-import { publicUserColumns } from '../users/index.ts';
 import type { ServiceCard } from '#contract/catalog';
 import { publicService } from './policy.ts';
 import { presentServiceCard } from './presenter.ts';
@@ -18,13 +17,16 @@ import { cardColumns } from './queries/listing-plan.ts';
 
 type Presence = Pick<Realtime, 'onlineAmong'>;
 
+const sellerRef = people('seller');
+const categoryRef = categoryRefs('category');
+
 /** Service cards of public services matching `where`, with their sellers and categories. */
 async function publicCards(db: Db, presence: Presence, where: SQL, opts: { order?: SQL[]; limit?: number } = {}): Promise<ServiceCard[]> {
   const query = db
-    .select({ ...cardColumns(services), categorySlug: categories.slug, seller: publicUserColumns })
+    .select({ ...cardColumns(services), categorySlug: categoryRef.slug, seller: publicPersonColumns(sellerRef) })
     .from(services)
-    .innerJoin(users, eq(users.id, services.sellerId))
-    .innerJoin(categories, eq(categories.id, services.categoryId))
+    .innerJoin(sellerRef, eq(sellerRef.id, services.sellerId))
+    .innerJoin(categoryRef, eq(categoryRef.id, services.categoryId))
     .where(and(publicService(), where))
     .orderBy(...(opts.order ?? []))
     .$dynamic();
@@ -63,7 +65,7 @@ export async function sellerServiceCards(
  */
 export function offersServices(sellerId: SQLWrapper, categorySlug?: string): SQL {
   const inCategory = categorySlug
-    ? sql` and ${services.categoryId} = (select ${categories.id} from ${categories} where ${categories.slug} = ${categorySlug})`
+    ? sql` and ${services.categoryId} = (select ${categoryRef.id} from ${categoryRef} where ${categoryRef.slug} = ${categorySlug})`
     : sql``;
   return sql`exists (select 1 from ${services} where ${services.sellerId} = ${sellerId} and ${services.status} = 'active'${inCategory})`;
 }

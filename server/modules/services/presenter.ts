@@ -2,9 +2,8 @@
 import { getTableColumns } from 'drizzle-orm';
 import type { Service, ServiceCard } from '#contract/catalog';
 import { services } from './schema.ts';
-import { categories, subCategories } from '../lookups/schema.ts';
-import { users, type UserRow } from '../users/schema.ts';
-import { presentPublicUser, type PublicUserRow } from '../users/index.ts';
+import { categoryRefs, subCategoryRefs } from '../lookups/index.ts';
+import { people, presentPublicUser, publicPersonColumns, type PublicUserRow, type UserRow } from '../users/index.ts';
 
 export type ServiceRow = typeof services.$inferSelect;
 /** A service row without its search document (never needed outside SQL). */
@@ -15,18 +14,29 @@ export const { search: _search, ...serviceColumns } = getTableColumns(services);
 /** One service with what presenting it needs. */
 export interface ServiceJoined {
   service: ServiceData;
-  seller: UserRow;
+  /** The seller's public face, and what the policies and their letters need. */
+  seller: PublicUserRow & Pick<UserRow, 'email' | 'preferences' | 'blockedAt'>;
   categorySlug: string;
   categoryTitle: string;
   subSlug: string | null;
 }
 
+/** What a service's page joins: its seller, category and sub-category (selectDetail's joins). */
+export const detailSeller = people('seller');
+export const detailCategory = categoryRefs('category');
+export const detailSub = subCategoryRefs('sub');
+
 export const detailSelection = {
   service: serviceColumns,
-  seller: users,
-  categorySlug: categories.slug,
-  categoryTitle: categories.title,
-  subSlug: subCategories.slug,
+  seller: {
+    ...publicPersonColumns(detailSeller),
+    email: detailSeller.email,
+    preferences: detailSeller.preferences,
+    blockedAt: detailSeller.blockedAt,
+  },
+  categorySlug: detailCategory.slug,
+  categoryTitle: detailCategory.title,
+  subSlug: detailSub.slug,
 };
 
 export function presentServiceCard(

@@ -1,4 +1,4 @@
-import type { UserRow } from '../users/schema.ts';
+import type { UserRow } from '../users/index.ts';
 import type { Service } from '#contract/catalog';
 import { adminUpdateService } from './commands/admin-update.ts';
 import { changeServiceStatus } from './commands/change-status.ts';

@@ -10,3 +10,5 @@ export { presentMe } from './presenter.ts';
 export { userFileUses } from './file-uses.ts';
 export { usersModule } from './module.ts';
 export { clearBidsUnread, countCompletedOrder, flagBidsUnread, markLostDispute, setSellerRating } from './counters.ts';
+export { visibleFreelancerOf, visiblePersonOf } from './visible-people.ts';
+export { referredPeople, type ReferredPerson } from './stats.ts';

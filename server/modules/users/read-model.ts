@@ -27,6 +27,7 @@ const shared = {
   cityId: users.cityId,
   countryId: users.countryId,
   createdAt: users.createdAt,
+  bidsUnread: users.bidsUnread,
 };
 
 /** People as another module joins them, under the alias `as`. */

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { bids } from '../schema.ts';
-import { projects } from '../../projects/schema.ts';
-import { users, type UserRow } from '../../users/schema.ts';
+import { startProject } from '../../projects/index.ts';
+import { people, type UserRow } from '../../users/index.ts';
 import { userActor } from '../../../platform/actor.ts';
 import { pagesChanged } from '../../../platform/page-cache.ts';
 import type { TxContext } from '../../../platform/tx.ts';
@@ -10,6 +10,8 @@ import type { BidServiceDeps } from '../deps.ts';
 import { bidPolicy } from '../policy.ts';
 import { bidSubject } from '../records.ts';
 import { conflict, uniqueViolation } from './rules.ts';
+
+const sellers = people('seller');
 
 /** The revisions of an order made from a bid (PRODUCT.md: a service's default). */
 export const BID_ORDER_REVISIONS = 2;
@@ -37,7 +39,7 @@ async function acceptInTx(deps: BidServiceDeps, ctx: TxContext, user: UserRow, i
   if (project.status !== 'active') throw conflict(BID_MESSAGES.closed);
   if (bid.status !== 'active') throw conflict(BID_MESSAGES.notActive);
   if (bid.price !== seen.price || bid.days !== seen.days) throw conflict(BID_MESSAGES.changed);
-  const [seller] = await tx.select({ blockedAt: users.blockedAt }).from(users).where(eq(users.id, bid.sellerId));
+  const [seller] = await tx.select({ blockedAt: sellers.blockedAt }).from(sellers).where(eq(sellers.id, bid.sellerId));
   if (!seller || seller.blockedAt) throw conflict(BID_MESSAGES.sellerBlocked);
 
   const { order, chatId: openedChat } = await deps.orders.open(ctx, {
@@ -58,16 +60,14 @@ async function acceptInTx(deps: BidServiceDeps, ctx: TxContext, user: UserRow, i
     .set({ status: 'rejected', updatedAt: now })
     .where(and(eq(bids.projectId, project.id), eq(bids.status, 'active')))
     .returning({ sellerId: bids.sellerId });
-  const moved = await tx
-    .update(projects)
-    .set({ status: 'in_progress', updatedAt: now })
-    .where(and(eq(projects.id, project.id), eq(projects.status, 'active')))
-    .returning({ id: projects.id });
-  if (moved.length === 0) throw conflict(BID_MESSAGES.closed);
+  if (!(await startProject(tx, project.id, now))) throw conflict(BID_MESSAGES.closed);
 
   const sellerIds = [bid.sellerId, ...rejected.map((r) => r.sellerId)];
-  const people = await tx.select().from(users).where(inArray(users.id, sellerIds));
-  for (const person of people) {
+  const recipients = await tx
+    .select({ id: sellers.id, email: sellers.email, name: sellers.name, preferences: sellers.preferences })
+    .from(sellers)
+    .where(inArray(sellers.id, sellerIds));
+  for (const person of recipients) {
     if (person.id === bid.sellerId) deps.letters.notify(outbox, person, 'bid.accepted', { title: project.title, chatId });
     else deps.letters.notify(outbox, person, 'bid.rejected', { title: project.title });
   }

@@ -1,7 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { bids } from '../schema.ts';
-import { projects } from '../../projects/schema.ts';
-import type { UserRow } from '../../users/schema.ts';
+import { uncountBid } from '../../projects/index.ts';
+import type { UserRow } from '../../users/index.ts';
 import { notFound } from '../../../lib/http.ts';
 import { userActor } from '../../../platform/actor.ts';
 import { audit } from '../../../platform/audit.ts';
@@ -17,7 +17,7 @@ export async function adminRemoveBid(deps: BidServiceDeps, admin: UserRow, id: s
     if (bid.status === 'accepted') throw conflict(BID_MESSAGES.acceptedRemove);
     await tx.delete(bids).where(eq(bids.id, id));
     if (bid.status !== 'withdrawn') {
-      await tx.update(projects).set({ bidsCount: sql`greatest(${projects.bidsCount} - 1, 0)` }).where(eq(projects.id, bid.projectId));
+      await uncountBid(tx, bid.projectId);
     }
     await audit(tx, {
       actorId: admin.id,

@@ -1,8 +1,7 @@
 import { and, eq, gt, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { bids, type BidRow } from '../schema.ts';
-import { projects } from '../../projects/schema.ts';
-import { users, type UserRow } from '../../users/schema.ts';
+import { flagBidsUnread, people, type UserRow } from '../../users/index.ts';
 import { HttpError } from '../../../lib/http.ts';
 import { displayName } from '../../../lib/text.ts';
 import { userActor } from '../../../platform/actor.ts';
@@ -10,7 +9,7 @@ import type { TxContext } from '../../../platform/tx.ts';
 import { formatRubles } from '#contract/money-format';
 import { pluralWithCount } from '#contract/plural';
 import { BID_MESSAGES, type bidInputSchema } from '#contract/bids';
-import { projectPolicy } from '../../projects/index.ts';
+import { countBid, projectPolicy } from '../../projects/index.ts';
 import { DAY_MS, type BidServiceDeps } from '../deps.ts';
 import { bidPolicy } from '../policy.ts';
 import { projectSubject } from '../records.ts';
@@ -18,6 +17,8 @@ import { checkComment, conflict, uniqueViolation } from './rules.ts';
 
 /** New bids from one address in a day, as a multiple of the per-seller limit (several sellers behind one NAT). */
 const ADDRESS_FACTOR = 10;
+
+const sellerRef = people('seller');
 
 const daysText = (n: number) => pluralWithCount(n, 'день', 'дня', 'дней');
 
@@ -39,13 +40,14 @@ export async function placeBid(deps: BidServiceDeps, user: UserRow, projectId: s
   return deps.platform.withTx(userActor(user), async (ctx) => {
     const { tx, outbox } = ctx;
     // The seller's row lock serialises their bids: the duplicate check and the daily count are exact.
-    // (No key update: an order's foreign key to the seller may share the row meanwhile.)
-    await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('no key update');
+    // (No key update: an order's foreign key to the seller may share the row meanwhile.) Taken through the users
+    // module's read model: a lock on a subquery locks the rows it reads of its table.
+    await tx.select({ id: sellerRef.id }).from(sellerRef).where(eq(sellerRef.id, user.id)).for('no key update');
     const locked = await projectSubject(tx, subject.project.id, true);
     if (!locked || locked.project.status !== 'active') throw conflict(BID_MESSAGES.closed);
     const row = await insertBid(ctx, user, locked.project.id, input, perDay);
-    await tx.update(projects).set({ bidsCount: sql`${projects.bidsCount} + 1` }).where(eq(projects.id, locked.project.id));
-    await tx.update(users).set({ bidsUnread: true }).where(eq(users.id, locked.customer.id));
+    await countBid(tx, locked.project.id);
+    await flagBidsUnread(tx, locked.customer.id);
     outbox.emit([locked.customer.id], 'bids_flag', { hasUnread: true });
     deps.letters.notify(outbox, locked.customer, 'bid.new', {
       title: locked.project.title,

@@ -1,4 +1,4 @@
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import { badRequest, HttpError } from '../../../lib/http.ts';
 import type { SettingsService } from '../../../platform/settings.ts';
 import type { Tx } from '../../../platform/tx.ts';

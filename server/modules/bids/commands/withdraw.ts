@@ -1,7 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { bids } from '../schema.ts';
-import { projects } from '../../projects/schema.ts';
-import type { UserRow } from '../../users/schema.ts';
+import { uncountBid } from '../../projects/index.ts';
+import type { UserRow } from '../../users/index.ts';
 import { userActor } from '../../../platform/actor.ts';
 import type { BidServiceDeps } from '../deps.ts';
 import { ownActiveBid } from './rules.ts';
@@ -11,6 +11,6 @@ export async function withdrawBid(deps: BidServiceDeps, user: UserRow, id: strin
   await deps.platform.withTx(userActor(user), async ({ tx, clock }) => {
     const { bid } = await ownActiveBid(tx, user, id);
     await tx.update(bids).set({ status: 'withdrawn', updatedAt: clock.now() }).where(eq(bids.id, bid.id));
-    await tx.update(projects).set({ bidsCount: sql`greatest(${projects.bidsCount} - 1, 0)` }).where(eq(projects.id, bid.projectId));
+    await uncountBid(tx, bid.projectId);
   });
 }

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { projects } from '../schema.ts';
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import { notFound } from '../../../lib/http.ts';
 import { userActor } from '../../../platform/actor.ts';
 import { audit } from '../../../platform/audit.ts';

@@ -1,4 +1,4 @@
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import { projects } from '../schema.ts';
 import type { ProjectDeps } from '../deps.ts';
 import { projectPolicy } from '../policy.ts';

@@ -1,7 +1,6 @@
-import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../../db/client.ts';
-import { categories, subCategories } from '../../lookups/schema.ts';
+import { categoryBySlug, subCategoryBySlug } from '../../lookups/index.ts';
 import { badRequest } from '../../../lib/http.ts';
 import { ownedFile } from '../../../platform/files.ts';
 import { MODERATION_MESSAGES } from '#contract/moderation';
@@ -23,14 +22,11 @@ export const cannotChange = () => badRequest(CATALOG_MESSAGES.cannotChange);
 /** Category and sub-category ids of a form, and its attachments checked to be `ownerId`'s uploads. */
 export async function resolveProjectInput(db: Db, ownerId: string, input: ProjectInputData) {
   const errors: Record<string, string[]> = {};
-  const [category] = await db.select({ id: categories.id }).from(categories).where(eq(categories.slug, input.category));
+  const category = await categoryBySlug(db, input.category);
   if (!category) errors.category = [CATALOG_MESSAGES.unknownCategory];
   let subCategoryId: string | null = null;
   if (input.sub) {
-    const [sub] = await db
-      .select({ id: subCategories.id, categoryId: subCategories.categoryId })
-      .from(subCategories)
-      .where(eq(subCategories.slug, input.sub));
+    const sub = await subCategoryBySlug(db, input.sub);
     if (!sub || (category && sub.categoryId !== category.id)) errors.sub = [CATALOG_MESSAGES.unknownSub];
     else subCategoryId = sub.id;
   }

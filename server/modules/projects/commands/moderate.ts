@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { projects } from '../schema.ts';
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import { notFound } from '../../../lib/http.ts';
 import { isUuid } from '../../../lib/text.ts';
 import { userActor } from '../../../platform/actor.ts';

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { projects, type ProjectStatus } from '../schema.ts';
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import { userActor } from '../../../platform/actor.ts';
 import type { ProjectDeps } from '../deps.ts';
 import { projectPolicy } from '../policy.ts';

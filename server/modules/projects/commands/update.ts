@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { projects } from '../schema.ts';
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import type { ProjectDeps } from '../deps.ts';
 import { projectPolicy } from '../policy.ts';
 import { projectRecord } from '../records.ts';

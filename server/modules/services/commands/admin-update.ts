@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { services } from '../schema.ts';
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import { userActor } from '../../../platform/actor.ts';
 import { audit } from '../../../platform/audit.ts';
 import { pagesChanged } from '../../../platform/page-cache.ts';

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { services, type ServiceStatus } from '../schema.ts';
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import { userActor } from '../../../platform/actor.ts';
 import type { Service } from '#contract/catalog';
 import type { ServiceCatalogDeps, ServiceStatusAction } from '../deps.ts';

@@ -1,5 +1,5 @@
 import { services } from '../schema.ts';
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import { userActor } from '../../../platform/actor.ts';
 import type { Service } from '#contract/catalog';
 import type { ServiceCatalogDeps, ServiceInputData } from '../deps.ts';

@@ -1,6 +1,5 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../../db/client.ts';
-import { categories, subCategories } from '../../lookups/schema.ts';
+import { categoryBySlug, subCategoryBySlug } from '../../lookups/index.ts';
 import { badRequest } from '../../../lib/http.ts';
 import { FILE_MESSAGES, ownedFile } from '../../../platform/files.ts';
 import { CATALOG_MESSAGES, type ServiceEditView } from '#contract/catalog';
@@ -22,14 +21,10 @@ async function resolveCategory(
   db: Db,
   input: Pick<ServiceInputData, 'category' | 'sub'>,
 ): Promise<{ categoryId: string; subCategoryId: string | null }> {
-  const [category] = await db.select({ id: categories.id }).from(categories).where(eq(categories.slug, input.category)).limit(1);
+  const category = await categoryBySlug(db, input.category);
   if (!category) throw fieldError('category', CATALOG_MESSAGES.unknownCategory);
   if (!input.sub) return { categoryId: category.id, subCategoryId: null };
-  const [sub] = await db
-    .select({ id: subCategories.id, categoryId: subCategories.categoryId })
-    .from(subCategories)
-    .where(eq(subCategories.slug, input.sub))
-    .limit(1);
+  const sub = await subCategoryBySlug(db, input.sub);
   if (!sub || sub.categoryId !== category.id) throw fieldError('sub', CATALOG_MESSAGES.unknownSub);
   return { categoryId: category.id, subCategoryId: sub.id };
 }

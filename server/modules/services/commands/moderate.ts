@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { services, type ServiceStatus } from '../schema.ts';
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import type { ServiceDecision } from '../../../platform/letters/index.ts';
 import { userActor } from '../../../platform/actor.ts';
 import { audit } from '../../../platform/audit.ts';

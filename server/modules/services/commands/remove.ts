@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { services } from '../schema.ts';
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import { userActor } from '../../../platform/actor.ts';
 import type { ServiceCatalogDeps } from '../deps.ts';
 import { servicePolicy } from '../policy.ts';

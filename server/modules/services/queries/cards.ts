@@ -1,10 +1,17 @@
 import { inArray } from 'drizzle-orm';
-import { users } from '../../users/schema.ts';
-import { publicUserColumns } from '../../users/index.ts';
+import type { Db } from '../../../db/client.ts';
+import { people, publicPersonColumns, type PublicUserRow } from '../../users/index.ts';
 import type { ServiceCard } from '#contract/catalog';
 import type { ServiceCatalogDeps } from '../deps.ts';
 import { presentServiceCard } from '../presenter.ts';
 import type { ListingRow } from './listing-plan.ts';
+
+const sellerRef = people('seller');
+
+/** The public faces of these sellers. */
+async function sellersOf(db: Db, ids: string[]): Promise<PublicUserRow[]> {
+  return ids.length ? db.select(publicPersonColumns(sellerRef)).from(sellerRef).where(inArray(sellerRef.id, ids)) : [];
+}
 
 /** The cards of a page's rows, with their sellers (only the page's sellers are read). */
 export async function listingCards(
@@ -12,10 +19,7 @@ export async function listingCards(
   rows: Pick<ListingRow, 'id' | 'title' | 'images' | 'price' | 'days' | 'rating' | 'reviewsCount' | 'categorySlug' | 'sellerId'>[],
 ): Promise<{ result: ServiceCard[] }> {
   const sellerIds = [...new Set(rows.map((r) => r.sellerId))];
-  const [sellers, online] = await Promise.all([
-    sellerIds.length ? db.select(publicUserColumns).from(users).where(inArray(users.id, sellerIds)) : [],
-    realtime.onlineAmong(sellerIds),
-  ]);
+  const [sellers, online] = await Promise.all([sellersOf(db, sellerIds), realtime.onlineAmong(sellerIds)]);
   const sellerById = new Map(sellers.map((u) => [u.id, u]));
   return {
     // A seller deleted between the two reads takes their services along: skip what has no seller any more.

@@ -1,12 +1,11 @@
 import { desc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client.ts';
 import { services } from '../schema.ts';
-import { categories, subCategories } from '../../lookups/schema.ts';
-import { users, type UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import { notFound } from '../../../lib/http.ts';
 import { CATALOG_MESSAGES, type Service } from '#contract/catalog';
 import type { ServiceCatalogDeps } from '../deps.ts';
-import { detailSelection, presentService, type ServiceJoined } from '../presenter.ts';
+import { detailCategory, detailSelection, detailSeller, detailSub, presentService, type ServiceJoined } from '../presenter.ts';
 
 // One service with its seller and categories, as its page, its owner and the moderators see it.
 
@@ -17,9 +16,9 @@ export function selectDetail<E extends Record<string, SQL.Aliased | SQL>>(db: Db
   return db
     .select({ ...detailSelection, ...extra })
     .from(services)
-    .innerJoin(users, eq(users.id, services.sellerId))
-    .innerJoin(categories, eq(categories.id, services.categoryId))
-    .leftJoin(subCategories, eq(subCategories.id, services.subCategoryId))
+    .innerJoin(detailSeller, eq(detailSeller.id, services.sellerId))
+    .innerJoin(detailCategory, eq(detailCategory.id, services.categoryId))
+    .leftJoin(detailSub, eq(detailSub.id, services.subCategoryId))
     .$dynamic();
 }
 

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { services } from '../schema.ts';
-import { categories, subCategories } from '../../lookups/schema.ts';
-import { users } from '../../users/schema.ts';
+import { categoryRefs, subCategoryRefs } from '../../lookups/index.ts';
+import { people } from '../../users/index.ts';
 import {
   cursorPosition,
   EXACT_TOTAL_LIMIT,
@@ -151,25 +151,32 @@ export const NO_SUCH_WORD = 'ъъъъъъъъ';
 export const PARTIAL_LIMIT = FEW_LIMIT;
 export const PARTIAL = 'partial';
 
+// The category, sub-category and sellers of the listing's conditions (subqueries and semi-joins).
+const categoryRef = categoryRefs('category');
+const subRef = subCategoryRefs('sub');
+const sellerRef = people('seller');
+
 /** The conditions of the public listing on `services` alone (sellers' conditions are semi-joins). */
 export function publicFilter(query: ServicesQuery, q: string | null): SQL[] {
   const where: SQL[] = [publicService()];
   if (query.category)
-    where.push(sql`${services.categoryId} = (select ${categories.id} from ${categories} where ${categories.slug} = ${query.category})`);
+    where.push(sql`${services.categoryId} = (select ${categoryRef.id} from ${categoryRef} where ${categoryRef.slug} = ${query.category})`);
   if (query.sub)
     where.push(
-      sql`${services.subCategoryId} = (select ${subCategories.id} from ${subCategories} where ${subCategories.slug} = ${query.sub})`,
+      sql`${services.subCategoryId} = (select ${subRef.id} from ${subRef} where ${subRef.slug} = ${query.sub})`,
     );
   if (query.tag) where.push(sql`${services.tags} @> array[${normalizeTags([query.tag])[0] ?? ''}]::text[]`);
   if (q) where.push(matches(services.search, q));
   if (query.price_min !== undefined) where.push(sql`${services.price} >= ${query.price_min}`);
   if (query.price_max !== undefined) where.push(sql`${services.price} <= ${query.price_max}`);
   if (query.days_max !== undefined) where.push(sql`${services.days} <= ${query.days_max}`);
-  const sellersWhere = (condition: SQL) => sql`${services.sellerId} in (select ${users.id} from ${users} where ${condition})`;
+  const sellersWhere = (condition: SQL) => sql`${services.sellerId} in (select ${sellerRef.id} from ${sellerRef} where ${condition})`;
   if (query.level)
     where.push(
-      sellersWhere(levelCondition(query.level, { completedOrders: users.completedOrders, rating: users.rating, lostDisputeAt: users.lostDisputeAt })),
+      sellersWhere(
+        levelCondition(query.level, { completedOrders: sellerRef.completedOrders, rating: sellerRef.rating, lostDisputeAt: sellerRef.lostDisputeAt }),
+      ),
     );
-  if (query.online) where.push(sellersWhere(onlineCondition(users.lastSeenAt)));
+  if (query.online) where.push(sellersWhere(onlineCondition(sellerRef.lastSeenAt)));
   return where;
 }

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { services } from '../schema.ts';
-import { categories } from '../../lookups/schema.ts';
+import { categoryRefs } from '../../lookups/index.ts';
 import { correctedQuery, searchPartialQuery, searchTsQuery, synonymIndex, unknownWords } from '../../../platform/listing/search.ts';
 import {
   badCursor,
@@ -19,6 +19,9 @@ import { after, cardColumns, PARTIAL, publicFilter, RANK_LIMIT, sortPlan, walkFr
 import { matchesUpTo, partialPage, popularAmongFew, rareEstimate } from './search-reads.ts';
 
 type ListingDeps = Pick<ServiceCatalogDeps, 'db' | 'realtime' | 'synonyms'>;
+
+/** The cards' categories (their slug is the card's). */
+const categoryRef = categoryRefs('category');
 
 /**
  * One page of the public listing.
@@ -125,10 +128,10 @@ async function listPage(deps: ListingDeps, query: ServicesQuery, q: string | nul
           ...cardColumns(services),
           publishedKey: timestampKey(services.publishedAt),
           rank: sort === 'relevance' ? searchRank(services.search, q ?? '') : sql<number>`0`,
-          categorySlug: categories.slug,
+          categorySlug: categoryRef.slug,
         })
         .from(services)
-        .innerJoin(categories, eq(categories.id, services.categoryId))
+        .innerJoin(categoryRef, eq(categoryRef.id, services.categoryId))
         .where(position ? and(filter, position) : filter)
         .orderBy(...orderBy(plan.keys))
         .limit(query.limit + 1),

@@ -1,4 +1,4 @@
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import type { Service } from '#contract/catalog';
 import type { ServiceCatalogDeps } from '../deps.ts';
 import { servicePolicy, viewCounts } from '../policy.ts';

@@ -1,7 +1,7 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client.ts';
 import { services } from '../schema.ts';
-import { categories } from '../../lookups/schema.ts';
+import { categoryRefs } from '../../lookups/index.ts';
 import type { PartialQuery } from '../../../platform/listing/search.ts';
 import {
   cursorPosition,
@@ -32,6 +32,9 @@ import {
 
 // The bounded reads of a search: matches read from the search index (at most a few thousand) and sorted, where
 // walking the popularity index would read far more (ADR 028), and the partial matches of a search (ADR 044).
+
+/** The cards' categories (their slug is the card's). */
+const categoryRef = categoryRefs('category');
 
 /** The columns of a match as the bounded reads select it, to sort and present it from a subquery. */
 const matchColumns = () => ({
@@ -80,11 +83,11 @@ export async function partialPage(deps: Pick<ServiceCatalogDeps, 'db' | 'realtim
       publishedKey: found.publishedKey,
       hits: found.hits,
       rank: found.rank,
-      categorySlug: categories.slug,
+      categorySlug: categoryRef.slug,
       matches: found.matches,
     })
     .from(found)
-    .innerJoin(categories, eq(categories.id, found.categoryId))
+    .innerJoin(categoryRef, eq(categoryRef.id, found.categoryId))
     .where(position)
     .orderBy(...orderBy(keys))
     .limit(query.limit + 1);
@@ -133,11 +136,11 @@ export async function popularAmongFew(
       ...cardColumns(found),
       publishedKey: found.publishedKey,
       rank,
-      categorySlug: categories.slug,
+      categorySlug: categoryRef.slug,
       matches: sql<number>`${count}::int`,
     })
     .from(found)
-    .innerJoin(categories, eq(categories.id, found.categoryId))
+    .innerJoin(categoryRef, eq(categoryRef.id, found.categoryId))
     .orderBy(...(rankBy ? [desc(rank)] : []), desc(found.popularity), desc(found.id))
     .limit(limit + 1);
   const n = rows[0]?.matches ?? 0;
