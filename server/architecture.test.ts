@@ -200,7 +200,6 @@ const KNOWN_FOREIGN_TABLES = [
   'projects → categories (lookups)',
   'projects → subCategories (lookups)',
   'projects → users (users)',
-  'rates → settings (platform)',
   'reviews → services (services)',
   'reviews → users (users)',
   'seo → categories (lookups)',
