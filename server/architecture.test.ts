@@ -192,8 +192,6 @@ const KNOWN_FOREIGN_TABLES = [
   'orders → chats (chat)',
   'orders → services (services)',
   'orders → users (users)',
-  'payments → chats (chat)',
-  'payments → users (users)',
   'people → cities (lookups)',
   'people → countries (lookups)',
   'people → users (users)',
