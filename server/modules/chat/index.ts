@@ -7,3 +7,4 @@ export { chatFileUses } from './file-uses.ts';
 export { chatModule } from './module.ts';
 export { unseenForLetter, type UnseenForLetter } from './queries/unseen-for-letter.ts';
 export { chatMemberRefs, chatRefs } from './read-model.ts';
+export { openOrderChat, orderChatId, orderChatIdOf, type OrderChatParties } from './order-chats.ts';

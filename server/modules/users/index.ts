@@ -10,3 +10,4 @@ export { presentMe } from './presenter.ts';
 export { userFileUses } from './file-uses.ts';
 export { usersModule } from './module.ts';
 export { clearBidsUnread, countCompletedOrder, flagBidsUnread, markLostDispute, setSellerRating } from './counters.ts';
+export { referrersOf } from './referrals.ts';
