@@ -176,8 +176,6 @@ const KNOWN_FOREIGN_TABLES = [
   'bids → categories (lookups)',
   'bids → projects (projects)',
   'bids → users (users)',
-  'chat → services (services)',
-  'chat → users (users)',
   'dashboard → "service_views_daily" (services)',
   'dashboard → "services" (services)',
   'dashboard → "users" (users)',
@@ -273,7 +271,6 @@ describe('foreign tables', () => {
 /** Transactions opened with `db.transaction` in a module, per module: they move to `withTx` (the platform's). */
 const KNOWN_RAW_TRANSACTIONS: Record<string, number> = {
   admin: 2,
-  chat: 1,
   favorites: 2,
   files: 1,
   search: 1,
