@@ -169,19 +169,11 @@ const KNOWN_FOREIGN_TABLES = [
   'admin → "withdrawals" (payments)',
   'admin → users (users)',
   'auth → users (users)',
-  'chat → services (services)',
-  'chat → users (users)',
   'files → users (users)',
   'notifications → users (users)',
-  'orders → chats (chat)',
-  'orders → services (services)',
-  'orders → users (users)',
-  'payments → chats (chat)',
-  'payments → users (users)',
   'people → cities (lookups)',
   'people → countries (lookups)',
   'people → users (users)',
-  'rates → settings (platform)',
   'users → cities (lookups)',
   'users → countries (lookups)',
 ];
@@ -251,7 +243,6 @@ describe('foreign tables', () => {
 /** Transactions opened with `db.transaction` in a module, per module: they move to `withTx` (the platform's). */
 const KNOWN_RAW_TRANSACTIONS: Record<string, number> = {
   admin: 2,
-  chat: 1,
   files: 1,
   search: 1,
 };

@@ -1,4 +1,4 @@
-import { inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.ts';
 import type { UserRow } from '../modules/users/schema.ts';
@@ -109,4 +109,21 @@ export class SettingsService {
     }
     return settingsSchema.parse(stored);
   }
+}
+
+// A module's own value kept under a key of the settings table beside the operator's (the rates module's fetched
+// rates, under 'rates'): read and written whole, outside the operator's set (SETTING_KEYS) and its validation.
+
+/** The value stored under `key`, or undefined when there is none. */
+export async function storedValue(db: Db, key: string): Promise<unknown> {
+  const [row] = await db.select({ value: settingsTable.value }).from(settingsTable).where(eq(settingsTable.key, key));
+  return row?.value;
+}
+
+/** Stores `value` under `key`, replacing what was there. */
+export async function storeValue(db: Db, key: string, value: unknown): Promise<void> {
+  await db
+    .insert(settingsTable)
+    .values({ key, value })
+    .onConflictDoUpdate({ target: settingsTable.key, set: { value, updatedAt: new Date() } });
 }

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { chatMembers, chats } from './schema.ts';
-import type { UserRow } from '../users/schema.ts';
+import type { UserRow } from '../users/index.ts';
 import type { ChatEnv } from './context.ts';
 import { chatPolicy } from './policy.ts';
 import type { ChatRow } from './presenter.ts';

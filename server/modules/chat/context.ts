@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
+import type { Platform } from '../../platform/platform.ts';
+import type { WithTx } from '../../platform/tx.ts';
 import type { Realtime } from '../../realtime/socket.ts';
 import type { Message } from '#contract/chat';
 import type { SerialBatcher } from './fanout.ts';
@@ -15,6 +17,8 @@ export interface ChatDeps {
   realtime: Pick<Realtime, 'emitToUsers' | 'onlineAmong' | 'afterCommit'>;
   limiter: RateLimiter;
   log: Logger;
+  /** The platform's transactions (withTx); a service made without it (a test's) opens its own over `db`. */
+  platform?: Pick<Platform, 'withTx'>;
   /** Operator settings; defaults from contract/chat.ts. */
   limits?: { messagesPerWindow?: number; windowMs?: number };
   /**
@@ -61,6 +65,8 @@ export type FanoutJob = MessageJob | CountersJob;
 export interface ChatEnv {
   readonly deps: ChatDeps;
   readonly db: Db;
+  /** Transactions, the platform's (ChatDeps.platform). */
+  readonly withTx: WithTx;
   /** The send path's and the fan-out's statements, built on first use (prepareStatements). */
   readonly statements: ChatStatements;
   /** Socket events of messages and counters, sent in order, one batch at a time (see SerialBatcher). */

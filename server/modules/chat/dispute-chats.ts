@@ -5,7 +5,7 @@ import { chatMembers, chats } from './schema.ts';
 import type { ChatRow } from './presenter.ts';
 
 // What the disputes module reads and changes of chats (ADR 034), so that it never names the chat tables: a dispute's
-// chat and an order's chat, found by their dispute or order, the chats in full for ChatService.chatsFor, and an
+// chat, found by its dispute (an order's chat is order-chats.ts'), the chats in full for ChatService.chatsFor, and an
 // admin joining a dispute's chat in the dispute command's transaction. Messages still go through ChatService.
 
 type Reader = Db | TxContext['tx'];
@@ -13,10 +13,6 @@ type Reader = Db | TxContext['tx'];
 /** The id of the dispute `disputeId`'s chat (a column of the caller's query), as a subquery; null when none. */
 export const disputeChatIdOf = (disputeId: SQLWrapper) =>
   sql<string | null>`(select ${chats.id} from ${chats} where ${chats.disputeId} = ${disputeId} and ${chats.kind} = 'dispute' limit 1)`;
-
-/** The id of the order `orderId`'s own chat (a column of the caller's query), as a subquery; null when none. */
-export const orderChatIdOf = (orderId: SQLWrapper) =>
-  sql<string | null>`(select ${chats.id} from ${chats} where ${chats.orderId} = ${orderId} and ${chats.kind} = 'order' limit 1)`;
 
 /** The chat of the dispute `disputeId`, in full; undefined when it has none. */
 export async function disputeChatRow(db: Reader, disputeId: string): Promise<ChatRow | undefined> {

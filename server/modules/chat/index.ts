@@ -7,4 +7,5 @@ export { chatFileUses } from './file-uses.ts';
 export { chatModule } from './module.ts';
 export { unseenForLetter, type UnseenForLetter } from './queries/unseen-for-letter.ts';
 export { chatMemberRefs, chatRefs } from './read-model.ts';
-export { addChatMember, chatRowsByIds, disputeChatIdOf, disputeChatRow, orderChatIdOf } from './dispute-chats.ts';
+export { addChatMember, chatRowsByIds, disputeChatIdOf, disputeChatRow } from './dispute-chats.ts';
+export { openOrderChat, orderChatId, orderChatIdOf, type OrderChatParties } from './order-chats.ts';

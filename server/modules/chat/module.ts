@@ -15,6 +15,7 @@ export const chatModule = defineModule({
   create: ({ db, log, services }) => ({
     chat: new ChatService({
       db,
+      platform: services.platform,
       realtime: services.realtime,
       limiter: services.limiter,
       log,

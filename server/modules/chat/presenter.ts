@@ -1,5 +1,5 @@
 import type { chats, messages } from './schema.ts';
-import type { UserRow } from '../users/schema.ts';
+import type { UserRow } from '../users/index.ts';
 import { presentFiles, type FileRow } from '../../platform/files.ts';
 import type { Chat, ChatMember, Message } from '#contract/chat';
 

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, ne, or, sql, type AnyColumn } from 'drizzle-orm';
 import { chatMembers, chats, messages } from './schema.ts';
-import { users } from '../users/schema.ts';
+import { people } from '../users/index.ts';
 
 // SQL pieces the chat's queries and statements share: what a member sees, what is unseen, who a person is.
 
@@ -29,14 +29,17 @@ export const directKey = (a: string, b: string) => [a, b].sort().join(':');
 export const memberIdsOf = (chatId: AnyColumn) =>
   sql<string[] | null>`(select json_agg(${chatMembers.userId} order by ${chatMembers.joinedAt}, ${chatMembers.userId}) from ${chatMembers} where ${chatMembers.chatId} = ${chatId})`;
 
-/** The columns of a person that chats and messages show. */
+/** People as chats and messages join them (the users module's read model), for the columns of `person`. */
+export const chatPeople = people('person');
+
+/** The columns of a person that chats and messages show, from a `chatPeople` join. */
 export const person = {
-  id: users.id,
-  activeRole: users.activeRole,
-  name: users.name,
-  surname: users.surname,
-  avatar: users.avatar,
-  userName: users.userName,
+  id: chatPeople.id,
+  activeRole: chatPeople.activeRole,
+  name: chatPeople.name,
+  surname: chatPeople.surname,
+  avatar: chatPeople.avatar,
+  userName: chatPeople.userName,
 };
 
 /** Moves a chat up: now() is the message's created_at, at full precision; never backwards when transactions overlap. */

@@ -1,7 +1,8 @@
 import type { Db } from '../../db/client.ts';
 import type { ChatKind, MessageKind } from './schema.ts';
-import type { UserRow } from '../users/schema.ts';
-import type { TxContext } from '../../platform/tx.ts';
+import type { UserRow } from '../users/index.ts';
+import { systemClock } from '../../platform/clock.ts';
+import { createWithTx, type TxContext } from '../../platform/tx.ts';
 import type { Chat, ChatListQuery, Message, MessagesQuery, SendMessage, SentMessage } from '#contract/chat';
 import { announceStored, fanOut } from './announce.ts';
 import { ownFiles } from './attachments.ts';
@@ -39,6 +40,7 @@ export class ChatService {
     const env: ChatEnv = {
       deps,
       db: deps.db,
+      withTx: deps.platform?.withTx ?? createWithTx({ db: deps.db, clock: systemClock }),
       get statements() {
         return (statements ??= prepareStatements(deps.db));
       },

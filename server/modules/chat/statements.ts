@@ -2,11 +2,14 @@ import { and, asc, eq, getTableColumns, gt, isNotNull, isNull, ne, or, sql, type
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { chatMembers, chats, messages } from './schema.ts';
-import { users } from '../users/schema.ts';
+import { people } from '../users/index.ts';
 import type { ChatPerson, ChatRow } from './presenter.ts';
-import { count, isDirect, memberIdsOf, movedUp, notSeen, person, unseenBy, visible } from './query-parts.ts';
+import { chatPeople, count, isDirect, memberIdsOf, movedUp, notSeen, person, unseenBy, visible } from './query-parts.ts';
 
 const p = sql.placeholder;
+
+/** The person a direct message goes to (the users module's read model). */
+const recipient = people('recipient');
 
 /**
  * Stores a message in chat `chatId` and, in the same statement (so in the same transaction), moves the chat up and
@@ -62,7 +65,7 @@ function sendQuery(db: Db, target: 'direct' | 'chat') {
           : and(
               isDirect,
               eq(chats.directKey, p('key')),
-              sql`exists (select 1 from ${users} where ${users.id} = ${p('recipient')} and ${users.blockedAt} is null)`,
+              sql`exists (select 1 from ${recipient} where ${recipient.id} = ${p('recipient')} and ${recipient.blockedAt} is null)`,
               members(sql`${p('senderId')}::uuid`, sql`${p('recipient')}::uuid`),
             ),
       )
@@ -145,7 +148,7 @@ function fanoutQuery(db: Db) {
         .limit(1)})`,
     })
     .from(chatMembers)
-    .innerJoin(users, eq(users.id, chatMembers.userId))
+    .innerJoin(chatPeople, eq(chatPeople.id, chatMembers.userId))
     .innerJoin(chats, eq(chats.id, chatMembers.chatId))
     .where(sql`${chatMembers.chatId} = any(${p('chats')}::uuid[])`)
     .orderBy(asc(chatMembers.joinedAt), asc(chatMembers.userId));
@@ -161,13 +164,13 @@ export function prepareStatements(db: Db) {
     /** The recipient, and the direct chat the two already have (with its members), if any. */
     direct: db
       .select({
-        recipient: { id: users.id, blockedAt: users.blockedAt },
+        recipient: { id: recipient.id, blockedAt: recipient.blockedAt },
         chat: chats,
         memberIds: memberIdsOf(chats.id),
       })
-      .from(users)
+      .from(recipient)
       .leftJoin(chats, and(isDirect, eq(chats.directKey, p('key'))))
-      .where(eq(users.id, p('recipient')))
+      .where(eq(recipient.id, p('recipient')))
       .limit(1)
       .prepare('chat_send_direct'),
     /** As chatToTakePart(), with the chat's member ids. */

@@ -11,4 +11,4 @@ export { orderFileUses } from './file-uses.ts';
 export { ordersModule } from './module.ts';
 export { orderPaymentPort, type OrderLabel, type OrderPaymentPort, type OrderToPay } from './payment-port.ts';
 export { orderRefs, type OrderRefs } from './read-model.ts';
-export type { OrderRow } from './schema.ts';
+export type { OrderExtra, OrderRow } from './schema.ts';

@@ -1,5 +1,5 @@
 import type { OrderRow } from './schema.ts';
-import type { services } from '../services/schema.ts';
+import type { ServiceForOrder } from '../services/index.ts';
 import { definePolicy, isAdmin, type Actor } from '../../platform/policy.ts';
 import { ORDER_MESSAGES, type OrderAction } from '#contract/orders';
 import { allowedActions, isDraft, type Moment, type OrderFacts } from './state.ts';
@@ -53,7 +53,7 @@ export const orderPolicy = definePolicy<{
 
 /** A service ordered from its page, with whether its seller may take orders at all. */
 export interface CheckoutSubject {
-  service: Pick<typeof services.$inferSelect, 'status' | 'sellerId'>;
+  service: Pick<ServiceForOrder, 'status' | 'sellerId'>;
   /** Blocked (or gone): their services are nobody's to order. */
   sellerBlocked: boolean;
 }

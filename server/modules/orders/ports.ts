@@ -1,8 +1,7 @@
 import { and, desc, eq, gte, isNotNull, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { orders } from './schema.ts';
-import { users } from '../users/schema.ts';
+import { people, type People } from '../users/index.ts';
 import type { TxContext } from '../../platform/tx.ts';
 import { completedSql } from './state.ts';
 
@@ -20,9 +19,9 @@ export async function orderHeadline(db: Db | TxContext['tx'], orderId: string): 
 export const orderCompletedAt = (orderId: SQLWrapper) =>
   sql<Date | null>`(select ${orders.completedAt} from ${orders} where ${orders.id} = ${orderId})`.mapWith(orders.completedAt);
 
-const customer = alias(users, 'customer');
-const seller = alias(users, 'seller');
-const personOf = (t: typeof customer | typeof seller) => ({ id: t.id, name: t.name, surname: t.surname, userName: t.userName, avatar: t.avatar });
+const customer = people('customer');
+const seller = people('seller');
+const personOf = (t: People) => ({ id: t.id, name: t.name, surname: t.surname, userName: t.userName, avatar: t.avatar });
 
 /**
  * The orders of `userId` (either side) completed and paid since `since`, newest first, at most `limit`, with both

@@ -1,5 +1,5 @@
 import type { OrderRow } from './schema.ts';
-import type { UserRow } from '../users/schema.ts';
+import type { UserRow } from '../users/index.ts';
 import { presentFiles, type FileRow } from '../../platform/files.ts';
 import { commissionOn } from '#contract/money';
 import type { Order, OrderDelivery, OrderDetail, OrderParty } from '#contract/orders';

@@ -1,13 +1,11 @@
 import { and, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import { orderDeliveries, orders } from './schema.ts';
-import { chats } from '../chat/schema.ts';
-import { users, type UserRow } from '../users/schema.ts';
+import { people, type People, type UserRow } from '../users/index.ts';
 import { notFound } from '../../lib/http.ts';
 import { filesByPaths } from '../../platform/files.ts';
 import { cappedTotal, cursorPosition, keysetAfter, orderBy, page, timestampKey, type CursorValue, type SortKey } from '../../platform/listing/listing.ts';
-import type { OrderView } from '../chat/index.ts';
+import { orderChatIdOf, type OrderView } from '../chat/index.ts';
 import { releasedFromEscrow } from '../ledger/index.ts';
 import { ORDER_MESSAGES, type Order, type OrderDetail } from '#contract/orders';
 import type { adminOrdersQuerySchema, ordersQuerySchema } from '#contract/orders';
@@ -26,9 +24,9 @@ const SORT: readonly SortKey[] = [
   { expr: orders.id, dir: 'desc', kind: 'uuid' },
 ];
 
-const customerUser = alias(users, 'customer');
-const sellerUser = alias(users, 'seller');
-const personOf = (t: typeof customerUser | typeof sellerUser) => ({ id: t.id, name: t.name, surname: t.surname, userName: t.userName, avatar: t.avatar });
+const customerUser = people('customer');
+const sellerUser = people('seller');
+const personOf = (t: People) => ({ id: t.id, name: t.name, surname: t.surname, userName: t.userName, avatar: t.avatar });
 
 async function times(deps: Deps): Promise<OrderTimes> {
   const [cancelWindowMinutes, autoAcceptDays] = await Promise.all([deps.settings.get('orders.cancelWindowMinutes'), deps.settings.get('orders.autoAcceptDays')]);
@@ -41,7 +39,7 @@ function records(deps: Deps) {
       order: orders,
       customer: personOf(customerUser),
       seller: personOf(sellerUser),
-      chatId: sql<string | null>`(select ${chats.id} from ${chats} where ${chats.orderId} = ${orders.id} and ${chats.kind} = 'order' limit 1)`,
+      chatId: orderChatIdOf(orders.id),
       createdKey: timestampKey(orders.createdAt),
       // What the settlement released from the escrow (the ledger's word for a completed order's money).
       released: releasedFromEscrow(orders.id),

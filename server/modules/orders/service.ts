@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { OrderRow } from './schema.ts';
-import type { UserRow } from '../users/schema.ts';
+import type { UserRow } from '../users/index.ts';
 import type { TxContext } from '../../platform/tx.ts';
 import type { OrderView } from '../chat/index.ts';
 import { commissionOn } from '#contract/money';

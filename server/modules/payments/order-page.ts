@@ -1,7 +1,7 @@
 import { and, desc, eq, isNotNull } from 'drizzle-orm';
-import { chats } from '../chat/schema.ts';
+import { chatRefs } from '../chat/index.ts';
 import { payments, type PaymentRow } from './schema.ts';
-import { users, type UserRow } from '../users/schema.ts';
+import { people, type UserRow } from '../users/index.ts';
 import { balancesOf } from '../ledger/index.ts';
 import type { OrderToPay } from '../orders/index.ts';
 import type { Rates } from '#contract/api';
@@ -15,6 +15,9 @@ import { convert, limitProblem, paymentMethods } from './pricing.ts';
 
 // An order's payment page: its summary, the customer's balance, and each way to pay with its amount and whether
 // it can be used now (and why not).
+
+const sellerOf = people('seller');
+const orderChat = chatRefs('order_chat');
 
 /** Paying from the balance: usable while the order awaits payment and the balance covers its price. */
 function balanceMethod(order: OrderToPay, available: number): OrderPayMethod {
@@ -75,10 +78,10 @@ async function lastPayment(deps: PaymentContext, order: OrderToPay, user: UserRo
 
 export async function orderPage(deps: PaymentContext, user: UserRow, orderId: string): Promise<OrderPaymentPage> {
   const order = paymentPolicy.authorize(user, 'pay', await deps.orders.find(deps.db, orderId));
-  const [seller] = await deps.db.select({ id: users.id, name: users.name, surname: users.surname }).from(users).where(eq(users.id, order.sellerId));
+  const [seller] = await deps.db.select({ id: sellerOf.id, name: sellerOf.name, surname: sellerOf.surname }).from(sellerOf).where(eq(sellerOf.id, order.sellerId));
   const { available } = await balancesOf(deps.db, user.id);
   const [methods, rates, quoteMinutes] = await Promise.all([paymentMethods(deps), deps.rates.get(), deps.settings.get('payments.quoteMinutes')]);
-  const [chat] = await deps.db.select({ id: chats.id }).from(chats).where(eq(chats.orderId, order.id)).limit(1);
+  const [chat] = await deps.db.select({ id: orderChat.id }).from(orderChat).where(eq(orderChat.orderId, order.id)).limit(1);
   return {
     order: {
       _id: order.id,

@@ -1,4 +1,4 @@
-import type { OrderRow } from '../orders/schema.ts';
+import type { OrderRow } from '../orders/index.ts';
 import type { PaymentRow } from './schema.ts';
 import { definePolicy } from '../../platform/policy.ts';
 import { PAYMENT_MESSAGES } from '#contract/payments';

@@ -1,6 +1,6 @@
 import { and, desc, eq, type SQL } from 'drizzle-orm';
 import { payments, withdrawals, type PaymentRow } from './schema.ts';
-import { users, type UserRow } from '../users/schema.ts';
+import { people, type UserRow } from '../users/index.ts';
 import { cursorPosition, decodeCursor, keysetAfter, page, timestampKey, type SortKey } from '../../platform/listing/listing.ts';
 import { balancesOf, statementOf } from '../ledger/index.ts';
 import type { PaymentStatus, WithdrawalStatus } from '#contract/money';
@@ -11,6 +11,9 @@ import { presentFinanceEntry, presentPayment, presentWithdrawal } from './presen
 // The lists of payments and withdrawals (the person's and the admin's), the balance and the finance entries.
 
 type PageQuery = { cursor?: string; limit: number };
+
+const customer = people('customer');
+const owner = people('owner');
 type Page<T> = { result: T[]; next: string | null };
 
 const PAGE_KEYS = [
@@ -25,9 +28,9 @@ const WITHDRAWAL_KEYS = [
 async function paymentPage(deps: PaymentContext, where: SQL | undefined, query: PageQuery, withCustomer: boolean): Promise<Page<Payment>> {
   const after = query.cursor ? keysetAfter(PAGE_KEYS, cursorPosition(query.cursor, 'payments', PAGE_KEYS)) : undefined;
   const rows = await deps.db
-    .select({ payment: payments, customer: { id: users.id, name: users.name, email: users.email }, createdKey: timestampKey(payments.createdAt) })
+    .select({ payment: payments, customer: { id: customer.id, name: customer.name, email: customer.email }, createdKey: timestampKey(payments.createdAt) })
     .from(payments)
-    .innerJoin(users, eq(users.id, payments.customerId))
+    .innerJoin(customer, eq(customer.id, payments.customerId))
     .where(and(where, after))
     .orderBy(desc(payments.createdAt), desc(payments.id))
     .limit(query.limit + 1);
@@ -68,9 +71,9 @@ export async function entries(deps: PaymentContext, user: UserRow, query: PageQu
 async function withdrawalPage(deps: PaymentContext, where: SQL | undefined, query: PageQuery, admin: boolean): Promise<Page<Withdrawal>> {
   const after = query.cursor ? keysetAfter(WITHDRAWAL_KEYS, cursorPosition(query.cursor, 'withdrawals', WITHDRAWAL_KEYS)) : undefined;
   const rows = await deps.db
-    .select({ w: withdrawals, user: { id: users.id, name: users.name, email: users.email }, createdKey: timestampKey(withdrawals.createdAt) })
+    .select({ w: withdrawals, user: { id: owner.id, name: owner.name, email: owner.email }, createdKey: timestampKey(withdrawals.createdAt) })
     .from(withdrawals)
-    .innerJoin(users, eq(users.id, withdrawals.userId))
+    .innerJoin(owner, eq(owner.id, withdrawals.userId))
     .where(and(where, after))
     .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id))
     .limit(query.limit + 1);

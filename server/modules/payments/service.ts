@@ -1,4 +1,4 @@
-import type { UserRow } from '../users/schema.ts';
+import type { UserRow } from '../users/index.ts';
 import type { PaymentRow } from './schema.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { Idempotency } from '../../platform/idempotency.ts';

@@ -1,7 +1,6 @@
-import { eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.ts';
-import { settings } from '../../platform/schema.ts';
+import { storedValue, storeValue } from '../../platform/settings.ts';
 import type { Rates } from '#contract/api';
 
 const KEY = 'rates';
@@ -39,8 +38,7 @@ export class RatesService {
 
   async get(): Promise<Rates> {
     if (this.cached && Date.now() - this.cached.at < READ_CACHE_MS) return this.cached.value;
-    const [row] = await this.db.select().from(settings).where(eq(settings.key, KEY));
-    const stored = row?.value as StoredRates | undefined;
+    const stored = (await storedValue(this.db, KEY)) as StoredRates | undefined;
     const fallback = stored ? null : await this.fallback();
     const value: Rates = stored
       ? { RUB: 1, USDT: stored.USDT, BTC: stored.BTC, lastUpdated: stored.lastUpdated }
@@ -53,8 +51,7 @@ export class RatesService {
 
   /** Whether the service's own rates are stored (an operator's fallback does not count: the boot still fetches). */
   async held(): Promise<boolean> {
-    const [row] = await this.db.select().from(settings).where(eq(settings.key, KEY));
-    const stored = row?.value as StoredRates | undefined;
+    const stored = (await storedValue(this.db, KEY)) as StoredRates | undefined;
     return Boolean(stored && stored.USDT > 0 && stored.BTC > 0);
   }
 
@@ -70,10 +67,7 @@ export class RatesService {
       const parsed = parseSimplePrice(await res.json());
       if (!parsed) throw new Error('rates service answered without positive USDT and BTC rates');
       const value: StoredRates = { ...parsed, lastUpdated: new Date().toISOString() };
-      await this.db
-        .insert(settings)
-        .values({ key: KEY, value })
-        .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: new Date() } });
+      await storeValue(this.db, KEY, value);
       this.cached = null;
       return true;
     } catch (err) {

@@ -10,3 +10,4 @@ export { countServiceOrder, setServiceRating } from './counters.ts';
 export { serviceRefs, type ServiceRefs } from './read-model.ts';
 export { sellerViewsByDay } from './stats.ts';
 export { publicServiceCount, publicServiceLinks } from './sitemap.ts';
+export { serviceForOrder, type ServiceForOrder } from './order-terms.ts';

@@ -12,3 +12,4 @@ export { usersModule } from './module.ts';
 export { clearBidsUnread, countCompletedOrder, flagBidsUnread, markLostDispute, setSellerRating } from './counters.ts';
 export { visibleFreelancerOf, visiblePersonOf } from './visible-people.ts';
 export { referredPeople, type ReferredPerson } from './stats.ts';
+export { referrersOf } from './referrals.ts';

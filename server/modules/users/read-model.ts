@@ -16,6 +16,7 @@ const shared = {
   avatar: users.avatar,
   email: users.email,
   roles: users.roles,
+  activeRole: users.activeRole,
   preferences: users.preferences,
   emailConfirmedAt: users.emailConfirmedAt,
   blockedAt: users.blockedAt,

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { chatMembers } from '../schema.ts';
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import { badRequest } from '../../../lib/http.ts';
 import { CHAT_MESSAGES, SOCKET_EVENTS } from '#contract/chat';
 import { chatToTakePart } from '../access.ts';

@@ -1,6 +1,6 @@
 import { and, eq, gt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import { chatMembers, messages } from '../schema.ts';
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import { SOCKET_EVENTS, type Message } from '#contract/chat';
 import { sendCounters } from '../announce.ts';
 import type { ChatEnv } from '../context.ts';

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { services } from '../../services/schema.ts';
-import type { UserRow } from '../../users/schema.ts';
+import { serviceRefs } from '../../services/index.ts';
+import type { UserRow } from '../../users/index.ts';
 import { badRequest, HttpError } from '../../../lib/http.ts';
+import { userActor } from '../../../platform/actor.ts';
 import {
   CHAT_MESSAGES,
   MESSAGES_PER_WINDOW,
@@ -20,6 +21,9 @@ import { filesOf } from '../queries/present-messages.ts';
 import { directKey } from '../query-parts.ts';
 import { insertMessageQuery } from '../statements.ts';
 import { openDirect } from './open-chat.ts';
+
+/** The service a message is about (the services module's read model). */
+const about = serviceRefs('service');
 
 /** The columns of a message as sendMessage stores it into `chat`. */
 type MessageValues = (chat: ChatRow) => {
@@ -55,7 +59,7 @@ export async function sendMessage(env: ChatEnv, user: UserRow, input: SendMessag
   const attachments = await ownFiles(db, user.id, input.files);
   const serviceId = input.service_id ?? null;
   if (serviceId) {
-    const [service] = await db.select({ id: services.id }).from(services).where(eq(services.id, serviceId)).limit(1);
+    const [service] = await db.select({ id: about.id }).from(about).where(eq(about.id, serviceId)).limit(1);
     if (!service) throw badRequest(CHAT_MESSAGES.serviceNotFound, { service_id: [CHAT_MESSAGES.serviceNotFound] });
   }
 
@@ -123,8 +127,9 @@ async function sendSlowly(
     const [row] = await env.statements.insert.execute(values(existing));
     return { chatId: existing.id, row: row!, memberIds };
   }
-  // The first message of the two (or a chat that lost a member): opened, then written to, in one transaction.
-  return env.db.transaction(async (tx) => {
+  // The first message of the two (or a chat that lost a member): opened, then written to, in one transaction
+  // (it queues nothing on the outbox: the members hear of it from sendMessage's fan-out, after the commit).
+  return env.withTx(userActor(user), async ({ tx }) => {
     const chat = await openDirect(tx, user.id, recipient.id, serviceId);
     const [row] = await insertMessageQuery(tx).execute(values(chat));
     return { chatId: chat.id, row: row!, memberIds: [user.id, recipient.id] };

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import { chatMembers, chats, messages, type ChatKind } from '../schema.ts';
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import type { Chat, ChatListQuery } from '#contract/chat';
 import { chatToTakePart } from '../access.ts';
 import type { ChatEnv, OrderView, Paged } from '../context.ts';

@@ -1,6 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { chatMembers, chats, messages } from '../schema.ts';
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import { notFound } from '../../../lib/http.ts';
 import { CHAT_MESSAGES, type Message, type MessagesQuery } from '#contract/chat';
 import { chatToTakePart } from '../access.ts';

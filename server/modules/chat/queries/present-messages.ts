@@ -1,11 +1,10 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import { chatMembers } from '../schema.ts';
-import { users } from '../../users/schema.ts';
 import { filesByPaths, type FileRow } from '../../../platform/files.ts';
 import type { Message } from '#contract/chat';
 import type { ChatEnv } from '../context.ts';
 import { presentMessage, type ChatPerson, type MessageRow } from '../presenter.ts';
-import { person } from '../query-parts.ts';
+import { chatPeople, person } from '../query-parts.ts';
 
 // What presenting messages and chats needs looked up: the chats' members, the senders, the attached files.
 
@@ -16,7 +15,7 @@ export async function membersOf({ db }: ChatEnv, chatIds: string[]): Promise<Map
   const rows = await db
     .select({ chatId: chatMembers.chatId, user: person })
     .from(chatMembers)
-    .innerJoin(users, eq(users.id, chatMembers.userId))
+    .innerJoin(chatPeople, eq(chatPeople.id, chatMembers.userId))
     .where(inArray(chatMembers.chatId, chatIds))
     .orderBy(asc(chatMembers.joinedAt), asc(chatMembers.userId));
   for (const r of rows) byChat.get(r.chatId)?.push(r.user);
@@ -45,7 +44,7 @@ export async function presentMessages(
   for (const list of members.values()) for (const u of list) usersById.set(u.id, u);
   const missing = [...new Set(rows.map((r) => r.senderId))].filter((id) => !usersById.has(id));
   if (missing.length)
-    for (const u of await env.db.select(person).from(users).where(inArray(users.id, missing))) usersById.set(u.id, u);
+    for (const u of await env.db.select(person).from(chatPeople).where(inArray(chatPeople.id, missing))) usersById.set(u.id, u);
   const fileRows = await filesOf(env, rows);
   return rows.map((row) =>
     presentMessage(row, {

@@ -1,7 +1,9 @@
 import { and, asc, count, eq, gt, ne } from 'drizzle-orm';
 import type { Db } from '../../../db/client.ts';
 import { chatMembers, chats, messages, type ChatKind } from '../schema.ts';
-import { users } from '../../users/schema.ts';
+import { people } from '../../users/index.ts';
+
+const sender = people('sender');
 
 /** A member's unseen messages in one chat, as the letter about them tells it. */
 export interface UnseenForLetter {
@@ -41,13 +43,13 @@ export async function unseenForLetter(
   const first = await db
     .select({
       message: messages.message,
-      name: users.name,
-      surname: users.surname,
-      userName: users.userName,
-      roles: users.roles,
+      name: sender.name,
+      surname: sender.surname,
+      userName: sender.userName,
+      roles: sender.roles,
     })
     .from(messages)
-    .innerJoin(users, eq(users.id, messages.senderId))
+    .innerJoin(sender, eq(sender.id, messages.senderId))
     .where(unseen)
     .orderBy(asc(messages.createdAt), asc(messages.id))
     .limit(quoted);

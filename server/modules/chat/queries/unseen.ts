@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { chatMembers, chats, messages } from '../schema.ts';
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import { chatToTakePart } from '../access.ts';
 import type { ChatEnv } from '../context.ts';
 import { count, memberJoin, unseenBy } from '../query-parts.ts';

@@ -1,5 +1,5 @@
 import type { OrderRow } from '../schema.ts';
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import { HttpError } from '../../../lib/http.ts';
 import type { TxContext } from '../../../platform/tx.ts';
 import { ORDER_MESSAGES } from '#contract/orders';

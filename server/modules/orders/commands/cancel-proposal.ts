@@ -1,4 +1,4 @@
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import type { OrderServiceDeps } from '../deps.ts';
 import { cancelNow } from './cancel.ts';
 import { actorWord, announce, NO_PROPOSAL, otherSide, runTransition, updateOrder } from './transition.ts';

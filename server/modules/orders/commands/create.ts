@@ -1,8 +1,8 @@
 import { and, desc, eq, gte, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { orders, type OrderExtra } from '../schema.ts';
-import { services } from '../../services/schema.ts';
-import { users, type UserRow } from '../../users/schema.ts';
+import { serviceForOrder, type ServiceForOrder } from '../../services/index.ts';
+import { people, type UserRow } from '../../users/index.ts';
 import { HttpError } from '../../../lib/http.ts';
 import { userActor } from '../../../platform/actor.ts';
 import type { TxContext } from '../../../platform/tx.ts';
@@ -18,7 +18,9 @@ import { openOrder } from './open.ts';
 export const UNPAID_ORDERS_PER_HOUR = 30;
 
 type Input = z.output<typeof createOrderSchema>;
-type ServiceRow = typeof services.$inferSelect;
+
+const seller = people('seller');
+const customer = people('customer');
 
 interface Terms {
   chosen: string | null;
@@ -29,7 +31,7 @@ interface Terms {
 }
 
 /** The order's terms: the package's (or the base offer's), with the chosen extras added. */
-function termsOf(service: ServiceRow, input: Input): Terms {
+function termsOf(service: ServiceForOrder, input: Input): Terms {
   let base = { price: service.price, days: service.days, revisions: service.revisions };
   const chosen = input.package ?? null;
   if (chosen) {
@@ -81,17 +83,17 @@ async function capUnpaid(ctx: TxContext, customerId: string): Promise<void> {
 
 /** The order awaiting payment that the customer's choice makes (or the same draft again); answers its id. */
 export async function createOrder(deps: Pick<OrderServiceDeps, 'db' | 'platform' | 'settings' | 'chat' | 'letters'>, user: UserRow, input: Input): Promise<string> {
-  const [service] = await deps.db.select().from(services).where(eq(services.id, input.service_id)).limit(1);
-  const [seller] = service ? await deps.db.select({ blockedAt: users.blockedAt }).from(users).where(eq(users.id, service.sellerId)).limit(1) : [];
-  checkoutPolicy.authorize(user, 'order', service ? { service, sellerBlocked: !seller || seller.blockedAt !== null } : null);
+  const service = await serviceForOrder(deps.db, input.service_id);
+  const [sold] = service ? await deps.db.select({ blockedAt: seller.blockedAt }).from(seller).where(eq(seller.id, service.sellerId)).limit(1) : [];
+  checkoutPolicy.authorize(user, 'order', service ? { service, sellerBlocked: !sold || sold.blockedAt !== null } : null);
   if (service!.status !== 'active') throw new HttpError(409, ORDER_MESSAGES.serviceInactive);
   const svc = service!;
   const terms = termsOf(svc, input);
 
   return deps.platform.withTx(userActor(user), async (ctx) => {
     // Under a lock of the customer's row, so that parallel requests neither make two drafts nor all slip under
-    // the cap.
-    await ctx.tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
+    // the cap. (A lock through the read model locks the person's row: PostgreSQL applies it to the subquery's table.)
+    await ctx.tx.select({ id: customer.id }).from(customer).where(eq(customer.id, user.id)).for('update');
     // «Заказать» again with the same choice gives back the draft it made (ADR 042); before the cap, so that the
     // cap never refuses a customer their own draft.
     const same = await sameDraft(ctx, user.id, svc.id, terms);

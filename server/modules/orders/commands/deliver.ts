@@ -1,5 +1,5 @@
 import { orderDeliveries } from '../schema.ts';
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import type { OrderServiceDeps } from '../deps.ts';
 import { autoAcceptDue, scheduleAutoAccept } from '../jobs.ts';
 import { orderPolicy } from '../policy.ts';

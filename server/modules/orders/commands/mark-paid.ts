@@ -4,9 +4,9 @@ import { HttpError } from '../../../lib/http.ts';
 import { moscowDateTime } from '../../../lib/text.ts';
 import type { TxContext } from '../../../platform/tx.ts';
 import { ORDER_MESSAGES } from '#contract/orders';
+import { openOrderChat } from '../../chat/index.ts';
 import type { OrderServiceDeps } from '../deps.ts';
 import { awaitingPaymentSql } from '../state.ts';
-import { openChatOf } from './open.ts';
 import { announce } from './transition.ts';
 
 /**
@@ -16,7 +16,8 @@ import { announce } from './transition.ts';
  */
 export async function markOrderPaid(ctx: TxContext, deps: Pick<OrderServiceDeps, 'chat' | 'letters'>, orderId: string): Promise<OrderRow> {
   const order = await startClock(ctx, orderId);
-  await openChatOf(ctx.tx, deps, order);
+  // Its workspace chat, opened once: a draft's now that it is paid.
+  await openOrderChat(ctx.tx, order);
   await announce(ctx, deps, order, order.customerId, {
     message: `Заказ оплачен, деньги зарезервированы. Исполнитель приступает к работе; срок — ${moscowDateTime(order.deadlineAt!)}.`,
     letter: { to: 'seller', event: order.bidId ? 'paid' : 'created' },

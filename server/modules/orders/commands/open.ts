@@ -1,6 +1,5 @@
-import { and, eq } from 'drizzle-orm';
 import { orders, type OrderExtra, type OrderRow } from '../schema.ts';
-import { chats } from '../../chat/schema.ts';
+import { openOrderChat } from '../../chat/index.ts';
 import type { TxContext } from '../../../platform/tx.ts';
 import type { OrderServiceDeps } from '../deps.ts';
 import { draftExpiryDue, scheduleDraftExpiry } from '../jobs.ts';
@@ -42,7 +41,7 @@ export async function openOrder(ctx: TxContext, deps: Deps, input: OpenOrderInpu
 
 /**
  * The order's row. An accepted bid's comes with its workspace chat (both parties as members); a service's is a
- * draft (isDraft) whose chat is opened when it is paid (openChatOf).
+ * draft (isDraft) whose chat is opened when it is paid (markOrderPaid).
  */
 async function insertOrder({ tx, clock }: TxContext, deps: Deps, input: OpenOrderInput): Promise<{ order: OrderRow; chatId: string | null }> {
   const now = clock.now();
@@ -67,17 +66,5 @@ async function insertOrder({ tx, clock }: TxContext, deps: Deps, input: OpenOrde
     })
     .returning();
   if (isDraft(order!)) return { order: order!, chatId: null };
-  return { order: order!, chatId: await openChatOf(tx, deps, order!) };
-}
-
-/** The order's workspace chat, opened once: a draft's when it is paid. */
-export async function openChatOf(tx: TxContext['tx'], deps: Pick<Deps, 'chat'>, order: OrderRow): Promise<string> {
-  const [existing] = await tx
-    .select({ id: chats.id })
-    .from(chats)
-    .where(and(eq(chats.orderId, order.id), eq(chats.kind, 'order')))
-    .limit(1);
-  if (existing) return existing.id;
-  const chat = await deps.chat.openChat({ kind: 'order', memberIds: [order.customerId, order.sellerId], orderId: order.id, serviceId: order.serviceId }, tx);
-  return chat.id;
+  return { order: order!, chatId: await openOrderChat(tx, order!) };
 }

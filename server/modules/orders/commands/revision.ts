@@ -1,4 +1,4 @@
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import type { OrderServiceDeps } from '../deps.ts';
 import { announce, NO_PROPOSAL, runTransition, updateOrder } from './transition.ts';
 

@@ -1,7 +1,7 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import type { OrderRow } from '../schema.ts';
-import { services } from '../../services/schema.ts';
-import { users } from '../../users/schema.ts';
+import { countServiceOrder } from '../../services/index.ts';
+import { countCompletedOrder, people, referrersOf } from '../../users/index.ts';
 import type { TxContext } from '../../../platform/tx.ts';
 import { commissionOn } from '#contract/money';
 import type { Leg } from '../../ledger/index.ts';
@@ -10,10 +10,9 @@ import type { OrderServiceDeps } from '../deps.ts';
 // The money of settling an order (ADR 025): the escrow released to the seller (commission, referral rewards) or
 // refunded to the customer, and the counters a completed order adds to.
 
-/** Completed orders weigh this many views in a service's popularity (services schema). */
-const POPULARITY_PER_ORDER = 20;
-
 type Settings = Pick<OrderServiceDeps, 'settings'>;
+
+const referrer = people('referrer');
 
 /** The legs that give `amount` kopecks of the order's escrow back to the customer's balance. */
 export const refundLegs = (order: OrderRow, amount: number): Leg[] => [
@@ -48,16 +47,8 @@ export async function releaseLegs(ctx: TxContext, deps: Settings, order: OrderRo
 
 /** A completed order counts for its seller and its service. */
 export async function countCompletion(ctx: TxContext, order: OrderRow): Promise<void> {
-  await ctx.tx
-    .update(users)
-    .set({ completedOrders: sql`${users.completedOrders} + 1` })
-    .where(eq(users.id, order.sellerId));
-  if (order.serviceId) {
-    await ctx.tx
-      .update(services)
-      .set({ ordersCount: sql`${services.ordersCount} + 1`, popularity: sql`${services.popularity} + ${POPULARITY_PER_ORDER}` })
-      .where(eq(services.id, order.serviceId));
-  }
+  await countCompletedOrder(ctx.tx, order.sellerId);
+  if (order.serviceId) await countServiceOrder(ctx.tx, order.serviceId);
 }
 
 /**
@@ -66,19 +57,16 @@ export async function countCompletion(ctx: TxContext, order: OrderRow): Promise<
  * referrals.months of registering, together never above the commission.
  */
 async function referralRewards(ctx: TxContext, deps: Settings, order: OrderRow, base: number, commission: number): Promise<{ userId: string; amount: number }[]> {
-  const people = await ctx.tx
-    .select({ id: users.id, referredBy: users.referredBy, createdAt: users.createdAt })
-    .from(users)
-    .where(inArray(users.id, [order.customerId, order.sellerId]));
+  const parties = await referrersOf(ctx.tx, [order.customerId, order.sellerId]);
   const [buyerBp, sellerBp, months] = await Promise.all([
     deps.settings.get('referrals.buyerBp', ctx.tx),
     deps.settings.get('referrals.sellerBp', ctx.tx),
     deps.settings.get('referrals.months', ctx.tx),
   ]);
   const now = ctx.clock.now();
-  const referrerIds = people.flatMap((p) => (p.referredBy ? [p.referredBy] : []));
+  const referrerIds = parties.flatMap((p) => (p.referredBy ? [p.referredBy] : []));
   const existing = new Set(
-    referrerIds.length ? (await ctx.tx.select({ id: users.id }).from(users).where(inArray(users.id, referrerIds))).map((r) => r.id) : [],
+    referrerIds.length ? (await ctx.tx.select({ id: referrer.id }).from(referrer).where(inArray(referrer.id, referrerIds))).map((r) => r.id) : [],
   );
   let left = commission;
   const rewards: { userId: string; amount: number }[] = [];
@@ -86,7 +74,7 @@ async function referralRewards(ctx: TxContext, deps: Settings, order: OrderRow, 
     [order.customerId, buyerBp],
     [order.sellerId, sellerBp],
   ] as const) {
-    const person = people.find((p) => p.id === personId);
+    const person = parties.find((p) => p.id === personId);
     if (!person?.referredBy || !existing.has(person.referredBy)) continue;
     const until = new Date(person.createdAt);
     until.setUTCMonth(until.getUTCMonth() + months);

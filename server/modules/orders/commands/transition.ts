@@ -1,7 +1,7 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { orders, type OrderRow } from '../schema.ts';
-import { chats } from '../../chat/schema.ts';
-import { users, type UserRow } from '../../users/schema.ts';
+import { orderChatId } from '../../chat/index.ts';
+import { people, type UserRow } from '../../users/index.ts';
 import { HttpError } from '../../../lib/http.ts';
 import { userActor } from '../../../platform/actor.ts';
 import type { OrderLetterEvent } from '../../../platform/letters/index.ts';
@@ -24,6 +24,9 @@ export interface Announcement {
   files?: string[];
   letter?: { to: 'customer' | 'seller' | 'both'; event: OrderLetterEvent; reason?: string | null };
 }
+
+/** Who an order's letter goes to, read through the users module's read model. */
+const recipient = people('recipient');
 
 /** A party's step of the lifecycle's table (pay is the payments module's). */
 export type PartyAction = Exclude<OrderAction, 'pay'>;
@@ -85,12 +88,8 @@ export async function announce(
   actorId: string,
   a: Announcement,
 ): Promise<void> {
-  const [chat] = await ctx.tx
-    .select({ id: chats.id })
-    .from(chats)
-    .where(and(eq(chats.orderId, order.id), eq(chats.kind, 'order')))
-    .limit(1);
-  if (chat && a.message) await deps.chat.postInTx(ctx, { chatId: chat.id, senderId: actorId, kind: a.kind ?? 'system', message: a.message, files: a.files });
+  const chatId = await orderChatId(ctx.tx, order.id);
+  if (chatId && a.message) await deps.chat.postInTx(ctx, { chatId, senderId: actorId, kind: a.kind ?? 'system', message: a.message, files: a.files });
   // A draft concerns its customer alone: its seller learns of the order once it is paid (ADR 042).
   const parties = isDraft(order) ? [order.customerId] : [order.customerId, order.sellerId];
   ctx.outbox.emit(parties, 'order_updated', { _id: order.id, number: order.number, status: order.status });
@@ -98,17 +97,17 @@ export async function announce(
   const letter = a.letter;
   const to = (letter.to === 'both' ? [order.customerId, order.sellerId] : [letter.to === 'customer' ? order.customerId : order.sellerId]).filter((id) => parties.includes(id));
   if (to.length === 0) return;
-  const people = await ctx.tx
-    .select({ id: users.id, email: users.email, name: users.name, preferences: users.preferences })
-    .from(users)
-    .where(inArray(users.id, to));
-  for (const person of people) {
+  const recipients = await ctx.tx
+    .select({ id: recipient.id, email: recipient.email, name: recipient.name, preferences: recipient.preferences })
+    .from(recipient)
+    .where(inArray(recipient.id, to));
+  for (const person of recipients) {
     deps.letters.notify(ctx.outbox, person, 'order.event', {
       number: order.number,
       title: order.title,
       event: letter.event,
       reason: letter.reason ?? null,
-      path: chat ? `/profile/messages?tab=orders&chat=${chat.id}` : '/profile/orders',
+      path: chatId ? `/profile/messages?tab=orders&chat=${chatId}` : '/profile/orders',
     });
   }
 }

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { withdrawals } from '../schema.ts';
-import { users, type UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import { HttpError, notFound } from '../../../lib/http.ts';
 import { isUuid } from '../../../lib/text.ts';
 import { userActor } from '../../../platform/actor.ts';
@@ -11,6 +11,7 @@ import { PAYMENT_MESSAGES, type Withdrawal } from '#contract/payments';
 import type { PaymentContext } from '../deps.ts';
 import { presentWithdrawal } from '../presenter.ts';
 import { rubPerUnit } from '../pricing.ts';
+import { recipientOf } from '../recipients.ts';
 import { PAYOUT_JOB, payoutAmount } from './payout.ts';
 
 /**
@@ -34,7 +35,7 @@ export async function decideWithdrawal(deps: PaymentContext, admin: UserRow, id:
         .returning();
       outbox.job(PAYOUT_JOB, { withdrawalId: w.id }, { dedupeKey: `payout:${w.id}` });
       await audit(tx, { actorId: admin.id, action: 'withdrawal.approve', targetType: 'withdrawal', targetId: w.id, details: { amount: w.amount, method: w.method, provider: payout.provider } });
-      const [owner] = await tx.select().from(users).where(eq(users.id, w.userId));
+      const owner = await recipientOf(tx, w.userId);
       if (owner) deps.letters.notify(outbox, owner, 'withdrawal.decision', { amount: formatRubles(w.amount), decision, reason: null });
       return presentWithdrawal(row!, owner ? { id: owner.id, name: owner.name, email: owner.email } : undefined);
     }
@@ -59,7 +60,7 @@ export async function decideWithdrawal(deps: PaymentContext, admin: UserRow, id:
       targetId: w.id,
       details: { amount: w.amount, method: w.method, ...(reason && !approve ? { reason } : {}) },
     });
-    const [owner] = await tx.select().from(users).where(eq(users.id, w.userId));
+    const owner = await recipientOf(tx, w.userId);
     if (owner) deps.letters.notify(outbox, owner, 'withdrawal.decision', { amount: formatRubles(w.amount), decision, reason: approve ? null : reason });
     return presentWithdrawal(row!, owner ? { id: owner.id, name: owner.name, email: owner.email } : undefined);
   });

@@ -1,5 +1,5 @@
 import { asc, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import { HttpError, notFound } from '../../../lib/http.ts';
 import { isUuid } from '../../../lib/text.ts';
 import { userActor } from '../../../platform/actor.ts';

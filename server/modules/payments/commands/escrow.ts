@@ -1,6 +1,5 @@
-import { eq } from 'drizzle-orm';
 import type { PaymentRow } from '../schema.ts';
-import { users } from '../../users/schema.ts';
+import { recipientOf } from '../recipients.ts';
 import { HttpError } from '../../../lib/http.ts';
 import type { TxContext } from '../../../platform/tx.ts';
 import type { OrderToPay } from '../../orders/index.ts';
@@ -43,10 +42,7 @@ export async function escrowTransfer(ctx: TxContext, order: OrderToPay, customer
  * consists of, the amount and the fee in the payment's currency, the method; or that it went to the balance.
  */
 export async function receipt(deps: PaymentContext, ctx: TxContext, order: OrderToPay, payment: PaymentRow, credited: boolean): Promise<void> {
-  const [customer] = await ctx.tx
-    .select({ id: users.id, email: users.email, name: users.name, preferences: users.preferences })
-    .from(users)
-    .where(eq(users.id, payment.customerId));
+  const customer = await recipientOf(ctx.tx, payment.customerId);
   if (!customer) return;
   const method = payment.method === 'balance' ? 'Баланс' : ((await paymentMethods(deps))[payment.method]?.title ?? payment.method);
   deps.letters.notify(ctx.outbox, customer, 'payment.receipt', {

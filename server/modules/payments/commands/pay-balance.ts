@@ -1,5 +1,5 @@
 import { payments } from '../schema.ts';
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import { userActor } from '../../../platform/actor.ts';
 import { requireBalance } from '../../ledger/index.ts';
 import type { PayResult } from '#contract/payments';

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, or } from 'drizzle-orm';
 import { payments, type PaymentRow } from '../schema.ts';
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import { HttpError, badRequest } from '../../../lib/http.ts';
 import { userActor } from '../../../platform/actor.ts';
 import { PAYMENT_MESSAGES, type CryptoMethod, type PayResult } from '#contract/payments';

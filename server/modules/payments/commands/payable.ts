@@ -1,4 +1,4 @@
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import { HttpError, badRequest } from '../../../lib/http.ts';
 import type { OrderToPay } from '../../orders/index.ts';
 import type { PaymentRate } from '#contract/payments';

@@ -1,6 +1,6 @@
 import { and, eq, isNotNull, isNull, lt } from 'drizzle-orm';
 import { withdrawals, type WithdrawalRow } from '../schema.ts';
-import { users } from '../../users/schema.ts';
+import { recipientOf } from '../recipients.ts';
 import { systemActor } from '../../../platform/actor.ts';
 import type { TxContext } from '../../../platform/tx.ts';
 import { postTransfer } from '../../ledger/index.ts';
@@ -107,6 +107,6 @@ async function settlePayout(deps: PaymentContext, provider: PayoutProvider, with
 }
 
 async function tellReturned(deps: PaymentContext, { tx, outbox }: Pick<TxContext, 'tx' | 'outbox'>, w: WithdrawalRow) {
-  const [owner] = await tx.select().from(users).where(eq(users.id, w.userId));
+  const owner = await recipientOf(tx, w.userId);
   if (owner) deps.letters.notify(outbox, owner, 'withdrawal.decision', { amount: formatRubles(w.amount), decision: 'reject', reason: PAYMENT_MESSAGES.payoutReturned });
 }

@@ -1,4 +1,4 @@
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import { payments } from '../schema.ts';
 import { HttpError } from '../../../lib/http.ts';
 import { PAYMENT_MESSAGES, type CryptoMethod, type Quote } from '#contract/payments';

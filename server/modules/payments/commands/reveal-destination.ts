@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { withdrawals } from '../schema.ts';
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import { notFound } from '../../../lib/http.ts';
 import { isUuid } from '../../../lib/text.ts';
 import { userActor } from '../../../platform/actor.ts';

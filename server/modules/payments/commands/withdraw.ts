@@ -1,5 +1,5 @@
 import { withdrawals } from '../schema.ts';
-import type { UserRow } from '../../users/schema.ts';
+import type { UserRow } from '../../users/index.ts';
 import { HttpError, badRequest } from '../../../lib/http.ts';
 import { userActor } from '../../../platform/actor.ts';
 import { balanceOf, postTransfer } from '../../ledger/index.ts';
