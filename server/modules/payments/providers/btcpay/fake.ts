@@ -353,7 +353,7 @@ export class FakeBtcpay {
     if (!payout) throw new Error(`fake btcpay: no payout ${payoutId}`);
     payout.state = state;
     payout.revision++;
-    await this.emit(type, { payoutId, pullPaymentId: null, payoutState: state });
+    return this.emit(type, { payoutId, pullPaymentId: null, payoutState: state });
   }
 }
 
