@@ -10,3 +10,22 @@ export { presentMe } from './presenter.ts';
 export { userFileUses } from './file-uses.ts';
 export { usersModule } from './module.ts';
 export { clearBidsUnread, countCompletedOrder, flagBidsUnread, markLostDispute, setSellerRating } from './counters.ts';
+export {
+  accountByEmail,
+  accountById,
+  accountForUpdate,
+  accountIdByReferralCode,
+  accountsHolding,
+  blockAccount,
+  bumpTokenVersion,
+  clearAvatarOf,
+  confirmEmail,
+  createAccount,
+  listAccounts,
+  setPasswordFromReset,
+  setRoles,
+  turnOffEmails,
+  unblockAccount,
+  type AccountFilter,
+  type NewAccount,
+} from './accounts.ts';
