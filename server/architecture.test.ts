@@ -172,7 +172,6 @@ const KNOWN_FOREIGN_TABLES = [
   'appeals → projects (projects)',
   'appeals → services (services)',
   'appeals → users (users)',
-  'auth → users (users)',
   'bids → categories (lookups)',
   'bids → projects (projects)',
   'bids → users (users)',
