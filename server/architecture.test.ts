@@ -164,9 +164,6 @@ const ownerOf: OwnerOf = () => undefined;
  * in raw SQL: issue 26 moves them behind ports and events.
  */
 const KNOWN_FOREIGN_TABLES = [
-  'admin → "services" (services)',
-  'admin → "users" (users)',
-  'admin → "withdrawals" (payments)',
   'appeals → orders (orders)',
   'appeals → projects (projects)',
   'appeals → services (services)',

@@ -8,3 +8,4 @@ export { serviceFileUses } from './file-uses.ts';
 export { servicesModule } from './module.ts';
 export { countServiceOrder, setServiceRating } from './counters.ts';
 export { serviceRefs, type ServiceRefs } from './read-model.ts';
+export { countServicesAwaitingModeration } from './admin-stats.ts';

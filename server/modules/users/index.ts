@@ -29,3 +29,4 @@ export {
   type AccountFilter,
   type NewAccount,
 } from './accounts.ts';
+export { countUsersJoinedSince } from './admin-stats.ts';
