@@ -182,7 +182,6 @@ const KNOWN_FOREIGN_TABLES = [
   'disputes → users (users)',
   'favorites → projects (projects)',
   'favorites → users (users)',
-  'files → users (users)',
   'notifications → users (users)',
   'orders → chats (chat)',
   'orders → services (services)',
@@ -275,7 +274,6 @@ describe('foreign tables', () => {
 const KNOWN_RAW_TRANSACTIONS: Record<string, number> = {
   chat: 1,
   favorites: 2,
-  files: 1,
   search: 1,
 };
 
