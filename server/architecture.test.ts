@@ -182,7 +182,6 @@ const KNOWN_FOREIGN_TABLES = [
   'disputes → users (users)',
   'favorites → projects (projects)',
   'favorites → users (users)',
-  'notifications → users (users)',
   'orders → chats (chat)',
   'orders → services (services)',
   'orders → users (users)',
