@@ -273,7 +273,6 @@ describe('foreign tables', () => {
 const KNOWN_RAW_TRANSACTIONS: Record<string, number> = {
   chat: 1,
   favorites: 2,
-  search: 1,
 };
 
 describe('transactions', () => {
