@@ -203,8 +203,6 @@ const KNOWN_FOREIGN_TABLES = [
   'services → categories (lookups)',
   'services → subCategories (lookups)',
   'services → users (users)',
-  'users → cities (lookups)',
-  'users → countries (lookups)',
 ];
 
 describe('foreign tables', () => {
