@@ -30,3 +30,4 @@ export {
   type NewAccount,
 } from './accounts.ts';
 export { countUsersJoinedSince } from './admin-stats.ts';
+export { visibleFreelancerIn, visiblePersonIn } from './directory.ts';
