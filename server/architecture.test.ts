@@ -159,25 +159,6 @@ describe('module cycles', () => {
 /** Every table is in its module's schema.ts or the platform's (ADR 047): no shared schema file is left to map. */
 const ownerOf: OwnerOf = () => undefined;
 
-/**
- * Tables modules read or write though another module (or the platform) owns them, by import or (quoted) by name
- * in raw SQL: issue 26 moves them behind ports and events.
- */
-const KNOWN_FOREIGN_TABLES = [
-  'admin → "services" (services)',
-  'admin → "users" (users)',
-  'admin → "withdrawals" (payments)',
-  'admin → users (users)',
-  'auth → users (users)',
-  'files → users (users)',
-  'notifications → users (users)',
-  'people → cities (lookups)',
-  'people → countries (lookups)',
-  'people → users (users)',
-  'users → cities (lookups)',
-  'users → countries (lookups)',
-];
-
 describe('foreign tables', () => {
   test('the detector finds a table taken from another module, today and in the target shape', () => {
     const fixture = [
@@ -223,29 +204,10 @@ describe('foreign tables', () => {
     expect(unowned, 'add them to SCHEMA_OWNERS').toEqual([]);
   });
 
-  test('no module takes another module’s tables, but the known ones', () => {
-    const found = foreignTables(server, ownerOf);
-    console.info(
-      `${found.length} known foreign table uses (module → table (owner)), to move behind ports:\n  ` +
-        found.join('\n  '),
-    );
-    expect(
-      found.filter((pair) => !KNOWN_FOREIGN_TABLES.includes(pair)),
-      'new foreign tables',
-    ).toEqual([]);
-    expect(
-      KNOWN_FOREIGN_TABLES.filter((pair) => !found.includes(pair)),
-      'gone: remove from KNOWN_FOREIGN_TABLES',
-    ).toEqual([]);
+  test('no module takes another module’s tables: it joins their read models and calls their ports (ADR 049)', () => {
+    expect(foreignTables(server, ownerOf), 'module → table (owner)').toEqual([]);
   });
 });
-
-/** Transactions opened with `db.transaction` in a module, per module: they move to `withTx` (the platform's). */
-const KNOWN_RAW_TRANSACTIONS: Record<string, number> = {
-  admin: 2,
-  files: 1,
-  search: 1,
-};
 
 describe('transactions', () => {
   test('the detector finds a transaction opened outside the platform', () => {
@@ -257,17 +219,8 @@ describe('transactions', () => {
     expect(transactionsOutsidePlatform(fixture)).toEqual(['server/modules/orders/commands/open.ts:2']);
   });
 
-  test('transactions are opened by the platform (withTx), but the known ones', () => {
-    const found = transactionsOutsidePlatform(server);
-    console.info(`${found.length} known transactions outside the platform:\n  ${found.join('\n  ')}`);
-    const perModule: Record<string, number> = {};
-    for (const place of found) {
-      const module = /^server\/modules\/([^/]+)\//.exec(place)?.[1] ?? place;
-      perModule[module] = (perModule[module] ?? 0) + 1;
-    }
-    expect(perModule, 'a new one uses withTx; a removed one lowers KNOWN_RAW_TRANSACTIONS').toEqual(
-      KNOWN_RAW_TRANSACTIONS,
-    );
+  test('transactions are opened by the platform (withTx), none by a module', () => {
+    expect(transactionsOutsidePlatform(server), 'use platform.withTx').toEqual([]);
   });
 });
 

@@ -16,7 +16,7 @@ declare module '../../platform/module.ts' {
 export const adminModule = defineModule({
   name: 'admin',
   create: ({ db, services: { auth, platform, disputes } }) => ({
-    adminUsers: new AdminUserService(db, auth),
+    adminUsers: new AdminUserService(db, auth, platform.withTx),
     overview: new OverviewService({ db, clock: platform.clock, disputes }),
   }),
   async routes(app, { db, services: { adminUsers, settings, overview }, reads }) {

@@ -1,24 +1,20 @@
-import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { DAY_OFFSET_MS, dayOf, daysUpTo } from '#contract/dashboard';
 import { ORDER_STATUSES } from '#contract/money';
 import { marketplaceMoneyByDay } from '../ledger/index.ts';
 import { countByStatus, placedByDay } from '../orders/index.ts';
+import { countUsersJoinedSince } from '../users/index.ts';
+import { countServicesAwaitingModeration } from '../services/index.ts';
+import { pendingWithdrawals } from '../payments/index.ts';
 import type { Overview, OverviewPeriod } from '#contract/admin';
 
 // The admin home (/admin, ADR 036): the marketplace at a glance. Money is read from the ledger, as the profile's
 // dashboard reads it (ADR 031): what came into escrow accounts, and what the revenue account was credited; the
-// orders' counts are the orders module's.
-
-const toInt = (v: unknown) => Number(v ?? 0);
+// orders' counts are the orders module's, and the people, services and withdrawals figures their owners'.
 
 export class OverviewService {
   constructor(private readonly deps: { db: Db; clock: Clock; disputes: { countOpen(): Promise<number> } }) {}
-
-  private async rows<T>(query: SQL): Promise<T[]> {
-    return ((await this.deps.db.execute(query)) as unknown as { rows: T[] }).rows;
-  }
 
   /** Open disputes now (the disputes module's count). */
   openDisputes(): Promise<number> {
@@ -36,11 +32,9 @@ export class OverviewService {
       marketplaceMoneyByDay(this.deps.db, since),
       placedByDay(this.deps.db, 'all', since),
       countByStatus(this.deps.db, 'all'),
-      this.rows<{ count: unknown }>(sql`select count(*)::int as count from users where created_at >= ${since.toISOString()}::timestamptz`),
-      this.rows<{ count: unknown; amount: unknown }>(sql`
-        select count(*)::int as count, coalesce(sum(amount), 0)::float8 as amount from withdrawals where status = 'pending'`),
-      this.rows<{ count: unknown }>(sql`
-        select count(*)::int as count from services where status = 'moderation' or pending_edit is not null`),
+      countUsersJoinedSince(this.deps.db, since),
+      pendingWithdrawals(this.deps.db),
+      countServicesAwaitingModeration(this.deps.db),
       this.openDisputes(),
     ]);
 
@@ -61,13 +55,13 @@ export class OverviewService {
         paid_in: series.reduce((s, d) => s + d.paid_in, 0),
         revenue: series.reduce((s, d) => s + d.revenue, 0),
         orders: series.reduce((s, d) => s + d.orders, 0),
-        new_users: toInt(users[0]?.count),
+        new_users: users,
       },
       orders_by_status: ORDER_STATUSES.map((status) => ({ status, count: counts.get(status) ?? 0 })),
       waiting: {
-        withdrawals: toInt(withdrawals[0]?.count),
-        withdrawals_amount: toInt(withdrawals[0]?.amount),
-        services: toInt(services[0]?.count),
+        withdrawals: withdrawals.count,
+        withdrawals_amount: withdrawals.amount,
+        services,
         disputes,
       },
     };

@@ -1,8 +1,17 @@
-import { eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { users, type UserRow } from '../users/schema.ts';
+import {
+  accountByEmail,
+  accountById,
+  accountIdByReferralCode,
+  accountsHolding,
+  bumpTokenVersion,
+  confirmEmail,
+  createAccount,
+  setPasswordFromReset,
+  type UserRow,
+} from '../users/index.ts';
 import { newReferralCode } from '../../db/factories.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { HttpError, badRequest, forbidden } from '../../lib/http.ts';
@@ -66,8 +75,6 @@ export interface AuthDeps {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-const byEmail = (email: string) => sql`lower(${users.email}) = ${email.toLowerCase()}`;
-
 /** The constraint a unique violation (23505) hit, from the driver's error or the one Drizzle wraps; else null. */
 export function uniqueViolation(err: unknown): string | null {
   for (let e = err as { code?: unknown; constraint?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
@@ -91,18 +98,14 @@ export class AuthService {
       throw new HttpError(429, MESSAGES.tooManyRequests);
     }
     // Both can be taken (by two accounts): the email is reported first.
-    const taken = await db
-      .select({ email: users.email, userName: users.userName })
-      .from(users)
-      .where(sql`${byEmail(input.email)} or lower(${users.userName}) = ${input.user_name.toLowerCase()}`)
-      .limit(2);
+    const taken = await accountsHolding(db, input.email, input.user_name);
     if (taken.length) {
       await limiter.undo(slotKey);
       throw await this.takenAnswer(ip, taken.some((u) => u.email.toLowerCase() === input.email) ? 'email' : 'userName');
     }
     const referrer = input.referralCode
       ? // Codes are upper case; one typed by hand may not be.
-        (await db.select({ id: users.id }).from(users).where(eq(users.referralCode, input.referralCode.toUpperCase())).limit(1))[0]
+        await accountIdByReferralCode(db, input.referralCode.toUpperCase())
       : undefined;
 
     // Hashed before the transaction: PGlite's one connection waits while a transaction is open.
@@ -111,20 +114,16 @@ export class AuthService {
     try {
       // The account and its confirmation letter commit together.
       user = await this.deps.withTx(systemActor('registration'), async ({ tx }) => {
-        const [row] = (await tx
-          .insert(users)
-          .values({
-            userName: input.user_name,
-            email: input.email,
-            name: input.name,
-            surname: input.surname,
-            passwordHash,
-            roles: [input.role],
-            activeRole: input.role,
-            referralCode: newReferralCode(),
-            referredBy: referrer?.id,
-          })
-          .returning()) as [UserRow];
+        const row = await createAccount(tx, {
+          userName: input.user_name,
+          email: input.email,
+          name: input.name,
+          surname: input.surname,
+          passwordHash,
+          role: input.role,
+          referralCode: newReferralCode(),
+          referredBy: referrer?.id,
+        });
         await this.sendConfirmation(row);
         return row;
       });
@@ -165,7 +164,7 @@ export class AuthService {
     const delay = loginDelayMs(await limiter.count(accountKey(email)));
     if (delay > 0) await (this.deps.sleep ?? sleep)(delay);
 
-    const [user] = await db.select().from(users).where(byEmail(email)).limit(1);
+    const user = await accountByEmail(db, email);
     if (!user) await verifyPassword(await (dummyHash ??= hashPassword('not-a-password-0')), password);
     if (!user || !(await verifyPassword(user.passwordHash, password))) {
       await limiter.hit(accountKey(email), Number.MAX_SAFE_INTEGER, LOGIN_WINDOW_MS);
@@ -199,10 +198,7 @@ export class AuthService {
 
   /** Revokes every token of the user (logout everywhere, password change, block). */
   async revokeSessions(userId: string) {
-    await this.deps.db
-      .update(users)
-      .set({ tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
-      .where(eq(users.id, userId));
+    await bumpTokenVersion(this.deps.db, userId);
     this.deps.onRevoke(userId);
   }
 
@@ -232,19 +228,16 @@ export class AuthService {
       if (await this.confirmedBy(token)) return AUTH_MESSAGES.alreadyConfirmed;
       throw badRequest(AUTH_MESSAGES.linkInvalid);
     }
-    const change = row.purpose === 'email_change' && row.newEmail ? { email: row.newEmail } : {};
+    const newEmail = row.purpose === 'email_change' && row.newEmail ? row.newEmail : undefined;
     try {
-      await db
-        .update(users)
-        .set({ ...change, emailConfirmedAt: sql`coalesce(${users.emailConfirmedAt}, now())`, updatedAt: new Date() })
-        .where(eq(users.id, row.userId));
+      await confirmEmail(db, row.userId, newEmail);
     } catch (err) {
       // The new address was taken meanwhile.
       if (uniqueViolation(err) !== null) throw badRequest(MESSAGES.emailExists);
       throw err;
     }
     // Links mailed to the old address (a password reset above all) stop working with the address.
-    if (change.email) await voidEmailTokens(db, row.userId, ['confirm', 'reset']);
+    if (newEmail) await voidEmailTokens(db, row.userId, ['confirm', 'reset']);
     return AUTH_MESSAGES.confirmed;
   }
 
@@ -252,7 +245,7 @@ export class AuthService {
   private async confirmedBy(token: string): Promise<boolean> {
     const row = await findEmailToken(this.deps.db, token, ['confirm', 'email_change']);
     if (!row) return false;
-    const [user] = await this.deps.db.select().from(users).where(eq(users.id, row.userId)).limit(1);
+    const user = await accountById(this.deps.db, row.userId);
     if (!user?.emailConfirmedAt) return false;
     return row.purpose === 'confirm' || user.email === row.newEmail;
   }
@@ -261,7 +254,7 @@ export class AuthService {
   async requestReset(email: string, ip: string) {
     const { allowed } = await this.deps.limiter.hit(`recover:ip:${ip}`, RECOVER_PER_ADDRESS, LOGIN_WINDOW_MS);
     if (!allowed) throw new HttpError(429, MESSAGES.tooManyRequests);
-    const [user] = await this.deps.db.select().from(users).where(byEmail(email)).limit(1);
+    const user = await accountByEmail(this.deps.db, email);
     if (!user || user.blockedAt) return;
     const perAccount = await this.deps.limiter.hit(`recover:account:${user.id}`, 3, LOGIN_WINDOW_MS);
     if (!perAccount.allowed) return;
@@ -275,12 +268,8 @@ export class AuthService {
   async resetPassword(input: z.output<typeof resetSchema>, ip: string) {
     const row = await consumeEmailToken(this.deps.db, input.token, ['reset']);
     if (!row) throw badRequest(AUTH_MESSAGES.linkInvalid);
-    const [user] = await this.deps.db
-      .update(users)
-      // Following the link proves the mailbox too.
-      .set({ passwordHash: await hashPassword(input.password), emailConfirmedAt: sql`coalesce(${users.emailConfirmedAt}, now())` })
-      .where(eq(users.id, row.userId))
-      .returning({ email: users.email });
+    // Following the link proves the mailbox too.
+    const user = await setPasswordFromReset(this.deps.db, row.userId, await hashPassword(input.password));
     await this.revokeSessions(row.userId);
     // The owner proved themselves: wrong guesses made before no longer slow the account down, nor keep
     // the address the link was opened from out of it.

@@ -15,8 +15,8 @@ export const UNUSED_UPLOAD_MS = 24 * 60 * 60_000;
 export const filesModule = defineModule({
   name: 'files',
   // It keeps what the modules' declared uses name (ADR 041).
-  create: ({ db, env, fileUses, services: { settings, limiter } }) => ({
-    files: new FileService(db, new LocalStorage(uploadsRoot(env.DATA_DIR)), { uses: fileUses, settings, limiter }),
+  create: ({ db, env, fileUses, services: { settings, limiter, platform } }) => ({
+    files: new FileService(db, new LocalStorage(uploadsRoot(env.DATA_DIR)), { uses: fileUses, settings, limiter, withTx: platform.withTx }),
   }),
   routes: (app, { db, services: { files, tokens }, reads }) => app.register(filesRoutes, { files, tokens, db, reads }),
   recurring: [

@@ -6,7 +6,7 @@ import { parseVariantPath } from '#contract/image-variants';
 import { badRequest, HttpError, notFound, ok } from '../../lib/http.ts';
 import { tokenOf, userForToken, type Tokens } from '../../lib/auth.ts';
 import type { Db } from '../../db/client.ts';
-import type { UserRow } from '../users/schema.ts';
+import type { UserRow } from '../users/index.ts';
 import { fileUrl, type FileRow } from '../../platform/files.ts';
 import { endpointsOf, type ReadHandlers } from '../../platform/endpoints.ts';
 import { FILE_MESSAGES, INLINE_MIMES, MAX_FILE_SIZE, STORED_PATH_RE, type FileService } from './service.ts';

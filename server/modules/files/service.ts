@@ -7,13 +7,16 @@ import { pipeline } from 'node:stream/promises';
 import { and, asc, eq, inArray, lt, not, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { files } from './schema.ts';
-import { users, type UserRow } from '../users/schema.ts';
+import { clearAvatarOf, type UserRow } from '../users/index.ts';
 import { badRequest, HttpError } from '../../lib/http.ts';
 import type { Actor } from '../../platform/policy.ts';
 import { filePolicy, seesAnyFile, type FileSubject } from './policy.ts';
 import type { LocalStorage } from '../../lib/storage.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import type { SettingsService } from '../../platform/settings.ts';
+import { userActor } from '../../platform/actor.ts';
+import { systemClock } from '../../platform/clock.ts';
+import { createWithTx, type WithTx } from '../../platform/tx.ts';
 import { PICTURE_MIMES, PictureVariants } from './variants.ts';
 import type { UploadedFile } from '#contract/files';
 import { MESSAGES } from '#contract/messages';
@@ -61,6 +64,8 @@ export class FileService {
   private readonly makeVariants: boolean;
   /** Every module's uses of files (server/file-uses.ts, ADR 041): what keeps a file, and who may read it. */
   private readonly uses: readonly FileUse[];
+  /** The platform's transactions (a removal and its avatar commit together). */
+  private readonly withTx: WithTx;
 
   constructor(
     private readonly db: Db,
@@ -68,7 +73,7 @@ export class FileService {
     /**
      * tmpDir: where uploads are written while they arrive (default `<storage root>/.tmp`); settings and limiter
      * apply the operator's quota and upload rate (the demo seed stores its pictures without them); uses are
-     * FILE_USES.
+     * FILE_USES; withTx is the platform's (the demo seed, which removes nothing, goes without: one over `db`).
      */
     opts: {
       uses: readonly FileUse[];
@@ -77,9 +82,11 @@ export class FileService {
       settings?: SettingsService;
       limiter?: RateLimiter;
       makeVariants?: boolean;
+      withTx?: WithTx;
     },
   ) {
     this.uses = opts.uses;
+    this.withTx = opts.withTx ?? createWithTx({ db, clock: systemClock });
     // Beside the stored files by default: same filesystem, so finished uploads are moved by a rename.
     this.tmpDir = opts.tmpDir ?? path.join(storage.root, '.tmp');
     this.maxSize = opts.maxSize ?? MAX_FILE_SIZE;
@@ -289,13 +296,10 @@ export class FileService {
     const found = await this.byPath(key);
     const row = filePolicy.authorize(user, 'remove', found && { ...found, ...(await this.subject(found, user)) });
     const ownerId = user.id;
-    await this.db.transaction(async (tx) => {
+    await this.withTx(userActor(user), async ({ tx }) => {
       await tx.delete(files).where(eq(files.id, row.id));
       // An avatar made of this file goes with it.
-      await tx
-        .update(users)
-        .set({ avatar: null })
-        .where(and(eq(users.id, ownerId), eq(users.avatar, fileUrl(row.path))));
+      await clearAvatarOf(tx, ownerId, fileUrl(row.path));
       // A failure here rolls the row back, so the row and the file go together.
       await this.storage.remove(row.path);
     });

@@ -3,3 +3,4 @@ export { LOOKUP_CACHE_CONTROL, LOOKUP_ENDPOINTS, LookupService, type LookupList 
 export { lookupRoutes } from './routes.ts';
 export { lookupsModule } from './module.ts';
 export { categoryBySlug, categoryRefs, cityExists, countryExists, subCategoryBySlug, subCategoryRefs } from './read-model.ts';
+export { cityRefs, countryRefs } from './read-model.ts';

@@ -46,3 +46,9 @@ export async function cityExists(db: Reader, id: string): Promise<boolean> {
 export async function countryExists(db: Reader, id: string): Promise<boolean> {
   return (await db.select({ id: countries.id }).from(countries).where(eq(countries.id, id)).limit(1)).length > 0;
 }
+
+/** Cities as another module joins them (a person's city, by its title), under the alias `as`. */
+export const cityRefs = <A extends string>(as: A) => qb.select({ id: cities.id, title: cities.title }).from(cities).as(as);
+
+/** Countries as another module joins them (a person's country, by its title), under the alias `as`. */
+export const countryRefs = <A extends string>(as: A) => qb.select({ id: countries.id, title: countries.title }).from(countries).as(as);

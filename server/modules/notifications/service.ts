@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { notifications } from './schema.ts';
-import type { UserRow } from '../users/schema.ts';
+import type { UserRow } from '../users/index.ts';
 import type { JobContext } from '../../platform/dispatcher.ts';
 import { userActor } from '../../platform/actor.ts';
 import { presentNotification, unreadCounts } from '../../platform/notices.ts';

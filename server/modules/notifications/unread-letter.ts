@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { chatUnreadLetters } from './schema.ts';
-import { users } from '../users/schema.ts';
+import { accountById } from '../users/index.ts';
 import { senderName } from '../../lib/text.ts';
 import { systemActor } from '../../platform/actor.ts';
 import type { JobContext } from '../../platform/dispatcher.ts';
@@ -48,7 +48,7 @@ export async function sendUnreadLetter(
   job: JobContext,
 ): Promise<void> {
   const { db } = deps;
-  const [recipient] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  const recipient = await accountById(db, userId);
   if (!recipient || recipient.blockedAt || !wantsEmail(recipient, 'messages')) return;
   // Online, they see the chat's counters: no letter.
   const online = await deps.realtime.onlineAmong([userId]);

@@ -1,6 +1,5 @@
-import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { users } from '../users/schema.ts';
+import { accountById, turnOffEmails } from '../users/index.ts';
 import { badRequest } from '../../lib/http.ts';
 import { systemActor } from '../../platform/actor.ts';
 import { readUnsubscribeToken } from '../../platform/letters/index.ts';
@@ -16,7 +15,7 @@ async function fromToken(secret: string, db: Db, token: string) {
   const invalid = () => badRequest(NOTIFICATION_MESSAGES.badToken, { token: [NOTIFICATION_MESSAGES.badToken] });
   // Only a token we signed reaches the query, so its user id is a uuid.
   if (!named) throw invalid();
-  const [user] = await db.select().from(users).where(eq(users.id, named.userId)).limit(1);
+  const user = await accountById(db, named.userId);
   if (!user) throw invalid();
   return { user, kind: named.kind };
 }
@@ -32,12 +31,7 @@ export async function unsubscribe(deps: NotificationDeps, token: string): Promis
   return deps.platform.withTx(systemActor('unsubscribe'), async ({ tx }) => {
     const { user, kind } = await fromToken(deps.secret, tx, token);
     // One key of the jsonb set in place: a concurrent change of another preference is kept.
-    await tx
-      .update(users)
-      .set({
-        preferences: sql`jsonb_set(coalesce(${users.preferences}, '{}'::jsonb), '{emailNotifications}', coalesce(${users.preferences} -> 'emailNotifications', '{}'::jsonb) || jsonb_build_object(${kind}::text, false))`,
-      })
-      .where(eq(users.id, user.id));
+    await turnOffEmails(tx, user.id, kind);
     return { kind, title: NOTIFICATION_KINDS[kind] };
   });
 }

@@ -3,3 +3,4 @@ export { paymentRatesRoutes } from './rates-routes.ts';
 export { PaymentService, type PaymentServiceDeps } from './service.ts';
 export { paymentRoutes } from './routes.ts';
 export { paymentsModule } from './module.ts';
+export { pendingWithdrawals } from './admin-stats.ts';

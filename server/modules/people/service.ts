@@ -1,13 +1,12 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { cities, countries } from '../lookups/schema.ts';
-import { users, type UserRow } from '../users/schema.ts';
+import { cityRefs, countryRefs } from '../lookups/index.ts';
 import { notFound } from '../../lib/http.ts';
 import { isUuid } from '../../lib/text.ts';
 import type { Realtime } from '../../realtime/socket.ts';
 import { offersServices, sellerServiceCards } from '../services/index.ts';
-import { personPolicy, presentPublicUser, visibleFreelancer } from '../users/index.ts';
+import { people, personPolicy, presentPublicUser, publicPersonColumns, visibleFreelancerOf, type PublicUserRow } from '../users/index.ts';
 import type { Actor } from '../../platform/policy.ts';
 import {
   cappedTotal,
@@ -38,10 +37,19 @@ export const PEOPLE_MESSAGES = { userNotFound: CATALOG_MESSAGES.personNotFound }
 
 export type { PublicProfile } from '#contract/catalog';
 
+/** People as the directory reads them (the users module's read model; PostgreSQL flattens it into each query). */
+const person = people('person');
+const cityRef = cityRefs('city');
+const countryRef = countryRefs('country');
+
 /** Those of these people who are public freelancers, presented, in the order of `ids`. */
 export async function publicFreelancersByIds(db: Db, presence: Presence, ids: string[]): Promise<PublicUser[]> {
   if (ids.length === 0) return [];
-  const rows = await db.select().from(users).where(and(visibleFreelancer(), inArray(users.id, ids)));
+  const found = await db
+    .select({ user: publicPersonColumns(person) })
+    .from(person)
+    .where(and(visibleFreelancerOf(person), inArray(person.id, ids)));
+  const rows = found.map((r) => r.user);
   const online = await presence.onlineAmong(rows.map((r) => r.id));
   const byId = new Map(rows.map((r) => [r.id, presentPublicUser(r, online.has(r.id))]));
   return ids.flatMap((id) => byId.get(id) ?? []);
@@ -52,21 +60,21 @@ type FreelancerSort = z.output<typeof freelancersQuerySchema>['sort'];
 /** Sorts of the freelancers listing, each a total order ending with the id (exported for the cursor tests). */
 export const FREELANCER_SORT_KEYS = {
   rating: [
-    { expr: users.rating, dir: 'desc', kind: 'int4' },
-    { expr: users.reviewsCount, dir: 'desc', kind: 'int4' },
-    { expr: users.id, dir: 'desc', kind: 'uuid' },
+    { expr: person.rating, dir: 'desc', kind: 'int4' },
+    { expr: person.reviewsCount, dir: 'desc', kind: 'int4' },
+    { expr: person.id, dir: 'desc', kind: 'uuid' },
   ],
   orders: [
-    { expr: users.completedOrders, dir: 'desc', kind: 'int4' },
-    { expr: users.id, dir: 'desc', kind: 'uuid' },
+    { expr: person.completedOrders, dir: 'desc', kind: 'int4' },
+    { expr: person.id, dir: 'desc', kind: 'uuid' },
   ],
   new: [
-    { expr: users.createdAt, dir: 'desc', kind: 'timestamptz' },
-    { expr: users.id, dir: 'desc', kind: 'uuid' },
+    { expr: person.createdAt, dir: 'desc', kind: 'timestamptz' },
+    { expr: person.id, dir: 'desc', kind: 'uuid' },
   ],
 } as const satisfies Record<FreelancerSort, readonly SortKey[]>;
 
-function cursorOf(sort: FreelancerSort, row: UserRow & { createdKey: string }): CursorValue[] {
+function cursorOf(sort: FreelancerSort, row: PublicUserRow & { createdKey: string }): CursorValue[] {
   const values: Record<FreelancerSort, CursorValue[]> = {
     rating: [row.rating, row.reviewsCount, row.id],
     orders: [row.completedOrders, row.id],
@@ -94,19 +102,19 @@ export class PeopleService {
    */
   async freelancers(query: z.output<typeof freelancersQuerySchema>): Promise<{ result: PublicUser[]; total: number; total_exact: boolean; next: string | null }> {
     const position = after(query.sort, query.cursor);
-    const where: SQL[] = [visibleFreelancer(), offersServices(users.id, query.category)];
-    if (query.level) where.push(levelCondition(query.level, { completedOrders: users.completedOrders, rating: users.rating, lostDisputeAt: users.lostDisputeAt }));
-    if (query.online) where.push(onlineCondition(users.lastSeenAt));
+    const where: SQL[] = [visibleFreelancerOf(person), offersServices(person.id, query.category)];
+    if (query.level) where.push(levelCondition(query.level, { completedOrders: person.completedOrders, rating: person.rating, lostDisputeAt: person.lostDisputeAt }));
+    if (query.online) where.push(onlineCondition(person.lastSeenAt));
     const filter = and(...where)!;
 
     const [rows, total] = await Promise.all([
       this.db
-        .select({ user: users, createdKey: timestampKey(users.createdAt) })
-        .from(users)
+        .select({ user: publicPersonColumns(person), createdKey: timestampKey(person.createdAt) })
+        .from(person)
         .where(and(filter, position))
         .orderBy(...orderBy(FREELANCER_SORT_KEYS[query.sort]))
         .limit(query.limit + 1),
-      cappedTotal(this.db, this.db.select({ one: sql`1` }).from(users).where(filter).$dynamic()),
+      cappedTotal(this.db, this.db.select({ one: sql`1` }).from(person).where(filter).$dynamic()),
     ]);
     const { rows: kept, next } = page(rows, query.limit, (r) => cursorOf(query.sort, { ...r.user, createdKey: r.createdKey }));
     const online = await this.deps.presence.onlineAmong(kept.map((r) => r.user.id));
@@ -118,11 +126,15 @@ export class PeopleService {
   async profile(id: string, viewer: Actor = null): Promise<PublicProfile> {
     if (!isUuid(id)) throw notFound(PEOPLE_MESSAGES.userNotFound);
     const [row] = await this.db
-      .select({ user: users, city: cities.title, country: countries.title })
-      .from(users)
-      .leftJoin(cities, eq(cities.id, users.cityId))
-      .leftJoin(countries, eq(countries.id, users.countryId))
-      .where(eq(users.id, id))
+      .select({
+        user: { ...publicPersonColumns(person), about: person.about, blockedAt: person.blockedAt, createdAt: person.createdAt },
+        city: cityRef.title,
+        country: countryRef.title,
+      })
+      .from(person)
+      .leftJoin(cityRef, eq(cityRef.id, person.cityId))
+      .leftJoin(countryRef, eq(countryRef.id, person.countryId))
+      .where(eq(person.id, id))
       .limit(1);
     const { user, city, country } = personPolicy.authorize(viewer, 'view', row && { ...row, blockedAt: row.user.blockedAt });
     const [online, offered] = await Promise.all([

@@ -1,7 +1,7 @@
 import { and, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { routeRules, type RouteRuleRow } from './schema.ts';
-import type { UserRow } from '../users/schema.ts';
+import type { UserRow } from '../users/index.ts';
 import { badRequest, notFound } from '../../lib/http.ts';
 import { userActor } from '../../platform/actor.ts';
 import { audit } from '../../platform/audit.ts';

@@ -11,7 +11,7 @@ declare module '../../platform/module.ts' {
 export const searchModule = defineModule({
   name: 'search',
   create: ({ db, log, seen, services }) => ({
-    searchSuggestions: new SearchSuggestions(db, log, seen, (queries) => services.serviceCatalog.findsSomething(queries)),
+    searchSuggestions: new SearchSuggestions(db, services.platform.withTx, log, seen, (queries) => services.serviceCatalog.findsSomething(queries)),
   }),
   routes: (app, { services: { searchSuggestions }, reads }) => app.register(searchSuggestionRoutes, { suggestions: searchSuggestions, reads }),
   close: ({ searchSuggestions }) => searchSuggestions.flush(),

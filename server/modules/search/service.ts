@@ -2,9 +2,11 @@ import { and, desc, gte, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.ts';
 import { searchQueries } from './schema.ts';
-import type { UserRow } from '../users/schema.ts';
+import type { UserRow } from '../users/index.ts';
 import { badRequest } from '../../lib/http.ts';
 import { audit } from '../../platform/audit.ts';
+import { userActor } from '../../platform/actor.ts';
+import type { WithTx } from '../../platform/tx.ts';
 import { CATALOG_MESSAGES, foldSearch, type AdminSearchSuggestion } from '#contract/catalog';
 import { escapeLike, searchText } from '../../platform/listing/listing.ts';
 import { Tally } from '../../platform/listing/tally.ts';
@@ -41,6 +43,8 @@ export class SearchSuggestions {
 
   constructor(
     private readonly db: Db,
+    /** The platform's transactions (a hidden suggestion and its audit row commit together). */
+    private readonly withTx: WithTx,
     log: Pick<Logger, 'warn'>,
     seen?: SeenToday,
     /**
@@ -116,7 +120,7 @@ export class SearchSuggestions {
   async hide(admin: UserRow, text: string): Promise<string> {
     const query = normalizeSearch(text);
     if (!query) throw badRequest(CATALOG_MESSAGES.badSuggestion, { query: [CATALOG_MESSAGES.badSuggestion] });
-    await this.db.transaction(async (tx) => {
+    await this.withTx(userActor(admin), async ({ tx }) => {
       await tx
         .insert(searchQueries)
         .values({ query, hiddenAt: new Date() })

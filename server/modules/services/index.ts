@@ -11,3 +11,4 @@ export { serviceRefs, type ServiceRefs } from './read-model.ts';
 export { sellerViewsByDay } from './stats.ts';
 export { publicServiceCount, publicServiceLinks } from './sitemap.ts';
 export { serviceForOrder, type ServiceForOrder } from './order-terms.ts';
+export { countServicesAwaitingModeration } from './admin-stats.ts';

@@ -13,3 +13,23 @@ export { clearBidsUnread, countCompletedOrder, flagBidsUnread, markLostDispute, 
 export { visibleFreelancerOf, visiblePersonOf } from './visible-people.ts';
 export { referredPeople, type ReferredPerson } from './stats.ts';
 export { referrersOf } from './referrals.ts';
+export {
+  accountByEmail,
+  accountById,
+  accountForUpdate,
+  accountIdByReferralCode,
+  accountsHolding,
+  blockAccount,
+  bumpTokenVersion,
+  clearAvatarOf,
+  confirmEmail,
+  createAccount,
+  listAccounts,
+  setPasswordFromReset,
+  setRoles,
+  turnOffEmails,
+  unblockAccount,
+  type AccountFilter,
+  type NewAccount,
+} from './accounts.ts';
+export { countUsersJoinedSince } from './admin-stats.ts';

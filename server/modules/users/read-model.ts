@@ -14,6 +14,7 @@ const shared = {
   name: users.name,
   surname: users.surname,
   avatar: users.avatar,
+  about: users.about,
   email: users.email,
   roles: users.roles,
   activeRole: users.activeRole,

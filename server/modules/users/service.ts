@@ -3,7 +3,7 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { users, type Role, type UserRow } from './schema.ts';
-import { cities, countries } from '../lookups/schema.ts';
+import { cityExists, countryExists } from '../lookups/index.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { badRequest, forbidden } from '../../lib/http.ts';
 import { ownedFile } from '../../platform/files.ts';
@@ -48,10 +48,10 @@ export class UserService {
 
   async updateProfile(user: UserRow, input: z.output<typeof profileSchema>): Promise<UserRow> {
     const { db } = this.deps;
-    if (input.city && !(await db.select({ id: cities.id }).from(cities).where(eq(cities.id, input.city))).length) {
+    if (input.city && !(await cityExists(db, input.city))) {
       throw badRequest(MESSAGES.validation, { city: ['Выберите город из списка'] });
     }
-    if (input.country && !(await db.select({ id: countries.id }).from(countries).where(eq(countries.id, input.country))).length) {
+    if (input.country && !(await countryExists(db, input.country))) {
       throw badRequest(MESSAGES.validation, { country: ['Выберите страну из списка'] });
     }
     // Merged in the database, so two updates at once (say, from two tabs) keep each other's changes.
