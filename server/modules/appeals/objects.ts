@@ -1,12 +1,11 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { orderRefs } from '../orders/index.ts';
-import { people, type UserRow } from '../users/index.ts';
+import { people, personPolicy, type UserRow } from '../users/index.ts';
 import { badRequest, notFound } from '../../lib/http.ts';
 import { displayName } from '../../lib/text.ts';
 import { servicePolicy, serviceRefs } from '../services/index.ts';
 import { projectPolicy, projectRefs } from '../projects/index.ts';
-import { personPolicy } from '../people/index.ts';
 import { mayNameOrder, mayNameOwn } from './policy.ts';
 import { disputeVisibleTo, type DisputeTitles } from './disputes.ts';
 import { APPEAL_MESSAGES, appealHasObject, type AppealObjectType, type AppealSubject, type AppealTarget } from '#contract/appeals';

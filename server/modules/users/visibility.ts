@@ -1,25 +1,27 @@
 import { and, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { users, type UserRow } from './schema.ts';
+import type { People } from './read-model.ts';
 import { definePolicy, isAdmin } from '../../platform/policy.ts';
 import { CATALOG_MESSAGES } from '#contract/catalog';
 
 // Who sees a person (ADR 016). PRODUCT.md: a blocked person's page and everything they publish disappear from
 // the public; admins still see them. These rules are the only definition of "a visible person": services,
-// projects, people, favourites and the sitemap build on them; they read only the users table, kept here beside it.
+// projects, people, favourites and the sitemap build on them; written over the users table
+// or over the `people()` read model that other modules join, kept here beside it.
 
 /** A person the public may see: not blocked. */
 export function isVisiblePerson(person: Pick<UserRow, 'blockedAt'>): boolean {
   return person.blockedAt === null;
 }
 
-/** The same, in SQL over `users`. */
-export function visiblePerson(): SQL {
-  return isNull(users.blockedAt);
+/** A person the public may see (not blocked), in SQL over a `people()` alias. */
+export function visiblePersonOf(p: People): SQL {
+  return isNull(p.blockedAt);
 }
 
-/** A freelancer the public may see: a seller who is not blocked, in SQL over `users`. */
-export function visibleFreelancer(): SQL {
-  return and(sql`'seller' = any(${users.roles})`, visiblePerson())!;
+/** A freelancer the public may see (a seller who is not blocked), in SQL over a `people()` alias. */
+export function visibleFreelancerOf(p: People): SQL {
+  return and(sql`'seller' = any(${p.roles})`, visiblePersonOf(p))!;
 }
 
 /**
