@@ -20,7 +20,6 @@ export const AUDIT_ACTION_LABELS = {
   'review.remove': 'Отзыв удалён',
   'withdrawal.approve': 'Вывод одобрен',
   'withdrawal.reject': 'Вывод отклонён',
-  'withdrawal.reveal': 'Показан номер карты вывода',
   'payment_difference.resolve': 'Расхождение сверки отмечено решённым',
   'payment_difference.apply': 'Расхождение сверки исправлено результатом провайдера',
   'dispute.take': 'Спор взят в работу',

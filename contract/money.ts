@@ -14,7 +14,8 @@ export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 export const PAYMENT_STATUSES = ['pending', 'succeeded', 'failed', 'expired', 'credited'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
-export const WITHDRAWAL_METHODS = ['card', 'usdt', 'btc'] as const;
+/** `yoomoney`: a ЮMoney wallet, paid through ЮKassa's payouts like a card (ADR 050). */
+export const WITHDRAWAL_METHODS = ['card', 'yoomoney', 'usdt', 'btc'] as const;
 export type WithdrawalMethod = (typeof WITHDRAWAL_METHODS)[number];
 /** `sending`: approved and handed to a provider (a crypto payout); `returned`: the provider could not pay it out. */
 export const WITHDRAWAL_STATUSES = ['pending', 'sending', 'approved', 'rejected', 'returned'] as const;

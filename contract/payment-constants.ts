@@ -23,6 +23,11 @@ export const PAYMENT_MESSAGES = {
   insufficientForWithdrawal: 'Недостаточно средств: доступно',
   rejectReason: 'Укажите причину отказа',
   cardNumber: 'Неверный номер карты: нужно 16–19 цифр без ошибок',
+  cardNumberRefused: 'Номер карты не принимается: введите карту в защищённой форме ЮKassa',
+  cardTokenMissing: 'Введите карту в форме ЮKassa',
+  cardMask: 'Данные карты из формы ЮKassa не распознаны — введите карту ещё раз',
+  walletNumber: 'Номер кошелька ЮMoney: от 11 до 20 цифр',
+  cardWidgetFailed: 'Форма ввода карты не загрузилась — проверьте соединение и попробуйте ещё раз',
   usdtAddress: 'Адрес USDT (TRC-20): T и ещё 33 символа',
   btcAddress: 'Проверьте адрес Bitcoin: bc1…, 1… или 3…',
   creditedToBalance: 'Заказ уже был оплачен — деньги зачислены на ваш баланс',
@@ -80,14 +85,34 @@ export function bech32Valid(address: string): boolean {
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
 
+/**
+ * Whether a text holds what looks like a full card number (ADR 050): a run of 13–19 digits, spaces and dashes
+ * between them ignored, that passes Luhn's check. No field of a withdrawal may carry one.
+ */
+export function looksLikeCardNumber(text: string): boolean {
+  const runs = text.replace(/[\s-]/g, '').match(/\d+/g) ?? [];
+  return runs.some((run) => run.length >= 13 && run.length <= 19 && luhnValid(run));
+}
+
+/** A ЮMoney wallet's number: 11–20 digits (spaces allowed as typed), or null. */
+export function normaliseWallet(raw: string): string | null {
+  const digits = raw.replace(/\s/g, '');
+  return /^\d{11,20}$/.test(digits) ? digits : null;
+}
+
+/**
+ * A wallet number may pass Luhn's check by chance; ЮMoney's own numbers start with 4100 (its prefix), and only those
+ * are taken when they do: any other Luhn-valid number in the wallet field is refused as a card number (ADR 050).
+ */
+export const walletLooksLikeCard = (digits: string): boolean => !digits.startsWith('4100') && looksLikeCardNumber(digits);
+
+/** A card as the payout widget shows it: `220220******1234` (never more than the first six and last four). */
+export const cardMask = (first6: string, last4: string) => `${first6}******${last4}`;
+
 /** The destination as stored (a card without spaces), or null when it does not fit the method. */
-export function normaliseDestination(method: 'card' | 'usdt' | 'btc', raw: string): string | null {
+export function normaliseDestination(method: 'usdt' | 'btc', raw: string): string | null {
   const value = raw.trim();
   if (value.length > 120) return null;
-  if (method === 'card') {
-    const digits = value.replace(/ /g, '');
-    return /^\d{16,19}$/.test(digits) && luhnValid(digits) ? digits : null;
-  }
   if (method === 'usdt') return value.length === 34 && value[0] === 'T' && BASE58.test(value) ? value : null;
   if (/^bc1/i.test(value)) return bech32Valid(value) ? value.toLowerCase() : null;
   return (value[0] === '1' || value[0] === '3') && value.length >= 26 && value.length <= 35 && BASE58.test(value) ? value : null;

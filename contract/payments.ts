@@ -1,8 +1,17 @@
 import { z } from 'zod';
 import { MAX_PRICE } from './catalog.ts';
-import { PAYMENT_STATUSES, WITHDRAWAL_STATUSES } from './money.ts';
+import { PAYMENT_STATUSES, WITHDRAWAL_METHODS, WITHDRAWAL_STATUSES } from './money.ts';
 import { ORDER_PACKAGES } from './order-constants.ts';
-import { CRYPTO_METHODS, FINANCE_DIRECTIONS, FINANCE_ENTRY_KINDS, normaliseDestination, PAYMENT_MESSAGES } from './payment-constants.ts';
+import {
+  CRYPTO_METHODS,
+  FINANCE_DIRECTIONS,
+  FINANCE_ENTRY_KINDS,
+  looksLikeCardNumber,
+  normaliseDestination,
+  normaliseWallet,
+  PAYMENT_MESSAGES,
+  walletLooksLikeCard,
+} from './payment-constants.ts';
 export * from './payment-constants.ts';
 
 /** A way to pay (SPEC §7 `GET /api/payments/rates`: keyed entries; PRODUCT.md: currency, fee %, min and max). */
@@ -165,26 +174,63 @@ export const webhookParams = z.object({ provider: z.string().max(40) });
 // ---------------------------------------------------------------------------------------------------------------
 // Withdrawals.
 
-const DESTINATION_MESSAGES = { card: PAYMENT_MESSAGES.cardNumber, usdt: PAYMENT_MESSAGES.usdtAddress, btc: PAYMENT_MESSAGES.btcAddress } as const;
+const DESTINATION_MESSAGES = { usdt: PAYMENT_MESSAGES.usdtAddress, btc: PAYMENT_MESSAGES.btcAddress } as const;
+const destinationText = z.string().min(1, 'Укажите реквизиты').max(120, 'Слишком длинные реквизиты');
 
+/**
+ * A withdrawal (ADR 050): to a card, by the token ЮKassa's payout widget gave for it and the mask it showed (the
+ * number itself never reaches us); to a ЮMoney wallet by its number; to a crypto address. No field may carry what
+ * looks like a full card number.
+ */
 export const withdrawalInputSchema = z
-  .object({
-    amount: kopecks,
-    method: z.enum(['card', 'usdt', 'btc'], 'Выберите способ вывода'),
-    destination: z.string().min(1, 'Укажите реквизиты').max(120, 'Слишком длинные реквизиты'),
-  })
+  .discriminatedUnion(
+    'method',
+    [
+      z
+        .object({
+          amount: kopecks,
+          method: z.literal('card'),
+          payout_token: z.string().trim().min(1, PAYMENT_MESSAGES.cardTokenMissing).max(200, PAYMENT_MESSAGES.cardMask),
+          card: z
+            .object({
+              first6: z.string().regex(/^\d{6}$/, PAYMENT_MESSAGES.cardMask),
+              last4: z.string().regex(/^\d{4}$/, PAYMENT_MESSAGES.cardMask),
+              card_type: z.string().trim().max(40, PAYMENT_MESSAGES.cardMask).optional(),
+            })
+            .strict(),
+        })
+        .strict(),
+      z.object({ amount: kopecks, method: z.literal('yoomoney'), destination: destinationText }).strict(),
+      z.object({ amount: kopecks, method: z.enum(CRYPTO_METHODS), destination: destinationText }).strict(),
+    ],
+    { error: 'Выберите способ вывода' },
+  )
   .superRefine((v, ctx) => {
-    if (normaliseDestination(v.method, v.destination) === null) {
-      ctx.addIssue({ code: 'custom', path: ['destination'], message: DESTINATION_MESSAGES[v.method] });
+    const refuse = (path: string[], message: string = PAYMENT_MESSAGES.cardNumberRefused) => ctx.addIssue({ code: 'custom', path, message });
+    if (v.method === 'card') {
+      if (looksLikeCardNumber(v.payout_token)) refuse(['payout_token']);
+      if (v.card.card_type && looksLikeCardNumber(v.card.card_type)) refuse(['card', 'card_type']);
+      return;
     }
+    if (v.method === 'yoomoney') {
+      const wallet = normaliseWallet(v.destination);
+      if (!wallet) refuse(['destination'], PAYMENT_MESSAGES.walletNumber);
+      else if (walletLooksLikeCard(wallet)) refuse(['destination']);
+      return;
+    }
+    if (looksLikeCardNumber(v.destination)) refuse(['destination']);
+    else if (normaliseDestination(v.method, v.destination) === null) refuse(['destination'], DESTINATION_MESSAGES[v.method]);
   });
 export type WithdrawalInput = z.infer<typeof withdrawalInputSchema>;
 
 export const withdrawalSchema = z.object({
   _id: z.string(),
   amount: z.number().int(),
-  method: z.enum(['card', 'usdt', 'btc']),
+  method: z.enum(WITHDRAWAL_METHODS),
+  /** A card as its mask (`220220******1234`), a wallet's number, a crypto address. */
   destination: z.string(),
+  /** The card's kind as the payout widget named it (Visa, MasterCard, Mir…), for a card. */
+  card_type: z.string().nullable(),
   status: z.enum(WITHDRAWAL_STATUSES),
   reject_reason: z.string().nullable(),
   created_at: z.string(),
@@ -193,8 +239,6 @@ export const withdrawalSchema = z.object({
 });
 export type Withdrawal = z.infer<typeof withdrawalSchema>;
 
-/** A withdrawal's destination in full: the admin pays a card by hand and asks for the number, audited (ADR 046). */
-export const withdrawalDestinationSchema = z.object({ destination: z.string() });
 
 export const myWithdrawalsQuerySchema = z.object(cursorQuery);
 export const adminWithdrawalsQuerySchema = z.object({ ...cursorQuery, status: z.enum(WITHDRAWAL_STATUSES).optional() });
@@ -206,7 +250,18 @@ export const withdrawalRejectSchema = z.object({
 export const balanceSchema = z.object({ available: z.number().int(), held: z.number().int() });
 export type Balance = z.infer<typeof balanceSchema>;
 /** The finance page's head: the balances and the smallest withdrawal (an operator setting). */
-export const financeBalanceSchema = balanceSchema.extend({ min_withdrawal: z.number().int() });
+export const financeBalanceSchema = balanceSchema.extend({
+  min_withdrawal: z.number().int(),
+  /** ЮKassa's payout widget for the card form (ADR 050): its script and the payouts gateway (agentId), or null when none is configured. */
+  card_widget: z.object({ script_url: z.string(), account_id: z.string() }).nullable(),
+  /** The card or wallet the last payout went to, offered again. */
+  saved_method: z
+    .discriminatedUnion('method', [
+      z.object({ method: z.literal('card'), payout_token: z.string(), first6: z.string(), last4: z.string(), card_type: z.string().nullable() }),
+      z.object({ method: z.literal('yoomoney'), destination: z.string() }),
+    ])
+    .nullable(),
+});
 export type FinanceBalance = z.infer<typeof financeBalanceSchema>;
 
 /** One movement of a user's money (available or held), with the balance after it. */

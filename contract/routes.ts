@@ -170,7 +170,6 @@ export const ROUTES = {
   'admin.payments.resolveDifference': 'POST /api/admin/payment-differences/:id/resolve',
   'admin.payments.applyDifference': 'POST /api/admin/payment-differences/:id/apply',
   'admin.withdrawals.list': 'GET /api/admin/withdrawals',
-  'admin.withdrawals.reveal': 'POST /api/admin/withdrawals/:id/destination',
   'admin.withdrawals.approve': 'POST /api/admin/withdrawals/:id/approve',
   'admin.withdrawals.reject': 'POST /api/admin/withdrawals/:id/reject',
 

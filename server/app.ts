@@ -13,7 +13,7 @@ import { boundClose, createHttpApp } from './app/http.ts';
 import { installRequestHooks, registerEdgePlugins, registerOpenApi } from './app/edge.ts';
 import { createKernel, subscribePlatform } from './app/kernel.ts';
 import { mountPages } from './app/pages.ts';
-import { API_SECURITY_HEADERS } from './app/security.ts';
+import { API_SECURITY_HEADERS, widgetOriginsOf } from './app/security.ts';
 
 export { API_SECURITY_HEADERS, PRIVATE_NO_STORE, contentSecurityPolicy } from './app/security.ts';
 export { CLOSE_GRACE_MS } from './app/http.ts';
@@ -76,7 +76,9 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
   });
 
   await registerEdgePlugins(app);
-  installRequestHooks(app, { env, db: database.db, tokens: services.tokens, origin: context.origin });
+  // ЮKassa's payout widget is another site's script: allowed only when ЮKassa pays cards out (ADR 050).
+  const widgetOrigins = widgetOriginsOf(services.payments.providers.cardWidget());
+  installRequestHooks(app, { env, db: database.db, tokens: services.tokens, origin: context.origin, widgetOrigins });
   await registerOpenApi(app, env);
   // The GET handlers, filled in as the modules register their routes: server-rendered pages read through them.
   const reads: ReadHandlers = new Map();

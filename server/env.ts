@@ -114,6 +114,11 @@ function schemaFor(nodeEnv: string) {
       YOOKASSA_SECRET_KEY: z.string().optional().transform((v) => v || undefined),
       YOOKASSA_API_URL: z.url().default('https://api.yookassa.ru/v3'),
       YOOKASSA_WEBHOOK_IPS: networks,
+      // ЮKassa's payouts gateway (ADR 050): its agentId and secret key («Настройки выплат»), the shop's when unset,
+      // and the payout widget's script (ЮKassa's published one unless a test points it at the fake).
+      YOOKASSA_PAYOUT_AGENT_ID: z.string().optional().transform((v) => v || undefined),
+      YOOKASSA_PAYOUT_SECRET_KEY: z.string().optional().transform((v) => v || undefined),
+      YOOKASSA_PAYOUT_WIDGET_URL: optionalUrl(['https://', 'http://']),
       // A BTCPay Server store for BTC and USDT (docs/payments.md): Greenfield API key, store, webhook secret.
       BTCPAY_URL: optionalUrl(['https://', 'http://']),
       BTCPAY_API_KEY: z.string().optional().transform((v) => v || undefined),

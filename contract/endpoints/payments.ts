@@ -21,7 +21,6 @@ import {
   sandboxDecisionParams,
   sandboxParams,
   webhookParams,
-  withdrawalDestinationSchema,
   withdrawalInputSchema,
   withdrawalRejectSchema,
   withdrawalSchema,
@@ -101,7 +100,7 @@ export const paymentEndpoints = defineEndpoints({
   'withdrawals.create': {
     access: 'confirmed',
     tags: finance,
-    summary: 'A withdrawal request: the amount is held at once until an admin decides',
+    summary: 'A withdrawal request (a card by its payout-widget token, a ЮMoney wallet, a crypto address): the amount is held at once until an admin decides',
     body: withdrawalInputSchema,
     response: okSchema(withdrawalSchema),
   },
@@ -137,13 +136,6 @@ export const paymentEndpoints = defineEndpoints({
     response: okSchema(paymentDifferenceSchema),
   },
   'admin.withdrawals.list': { access: 'admin', tags: ['admin', 'finance'], query: adminWithdrawalsQuerySchema, response: keysetPageSchema(withdrawalSchema) },
-  'admin.withdrawals.reveal': {
-    access: 'admin',
-    tags: ['admin', 'finance'],
-    summary: 'The full card number of a withdrawal, which lists show masked; each reveal is written to the audit log',
-    params: idParams,
-    response: okSchema(withdrawalDestinationSchema),
-  },
   'admin.withdrawals.approve': { access: 'admin', tags: ['admin', 'finance'], params: idParams, response: okSchema(withdrawalSchema) },
   'admin.withdrawals.reject': {
     access: 'admin',

@@ -44,15 +44,18 @@ export async function registerEdgePlugins(app: FastifyInstance): Promise<void> {
  * (and, for the admin namespace, the refusal of anyone else: unknown admin paths say nothing of what exists),
  * its strings normalised, and the caching of private answers.
  */
-export function installRequestHooks(app: FastifyInstance, deps: { env: Env; db: Db; tokens: Tokens; origin: PublicOrigin }): void {
-  const { env, db, tokens, origin } = deps;
+export function installRequestHooks(
+  app: FastifyInstance,
+  deps: { env: Env; db: Db; tokens: Tokens; origin: PublicOrigin; /** A provider widget's origins the pages may load (ADR 050). */ widgetOrigins?: readonly string[] },
+): void {
+  const { env, db, tokens, origin, widgetOrigins = [] } = deps;
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     // Probes from the load balancer address an instance directly: they do not say what the public origin is.
     const path = decodedPath(request.url);
     if (path !== '/api/health' && path !== '/api/ready') origin.observe(request);
     request.cspNonce = randomBytes(16).toString('base64');
-    reply.header('content-security-policy', contentSecurityPolicy({ nonce: request.cspNonce }));
+    reply.header('content-security-policy', contentSecurityPolicy({ nonce: request.cspNonce }, widgetOrigins));
   });
   app.decorateRequest('user', null);
   app.decorateRequest('cspNonce', '');

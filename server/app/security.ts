@@ -7,15 +7,17 @@ const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com';
 
 /**
  * Our own assets only, inline scripts by nonce (React Router's hydration scripts carry it) or, for a page kept for
- * every guest, by their hashes (ADR 021), plus Turnstile.
+ * every guest, by their hashes (ADR 021), plus Turnstile, plus the origins a configured provider's widget needs
+ * (ЮKassa's payout widget, ADR 050: its script, its frame and its calls; none when it is not configured).
  */
-export function contentSecurityPolicy(inline: { nonce: string } | { hashes: string[] }): string {
+export function contentSecurityPolicy(inline: { nonce: string } | { hashes: string[] }, widgetOrigins: readonly string[] = []): string {
   const scripts = 'nonce' in inline ? `'nonce-${inline.nonce}'` : inline.hashes.join(' ');
+  const foreign = [TURNSTILE_ORIGIN, ...widgetOrigins].join(' ');
   return [
     "default-src 'self'",
-    `script-src 'self' ${scripts} ${TURNSTILE_ORIGIN}`.replace(/ {2,}/g, ' '),
-    `frame-src 'self' ${TURNSTILE_ORIGIN}`,
-    `connect-src 'self' ${TURNSTILE_ORIGIN}`,
+    `script-src 'self' ${scripts} ${foreign}`.replace(/ {2,}/g, ' '),
+    `frame-src 'self' ${foreign}`,
+    `connect-src 'self' ${foreign}`,
     "img-src 'self' data: blob:",
     // Inline style attributes (React's style prop) need this; no script can run through it.
     "style-src 'self' 'unsafe-inline'",
@@ -47,3 +49,9 @@ export const API_SECURITY_HEADERS = {
   'x-xss-protection': '0',
 } as const;
 
+
+/** The origin of a widget's script when it is another site's (`https://yookassa.ru`); none for our own path. */
+export function widgetOriginsOf(widget: { script_url: string } | null): string[] {
+  if (!widget || !/^https?:\/\//.test(widget.script_url)) return [];
+  return [new URL(widget.script_url).origin];
+}

@@ -14,7 +14,7 @@ import '../styles/payments.css';
 export async function loader({ context }: Route.LoaderArgs) {
   const [balance, entries] = await Promise.all([context.read('finance.balance'), context.read('finance.entries', { query: { limit: 20 } })]);
   return {
-    balance: balance.ok ? balance.body.result : { available: 0, held: 0, min_withdrawal: 50_000 },
+    balance: balance.ok ? balance.body.result : { available: 0, held: 0, min_withdrawal: 50_000, card_widget: null, saved_method: null },
     entries: entries.ok ? entries.body.result : [],
     next: entries.ok ? entries.body.next : null,
     failed: !balance.ok || !entries.ok,

@@ -118,7 +118,7 @@ export async function seedDemoOrders(money: Money, db: Db, accounts: Pick<DemoAc
   await pay(fromBid.order_id);
 
   // The demo seller withdraws part of the completed order's payment: a request for the admin.
-  await money.payments.withdraw(seller, { amount: DEMO_WITHDRAWAL, method: 'card', destination: '4111 1111 1111 1111' });
+  await money.payments.withdraw(seller, { amount: DEMO_WITHDRAWAL, method: 'card', payout_token: 'sandbox-demo-card', card: { first6: '220220', last4: '1234', card_type: 'MIR' } });
 
   const referred = await registerReferred(money, db, seller, accounts[0]?.password ?? fail('demo orders: no password'));
   await topUp(money, referred.id);

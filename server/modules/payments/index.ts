@@ -4,3 +4,4 @@ export { PaymentService, type PaymentServiceDeps } from './service.ts';
 export { paymentRoutes } from './routes.ts';
 export { paymentsModule } from './module.ts';
 export { pendingWithdrawals } from './admin-stats.ts';
+export { payoutPort, type PayoutPort, type SavedPayoutMethod } from './payout-port.ts';

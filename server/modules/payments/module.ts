@@ -28,7 +28,13 @@ export const paymentsModule = defineModule({
       sandbox: env.PAYMENTS_SANDBOX,
       yookassa:
         env.YOOKASSA_SHOP_ID && env.YOOKASSA_SECRET_KEY
-          ? { shopId: env.YOOKASSA_SHOP_ID, secretKey: env.YOOKASSA_SECRET_KEY, apiUrl: env.YOOKASSA_API_URL, webhookIps: env.YOOKASSA_WEBHOOK_IPS }
+          ? {
+              shopId: env.YOOKASSA_SHOP_ID,
+              secretKey: env.YOOKASSA_SECRET_KEY,
+              apiUrl: env.YOOKASSA_API_URL,
+              webhookIps: env.YOOKASSA_WEBHOOK_IPS,
+              payouts: { agentId: env.YOOKASSA_PAYOUT_AGENT_ID, secretKey: env.YOOKASSA_PAYOUT_SECRET_KEY, widgetUrl: env.YOOKASSA_PAYOUT_WIDGET_URL },
+            }
           : undefined,
       btcpay:
         env.BTCPAY_URL && env.BTCPAY_API_KEY && env.BTCPAY_STORE_ID && env.BTCPAY_WEBHOOK_SECRET

@@ -46,11 +46,11 @@ export function presentQuote(p: PaymentRow): Quote {
 }
 
 /**
- * A card number shows its last four digits only, to its owner and to admins alike (the admin asks for the full one,
- * audited: revealDestination); a wallet address in full (it is public anyway).
+ * A card is stored as its mask only (`220220******1234`, ADR 050) and shown as «220220 •• 1234»; a wallet's number
+ * and a crypto address in full.
  */
 export const maskDestination = (method: WithdrawalRow['method'], destination: string) =>
-  method === 'card' ? `•••• ${destination.slice(-4)}` : destination;
+  method === 'card' ? `${destination.slice(0, 6)} •• ${destination.slice(-4)}` : destination;
 
 export function presentWithdrawal(w: WithdrawalRow, user?: { id: string; name: string; email: string }): Withdrawal {
   return {
@@ -58,6 +58,7 @@ export function presentWithdrawal(w: WithdrawalRow, user?: { id: string; name: s
     amount: w.amount,
     method: w.method,
     destination: maskDestination(w.method, w.destination),
+    card_type: w.cardType,
     status: w.status,
     reject_reason: w.rejectReason,
     created_at: w.createdAt.toISOString(),

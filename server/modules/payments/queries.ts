@@ -1,4 +1,4 @@
-import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, or, type SQL } from 'drizzle-orm';
 import { payments, withdrawals, type PaymentRow } from './schema.ts';
 import { people, type UserRow } from '../users/index.ts';
 import { cursorPosition, decodeCursor, keysetAfter, page, timestampKey, type SortKey } from '../../platform/listing/listing.ts';
@@ -55,8 +55,31 @@ export function adminPayments(deps: PaymentContext, query: PageQuery & { status?
 }
 
 export async function balance(deps: PaymentContext, user: UserRow): Promise<FinanceBalance> {
-  return { ...(await balancesOf(deps.db, user.id)), min_withdrawal: await deps.settings.get('withdrawals.minAmount') };
+  return {
+    ...(await balancesOf(deps.db, user.id)),
+    min_withdrawal: await deps.settings.get('withdrawals.minAmount'),
+    card_widget: deps.providers.cardWidget(),
+    saved_method: await savedPayoutMethod(deps.db, user.id),
+  };
 }
+
+/**
+ * The card (its widget token and mask) or the ЮMoney wallet the seller's last such withdrawal went to (ADR 050):
+ * offered again on the finance page, and the payments port's answer for paying a seller's share out to them.
+ */
+export async function savedPayoutMethod(db: PaymentContext['db'], userId: string): Promise<SavedPayoutMethod | null> {
+  const [w] = await db
+    .select({ method: withdrawals.method, destination: withdrawals.destination, payoutToken: withdrawals.payoutToken, cardType: withdrawals.cardType })
+    .from(withdrawals)
+    .where(and(eq(withdrawals.userId, userId), or(and(eq(withdrawals.method, 'card'), isNotNull(withdrawals.payoutToken)), eq(withdrawals.method, 'yoomoney'))))
+    .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id))
+    .limit(1);
+  if (!w) return null;
+  if (w.method === 'yoomoney') return { method: 'yoomoney', destination: w.destination };
+  return { method: 'card', payout_token: w.payoutToken!, first6: w.destination.slice(0, 6), last4: w.destination.slice(-4), card_type: w.cardType };
+}
+
+export type SavedPayoutMethod = NonNullable<FinanceBalance['saved_method']>;
 
 /** The person's entries on their available and held balances, newest first (keyset by the chain's seq). */
 export async function entries(deps: PaymentContext, user: UserRow, query: PageQuery): Promise<Page<FinanceEntry>> {

@@ -259,7 +259,7 @@ describe('reconciliation with the providers', () => {
     await btc.cancelPayout(gone.payoutRef!).catch(() => {}); // …and BTCPay then cancels it
     const lagging = await sent();
     await btc.completePayout(lagging.payoutRef!).catch(() => {}); // paid, and the poll has not run since
-    const stranger = await (service().providers.payoutsByName('btcpay')!).createPayout({ id: randomUUID(), destination: WALLET, currency: 'BTC', amount: 1_000 });
+    const stranger = await (service().providers.payoutsByName('btcpay')!).createPayout({ id: randomUUID(), method: 'btc', destination: WALLET, currency: 'BTC', amount: 1_000 });
     btc.webhookUrl = hook;
 
     const found = kinds(await reconcile()).filter((k) => k.includes(':payout_'));

@@ -72,7 +72,6 @@ export const paymentRoutes: FastifyPluginAsync<{ payments: PaymentService; reads
     const { result, next } = await payments.adminWithdrawals(query);
     return { ...ok(result), next };
   });
-  on('admin.withdrawals.reveal', async ({ params, user }) => ok(await payments.revealDestination(user, params.id)));
   on('admin.withdrawals.approve', async ({ params, user }) => ok(await payments.decideWithdrawal(user, params.id, 'approve')));
   on('admin.withdrawals.reject', async ({ params, body, user }) => ok(await payments.decideWithdrawal(user, params.id, 'reject', body.reason)));
 };

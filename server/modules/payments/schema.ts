@@ -78,13 +78,19 @@ export const withdrawals = pgTable(
       .references(() => users.id),
     amount: integer('amount').notNull(),
     method: text('method').$type<WithdrawalMethod>().notNull(),
-    /** Card number or wallet address, as validated. */
+    /**
+     * A card's mask (`220220******1234`, ADR 050: never the number), a ЮMoney wallet's number, or a crypto address.
+     */
     destination: text('destination').notNull(),
+    /** A card's token from ЮKassa's payout widget (its "синоним"): what the payout is made to. */
+    payoutToken: text('payout_token'),
+    /** The card's kind as the widget named it (Visa, MasterCard, Mir…). */
+    cardType: text('card_type'),
     status: text('status').$type<WithdrawalStatus>().notNull().default('pending'),
     reviewedBy: uuid('reviewed_by').references(() => users.id),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
     rejectReason: text('reject_reason'),
-    /** A crypto payout: the provider that sends it, its id there, and the amount in the coin (minor units) at approval. */
+    /** A payout: the provider that sends it, its id there, and the amount in the coin (minor units) at approval. */
     payoutProvider: text('payout_provider'),
     payoutRef: text('payout_ref'),
     payoutAmount: bigint('payout_amount', { mode: 'number' }),

@@ -13,7 +13,6 @@ import { payByCard, payCrypto } from './commands/pay-provider.ts';
 import { pollProviderPayments } from './commands/poll.ts';
 import { pollPayouts, sendPayout } from './commands/payout.ts';
 import { quote } from './commands/quote.ts';
-import { revealDestination } from './commands/reveal-destination.ts';
 import { webhook } from './commands/webhook.ts';
 import { withdraw } from './commands/withdraw.ts';
 import type { PaymentContext, PaymentServiceDeps } from './deps.ts';
@@ -21,7 +20,7 @@ import { orderPage } from './order-page.ts';
 import { paymentMethods } from './pricing.ts';
 import { createProviderRegistry, type ProviderRegistry, type WebhookTransport } from './providers/registry.ts';
 import type { WebhookRequest } from './providers/provider.ts';
-import { adminPayments, adminWithdrawals, balance, entries, myPayments, myWithdrawals } from './queries.ts';
+import { adminPayments, adminWithdrawals, balance, entries, myPayments, myWithdrawals, savedPayoutMethod } from './queries.ts';
 
 export type { PaymentServiceDeps } from './deps.ts';
 
@@ -173,8 +172,9 @@ export class PaymentService {
     return adminWithdrawals(this.ctx, query);
   }
 
-  revealDestination(admin: UserRow, id: string) {
-    return revealDestination(this.ctx, admin, id);
+  /** Where the seller's last card or ЮMoney withdrawal went (the payments port's savedPayoutMethod). */
+  savedPayoutMethod(userId: string) {
+    return savedPayoutMethod(this.ctx.db, userId);
   }
 
   decideWithdrawal(admin: UserRow, id: string, decision: 'approve' | 'reject', reason: string | null = null): Promise<Withdrawal> {

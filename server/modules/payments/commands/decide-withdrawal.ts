@@ -66,13 +66,21 @@ export async function decideWithdrawal(deps: PaymentContext, admin: UserRow, id:
   });
 }
 
-/** The provider and the coin's amount of a crypto withdrawal a provider sends, or null when an admin pays it by hand. */
+/**
+ * The provider and the amount (the coin's minor units, or kopecks) of a withdrawal a provider sends, or null when an
+ * admin pays it by hand: a card or a ЮMoney wallet through ЮKassa (a card by its widget token: one made before
+ * tokens has none), a crypto address through its payout provider at the rate of the moment it is approved.
+ */
 async function payoutPlan(deps: PaymentContext, id: string): Promise<{ provider: string; amount: number } | null> {
-  const [w] = await deps.db.select({ method: withdrawals.method, amount: withdrawals.amount }).from(withdrawals).where(eq(withdrawals.id, id));
-  if (!w || w.method === 'card') return null;
+  const [w] = await deps.db
+    .select({ method: withdrawals.method, amount: withdrawals.amount, payoutToken: withdrawals.payoutToken })
+    .from(withdrawals)
+    .where(eq(withdrawals.id, id));
+  if (!w) return null;
   const provider = deps.providers.payoutsFor(w.method);
   if (!provider) return null;
-  // At the rate of the moment it is approved, read before the transaction (the rates read the settings).
+  if (w.method === 'card' || w.method === 'yoomoney') return w.method === 'card' && !w.payoutToken ? null : { provider: provider.name, amount: w.amount };
+  // The rates read the settings: read before the transaction.
   const amount = payoutAmount(w.method, w.amount, await rubPerUnit(deps, w.method === 'btc' ? 'BTC' : 'USDT'));
   if (amount <= 0) throw new HttpError(409, PAYMENT_MESSAGES.payoutNoRate);
   return { provider: provider.name, amount };

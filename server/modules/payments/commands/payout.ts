@@ -7,16 +7,19 @@ import { postTransfer } from '../../ledger/index.ts';
 import { formatRubles } from '#contract/money-format';
 import { PAYMENT_MESSAGES } from '#contract/payments';
 import type { PaymentContext } from '../deps.ts';
-import type { PayoutProvider } from '../providers/provider.ts';
+import { PayoutRefused, type PayoutProvider } from '../providers/provider.ts';
+import { selfEmployedIdOf } from './self-employed.ts';
 
-// Crypto withdrawals sent by a provider (ADR 048): approved, the money stays held while the provider sends it; it
-// leaves the ledger when the provider says the payout is done, and returns to the balance when it says it cannot be.
-// The provider's word is always asked for (after its webhook, or by the poll), never taken from a webhook's body.
+// Withdrawals sent by a provider (ADR 048, 050): crypto through BTCPay, cards (by their widget token) and ЮMoney
+// wallets through ЮKassa. Approved, the money stays held while the provider sends it; it leaves the ledger when the
+// provider says the payout is done, and returns to the balance, with a letter, when it says it cannot be (it
+// cancelled it, or refused to make it). The provider's word is always asked for (after its webhook, or by the
+// poll), never taken from a webhook's body.
 
 /** The outbox job that hands an approved withdrawal to its provider (retried until the provider answers). */
 export const PAYOUT_JOB = 'payments.payout';
 
-const CURRENCY = { btc: 'BTC', usdt: 'USDT' } as const;
+const CURRENCY = { btc: 'BTC', usdt: 'USDT', card: 'RUB', yoomoney: 'RUB' } as const;
 const DECIMALS = { btc: 8, usdt: 2 } as const;
 
 /** The coin's minor units of so many kopecks at so many rubles per coin, rounded down (the rate in millionths). */
@@ -29,12 +32,29 @@ export function payoutAmount(method: 'btc' | 'usdt', kopecks: number, rubPerUnit
 /** The job: the payout made at the provider (found again, not made twice, on a retry), then its state applied. */
 export async function sendPayout(deps: PaymentContext, withdrawalId: string): Promise<void> {
   const [w] = await deps.db.select().from(withdrawals).where(eq(withdrawals.id, withdrawalId));
-  if (!w || w.status !== 'sending' || w.method === 'card') return;
+  if (!w || w.status !== 'sending') return;
   const provider = deps.providers.payoutsByName(w.payoutProvider ?? '');
   if (!provider) throw new Error(`withdrawal ${w.id}: payout provider ${w.payoutProvider} is not configured`);
-  const sent = await provider.createPayout({ id: w.id, destination: w.destination, currency: CURRENCY[w.method], amount: w.payoutAmount! });
+  let sent: { payoutId: string; state: string };
+  try {
+    const selfEmployedId = w.method === 'card' || w.method === 'yoomoney' ? await selfEmployedIdOf(deps, w.userId) : null;
+    sent = await provider.createPayout({
+      id: w.id,
+      method: w.method,
+      destination: w.destination,
+      payoutToken: w.payoutToken,
+      currency: CURRENCY[w.method],
+      amount: w.payoutAmount!,
+      selfEmployedId,
+    });
+  } catch (error) {
+    if (!(error instanceof PayoutRefused)) throw error;
+    deps.log.warn({ withdrawal: w.id, why: error.reason }, 'payout refused by the provider: the money returns to the balance');
+    await settlePayout(deps, provider, w.id, 'cancelled');
+    return;
+  }
   await deps.db.update(withdrawals).set({ payoutRef: sent.payoutId }).where(and(eq(withdrawals.id, w.id), isNull(withdrawals.payoutRef)));
-  await settlePayout(deps, provider, w.id, sent.state);
+  await settlePayout(deps, provider, w.id, provider.payoutOutcome(sent.state));
 }
 
 /** A provider's webhook about a payout: its state is asked of the provider. */
@@ -46,7 +66,7 @@ export async function payoutNews(deps: PaymentContext, providerName: string, pay
     .where(and(eq(withdrawals.payoutProvider, providerName), eq(withdrawals.payoutRef, payoutRef)));
   if (!provider || !w) return;
   const state = await provider.payoutState(payoutRef);
-  if (state) await settlePayout(deps, provider, w.id, state.state);
+  if (state) await settlePayout(deps, provider, w.id, provider.payoutOutcome(state.state));
 }
 
 /** A withdrawal approved this long ago and still not handed to its provider is sent again by the poll. */
@@ -75,14 +95,13 @@ export async function pollPayouts(deps: PaymentContext): Promise<number> {
   for (const w of sending) {
     const provider = deps.providers.payoutsByName(w.payoutProvider ?? '');
     const state = provider && (await provider.payoutState(w.payoutRef!).catch(() => null));
-    if (provider && state && (await settlePayout(deps, provider, w.id, state.state))) settled++;
+    if (provider && state && (await settlePayout(deps, provider, w.id, provider.payoutOutcome(state.state)))) settled++;
   }
   return settled;
 }
 
 /** Done: the held money leaves to the outside. Cancelled: it returns to the balance, and the seller is told. */
-async function settlePayout(deps: PaymentContext, provider: PayoutProvider, withdrawalId: string, state: string): Promise<boolean> {
-  const outcome = provider.payoutOutcome(state);
+async function settlePayout(deps: PaymentContext, provider: PayoutProvider, withdrawalId: string, outcome: 'paid' | 'cancelled' | null): Promise<boolean> {
   if (!outcome) return false;
   return deps.platform.withTx(systemActor(`payments.payout.${provider.name}`), async ({ tx, outbox }) => {
     const [w] = await tx.select().from(withdrawals).where(eq(withdrawals.id, withdrawalId)).for('update');

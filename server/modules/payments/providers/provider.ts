@@ -43,10 +43,35 @@ export interface WebhookRequest {
  */
 export type WebhookReading = { event: WebhookEvent } | { payout: string } | { ignored: string } | { refused: string };
 
-/** A provider that sends money out (crypto withdrawals): each call is idempotent by our withdrawal's id. */
+/** One payout to make: our withdrawal's id (the provider's idempotency key), where to and how much (minor units). */
+export interface PayoutRequest {
+  id: string;
+  method: 'card' | 'yoomoney' | 'usdt' | 'btc';
+  /** A crypto address, a ЮMoney wallet's number, or a card's mask (the card is paid by its token). */
+  destination: string;
+  /** A card's token from the payout widget (ADR 050). */
+  payoutToken?: string | null;
+  currency: 'RUB' | 'BTC' | 'USDT';
+  amount: number;
+  /** A self-employed seller's id at the provider: the payout registers their receipt in «Мой налог». */
+  selfEmployedId?: string | null;
+}
+
+/** The provider refused the payout for good (a bad token, a limit, a wallet that takes none): the money goes back. */
+export class PayoutRefused extends Error {
+  constructor(
+    readonly provider: string,
+    readonly reason: string,
+  ) {
+    super(`${provider} refused the payout: ${reason}`);
+  }
+}
+
+/** A provider that sends money out (withdrawals): each call is idempotent by our withdrawal's id. */
 export interface PayoutProvider {
   readonly name: string;
-  createPayout(request: { id: string; destination: string; currency: 'BTC' | 'USDT'; amount: number }): Promise<{ payoutId: string; state: string }>;
+  /** Throws PayoutRefused when the provider will never make it, ProviderUnavailable when it could not be asked. */
+  createPayout(request: PayoutRequest): Promise<{ payoutId: string; state: string }>;
   /** Null when the provider does not know the payout. */
   payoutState(payoutId: string): Promise<{ payoutId: string; state: string } | null>;
   /** What a provider's state of a payout means: sent, returned, or still on its way (null). */

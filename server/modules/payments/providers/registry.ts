@@ -5,10 +5,14 @@ import type { PaymentProvider, PayoutProvider } from './provider.ts';
 import { SANDBOX, SandboxDesk, sandboxRoutes, type SandboxDeskDeps } from './sandbox/index.ts';
 import type { CallOptions, YookassaConfig } from './yookassa/client.ts';
 import { YOOKASSA, YookassaProvider } from './yookassa/provider.ts';
+import type { YookassaPayoutsConfig } from './yookassa/payouts.ts';
 import { BTCPAY, type ClientOptions } from './btcpay/client.ts';
 import { BtcpayProvider, type BtcpayConfig } from './btcpay/provider.ts';
 
 export type { WebhookTransport } from './sandbox/index.ts';
+
+/** The sandbox's stand-in for ЮKassa's payout widget (sandbox/widget.ts): the demo works offline. */
+export const SANDBOX_CARD_WIDGET = { script_url: '/api/payments/sandbox-payouts/widget.js', account_id: 'sandbox' } as const;
 
 // Which provider takes a way of paying (ADR 026, 048), chosen by configuration: env PAYMENTS_CARD, PAYMENTS_USDT
 // and PAYMENTS_BTC name one (or `none`); unset, a method goes to the real provider configured for it, else to the
@@ -28,8 +32,13 @@ export interface ProviderRegistry {
   forMethod(method: ProviderMethod): PaymentProvider | null;
   /** A configured provider by the name its payments and webhooks carry, or null. */
   byName(name: string): PaymentProvider | null;
-  /** The provider that sends a method's withdrawals out (a crypto payout), or null: an admin pays it by hand. */
-  payoutsFor(method: ProviderMethod): PayoutProvider | null;
+  /**
+   * The provider that sends a method's withdrawals out (a crypto payout; a card or a ЮMoney wallet through ЮKassa),
+   * or null: an admin pays it by hand.
+   */
+  payoutsFor(method: ProviderMethod | 'yoomoney'): PayoutProvider | null;
+  /** The card form's widget (ADR 050): ЮKassa's when it pays cards out, the sandbox's while it is on, else null. */
+  cardWidget(): { script_url: string; account_id: string } | null;
   /** A configured payout provider by name, or null. */
   payoutsByName(name: string): PayoutProvider | null;
   /** Every configured provider (the sandbox while it is on): reconciliation asks each that can list. */
@@ -45,8 +54,8 @@ export interface ProviderRegistry {
 export type ProviderRegistryDeps = Omit<SandboxDeskDeps, 'on'> & {
   /** The sandbox provider is on (development, tests, the demo, or a production that chose it: env.ts). */
   sandbox: boolean;
-  /** ЮKassa's shop, when configured (env YOOKASSA_*). */
-  yookassa?: YookassaConfig & { callOptions?: CallOptions };
+  /** ЮKassa's shop, when configured (env YOOKASSA_*), and its payouts gateway (env YOOKASSA_PAYOUT_*). */
+  yookassa?: YookassaConfig & { callOptions?: CallOptions; payouts?: Partial<YookassaPayoutsConfig> };
   /** The BTCPay Server store, when configured (env BTCPAY_*). */
   btcpay?: BtcpayConfig & { callOptions?: ClientOptions };
   /** The operator's choice of provider per method (env PAYMENTS_CARD, …): a provider's name or 'none'. */
@@ -78,7 +87,13 @@ export function createProviderRegistry({ sandbox: sandboxOn, yookassa, btcpay, m
   return {
     forMethod: (method) => byMethod[method],
     byName: (name) => available.get(name as ProviderName) ?? null,
-    payoutsFor: (method) => asPayouts(byMethod[method]),
+    // A ЮMoney wallet is paid by ЮKassa whenever it is configured; a card by the card's provider if it pays out.
+    payoutsFor: (method) => asPayouts(method === 'yoomoney' ? (available.get(YOOKASSA) ?? null) : byMethod[method]),
+    cardWidget: () => {
+      const card = asPayouts(byMethod.card);
+      if (card instanceof YookassaProvider) return card.payouts.widget();
+      return sandboxOn ? SANDBOX_CARD_WIDGET : null;
+    },
     payoutsByName: (name) => asPayouts(available.get(name as ProviderName) ?? null),
     all: () => [...available.values()],
     describe: () => METHODS.map((m) => `${m} → ${byMethod[m]?.name ?? 'none'}`).join(', '),

@@ -239,7 +239,8 @@ export class BtcpayProvider implements PaymentProvider, CryptoPayouts, PayoutPro
   // -------------------------------------------------------------------------------------------------------------
   // Crypto withdrawals.
 
-  async createPayout({ id, destination, currency, amount }: PayoutRequest): Promise<PayoutStatus> {
+  async createPayout({ id, destination, currency, amount }: Omit<PayoutRequest, 'currency'> & { currency: string }): Promise<PayoutStatus> {
+    if (currency !== 'BTC' && currency !== 'USDT') throw new Error('BTCPay pays BTC and USDT only');
     const payoutMethodId = this.config.payoutMethods?.[currency] ?? (currency === 'BTC' ? 'BTC-CHAIN' : 'USDT-TRON');
     const payout = await this.client.createPayoutOnce(
       { destination, amount: toDecimalString(amount, MINOR_DECIMALS[currency]), payoutMethodId, approved: true, metadata: { source: 'Подряд: вывод средств' } },

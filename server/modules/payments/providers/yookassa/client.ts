@@ -49,6 +49,32 @@ export interface YookassaDeal {
   balance: YookassaAmount;
 }
 
+/** A payout (https://yookassa.ru/developers/api#payout_object): to a card by its token, or to a ЮMoney wallet. */
+export interface YookassaPayout {
+  id: string;
+  status: 'pending' | 'succeeded' | 'canceled';
+  amount: YookassaAmount;
+  payout_destination?: { type: string; card?: { first6: string; last4: string; card_type: string }; account_number?: string };
+  description?: string;
+  created_at: string;
+  metadata?: Record<string, string>;
+  cancellation_details?: { party: string; reason: string };
+  self_employed?: { id: string };
+  receipt?: { service_name: string; npd_receipt_id?: string; url?: string };
+  test?: boolean;
+}
+
+/** A self-employed person registered for receipts in «Мой налог» (https://yookassa.ru/developers/api#self_employed_object). */
+export interface YookassaSelfEmployed {
+  id: string;
+  status: 'pending' | 'confirmed' | 'canceled' | 'unregistered';
+  created_at: string;
+  itn?: string;
+  phone?: string;
+  confirmation?: { type: 'redirect'; confirmation_url: string };
+  test?: boolean;
+}
+
 /** A request ЮKassa refused (4xx): retrying it would not help. */
 export class YookassaError extends Error {
   constructor(
@@ -97,6 +123,33 @@ export class YookassaClient {
   async getPayment(id: string): Promise<YookassaPayment | null> {
     try {
       return await this.call<YookassaPayment>('GET', `/payments/${encodeURIComponent(id)}`);
+    } catch (error) {
+      if (error instanceof YookassaError && (error.status === 404 || error.status === 400)) return null;
+      throw error;
+    }
+  }
+
+  /** A payout (the payouts gateway's credentials): retried under the same key, it is the same payout. */
+  createPayout(idempotenceKey: string, body: object) {
+    return this.call<YookassaPayout>('POST', '/payouts', body, idempotenceKey);
+  }
+
+  /** A payout of this gateway, or null when ЮKassa knows none by that id. */
+  getPayout(id: string): Promise<YookassaPayout | null> {
+    return this.orNull(this.call<YookassaPayout>('GET', `/payouts/${encodeURIComponent(id)}`));
+  }
+
+  createSelfEmployed(idempotenceKey: string, body: object) {
+    return this.call<YookassaSelfEmployed>('POST', '/self_employed', body, idempotenceKey);
+  }
+
+  getSelfEmployed(id: string): Promise<YookassaSelfEmployed | null> {
+    return this.orNull(this.call<YookassaSelfEmployed>('GET', `/self_employed/${encodeURIComponent(id)}`));
+  }
+
+  private async orNull<T>(call: Promise<T>): Promise<T | null> {
+    try {
+      return await call;
     } catch (error) {
       if (error instanceof YookassaError && (error.status === 404 || error.status === 400)) return null;
       throw error;

@@ -1,8 +1,9 @@
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import type { WebhookEvent } from '#contract/payments';
 import type { Clock } from '../../../../platform/clock.ts';
-import type { CreatedPayment, PaymentProvider, ProviderPayment, ProviderRecord, ProviderView, WebhookReading, WebhookRequest } from '../provider.ts';
+import type { CreatedPayment, PaymentProvider, PayoutProvider, PayoutRequest, ProviderPayment, ProviderRecord, ProviderView, WebhookReading, WebhookRequest } from '../provider.ts';
 import { fromKopecks, toKopecks, YookassaClient, type CallOptions, type YookassaConfig, type YookassaPayment } from './client.ts';
+import { PAYOUT_WIDGET_URL, payoutIdOf, YookassaPayouts, type YookassaPayoutsConfig } from './payouts.ts';
 
 // ЮKassa's safe deal (ADR 048): a card payment is a payment inside a deal made for it, so the customer's money is
 // held by ЮKassa, not on the platform's account, until the deal pays the seller out or refunds the customer.
@@ -14,6 +15,8 @@ export const YOOKASSA = 'yookassa';
 
 /** The events of a payment's end; the others (refunds, payouts, deals) are not acted on from here. */
 const PAYMENT_EVENTS = new Set(['payment.succeeded', 'payment.canceled', 'payment.waiting_for_capture']);
+/** The events of a payout's end (ADR 050): the payout is then read again from the API. */
+const PAYOUT_EVENTS = new Set(['payout.succeeded', 'payout.canceled']);
 
 /** A day of a busy shop is far below this many pages of 100; more means a cursor that never ends. */
 const MAX_PAGES = 1_000;
@@ -56,18 +59,38 @@ function allowed(list: BlockList, ip: string): boolean {
   return isIPv6(address) && list.check(address, 'ipv6');
 }
 
-export class YookassaProvider implements PaymentProvider {
+export class YookassaProvider implements PaymentProvider, PayoutProvider {
   readonly name = YOOKASSA;
   readonly client: YookassaClient;
+  /** Payouts to cards and ЮMoney wallets, with the payouts gateway's credentials (the shop's unless told). */
+  readonly payouts: YookassaPayouts;
   private readonly senders: BlockList;
 
   constructor(
-    config: YookassaConfig,
+    config: YookassaConfig & { payouts?: Partial<YookassaPayoutsConfig> },
     private readonly clock: Clock,
     callOptions: CallOptions = {},
   ) {
     this.client = new YookassaClient(config, callOptions);
     this.senders = networkList(config.webhookIps);
+    const payouts = config.payouts ?? {};
+    this.payouts = new YookassaPayouts(
+      config,
+      { agentId: payouts.agentId || config.shopId, secretKey: payouts.secretKey || config.secretKey, widgetUrl: payouts.widgetUrl || PAYOUT_WIDGET_URL },
+      callOptions,
+    );
+  }
+
+  createPayout(request: PayoutRequest) {
+    return this.payouts.createPayout(request);
+  }
+
+  payoutState(payoutId: string) {
+    return this.payouts.payoutState(payoutId);
+  }
+
+  payoutOutcome(state: string) {
+    return this.payouts.payoutOutcome(state);
   }
 
   /**
@@ -105,6 +128,10 @@ export class YookassaProvider implements PaymentProvider {
       return { refused: 'body' };
     }
     if (body?.type !== 'notification' || typeof body.event !== 'string') return { refused: 'not a notification' };
+    if (PAYOUT_EVENTS.has(body.event)) {
+      const payout = payoutIdOf(body.object);
+      return payout ? { payout } : { refused: 'no payout id' };
+    }
     if (!PAYMENT_EVENTS.has(body.event)) return { ignored: `event ${body.event}` };
     const id = body.object?.id;
     if (typeof id !== 'string' || id.length > 100) return { refused: 'no payment id' };

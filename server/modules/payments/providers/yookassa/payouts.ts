@@ -1,0 +1,89 @@
+import { PayoutRefused, type PayoutProvider, type PayoutRequest } from '../provider.ts';
+import { fromKopecks, YookassaClient, YookassaError, type CallOptions, type YookassaConfig, type YookassaPayout, type YookassaSelfEmployed } from './client.ts';
+
+// ЮKassa's payouts (ADR 050, https://yookassa.ru/developers/payouts): a withdrawal to a card is paid by the token
+// ЮKassa's payout widget gave for the card in the seller's browser (`payout_token`: the number never reaches us), one
+// to a ЮMoney wallet by its number (`payout_destination_data`). Payouts are the payouts gateway's ("agentId" and
+// its own secret key, defaulting to the shop's), under the key `payout-<withdrawal>`: a retry after a lost answer
+// is the same payout. Their notifications (payout.succeeded, payout.canceled) come to the shop's webhook address
+// and are read as hints only: the payout is read again with GET /v3/payouts/{id} (provider.ts).
+
+/** What the seller's payout is for, as «Мой налог» writes it on a self-employed seller's receipt. */
+export const RECEIPT_SERVICE_NAME = 'Услуги на бирже Подряд';
+
+/** ЮKassa's payout widget as it is published (https://yookassa.ru/developers/payouts/making-payouts/bank-card/using-payout-widget). */
+export const PAYOUT_WIDGET_URL = 'https://yookassa.ru/payouts-data/3.1.0/widget.js';
+
+export interface YookassaPayoutsConfig {
+  /** The payouts gateway's id (the cabinet's «Настройки выплат», agentId): the widget's account_id and the API login. */
+  agentId: string;
+  secretKey: string;
+  /** The widget's script. */
+  widgetUrl: string;
+}
+
+/** The payouts half of the ЮKassa adapter: YookassaProvider hands its PayoutProvider calls here. */
+export class YookassaPayouts implements Omit<PayoutProvider, 'name'> {
+  readonly client: YookassaClient;
+
+  constructor(
+    shop: YookassaConfig,
+    readonly config: YookassaPayoutsConfig,
+    callOptions: CallOptions = {},
+  ) {
+    this.client = new YookassaClient({ ...shop, shopId: config.agentId, secretKey: config.secretKey }, callOptions);
+  }
+
+  async createPayout(request: PayoutRequest): Promise<{ payoutId: string; state: string }> {
+    if (request.currency !== 'RUB' || (request.method !== 'card' && request.method !== 'yoomoney')) throw new Error('ЮKassa pays rubles to cards and ЮMoney wallets only');
+    if (request.method === 'card' && !request.payoutToken) throw new PayoutRefused('yookassa', 'the card has no payout token');
+    const amount = { value: fromKopecks(request.amount), currency: 'RUB' };
+    const body = {
+      amount,
+      ...(request.method === 'card' ? { payout_token: request.payoutToken } : { payout_destination_data: { type: 'yoo_money', account_number: request.destination } }),
+      description: 'Вывод средств с баланса на бирже Подряд',
+      metadata: { withdrawalId: request.id },
+      ...(request.selfEmployedId ? { self_employed: { id: request.selfEmployedId }, receipt_data: { service_name: RECEIPT_SERVICE_NAME, amount } } : {}),
+    };
+    try {
+      const payout = await this.client.createPayout(`payout-${request.id}`, body);
+      return { payoutId: payout.id, state: payout.status };
+    } catch (error) {
+      // A 4xx is ЮKassa's final word on this request (the same key would get it again): the money goes back.
+      // Wrong credentials are ours to fix, not the seller's loss: retried until someone does.
+      if (error instanceof YookassaError && error.status !== 401) throw new PayoutRefused('yookassa', `${error.code}: ${error.message}`);
+      throw error;
+    }
+  }
+
+  async payoutState(payoutId: string): Promise<{ payoutId: string; state: string } | null> {
+    const payout = await this.client.getPayout(payoutId);
+    return payout ? { payoutId: payout.id, state: payout.status } : null;
+  }
+
+  payoutOutcome(state: string): 'paid' | 'cancelled' | null {
+    return state === 'succeeded' ? 'paid' : state === 'canceled' ? 'cancelled' : null;
+  }
+
+  /** The widget the finance page shows for a card: its script and the gateway it tokenises cards for. */
+  widget(): { script_url: string; account_id: string } {
+    return { script_url: this.config.widgetUrl, account_id: this.config.agentId };
+  }
+
+  /** Registers a self-employed seller (by INN or phone) for receipts in «Мой налог»; the same key finds them again. */
+  registerSelfEmployed(key: string, who: { itn?: string; phone?: string }): Promise<YookassaSelfEmployed> {
+    return this.client.createSelfEmployed(`self-employed-${key}`, { ...who, confirmation: { type: 'redirect' } });
+  }
+
+  selfEmployed(id: string): Promise<YookassaSelfEmployed | null> {
+    return this.client.getSelfEmployed(id);
+  }
+}
+
+/** A payout's id as its notification names it, or null (the body is only a hint: the payout is read again). */
+export function payoutIdOf(object: unknown): string | null {
+  const id = (object as { id?: unknown } | undefined)?.id;
+  return typeof id === 'string' && id.length <= 100 ? id : null;
+}
+
+export type { YookassaPayout };
