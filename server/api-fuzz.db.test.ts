@@ -79,6 +79,7 @@ const NOT_IN_ROUTES: Record<string, string> = {
   'GET /sitemap.xml': 'for search engines (server/modules/seo)',
   'GET /sitemaps/:part': 'for search engines (server/modules/seo)',
   'GET /robots.txt': 'for search engines (server/modules/seo)',
+  'GET /api/payments/sandbox-payouts/widget.js': "the sandbox's stand-in for ЮKassa's payout widget, a script (ADR 050)",
 };
 
 let world: World;

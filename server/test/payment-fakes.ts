@@ -10,6 +10,8 @@ interface YookassaShop {
   url: string;
   shopId: string;
   secretKey: string;
+  agentId: string;
+  agentSecretKey: string;
 }
 interface BtcpayStore {
   url: string;
@@ -21,7 +23,15 @@ interface BtcpayStore {
 export function fakeProvidersEnv({ yookassa, btcpay }: { yookassa?: YookassaShop; btcpay?: BtcpayStore }): Record<string, string> {
   return {
     ...(yookassa
-      ? { YOOKASSA_SHOP_ID: yookassa.shopId, YOOKASSA_SECRET_KEY: yookassa.secretKey, YOOKASSA_API_URL: `${yookassa.url}/v3`, YOOKASSA_WEBHOOK_IPS: '127.0.0.1,::1' }
+      ? {
+          YOOKASSA_SHOP_ID: yookassa.shopId,
+          YOOKASSA_SECRET_KEY: yookassa.secretKey,
+          YOOKASSA_API_URL: `${yookassa.url}/v3`,
+          YOOKASSA_WEBHOOK_IPS: '127.0.0.1,::1',
+          YOOKASSA_PAYOUT_AGENT_ID: yookassa.agentId,
+          YOOKASSA_PAYOUT_SECRET_KEY: yookassa.agentSecretKey,
+          YOOKASSA_PAYOUT_WIDGET_URL: `${yookassa.url}/payouts-data/3.1.0/widget.js`,
+        }
       : {}),
     ...(btcpay ? { BTCPAY_URL: btcpay.url, BTCPAY_API_KEY: btcpay.apiKey, BTCPAY_STORE_ID: btcpay.store.id, BTCPAY_WEBHOOK_SECRET: btcpay.webhookSecret } : {}),
   };

@@ -8,7 +8,7 @@ import { Modal } from '../../components/ui/dialog.tsx';
 import { NoteForm } from '../../components/ui/note-form.tsx';
 import { WithdrawalsTable } from './lists.tsx';
 import type { MethodDraft, MethodDrafts } from './method-drafts.ts';
-import { groupCardNumber, rejectReasonError } from './withdraw-rules.ts';
+import { rejectReasonError } from './withdraw-rules.ts';
 
 // /admin/payments: withdrawals to decide; the editor of the ways to pay, which /admin/settings shows.
 
@@ -38,7 +38,6 @@ export function AdminWithdrawals({ withdrawals, onChanged }: { withdrawals: With
     <>
       <WithdrawalsTable
         withdrawals={withdrawals}
-        destination={(w) => (w.method === 'card' ? <CardNumber key={w._id} withdrawal={w} /> : w.destination)}
         actions={(w) => (
           <span className="fin-actions">
             <button type="button" className="btn btn--primary btn--sm" disabled={busy === w._id} onClick={() => approve(w)}>
@@ -68,31 +67,6 @@ export function AdminWithdrawals({ withdrawals, onChanged }: { withdrawals: With
           />
         )}
       </Modal>
-    </>
-  );
-}
-
-/**
- * A card number, masked as the server sends it; «Показать номер» asks for the full one (the admin pays by hand),
- * which the server writes to the audit log (ADR 046).
- */
-function CardNumber({ withdrawal }: { withdrawal: Withdrawal }) {
-  const [full, setFull] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  async function reveal() {
-    setBusy(true);
-    const res = await api.write('admin.withdrawals.reveal', { params: { id: withdrawal._id } });
-    setBusy(false);
-    if (res.error) return void toast(res.error.message);
-    setFull(res.data.result.destination);
-  }
-  if (full) return <span className="fin-card-number">{groupCardNumber(full)}</span>;
-  return (
-    <>
-      {withdrawal.destination}{' '}
-      <button type="button" className="btn btn--quiet btn--sm" disabled={busy} onClick={() => void reveal()} title="Просмотр номера записывается в журнал действий">
-        Показать номер
-      </button>
     </>
   );
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import type { FinanceBalance, FinanceEntry } from '#contract/payments';
-import { Balances, EntriesTable, WithdrawForm } from './finance.tsx';
+import { Balances, EntriesTable } from './finance.tsx';
 
 const _ = '\u00a0';
 const noop = () => {};
@@ -66,23 +66,5 @@ describe('EntriesTable', () => {
     expect(html).toContain(`<dt>Комиссия сервиса</dt><dd>0${_}руб.</dd>`);
     expect(html).toContain(`<dt>Вам</dt><dd>4${_}500${_}руб.</dd>`);
     expect(html).toContain('Показать ещё');
-  });
-});
-
-describe('WithdrawForm', () => {
-  it('hints the limits, and offers a card first', () => {
-    const html = render(<WithdrawForm balance={balance} emailConfirmed onDone={noop} />);
-    expect(html).toContain(`От 500${_}руб., доступно 12${_}345,50${_}руб.`);
-    expect(html).toContain('Номер карты');
-    expect(html).toContain('placeholder="0000 0000 0000 0000"');
-    expect(html).toContain('inputMode="numeric"');
-    expect(html).not.toContain('подтвердите email');
-    expect(html).toMatch(/<button type="submit" class="btn btn--primary">Вывести<\/button>/);
-  });
-
-  it('asks to confirm the email first, the button disabled until then', () => {
-    const html = render(<WithdrawForm balance={balance} emailConfirmed={false} onDone={noop} />);
-    expect(html).toContain('Чтобы выводить деньги, подтвердите email.');
-    expect(html).toMatch(/<button type="submit" class="btn btn--primary" disabled="">Вывести<\/button>/);
   });
 });

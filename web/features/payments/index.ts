@@ -4,7 +4,8 @@
 export { AdminWithdrawals, PaymentMethodsEditor } from './admin.tsx';
 export { PaymentDifferences, ProviderState } from './differences.tsx';
 export { methodDrafts, methodsFromDrafts, type MethodDrafts } from './method-drafts.ts';
-export { Balances, EntriesTable, WithdrawForm } from './finance.tsx';
+export { Balances, EntriesTable } from './finance.tsx';
+export { WithdrawForm } from './withdraw-form.tsx';
 export { PaymentsTable, WithdrawalsTable } from './lists.tsx';
 export { PayPanel } from './pay-panel.tsx';
 export { SandboxPage, type SandboxPayment } from './sandbox.tsx';

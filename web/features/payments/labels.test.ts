@@ -40,9 +40,9 @@ describe('the payments’ labels', () => {
   });
 
   it('name every way to pay, and hint the destination of each way to withdraw', () => {
-    expect(Object.keys(METHOD_LABELS)).toEqual(['balance', 'card', 'usdt', 'btc']);
-    expect(Object.keys(DESTINATION_HINTS)).toEqual(['card', 'usdt', 'btc']);
-    expect(DESTINATION_HINTS.card.label).toBe('Номер карты');
+    expect(Object.keys(METHOD_LABELS)).toEqual(['balance', 'card', 'yoomoney', 'usdt', 'btc']);
+    expect(Object.keys(DESTINATION_HINTS)).toEqual(['yoomoney', 'usdt', 'btc']);
+    expect(DESTINATION_HINTS.yoomoney.label).toBe('Номер кошелька ЮMoney');
   });
 
   it.each([

@@ -22,12 +22,14 @@ export const WITHDRAWAL_STATUS_LABELS: Record<WithdrawalStatus, string> = {
 export const METHOD_LABELS: Record<string, string> = {
   balance: 'Баланс',
   card: 'Банковская карта',
+  yoomoney: 'Кошелёк ЮMoney',
   usdt: 'USDT (TRC-20)',
   btc: 'Bitcoin',
 };
 
-export const DESTINATION_HINTS: Record<'card' | 'usdt' | 'btc', { label: string; placeholder: string }> = {
-  card: { label: 'Номер карты', placeholder: '0000 0000 0000 0000' },
+/** The destinations typed in the form; a card is entered in ЮKassa's payout widget instead (ADR 050). */
+export const DESTINATION_HINTS: Record<'yoomoney' | 'usdt' | 'btc', { label: string; placeholder: string }> = {
+  yoomoney: { label: 'Номер кошелька ЮMoney', placeholder: '4100 1234 5678 9012' },
   usdt: { label: 'Адрес USDT (TRC-20)', placeholder: 'T…' },
   btc: { label: 'Адрес Bitcoin', placeholder: 'bc1… / 1… / 3…' },
 };

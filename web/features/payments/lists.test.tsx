@@ -76,19 +76,18 @@ describe('WithdrawalsTable', () => {
   it('shows the person’s requests with the reason of a refusal, and no actions', () => {
     const html = inRouter(<WithdrawalsTable withdrawals={[withdrawal({ status: 'rejected', reject_reason: 'Чужие реквизиты' })]} />);
     expect(html).not.toContain('Действия');
-    expect(cells(html)[0]).toMatchObject({ Сумма: `500${_}руб.`, Куда: 'Банковская карта: **** 0001', Статус: 'Отклонён — Чужие реквизиты' });
+    expect(cells(html)[0]).toMatchObject({ Сумма: `500${_}руб.`, Куда: 'Банковская карта: 411111 •• 0001', Статус: 'Отклонён — Чужие реквизиты' });
   });
 
-  it('gives the admin the actions of pending requests only, and their own rendering of the destination', () => {
+  it('gives the admin the actions of pending requests only, a card as its mask and kind', () => {
     const html = inRouter(
       <WithdrawalsTable
-        withdrawals={[withdrawal(), withdrawal({ _id: 'w2', status: 'approved', method: 'btc', destination: 'bc1q', user: { _id: 'u', name: 'Иван', email: 'i@example.com' } })]}
+        withdrawals={[withdrawal({ card_type: 'MIR' }), withdrawal({ _id: 'w2', status: 'approved', method: 'btc', destination: 'bc1q', user: { _id: 'u', name: 'Иван', email: 'i@example.com' } })]}
         actions={(w) => <button type="button">Решить {w._id}</button>}
-        destination={(w) => `[${w.destination}]`}
       />,
     );
     const [pending, approved] = cells(html);
-    expect(pending).toMatchObject({ Пользователь: '', Куда: 'Банковская карта: [**** 0001]', Действия: 'Решить w1' });
-    expect(approved).toMatchObject({ Пользователь: 'Иван (i@example.com)', Куда: 'Bitcoin: [bc1q]', Статус: 'Выполнен', Действия: '—' });
+    expect(pending).toMatchObject({ Пользователь: '', Куда: 'Банковская карта: 411111 •• 0001 (MIR)', Действия: 'Решить w1' });
+    expect(approved).toMatchObject({ Пользователь: 'Иван (i@example.com)', Куда: 'Bitcoin: bc1q', Статус: 'Выполнен', Действия: '—' });
   });
 });

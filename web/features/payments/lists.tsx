@@ -69,13 +69,10 @@ export function PaymentsTable({
 export function WithdrawalsTable({
   withdrawals,
   actions,
-  destination,
 }: {
   withdrawals: Withdrawal[];
   /** The admin's buttons of a pending request. */
   actions?: (w: Withdrawal) => React.ReactNode;
-  /** How the destination shows, if not as the server sent it (a card masked): the admin's «Показать номер». */
-  destination?: (w: Withdrawal) => React.ReactNode;
 }) {
   if (!withdrawals.length) return <p className="page__empty">Заявок на вывод нет.</p>;
   return (
@@ -97,7 +94,8 @@ export function WithdrawalsTable({
             {actions && <td data-label="Пользователь" className="fin-person">{w.user ? `${w.user.name} (${w.user.email})` : ''}</td>}
             <td data-label="Сумма">{formatRubles(w.amount)}</td>
             <td data-label="Куда" className="fin-destination">
-              {METHOD_LABELS[w.method]}: {destination ? destination(w) : w.destination}
+              {METHOD_LABELS[w.method]}: {w.destination}
+              {w.card_type ? ` (${w.card_type})` : ''}
             </td>
             <td data-label="Статус">
               <span className={statusTone(w.status)}>{WITHDRAWAL_STATUS_LABELS[w.status]}</span>

@@ -7,8 +7,10 @@ import {
   DIRECTION_CLASSES,
   entryAmountText,
   entryBalanceText,
-  groupCardNumber,
+  cardLabel,
   heldNote,
+  widgetCardOf,
+  withdrawBody,
   rejectReasonError,
   typedRubles,
   withdrawHint,
@@ -16,7 +18,7 @@ import {
 
 const _ = '\u00a0';
 const balance = { available: 1_000_000, min_withdrawal: 50_000 };
-const check = (amount: string, destination = '4276 0000 0000 0001') => checkWithdraw({ amount, destination }, balance);
+const check = (amount: string, destination = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE') => checkWithdraw({ amount, destination }, balance);
 
 describe('the rubles typed in the withdraw form', () => {
   it.each([
@@ -134,21 +136,45 @@ describe('a balance movement', () => {
 
 describe('the admin’s withdrawal decisions', () => {
   it.each([
-    ['4276000000000001', '4276 0000 0000 0001'],
-    ['427600000000000123', '4276 0000 0000 0001 23'],
-    ['1234', '1234'],
-    ['12345', '1234 5'],
-    ['', ''],
-  ])('groups the card number %j as %j', (digits, grouped) => {
-    expect(groupCardNumber(digits)).toBe(grouped);
-  });
-
-  it.each([
     ['', 'Укажите причину отказа'],
     ['  ab  ', 'Укажите причину отказа'],
     ['abc', null],
     ['  Реквизиты чужие ', null],
   ])('refusing with the reason %j: %s', (reason, error) => {
     expect(rejectReasonError(reason)).toBe(error);
+  });
+});
+
+describe('the card from ЮKassa’s payout widget (ADR 050)', () => {
+  const card = { payout_token: 'pt-abc', first6: '220220', last4: '1234', card_type: 'MIR' };
+
+  it('asks for a card entered in the widget, not for a destination', () => {
+    expect(checkWithdraw({ amount: '500', destination: '', method: 'card', card: null }, balance).errors).toEqual({ card: ['Введите карту в форме ЮKassa'] });
+    expect(checkWithdraw({ amount: '500', destination: '', method: 'card', card }, balance).errors).toEqual({});
+  });
+
+  it('checks a ЮMoney wallet’s number: 11–20 digits', () => {
+    const wallet = (destination: string) => checkWithdraw({ amount: '500', destination, method: 'yoomoney' }, balance).errors;
+    expect(wallet('4100 1175 8831 136')).toEqual({});
+    expect(wallet('4100')).toEqual({ destination: ['Номер кошелька ЮMoney: от 11 до 20 цифр'] });
+    expect(wallet('41001abc')).toEqual({ destination: ['Номер кошелька ЮMoney: от 11 до 20 цифр'] });
+  });
+
+  it('sends a card as its token and mask, anything else as the destination typed', () => {
+    expect(withdrawBody('card', 50_000, 'ignored', card)).toEqual({ amount: 50_000, method: 'card', payout_token: 'pt-abc', card: { first6: '220220', last4: '1234', card_type: 'MIR' } });
+    expect(withdrawBody('card', 50_000, '', { ...card, card_type: null })).toEqual({ amount: 50_000, method: 'card', payout_token: 'pt-abc', card: { first6: '220220', last4: '1234' } });
+    expect(withdrawBody('yoomoney', 50_000, '410011758831136', null)).toEqual({ amount: 50_000, method: 'yoomoney', destination: '410011758831136' });
+  });
+
+  it('reads the widget’s success data, and nothing that is not a token and a mask', () => {
+    expect(widgetCardOf(card)).toEqual(card);
+    expect(widgetCardOf({ payout_token: 'pt', first6: '220220', last4: '1234' })).toEqual({ payout_token: 'pt', first6: '220220', last4: '1234', card_type: null });
+    expect(widgetCardOf({ payout_token: '', first6: '220220', last4: '1234' })).toBeNull();
+    expect(widgetCardOf({ payout_token: 'pt', first6: '2202201234567890', last4: '1234' })).toBeNull();
+    expect(widgetCardOf(null)).toBeNull();
+  });
+
+  it('names a card by its mask', () => {
+    expect(cardLabel(card)).toBe('Карта 220220 •• 1234');
   });
 });

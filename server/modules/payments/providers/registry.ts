@@ -6,6 +6,7 @@ import { SANDBOX, SandboxDesk, sandboxRoutes, type SandboxDeskDeps } from './san
 import type { CallOptions, YookassaConfig } from './yookassa/client.ts';
 import { YOOKASSA, YookassaProvider } from './yookassa/provider.ts';
 import type { YookassaPayoutsConfig } from './yookassa/payouts.ts';
+import { payoutWidgetScript } from './yookassa/widget-script.ts';
 import { BTCPAY, type ClientOptions } from './btcpay/client.ts';
 import { BtcpayProvider, type BtcpayConfig } from './btcpay/provider.ts';
 
@@ -100,6 +101,12 @@ export function createProviderRegistry({ sandbox: sandboxOn, yookassa, btcpay, m
     sandbox,
     routes: async (app, { reads }) => {
       await app.register(sandboxRoutes, { sandbox, reads });
+      // The sandbox's payout widget: a script, not an API endpoint (outside ROUTES); 404 while the sandbox is off.
+      const script = payoutWidgetScript(null);
+      app.get(SANDBOX_CARD_WIDGET.script_url, { schema: { hide: true } }, async (_request, reply) => {
+        if (!sandboxOn) return reply.status(404).send({ status: 404, message: 'Не найдено' });
+        return reply.header('content-type', 'application/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(script);
+      });
     },
   };
 }

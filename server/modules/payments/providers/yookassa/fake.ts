@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { YookassaDeal, YookassaPayment } from './client.ts';
 import { escapeHtml } from '../../../../platform/letters/layout.ts';
+import { FakePayouts } from './fake-payouts.ts';
 
 // A local ЮKassa for the tests and the browser tests (ADR 048): the API v3 paths the adapter calls, with ЮKassa's
 // Basic auth, its idempotence keys (the same key and body answer the same object for 24 hours; the same key with
@@ -47,13 +48,21 @@ export class FakeYookassa {
   private readonly failures: Failure[] = [];
   private readonly sockets = new Set<Socket>();
   private readonly auth: string;
+  private readonly agentAuth: string;
+  /** Payouts, the payout widget and self-employed sellers (fake-payouts.ts). */
+  readonly payoutDesk: FakePayouts;
   private readonly server = createServer((req, res) => this.route(req, res));
 
   constructor(
     readonly shopId = '100500',
     readonly secretKey = 'test_fake_secret_key',
+    /** The payouts gateway's agentId and key (the cabinet's «Настройки выплат»): payouts take only these. */
+    readonly agentId = '505050',
+    readonly agentSecretKey = 'test_fake_payout_key',
   ) {
     this.auth = `Basic ${Buffer.from(`${shopId}:${secretKey}`).toString('base64')}`;
+    this.agentAuth = `Basic ${Buffer.from(`${agentId}:${agentSecretKey}`).toString('base64')}`;
+    this.payoutDesk = new FakePayouts({ now: () => this.now(), sendRaw: (body) => this.sendRaw(body) }, agentId);
     this.server.on('connection', (socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
@@ -171,11 +180,16 @@ export class FakeYookassa {
   private api(req: IncomingMessage, res: ServerResponse, path: string, raw: string) {
     const key = (req.headers['idempotence-key'] as string | undefined) ?? null;
     this.requests.push({ method: req.method!, path, key });
-    if (req.headers.authorization !== this.auth) return error(res, 401, 'invalid_credentials', "Login and password don't match");
+    const payouts = path.startsWith('/v3/payouts') || path.startsWith('/v3/self_employed');
+    if (req.headers.authorization !== (payouts ? this.agentAuth : this.auth)) return error(res, 401, 'invalid_credentials', "Login and password don't match");
     const failure = this.failures.shift();
     if (failure === 'status500') return error(res, 500, 'internal_server_error', 'Internal server error');
     if (failure === 'refuse') return error(res, 403, 'forbidden', 'Operation is forbidden for this shop');
     if (failure === 'timeout') return; // Never answers; the socket is destroyed on close.
+    if (req.method === 'GET' && payouts) {
+      const [status, body] = this.payoutDesk.read(path);
+      return status === 200 ? send(res, 200, body) : error(res, status, 'not_found', (body as { description: string }).description);
+    }
     if (req.method === 'GET' && path === '/v3/payments') return send(res, ...this.list(new URL(req.url ?? '/', 'http://fake').searchParams));
     if (req.method === 'GET') {
       const found = this.payments.get(/^\/v3\/payments\/([\w-]{1,64})$/.exec(path)?.[1] ?? '');
@@ -228,7 +242,7 @@ export class FakeYookassa {
     let outcome: Outcome;
     try {
       const body = JSON.parse(raw) as Record<string, unknown>;
-      outcome = path === '/v3/deals' ? this.createDeal(body) : path === '/v3/payments' ? this.createPayment(body) : [404, { code: 'not_found', description: 'Not found' }];
+      outcome = this.create(path, body);
     } catch {
       outcome = invalid('body', 'Request body is not valid JSON');
     }
@@ -236,6 +250,14 @@ export class FakeYookassa {
     const answer = { body: raw, status, answer: status === 200 ? made : { type: 'error', id: randomUUID(), ...(made as object) } };
     this.kept.set(scoped, answer);
     return answer;
+  }
+
+  private create(path: string, body: Record<string, unknown>): Outcome {
+    if (path === '/v3/deals') return this.createDeal(body);
+    if (path === '/v3/payments') return this.createPayment(body);
+    if (path === '/v3/payouts') return this.payoutDesk.create(body);
+    if (path === '/v3/self_employed') return this.payoutDesk.registerSelfEmployed(body);
+    return [404, { code: 'not_found', description: 'Not found' }];
   }
 
   /** The confirmation page, and its two buttons: they settle the payment, notify, and send the customer back. */
@@ -265,11 +287,13 @@ export class FakeYookassa {
       const page = /^\/checkout\/([\w-]{1,64})(?:\/(pay|cancel))?$/.exec(path);
       if (page) return this.checkout(res, page[1]!, req.method === 'POST' ? page[2] : undefined);
       if (path.startsWith('/v3/')) return this.api(req, res, path, Buffer.concat(chunks).toString('utf8'));
+      if (req.method === 'GET' && path === '/payouts-data/3.1.0/widget.js') return this.payoutDesk.widget(res, this.url);
+      if (req.method === 'POST' && path === '/payouts-data/tokens') return this.payoutDesk.tokenise(req, res, Buffer.concat(chunks).toString('utf8'));
       res.writeHead(404).end();
     });
   }
 }
 
-export function startFakeYookassa(options: { shopId?: string; secretKey?: string } = {}): Promise<FakeYookassa> {
-  return new FakeYookassa(options.shopId, options.secretKey).start();
+export function startFakeYookassa(options: { shopId?: string; secretKey?: string; agentId?: string; agentSecretKey?: string } = {}): Promise<FakeYookassa> {
+  return new FakeYookassa(options.shopId, options.secretKey, options.agentId, options.agentSecretKey).start();
 }

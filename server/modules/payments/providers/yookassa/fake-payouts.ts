@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { YookassaPayout, YookassaSelfEmployed } from './client.ts';
+import { payoutWidgetScript } from './widget-script.ts';
+
+// The fake ЮKassa's payouts (ADR 050): the payout widget's script and its tokenising call, POST/GET /v3/payouts and
+// /v3/self_employed with the payouts gateway's own Basic auth (the fake's api() checks it and keeps the
+// idempotence keys, as for payments), test hooks that settle a payout and notify the shop, and a rejection mode.
+
+type Outcome = [status: number, body: unknown];
+const invalid = (parameter: string, description: string): Outcome => [400, { code: 'invalid_request', description, parameter }];
+const money = /^\d{1,13}(\.\d{1,2})?$/;
+
+/** How the fake answers the next payouts: made (pending), refused with a 4xx, or made already cancelled. */
+export type PayoutRejection = 'error' | 'canceled' | null;
+
+interface Host {
+  now(): Date;
+  sendRaw(body: unknown): Promise<number>;
+}
+
+export class FakePayouts {
+  readonly payouts = new Map<string, YookassaPayout>();
+  /** The cards the widget tokenised: token → the card's mask and kind (the number is dropped, as nothing needs it). */
+  readonly tokens = new Map<string, { first6: string; last4: string; card_type: string }>();
+  readonly selfEmployed = new Map<string, YookassaSelfEmployed>();
+  /** What the next payouts meet (a test sets it). */
+  rejection: PayoutRejection = null;
+
+  constructor(
+    private readonly host: Host,
+    readonly agentId: string,
+  ) {}
+
+  /** GET /payouts-data/3.1.0/widget.js: the widget, tokenising at this fake. */
+  widget(res: ServerResponse, baseUrl: string) {
+    res.writeHead(200, { 'content-type': 'application/javascript; charset=utf-8', 'access-control-allow-origin': '*' }).end(payoutWidgetScript(`${baseUrl}/payouts-data/tokens`));
+  }
+
+  /** POST /payouts-data/tokens: the widget's card number for a token (a simple request: text/plain, any origin). */
+  tokenise(req: IncomingMessage, res: ServerResponse, raw: string) {
+    const cors = { 'content-type': 'application/json', 'access-control-allow-origin': '*' };
+    let body: { account_id?: unknown; card_number?: unknown };
+    try {
+      body = JSON.parse(raw) as typeof body;
+    } catch {
+      return res.writeHead(400, cors).end(JSON.stringify({ code: 'invalid_request', description: 'Body is not JSON' }));
+    }
+    const digits = typeof body.card_number === 'string' ? body.card_number : '';
+    if (body.account_id !== this.agentId) return res.writeHead(400, cors).end(JSON.stringify({ code: 'invalid_request', description: 'Unknown account_id' }));
+    if (!/^\d{13,19}$/.test(digits)) return res.writeHead(400, cors).end(JSON.stringify({ code: 'invalid_request', description: 'Invalid card number' }));
+    const token = `pt-${randomUUID()}`;
+    const card = { first6: digits.slice(0, 6), last4: digits.slice(-4), card_type: digits.startsWith('220') ? 'MIR' : digits[0] === '4' ? 'Visa' : 'MasterCard' };
+    this.tokens.set(token, card);
+    res.writeHead(200, cors).end(JSON.stringify({ payout_token: token, ...card }));
+  }
+
+  /** POST /v3/payouts. */
+  create(body: Record<string, unknown>): Outcome {
+    const amount = body.amount as { value?: unknown; currency?: unknown } | undefined;
+    if (typeof amount?.value !== 'string' || !money.test(amount.value) || amount.currency !== 'RUB') return invalid('amount', 'Invalid amount');
+    const destination = this.destinationOf(body);
+    if ('error' in destination) return destination.error;
+    if (this.rejection === 'error') return [403, { code: 'forbidden', description: 'Payouts to this destination are forbidden' }];
+    const selfEmployed = body.self_employed as { id?: unknown } | undefined;
+    if (selfEmployed && this.selfEmployed.get(String(selfEmployed.id))?.status !== 'confirmed') return invalid('self_employed.id', 'Self-employed is not confirmed');
+    const receipt = body.receipt_data as { service_name?: unknown } | undefined;
+    if (selfEmployed && typeof receipt?.service_name !== 'string') return invalid('receipt_data.service_name', 'receipt_data is required for self-employed');
+    const canceled = this.rejection === 'canceled';
+    const payout: YookassaPayout = {
+      id: `po-${randomUUID()}`,
+      status: canceled ? 'canceled' : 'pending',
+      amount: { value: amount.value, currency: 'RUB' },
+      payout_destination: destination.ok,
+      description: body.description as string | undefined,
+      created_at: this.host.now().toISOString(),
+      metadata: (body.metadata ?? {}) as Record<string, string>,
+      ...(canceled ? { cancellation_details: { party: 'payment_network', reason: 'rejected_by_payee' } } : {}),
+      ...(selfEmployed ? { self_employed: { id: String(selfEmployed.id) }, receipt: { service_name: String(receipt!.service_name) } } : {}),
+      test: true,
+    };
+    this.payouts.set(payout.id, payout);
+    return [200, payout];
+  }
+
+  private destinationOf(body: Record<string, unknown>): { ok: NonNullable<YookassaPayout['payout_destination']> } | { error: Outcome } {
+    if (typeof body.payout_token === 'string') {
+      const card = this.tokens.get(body.payout_token);
+      return card ? { ok: { type: 'bank_card', card } } : { error: invalid('payout_token', 'Invalid payout_token') };
+    }
+    const data = body.payout_destination_data as { type?: unknown; account_number?: unknown } | undefined;
+    if (data?.type === 'yoo_money' && typeof data.account_number === 'string' && /^\d{11,20}$/.test(data.account_number)) {
+      return { ok: { type: 'yoo_money', account_number: data.account_number } };
+    }
+    return { error: invalid('payout_destination_data', 'Invalid payout destination') };
+  }
+
+  /** POST /v3/self_employed: by INN (itn) or phone; pending until the person allows ЮKassa in «Мой налог». */
+  registerSelfEmployed(body: Record<string, unknown>): Outcome {
+    const itn = typeof body.itn === 'string' ? body.itn : undefined;
+    const phone = typeof body.phone === 'string' ? body.phone : undefined;
+    if (!itn === !phone) return invalid('itn', 'Either itn or phone is required');
+    const confirmation = body.confirmation as { type?: unknown } | undefined;
+    if (confirmation && confirmation.type !== 'redirect') return invalid('confirmation.type', 'Invalid confirmation type');
+    const id = `ea-${randomUUID()}`;
+    const made: YookassaSelfEmployed = {
+      id,
+      status: 'pending',
+      created_at: this.host.now().toISOString(),
+      ...(itn ? { itn } : { phone }),
+      ...(confirmation ? { confirmation: { type: 'redirect', confirmation_url: `https://lknpd.nalog.ru/fake/${id}` } } : {}),
+      test: true,
+    };
+    this.selfEmployed.set(id, made);
+    return [200, made];
+  }
+
+  /** GET /v3/payouts/{id} and /v3/self_employed/{id}. */
+  read(path: string): Outcome {
+    const payout = /^\/v3\/payouts\/([\w-]{1,64})$/.exec(path);
+    if (payout) {
+      const found = this.payouts.get(payout[1]!);
+      return found ? [200, found] : [404, { code: 'not_found', description: 'Payout doesn’t exist' }];
+    }
+    const person = this.selfEmployed.get(/^\/v3\/self_employed\/([\w-]{1,64})$/.exec(path)?.[1] ?? '');
+    return person ? [200, person] : [404, { code: 'not_found', description: 'Self-employed doesn’t exist' }];
+  }
+
+  /** The card reached (or the wallet): ЮKassa notifies the shop unless told not to. */
+  succeedPayout(id: string, options: { notify?: boolean } = {}) {
+    return this.settle(id, 'succeeded', options.notify ?? true);
+  }
+
+  /** The bank returned it. */
+  cancelPayout(id: string, options: { notify?: boolean } = {}) {
+    return this.settle(id, 'canceled', options.notify ?? true);
+  }
+
+  /** The person allowed ЮKassa in «Мой налог» (or withdrew it). */
+  setSelfEmployed(id: string, status: YookassaSelfEmployed['status']) {
+    this.selfEmployed.get(id)!.status = status;
+  }
+
+  /** The payout made for our withdrawal (by its metadata). */
+  forWithdrawal(withdrawalId: string): YookassaPayout | undefined {
+    return [...this.payouts.values()].find((p) => p.metadata?.withdrawalId === withdrawalId);
+  }
+
+  private async settle(id: string, status: 'succeeded' | 'canceled', notify: boolean) {
+    const payout = this.payouts.get(id);
+    if (!payout) throw new Error(`fake ЮKassa: no payout ${id}`);
+    if (payout.status !== 'pending') return;
+    payout.status = status;
+    if (status === 'canceled') payout.cancellation_details = { party: 'payment_network', reason: 'rejected_by_payee' };
+    if (notify) await this.host.sendRaw({ type: 'notification', event: `payout.${status}`, object: payout });
+  }
+}
