@@ -249,7 +249,7 @@ describe('overview', () => {
     expect((await call(t.app, 'POST', `/api/orders/${id}/accept`, { token: customer.token, body: {} })).status).toBe(200);
     const balance = await call<{ available: number }>(t.app, 'GET', '/api/finance/balance', { token: seller.token });
     expect(balance.body.result.available).toBe(900_000);
-    const withdrawal = await call(t.app, 'POST', '/api/withdrawals', { token: seller.token, body: { amount: 100_000, method: 'card', destination: '4111 1111 1111 1111' } });
+    const withdrawal = await call(t.app, 'POST', '/api/withdrawals', { token: seller.token, body: { amount: 100_000, method: 'card', payout_token: 'pt-admin-area', card: { first6: '411111', last4: '1111' } } });
     expect(withdrawal.status, JSON.stringify(withdrawal.body)).toBe(200);
 
     const after = await overview();

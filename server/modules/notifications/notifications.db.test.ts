@@ -164,12 +164,14 @@ describe('every event notifies the person it concerns, once', () => {
     const first = await ok<{ _id: string }>(owner, 'POST', '/api/withdrawals', {
       amount: 60_000,
       method: 'card',
-      destination: '4111 1111 1111 1111',
+      payout_token: 'pt-notifications',
+      card: { first6: '411111', last4: '1111' },
     });
     const second = await ok<{ _id: string }>(owner, 'POST', '/api/withdrawals', {
       amount: 70_000,
       method: 'card',
-      destination: '4111 1111 1111 1111',
+      payout_token: 'pt-notifications',
+      card: { first6: '411111', last4: '1111' },
     });
     expect(await made([owner, admin], () => ok(admin, 'POST', `/api/admin/withdrawals/${first._id}/approve`))).toEqual([
       ['withdrawal.decision'],
