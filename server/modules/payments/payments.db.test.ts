@@ -549,7 +549,18 @@ describe('withdrawals', () => {
     expect(paged.body.result).toHaveLength(2);
     const rest = await call(user, 'GET', `/api/finance/entries?limit=100&cursor=${paged.body.next}`);
     expect(rest.body.result.length).toBe(entries.length - 2);
-    expect((await call(user, 'GET', '/api/finance/balance')).body.result).toEqual({ available: 140_000, held: 0, min_withdrawal: 50_000 });
+    // The sandbox's payout widget stands in for ЮKassa's, and the card used last is offered again (ADR 050).
+    expect((await call(user, 'GET', '/api/finance/balance')).body.result).toEqual({
+      available: 140_000,
+      held: 0,
+      min_withdrawal: 50_000,
+      card_widget: { script_url: '/api/payments/sandbox-payouts/widget.js', account_id: 'sandbox' },
+      saved_method: { method: 'card', payout_token: 'pt-sandbox-1', first6: '411111', last4: '1111', card_type: 'Visa' },
+    });
+    const widget = await t.app.inject({ method: 'GET', url: '/api/payments/sandbox-payouts/widget.js' });
+    expect(widget.statusCode).toBe(200);
+    expect(widget.headers['content-type']).toContain('javascript');
+    expect(widget.body).toContain('var TOKEN_URL = null;');
     expect((await checkLedger(db())).problems).toEqual([]);
   });
 
@@ -632,6 +643,9 @@ describe('a production without the sandbox (PAYMENTS_SANDBOX off)', () => {
       expect(card.json().message).toBe(PAYMENT_MESSAGES.methodUnavailable);
       expect((await send('POST', '/api/payments/quote', { order_id: order.id, method: 'usdt' })).statusCode).toBe(409);
       expect((await send('GET', `/api/payments/sandbox/${randomUUID()}`)).statusCode).toBe(404);
+      // No card widget: neither ЮKassa's nor the sandbox's (ADR 050).
+      expect((await send('GET', '/api/payments/sandbox-payouts/widget.js')).statusCode).toBe(404);
+      expect((await send('GET', '/api/finance/balance')).json().result.card_widget).toBeNull();
       expect((await send('POST', '/api/payments/pay', { order_id: order.id, method: 'balance' })).statusCode).toBe(200);
       expect((await checkLedger(offDb)).problems).toEqual([]);
     } finally {
