@@ -67,7 +67,6 @@ export function CardWidget({ widget, onCard }: { widget: Widget; onCard: (card: 
   useEffect(() => {
     let live = true;
     let instance: PayoutsDataInstance | null = null;
-    setState('loading');
     loadScript(widget.script_url)
       .then(() => {
         if (!live) return;
@@ -95,7 +94,10 @@ export function CardWidget({ widget, onCard }: { widget: Widget; onCard: (card: 
       {state === 'failed' && (
         <div className="notice" role="alert">
           <p>{PAYMENT_MESSAGES.cardWidgetFailed}</p>
-          <button type="button" className="btn btn--secondary btn--sm" onClick={() => setAttempt((n) => n + 1)}>
+          <button type="button" className="btn btn--secondary btn--sm" onClick={() => {
+              setState('loading');
+              setAttempt((n) => n + 1);
+            }}>
             Попробовать ещё раз
           </button>
         </div>
