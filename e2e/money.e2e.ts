@@ -232,10 +232,10 @@ describe('money', { timeout: 150_000 }, () => {
       expect(await b.page.locator('.fin-entries .fin-plus').count()).toBe(1);
       expect(await b.page.locator('.fin-entries .fin-minus').count()).toBe(1);
       await visit(b.page, '/profile/payments');
-      const withdrawal = b.page.locator('tr', { hasText: '•••• 1111' });
+      const withdrawal = b.page.locator('tr', { hasText: '411111 •• 1111' });
       expect(await withdrawal.count()).toBe(1);
       expect(norm(await withdrawal.textContent())).toContain(
-        `${rubles(sellerGets)}Банковская карта: •••• 1111Выполнен`,
+        `${rubles(sellerGets)}Банковская карта: 411111 •• 1111 (Visa)Выполнен`,
       );
       await checkPage(b.page, `${tag}-seller-payments`);
     },
