@@ -94,7 +94,7 @@ export function WithdrawalsTable({
             {actions && <td data-label="Пользователь" className="fin-person">{w.user ? `${w.user.name} (${w.user.email})` : ''}</td>}
             <td data-label="Сумма">{formatRubles(w.amount)}</td>
             <td data-label="Куда" className="fin-destination">
-              {METHOD_LABELS[w.method]}: {w.destination}
+              {METHOD_LABELS[w.method]}: {w.method === 'card' ? <span className="fin-card-mask">{w.destination}</span> : w.destination}
               {w.card_type ? ` (${w.card_type})` : ''}
             </td>
             <td data-label="Статус">

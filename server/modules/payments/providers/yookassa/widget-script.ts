@@ -58,16 +58,18 @@ export function payoutWidgetScript(tokenUrl: string | null): string {
     var note = document.createElement('p');
     note.className = 'form-error';
     note.setAttribute('role', 'alert');
+    var say = function (text) { note.textContent = text; note.hidden = !text; };
+    say('');
     button.onclick = function () {
       var digits = input.value.replace(/\\D/g, '');
-      note.textContent = '';
-      if (digits.length < 13 || digits.length > 19 || !luhn(digits)) { note.textContent = 'Проверьте номер карты'; return; }
+      say('');
+      if (digits.length < 13 || digits.length > 19 || !luhn(digits)) { say('Проверьте номер карты'); return; }
       var done = function (data) { input.value = ''; self.options.success_callback && self.options.success_callback(data); };
       if (!TOKEN_URL) return done({ payout_token: token(), first6: digits.slice(0, 6), last4: digits.slice(-4), card_type: cardType(digits) });
       button.disabled = true;
       fetch(TOKEN_URL, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ account_id: self.options.account_id, card_number: digits }) })
         .then(function (res) { return res.json().then(function (body) { if (!res.ok) throw body; return body; }); })
-        .then(done, function (error) { self.options.error_callback && self.options.error_callback(error); note.textContent = 'Не удалось сохранить карту'; })
+        .then(done, function (error) { self.options.error_callback && self.options.error_callback(error); say('Не удалось сохранить карту'); })
         .then(function () { button.disabled = false; });
     };
     box.appendChild(label);
