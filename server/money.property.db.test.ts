@@ -46,7 +46,8 @@ import { balanceOf, balancesOf, checkLedger, postTransfer } from './modules/ledg
 const RUNS = Number(process.env.MONEY_RUNS ?? 12);
 const SEED = Number(process.env.MONEY_SEED ?? 20_261_123);
 const TOP_UP = 2_000_000;
-const CARD = '4111 1111 1111 1111';
+/** A card as the payout widget gives it (ADR 050): a token and a mask. */
+const CARD = { method: 'card', payout_token: 'pt-property', card: { first6: '411111', last4: '1111' } } as const;
 
 const MIN = 60_000;
 const DAY = 86_400_000;
@@ -206,7 +207,7 @@ async function run(w: World, a: Action): Promise<Answer[]> {
     }
     case 'withdraw': {
       const person = pick(w.everyone, a.person)!;
-      const res = await post(person.token, '/api/withdrawals', { amount: a.amount, method: 'card', destination: CARD });
+      const res = await post(person.token, '/api/withdrawals', { amount: a.amount, ...CARD });
       const id = (res.body.result as { _id?: string } | undefined)?._id;
       if (res.status === 200 && id) w.withdrawals.push(id);
       return [res];

@@ -238,7 +238,7 @@ describe('the referral page', () => {
     expect(await balancesOf(server.db, referrer.user.id)).toEqual({ available: reward, held: 0 });
     const res = await call<{ status: string; amount: number }>(server.app, 'POST', '/api/withdrawals', {
       token: referrer.token,
-      body: { amount: reward, method: 'card', destination: '4111 1111 1111 1111' },
+      body: { amount: reward, method: 'card', payout_token: 'pt-dashboard', card: { first6: '411111', last4: '1111' } },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.result).toMatchObject({ status: 'pending', amount: reward });
