@@ -644,7 +644,7 @@ const MATRIX = {
     expect: confirmedOnly(),
     request: async (w, actor) => {
       await fundActor(w, actor);
-      return { body: { amount: 60_000, method: 'card', destination: '4111 1111 1111 1111' } };
+      return { body: { amount: 60_000, method: 'card', payout_token: 'pt-matrix', card: { first6: '411111', last4: '1111' } } };
     },
   },
   'withdrawals.mine': { expect: signedIn(), request: () => ({}) },
