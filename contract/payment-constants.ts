@@ -27,6 +27,10 @@ export const PAYMENT_MESSAGES = {
   cardTokenMissing: 'Введите карту в форме ЮKassa',
   cardMask: 'Данные карты из формы ЮKassa не распознаны — введите карту ещё раз',
   walletNumber: 'Номер кошелька ЮMoney: от 11 до 20 цифр',
+  innInvalid: 'Проверьте ИНН: 12 цифр с верной контрольной суммой',
+  phoneInvalid: 'Телефон: +7 и 10 цифр',
+  innOrPhone: 'Укажите ИНН или телефон — одно из двух',
+  selfEmployedUnavailable: 'Подключить самозанятость можно, когда выплаты идут через ЮKassa',
   cardWidgetFailed: 'Форма ввода карты не загрузилась — проверьте соединение и попробуйте ещё раз',
   usdtAddress: 'Адрес USDT (TRC-20): T и ещё 33 символа',
   btcAddress: 'Проверьте адрес Bitcoin: bc1…, 1… или 3…',
@@ -105,6 +109,25 @@ export function normaliseWallet(raw: string): string | null {
  * are taken when they do: any other Luhn-valid number in the wallet field is refused as a card number (ADR 050).
  */
 export const walletLooksLikeCard = (digits: string): boolean => !digits.startsWith('4100') && looksLikeCardNumber(digits);
+
+/** A self-employed seller's state at ЮKassa (https://yookassa.ru/developers/api#self_employed_object_status). */
+export const SELF_EMPLOYED_STATUSES = ['pending', 'confirmed', 'canceled', 'unregistered'] as const;
+export type SelfEmployedStatus = (typeof SELF_EMPLOYED_STATUSES)[number];
+
+/** A person's INN: 12 digits whose last two are the tax service's check digits. */
+export function innValid(inn: string): boolean {
+  if (!/^\d{12}$/.test(inn)) return false;
+  const d = [...inn].map(Number);
+  const check = (weights: number[]) => (weights.reduce((sum, w, i) => sum + w * d[i]!, 0) % 11) % 10;
+  return check([7, 2, 4, 10, 3, 5, 9, 4, 6, 8]) === d[10] && check([3, 7, 2, 4, 10, 3, 5, 9, 4, 6, 8]) === d[11];
+}
+
+/** A Russian mobile number as ЮKassa takes it (`79001234567`), or null. */
+export function normalisePhone(raw: string): string | null {
+  const digits = raw.replace(/[\s()+-]/g, '');
+  const national = /^8\d{10}$/.test(digits) ? `7${digits.slice(1)}` : digits;
+  return /^7\d{10}$/.test(national) ? national : null;
+}
 
 /** A card as the payout widget shows it: `220220******1234` (never more than the first six and last four). */
 export const cardMask = (first6: string, last4: string) => `${first6}******${last4}`;

@@ -11,6 +11,9 @@ import {
   normaliseWallet,
   PAYMENT_MESSAGES,
   walletLooksLikeCard,
+  innValid,
+  normalisePhone,
+  SELF_EMPLOYED_STATUSES,
 } from './payment-constants.ts';
 export * from './payment-constants.ts';
 
@@ -283,3 +286,26 @@ export const financeEntrySchema = z.object({
 });
 export type FinanceEntry = z.infer<typeof financeEntrySchema>;
 export const financeEntriesQuerySchema = z.object(cursorQuery);
+
+/** A seller's declaration of being self-employed (ADR 050): their INN or their phone, one of the two. */
+export const selfEmployedInputSchema = z
+  .object({ itn: z.string().trim().max(20).optional(), phone: z.string().trim().max(30).optional() })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (!v.itn === !v.phone) ctx.addIssue({ code: 'custom', path: ['itn'], message: PAYMENT_MESSAGES.innOrPhone });
+    else if (v.itn && !innValid(v.itn)) ctx.addIssue({ code: 'custom', path: ['itn'], message: PAYMENT_MESSAGES.innInvalid });
+    else if (v.phone && !normalisePhone(v.phone)) ctx.addIssue({ code: 'custom', path: ['phone'], message: PAYMENT_MESSAGES.phoneInvalid });
+  });
+export type SelfEmployedInput = z.infer<typeof selfEmployedInputSchema>;
+
+/** The seller's self-employment as ЮKassa has it, or null when they never declared it. */
+export const selfEmployedSchema = z
+  .object({
+    status: z.enum(SELF_EMPLOYED_STATUSES),
+    itn: z.string().nullable(),
+    phone: z.string().nullable(),
+    /** Where to allow ЮKassa in «Мой налог», while pending. */
+    confirmation_url: z.string().nullable(),
+  })
+  .nullable();
+export type SelfEmployed = z.infer<typeof selfEmployedSchema>;

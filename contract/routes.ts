@@ -113,6 +113,8 @@ export const ROUTES = {
   'payments.sandboxDecide': 'POST /api/payments/sandbox/:paymentId/:decision',
   'finance.balance': 'GET /api/finance/balance',
   'finance.entries': 'GET /api/finance/entries',
+  'finance.selfEmployed': 'GET /api/finance/self-employed',
+  'finance.declareSelfEmployed': 'PUT /api/finance/self-employed',
   'withdrawals.create': 'POST /api/withdrawals',
   'withdrawals.mine': 'GET /api/withdrawals/my',
 

@@ -648,6 +648,9 @@ const MATRIX = {
     },
   },
   'withdrawals.mine': { expect: signedIn(), request: () => ({}) },
+  // One's own self-employment (ADR 050): without ЮKassa the declaration is a 409 for whoever may make it.
+  'finance.selfEmployed': { expect: signedIn(), request: () => ({}) },
+  'finance.declareSelfEmployed': { writes: true, expect: confirmedOnly(409), request: () => ({ body: { phone: '+7 900 123-45-67' } }) },
   'admin.payments.list': { expect: adminOnly(), request: () => ({ query: { status: 'pending' } }) },
   // The provider's view of a payment: the sandbox keeps no payments of its own to describe (404 to the admin).
   'admin.payments.provider': { expect: adminOnly(404), request: async (w) => ({ params: { id: await ownerCardPayment(w) } }) },

@@ -22,6 +22,8 @@ import {
   sandboxParams,
   webhookParams,
   withdrawalInputSchema,
+  selfEmployedInputSchema,
+  selfEmployedSchema,
   withdrawalRejectSchema,
   withdrawalSchema,
 } from '../payments.ts';
@@ -103,6 +105,19 @@ export const paymentEndpoints = defineEndpoints({
     summary: 'A withdrawal request (a card by its payout-widget token, a ЮMoney wallet, a crypto address): the amount is held at once until an admin decides',
     body: withdrawalInputSchema,
     response: okSchema(withdrawalSchema),
+  },
+  'finance.selfEmployed': {
+    access: 'user',
+    tags: finance,
+    summary: "The caller's self-employment for receipts in «Мой налог», its status read again from ЮKassa while pending",
+    response: okSchema(selfEmployedSchema),
+  },
+  'finance.declareSelfEmployed': {
+    access: 'confirmed',
+    tags: finance,
+    summary: 'Declares the caller self-employed by INN or phone: registered at ЮKassa, their payouts then carry a receipt',
+    body: selfEmployedInputSchema,
+    response: okSchema(selfEmployedSchema),
   },
   'withdrawals.mine': { access: 'user', tags: finance, query: myWithdrawalsQuerySchema, response: keysetPageSchema(withdrawalSchema) },
   'admin.payments.list': { access: 'admin', tags: ['admin', 'payments'], query: adminPaymentsQuerySchema, response: keysetPageSchema(paymentSchema) },

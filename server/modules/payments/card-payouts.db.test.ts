@@ -51,7 +51,7 @@ const available = (user: UserRow) => balanceOf(db(), { kind: 'available', userId
 const held = (user: UserRow) => balanceOf(db(), { kind: 'withdrawal_hold', userId: user.id });
 const withdrawalOf = async (id: string) => (await db().select().from(withdrawals).where(eq(withdrawals.id, id)))[0]!;
 
-async function call(user: UserRow, method: 'GET' | 'POST', url: string, body?: unknown) {
+async function call(user: UserRow, method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) {
   const res = await t.app.inject({
     method,
     url,
@@ -223,6 +223,61 @@ describe('a ЮMoney wallet withdrawal', () => {
   });
 });
 
+describe('a self-employed seller’s receipts', () => {
+  it('refuses an INN whose check digits are wrong, and both or neither of INN and phone', async () => {
+    const user = await seller();
+    for (const [body, field, message] of [
+      [{ itn: '500100732258' }, 'itn', PAYMENT_MESSAGES.innInvalid],
+      [{ itn: '500100732259', phone: '+79001234567' }, 'itn', PAYMENT_MESSAGES.innOrPhone],
+      [{}, 'itn', PAYMENT_MESSAGES.innOrPhone],
+      [{ phone: '12345' }, 'phone', PAYMENT_MESSAGES.phoneInvalid],
+    ] as const) {
+      const res = await call(user, 'PUT', '/api/finance/self-employed', body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.errors[field]).toEqual([message]);
+    }
+  });
+
+  it('registered by INN at ЮKassa, pending until confirmed in «Мой налог»; confirmed, the payout carries the receipt', async () => {
+    const user = await seller();
+    expect((await call(user, 'GET', '/api/finance/self-employed')).body.result).toBeNull();
+    const declared = await call(user, 'PUT', '/api/finance/self-employed', { itn: '500100732259' });
+    expect(declared.status, JSON.stringify(declared.body)).toBe(200);
+    expect(declared.body.result).toMatchObject({ status: 'pending', itn: '500100732259', phone: null });
+    expect(declared.body.result.confirmation_url).toMatch(/^https:\/\//);
+    const person = [...fake.payoutDesk.selfEmployed.values()].find((p) => p.itn === '500100732259')!;
+    expect(fake.requests.find((r) => r.path === '/v3/self_employed' && r.method === 'POST')?.key).toMatch(/^self-employed-/);
+
+    // Still pending: a payout without a receipt.
+    const first = await askCard(user);
+    await approve(first.id);
+    const plain = await sent(first.id);
+    expect(plain.self_employed).toBeUndefined();
+    await fake.payoutDesk.succeedPayout(plain.id);
+    await until(async () => (await withdrawalOf(first.id)).status === 'approved');
+
+    fake.payoutDesk.setSelfEmployed(person.id, 'confirmed');
+    expect((await call(user, 'GET', '/api/finance/self-employed')).body.result).toMatchObject({ status: 'confirmed', confirmation_url: null });
+    await t.app.services.platform.withTx(systemActor('test'), ({ tx }) =>
+      postTransfer(tx, {
+        kind: 'adjustment',
+        key: `test-fund-again:${user.id}`,
+        legs: [
+          { account: { kind: 'external', method: 'card' }, amount: -500_000 },
+          { account: { kind: 'available', userId: user.id }, amount: 500_000 },
+        ],
+      }),
+    );
+    const second = await askCard(user);
+    await approve(second.id);
+    const receipted = await sent(second.id);
+    expect(receipted).toMatchObject({ self_employed: { id: person.id }, receipt: { service_name: 'Услуги на бирже Подряд' } });
+    await fake.payoutDesk.succeedPayout(receipted.id);
+    await until(async () => (await withdrawalOf(second.id)).status === 'approved');
+    await clean();
+  });
+});
+
 describe('no card number anywhere (ADR 050)', () => {
   it('refuses a card number in any field of a withdrawal', async () => {
     const user = await seller();
@@ -248,7 +303,7 @@ describe('no card number anywhere (ADR 050)', () => {
     const [old] = await db().insert(withdrawals).values({ userId: user.id, amount: 60_000, method: 'card', destination: CARD_NUMBER }).returning();
     const masking = readFileSync(new URL('../../db/migrations/0024_card_payouts.sql', import.meta.url), 'utf8')
       .split('--> statement-breakpoint')
-      .find((part) => part.includes('UPDATE'))!;
+      .find((part) => part.includes('UPDATE "withdrawals"'))!;
     await db().execute(sql.raw(masking));
     expect((await withdrawalOf(old!.id)).destination).toBe('220220******7895');
   });

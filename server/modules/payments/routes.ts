@@ -54,6 +54,8 @@ export const paymentRoutes: FastifyPluginAsync<{ payments: PaymentService; reads
     return { ...ok(result), next };
   });
 
+  on('finance.selfEmployed', async ({ user }) => ok(await payments.selfEmployed(user)));
+  on('finance.declareSelfEmployed', async ({ body, user }) => ok(await payments.declareSelfEmployed(user, body)));
   on('withdrawals.create', async ({ body, user }) => ok(await payments.withdraw(user, body)));
   on('withdrawals.mine', async ({ query, user }) => {
     const { result, next } = await payments.myWithdrawals(user, query);

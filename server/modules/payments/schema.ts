@@ -3,6 +3,7 @@ import { bigint, check, date, index, integer, jsonb, numeric, pgTable, primaryKe
 import { users } from '../users/schema.ts';
 import type { PaymentMethod, PaymentStatus, WithdrawalMethod, WithdrawalStatus } from '../../../contract/money.ts';
 import type { DifferenceKind } from '../../../contract/payment-differences.ts';
+import type { SelfEmployedStatus } from '../../../contract/payment-constants.ts';
 import { orders } from '../orders/schema.ts';
 
 // The states are the contract's (the API's queries and answers name them too).
@@ -146,3 +147,23 @@ export const paymentDifferences = pgTable(
   ],
 );
 export type PaymentDifferenceRow = typeof paymentDifferences.$inferSelect;
+
+/**
+ * A seller who declared being self-employed (ADR 050): registered at ЮKassa by INN or phone, so that their payouts
+ * register the receipt in «Мой налог». Payouts carry it only while ЮKassa says `confirmed`.
+ */
+export const selfEmployed = pgTable('self_employed', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  itn: text('itn'),
+  phone: text('phone'),
+  /** ЮKassa's id of the person (`ea-…`), once registered. */
+  providerRef: text('provider_ref'),
+  status: text('status').$type<SelfEmployedStatus>().notNull().default('pending'),
+  /** Where the person allows ЮKassa in «Мой налог», while pending. */
+  confirmationUrl: text('confirmation_url'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+export type SelfEmployedRow = typeof selfEmployed.$inferSelect;

@@ -4,8 +4,9 @@ import type { Clock } from '../../platform/clock.ts';
 import { Idempotency } from '../../platform/idempotency.ts';
 import { orderPaymentPort } from '../orders/index.ts';
 import type { PaymentStatus, WithdrawalStatus } from '#contract/money';
-import type { CryptoMethod, PayInput, PayResult, PaymentRates, Quote, Withdrawal, WithdrawalInput } from '#contract/payments';
+import type { CryptoMethod, PayInput, PayResult, PaymentRates, Quote, SelfEmployedInput, Withdrawal, WithdrawalInput } from '#contract/payments';
 import { decideWithdrawal } from './commands/decide-withdrawal.ts';
+import { declareSelfEmployed, mySelfEmployed } from './commands/self-employed.ts';
 import { applyDifference, listDifferences, providerView, resolveDifference } from './commands/differences.ts';
 import { reconcileDay, yesterday } from './commands/reconcile.ts';
 import { payFromBalance } from './commands/pay-balance.ts';
@@ -170,6 +171,14 @@ export class PaymentService {
 
   adminWithdrawals(query: PageQuery & { status?: WithdrawalStatus }) {
     return adminWithdrawals(this.ctx, query);
+  }
+
+  selfEmployed(user: UserRow) {
+    return mySelfEmployed(this.ctx, user);
+  }
+
+  declareSelfEmployed(user: UserRow, input: SelfEmployedInput) {
+    return declareSelfEmployed(this.ctx, user, input);
   }
 
   /** Where the seller's last card or ЮMoney withdrawal went (the payments port's savedPayoutMethod). */
