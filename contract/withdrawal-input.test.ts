@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cardMask, looksLikeCardNumber, normaliseWallet, PAYMENT_MESSAGES, walletLooksLikeCard, withdrawalInputSchema } from './payments.ts';
+import { cardMask, innValid, looksLikeCardNumber, normalisePhone, normaliseWallet, PAYMENT_MESSAGES, walletLooksLikeCard, withdrawalInputSchema } from './payments.ts';
 
 // A withdrawal's input (ADR 050): a card only by its payout-widget token and mask; no field that looks like a card
 // number (a Luhn-valid run of 13–19 digits, spaces and dashes ignored).
@@ -65,5 +65,23 @@ describe('wallets and masks', () => {
 
   it('masks a card as its first six and last four', () => {
     expect(cardMask('220220', '7895')).toBe('220220******7895');
+  });
+});
+
+describe('a self-employed seller’s INN and phone', () => {
+  it.each([
+    ['500100732259', true],
+    ['770708389324', true],
+    ['500100732258', false],
+    ['50010073225', false],
+    ['5001007322590', false],
+  ])('INN %j: %s', (inn, valid) => {
+    expect(innValid(inn)).toBe(valid);
+  });
+
+  it('reads a Russian mobile number', () => {
+    expect(normalisePhone('+7 (900) 123-45-67')).toBe('79001234567');
+    expect(normalisePhone('89001234567')).toBe('79001234567');
+    expect(normalisePhone('12345')).toBeNull();
   });
 });

@@ -6,17 +6,22 @@ import { api } from '../lib/api.ts';
 import { LIVE_KINDS, useRevalidateOn } from '../lib/live-refresh.ts';
 import { useShell } from '../lib/use-shell.ts';
 import { pageMeta } from '../lib/meta.ts';
-import { Balances, EntriesTable, WithdrawForm } from '../features/payments/index.ts';
+import { Balances, EntriesTable, SelfEmployedForm, WithdrawForm } from '../features/payments/index.ts';
 import '../styles/payments.css';
 
 // /profile/finance: the balances, the ledger entries with the balance after each, and the withdraw form.
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const [balance, entries] = await Promise.all([context.read('finance.balance'), context.read('finance.entries', { query: { limit: 20 } })]);
+  const [balance, entries, selfEmployed] = await Promise.all([
+    context.read('finance.balance'),
+    context.read('finance.entries', { query: { limit: 20 } }),
+    context.read('finance.selfEmployed'),
+  ]);
   return {
     balance: balance.ok ? balance.body.result : { available: 0, held: 0, min_withdrawal: 50_000, card_widget: null, saved_method: null },
     entries: entries.ok ? entries.body.result : [],
     next: entries.ok ? entries.body.next : null,
+    selfEmployed: selfEmployed.ok ? selfEmployed.body.result : null,
     failed: !balance.ok || !entries.ok,
   };
 }
@@ -24,7 +29,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ matches }) => [...pageMeta(matches, 'Финансы'), { name: 'robots', content: 'noindex' }];
 
 export default function FinancePage({ loaderData }: Route.ComponentProps) {
-  const { balance, entries, next, failed } = loaderData;
+  const { balance, entries, next, selfEmployed, failed } = loaderData;
   const { user } = useShell();
   const revalidator = useRevalidator();
   // An order paid, completed or refunded, a withdrawal decided: the balances and movements change here at once.
@@ -50,7 +55,10 @@ export default function FinancePage({ loaderData }: Route.ComponentProps) {
           <h2 className="finance__subtitle">Движение средств</h2>
           <EntriesTable entries={[...entries, ...extra.entries]} next={extra.entries.length ? extra.next : next} onMore={loadMore} />
         </div>
-        <WithdrawForm balance={balance} emailConfirmed={Boolean(user?.email_confirmed)} onDone={() => void revalidator.revalidate()} />
+        <div className="finance__side">
+          <WithdrawForm balance={balance} emailConfirmed={Boolean(user?.email_confirmed)} onDone={() => void revalidator.revalidate()} />
+          {user?.roles.includes('seller') && <SelfEmployedForm initial={selfEmployed} />}
+        </div>
       </div>
     </section>
   );

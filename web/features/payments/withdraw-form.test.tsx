@@ -3,6 +3,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import type { FinanceBalance } from '#contract/payments';
 import { WithdrawForm } from './withdraw-form.tsx';
+import { SelfEmployedForm } from './self-employed.tsx';
 
 // The withdraw form (ADR 050): a card through ЮKassa's payout widget, never a card number field of ours; the card
 // or wallet used before offered again.
@@ -59,5 +60,26 @@ describe('WithdrawForm', () => {
     const html = render(<WithdrawForm balance={balance()} emailConfirmed={false} onDone={noop} />);
     expect(html).toContain('Чтобы выводить деньги, подтвердите email.');
     expect(html).toMatch(/<button type="submit" class="btn btn--primary" disabled="">Вывести<\/button>/);
+  });
+});
+
+describe('SelfEmployedForm', () => {
+  it('invites a seller to give an INN or phone', () => {
+    const html = render(<SelfEmployedForm initial={null} />);
+    expect(html).toContain('укажите ИНН или телефон');
+    expect(html).toContain('>Я самозанятый</button>');
+  });
+
+  it('says a pending registration waits for «Мой налог», with its link', () => {
+    const html = render(<SelfEmployedForm initial={{ status: 'pending', itn: '500100732259', phone: null, confirmation_url: 'https://lknpd.nalog.ru/x' }} />);
+    expect(html).toContain('Ожидает подтверждения');
+    expect(html).toContain('href="https://lknpd.nalog.ru/x"');
+    expect(html).toContain('value="500100732259"');
+  });
+
+  it('says a confirmed one registers receipts', () => {
+    const html = render(<SelfEmployedForm initial={{ status: 'confirmed', itn: null, phone: '79001234567', confirmation_url: null }} />);
+    expect(html).toContain('Подключено: чеки по выплатам регистрируются');
+    expect(html).not.toContain('Открыть «Мой налог»');
   });
 });
