@@ -9,6 +9,7 @@ import { ProviderUnavailable, type PaymentProvider, type WebhookRequest } from '
 import type { PaymentContext } from '../deps.ts';
 import { escrowTransfer, receipt } from './escrow.ts';
 import { payoutNews } from './payout.ts';
+import { refundNews } from './refund.ts';
 
 type Received = { received: boolean; duplicate: boolean };
 const RECEIVED: Received = { received: true, duplicate: false };
@@ -40,6 +41,10 @@ async function read(deps: PaymentContext, provider: PaymentProvider, request: We
   }
   if ('payout' in reading) {
     await payoutNews(deps, providerName, reading.payout);
+    return RECEIVED;
+  }
+  if ('refund' in reading) {
+    await refundNews(deps, providerName, reading.refund);
     return RECEIVED;
   }
   if ('ignored' in reading) {

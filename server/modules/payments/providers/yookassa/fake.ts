@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { YookassaDeal, YookassaPayment } from './client.ts';
 import { escapeHtml } from '../../../../platform/letters/layout.ts';
+import { FakeRefunds } from './fake-refunds.ts';
 
 // A local ЮKassa for the tests and the browser tests (ADR 048): the API v3 paths the adapter calls, with ЮKassa's
 // Basic auth, its idempotence keys (the same key and body answer the same object for 24 hours; the same key with
@@ -43,6 +44,8 @@ export class FakeYookassa {
   readonly deals = new Map<string, YookassaDeal & { fee_moment: unknown; metadata: Record<string, string> }>();
   /** Every API request, in order: method, path and idempotence key. */
   readonly requests: { method: string; path: string; key: string | null }[] = [];
+  /** Refunds (fake-refunds.ts): POST/GET /v3/refunds, each lowering its deal's balance. */
+  readonly refunds = new FakeRefunds(this.payments, this.deals, () => this.now());
   private readonly kept = new Map<string, Kept>();
   private readonly failures: Failure[] = [];
   private readonly sockets = new Set<Socket>();
@@ -176,6 +179,7 @@ export class FakeYookassa {
     if (failure === 'status500') return error(res, 500, 'internal_server_error', 'Internal server error');
     if (failure === 'refuse') return error(res, 403, 'forbidden', 'Operation is forbidden for this shop');
     if (failure === 'timeout') return; // Never answers; the socket is destroyed on close.
+    if (req.method === 'GET' && path.startsWith('/v3/refunds')) return send(res, ...this.refunds.read(path, new URL(req.url ?? '/', 'http://fake').searchParams));
     if (req.method === 'GET' && path === '/v3/payments') return send(res, ...this.list(new URL(req.url ?? '/', 'http://fake').searchParams));
     if (req.method === 'GET') {
       const found = this.payments.get(/^\/v3\/payments\/([\w-]{1,64})$/.exec(path)?.[1] ?? '');
@@ -228,7 +232,8 @@ export class FakeYookassa {
     let outcome: Outcome;
     try {
       const body = JSON.parse(raw) as Record<string, unknown>;
-      outcome = path === '/v3/deals' ? this.createDeal(body) : path === '/v3/payments' ? this.createPayment(body) : [404, { code: 'not_found', description: 'Not found' }];
+      const make = { '/v3/deals': (b: typeof body) => this.createDeal(b), '/v3/payments': (b: typeof body) => this.createPayment(b), '/v3/refunds': (b: typeof body) => this.refunds.create(b) }[path];
+      outcome = make ? make(body) : [404, { code: 'not_found', description: 'Not found' }];
     } catch {
       outcome = invalid('body', 'Request body is not valid JSON');
     }

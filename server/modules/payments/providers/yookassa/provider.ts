@@ -1,7 +1,8 @@
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import type { WebhookEvent } from '#contract/payments';
 import type { Clock } from '../../../../platform/clock.ts';
-import type { CreatedPayment, PaymentProvider, ProviderPayment, ProviderRecord, ProviderView, WebhookReading, WebhookRequest } from '../provider.ts';
+import type { CreatedPayment, PaymentProvider, ProviderPayment, ProviderRecord, ProviderView, RefundProvider, WebhookReading, WebhookRequest } from '../provider.ts';
+import { createRefund, listRefunds, refundState } from './refunds.ts';
 import { fromKopecks, toKopecks, YookassaClient, type CallOptions, type YookassaConfig, type YookassaPayment } from './client.ts';
 
 // ЮKassa's safe deal (ADR 048): a card payment is a payment inside a deal made for it, so the customer's money is
@@ -60,6 +61,12 @@ export class YookassaProvider implements PaymentProvider {
   readonly name = YOOKASSA;
   readonly client: YookassaClient;
   private readonly senders: BlockList;
+  /** Refunds inside the payment's safe deal (refunds.ts, ADR 051). */
+  readonly refunds: RefundProvider = {
+    refund: (request) => createRefund(this.client, request),
+    refundState: (ref) => refundState(this.client, ref),
+    listRefunds: (from, to) => listRefunds(this.client, from, to),
+  };
 
   constructor(
     config: YookassaConfig,
@@ -105,8 +112,10 @@ export class YookassaProvider implements PaymentProvider {
       return { refused: 'body' };
     }
     if (body?.type !== 'notification' || typeof body.event !== 'string') return { refused: 'not a notification' };
-    if (!PAYMENT_EVENTS.has(body.event)) return { ignored: `event ${body.event}` };
     const id = body.object?.id;
+    // A refund's end: only a hint too, the refund is asked for again (commands/refund.ts).
+    if (body.event === 'refund.succeeded') return typeof id === 'string' && id.length <= 100 ? { refund: id } : { refused: 'no refund id' };
+    if (!PAYMENT_EVENTS.has(body.event)) return { ignored: `event ${body.event}` };
     if (typeof id !== 'string' || id.length > 100) return { refused: 'no payment id' };
     // The body is only a hint: what ЮKassa's API says of the payment now is what happened.
     const payment = await this.client.getPayment(id);
