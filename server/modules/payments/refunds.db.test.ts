@@ -14,6 +14,8 @@ import { paymentRefunds, payments } from './schema.ts';
 import { startFakeYookassa, type FakeYookassa } from './providers/yookassa/fake.ts';
 import type { YookassaProvider } from './providers/yookassa/provider.ts';
 import { fakeProvidersEnv } from '../../test/payment-fakes.ts';
+import { payOrderForTest } from '../orders/testing.ts';
+import { PAYMENT_MESSAGES } from '#contract/payments';
 
 // Refunds inside ЮKassa's safe deal (ADR 051), against the local ЮKassa: an order paid by card and cancelled, or
 // decided by a dispute, is refunded to the card inside its deal — one refund at ЮKassa under our key, the kopecks
@@ -206,6 +208,34 @@ describe('a card-paid order decided by a dispute', () => {
     expect(await escrowOf(order._id)).toBe(0);
     expect(await available(customer)).toBe(0);
     expect(await available(seller)).toBe(split.sellerNet);
+    await expectLedgerClean();
+  });
+});
+
+describe('a card payment for an order already paid otherwise', () => {
+  it('is refunded in its deal instead of going to the balance', async () => {
+    const seller = await signedInPerson(t.app, db(), { role: 'seller' });
+    const customer = await signedInPerson(t.app, db());
+    const service = await createService(db(), seller.user.id, { price: PRICE, days: 3, revisions: 1 });
+    const order = (await post<OrderDetail>(customer, '/api/orders', { service_id: service.id })).body.result;
+    const paid = await post<{ payment_id: string }>(customer, '/api/payments/pay', { order_id: order._id, method: 'card' });
+    const [payment] = await db().select().from(payments).where(eq(payments.id, paid.body.result.payment_id));
+    await payOrderForTest(t.app, order._id); // paid from the balance meanwhile
+    await fake.pay(payment!.providerRef!);
+    const [after] = await db().select().from(payments).where(eq(payments.id, payment!.id));
+    expect(after).toMatchObject({ status: 'credited', failureReason: PAYMENT_MESSAGES.refundedToCard });
+    const [refund] = await refundsOf(order._id);
+    expect(refund).toMatchObject({ status: 'pending', amount: PRICE, key: `payment:${payment!.id}:refund`, paymentId: payment!.id });
+    // Held in the order's escrow beside the order's own price, as the deal holds it.
+    expect(await escrowOf(order._id)).toBe(2 * PRICE);
+    expect(await available(customer)).toBe(0);
+    await expectLedgerClean();
+    await runJobs();
+    expect(atFake(payment!.providerRef!)).toHaveLength(1);
+    expect(fake.deals.get(payment!.providerDealRef!)!.balance.value).toBe('0.00');
+    expect((await refundsOf(order._id))[0]!.status).toBe('succeeded');
+    expect(await escrowOf(order._id)).toBe(PRICE);
+    expect(await available(customer)).toBe(0);
     await expectLedgerClean();
   });
 });

@@ -1,11 +1,12 @@
 import { and, asc, eq, isNotNull, isNull, lt } from 'drizzle-orm';
-import { paymentRefunds, payments, type PaymentRefundRow } from '../schema.ts';
+import { paymentRefunds, payments, type PaymentRefundRow, type PaymentRow } from '../schema.ts';
 import { systemActor } from '../../../platform/actor.ts';
 import type { TxContext } from '../../../platform/tx.ts';
 import { postTransfer } from '../../ledger/index.ts';
 import { commissionOn } from '#contract/money';
 import type { PaymentContext } from '../deps.ts';
-import type { EscrowRefund } from '../../orders/index.ts';
+import type { EscrowRefund, OrderToPay } from '../../orders/index.ts';
+import { PAYMENT_MESSAGES } from '#contract/payments';
 import { ProviderUnavailable, type ProviderRefund, type RefundProvider } from '../providers/provider.ts';
 
 // Refunds inside a card payment's safe deal (ADR 051). The money of an order paid by card is at ЮKassa in the
@@ -58,6 +59,36 @@ export async function takeRefund(deps: PaymentContext, ctx: TxContext, refund: E
     sellerReduction,
     key: refund.key,
     description: refund.description,
+  });
+  return true;
+}
+
+/**
+ * A card payment in a safe deal that arrived for an order already paid otherwise (ADR 051): it is refunded inside
+ * its deal instead of going to the balance. Its kopecks arrive into the order's escrow (`payment:<id>`, as the deal
+ * holds them) and leave it when the refund settles. Answers false when its provider cannot refund in the deal.
+ */
+export async function refundArrival(deps: PaymentContext, ctx: TxContext, payment: PaymentRow, order: Pick<OrderToPay, 'id' | 'number' | 'price' | 'commissionBp'>): Promise<boolean> {
+  if (!payment.providerDealRef || !deps.providers.byName(payment.provider ?? '')?.refunds) return false;
+  const now = ctx.clock.now();
+  await ctx.tx
+    .update(payments)
+    .set({ status: 'credited', failureReason: PAYMENT_MESSAGES.refundedToCard, receivedAmount: payment.currencyAmount, paidAt: now, updatedAt: now })
+    .where(eq(payments.id, payment.id));
+  const description = `Заказ №${order.number} уже оплачен: возврат платежа на карту`;
+  // The seller's whole payout of this payment's deal goes with it (the share it was made with).
+  const sellerReduction = order.price - commissionOn(order.price, order.commissionBp);
+  await record(ctx, { paymentId: payment.id, orderId: order.id, customerId: payment.customerId, provider: payment.provider!, amount: payment.amount, sellerReduction: Math.min(sellerReduction, payment.amount), key: `payment:${payment.id}:refund`, description });
+  // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025).
+  await postTransfer(ctx.tx, {
+    kind: 'payment',
+    key: `payment:${payment.id}`,
+    orderId: order.id,
+    description: `Платёж (card) за уже оплаченный заказ №${order.number} — возвращается на карту`,
+    legs: [
+      { account: { kind: 'external', method: 'card' }, amount: -payment.amount },
+      { account: { kind: 'escrow', orderId: order.id }, amount: payment.amount },
+    ],
   });
   return true;
 }
