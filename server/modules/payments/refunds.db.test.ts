@@ -10,7 +10,7 @@ import { messages } from '../chat/schema.ts';
 import { orders } from '../orders/schema.ts';
 import { commissionOn, splitPrice } from '#contract/money';
 import type { OrderDetail } from '#contract/orders';
-import { paymentRefunds, payments } from './schema.ts';
+import { paymentDifferences, paymentRefunds, payments } from './schema.ts';
 import { startFakeYookassa, type FakeYookassa } from './providers/yookassa/fake.ts';
 import type { YookassaProvider } from './providers/yookassa/provider.ts';
 import { fakeProvidersEnv } from '../../test/payment-fakes.ts';
@@ -237,5 +237,39 @@ describe('a card payment for an order already paid otherwise', () => {
     expect(await escrowOf(order._id)).toBe(PRICE);
     expect(await available(customer)).toBe(0);
     await expectLedgerClean();
+  });
+});
+
+describe('reconciling refunds with ЮKassa', () => {
+  const today = () => new Date().toISOString().slice(0, 10);
+  const reconcile = async () => {
+    const reports = await t.app.services.payments.reconcile(today());
+    expect(reports.map((r) => r.error)).toEqual([undefined]);
+    return reports.flatMap((r) => r.found.map((f) => `${f.kind}:${f.providerRef}`)).sort();
+  };
+
+  it('finds each refund difference once: there not here, here not there, another amount, and the refusals', async () => {
+    const refused = (await db().select().from(paymentRefunds).where(eq(paymentRefunds.status, 'refused'))).map((r) => `refund_refused:${r.providerRef ?? r.id}`);
+    expect(refused).toHaveLength(2); // the 403 and the card network's cancellation above
+    // Everything else above agrees with ЮKassa: its refunds, the deals' payments, the ledger's arrivals.
+    expect(await reconcile()).toEqual(refused.sort());
+
+    const unknown = await paidByCard();
+    const stranger = fake.refunds.add(unknown.payment.providerRef!, '10.00'); // made in the shop's dashboard
+    const other = await cancelled();
+    await runJobs();
+    const [otherRefund] = await refundsOf(other.order._id);
+    fake.refunds.refunds.get(otherRefund!.providerRef!)!.amount.value = '999.00';
+    const gone = await cancelled();
+    await runJobs();
+    const [goneRefund] = await refundsOf(gone.order._id);
+    fake.refunds.refunds.delete(goneRefund!.providerRef!);
+
+    const expected = [...refused, `refund_unknown:${stranger}`, `refund_amount:${otherRefund!.providerRef}`, `refund_not_at_provider:${goneRefund!.providerRef}`].sort();
+    expect(await reconcile()).toEqual(expected);
+    expect(await reconcile()).toEqual(expected);
+    const rows = (await db().select().from(paymentDifferences)).filter((d) => d.kind.startsWith('refund_'));
+    expect(rows.map((d) => `${d.kind}:${d.providerRef}`).sort()).toEqual(expected);
+    expect(rows.find((d) => d.kind === 'refund_amount')!.details).toMatchObject({ provider_amount: 99_900, our_amount: PRICE, refund_id: otherRefund!.id });
   });
 });
