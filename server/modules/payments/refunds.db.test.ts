@@ -103,6 +103,9 @@ describe('a card-paid order cancelled', () => {
     expect(await available(customer)).toBe(0);
     expect(await transfers(`refund:${pending!.id}`)).toBe(1);
     await expectLedgerClean();
+    // The customer's list of payments says where the money went.
+    const mine = await call<{ _id: string; refund: unknown }[]>(t.app, 'GET', '/api/payments/my', { token: customer.token });
+    expect(mine.body.result.find((p) => p._id === payment.id)!.refund).toEqual({ amount: PRICE, status: 'succeeded' });
   });
 
   it('is made once when ЮKassa answers 500 at first: the retry carries the same key', async () => {
