@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type Person, signedInPerson } from '../../test/app.ts';
 import { call } from '../../test/api.ts';
@@ -8,6 +8,7 @@ import { balanceOf, balancesOf, checkLedger } from '../ledger/index.ts';
 import { ledgerTransfers } from '../ledger/schema.ts';
 import { messages } from '../chat/schema.ts';
 import { orders } from '../orders/schema.ts';
+import { notifications } from '../notifications/schema.ts';
 import { commissionOn, splitPrice } from '#contract/money';
 import type { OrderDetail } from '#contract/orders';
 import { paymentDifferences, paymentRefunds, payments } from './schema.ts';
@@ -147,6 +148,9 @@ describe('a card-paid order cancelled', () => {
     expect(await escrowOf(order._id)).toBe(0);
     expect(await available(customer)).toBe(PRICE);
     await expectLedgerClean();
+    // The customer is told where the money is.
+    const told = await db().select().from(notifications).where(and(eq(notifications.userId, customer.user.id), eq(notifications.kind, 'payment.refundRefused')));
+    expect(told.map((n) => [n.kind, n.text])).toEqual([['payment.refundRefused', `Возврат 1\u00a0000\u00a0руб. по заказу №${order.number} не прошёл на карту — деньги на вашем балансе`]]);
   });
 
   it('cancelled by the card network after a pending answer: to the balance; a forged notification changes nothing first', async () => {

@@ -137,6 +137,20 @@ export function withdrawalDecisionLetter(p: LetterParams & { amount: string; dec
   });
 }
 
+/** To a customer: the provider refused a refund to their card (ADR 051); the money is on their balance instead. */
+export function refundRefusedLetter(p: LetterParams & { amount: string; number: number; title: string }): Letter {
+  return renderLetter({
+    brand: p.brand,
+    name: p.name,
+    subject: `Возврат ${p.amount} зачислен на баланс`,
+    paragraphs: [
+      `Платёжная система не приняла возврат ${p.amount} на вашу карту по заказу №${p.number} «${p.title}».`,
+      'Деньги не потеряны: они зачислены на ваш баланс. Ими можно оплатить заказ или вывести их.',
+    ],
+    action: { label: 'Финансы', link: p.link },
+  });
+}
+
 // --- Bids --------------------------------------------------------------------------------------------------
 
 /** To a customer: a seller bid on their project. */

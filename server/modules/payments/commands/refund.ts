@@ -7,6 +7,8 @@ import { commissionOn } from '#contract/money';
 import type { PaymentContext } from '../deps.ts';
 import type { EscrowRefund, OrderToPay } from '../../orders/index.ts';
 import { PAYMENT_MESSAGES } from '#contract/payments';
+import { formatRubles } from '#contract/money-format';
+import { recipientOf } from '../recipients.ts';
 import { ProviderUnavailable, type ProviderRefund, type RefundProvider } from '../providers/provider.ts';
 
 // Refunds inside a card payment's safe deal (ADR 051). The money of an order paid by card is at ЮKassa in the
@@ -182,7 +184,7 @@ export async function pollRefunds(deps: PaymentContext): Promise<number> {
  */
 export async function settleRefund(deps: PaymentContext, refundId: string, answer: ProviderRefund): Promise<boolean> {
   if (answer.state === 'pending') return false;
-  return deps.platform.withTx(systemActor('payments.refund'), async ({ tx, clock }) => {
+  return deps.platform.withTx(systemActor('payments.refund'), async ({ tx, clock, outbox }) => {
     const [refund] = await tx.select().from(paymentRefunds).where(eq(paymentRefunds.id, refundId)).for('update');
     if (!refund || refund.status !== 'pending') return false;
     const succeeded = answer.state === 'succeeded';
@@ -196,6 +198,10 @@ export async function settleRefund(deps: PaymentContext, refundId: string, answe
         updatedAt: now,
       })
       .where(eq(paymentRefunds.id, refund.id));
+    if (!succeeded) {
+      deps.log.error({ refund: refund.id, reason: answer.reason }, 'refund refused by the provider: credited to the balance');
+      await tellRefused(deps, { tx, outbox }, refund);
+    }
     // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025).
     await postTransfer(tx, {
       kind: 'refund',
@@ -211,11 +217,13 @@ export async function settleRefund(deps: PaymentContext, refundId: string, answe
           : { account: { kind: 'available', userId: refund.customerId }, amount: refund.amount },
       ],
     });
-    if (!succeeded)
-      deps.log.error(
-        { refund: refund.id, reason: answer.reason },
-        'refund refused by the provider: credited to the balance',
-      );
     return true;
   });
+}
+
+/** The customer's letter of a refused refund: where the money is now. */
+async function tellRefused(deps: PaymentContext, { tx, outbox }: Pick<TxContext, 'tx' | 'outbox'>, refund: PaymentRefundRow) {
+  const customer = await recipientOf(tx, refund.customerId);
+  const [order] = (await deps.orders.labels(tx, [refund.orderId])).values();
+  if (customer && order) deps.letters.notify(outbox, customer, 'payment.refundRefused', { amount: formatRubles(refund.amount), number: order.number, title: order.title });
 }
