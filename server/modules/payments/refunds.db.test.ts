@@ -126,6 +126,27 @@ describe('a card-paid order cancelled', () => {
     await expectLedgerClean();
   });
 
+  it('is not sent again once ЮKassa has forgotten its key (24 hours): reconciliation’s to see', async () => {
+    const { order } = await cancelled(() => fake.failNext(3, 'status500'));
+    await runJobs();
+    const [refund] = await refundsOf(order._id);
+    const asked = refundKeys().length;
+    const clock = t.app.services.payments.clock;
+    t.app.services.payments.clock = { now: () => new Date(Date.now() + 25 * 60 * 60_000) };
+    try {
+      await t.app.services.payments.pollRefunds();
+      await t.app.services.payments.sendRefund(refund!.id);
+    } finally {
+      t.app.services.payments.clock = clock;
+    }
+    expect(refundKeys().length).toBe(asked);
+    expect((await refundsOf(order._id))[0]!.status).toBe('pending');
+    expect(await escrowOf(order._id)).toBe(PRICE);
+    // Back in its day, it goes through (for the tests after this one).
+    await t.app.services.payments.sendRefund(refund!.id);
+    expect((await refundsOf(order._id))[0]!.status).toBe('succeeded');
+  });
+
   it('is one refund when the process dies between ЮKassa’s answer and our commit', async () => {
     const { order, payment } = await cancelled();
     const [refund] = await refundsOf(order._id);

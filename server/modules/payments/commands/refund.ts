@@ -22,6 +22,8 @@ import { ProviderUnavailable, type ProviderRefund, type RefundProvider } from '.
 export const REFUND_JOB = 'payments.refund';
 /** A pending refund not answered by its job for this long is sent again by the poll (same key: found, not made twice). */
 const RESEND_AFTER_MS = 5 * 60_000;
+/** ЮKassa keeps an idempotence key 24 hours: later, the same key could make a second refund, so it is not sent again. */
+const KEY_LIFE_MS = 24 * 60 * 60_000;
 const BATCH = 50;
 
 /** The order's card payment whose safe deal holds its money, if it was paid so. */
@@ -116,6 +118,11 @@ function providerOf(deps: PaymentContext, refund: PaymentRefundRow): RefundProvi
 export async function sendRefund(deps: PaymentContext, refundId: string): Promise<void> {
   const [refund] = await deps.db.select().from(paymentRefunds).where(eq(paymentRefunds.id, refundId));
   if (!refund || refund.status !== 'pending') return;
+  if (!refund.providerRef && refund.createdAt.getTime() < deps.clock.now().getTime() - KEY_LIFE_MS) {
+    // Made there perhaps, its answer lost: reconciliation shows a refund of ours ЮKassa has (refund_unknown if so).
+    deps.log.error({ refund: refund.id }, 'refund unanswered past the life of its idempotence key: not sent again');
+    return;
+  }
   const [payment] = await deps.db
     .select({ ref: payments.providerRef })
     .from(payments)
