@@ -213,7 +213,7 @@ export function orderEventLetter(p: LetterParams & { number: number; title: stri
     revision: { subject: `Доработка по заказу №${p.number}`, intro: `Заказчик запросил доработку по заказу ${what}.` },
     completed: { subject: `Заказ №${p.number} завершён`, intro: `Заказчик принял работу по заказу ${what}. Оплата зачислена на баланс.` },
     autoCompleted: { subject: `Заказ №${p.number} завершён`, intro: `Заказ ${what} принят автоматически: заказчик не ответил вовремя.` },
-    cancelled: { subject: `Заказ №${p.number} отменён`, intro: `Заказ ${what} отменён. Если он был оплачен, деньги вернулись на баланс заказчика.` },
+    cancelled: { subject: `Заказ №${p.number} отменён`, intro: `Заказ ${what} отменён. Если он был оплачен, деньги возвращаются заказчику: на баланс, а оплаченные картой — на карту.` },
     cancelProposed: { subject: `Предложение отменить заказ №${p.number}`, intro: `Вторая сторона предлагает отменить заказ ${what}. Примите или отклоните предложение.` },
     cancelDeclined: { subject: `Отмена заказа №${p.number} отклонена`, intro: `Ваше предложение отменить заказ ${what} отклонено. Работа продолжается.` },
   };
