@@ -226,6 +226,8 @@ describe('a card-paid order decided by a dispute', () => {
     const split = splitPrice(PRICE, 60, commissionBp);
     expect(await available(seller)).toBe(split.sellerNet);
     expect(await escrowOf(order._id)).toBe(split.customer);
+    const texts = (await db().select({ m: messages.message }).from(messages)).map((r) => r.m);
+    expect(texts.some((m) => m.includes('Заказчику возвращаются на карту'))).toBe(true);
     await runJobs();
     const [refund] = await refundsOf(order._id);
     expect(refund).toMatchObject({ status: 'succeeded', amount: split.customer, key: `settle:${order._id}:refund`, sellerReduction: sellerShare - split.sellerNet });
