@@ -13,7 +13,7 @@ import { fromKopecks, toKopecks, YookassaClient, type CallOptions, type Yookassa
 
 export const YOOKASSA = 'yookassa';
 
-/** The events of a payment's end; the others (refunds, payouts, deals) are not acted on from here. */
+/** The events of a payment's end; refund.succeeded is read below (commands/refund.ts); payouts and deals are not acted on. */
 const PAYMENT_EVENTS = new Set(['payment.succeeded', 'payment.canceled', 'payment.waiting_for_capture']);
 
 /** A day of a busy shop is far below this many pages of 100; more means a cursor that never ends. */
