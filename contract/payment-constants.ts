@@ -35,6 +35,8 @@ export const PAYMENT_MESSAGES = {
   usdtAddress: 'Адрес USDT (TRC-20): T и ещё 33 символа',
   btcAddress: 'Проверьте адрес Bitcoin: bc1…, 1… или 3…',
   creditedToBalance: 'Заказ уже был оплачен — деньги зачислены на ваш баланс',
+  /** A card payment in a safe deal for an order already paid: refunded inside its deal (ADR 051). */
+  refundedToCard: 'Заказ уже был оплачен — платёж возвращается на карту',
   declined: 'Платёж отклонён',
   payoutNoRate: 'Курс криптовалюты сейчас недоступен — одобрите вывод позже',
   payoutReturned: 'Платёжная система не смогла выполнить перевод — сумма вернулась на баланс',

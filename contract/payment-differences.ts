@@ -3,8 +3,51 @@ import { z } from 'zod';
 // The daily reconciliation with the payment providers (issue 27): what it can find, in the admin's words, and
 // what to do about each. The operator guide (docs/payments.md) says the same at more length.
 
-export const DIFFERENCE_KINDS = ['unsettled', 'not_at_provider', 'amount', 'unknown', 'ledger', 'payout_unsettled', 'payout_returned', 'payout_not_at_provider', 'payout_unknown'] as const;
+export const DIFFERENCE_KINDS = ['unsettled', 'not_at_provider', 'amount', 'unknown', 'ledger', 'payout_unsettled', 'payout_returned', 'payout_not_at_provider', 'payout_unknown',
+  'refund_unknown', 'refund_unsettled', 'refund_twice', 'refund_not_at_provider', 'refund_amount', 'refund_refused'] as const;
 export type DifferenceKind = (typeof DIFFERENCE_KINDS)[number];
+
+/** Refunds inside a card payment's safe deal (ADR 051). */
+const REFUND_TEXTS: Record<Extract<DifferenceKind, `refund_${string}`>, { title: string; todo: string; serious: boolean }> = {
+  refund_unknown: {
+    title: 'Возврат у провайдера не связан с нашими',
+    todo:
+      'У провайдера есть возврат, который не называет ни одного нашего (сделан в кабинете провайдера или другой программой). Деньги ушли покупателю ' +
+      'мимо учёта: выясните в кабинете провайдера, кто и зачем его сделал, и передайте разработчикам — нужна корректирующая проводка. Отметьте решённым с описанием.',
+    serious: true,
+  },
+  refund_unsettled: {
+    title: 'Возврат выполнен провайдером, а у нас ещё «Возвращается»',
+    todo: 'Провайдер вернул деньги на карту, а у нас возврат ещё не проведён. Обычно опрос возвратов (раз в минуту) просто не успел — проверьте через несколько минут.',
+    serious: false,
+  },
+  refund_twice: {
+    title: 'Возврат выполнен провайдером, а у нас деньги зачислены на баланс',
+    todo:
+      'Серьёзно: провайдер вернул деньги на карту покупателя, а у нас возврат считается отклонённым и деньги лежат у покупателя на балансе. ' +
+      'Заблокируйте его выводы и передайте разработчикам: нужна корректирующая проводка. Отметьте решённым, описав, что сделано.',
+    serious: true,
+  },
+  refund_not_at_provider: {
+    title: 'Возврат проведён у нас, но не выполнен провайдером',
+    todo:
+      'Серьёзно: по учёту деньги вернулись на карту покупателя, а провайдер такого возврата не знает или отменил его. Деньги всё ещё в сделке: ' +
+      'проверьте сделку в кабинете провайдера, свяжитесь с покупателем и передайте разработчикам.',
+    serious: true,
+  },
+  refund_amount: {
+    title: 'Сумма возврата у провайдера другая',
+    todo: 'Провайдер вернул другую сумму, чем записано у нас. Сверьте возврат и сделку в кабинете провайдера и передайте разработчикам для корректирующей проводки.',
+    serious: true,
+  },
+  refund_refused: {
+    title: 'Провайдер отклонил возврат на карту — деньги на балансе покупателя',
+    todo:
+      'Провайдер не принял возврат внутри сделки (причина — в подробностях). Деньги не потеряны: они зачислены на баланс покупателя, и он может ' +
+      'оплатить ими заказ или вывести их. Но в сделке у провайдера они всё ещё лежат: закройте или верните её в кабинете провайдера, затем отметьте решённым.',
+    serious: false,
+  },
+};
 
 /** Each kind's name and «что делать». */
 export const DIFFERENCE_TEXTS: Record<DifferenceKind, { title: string; todo: string; serious: boolean }> = {
@@ -74,7 +117,9 @@ export const DIFFERENCE_TEXTS: Record<DifferenceKind, { title: string; todo: str
       'Выясните, кто и зачем её сделал; если она ошибочная — отмените её в кабинете провайдера, пока она не отправлена.',
     serious: true,
   },
+  ...REFUND_TEXTS,
 };
+
 
 export const paymentDifferenceSchema = z.object({
   _id: z.string(),

@@ -145,6 +145,8 @@ export const paymentSchema = z.object({
   failure_reason: z.string().nullable(),
   created_at: z.string(),
   paid_at: z.string().nullable(),
+  /** Its refund to the card inside the provider's deal (ADR 051): kopecks, and where it stands. */
+  refund: z.object({ amount: z.number().int(), status: z.enum(['pending', 'succeeded', 'refused']) }).nullable().optional(),
 });
 export type Payment = z.infer<typeof paymentSchema>;
 

@@ -5,6 +5,7 @@ import type { SettingsService } from '../../platform/settings.ts';
 import type { Letters } from '../../platform/letters/index.ts';
 import type { Realtime } from '../../realtime/socket.ts';
 import type { ChatService } from '../chat/index.ts';
+import type { RefundRoute } from './refund-route.ts';
 
 /** What the orders module's commands and queries are given (app.ts builds it once). */
 export interface OrderServiceDeps {
@@ -15,4 +16,6 @@ export interface OrderServiceDeps {
   realtime: Realtime;
   chat: ChatService;
   log: Logger;
+  /** Where escrow goes back to when not the balance (the payments module's, ADR 051). */
+  refundRoute?: RefundRoute;
 }

@@ -17,6 +17,7 @@ import { openOrder, type OpenOrderInput } from './commands/open.ts';
 import { requestRevision } from './commands/revision.ts';
 import { lockOrder } from './commands/transition.ts';
 import type { OrderServiceDeps } from './deps.ts';
+import type { RefundRoute } from './refund-route.ts';
 import { adminGetOrder, adminListOrders, describeOrders, getOrder, listOrders } from './queries.ts';
 
 export type { OrderServiceDeps } from './deps.ts';
@@ -41,6 +42,16 @@ export class OrderService {
   /** awaiting_payment → in_progress, in the payment's transaction; 409 when it is not awaiting payment. */
   markPaid(ctx: TxContext, orderId: string): Promise<OrderRow> {
     return markOrderPaid(ctx, this.deps, orderId);
+  }
+
+  /** The payments module takes refunds of card payments in a safe deal back to the card (ADR 051). */
+  useRefundRoute(route: RefundRoute): void {
+    this.deps.refundRoute = route;
+  }
+
+  /** Whether this order's escrow would go back to a card rather than to the balance. */
+  refundsToCard(ctx: TxContext, orderId: string): Promise<boolean> {
+    return this.deps.refundRoute?.toCard(ctx, orderId) ?? Promise.resolve(false);
   }
 
   // Reads
@@ -127,7 +138,7 @@ export class OrderService {
     return unfreezeAfterDispute(ctx, this.deps, order, actorId, pausedMs, text);
   }
 
-  settleDispute(ctx: TxContext, order: OrderRow, actorId: string, sellerAmount: number, text: string): Promise<{ commission: number }> {
+  settleDispute(ctx: TxContext, order: OrderRow, actorId: string, sellerAmount: number, text: string): Promise<{ commission: number; toCard: boolean }> {
     return settleDispute(ctx, this.deps, order, actorId, sellerAmount, text);
   }
 

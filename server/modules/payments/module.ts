@@ -1,6 +1,7 @@
 import { defineModule } from '../../platform/module.ts';
 import { PaymentService } from './service.ts';
 import { PAYOUT_JOB } from './commands/payout.ts';
+import { REFUND_JOB } from './commands/refund.ts';
 import { paymentRoutes } from './routes.ts';
 import { paymentRatesRoutes } from './rates-routes.ts';
 
@@ -50,11 +51,14 @@ export const paymentsModule = defineModule({
   recurring: [
     { job: 'payments-poll', everyMs: 60_000, run: ({ services: { payments } }) => payments.pollProviders() },
     { job: 'payments-payouts', everyMs: 60_000, run: ({ services: { payments } }) => payments.pollPayouts() },
+    // Refunds inside a safe deal whose provider has not answered (ADR 051).
+    { job: 'payments-refunds', everyMs: 60_000, run: ({ services: { payments } }) => payments.pollRefunds() },
     // Yesterday's payments (UTC) against each provider's own list of them (issue 27): differences go to /admin/payments.
     { job: 'payments-reconcile', everyMs: 24 * 60 * 60_000, run: ({ services: { payments } }) => payments.reconcile() },
   ],
   subscribe({ services: { platform, payments } }) {
     platform.dispatcher.handle<{ withdrawalId: string }>(PAYOUT_JOB, (payload) => payments.sendPayout(payload.withdrawalId));
+    platform.dispatcher.handle<{ refundId: string }>(REFUND_JOB, (payload) => payments.sendRefund(payload.refundId));
   },
   async routes(app, { services: { payments, settings }, reads }) {
     await app.register(paymentRatesRoutes, { reads, settings });

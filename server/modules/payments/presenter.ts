@@ -6,6 +6,8 @@ export interface PaymentRecord {
   order: { id: string; number: number; title: string };
   customer?: { id: string; name: string; email: string };
   createdKey: string;
+  /** Its refunds to the card (ADR 051), summed; the latest one's state. */
+  refund?: Payment['refund'];
 }
 
 /** A payment as the lists show it: a pending quote past its expiry is shown expired (it can no longer be paid). */
@@ -27,6 +29,7 @@ export function presentPayment(r: PaymentRecord, now: Date): Payment {
     failure_reason: p.failureReason,
     created_at: p.createdAt.toISOString(),
     paid_at: p.paidAt?.toISOString() ?? null,
+    refund: r.refund ?? null,
   };
 }
 

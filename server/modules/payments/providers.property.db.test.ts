@@ -11,6 +11,8 @@
  * - an order is paid (in escrow) at most once, and exactly when one of its payments paid it;
  * - the customer's money is all there: balance and escrow together are the sum of the arrivals;
  * - the daily reconciliation with both providers finds no difference about them.
+ * Some card-paid orders are then cancelled by their seller (ADR 051): the refund inside the deal leaves escrow to
+ * the card, once, whatever the job and a duplicate of it race, and the sums above still hold with it.
  *
  *   npx vitest run server/modules/payments/providers.property.db.test.ts       CI: fixed seed, PROVIDER_RUNS (default 6)
  *   PROVIDER_RUNS=60 PROVIDER_SEED=7 npx vitest run server/modules/payments/providers.property.db.test.ts
@@ -26,7 +28,7 @@ import { balanceOf, checkLedger } from '../ledger/index.ts';
 import { ledgerEntries, ledgerTransfers } from '../ledger/schema.ts';
 import { orders } from '../orders/schema.ts';
 import type { UserRow } from '../users/schema.ts';
-import { payments, type PaymentRow } from './schema.ts';
+import { paymentRefunds, payments, type PaymentRow } from './schema.ts';
 import { startFakeYookassa, type FakeYookassa } from './providers/yookassa/fake.ts';
 import { startFakeBtcpay, type FakeBtcpay } from './providers/btcpay/fake.ts';
 import type { YookassaProvider } from './providers/yookassa/provider.ts';
@@ -70,7 +72,7 @@ const coinStep = fc.oneof(
   fc.record({ kind: fc.constant('pay' as const), percent: fc.integer({ min: 10, max: 130 }), late: fc.boolean() }),
 );
 const script = fc.oneof(
-  fc.record({ method: fc.constant('card' as const), fault: fc.constantFrom(...CREATE_FAULTS), steps: fc.array(cardStep, { maxLength: 4 }) }),
+  fc.record({ method: fc.constant('card' as const), fault: fc.constantFrom(...CREATE_FAULTS), steps: fc.array(cardStep, { maxLength: 4 }), cancel: fc.boolean() }),
   fc.record({ method: fc.constant('btc' as const), fault: fc.constant('none' as const), steps: fc.array(coinStep, { maxLength: 4 }) }),
 );
 type Script = typeof script extends fc.Arbitrary<infer S> ? S : never;
@@ -138,6 +140,20 @@ async function coinAct(ref: string, payment: PaymentRow, step: Exclude<Script['s
   }
 }
 
+/**
+ * A card order its seller cancels once paid (the customer pays first if the payment is still open at ЮKassa): its
+ * refund is sent by the outbox and, at once, by a duplicate of the job.
+ */
+async function cancelPaid(payment: PaymentRow): Promise<number> {
+  await yookassa.pay(payment.providerRef!);
+  const [order] = await db().select().from(orders).where(eq(orders.id, payment.orderId));
+  if (order?.status !== 'in_progress') return 0;
+  const res = await post(seller, `/api/orders/${order.id}/cancel`, { reason: 'Не успеваю' });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  for (const r of await db().select().from(paymentRefunds).where(eq(paymentRefunds.orderId, order.id))) await t.app.services.payments.sendRefund(r.id);
+  return 1;
+}
+
 /** The money the provider says arrived for a payment, in its currency's minor units. */
 function arrivedAtProvider(p: PaymentRow): number {
   if (p.provider === 'yookassa') return yookassa.payments.get(p.providerRef!)?.status === 'succeeded' ? p.currencyAmount : 0;
@@ -170,15 +186,24 @@ async function check(buyer: UserRow) {
   }
   const mineOrders = await db().select().from(orders).where(eq(orders.customerId, buyer.id));
   let escrowed = 0;
+  let refunded = 0;
   for (const o of mineOrders) {
     const escrow = await db().select().from(ledgerTransfers).where(eq(ledgerTransfers.key, `escrow:${o.id}`));
     const paidBy = mine.filter((p) => p.orderId === o.id && p.status === 'succeeded');
     expect(escrow.length).toBe(paidBy.length);
     expect(paidBy.length).toBeLessThanOrEqual(1);
-    expect(o.status === 'in_progress').toBe(paidBy.length === 1);
-    escrowed += escrow.length * o.price;
+    // Cancelled after payment, a card order's escrow went back to the card inside its deal, exactly once.
+    const refunds = await db().select().from(paymentRefunds).where(eq(paymentRefunds.orderId, o.id));
+    expect(refunds.length).toBe(o.status === 'cancelled' && paidBy.length === 1 ? 1 : 0);
+    for (const r of refunds) {
+      expect(r.status).toBe('succeeded');
+      expect([...yookassa.refunds.refunds.values()].filter((x) => x.metadata?.refund_id === r.id)).toHaveLength(1);
+      refunded += r.amount;
+    }
+    expect(o.status === 'in_progress').toBe(paidBy.length === 1 && refunds.length === 0);
+    escrowed += await balanceOf(db(), { kind: 'escrow', orderId: o.id });
   }
-  expect((await balanceOf(db(), { kind: 'available', userId: buyer.id })) + escrowed).toBe(total);
+  expect((await balanceOf(db(), { kind: 'available', userId: buyer.id })) + escrowed + refunded).toBe(total);
   // And the daily reconciliation, run on today, finds nothing about this customer's payments.
   const reports = await t.app.services.payments.reconcile(new Date().toISOString().slice(0, 10));
   expect(reports.map((r) => [r.provider, r.listed !== null])).toEqual([
@@ -194,6 +219,7 @@ async function check(buyer: UserRow) {
 describe('money through ЮKassa and BTCPay Server, whatever the providers and the network do', () => {
   it('is never created or lost', async () => {
     let played = 0;
+    let cancelled = 0;
     const property = fc.asyncProperty(fc.array(script, { minLength: 1, maxLength: 3 }), async (scripts) => {
       const buyer = await createUser(db());
       // The poll's time is moved past a webhook's minute of grace: it must not meet a create still on its way, which
@@ -206,9 +232,12 @@ describe('money through ЮKassa and BTCPay Server, whatever the providers and th
         if (p.provider === 'btcpay' && btcpay.store.invoices.get(p.providerRef ?? '')?.status === 'New') await btcpay.expire(p.providerRef!);
       }
       await poll();
+      const cancels = await Promise.all(scripts.map((s, i) => (started[i] && s.method === 'card' && s.cancel ? cancelPaid(started[i]) : 0)));
+      cancelled += cancels.reduce((a, b) => a + b, 0);
       await check(buyer);
     });
     await fc.assert(property, { seed: SEED, numRuns: RUNS, endOnFailure: true });
     expect(played, 'payments that reached a provider').toBeGreaterThan(RUNS);
+    expect(cancelled, 'card-paid orders cancelled and refunded to the card').toBeGreaterThan(0);
   }, 240_000);
 });

@@ -1,5 +1,5 @@
-import { and, desc, eq, isNotNull, or, type SQL } from 'drizzle-orm';
-import { payments, withdrawals, type PaymentRow } from './schema.ts';
+import { and, asc, desc, eq, inArray, isNotNull, or, type SQL } from 'drizzle-orm';
+import { paymentRefunds, payments, withdrawals, type PaymentRow } from './schema.ts';
 import { people, type UserRow } from '../users/index.ts';
 import { cursorPosition, decodeCursor, keysetAfter, page, timestampKey, type SortKey } from '../../platform/listing/listing.ts';
 import { balancesOf, statementOf } from '../ledger/index.ts';
@@ -37,8 +37,24 @@ async function paymentPage(deps: PaymentContext, where: SQL | undefined, query: 
   const { rows: kept, next } = page(rows, query.limit, (r) => ['payments', r.createdKey, r.payment.id]);
   const orders = await deps.orders.labels(deps.db, kept.map((r) => r.payment.orderId));
   const now = deps.clock.now();
-  const result = kept.map((r) => presentPayment({ ...r, order: orders.get(r.payment.orderId)!, customer: withCustomer ? r.customer : undefined }, now));
+  const refunds = await refundsOf(deps, kept.map((r) => r.payment.id));
+  const result = kept.map((r) =>
+    presentPayment({ ...r, order: orders.get(r.payment.orderId)!, customer: withCustomer ? r.customer : undefined, refund: refunds.get(r.payment.id) }, now),
+  );
   return { result, next };
+}
+
+/** The refunds to the card of these payments (ADR 051): their kopecks summed, the latest one's state. */
+async function refundsOf(deps: PaymentContext, paymentIds: string[]): Promise<Map<string, NonNullable<Payment['refund']>>> {
+  const found = new Map<string, NonNullable<Payment['refund']>>();
+  if (!paymentIds.length) return found;
+  const rows = await deps.db
+    .select({ paymentId: paymentRefunds.paymentId, amount: paymentRefunds.amount, status: paymentRefunds.status })
+    .from(paymentRefunds)
+    .where(inArray(paymentRefunds.paymentId, paymentIds))
+    .orderBy(asc(paymentRefunds.createdAt));
+  for (const r of rows) found.set(r.paymentId, { amount: (found.get(r.paymentId)?.amount ?? 0) + r.amount, status: r.status });
+  return found;
 }
 
 export function myPayments(deps: PaymentContext, user: UserRow, query: PageQuery) {

@@ -167,3 +167,50 @@ export const selfEmployed = pgTable('self_employed', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 export type SelfEmployedRow = typeof selfEmployed.$inferSelect;
+
+/**
+ * A refund of a card payment inside its ЮKassa safe deal (ADR 051): recorded in the transaction that decides it
+ * (an order's cancellation, a dispute's decision, a payment for an order already paid), then made at the provider
+ * by the outbox job `payments.refund` under the key `refund-<id>`. Until the provider answers, its kopecks stay in
+ * the order's escrow (the deal still holds them); succeeded, they leave escrow to `external:card`; refused, to the
+ * customer's balance. One ledger transfer either way, keyed `refund:<id>`.
+ */
+export const paymentRefunds = pgTable(
+  'payment_refunds',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .references(() => payments.id),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => users.id),
+    provider: text('provider').notNull(),
+    /** What goes back, kopecks. */
+    amount: integer('amount').notNull(),
+    /** How much the seller's payout in the deal shrinks by (the deal's refund_settlements), kopecks. */
+    sellerReduction: integer('seller_reduction').notNull(),
+    /** The decision it comes from (`settle:<order>`, `settle:<order>:refund`, `payment:<id>:refund`): one refund each. */
+    key: text('key').notNull(),
+    description: text('description').notNull(),
+    status: text('status').$type<RefundStatus>().notNull().default('pending'),
+    /** The provider's id of the refund, once it answered. */
+    providerRef: text('provider_ref'),
+    failureReason: text('failure_reason'),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('payment_refunds_amount_positive', sql`${t.amount} > 0 and ${t.sellerReduction} >= 0`),
+    uniqueIndex('payment_refunds_key_idx').on(t.key),
+    uniqueIndex('payment_refunds_provider_ref_idx').on(t.provider, t.providerRef).where(sql`provider_ref is not null`),
+    index('payment_refunds_pending_idx').on(t.createdAt).where(sql`status = 'pending'`),
+    index('payment_refunds_order_idx').on(t.orderId),
+  ],
+);
+export type PaymentRefundRow = typeof paymentRefunds.$inferSelect;
+export type RefundStatus = 'pending' | 'succeeded' | 'refused';

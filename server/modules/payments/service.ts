@@ -13,6 +13,7 @@ import { payFromBalance } from './commands/pay-balance.ts';
 import { payByCard, payCrypto } from './commands/pay-provider.ts';
 import { pollProviderPayments } from './commands/poll.ts';
 import { pollPayouts, sendPayout } from './commands/payout.ts';
+import { dealPaymentOf, pollRefunds, sendRefund, takeRefund } from './commands/refund.ts';
 import { quote } from './commands/quote.ts';
 import { webhook } from './commands/webhook.ts';
 import { withdraw } from './commands/withdraw.ts';
@@ -57,6 +58,21 @@ export class PaymentService {
     });
     const { db, platform, settings, letters, rates, log } = deps;
     this.ctx = { db, platform, settings, letters, rates, log, clock, siteUrl: deps.siteUrl, orders, providers: this.providers };
+    // An order paid by card in a safe deal is refunded to the card, inside the deal (ADR 051).
+    deps.orders.useRefundRoute({
+      toCard: async (ctx, orderId) => (await dealPaymentOf(this.ctx, ctx, orderId)) !== null,
+      take: (ctx, refund) => takeRefund(this.ctx, ctx, refund),
+    });
+  }
+
+  /** The outbox job: a refund made at its provider (commands/refund.ts). */
+  sendRefund(refundId: string): Promise<void> {
+    return sendRefund(this.ctx, refundId);
+  }
+
+  /** The recurring job: refunds the provider has not answered for, asked about or sent again. */
+  pollRefunds(): Promise<number> {
+    return pollRefunds(this.ctx);
   }
 
   /** The sandbox provider, for the tests that sign its events (ADR 026). */

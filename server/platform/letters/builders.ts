@@ -137,6 +137,20 @@ export function withdrawalDecisionLetter(p: LetterParams & { amount: string; dec
   });
 }
 
+/** To a customer: the provider refused a refund to their card (ADR 051); the money is on their balance instead. */
+export function refundRefusedLetter(p: LetterParams & { amount: string; number: number; title: string }): Letter {
+  return renderLetter({
+    brand: p.brand,
+    name: p.name,
+    subject: `Возврат ${p.amount} зачислен на баланс`,
+    paragraphs: [
+      `Платёжная система не приняла возврат ${p.amount} на вашу карту по заказу №${p.number} «${p.title}».`,
+      'Деньги не потеряны: они зачислены на ваш баланс. Ими можно оплатить заказ или вывести их.',
+    ],
+    action: { label: 'Финансы', link: p.link },
+  });
+}
+
 // --- Bids --------------------------------------------------------------------------------------------------
 
 /** To a customer: a seller bid on their project. */
@@ -199,7 +213,7 @@ export function orderEventLetter(p: LetterParams & { number: number; title: stri
     revision: { subject: `Доработка по заказу №${p.number}`, intro: `Заказчик запросил доработку по заказу ${what}.` },
     completed: { subject: `Заказ №${p.number} завершён`, intro: `Заказчик принял работу по заказу ${what}. Оплата зачислена на баланс.` },
     autoCompleted: { subject: `Заказ №${p.number} завершён`, intro: `Заказ ${what} принят автоматически: заказчик не ответил вовремя.` },
-    cancelled: { subject: `Заказ №${p.number} отменён`, intro: `Заказ ${what} отменён. Если он был оплачен, деньги вернулись на баланс заказчика.` },
+    cancelled: { subject: `Заказ №${p.number} отменён`, intro: `Заказ ${what} отменён. Если он был оплачен, деньги возвращаются заказчику: на баланс, а оплаченные картой — на карту.` },
     cancelProposed: { subject: `Предложение отменить заказ №${p.number}`, intro: `Вторая сторона предлагает отменить заказ ${what}. Примите или отклоните предложение.` },
     cancelDeclined: { subject: `Отмена заказа №${p.number} отклонена`, intro: `Ваше предложение отменить заказ ${what} отклонено. Работа продолжается.` },
   };

@@ -229,13 +229,15 @@ describe('Letters.notify', () => {
     for (const def of Object.values(LETTER_KINDS)) {
       if (def.preference !== null) expect(Object.keys(NOTIFICATION_KINDS)).toContain(def.preference);
     }
-    // The answer to an appeal too: the person asked for it (ADR 035); and a payment's receipt, its proof (ADR 042).
+    // The answer to an appeal too: the person asked for it (ADR 035); a payment's receipt, its proof (ADR 042); and
+    // a refund to the card that did not go through, where the money is now (ADR 051).
     expect(Object.entries(LETTER_KINDS).filter(([, d]) => d.preference === null).map(([k]) => k).sort()).toEqual([
       'account.confirm',
       'account.emailChange',
       'account.passwordReset',
       'appeal.answered',
       'payment.receipt',
+      'payment.refundRefused',
     ]);
   });
 });
@@ -249,6 +251,7 @@ describe('the wording of every letter and notification (ADR 046)', () => {
     'service.decision': { id: 's1', title: 'Логотип', decision: 'hide', reason: 'Копия' },
     'project.decision': { title: 'Сайт', decision: 'edit', reason: null, path: '/projects/x/1' },
     'withdrawal.decision': { amount: '1\u00a0500 руб.', decision: 'approve', reason: null },
+    'payment.refundRefused': { amount: '1\u00a0500 руб.', number: 7, title: 'Логотип' },
     'bid.new': { title: 'Сайт', seller: 'Светлана Орлова', price: '5\u00a0000 руб.', days: '3\u00a0дня' },
     'bid.accepted': { title: 'Сайт', chatId: 'c1' },
     'bid.rejected': { title: 'Сайт' },

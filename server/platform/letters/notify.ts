@@ -23,6 +23,7 @@ import {
   serviceDecisionLetter,
   unreadMessagesLetter,
   withdrawalDecisionLetter,
+  refundRefusedLetter,
   type ProjectDecision,
   type ServiceDecision,
   type WithdrawalDecision,
@@ -125,6 +126,12 @@ export const LETTER_KINDS = {
       text: d.decision === 'approve' ? `Вывод ${d.amount} одобрен` : `Вывод ${d.amount} отклонён, деньги вернулись на баланс`,
       link: '/profile/finance',
     }),
+  ),
+  // A refund to the card the provider refused (ADR 051): sent whatever the preferences say, as money moved.
+  'payment.refundRefused': kind<{ amount: string; number: number; title: string }>(
+    null,
+    (s, name, d) => refundRefusedLetter({ brand: s.brand, name, link: s.url('/profile/finance'), ...d }),
+    (d) => ({ text: `Возврат ${d.amount} по заказу №${d.number} не прошёл на карту — деньги на вашем балансе`, link: '/profile/finance' }),
   ),
   'bid.new': kind<{ title: string; seller: string; price: string; days: string }>('bids', (s, name, d) =>
     newBidLetter({ brand: s.brand, name, link: s.url('/profile/bids'), ...d }),

@@ -58,6 +58,25 @@ describe('PaymentsTable', () => {
     expect(html).toContain('<span class="badge badge--muted">Ожидает оплаты</span>');
   });
 
+  it('says where a card payment’s refund inside its deal went (ADR 051)', () => {
+    const html = inRouter(
+      <PaymentsTable
+        payments={[
+          payment({ refund: { amount: 150_000, status: 'succeeded' } }),
+          payment({ _id: 'p2', refund: { amount: 40_000, status: 'pending' } }),
+          payment({ _id: 'p3', refund: { amount: 40_000, status: 'refused' } }),
+          payment({ _id: 'p4', refund: null }),
+        ]}
+      />,
+    );
+    expect(cells(html).map((c) => c['Статус'])).toEqual([
+      `Оплачен · Возвращено на карту: 1${_}500${_}руб.`,
+      `Оплачен · Возвращается на карту: 400${_}руб.`,
+      `Оплачен · Возврат на карту не прошёл — зачислено на баланс: 400${_}руб.`,
+      'Оплачен',
+    ]);
+  });
+
   it('shows the admin the customer and no link', () => {
     const html = inRouter(<PaymentsTable admin payments={[payment({ customer: { _id: 'u1', name: 'Анна', email: 'anna@example.com' } }), payment({ _id: 'p2' })]} />);
     expect(html).toContain('<th>Покупатель</th>');

@@ -6,6 +6,13 @@ import { METHOD_LABELS, PAYMENT_STATUS_LABELS, WITHDRAWAL_STATUS_LABELS, statusT
 
 // The payments and withdrawals tables (/profile/payments, /admin/payments); cards below 900 px.
 
+/** Where a card payment's refund inside its safe deal stands (ADR 051). */
+const REFUND_LABELS: Record<NonNullable<Payment['refund']>['status'], string> = {
+  succeeded: 'Возвращено на карту',
+  pending: 'Возвращается на карту',
+  refused: 'Возврат на карту не прошёл — зачислено на баланс',
+};
+
 export function PaymentsTable({
   payments,
   admin = false,
@@ -53,6 +60,12 @@ export function PaymentsTable({
             </td>
             <td data-label="Статус">
               <span className={statusTone(p.status)}>{PAYMENT_STATUS_LABELS[p.status]}</span>
+              {p.refund && (
+                <span className="muted fin-refund">
+                  {' '}
+                  · {REFUND_LABELS[p.refund.status]}: {formatRubles(p.refund.amount)}
+                </span>
+              )}
             </td>
             {provider && (
               <td data-label="У провайдера" className="fin-destination">

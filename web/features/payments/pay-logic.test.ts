@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OrderPayMethod, OrderPaymentPage, Quote } from '#contract/payments';
+import { PAYMENT_MESSAGES, type OrderPayMethod, type OrderPaymentPage, type Quote } from '#contract/payments';
 import {
   attemptEnded,
   attemptFor,
@@ -229,6 +229,10 @@ describe('back from the provider', () => {
 
   it('tells a second payment of a paid order that it went to the balance', () => {
     expect(paidNote('p1', last({ status: 'credited' }))).toBe('Заказ уже был оплачен раньше — деньги зачислены на ваш баланс.');
+  });
+
+  it('tells a second card payment of a paid order that it goes back to the card (ADR 051)', () => {
+    expect(paidNote('p1', last({ status: 'credited', failure_reason: PAYMENT_MESSAGES.refundedToCard }))).toBe('Заказ уже был оплачен раньше — этот платёж возвращается на вашу карту.');
   });
 
   it('otherwise tells that the money is held until the work is accepted', () => {

@@ -1,4 +1,4 @@
-import type { OrderPayMethod, OrderPaymentPage, Quote } from '#contract/payments';
+import { PAYMENT_MESSAGES, type OrderPayMethod, type OrderPaymentPage, type Quote } from '#contract/payments';
 import { formatCurrency, formatPercent, formatRubles } from '#contract/money-format';
 import { PAYMENT_STATUS_LABELS } from './labels.ts';
 
@@ -95,7 +95,9 @@ export function returnedOutcome(returnedPayment: string | null, last: LastPaymen
 /** The paid order's note: a second payment returned from a provider went to the balance (ADR 025). */
 export const paidNote = (returnedPayment: string | null, last: LastPayment): string =>
   last?._id === returnedPayment && last?.status === 'credited'
-    ? 'Заказ уже был оплачен раньше — деньги зачислены на ваш баланс.'
+    ? last.failure_reason === PAYMENT_MESSAGES.refundedToCard
+      ? 'Заказ уже был оплачен раньше — этот платёж возвращается на вашу карту.'
+      : 'Заказ уже был оплачен раньше — деньги зачислены на ваш баланс.'
     : 'Деньги зарезервированы до приёмки работы. Исполнитель уже может приступать.';
 
 /** The order's chat on the messages page, or the orders tab while it has none. */

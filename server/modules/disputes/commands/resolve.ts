@@ -30,7 +30,8 @@ export async function resolveDispute(deps: DisputeServiceDeps, admin: UserRow, i
     // The same split as the admin's preview (contract splitPrice); the settlement must take the same commission.
     const split = splitPrice(order.price, percent, order.commissionBp);
     const { seller: sellerAmount, customer: customerAmount } = split;
-    const summary = decisionText(input.outcome, percent, split, input.comment);
+    const toCard = split.customer > 0 && (await deps.orders.refundsToCard(ctx, order.id));
+    const summary = decisionText(input.outcome, percent, split, input.comment, toCard);
     const { commission } = await deps.orders.settleDispute(ctx, order, admin.id, sellerAmount, `Спор решён арбитражем. ${summary}`);
     if (commission !== split.commission) throw new Error(`dispute ${id}: the settlement took ${commission}, the split says ${split.commission}`);
     const now = ctx.clock.now();
@@ -64,16 +65,18 @@ export async function resolveDispute(deps: DisputeServiceDeps, admin: UserRow, i
  * The decision in words, with its amounts (the chat message, the letter, the notification's letter body): what
  * the seller's balance actually receives, the commission taken from the seller's part, what the customer gets back.
  */
-function decisionText(outcome: keyof typeof DISPUTE_OUTCOME_LABELS, percent: number, split: PriceSplit, comment: string): string {
+function decisionText(outcome: keyof typeof DISPUTE_OUTCOME_LABELS, percent: number, split: PriceSplit, comment: string, toCard: boolean): string {
+  // Paid by card in a safe deal, the customer's part goes back to the card (ADR 051).
+  const back = toCard ? 'возвращаются на карту заказчика' : 'вернулись на баланс заказчика';
   const toSeller =
     split.commission > 0
       ? `исполнителю зачислено ${formatRubles(split.sellerNet)} (${formatRubles(split.seller)} за вычетом комиссии сервиса ${formatRubles(split.commission)})`
       : `исполнителю зачислено ${formatRubles(split.sellerNet)}`;
   const head =
     outcome === 'refund'
-      ? `${DISPUTE_OUTCOME_LABELS.refund}: ${formatRubles(split.customer)} вернулись на баланс заказчика.`
+      ? `${DISPUTE_OUTCOME_LABELS.refund}: ${formatRubles(split.customer)} ${back}.`
       : outcome === 'release'
         ? `${DISPUTE_OUTCOME_LABELS.release}: ${toSeller}.`
-        : `${DISPUTE_OUTCOME_LABELS.split}: исполнителю ${formatPercent(percent)} цены, заказчику ${formatPercent(100 - percent)}. Заказчику вернулись ${formatRubles(split.customer)}, ${toSeller}.`;
+        : `${DISPUTE_OUTCOME_LABELS.split}: исполнителю ${formatPercent(percent)} цены, заказчику ${formatPercent(100 - percent)}. Заказчику ${toCard ? 'возвращаются на карту' : 'вернулись'} ${formatRubles(split.customer)}, ${toSeller}.`;
   return comment ? `${head}\n\nКомментарий арбитра: ${comment}` : head;
 }

@@ -6,7 +6,7 @@ import { ORDER_MESSAGES } from '#contract/orders';
 import { postTransfer } from '../../ledger/index.ts';
 import type { OrderServiceDeps } from '../deps.ts';
 import { isOpenPaid } from '../state.ts';
-import { refundLegs } from './settlement.ts';
+import { routeRefund } from '../refund-route.ts';
 import { actorWord, announce, NO_PROPOSAL, otherSide, runTransition, updateOrder } from './transition.ts';
 
 /**
@@ -19,29 +19,34 @@ export function cancelOrder(deps: OrderServiceDeps, user: UserRow, id: string, i
   });
 }
 
-/** → cancelled; the escrow of a paid order back to the customer's balance (`settle:<order>`). */
+/**
+ * → cancelled; the escrow of a paid order back to the customer's balance (`settle:<order>`), or to their card when
+ * it was paid by card in a safe deal (ADR 051: escrow keeps it until the provider makes the refund).
+ */
 export async function cancelNow(
   ctx: TxContext,
-  deps: Pick<OrderServiceDeps, 'chat' | 'letters'>,
+  deps: Pick<OrderServiceDeps, 'chat' | 'letters' | 'refundRoute'>,
   order: OrderRow,
   actorId: string,
   reason: string | null,
   text: string,
 ): Promise<void> {
   const paid = isOpenPaid(order);
+  const refund = paid ? await routeRefund(ctx, deps.refundRoute, order, order.price, `settle:${order.id}`, `Заказ №${order.number} отменён`) : null;
+  const back = refund?.toCard ? ' Деньги возвращаются на карту заказчика.' : ' Деньги вернулись на баланс заказчика.';
   const updated = await updateOrder(ctx, order.id, { status: 'cancelled', cancelledAt: ctx.clock.now(), cancelledBy: actorId, cancelReason: reason, ...NO_PROPOSAL });
   await announce(ctx, deps, updated, actorId, {
-    message: `${text}${paid ? ' Деньги вернулись на баланс заказчика.' : ''}${reason ? `\n\nПричина: ${reason}` : ''}`,
+    message: `${text}${paid ? back : ''}${reason ? `\n\nПричина: ${reason}` : ''}`,
     letter: { to: otherSide(order, actorId), event: 'cancelled', reason },
   });
   // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025).
-  if (paid) {
+  if (refund?.legs.length) {
     const posted = await postTransfer(ctx.tx, {
       kind: 'refund',
       key: `settle:${order.id}`,
       orderId: order.id,
       description: `Заказ №${order.number} отменён`,
-      legs: refundLegs(order, order.price),
+      legs: refund.legs,
     });
     if (!posted) throw new HttpError(409, ORDER_MESSAGES.cannotCancel);
   }

@@ -6,7 +6,8 @@ import { postTransfer } from '../../ledger/index.ts';
 import type { OrderServiceDeps } from '../deps.ts';
 import { autoAcceptDue, scheduleAutoAccept } from '../jobs.ts';
 import { isDelivered, isDisputed, isOpenPaid } from '../state.ts';
-import { countCompletion, refundLegs, releaseLegs } from './settlement.ts';
+import { countCompletion, releaseLegs } from './settlement.ts';
+import { routeRefund } from '../refund-route.ts';
 import { announce, NO_PROPOSAL, updateOrder } from './transition.ts';
 
 // Disputes (ADR 034): the disputes module freezes, unfreezes and settles an order through these, in its
@@ -50,7 +51,7 @@ export async function settleDispute(
   actorId: string,
   sellerAmount: number,
   text: string,
-): Promise<{ commission: number }> {
+): Promise<{ commission: number; toCard: boolean }> {
   if (!isDisputed(order)) throw new HttpError(409, ORDER_MESSAGES.notDisputed);
   if (!Number.isInteger(sellerAmount) || sellerAmount < 0 || sellerAmount > order.price) throw new HttpError(400, ORDER_MESSAGES.badShare);
   const now = ctx.clock.now();
@@ -72,15 +73,13 @@ export async function settleDispute(
     const posted = await postTransfer(ctx.tx, { kind: 'release', key: `settle:${order.id}`, orderId: order.id, description: `Заказ №${order.number}: решение по спору`, legs: release.legs });
     if (!posted) throw new HttpError(409, ORDER_MESSAGES.cannotCancel);
   }
-  if (refund > 0) {
-    const posted = await postTransfer(ctx.tx, {
-      kind: 'refund',
-      key: completed ? `settle:${order.id}:refund` : `settle:${order.id}`,
-      orderId: order.id,
-      description: `Заказ №${order.number}: возврат по решению спора`,
-      legs: refundLegs(order, refund),
-    });
+  // Paid by card in a safe deal, the customer's part goes back to the card: escrow keeps it until then (ADR 051).
+  const key = completed ? `settle:${order.id}:refund` : `settle:${order.id}`;
+  const description = `Заказ №${order.number}: возврат по решению спора`;
+  const back = refund > 0 ? await routeRefund(ctx, deps.refundRoute, order, refund, key, description) : { toCard: false, legs: [] };
+  if (back.legs.length) {
+    const posted = await postTransfer(ctx.tx, { kind: 'refund', key, orderId: order.id, description, legs: back.legs });
     if (!posted) throw new HttpError(409, ORDER_MESSAGES.cannotCancel);
   }
-  return { commission: release.commission };
+  return { commission: release.commission, toCard: back.toCard };
 }

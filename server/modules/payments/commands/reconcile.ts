@@ -6,6 +6,7 @@ import { paymentDifferences, payments, type PaymentRow } from '../schema.ts';
 import type { PaymentContext } from '../deps.ts';
 import { ProviderUnavailable, type PaymentProvider, type ProviderRecord } from '../providers/provider.ts';
 import { comparePayouts } from './reconcile-payouts.ts';
+import { compareRefunds } from './reconcile-refunds.ts';
 
 // The daily reconciliation with the providers (issue 27): a UTC day's payments as each provider lists them, matched
 // with our payments and the ledger's arrivals. What differs is kept in payment_differences, once per (provider,
@@ -65,9 +66,11 @@ export async function reconcileDay(deps: PaymentContext, day: string): Promise<P
       // Its payouts too, when it sends withdrawals: stored with its payments, so that neither resolves the other's.
       const payouts = deps.providers.payoutsByName(provider.name);
       const sent = payouts?.listPayouts ? await comparePayouts(deps, payouts, bounds.from, bounds.to) : { listed: 0, found: [] };
-      const all = [...found.found, ...sent.found];
+      // And its refunds inside safe deals (ADR 051).
+      const refunded = provider.refunds ? await compareRefunds(deps, provider.name, provider.refunds, bounds.from, bounds.to) : { listed: 0, found: [] };
+      const all = [...found.found, ...sent.found, ...refunded.found];
       await store(deps, provider.name, day, all);
-      reports.push({ provider: provider.name, listed: found.listed + sent.listed, found: all });
+      reports.push({ provider: provider.name, listed: found.listed + sent.listed + refunded.listed, found: all });
     } catch (error) {
       if (!(error instanceof ProviderUnavailable)) throw error;
       deps.log.warn({ err: error, provider: provider.name, day }, 'reconciliation: provider unavailable');

@@ -9,6 +9,7 @@ import { ProviderUnavailable, type PaymentProvider, type WebhookRequest } from '
 import type { PaymentContext } from '../deps.ts';
 import { escrowTransfer, receipt } from './escrow.ts';
 import { payoutNews } from './payout.ts';
+import { refundArrival, refundNews } from './refund.ts';
 
 type Received = { received: boolean; duplicate: boolean };
 const RECEIVED: Received = { received: true, duplicate: false };
@@ -40,6 +41,10 @@ async function read(deps: PaymentContext, provider: PaymentProvider, request: We
   }
   if ('payout' in reading) {
     await payoutNews(deps, providerName, reading.payout);
+    return RECEIVED;
+  }
+  if ('refund' in reading) {
+    await refundNews(deps, providerName, reading.refund);
     return RECEIVED;
   }
   if ('ignored' in reading) {
@@ -100,6 +105,8 @@ async function settle(deps: PaymentContext, ctx: TxContext, payment: PaymentRow,
   const order = (await deps.orders.lockForPayment(tx, payment.orderId))!;
   // Paid otherwise meanwhile (from the balance, another payment): the money stays the customer's.
   const paysOrder = order.payRefusal === null && order.price === payment.amount;
+  // A card payment in a safe deal cannot be kept on the balance: it goes back to the card inside its deal (ADR 051).
+  if (!paysOrder && (await refundArrival(deps, ctx, payment, order))) return;
   if (paysOrder) await deps.orders.markPaid(ctx, order);
   await tx
     .update(payments)

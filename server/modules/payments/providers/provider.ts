@@ -41,7 +41,7 @@ export interface WebhookRequest {
  * provider whatever the body said), answered 2xx so the provider stops sending it; or nothing at all (a bad
  * signature, a sender not the provider's), refused.
  */
-export type WebhookReading = { event: WebhookEvent } | { payout: string } | { ignored: string } | { refused: string };
+export type WebhookReading = { event: WebhookEvent } | { payout: string } | { refund: string } | { ignored: string } | { refused: string };
 
 /** One payout to make: our withdrawal's id (the provider's idempotency key), where to and how much (minor units). */
 export interface PayoutRequest {
@@ -139,6 +139,46 @@ export interface PaymentProvider {
   listPayments?(from: Date, to: Date): Promise<ProviderRecord[]>;
   /** A payment as the provider has it now, in its own words, or null when it knows none by that id. */
   describePayment?(providerRef: string): Promise<ProviderView | null>;
+  /** Refunds of its payments back to the payer (ЮKassa's safe deal, ADR 051). */
+  readonly refunds?: RefundProvider;
+}
+
+/** A refund to make (ADR 051): our refund's id is its idempotency key. Kopecks. */
+export interface RefundRequest {
+  id: string;
+  /** The provider's id of the payment refunded. */
+  paymentRef: string;
+  amount: number;
+  /** How much of the seller's payout in the deal it takes back. */
+  sellerReduction: number;
+  description: string;
+}
+
+/** A refund as its provider has it: still on its way, made, or refused for good (with why). */
+export interface ProviderRefund {
+  /** Null when the provider refused it without making one. */
+  ref: string | null;
+  state: 'pending' | 'succeeded' | 'refused';
+  reason: string | null;
+}
+
+/** One refund as the provider lists it (reconciliation). */
+export interface RefundRecord extends ProviderRefund {
+  ref: string;
+  /** Our refund's id, from the provider's metadata; null when it names none. */
+  refundId: string | null;
+  paymentRef: string;
+  currency: string;
+  amount: number;
+}
+
+export interface RefundProvider {
+  /** Makes the refund, or finds the one made under the same id; throws ProviderUnavailable when it cannot be asked. */
+  refund(request: RefundRequest): Promise<ProviderRefund>;
+  /** Null when the provider knows no refund by that id. */
+  refundState(ref: string): Promise<ProviderRefund | null>;
+  /** The refunds made in [from, to), all pages (reconciliation). */
+  listRefunds(from: Date, to: Date): Promise<RefundRecord[]>;
 }
 
 export const SIGNATURE_HEADER = 'x-signature';

@@ -164,7 +164,7 @@ export class YookassaClient {
   }
 
   /** One API call, retried with the same key on a timeout, a network error, a 5xx or a 202. */
-  private async call<T>(method: 'GET' | 'POST', path: string, body?: object, idempotenceKey?: string): Promise<T> {
+  async call<T>(method: 'GET' | 'POST', path: string, body?: object, idempotenceKey?: string): Promise<T> {
     const { attempts, timeoutMs, backoffMs } = this.options;
     let lastError: unknown;
     for (let attempt = 0; attempt < attempts; attempt++) {

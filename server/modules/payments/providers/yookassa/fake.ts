@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { YookassaDeal, YookassaPayment } from './client.ts';
 import { escapeHtml } from '../../../../platform/letters/layout.ts';
 import { FakePayouts } from './fake-payouts.ts';
+import { FakeRefunds } from './fake-refunds.ts';
 
 // A local ЮKassa for the tests and the browser tests (ADR 048): the API v3 paths the adapter calls, with ЮKassa's
 // Basic auth, its idempotence keys (the same key and body answer the same object for 24 hours; the same key with
@@ -44,6 +45,8 @@ export class FakeYookassa {
   readonly deals = new Map<string, YookassaDeal & { fee_moment: unknown; metadata: Record<string, string> }>();
   /** Every API request, in order: method, path and idempotence key. */
   readonly requests: { method: string; path: string; key: string | null }[] = [];
+  /** Refunds (fake-refunds.ts): POST/GET /v3/refunds, each lowering its deal's balance. */
+  readonly refunds = new FakeRefunds(this.payments, this.deals, () => this.now());
   private readonly kept = new Map<string, Kept>();
   private readonly failures: Failure[] = [];
   private readonly sockets = new Set<Socket>();
@@ -190,6 +193,7 @@ export class FakeYookassa {
       const [status, body] = this.payoutDesk.read(path);
       return status === 200 ? send(res, 200, body) : error(res, status, 'not_found', (body as { description: string }).description);
     }
+    if (req.method === 'GET' && path.startsWith('/v3/refunds')) return send(res, ...this.refunds.read(path, new URL(req.url ?? '/', 'http://fake').searchParams));
     if (req.method === 'GET' && path === '/v3/payments') return send(res, ...this.list(new URL(req.url ?? '/', 'http://fake').searchParams));
     if (req.method === 'GET') {
       const found = this.payments.get(/^\/v3\/payments\/([\w-]{1,64})$/.exec(path)?.[1] ?? '');
@@ -257,6 +261,7 @@ export class FakeYookassa {
     if (path === '/v3/payments') return this.createPayment(body);
     if (path === '/v3/payouts') return this.payoutDesk.create(body);
     if (path === '/v3/self_employed') return this.payoutDesk.registerSelfEmployed(body);
+    if (path === '/v3/refunds') return this.refunds.create(body);
     return [404, { code: 'not_found', description: 'Not found' }];
   }
 

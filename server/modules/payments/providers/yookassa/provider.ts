@@ -1,7 +1,8 @@
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import type { WebhookEvent } from '#contract/payments';
 import type { Clock } from '../../../../platform/clock.ts';
-import type { CreatedPayment, PaymentProvider, PayoutProvider, PayoutRequest, ProviderPayment, ProviderRecord, ProviderView, WebhookReading, WebhookRequest } from '../provider.ts';
+import type { CreatedPayment, PaymentProvider, PayoutProvider, PayoutRequest, ProviderPayment, ProviderRecord, ProviderView, RefundProvider, WebhookReading, WebhookRequest } from '../provider.ts';
+import { createRefund, listRefunds, refundState } from './refunds.ts';
 import { fromKopecks, toKopecks, YookassaClient, type CallOptions, type YookassaConfig, type YookassaPayment } from './client.ts';
 import { PAYOUT_WIDGET_URL, payoutIdOf, YookassaPayouts, type YookassaPayoutsConfig } from './payouts.ts';
 
@@ -13,7 +14,7 @@ import { PAYOUT_WIDGET_URL, payoutIdOf, YookassaPayouts, type YookassaPayoutsCon
 
 export const YOOKASSA = 'yookassa';
 
-/** The events of a payment's end; the others (refunds, payouts, deals) are not acted on from here. */
+/** The events of a payment's end; refund.succeeded is read below (commands/refund.ts); payouts and deals are not acted on. */
 const PAYMENT_EVENTS = new Set(['payment.succeeded', 'payment.canceled', 'payment.waiting_for_capture']);
 /** The events of a payout's end (ADR 050): the payout is then read again from the API. */
 const PAYOUT_EVENTS = new Set(['payout.succeeded', 'payout.canceled']);
@@ -65,6 +66,12 @@ export class YookassaProvider implements PaymentProvider, PayoutProvider {
   /** Payouts to cards and ЮMoney wallets, with the payouts gateway's credentials (the shop's unless told). */
   readonly payouts: YookassaPayouts;
   private readonly senders: BlockList;
+  /** Refunds inside the payment's safe deal (refunds.ts, ADR 051). */
+  readonly refunds: RefundProvider = {
+    refund: (request) => createRefund(this.client, request),
+    refundState: (ref) => refundState(this.client, ref),
+    listRefunds: (from, to) => listRefunds(this.client, from, to),
+  };
 
   constructor(
     config: YookassaConfig & { payouts?: Partial<YookassaPayoutsConfig> },
@@ -132,8 +139,10 @@ export class YookassaProvider implements PaymentProvider, PayoutProvider {
       const payout = payoutIdOf(body.object);
       return payout ? { payout } : { refused: 'no payout id' };
     }
-    if (!PAYMENT_EVENTS.has(body.event)) return { ignored: `event ${body.event}` };
     const id = body.object?.id;
+    // A refund's end: only a hint too, the refund is asked for again (commands/refund.ts).
+    if (body.event === 'refund.succeeded') return typeof id === 'string' && id.length <= 100 ? { refund: id } : { refused: 'no refund id' };
+    if (!PAYMENT_EVENTS.has(body.event)) return { ignored: `event ${body.event}` };
     if (typeof id !== 'string' || id.length > 100) return { refused: 'no payment id' };
     // The body is only a hint: what ЮKassa's API says of the payment now is what happened.
     const payment = await this.client.getPayment(id);
