@@ -41,6 +41,7 @@ import { notifications } from './modules/notifications/schema.ts';
 import { appeals } from './modules/appeals/schema.ts';
 import { paymentDifferences } from './modules/payments/schema.ts';
 import { payOrderForTest } from './modules/orders/testing.ts';
+import { currentDocument } from './modules/privacy/index.ts';
 
 /** A cell: the status, or a known defect (the right status, and today's until it is fixed). */
 type Cell = number | { expected: number; today: number; defect: string };
@@ -115,6 +116,11 @@ const bidInput = {
   days: 7,
   comment: 'Сделаю лендинг за неделю: опыт пять лет, примеры работ в профиле.',
 };
+/** The version of the consent text in force (what the sign-in gate shows). */
+async function currentConsentVersion(w: MatrixWorld): Promise<number> {
+  return (await currentDocument(w.database.db, 'consent')).version;
+}
+
 /** An unread notification of `of`. */
 async function freshNotification(w: MatrixWorld, of: Member): Promise<string> {
   const [row] = await w.database.db
@@ -743,6 +749,19 @@ const MATRIX = {
     expect: adminOnly(),
     request: async (w) => ({ params: { id: await freshDispute(w) }, body: { outcome: 'split', seller_percent: 30 } }),
   },
+  // Personal data (issue 28, ADR 052): the texts are everyone's; a consent is the signed-in person's own (the
+  // version read must be the current one); the operator's views and versions are admins'.
+  'privacy.document': { expect: everyone(), request: () => ({ params: { kind: 'consent' } }) },
+  'privacy.status': { expect: signedIn(), request: () => ({}) },
+  'privacy.accept': { writes: true, expect: signedIn(), request: async (w) => ({ body: { version: await currentConsentVersion(w) } }) },
+  'admin.privacy.documents': { expect: adminOnly(), request: () => ({}) },
+  'admin.privacy.publish': {
+    writes: true,
+    expect: adminOnly(),
+    request: () => ({ params: { kind: 'policy' }, body: { title: 'Политика обработки персональных данных', body: 'Новая редакция политики: что мы собираем, зачем, сколько храним и кому передаём.' } }),
+  },
+  'admin.privacy.consents': { expect: adminOnly(), request: () => ({ query: { page: '1' } }) },
+  'admin.privacy.deletions': { expect: adminOnly(), request: () => ({ query: { page: '1' } }) },
 } satisfies Record<RouteName, Row>;
 
 /**

@@ -1,0 +1,16 @@
+import { defineModule } from '../../platform/module.ts';
+import { PrivacyService } from './service.ts';
+import { privacyRoutes } from './routes.ts';
+
+declare module '../../platform/module.ts' {
+  interface Services {
+    privacy: PrivacyService;
+  }
+}
+
+export const privacyModule = defineModule({
+  name: 'privacy',
+  // Personal data under 152-ФЗ (ADR 052).
+  create: ({ db, services: { platform, settings } }) => ({ privacy: new PrivacyService({ db, platform, settings }) }),
+  routes: (app, { services: { privacy }, reads }) => app.register(privacyRoutes, { privacy, reads }),
+});
