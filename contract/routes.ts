@@ -208,6 +208,7 @@ export const ROUTES = {
   'privacy.document': 'GET /api/privacy/documents/:kind',
   'privacy.status': 'GET /api/privacy/me',
   'privacy.accept': 'POST /api/privacy/consents',
+  'privacy.export': 'GET /api/privacy/export',
   'admin.privacy.documents': 'GET /api/admin/privacy/documents',
   'admin.privacy.publish': 'POST /api/admin/privacy/documents/:kind',
   'admin.privacy.consents': 'GET /api/admin/privacy/consents',

@@ -754,6 +754,7 @@ const MATRIX = {
   'privacy.document': { expect: everyone(), request: () => ({ params: { kind: 'consent' } }) },
   'privacy.status': { expect: signedIn(), request: () => ({}) },
   'privacy.accept': { writes: true, expect: signedIn(), request: async (w) => ({ body: { version: await currentConsentVersion(w) } }) },
+  'privacy.export': { expect: signedIn(), request: () => ({}) },
   'admin.privacy.documents': { expect: adminOnly(), request: () => ({}) },
   'admin.privacy.publish': {
     writes: true,

@@ -23,6 +23,7 @@ export const privacyEndpoints = defineEndpoints({
   'privacy.document': { access: 'public', tags, summary: 'The current version of the policy or the consent text', params: privacyKindParams, response: okSchema(privacyDocumentSchema) },
   'privacy.status': { access: 'user', tags, summary: "Whether the person consented to the current text; their pending deletion", response: okSchema(privacyStatusSchema) },
   'privacy.accept': { access: 'user', tags, summary: 'Consent to the current version of the consent text (recorded with address and browser)', body: acceptConsentSchema, response: okSchema(privacyStatusSchema) },
+  'privacy.export': { access: 'user', tags, summary: "All of the person's personal data as a JSON download", response: z.record(z.string(), z.unknown()) },
   'admin.privacy.documents': { access: 'admin', tags, summary: 'Every version of both texts, newest first', response: okSchema(z.array(privacyDocumentSchema)) },
   'admin.privacy.publish': { access: 'admin', tags, summary: 'Publish a new version of a text (audited); a new consent text asks everyone again', params: privacyKindParams, body: privacyDocumentInputSchema, response: okSchema(privacyDocumentSchema) },
   'admin.privacy.consents': { access: 'admin', tags, summary: 'Consent records, newest first', query: privacyPageQuery, response: page(adminConsentSchema) },

@@ -20,6 +20,7 @@ import {
 import { privacyConsents, privacyDeletionRequests, privacyDocuments } from './schema.ts';
 import { allDocuments, currentDocument, hasConsentedTo, presentDocument, publishDocument, recordConsent } from './documents.ts';
 import { pendingDeletion, presentDeletion } from './deletions.ts';
+import { personalDataOf } from './export.ts';
 
 export interface PrivacyDeps {
   db: Db;
@@ -61,6 +62,11 @@ export class PrivacyService {
       await recordConsent(tx, { userId: user.id, ip: evidence.ip, userAgent: evidence.userAgent });
     });
     return this.status(user);
+  }
+
+  /** All of the person's data as one JSON document (ADR 052). */
+  export(user: UserRow) {
+    return personalDataOf(this.deps.db, user.id);
   }
 
   async documents(): Promise<PrivacyDocument[]> {
