@@ -209,6 +209,8 @@ export const ROUTES = {
   'privacy.status': 'GET /api/privacy/me',
   'privacy.accept': 'POST /api/privacy/consents',
   'privacy.export': 'GET /api/privacy/export',
+  'privacy.requestDeletion': 'POST /api/privacy/deletion',
+  'privacy.cancelDeletion': 'DELETE /api/privacy/deletion',
   'admin.privacy.documents': 'GET /api/admin/privacy/documents',
   'admin.privacy.publish': 'POST /api/admin/privacy/documents/:kind',
   'admin.privacy.consents': 'GET /api/admin/privacy/consents',

@@ -19,6 +19,7 @@
  *
  *   npx vitest run server/authorization-matrix.db.test.ts
  */
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, type RouteName } from '#contract/routes';
 import {
@@ -42,6 +43,7 @@ import { appeals } from './modules/appeals/schema.ts';
 import { paymentDifferences } from './modules/payments/schema.ts';
 import { payOrderForTest } from './modules/orders/testing.ts';
 import { currentDocument } from './modules/privacy/index.ts';
+import { privacyDeletionRequests } from './modules/privacy/schema.ts';
 
 /** A cell: the status, or a known defect (the right status, and today's until it is fixed). */
 type Cell = number | { expected: number; today: number; defect: string };
@@ -755,6 +757,26 @@ const MATRIX = {
   'privacy.status': { expect: signedIn(), request: () => ({}) },
   'privacy.accept': { writes: true, expect: signedIn(), request: async (w) => ({ body: { version: await currentConsentVersion(w) } }) },
   'privacy.export': { expect: signedIn(), request: () => ({}) },
+  // The actor's own account: a fresh request each cell (any earlier one of theirs is removed first). Refused with
+  // 409 to an admin (an admin's account is not deleted) and to whoever holds an order under way or money.
+  'privacy.requestDeletion': {
+    writes: true,
+    expect: { ...signedIn(), admin: 409 },
+    request: async (w, actor) => {
+      await w.database.db.delete(privacyDeletionRequests).where(eq(privacyDeletionRequests.userId, w.user(self(w, actor)).id));
+      return { body: { password: PASSWORD } };
+    },
+  },
+  'privacy.cancelDeletion': {
+    writes: true,
+    expect: signedIn(),
+    request: async (w, actor) => {
+      const userId = w.user(self(w, actor)).id;
+      await w.database.db.delete(privacyDeletionRequests).where(eq(privacyDeletionRequests.userId, userId));
+      await w.database.db.insert(privacyDeletionRequests).values({ userId, dueAt: new Date(Date.now() + 86_400_000) });
+      return {};
+    },
+  },
   'admin.privacy.documents': { expect: adminOnly(), request: () => ({}) },
   'admin.privacy.publish': {
     writes: true,

@@ -1,5 +1,6 @@
 import { and, eq, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import type { Tx } from '../../platform/tx.ts';
 import { messages } from './schema.ts';
 
 /**
@@ -12,4 +13,12 @@ export function messagesSentBy(db: Db, userId: string) {
     .from(messages)
     .where(and(eq(messages.senderId, userId), ne(messages.kind, 'system')))
     .orderBy(messages.createdAt);
+}
+
+/** A deleted account's messages lose their text and files (ADR 052); the chat keeps its order of messages. */
+export async function eraseMessagesOf(tx: Tx, userId: string) {
+  await tx
+    .update(messages)
+    .set({ message: '', files: [] })
+    .where(and(eq(messages.senderId, userId), ne(messages.kind, 'system')));
 }

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import type { Tx } from '../../platform/tx.ts';
 import { notifications } from './schema.ts';
 
 /** The person's notifications, for their personal-data export (ADR 052). */
@@ -9,4 +10,9 @@ export function notificationsOfPerson(db: Db, userId: string) {
     .from(notifications)
     .where(eq(notifications.userId, userId))
     .orderBy(notifications.createdAt);
+}
+
+/** A deleted account's notifications are dropped (ADR 052). */
+export async function dropNotificationsOf(tx: Tx, userId: string) {
+  await tx.delete(notifications).where(eq(notifications.userId, userId));
 }

@@ -12,4 +12,4 @@ export { ordersModule } from './module.ts';
 export { orderPaymentPort, type OrderLabel, type OrderPaymentPort, type OrderToPay } from './payment-port.ts';
 export { orderRefs, type OrderRefs } from './read-model.ts';
 export type { OrderExtra, OrderRow } from './schema.ts';
-export { ordersOfPerson } from './personal-data.ts';
+export { ordersOfPerson, openOrdersOf } from './personal-data.ts';

@@ -1,5 +1,6 @@
 import { eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import type { Tx } from '../../platform/tx.ts';
 import { orders } from './schema.ts';
 
 /**
@@ -23,4 +24,16 @@ export function ordersOfPerson(db: Db, userId: string) {
     .from(orders)
     .where(or(eq(orders.customerId, userId), eq(orders.sellerId, userId)))
     .orderBy(orders.createdAt);
+}
+
+/** The person's orders still under way (paid, not settled), and those of them in a dispute: an account with any stays. */
+export async function openOrdersOf(db: Db | Tx, userId: string): Promise<{ open: number; disputed: number }> {
+  const [row] = await db
+    .select({
+      open: sql<number>`count(*) filter (where ${orders.status} in ('in_progress', 'delivered', 'disputed'))`.mapWith(Number),
+      disputed: sql<number>`count(*) filter (where ${orders.status} = 'disputed')`.mapWith(Number),
+    })
+    .from(orders)
+    .where(or(eq(orders.customerId, userId), eq(orders.sellerId, userId)));
+  return row ?? { open: 0, disputed: 0 };
 }

@@ -11,6 +11,8 @@ export const privacyRoutes: FastifyPluginAsync<{ privacy: PrivacyService; reads:
   on('privacy.document', async ({ params }) => ok(await privacy.document(params.kind)));
   on('privacy.status', async ({ user }) => ok(await privacy.status(user)));
   on('privacy.accept', async ({ user, body, ip, userAgent }) => ok(await privacy.accept(user, body.version, { ip, userAgent: userAgent ?? null })));
+  on('privacy.requestDeletion', async ({ user, body }) => ok(await privacy.requestDeletion(user, body.password)));
+  on('privacy.cancelDeletion', async ({ user }) => ok(await privacy.cancelDeletion(user)));
   // A download: the browser saves it as a file.
   raw('privacy.export', async ({ user }, { reply }) => {
     const data = await privacy.export(user);

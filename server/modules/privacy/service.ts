@@ -21,6 +21,9 @@ import { privacyConsents, privacyDeletionRequests, privacyDocuments } from './sc
 import { allDocuments, currentDocument, hasConsentedTo, presentDocument, publishDocument, recordConsent } from './documents.ts';
 import { pendingDeletion, presentDeletion } from './deletions.ts';
 import { personalDataOf } from './export.ts';
+import { requestDeletion } from './commands/request-deletion.ts';
+import { cancelDeletion } from './commands/cancel-deletion.ts';
+import { anonymiseDue } from './commands/anonymise.ts';
 
 export interface PrivacyDeps {
   db: Db;
@@ -67,6 +70,19 @@ export class PrivacyService {
   /** All of the person's data as one JSON document (ADR 052). */
   export(user: UserRow) {
     return personalDataOf(this.deps.db, user.id);
+  }
+
+  requestDeletion(user: UserRow, password: string) {
+    return requestDeletion(this.deps, user, password);
+  }
+
+  cancelDeletion(user: UserRow) {
+    return cancelDeletion(this.deps, user);
+  }
+
+  /** The recurring job's run: the accounts whose cooling-off period has passed are anonymised. */
+  anonymiseDue(now = new Date()) {
+    return anonymiseDue(this.deps.db, this.deps.platform.withTx, now);
   }
 
   async documents(): Promise<PrivacyDocument[]> {

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import type { Tx } from '../../platform/tx.ts';
 import { projects } from './schema.ts';
 
 /** The person's own projects, for their personal-data export (ADR 052). */
@@ -19,4 +20,9 @@ export function projectsOfPerson(db: Db, userId: string) {
     .from(projects)
     .where(eq(projects.customerId, userId))
     .orderBy(projects.createdAt);
+}
+
+/** A deleted account's projects leave the listing for good (ADR 052). */
+export async function hideProjectsOf(tx: Tx, userId: string) {
+  await tx.update(projects).set({ status: 'hidden', updatedAt: new Date() }).where(eq(projects.customerId, userId));
 }

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import type { Tx } from '../../platform/tx.ts';
 import { reviews } from './schema.ts';
 
 /** The reviews the person wrote, for their personal-data export (ADR 052). */
@@ -9,4 +10,9 @@ export function reviewsWrittenBy(db: Db, userId: string) {
     .from(reviews)
     .where(eq(reviews.authorId, userId))
     .orderBy(reviews.createdAt);
+}
+
+/** A deleted account's reviews keep their rating and lose their words (ADR 052). */
+export async function eraseReviewTextsOf(tx: Tx, userId: string) {
+  await tx.update(reviews).set({ text: '' }).where(eq(reviews.authorId, userId));
 }

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import type { Tx } from '../../platform/tx.ts';
 import { services } from './schema.ts';
 
 /** The person's own services, for their personal-data export (ADR 052). */
@@ -20,4 +21,9 @@ export function servicesOfPerson(db: Db, userId: string) {
     .from(services)
     .where(eq(services.sellerId, userId))
     .orderBy(services.createdAt);
+}
+
+/** A deleted account's services leave the catalogue for good (ADR 052). */
+export async function hideServicesOf(tx: Tx, userId: string) {
+  await tx.update(services).set({ status: 'hidden', pendingEdit: null, updatedAt: new Date() }).where(eq(services.sellerId, userId));
 }

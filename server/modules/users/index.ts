@@ -32,4 +32,4 @@ export {
   type NewAccount,
 } from './accounts.ts';
 export { countUsersJoinedSince } from './admin-stats.ts';
-export { profileOfPerson } from './personal-data.ts';
+export { profileOfPerson, anonymiseAccount } from './personal-data.ts';

@@ -1,5 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
+import type { Tx } from '../../platform/tx.ts';
 import { users } from './schema.ts';
 
 /** The person's own account, for their personal-data export (ADR 052): everything but the password's hash. */
@@ -27,4 +29,33 @@ export async function profileOfPerson(db: Db, userId: string) {
     .from(users)
     .where(eq(users.id, userId));
   return row;
+}
+
+/**
+ * Anonymises a deleted account (ADR 052) in the caller's transaction: name, email, login, avatar and profile text
+ * replaced, the password unusable, every token revoked, the person hidden from the public as a blocked one is. The
+ * row stays, so that orders, the ledger and consents keep pointing at it.
+ */
+export async function anonymiseAccount(tx: Tx, userId: string) {
+  const tag = userId.replace(/-/g, '').slice(0, 12);
+  await tx
+    .update(users)
+    .set({
+      userName: `deleted_${tag}`,
+      email: `deleted-${tag}@deleted.invalid`,
+      name: 'Удалённый',
+      surname: 'пользователь',
+      avatar: null,
+      about: '',
+      cityId: null,
+      countryId: null,
+      preferences: {},
+      passwordHash: `deleted:${randomBytes(24).toString('hex')}`,
+      tokenVersion: sql`${users.tokenVersion} + 1`,
+      blockedAt: new Date(),
+      blockReason: 'Аккаунт удалён по просьбе владельца',
+      lastSeenAt: null,
+      updatedAt: new Date(),
+    })
+    .where(eq(users.id, userId));
 }
