@@ -50,7 +50,7 @@ describe('personal data', { timeout: 180_000 }, () => {
     // A new version of the consent text: the gate stops the person until they accept it.
     const { privacy } = e2e.server.app.services;
     const [admin] = await e2e.user({ role: 'admin' }).then((a) => [a.user]);
-    await privacy.publish(admin!, 'consent', { title: 'Согласие на обработку персональных данных', body: `Новая редакция согласия ${unique()}: добавлен ещё один получатель данных — почтовый сервер.` });
+    await privacy.publish(admin!, 'consent', { title: 'Согласие на обработку персональных данных', body: `Новая редакция согласия ${unique()}: данные получают ЮKassa, BTCPay Server и почтовый сервер.` });
     await visit(page, '/profile/settings');
     await hydrated(page);
     const gate = page.getByTestId('consent-gate');
@@ -65,6 +65,19 @@ describe('personal data', { timeout: 180_000 }, () => {
     const data = JSON.parse(await readFile((await download.path())!, 'utf8')) as { profile: { email: string }; consents: { version: number }[] };
     expect(data.profile.email).toBe(`${login}@example.com`);
     expect(data.consents.map((c) => c.version)).toHaveLength(2);
-    await checkPage(page, 'settings');
+
+    // The deletion: a wrong password is refused; the right one starts the cooling-off period, which can be cancelled.
+    const form = page.getByRole('form', { name: 'Удаление аккаунта' });
+    await form.getByLabel('Пароль для подтверждения').fill('not-my-pass1');
+    await form.getByRole('button', { name: 'Удалить аккаунт' }).click();
+    await form.locator('.field__error').waitFor();
+    await form.getByLabel('Пароль для подтверждения').fill('parol12345');
+    await form.getByRole('button', { name: 'Удалить аккаунт' }).click();
+    const pending = page.getByRole('button', { name: 'Отменить удаление' });
+    await pending.waitFor();
+    expect(await page.locator('main').textContent()).toContain('Аккаунт будет удалён');
+    await checkPage(page, 'settings-deletion-pending');
+    await pending.click();
+    await page.getByRole('form', { name: 'Удаление аккаунта' }).waitFor();
   });
 });
