@@ -49,8 +49,10 @@ describe('personal data', { timeout: 180_000 }, () => {
 
     // A new version of the consent text: the gate stops the person until they accept it.
     const { privacy } = e2e.server.app.services;
-    const [admin] = await e2e.user({ role: 'admin' }).then((a) => [a.user]);
-    await privacy.publish(admin!, 'consent', { title: 'Согласие на обработку персональных данных', body: `Новая редакция согласия ${unique()}: данные получают ЮKassa, BTCPay Server и почтовый сервер.` });
+    const { user: admin, token: adminToken } = await e2e.user({ role: 'admin' });
+    await privacy.publish(admin, 'consent', { title: 'Согласие на обработку персональных данных', body: `Новая редакция согласия ${unique()}: данные получают ЮKassa, BTCPay Server и почтовый сервер.` });
+    // The operator who published it consents too (else the gate would stop them on /admin/privacy below).
+    await privacy.accept(admin, (await privacy.document('consent')).version, { ip: '127.0.0.1', userAgent: null });
     await visit(page, '/profile/settings');
     await hydrated(page);
     const gate = page.getByTestId('consent-gate');
@@ -80,5 +82,20 @@ describe('personal data', { timeout: 180_000 }, () => {
     await checkPage(page, 'settings-deletion-pending');
     await pending.click();
     await page.getByRole('form', { name: 'Удаление аккаунта' }).waitFor();
+
+    // The operator: the deletion request with its deadline, the consents, a new version of the policy.
+    const a = await e2e.open({ token: adminToken, ...device(width) });
+    await visit(a.page, '/admin/privacy');
+    await hydrated(a.page);
+    const main = a.page.locator('main');
+    expect(await main.textContent()).toContain('Отменён');
+    expect(await main.textContent()).toContain('Ирина Согласнова');
+    await checkPage(a.page, 'admin-privacy');
+    const policy = a.page.getByRole('form', { name: 'Политика (/privacy)' });
+    await policy.getByLabel('Текст').fill(`Новая редакция политики ${unique()}: мы собираем имя и email, передаём их ЮKassa и BTCPay Server.`);
+    await policy.getByRole('button', { name: 'Опубликовать новую редакцию' }).click();
+    await expect.poll(() => a.page.locator('.toast').first().textContent()).toMatch(/Опубликована редакция № \d+/);
+    await visit(a.page, '/privacy');
+    expect(await a.page.locator('main').textContent()).toContain('Новая редакция политики');
   });
 });
