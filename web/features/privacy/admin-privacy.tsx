@@ -6,6 +6,9 @@ import { formatDate, formatDateTime } from '../../lib/dates.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { FormError, TextAreaField, TextField, formValues } from '../../components/ui/form.tsx';
 
+/** One zone on the server and in the browser (the rendered page must hydrate as it is), labelled «GMT+3». */
+const MSK = 'Europe/Moscow';
+
 const KIND_LABELS: Record<PrivacyDocumentKind, string> = { policy: 'Политика (/privacy)', consent: 'Согласие (/consent)' };
 
 /** A new version of one text: the form starts from the current one; saving publishes it (ADR 052). */
@@ -58,7 +61,7 @@ export function ConsentsTable({ consents }: { consents: AdminConsent[] }) {
       <tbody>
         {consents.map((c) => (
           <tr key={c._id}>
-            <td>{formatDateTime(c.given_at)}</td>
+            <td>{formatDateTime(c.given_at, MSK)}</td>
             <td>
               <AppLink to={`/admin/users/${c.user._id}`}>{c.user.name}</AppLink>
             </td>
@@ -89,15 +92,15 @@ export function DeletionsTable({ deletions }: { deletions: AdminDeletion[] }) {
       <tbody>
         {deletions.map((d) => (
           <tr key={d._id}>
-            <td>{formatDateTime(d.requested_at)}</td>
+            <td>{formatDateTime(d.requested_at, MSK)}</td>
             <td>
               <AppLink to={`/admin/users/${d.user._id}`}>{d.user.name}</AppLink>
             </td>
-            <td>{formatDateTime(d.due_at)}</td>
+            <td>{formatDateTime(d.due_at, MSK)}</td>
             <td>
               {DELETION_STATUS_LABELS[d.status]}
-              {d.done_at && `, ${formatDateTime(d.done_at)}`}
-              {d.cancelled_at && `, ${formatDateTime(d.cancelled_at)}`}
+              {d.done_at && `, ${formatDateTime(d.done_at, MSK)}`}
+              {d.cancelled_at && `, ${formatDateTime(d.cancelled_at, MSK)}`}
             </td>
           </tr>
         ))}
