@@ -91,7 +91,11 @@ export default function App() {
           <LogoutModal />
         </Suspense>
       )}
-      {user && <ConsentGate status={privacy} />}
+      {user && privacy && !privacy.consent.accepted && (
+        <Suspense fallback={null}>
+          <ConsentGate status={privacy} />
+        </Suspense>
+      )}
     </>
   );
 }

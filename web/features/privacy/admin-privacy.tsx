@@ -2,12 +2,16 @@ import { useState, type FormEvent } from 'react';
 import { DELETION_STATUS_LABELS, type AdminConsent, type AdminDeletion, type PrivacyDocument, type PrivacyDocumentKind } from '#contract/privacy';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast-store.ts';
-import { formatDate, formatDateTime } from '../../lib/dates.ts';
+import { formatDate } from '../../lib/dates.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { FormError, TextAreaField, TextField, formValues } from '../../components/ui/form.tsx';
 
-/** One zone on the server and in the browser (the rendered page must hydrate as it is), labelled «GMT+3». */
-const MSK = 'Europe/Moscow';
+/**
+ * Moscow time, as the audit log shows it: one zone and one format on the server and in the browser (their time-zone
+ * names differ between ICU builds, and the rendered page must hydrate as it is).
+ */
+const msk = new Intl.DateTimeFormat('ru-RU', { dateStyle: 'short', timeStyle: 'short', timeZone: 'Europe/Moscow' });
+const when = (iso: string) => `${msk.format(new Date(iso))} МСК`;
 
 const KIND_LABELS: Record<PrivacyDocumentKind, string> = { policy: 'Политика (/privacy)', consent: 'Согласие (/consent)' };
 
@@ -61,7 +65,7 @@ export function ConsentsTable({ consents }: { consents: AdminConsent[] }) {
       <tbody>
         {consents.map((c) => (
           <tr key={c._id}>
-            <td>{formatDateTime(c.given_at, MSK)}</td>
+            <td>{when(c.given_at)}</td>
             <td>
               <AppLink to={`/admin/users/${c.user._id}`}>{c.user.name}</AppLink>
             </td>
@@ -92,15 +96,15 @@ export function DeletionsTable({ deletions }: { deletions: AdminDeletion[] }) {
       <tbody>
         {deletions.map((d) => (
           <tr key={d._id}>
-            <td>{formatDateTime(d.requested_at, MSK)}</td>
+            <td>{when(d.requested_at)}</td>
             <td>
               <AppLink to={`/admin/users/${d.user._id}`}>{d.user.name}</AppLink>
             </td>
-            <td>{formatDateTime(d.due_at, MSK)}</td>
+            <td>{when(d.due_at)}</td>
             <td>
               {DELETION_STATUS_LABELS[d.status]}
-              {d.done_at && `, ${formatDateTime(d.done_at, MSK)}`}
-              {d.cancelled_at && `, ${formatDateTime(d.cancelled_at, MSK)}`}
+              {d.done_at && `, ${when(d.done_at)}`}
+              {d.cancelled_at && `, ${when(d.cancelled_at)}`}
             </td>
           </tr>
         ))}

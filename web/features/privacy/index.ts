@@ -4,6 +4,6 @@
 
 export { documentBlocks, type DocumentBlock } from './document-text.ts';
 export { DocumentText, PrivacyDocumentView } from './document-view.tsx';
-export { ConsentGate } from './consent-gate.tsx';
+export { ConsentGate } from './lazy-parts.ts';
 export { ConsentsTable, DeletionsTable, PublishDocumentForm } from './admin-privacy.tsx';
 export { PersonalDataCard } from './personal-data-card.tsx';
