@@ -36,6 +36,10 @@ export const AUDIT_ACTION_LABELS = {
   'routeRule.remove': 'Правило адреса удалено',
   'search_suggestion.hide': 'Поисковая подсказка скрыта',
   'settings.update': 'Настройки изменены',
+  'privacy.publish': 'Опубликована новая редакция документа о персональных данных',
+  'privacy.deletion_request': 'Запрошено удаление аккаунта',
+  'privacy.deletion_cancel': 'Удаление аккаунта отменено',
+  'privacy.anonymise': 'Персональные данные аккаунта удалены',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;

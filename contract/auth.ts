@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PRIVACY_MESSAGES } from './privacy.ts';
 
 // Request bodies of the account calls, shared by the server (validation) and the web forms (inline errors).
 
@@ -39,6 +40,8 @@ export const registerSchema = z
     role: z.enum(REGISTRABLE_ROLES, { error: 'Выберите роль: покупатель или продавец' }),
     'cf-turnstile-response': z.string({ error: 'Подтвердите, что вы не робот' }).min(1, 'Подтвердите, что вы не робот'),
     referralCode: z.string().trim().max(32).optional(),
+    /** 152-ФЗ as of 156-ФЗ: a separate consent to the processing of personal data, never implied (ADR 052). */
+    personal_data_consent: z.literal(true, { error: PRIVACY_MESSAGES.consentRequired }),
   })
   .refine((v) => v.password === v.repeat_password, { message: 'Пароли не совпадают', path: ['repeat_password'] });
 export type RegisterBody = z.input<typeof registerSchema>;

@@ -19,6 +19,7 @@ import { platformEndpoints } from './endpoints/platform.ts';
 import { reviewEndpoints } from './endpoints/reviews.ts';
 import { appealEndpoints } from './endpoints/appeals.ts';
 import { disputeEndpoints } from './endpoints/disputes.ts';
+import { privacyEndpoints } from './endpoints/privacy.ts';
 import { projectEndpoints } from './endpoints/projects.ts';
 import { searchEndpoints } from './endpoints/search.ts';
 import { serviceEndpoints } from './endpoints/services.ts';
@@ -33,6 +34,7 @@ export const endpoints = {
   ...serviceEndpoints,
   ...authEndpoints,
   ...userEndpoints,
+  ...privacyEndpoints,
   ...fileEndpoints,
   ...chatEndpoints,
   ...adminEndpoints,

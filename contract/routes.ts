@@ -205,6 +205,17 @@ export const ROUTES = {
   'admin.disputes.get': 'GET /api/admin/disputes/:id',
   'admin.disputes.take': 'POST /api/admin/disputes/:id/take',
   'admin.disputes.resolve': 'POST /api/admin/disputes/:id/resolve',
+  // Personal data (issue 28, ADR 052): the texts, consents, the export and the deletion.
+  'privacy.document': 'GET /api/privacy/documents/:kind',
+  'privacy.status': 'GET /api/privacy/me',
+  'privacy.accept': 'POST /api/privacy/consents',
+  'privacy.export': 'GET /api/privacy/export',
+  'privacy.requestDeletion': 'POST /api/privacy/deletion',
+  'privacy.cancelDeletion': 'DELETE /api/privacy/deletion',
+  'admin.privacy.documents': 'GET /api/admin/privacy/documents',
+  'admin.privacy.publish': 'POST /api/admin/privacy/documents/:kind',
+  'admin.privacy.consents': 'GET /api/admin/privacy/consents',
+  'admin.privacy.deletions': 'GET /api/admin/privacy/deletions',
 
 } as const;
 

@@ -114,6 +114,9 @@ export const settingsSchema = z.object({
   // Disputes (ADR 034).
   /** An open dispute with no decision after this many days is flagged on /admin/disputes. */
   'disputes.flagDays': z.number().int().min(1).max(90).default(7),
+  // Personal data (ADR 052).
+  /** Days between a person's request to delete their account and its anonymisation; they may cancel meanwhile. */
+  'privacy.deletionCoolingOffDays': z.number().int().min(0).max(30).default(14),
 
   /** Rubles per USDT and per BTC used while the rates service has given none (PRODUCT.md); 0 = none. */
   'rates.fallbackUSDT': z.number().min(0).max(1_000_000).default(0),

@@ -28,6 +28,8 @@ async function register(page: Page, fields: { login: string; email: string; pass
   await page.getByLabel('Пароль', { exact: true }).fill(fields.password ?? 'parol12345');
   await page.getByLabel('Повторите пароль').fill(fields.password ?? 'parol12345');
   await page.getByTestId('bot-check-stand-in').getByRole('checkbox').check();
+  // 152-ФЗ: the separate consent (ADR 052).
+  await page.locator('input[name="personal_data_consent"]').check();
   await page.locator('main').getByRole('button', { name: 'Зарегистрироваться' }).click();
 }
 

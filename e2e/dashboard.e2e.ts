@@ -56,6 +56,7 @@ async function completedOrder(price: number): Promise<World> {
       role: 'customer',
       'cf-turnstile-response': TURNSTILE_DUMMY_TOKEN,
       referralCode: referrer.referralCode,
+      personal_data_consent: true,
     },
     `10.77.0.${n}`,
   );

@@ -19,6 +19,7 @@
  *
  *   npx vitest run server/authorization-matrix.db.test.ts
  */
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, type RouteName } from '#contract/routes';
 import {
@@ -41,6 +42,8 @@ import { notifications } from './modules/notifications/schema.ts';
 import { appeals } from './modules/appeals/schema.ts';
 import { paymentDifferences } from './modules/payments/schema.ts';
 import { payOrderForTest } from './modules/orders/testing.ts';
+import { currentDocument } from './modules/privacy/index.ts';
+import { privacyDeletionRequests } from './modules/privacy/schema.ts';
 
 /** A cell: the status, or a known defect (the right status, and today's until it is fixed). */
 type Cell = number | { expected: number; today: number; defect: string };
@@ -115,6 +118,11 @@ const bidInput = {
   days: 7,
   comment: 'Сделаю лендинг за неделю: опыт пять лет, примеры работ в профиле.',
 };
+/** The version of the consent text in force (what the sign-in gate shows). */
+async function currentConsentVersion(w: MatrixWorld): Promise<number> {
+  return (await currentDocument(w.database.db, 'consent')).version;
+}
+
 /** An unread notification of `of`. */
 async function freshNotification(w: MatrixWorld, of: Member): Promise<string> {
   const [row] = await w.database.db
@@ -745,6 +753,40 @@ const MATRIX = {
     expect: adminOnly(),
     request: async (w) => ({ params: { id: await freshDispute(w) }, body: { outcome: 'split', seller_percent: 30 } }),
   },
+  // Personal data (issue 28, ADR 052): the texts are everyone's; a consent is the signed-in person's own (the
+  // version read must be the current one); the operator's views and versions are admins'.
+  'privacy.document': { expect: everyone(), request: () => ({ params: { kind: 'consent' } }) },
+  'privacy.status': { expect: signedIn(), request: () => ({}) },
+  'privacy.accept': { writes: true, expect: signedIn(), request: async (w) => ({ body: { version: await currentConsentVersion(w) } }) },
+  'privacy.export': { expect: signedIn(), request: () => ({}) },
+  // The actor's own account: a fresh request each cell (any earlier one of theirs is removed first). Refused with
+  // 409 to an admin (an admin's account is not deleted) and to whoever holds an order under way or money.
+  'privacy.requestDeletion': {
+    writes: true,
+    expect: { ...signedIn(), admin: 409 },
+    request: async (w, actor) => {
+      await w.database.db.delete(privacyDeletionRequests).where(eq(privacyDeletionRequests.userId, w.user(self(w, actor)).id));
+      return { body: { password: PASSWORD } };
+    },
+  },
+  'privacy.cancelDeletion': {
+    writes: true,
+    expect: signedIn(),
+    request: async (w, actor) => {
+      const userId = w.user(self(w, actor)).id;
+      await w.database.db.delete(privacyDeletionRequests).where(eq(privacyDeletionRequests.userId, userId));
+      await w.database.db.insert(privacyDeletionRequests).values({ userId, dueAt: new Date(Date.now() + 86_400_000) });
+      return {};
+    },
+  },
+  'admin.privacy.documents': { expect: adminOnly(), request: () => ({}) },
+  'admin.privacy.publish': {
+    writes: true,
+    expect: adminOnly(),
+    request: () => ({ params: { kind: 'policy' }, body: { title: 'Политика обработки персональных данных', body: 'Новая редакция политики: что мы собираем, зачем, сколько храним и кому передаём.' } }),
+  },
+  'admin.privacy.consents': { expect: adminOnly(), request: () => ({ query: { page: '1' } }) },
+  'admin.privacy.deletions': { expect: adminOnly(), request: () => ({ query: { page: '1' } }) },
 } satisfies Record<RouteName, Row>;
 
 /**

@@ -14,6 +14,7 @@ import type { Route } from './+types/root';
 import './lib/load-context.ts';
 import { useNonce } from './lib/nonce.ts';
 import { ErrorScreen, LogoutModal, ShellEffects } from './features/shell/index.ts';
+import { ConsentGate } from './features/privacy/index.ts';
 import { descriptionOf, errorMeta } from './lib/meta.ts';
 import { ProgressBar } from './components/ui/progress-bar.tsx';
 import { Toaster } from './components/ui/toaster.tsx';
@@ -33,8 +34,13 @@ const scrollKey = (location: { pathname: string; key: string }) =>
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet, precedence: 'default' }];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const [catalogueUrl, rates] = await Promise.all([context.catalogueUrl(), context.rates()]);
-  return { config: context.config, user: context.user, catalogueUrl, rates };
+  const [catalogueUrl, rates, privacy] = await Promise.all([
+    context.catalogueUrl(),
+    context.rates(),
+    // Whether the signed-in person consented to the current consent text (ADR 052): the gate asks if not.
+    context.user ? context.read('privacy.status', {}) : null,
+  ]);
+  return { config: context.config, user: context.user, catalogueUrl, rates, privacy: privacy?.ok ? privacy.body.result : null };
 }
 
 // The shell's data (user, rates, the catalogue's address) is not refetched on navigation; a page that changed the
@@ -73,6 +79,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   const { user } = useShell();
+  const privacy = useRouteLoaderData<typeof loader>('root')?.privacy ?? null;
   return (
     <>
       <ProgressBar />
@@ -82,6 +89,11 @@ export default function App() {
       {user && (
         <Suspense fallback={null}>
           <LogoutModal />
+        </Suspense>
+      )}
+      {user && privacy && !privacy.consent.accepted && (
+        <Suspense fallback={null}>
+          <ConsentGate status={privacy} />
         </Suspense>
       )}
     </>

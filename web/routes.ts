@@ -21,6 +21,9 @@ export default [
       ...(['faq', 'help', 'about', 'contacts', 'conditions'] as const).map((slug) =>
         route(slug, 'routes/static-page.tsx', { id: `static-${slug}` }),
       ),
+      // Personal data under 152-ФЗ (ADR 052): the operator's current texts.
+      route('privacy', 'routes/privacy-document.tsx', { id: 'privacy' }),
+      route('consent', 'routes/privacy-document.tsx', { id: 'consent' }),
       route('become-seller', 'routes/become-seller.tsx'),
       route('recover', 'routes/recover.tsx'),
       route('confirm_account', 'routes/confirm-account.tsx'),
@@ -84,6 +87,8 @@ export default [
       route('settings', 'routes/admin-settings.tsx', { id: 'admin-settings' }),
       route('route-rules', 'routes/admin-route-rules.tsx', { id: 'admin-route-rules' }),
       route('audit', 'routes/admin-audit.tsx', { id: 'admin-audit' }),
+      // Personal data (ADR 052): versions of the texts, consents, deletion requests.
+      route('privacy', 'routes/admin-privacy.tsx', { id: 'admin-privacy' }),
       // Disputes (issue 14, ADR 034).
       route('disputes', 'routes/admin-disputes.tsx', { id: 'admin-disputes' }),
     ]),

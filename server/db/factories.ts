@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from './client.ts';
 import { users, type NewUserRow, type Role, type UserRow } from '../modules/users/schema.ts';
 import { hashPassword } from '../lib/passwords.ts';
+import { recordConsent } from '../modules/privacy/index.ts';
 
 // Factories shared by the tests and the demo seed, so demo data always matches the schema.
 
@@ -48,7 +49,9 @@ export async function buildUser(overrides: UserOverrides = {}): Promise<NewUserR
   };
 }
 
+/** A user as buildUser() makes them, who consented to the current consent text as a registration does (ADR 052). */
 export async function createUser(db: Db, overrides: UserOverrides = {}): Promise<UserRow> {
   const [row] = await db.insert(users).values(await buildUser(overrides)).returning();
+  await recordConsent(db, { userId: row!.id, ip: null, userAgent: null });
   return row!;
 }

@@ -4,6 +4,7 @@ import { appealsModule } from './appeals/index.ts';
 import { authModule } from './auth/index.ts';
 import { bidsModule } from './bids/index.ts';
 import { blogModule } from './blog/index.ts';
+import { privacyModule } from './privacy/index.ts';
 import { chatModule } from './chat/index.ts';
 import { dashboardModule } from './dashboard/index.ts';
 import { disputesModule } from './disputes/index.ts';
@@ -55,6 +56,7 @@ export const MODULES: readonly ServerModule[] = [
   reviewsModule,
   appealsModule,
   blogModule,
+  privacyModule,
   adminModule,
   ledgerModule,
 ];

@@ -47,6 +47,7 @@ export function registration(overrides: Record<string, unknown> = {}) {
     repeat_password: PASSWORD,
     role: 'customer',
     'cf-turnstile-response': TURNSTILE_DUMMY_TOKEN,
+    personal_data_consent: true,
     ...overrides,
   };
 }

@@ -11,6 +11,7 @@ import { pageMeta } from '../lib/meta.ts';
 import { useShell } from '../lib/use-shell.ts';
 import { currencyStore } from '../lib/currency-store.ts';
 import { AvatarEditor, useLookups } from '../features/settings/index.ts';
+import { PersonalDataCard } from '../features/privacy/index.ts';
 import { Checkbox, FormError, SelectField, TextAreaField, TextField, formValues } from '../components/ui/form.tsx';
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Настройки');
@@ -224,6 +225,7 @@ export default function SettingsPage() {
       <EmailForm />
       <PasswordForm />
       <SessionsCard />
+      <PersonalDataCard />
     </section>
   );
 }

@@ -5,7 +5,7 @@ import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
-import { FormError, TextField, formValues } from '../components/ui/form.tsx';
+import { Checkbox, FormError, TextField, formValues } from '../components/ui/form.tsx';
 import { BotCheck, registerErrorText, registerFieldErrors, signIn, storedReferralCode } from '../features/auth/index.ts';
 import { registerSchema, type RegisterBody } from '#contract/auth';
 
@@ -21,8 +21,11 @@ export default function RegisterPage() {
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const values = formValues(event.currentTarget);
-    const body = { ...values, 'cf-turnstile-response': token, referralCode: storedReferralCode() };
+    const form = event.currentTarget;
+    const values = formValues(form);
+    // 152-ФЗ: the consent is its own tick, never pre-ticked (ADR 052); unticked, the schema refuses it.
+    const consent = (form.elements.namedItem('personal_data_consent') as HTMLInputElement | null)?.checked === true;
+    const body = { ...values, personal_data_consent: consent, 'cf-turnstile-response': token, referralCode: storedReferralCode() };
     // The same rules as the server, so most mistakes show at once without a round trip.
     const checked = registerSchema.safeParse(body);
     if (!checked.success) {
@@ -65,6 +68,24 @@ export default function RegisterPage() {
         <TextField label="Email" name="email" type="email" autoComplete="email" required errors={errors} />
         <TextField label="Пароль" name="password" type="password" autoComplete="new-password" required errors={errors} hint="Не короче 8 символов, буквы и цифры" />
         <TextField label="Повторите пароль" name="repeat_password" type="password" autoComplete="new-password" required errors={errors} />
+        <div className={errors?.personal_data_consent ? 'field field--invalid' : 'field'}>
+          <Checkbox
+            name="personal_data_consent"
+            aria-invalid={errors?.personal_data_consent ? true : undefined}
+            aria-describedby={errors?.personal_data_consent ? 'personal-data-consent-error' : undefined}
+            label={
+              <>
+                Даю <AppLink to="/consent" target="_blank">согласие на обработку персональных данных</AppLink> на условиях{' '}
+                <AppLink to="/privacy" target="_blank">политики обработки персональных данных</AppLink>
+              </>
+            }
+          />
+          {errors?.personal_data_consent && (
+            <p id="personal-data-consent-error" className="field__error" role="alert">
+              {errors.personal_data_consent[0]}
+            </p>
+          )}
+        </div>
         <BotCheck onToken={onToken} error={errors?.['cf-turnstile-response']?.[0]} />
         <FormError message={formError} />
         <button type="submit" className="btn btn--primary btn--block" disabled={busy}>

@@ -150,7 +150,7 @@ async function registerReferred(money: Money, db: Db, referrer: UserRow, passwor
   const profile = { user_name: 'marina_flowers', name: 'Марина', surname: 'Кузнецова', role: 'customer' as const };
   try {
     await money.auth.register(
-      { ...profile, email, password, repeat_password: password, 'cf-turnstile-response': TURNSTILE_DUMMY_TOKEN, referralCode: referrer.referralCode },
+      { ...profile, email, password, repeat_password: password, 'cf-turnstile-response': TURNSTILE_DUMMY_TOKEN, referralCode: referrer.referralCode, personal_data_consent: true },
       '127.0.0.1',
     );
   } catch {

@@ -7,7 +7,7 @@ import type { AuthService } from './service.ts';
 export const authRoutes: FastifyPluginAsync<{ auth: AuthService; reads: ReadHandlers }> = async (app, { auth, reads }) => {
   const { on } = endpointsOf(app, reads);
 
-  on('auth.register', async ({ body, ip }) => ok(await auth.register(body, ip)));
+  on('auth.register', async ({ body, ip, userAgent }) => ok(await auth.register(body, ip, userAgent ?? null)));
 
   on('auth.login', async ({ body, ip }) => ok(await auth.login(body.email, body.password, ip)));
 

@@ -12,6 +12,7 @@ import {
   setPasswordFromReset,
   type UserRow,
 } from '../users/index.ts';
+import { recordConsent } from '../privacy/index.ts';
 import { newReferralCode } from '../../db/factories.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { HttpError, badRequest, forbidden } from '../../lib/http.ts';
@@ -89,7 +90,8 @@ let dummyHash: Promise<string> | undefined;
 export class AuthService {
   constructor(private readonly deps: AuthDeps) {}
 
-  async register(input: z.output<typeof registerSchema>, ip: string): Promise<string> {
+  /** A new account with its consent to the current consent text (ADR 052): both or neither. */
+  async register(input: z.output<typeof registerSchema>, ip: string, userAgent: string | null = null): Promise<string> {
     if (!(await this.deps.turnstile.verify(input['cf-turnstile-response'], ip))) throw badRequest(AUTH_MESSAGES.botCheckFailed);
     const { db, limiter } = this.deps;
     // Counted up front, so that parallel registrations cannot all pass; given back when the name is taken.
@@ -112,7 +114,7 @@ export class AuthService {
     const passwordHash = await hashPassword(input.password);
     let user: UserRow;
     try {
-      // The account and its confirmation letter commit together.
+      // The account, its consent and its confirmation letter commit together.
       user = await this.deps.withTx(systemActor('registration'), async ({ tx }) => {
         const row = await createAccount(tx, {
           userName: input.user_name,
@@ -124,6 +126,7 @@ export class AuthService {
           referralCode: newReferralCode(),
           referredBy: referrer?.id,
         });
+        await recordConsent(tx, { userId: row.id, ip, userAgent });
         await this.sendConfirmation(row);
         return row;
       });

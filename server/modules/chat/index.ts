@@ -9,3 +9,4 @@ export { unseenForLetter, type UnseenForLetter } from './queries/unseen-for-lett
 export { chatMemberRefs, chatRefs } from './read-model.ts';
 export { addChatMember, chatRowsByIds, disputeChatIdOf, disputeChatRow } from './dispute-chats.ts';
 export { openOrderChat, orderChatId, orderChatIdOf, type OrderChatParties } from './order-chats.ts';
+export { messagesSentBy, eraseMessagesOf } from './personal-data.ts';

@@ -13,3 +13,4 @@ export { orderPaymentPort, type OrderLabel, type OrderPaymentPort, type OrderToP
 export { orderRefs, type OrderRefs } from './read-model.ts';
 export type { OrderExtra, OrderRow } from './schema.ts';
 export type { EscrowRefund, RefundRoute } from './refund-route.ts';
+export { ordersOfPerson, openOrdersOf } from './personal-data.ts';

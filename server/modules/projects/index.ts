@@ -8,3 +8,4 @@ export { projectsModule } from './module.ts';
 export { projectRefs, type ProjectRefs } from './read-model.ts';
 export { countBid, projectWithCustomer, startProject, uncountBid } from './ports.ts';
 export { listedProjectCount, listedProjectLinks } from './sitemap.ts';
+export { projectsOfPerson, hideProjectsOf } from './personal-data.ts';

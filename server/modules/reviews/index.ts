@@ -3,3 +3,4 @@ export { ReviewService, PUBLISH_REVIEWS_JOB, RATING_WINDOW_JOB, type ReviewServi
 export { reviewRoutes } from './routes.ts';
 export { reviewPolicy, reviewOrderPolicy, isVisibleReview } from './policy.ts';
 export { reviewsModule } from './module.ts';
+export { reviewsWrittenBy, eraseReviewTextsOf } from './personal-data.ts';

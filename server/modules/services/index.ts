@@ -12,3 +12,4 @@ export { sellerViewsByDay } from './stats.ts';
 export { publicServiceCount, publicServiceLinks } from './sitemap.ts';
 export { serviceForOrder, type ServiceForOrder } from './order-terms.ts';
 export { countServicesAwaitingModeration } from './admin-stats.ts';
+export { servicesOfPerson, hideServicesOf } from './personal-data.ts';

@@ -32,3 +32,4 @@ export {
   type NewAccount,
 } from './accounts.ts';
 export { countUsersJoinedSince } from './admin-stats.ts';
+export { profileOfPerson, anonymiseAccount } from './personal-data.ts';

@@ -117,6 +117,8 @@ function hintsOf(ids: Ids): Hints {
     // A state change that is possible from the fixtures' published state (restored after each write).
     status: () => 'hidden',
     'cf-turnstile-response': () => TURNSTILE_DUMMY_TOKEN,
+    personal_data_consent: () => true,
+    version: () => 1,
     token: () => 'x'.repeat(43),
     path: () => '/services',
     q: () => 'презентация',

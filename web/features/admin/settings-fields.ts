@@ -55,6 +55,7 @@ export const DESCRIPTORS: Partial<Record<keyof Settings, Descriptor>> = {
   'disputes.flagDays': { group: 'support', label: 'Спор без решения отмечается через', kind: 'int', unit: 'дн.', hint: 'В очереди споров администратора' },
   'appeals.perDay': { group: 'support', label: 'Обращений в сутки с одного аккаунта', kind: 'int' },
   'appeals.perAddressPerDay': { group: 'support', label: 'Обращений в сутки с одного адреса', kind: 'int' },
+  'privacy.deletionCoolingOffDays': { group: 'support', label: 'Удаление аккаунта после запроса через', kind: 'int', unit: 'дн.', hint: 'Пока срок не истёк, человек может отменить удаление' },
 };
 
 /** Edited elsewhere: the ways to pay (their table below) and the synonyms (/admin/search-suggestions). */

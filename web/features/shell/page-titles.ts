@@ -5,6 +5,9 @@ export const PAGE_TITLES: Record<string, string> = {
   user: 'Профиль пользователя',
   blog: 'Блог',
   'blog-post': 'Статья',
+  privacy: 'Политика обработки персональных данных',
+  consent: 'Согласие на обработку персональных данных',
+  'admin-privacy': 'Персональные данные',
   'become-seller': 'Стать продавцом',
   recover: 'Восстановление пароля',
   'confirm-account': 'Подтверждение email',
@@ -79,5 +82,6 @@ export const ADMIN_MENU = [
   ['/admin/settings', 'admin-settings'],
   ['/admin/route-rules', 'admin-route-rules'],
   ['/admin/audit', 'admin-audit'],
+  ['/admin/privacy', 'admin-privacy'],
   ['/admin/search-suggestions', 'admin-search-suggestions'],
 ] as const;

@@ -1,0 +1,58 @@
+import { and, eq, lte } from 'drizzle-orm';
+import type { Db } from '../../../db/client.ts';
+import { accountById, anonymiseAccount } from '../../users/index.ts';
+import { forgetInOutbox } from '../../../platform/forget.ts';
+import { eraseMessagesOf } from '../../chat/index.ts';
+import { hideServicesOf } from '../../services/index.ts';
+import { hideProjectsOf } from '../../projects/index.ts';
+import { eraseReviewTextsOf } from '../../reviews/index.ts';
+import { dropNotificationsOf } from '../../notifications/index.ts';
+import { openOrdersOf } from '../../orders/index.ts';
+import { balanceOf } from '../../ledger/index.ts';
+import { systemActor } from '../../../platform/actor.ts';
+import { audit } from '../../../platform/audit.ts';
+import { pagesChanged } from '../../../platform/page-cache.ts';
+import type { WithTx } from '../../../platform/tx.ts';
+import { privacyConsents, privacyDeletionRequests } from '../schema.ts';
+
+/** The recurring job that anonymises the accounts whose cooling-off period has passed (ADR 052). */
+export const ANONYMISE_JOB = 'privacy-anonymise-due';
+
+/**
+ * Anonymises every account whose deletion is due, each in one transaction of the owners' ports: the account, its
+ * messages' text, its reviews' words, its notifications, its services and projects hidden, its consents without
+ * address and browser. The ledger, the orders' amounts and the consent records stay. A request whose person got an
+ * order or money meanwhile waits (it is checked again on the next run). Answers how many were anonymised.
+ */
+export async function anonymiseDue(db: Db, withTx: WithTx, now = new Date()): Promise<number> {
+  const due = await db
+    .select()
+    .from(privacyDeletionRequests)
+    .where(and(eq(privacyDeletionRequests.status, 'pending'), lte(privacyDeletionRequests.dueAt, now)))
+    .limit(100);
+  let done = 0;
+  for (const request of due) {
+    const anonymised = await withTx(systemActor(ANONYMISE_JOB), async ({ tx, outbox, clock }) => {
+      const orders = await openOrdersOf(tx, request.userId);
+      const money =
+        (await balanceOf(tx, { kind: 'available', userId: request.userId })) + (await balanceOf(tx, { kind: 'withdrawal_hold', userId: request.userId }));
+      if (orders.open > 0 || money !== 0) return false;
+      const before = await accountById(tx, request.userId);
+      if (before) await forgetInOutbox(tx, [before.email, before.userName, `${before.name} ${before.surname}`]);
+      await anonymiseAccount(tx, request.userId);
+      await eraseMessagesOf(tx, request.userId);
+      await eraseReviewTextsOf(tx, request.userId);
+      await dropNotificationsOf(tx, request.userId);
+      await hideServicesOf(tx, request.userId);
+      await hideProjectsOf(tx, request.userId);
+      await tx.update(privacyConsents).set({ ip: null, userAgent: null }).where(eq(privacyConsents.userId, request.userId));
+      await tx.update(privacyDeletionRequests).set({ status: 'done', doneAt: clock.now() }).where(eq(privacyDeletionRequests.id, request.id));
+      await audit(tx, { actorId: request.userId, action: 'privacy.anonymise', targetType: 'user', targetId: request.userId });
+      // Cached guest pages may still show the person's services and profile.
+      pagesChanged(outbox);
+      return true;
+    });
+    if (anonymised) done++;
+  }
+  return done;
+}

@@ -1,0 +1,103 @@
+import { eq, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { type Person } from '../../test/app.ts';
+import { useTestApp } from '../../test/use-app.ts';
+import { call, login } from '../../test/api.ts';
+import { createProject, createService } from '../../db/catalog-factories.ts';
+import { DEFAULT_PASSWORD } from '../../db/factories.ts';
+import { payOrderForTest } from '../orders/testing.ts';
+import { chats, messages } from '../chat/schema.ts';
+import { checkLedger } from '../ledger/index.ts';
+import { auditLog } from '../../platform/schema.ts';
+import type { OrderDetail } from '#contract/orders';
+import { PRIVACY_MESSAGES, type DeletionRequest } from '#contract/privacy';
+import { privacyConsents } from './schema.ts';
+
+const server = useTestApp({}, { dispatch: false });
+const post = <T>(who: Person, url: string, body: unknown = {}) => call<T>(server.app, 'POST', url, { token: who.token, body });
+const DAY = 86_400_000;
+const PHONE = '+7 916 555-44-33';
+
+/** Every text-like column of every table that holds `needle` anywhere, as "table.column". */
+async function columnsHolding(needle: string): Promise<string[]> {
+  const columns = (await server.db.execute(sql`
+    select c.table_name, c.column_name from information_schema.columns c
+    join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
+    where c.table_schema = 'public' and t.table_type = 'BASE TABLE'
+      and (c.data_type in ('text', 'character varying', 'jsonb', 'json') or c.udt_name in ('_text', '_varchar'))`)) as unknown as { rows: { table_name: string; column_name: string }[] };
+  const found: string[] = [];
+  for (const { table_name, column_name } of columns.rows) {
+    const hit = (await server.db.execute(
+      sql`select 1 from ${sql.identifier(table_name)} where strpos(lower(${sql.identifier(column_name)}::text), lower(${needle})) > 0 limit 1`,
+    )) as unknown as { rows: unknown[] };
+    if (hit.rows.length) found.push(`${table_name}.${column_name}`);
+  }
+  return found;
+}
+
+/** A customer who completed an order, wrote to the seller (with a phone number) and reviewed; they have a project too. */
+async function customerWithHistory() {
+  const seller = await server.person({ role: 'seller' });
+  const customer = await server.person({ name: 'Феофания', surname: 'Удаляева' });
+  const service = await createService(server.db, seller.user.id, { price: 100_000, days: 3, revisions: 1 });
+  const own = await createService(server.db, customer.user.id, { status: 'active' });
+  const project = await createProject(server.db, customer.user.id, {});
+  const ordered = await post<OrderDetail>(customer, '/api/orders', { service_id: service.id });
+  const orderId = ordered.body.result._id;
+  await payOrderForTest(server.app, orderId);
+  expect((await post(seller, `/api/orders/${orderId}/deliver`, { message: 'Готово' })).status).toBe(200);
+  expect((await post(customer, `/api/orders/${orderId}/accept`)).status).toBe(200);
+  expect((await post(customer, `/api/orders/${orderId}/reviews`, { rating: 5, text: 'Спасибо, Феофания довольна' })).status).toBe(200);
+  const [chat] = await server.db.select().from(chats).where(eq(chats.orderId, orderId));
+  await server.db.insert(messages).values({ chatId: chat!.id, senderId: customer.user.id, message: `Феофания Удаляева, звоните ${PHONE}` });
+  return { seller, customer, service, own, project, orderId };
+}
+
+describe('account deletion', () => {
+  it('is refused without the password, while an order is under way, and for an admin; in Russian', async () => {
+    const seller = await server.person({ role: 'seller' });
+    const customer = await server.person();
+    expect((await post(customer, '/api/privacy/deletion', { password: 'wrong-one-1' })).status).toBe(400);
+    const service = await createService(server.db, seller.user.id, { price: 100_000 });
+    const ordered = await post<OrderDetail>(customer, '/api/orders', { service_id: service.id });
+    await payOrderForTest(server.app, ordered.body.result._id);
+    const open = await post(customer, '/api/privacy/deletion', { password: DEFAULT_PASSWORD });
+    expect(open.status).toBe(409);
+    expect(open.body).toMatchObject({ message: PRIVACY_MESSAGES.deletionOpenOrders });
+    const admin = await server.person({ role: 'admin' });
+    expect((await post(admin, '/api/privacy/deletion', { password: DEFAULT_PASSWORD })).body).toMatchObject({ message: PRIVACY_MESSAGES.deletionAdmin });
+  });
+
+  it('waits out the cooling-off period, can be cancelled, then anonymises the person everywhere; the ledger stays whole', async () => {
+    const { customer, own, project } = await customerWithHistory();
+    const requested = await post<DeletionRequest>(customer, '/api/privacy/deletion', { password: DEFAULT_PASSWORD });
+    expect(requested.status, JSON.stringify(requested.body)).toBe(200);
+    const due = Date.parse(requested.body.result.due_at);
+    expect(due - Date.parse(requested.body.result.requested_at)).toBe(14 * DAY);
+    // Cancelled, and asked again.
+    expect((await call(server.app, 'DELETE', '/api/privacy/deletion', { token: customer.token })).status).toBe(200);
+    expect((await post(customer, '/api/privacy/deletion', { password: DEFAULT_PASSWORD })).status).toBe(200);
+    const { privacy } = server.app.services;
+    // Not before the deadline.
+    expect(await privacy.anonymiseDue(new Date(due - DAY))).toBe(0);
+    expect(await columnsHolding(customer.user.email)).not.toEqual([]);
+    expect(await privacy.anonymiseDue(new Date(due + 15 * DAY))).toBe(1);
+
+    for (const needle of [customer.user.email, customer.user.userName, 'Феофания', 'Удаляева', PHONE]) {
+      expect(await columnsHolding(needle), needle).toEqual([]);
+    }
+    expect((await checkLedger(server.db)).problems).toEqual([]);
+    // Consents stay, without address and browser.
+    const consents = await server.db.select().from(privacyConsents).where(eq(privacyConsents.userId, customer.user.id));
+    expect(consents.length).toBeGreaterThan(0);
+    expect(consents.every((c) => c.ip === null && c.userAgent === null)).toBe(true);
+    // Public pages are gone, the old token and password no longer work.
+    expect((await call(server.app, 'GET', `/api/users/${customer.user.id}`)).status).toBe(404);
+    expect((await call(server.app, 'GET', `/api/services/${own.id}`)).status).toBe(404);
+    expect((await call(server.app, 'GET', `/api/projects/${project.id}`)).status).toBe(404);
+    expect((await call(server.app, 'GET', '/api/privacy/me', { token: customer.token })).status).toBe(401);
+    expect((await login(server.app, customer.user.email, DEFAULT_PASSWORD)).status).toBe(400);
+    const steps = await server.db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.targetId, customer.user.id));
+    expect(steps.map((s) => s.action).sort()).toEqual(['privacy.anonymise', 'privacy.deletion_cancel', 'privacy.deletion_request', 'privacy.deletion_request']);
+  });
+});

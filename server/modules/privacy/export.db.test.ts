@@ -1,0 +1,75 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { type Person } from '../../test/app.ts';
+import { useTestApp } from '../../test/use-app.ts';
+import { call } from '../../test/api.ts';
+import { createProject, createService } from '../../db/catalog-factories.ts';
+import { payOrderForTest } from '../orders/testing.ts';
+import { chats, messages } from '../chat/schema.ts';
+import { notifications } from '../notifications/schema.ts';
+import type { OrderDetail } from '#contract/orders';
+
+const server = useTestApp({}, { dispatch: false });
+const post = <T>(who: Person, url: string, body: unknown = {}) => call<T>(server.app, 'POST', url, { token: who.token, body });
+
+/** The export as the browser downloads it: the raw answer, its headers and the parsed JSON. */
+async function download(app: FastifyInstance, who: Person) {
+  const res = await app.inject({ method: 'GET', url: '/api/privacy/export', headers: { authorization: `Bearer ${who.token}` } });
+  return { res, text: res.body, data: JSON.parse(res.body) as Record<string, unknown[]> & { profile: { email: string } } };
+}
+
+/** A customer and a seller with one of each kind of data: a completed order, messages, a review, a project, a notification. */
+async function world() {
+  const seller = await server.person({ role: 'seller', name: 'Евлампий', surname: 'Сидорчук' });
+  const customer = await server.person({ name: 'Аграфена', surname: 'Пантелеева' });
+  const service = await createService(server.db, seller.user.id, { price: 100_000, days: 3, revisions: 1, title: 'Логотип продавца Евлампия' });
+  await createService(server.db, customer.user.id, { title: 'Услуга Аграфены для экспорта' });
+  await createProject(server.db, customer.user.id, { title: 'Проект Аграфены для экспорта' });
+  const ordered = await post<OrderDetail>(customer, '/api/orders', { service_id: service.id });
+  expect(ordered.status, JSON.stringify(ordered.body)).toBe(200);
+  const orderId = ordered.body.result._id;
+  await payOrderForTest(server.app, orderId);
+  expect((await post(seller, `/api/orders/${orderId}/deliver`, { message: 'Готово' })).status).toBe(200);
+  expect((await post(customer, `/api/orders/${orderId}/accept`)).status).toBe(200);
+  expect((await post(customer, `/api/orders/${orderId}/reviews`, { rating: 5, text: 'Отзыв Аграфены: всё отлично' })).status).toBe(200);
+  const [chat] = await server.db.select().from(chats).where(eq(chats.orderId, orderId));
+  await server.db.insert(messages).values([
+    { chatId: chat!.id, senderId: customer.user.id, message: 'Сообщение Аграфены продавцу' },
+    { chatId: chat!.id, senderId: seller.user.id, message: 'Ответ Евлампия покупательнице' },
+  ]);
+  await server.db.insert(notifications).values([
+    { userId: customer.user.id, kind: 'orders', text: 'Уведомление для Аграфены', link: '/profile/orders' },
+    { userId: seller.user.id, kind: 'orders', text: 'Уведомление для Евлампия', link: '/profile/orders' },
+  ]);
+  return { seller, customer, orderId };
+}
+
+describe('personal-data export', () => {
+  it("gives the person each kind of their data as a JSON download, and nothing of anyone else's", async () => {
+    const { seller, customer, orderId } = await world();
+    const { res, text, data } = await download(server.app, customer);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="personal-data-\d{4}-\d{2}-\d{2}\.json"$/);
+    expect(data.profile).toMatchObject({ email: customer.user.email, name: 'Аграфена', surname: 'Пантелеева' });
+    expect(text).not.toContain('password');
+    expect(data.consents).toEqual([expect.objectContaining({ kind: 'consent', version: expect.any(Number) })]);
+    expect(data.services).toEqual([expect.objectContaining({ title: 'Услуга Аграфены для экспорта' })]);
+    expect(data.projects).toEqual([expect.objectContaining({ title: 'Проект Аграфены для экспорта' })]);
+    expect(data.orders).toEqual([expect.objectContaining({ id: orderId, side: 'customer', price: 100_000 })]);
+    expect(data.messages).toEqual([expect.objectContaining({ text: 'Сообщение Аграфены продавцу' })]);
+    expect(data.reviews).toEqual([expect.objectContaining({ text: 'Отзыв Аграфены: всё отлично', rating: 5 })]);
+    expect(data.payments?.length).toBeGreaterThanOrEqual(2);
+    expect(data.notifications).toEqual(expect.arrayContaining([expect.objectContaining({ text: 'Уведомление для Аграфены' })]));
+    expect(data.sessions).toHaveProperty('tokenVersion');
+    // Nothing of the seller's: their name, email, message, notification, service.
+    for (const theirs of ['Евлампий', 'Сидорчук', seller.user.email, seller.user.userName, 'Ответ Евлампия', 'Уведомление для Евлампия']) {
+      expect(text).not.toContain(theirs);
+    }
+  });
+
+  it('is refused to a guest', async () => {
+    const res = await server.app.inject({ method: 'GET', url: '/api/privacy/export' });
+    expect(res.statusCode).toBe(401);
+  });
+});

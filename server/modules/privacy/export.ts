@@ -1,0 +1,60 @@
+import { desc, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { profileOfPerson } from '../users/index.ts';
+import { servicesOfPerson } from '../services/index.ts';
+import { projectsOfPerson } from '../projects/index.ts';
+import { ordersOfPerson } from '../orders/index.ts';
+import { messagesSentBy } from '../chat/index.ts';
+import { reviewsWrittenBy } from '../reviews/index.ts';
+import { notificationsOfPerson } from '../notifications/index.ts';
+import { statementOf } from '../ledger/index.ts';
+import { privacyConsents, privacyDeletionRequests, privacyDocuments } from './schema.ts';
+import { presentDeletion } from './deletions.ts';
+
+/** Enough for any person's statement: the export is all of it, not a page. */
+const ALL_LINES = 1_000_000;
+
+function consentsOf(db: Db, userId: string) {
+  return db
+    .select({ kind: privacyDocuments.kind, version: privacyDocuments.version, title: privacyDocuments.title, givenAt: privacyConsents.givenAt, ip: privacyConsents.ip, userAgent: privacyConsents.userAgent })
+    .from(privacyConsents)
+    .innerJoin(privacyDocuments, eq(privacyDocuments.id, privacyConsents.documentId))
+    .where(eq(privacyConsents.userId, userId))
+    .orderBy(privacyConsents.givenAt);
+}
+
+/**
+ * Everything the marketplace keeps about the person (ADR 052), each kind read through its owner's port: only rows
+ * that are theirs (messages they sent, reviews they wrote), another person named by id at most.
+ */
+export async function personalDataOf(db: Db, userId: string) {
+  const [profile, consents, services, projects, orders, messages, reviews, notifications, payments, deletions] = await Promise.all([
+    profileOfPerson(db, userId),
+    consentsOf(db, userId),
+    servicesOfPerson(db, userId),
+    projectsOfPerson(db, userId),
+    ordersOfPerson(db, userId),
+    messagesSentBy(db, userId),
+    reviewsWrittenBy(db, userId),
+    notificationsOfPerson(db, userId),
+    statementOf(db, userId, { beforeSeq: null, limit: ALL_LINES }),
+    db.select().from(privacyDeletionRequests).where(eq(privacyDeletionRequests.userId, userId)).orderBy(desc(privacyDeletionRequests.requestedAt)),
+  ]);
+  const { tokenVersion, lastSeenAt, ...account } = profile ?? { tokenVersion: 0, lastSeenAt: null };
+  return {
+    exported_at: new Date().toISOString(),
+    profile: account,
+    consents,
+    services,
+    projects,
+    orders,
+    messages,
+    reviews,
+    payments: payments.map(({ seq, amount, balanceAfter, createdAt, account, kind, orderId }) => ({ seq, amount, balanceAfter, createdAt, account, kind, orderId })),
+    // Sign-ins are stateless tokens (ADR 004): what is kept of them is the last activity and the revocation counter;
+    // the addresses and browsers kept are those of the consents above.
+    sessions: { lastSeenAt, tokenVersion },
+    notifications,
+    deletion_requests: deletions.map(presentDeletion),
+  };
+}
