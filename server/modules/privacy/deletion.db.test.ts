@@ -8,7 +8,7 @@ import { DEFAULT_PASSWORD } from '../../db/factories.ts';
 import { payOrderForTest } from '../orders/testing.ts';
 import { chats, messages } from '../chat/schema.ts';
 import { checkLedger } from '../ledger/index.ts';
-import { auditLog } from '../../platform/schema.ts';
+import { auditLog, outbox } from '../../platform/schema.ts';
 import type { OrderDetail } from '#contract/orders';
 import { PRIVACY_MESSAGES, type DeletionRequest } from '#contract/privacy';
 import { privacyConsents } from './schema.ts';
@@ -99,5 +99,36 @@ describe('account deletion', () => {
     expect((await login(server.app, customer.user.email, DEFAULT_PASSWORD)).status).toBe(400);
     const steps = await server.db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.targetId, customer.user.id));
     expect(steps.map((s) => s.action).sort()).toEqual(['privacy.anonymise', 'privacy.deletion_cancel', 'privacy.deletion_request', 'privacy.deletion_request']);
+  });
+
+  it('limits wrong password guesses like sign-ins (429 after ten), and never drops a job or another person\'s letter', async () => {
+    const guesser = await server.person();
+    const answers: number[] = [];
+    for (let i = 0; i < 11; i++) answers.push((await post(guesser, '/api/privacy/deletion', { password: `wrong-guess-${i}` })).status);
+    expect(answers.slice(0, 10).every((s) => s === 400)).toBe(true);
+    expect(answers[10]).toBe(429);
+    // The right password is refused too until the window passes: the limit counts before the check.
+    expect((await post(guesser, '/api/privacy/deletion', { password: DEFAULT_PASSWORD })).status).toBe(429);
+
+    const leaving = await server.person({ name: 'Гордей', surname: 'Уходящий' });
+    const login = leaving.user.userName;
+    const now = new Date();
+    const kept = await server.db
+      .insert(outbox)
+      .values([
+        // A job naming the login by chance, and a letter to someone else whose address begins with it.
+        { kind: 'job', name: 'payments.payout', payload: { withdrawalId: `x-${login}-y` }, dueAt: now },
+        { kind: 'letter', name: 'letter', payload: { to: `${login}son@example.org`, subject: 'Заказ' }, dueAt: now },
+      ])
+      .returning({ id: outbox.id });
+    const gone = await server.db
+      .insert(outbox)
+      .values({ kind: 'letter', name: 'letter', payload: { to: leaving.user.email, subject: 'Гордей Уходящий, ваш заказ' }, dueAt: now })
+      .returning({ id: outbox.id });
+    expect((await post(leaving, '/api/privacy/deletion', { password: DEFAULT_PASSWORD })).status).toBe(200);
+    expect(await server.app.services.privacy.anonymiseDue(new Date(Date.now() + 30 * DAY))).toBe(1);
+    const left = new Set((await server.db.select({ id: outbox.id }).from(outbox)).map((r) => r.id));
+    expect(kept.every((r) => left.has(r.id))).toBe(true);
+    expect(left.has(gone[0]!.id)).toBe(false);
   });
 });

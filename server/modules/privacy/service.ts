@@ -29,6 +29,8 @@ export interface PrivacyDeps {
   db: Db;
   platform: Platform;
   settings: SettingsService;
+  /** The auth module's password check, whose wrong guesses are limited like failed sign-ins (given, not imported: auth records consents here). */
+  passwords: { checkCurrentPassword(user: UserRow, password: string, field: string): Promise<void> };
 }
 
 const person = people('person');

@@ -38,7 +38,7 @@ export async function anonymiseDue(db: Db, withTx: WithTx, now = new Date()): Pr
         (await balanceOf(tx, { kind: 'available', userId: request.userId })) + (await balanceOf(tx, { kind: 'withdrawal_hold', userId: request.userId }));
       if (orders.open > 0 || money !== 0) return false;
       const before = await accountById(tx, request.userId);
-      if (before) await forgetInOutbox(tx, [before.email, before.userName, `${before.name} ${before.surname}`]);
+      if (before) await forgetInOutbox(tx, { email: before.email, fullName: `${before.name} ${before.surname}`, login: before.userName });
       await anonymiseAccount(tx, request.userId);
       await eraseMessagesOf(tx, request.userId);
       await eraseReviewTextsOf(tx, request.userId);

@@ -1,11 +1,9 @@
 import type { UserRow } from '../../users/index.ts';
 import { openOrdersOf } from '../../orders/index.ts';
 import { balanceOf } from '../../ledger/index.ts';
-import { verifyPassword } from '../../../lib/passwords.ts';
-import { badRequest, HttpError } from '../../../lib/http.ts';
+import { HttpError } from '../../../lib/http.ts';
 import { userActor } from '../../../platform/actor.ts';
 import { audit } from '../../../platform/audit.ts';
-import { AUTH_MESSAGES } from '#contract/auth';
 import { PRIVACY_MESSAGES, type DeletionRequest } from '#contract/privacy';
 import { privacyDeletionRequests } from '../schema.ts';
 import { pendingDeletion, presentDeletion } from '../deletions.ts';
@@ -20,7 +18,8 @@ const refused = (message: string) => new HttpError(409, message);
  * cooling-off period has passed, unless they cancel first. Audited.
  */
 export async function requestDeletion(deps: PrivacyDeps, user: UserRow, password: string): Promise<DeletionRequest> {
-  if (!(await verifyPassword(user.passwordHash, password))) throw badRequest(AUTH_MESSAGES.wrongPassword, { password: [AUTH_MESSAGES.wrongPassword] });
+  // Limited like failed sign-ins, per account: a stolen session cannot find the password out here.
+  await deps.passwords.checkCurrentPassword(user, password, 'password');
   if (user.roles.includes('admin')) throw refused(PRIVACY_MESSAGES.deletionAdmin);
   const days = await deps.settings.get('privacy.deletionCoolingOffDays');
   const row = await deps.platform.withTx(userActor(user), async ({ tx, clock }) => {
