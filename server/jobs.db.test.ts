@@ -77,6 +77,8 @@ describe('recurring jobs', () => {
       ['job', 'payments-payouts', 'payments-payouts', 'pending'],
       ['job', 'payments-poll', 'payments-poll', 'pending'],
       ['job', 'payments-reconcile', 'payments-reconcile', 'pending'],
+      ['job', 'payments-refunds', 'payments-refunds', 'pending'],
+      ['job', 'privacy-anonymise-due', 'privacy-anonymise-due', 'pending'],
       ['job', 'rates-refresh', 'rates-refresh', 'pending'],
       ['job', 'reviews-rating-window', 'reviews-rating-window', 'pending'],
       ['job', 'uploads-cleanup', 'uploads-cleanup', 'pending'],
