@@ -39,6 +39,7 @@ const ADMIN_MENU_PAGES = [
   '/admin/appeals',
   '/admin/disputes',
   '/admin/payments',
+  '/admin/privacy',
   '/admin/users',
   '/admin/projects',
   '/admin/services',

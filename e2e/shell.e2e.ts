@@ -106,7 +106,7 @@ describe('shell', () => {
     const { page } = await e2e.open();
     await visit(page, '/');
     const footer = page.locator('footer');
-    const expected = ['/faq', '/help', '/about', '/contacts', '/conditions', '/blog'];
+    const expected = ['/faq', '/help', '/about', '/contacts', '/conditions', '/privacy', '/consent', '/blog'];
     const hrefs = await footer.getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
     expect(hrefs).toEqual(expected);
 
