@@ -5,3 +5,4 @@ export { paymentRoutes } from './routes.ts';
 export { paymentsModule } from './module.ts';
 export { pendingWithdrawals } from './admin-stats.ts';
 export { payoutPort, type PayoutPort, type SavedPayoutMethod } from './payout-port.ts';
+export { forgetSelfEmployedOf } from './personal-data.ts';

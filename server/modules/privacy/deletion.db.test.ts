@@ -12,6 +12,7 @@ import { auditLog, outbox } from '../../platform/schema.ts';
 import type { OrderDetail } from '#contract/orders';
 import { PRIVACY_MESSAGES, type DeletionRequest } from '#contract/privacy';
 import { privacyConsents } from './schema.ts';
+import { selfEmployed } from '../payments/schema.ts';
 
 const server = useTestApp({}, { dispatch: false });
 const post = <T>(who: Person, url: string, body: unknown = {}) => call<T>(server.app, 'POST', url, { token: who.token, body });
@@ -101,7 +102,7 @@ describe('account deletion', () => {
     expect(steps.map((s) => s.action).sort()).toEqual(['privacy.anonymise', 'privacy.deletion_cancel', 'privacy.deletion_request', 'privacy.deletion_request']);
   });
 
-  it('limits wrong password guesses like sign-ins (429 after ten), and never drops a job or another person\'s letter', async () => {
+  it('limits wrong password guesses like sign-ins (429 after ten), forgets self-employed details, and never drops a job or another person\'s letter', async () => {
     const guesser = await server.person();
     const answers: number[] = [];
     for (let i = 0; i < 11; i++) answers.push((await post(guesser, '/api/privacy/deletion', { password: `wrong-guess-${i}` })).status);
@@ -125,8 +126,12 @@ describe('account deletion', () => {
       .insert(outbox)
       .values({ kind: 'letter', name: 'letter', payload: { to: leaving.user.email, subject: 'Гордей Уходящий, ваш заказ' }, dueAt: now })
       .returning({ id: outbox.id });
+    // Declared self-employed: the INN and phone go with the account.
+    await server.db.insert(selfEmployed).values({ userId: leaving.user.id, itn: '500100732259', phone: '+79165554433', status: 'confirmed' });
     expect((await post(leaving, '/api/privacy/deletion', { password: DEFAULT_PASSWORD })).status).toBe(200);
     expect(await server.app.services.privacy.anonymiseDue(new Date(Date.now() + 30 * DAY))).toBe(1);
+    const [declared] = await server.db.select().from(selfEmployed).where(eq(selfEmployed.userId, leaving.user.id));
+    expect(declared).toMatchObject({ itn: null, phone: null, status: 'confirmed' });
     const left = new Set((await server.db.select({ id: outbox.id }).from(outbox)).map((r) => r.id));
     expect(kept.every((r) => left.has(r.id))).toBe(true);
     expect(left.has(gone[0]!.id)).toBe(false);

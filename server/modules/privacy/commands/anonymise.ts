@@ -8,6 +8,7 @@ import { hideProjectsOf } from '../../projects/index.ts';
 import { eraseReviewTextsOf } from '../../reviews/index.ts';
 import { dropNotificationsOf } from '../../notifications/index.ts';
 import { openOrdersOf } from '../../orders/index.ts';
+import { forgetSelfEmployedOf } from '../../payments/index.ts';
 import { balanceOf } from '../../ledger/index.ts';
 import { systemActor } from '../../../platform/actor.ts';
 import { audit } from '../../../platform/audit.ts';
@@ -45,6 +46,7 @@ export async function anonymiseDue(db: Db, withTx: WithTx, now = new Date()): Pr
       await dropNotificationsOf(tx, request.userId);
       await hideServicesOf(tx, request.userId);
       await hideProjectsOf(tx, request.userId);
+      await forgetSelfEmployedOf(tx, request.userId);
       await tx.update(privacyConsents).set({ ip: null, userAgent: null }).where(eq(privacyConsents.userId, request.userId));
       await tx.update(privacyDeletionRequests).set({ status: 'done', doneAt: clock.now() }).where(eq(privacyDeletionRequests.id, request.id));
       await audit(tx, { actorId: request.userId, action: 'privacy.anonymise', targetType: 'user', targetId: request.userId });
