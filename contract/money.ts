@@ -17,8 +17,11 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 /** `yoomoney`: a ЮMoney wallet, paid through ЮKassa's payouts like a card (ADR 050). */
 export const WITHDRAWAL_METHODS = ['card', 'yoomoney', 'usdt', 'btc'] as const;
 export type WithdrawalMethod = (typeof WITHDRAWAL_METHODS)[number];
-/** `sending`: approved and handed to a provider (a crypto payout); `returned`: the provider could not pay it out. */
-export const WITHDRAWAL_STATUSES = ['pending', 'sending', 'approved', 'rejected', 'returned'] as const;
+/**
+ * `sending`: approved and handed to a provider (a crypto payout); `returned`: the provider could not pay it out;
+ * `awaiting_details`: a seller's share paid out of a safe deal (ADR 053) that waits for the card or wallet to send it to.
+ */
+export const WITHDRAWAL_STATUSES = ['pending', 'sending', 'approved', 'rejected', 'returned', 'awaiting_details'] as const;
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 
 export const LEDGER_MESSAGES = {

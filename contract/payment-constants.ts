@@ -40,6 +40,9 @@ export const PAYMENT_MESSAGES = {
   declined: 'Платёж отклонён',
   payoutNoRate: 'Курс криптовалюты сейчас недоступен — одобрите вывод позже',
   payoutReturned: 'Платёжная система не смогла выполнить перевод — сумма вернулась на баланс',
+  /** A payout out of a safe deal the provider could not make (ADR 053): the money stays in the deal for new details. */
+  dealPayoutReturned: 'Платёжная система не смогла перевести деньги на эти реквизиты — укажите другую карту или кошелёк',
+  payoutNotAwaiting: 'Реквизиты для этой выплаты уже указаны',
   underpaid: 'Оплата пришла не полностью — полученная сумма зачислена на ваш баланс',
   paidLate: 'Оплата пришла после окончания срока счёта — сумма зачислена на ваш баланс',
 } as const;

@@ -4,6 +4,7 @@ import { PAYMENT_STATUSES, WITHDRAWAL_METHODS, WITHDRAWAL_STATUSES } from './mon
 import { ORDER_PACKAGES } from './order-constants.ts';
 import {
   CRYPTO_METHODS,
+  type CryptoMethod,
   FINANCE_DIRECTIONS,
   FINANCE_ENTRY_KINDS,
   looksLikeCardNumber,
@@ -182,6 +183,39 @@ export const webhookParams = z.object({ provider: z.string().max(40) });
 const DESTINATION_MESSAGES = { usdt: PAYMENT_MESSAGES.usdtAddress, btc: PAYMENT_MESSAGES.btcAddress } as const;
 const destinationText = z.string().min(1, 'Укажите реквизиты').max(120, 'Слишком длинные реквизиты');
 
+/** A card as ЮKassa's payout widget gives it (ADR 050): its token and the mask it showed, never the number. */
+const cardTarget = {
+  method: z.literal('card'),
+  payout_token: z.string().trim().min(1, PAYMENT_MESSAGES.cardTokenMissing).max(200, PAYMENT_MESSAGES.cardMask),
+  card: z
+    .object({
+      first6: z.string().regex(/^\d{6}$/, PAYMENT_MESSAGES.cardMask),
+      last4: z.string().regex(/^\d{4}$/, PAYMENT_MESSAGES.cardMask),
+      card_type: z.string().trim().max(40, PAYMENT_MESSAGES.cardMask).optional(),
+    })
+    .strict(),
+};
+const walletTarget = { method: z.literal('yoomoney'), destination: destinationText };
+type Target = { method: 'card'; payout_token: string; card: { card_type?: string } } | { method: 'yoomoney' | CryptoMethod; destination: string };
+
+/** No field may carry what looks like a full card number; a wallet or an address must be one. */
+function refuseCardNumbers(v: Target, ctx: z.RefinementCtx) {
+  const refuse = (path: string[], message: string = PAYMENT_MESSAGES.cardNumberRefused) => ctx.addIssue({ code: 'custom', path, message });
+  if (v.method === 'card') {
+    if (looksLikeCardNumber(v.payout_token)) refuse(['payout_token']);
+    if (v.card.card_type && looksLikeCardNumber(v.card.card_type)) refuse(['card', 'card_type']);
+    return;
+  }
+  if (v.method === 'yoomoney') {
+    const wallet = normaliseWallet(v.destination);
+    if (!wallet) refuse(['destination'], PAYMENT_MESSAGES.walletNumber);
+    else if (walletLooksLikeCard(wallet)) refuse(['destination']);
+    return;
+  }
+  if (looksLikeCardNumber(v.destination)) refuse(['destination']);
+  else if (normaliseDestination(v.method, v.destination) === null) refuse(['destination'], DESTINATION_MESSAGES[v.method]);
+}
+
 /**
  * A withdrawal (ADR 050): to a card, by the token ЮKassa's payout widget gave for it and the mask it showed (the
  * number itself never reaches us); to a ЮMoney wallet by its number; to a crypto address. No field may carry what
@@ -191,41 +225,18 @@ export const withdrawalInputSchema = z
   .discriminatedUnion(
     'method',
     [
-      z
-        .object({
-          amount: kopecks,
-          method: z.literal('card'),
-          payout_token: z.string().trim().min(1, PAYMENT_MESSAGES.cardTokenMissing).max(200, PAYMENT_MESSAGES.cardMask),
-          card: z
-            .object({
-              first6: z.string().regex(/^\d{6}$/, PAYMENT_MESSAGES.cardMask),
-              last4: z.string().regex(/^\d{4}$/, PAYMENT_MESSAGES.cardMask),
-              card_type: z.string().trim().max(40, PAYMENT_MESSAGES.cardMask).optional(),
-            })
-            .strict(),
-        })
-        .strict(),
-      z.object({ amount: kopecks, method: z.literal('yoomoney'), destination: destinationText }).strict(),
+      z.object({ amount: kopecks, ...cardTarget }).strict(),
+      z.object({ amount: kopecks, ...walletTarget }).strict(),
       z.object({ amount: kopecks, method: z.enum(CRYPTO_METHODS), destination: destinationText }).strict(),
     ],
     { error: 'Выберите способ вывода' },
   )
-  .superRefine((v, ctx) => {
-    const refuse = (path: string[], message: string = PAYMENT_MESSAGES.cardNumberRefused) => ctx.addIssue({ code: 'custom', path, message });
-    if (v.method === 'card') {
-      if (looksLikeCardNumber(v.payout_token)) refuse(['payout_token']);
-      if (v.card.card_type && looksLikeCardNumber(v.card.card_type)) refuse(['card', 'card_type']);
-      return;
-    }
-    if (v.method === 'yoomoney') {
-      const wallet = normaliseWallet(v.destination);
-      if (!wallet) refuse(['destination'], PAYMENT_MESSAGES.walletNumber);
-      else if (walletLooksLikeCard(wallet)) refuse(['destination']);
-      return;
-    }
-    if (looksLikeCardNumber(v.destination)) refuse(['destination']);
-    else if (normaliseDestination(v.method, v.destination) === null) refuse(['destination'], DESTINATION_MESSAGES[v.method]);
-  });
+  .superRefine(refuseCardNumbers);
+/** Where a seller's share out of a safe deal goes (ADR 053): a card by its widget token, or a ЮMoney wallet. */
+export const payoutDetailsSchema = z
+  .discriminatedUnion('method', [z.object(cardTarget).strict(), z.object(walletTarget).strict()], { error: 'Выберите карту или кошелёк ЮMoney' })
+  .superRefine(refuseCardNumbers);
+export type PayoutDetails = z.infer<typeof payoutDetailsSchema>;
 export type WithdrawalInput = z.infer<typeof withdrawalInputSchema>;
 
 export const withdrawalSchema = z.object({
@@ -240,12 +251,14 @@ export const withdrawalSchema = z.object({
   reject_reason: z.string().nullable(),
   created_at: z.string(),
   reviewed_at: z.string().nullable(),
+  /** A seller's share paid out of a safe deal (ADR 053): the order it is for; null for a withdrawal from the balance. */
+  order_number: z.number().int().nullable(),
   user: z.object({ _id: z.string(), name: z.string(), email: z.string() }).optional(),
 });
 export type Withdrawal = z.infer<typeof withdrawalSchema>;
 
 
-export const myWithdrawalsQuerySchema = z.object(cursorQuery);
+export const myWithdrawalsQuerySchema = z.object({ ...cursorQuery, status: z.enum(WITHDRAWAL_STATUSES).optional() });
 export const adminWithdrawalsQuerySchema = z.object({ ...cursorQuery, status: z.enum(WITHDRAWAL_STATUSES).optional() });
 export const withdrawalRejectSchema = z.object({
   reason: z.string().trim().min(3, PAYMENT_MESSAGES.rejectReason).max(500, 'Не длиннее 500 символов'),
@@ -258,7 +271,7 @@ export type Balance = z.infer<typeof balanceSchema>;
 export const financeBalanceSchema = balanceSchema.extend({
   min_withdrawal: z.number().int(),
   /** ЮKassa's payout widget for the card form (ADR 050): its script and the payouts gateway (agentId), or null when none is configured. */
-  card_widget: z.object({ script_url: z.string(), account_id: z.string() }).nullable(),
+  card_widget: z.object({ script_url: z.string(), account_id: z.string(), deal_account_id: z.string().optional() }).nullable(),
   /** The card or wallet the last payout went to, offered again. */
   saved_method: z
     .discriminatedUnion('method', [

@@ -117,6 +117,7 @@ export const ROUTES = {
   'finance.declareSelfEmployed': 'PUT /api/finance/self-employed',
   'withdrawals.create': 'POST /api/withdrawals',
   'withdrawals.mine': 'GET /api/withdrawals/my',
+  'withdrawals.details': 'POST /api/withdrawals/:id/details',
 
   // The profile dashboard and the referral page (issue 13).
   'dashboard.mine': 'GET /api/dashboard',

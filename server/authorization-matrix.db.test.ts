@@ -40,7 +40,7 @@ import { postTransfer } from './modules/ledger/index.ts';
 import { bids } from './modules/bids/schema.ts';
 import { notifications } from './modules/notifications/schema.ts';
 import { appeals } from './modules/appeals/schema.ts';
-import { paymentDifferences } from './modules/payments/schema.ts';
+import { paymentDifferences, withdrawals } from './modules/payments/schema.ts';
 import { payOrderForTest } from './modules/orders/testing.ts';
 import { currentDocument } from './modules/privacy/index.ts';
 import { privacyDeletionRequests } from './modules/privacy/schema.ts';
@@ -185,6 +185,15 @@ async function freshDifference(w: MatrixWorld): Promise<string> {
 async function ownerWithdrawal(w: MatrixWorld): Promise<string> {
   await fundActor(w, 'owner');
   return (await w.app.services.payments.withdraw(w.user('owner'), { amount: 60_000, method: 'card', payout_token: 'pt-matrix', card: { first6: '411111', last4: '1111' } }))._id;
+}
+/** A payout of the owner out of a safe deal that waits for their card or wallet (ADR 053). */
+async function ownerAwaitingPayout(w: MatrixWorld): Promise<string> {
+  const orderId = await ownerOrder(w);
+  const [row] = await w.database.db
+    .insert(withdrawals)
+    .values({ userId: w.user('owner').id, amount: 60_000, method: 'card', destination: '', status: 'awaiting_details', payoutProvider: 'yookassa', payoutAmount: 60_000, orderId, orderNumber: 1, dealRef: `dl-${unique()}` })
+    .returning({ id: withdrawals.id });
+  return row!.id;
 }
 async function withRates(w: MatrixWorld) {
   const value = { USDT: 90, BTC: 9_000_000, lastUpdated: new Date().toISOString() };
@@ -656,6 +665,12 @@ const MATRIX = {
     },
   },
   'withdrawals.mine': { expect: signedIn(), request: () => ({}) },
+  // A payout out of a safe deal waiting for details (ADR 053) is its seller's only: anyone else's is a 404.
+  'withdrawals.details': {
+    writes: true,
+    expect: { ...confirmedOnly(404), owner: 200 },
+    request: async (w) => ({ params: { id: await ownerAwaitingPayout(w) }, body: { method: 'yoomoney', destination: '410011758831136' } }),
+  },
   // One's own self-employment (ADR 050): without ЮKassa the declaration is a 409 for whoever may make it.
   'finance.selfEmployed': { expect: signedIn(), request: () => ({}) },
   'finance.declareSelfEmployed': { writes: true, expect: confirmedOnly(409), request: () => ({ body: { phone: '+7 900 123-45-67' } }) },

@@ -6,22 +6,25 @@ import { api } from '../lib/api.ts';
 import { LIVE_KINDS, useRevalidateOn } from '../lib/live-refresh.ts';
 import { useShell } from '../lib/use-shell.ts';
 import { pageMeta } from '../lib/meta.ts';
-import { Balances, EntriesTable, SelfEmployedForm, WithdrawForm } from '../features/payments/index.ts';
+import { Balances, DealPayouts, EntriesTable, SelfEmployedForm, WithdrawForm } from '../features/payments/index.ts';
 import '../styles/payments.css';
 
-// /profile/finance: the balances, the ledger entries with the balance after each, and the withdraw form.
+// /profile/finance: the balances, the ledger entries with the balance after each, the withdraw form, and the card or
+// wallet a seller's share out of a safe deal waits for (ADR 053).
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const [balance, entries, selfEmployed] = await Promise.all([
+  const [balance, entries, selfEmployed, awaiting] = await Promise.all([
     context.read('finance.balance'),
     context.read('finance.entries', { query: { limit: 20 } }),
     context.read('finance.selfEmployed'),
+    context.read('withdrawals.mine', { query: { status: 'awaiting_details', limit: 20 } }),
   ]);
   return {
     balance: balance.ok ? balance.body.result : { available: 0, held: 0, min_withdrawal: 50_000, card_widget: null, saved_method: null },
     entries: entries.ok ? entries.body.result : [],
     next: entries.ok ? entries.body.next : null,
     selfEmployed: selfEmployed.ok ? selfEmployed.body.result : null,
+    awaiting: awaiting.ok ? awaiting.body.result : [],
     failed: !balance.ok || !entries.ok,
   };
 }
@@ -29,7 +32,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ matches }) => [...pageMeta(matches, 'Финансы'), { name: 'robots', content: 'noindex' }];
 
 export default function FinancePage({ loaderData }: Route.ComponentProps) {
-  const { balance, entries, next, selfEmployed, failed } = loaderData;
+  const { balance, entries, next, selfEmployed, awaiting, failed } = loaderData;
   const { user } = useShell();
   const revalidator = useRevalidator();
   // An order paid, completed or refunded, a withdrawal decided: the balances and movements change here at once.
@@ -56,6 +59,7 @@ export default function FinancePage({ loaderData }: Route.ComponentProps) {
           <EntriesTable entries={[...entries, ...extra.entries]} next={extra.entries.length ? extra.next : next} onMore={loadMore} />
         </div>
         <div className="finance__side">
+          <DealPayouts payouts={awaiting} widget={balance.card_widget} onDone={() => void revalidator.revalidate()} />
           <WithdrawForm balance={balance} emailConfirmed={Boolean(user?.email_confirmed)} onDone={() => void revalidator.revalidate()} />
           {user?.roles.includes('seller') && <SelfEmployedForm initial={selfEmployed} />}
         </div>

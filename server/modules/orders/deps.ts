@@ -6,6 +6,7 @@ import type { Letters } from '../../platform/letters/index.ts';
 import type { Realtime } from '../../realtime/socket.ts';
 import type { ChatService } from '../chat/index.ts';
 import type { RefundRoute } from './refund-route.ts';
+import type { ReleaseRoute } from './release-route.ts';
 
 /** What the orders module's commands and queries are given (app.ts builds it once). */
 export interface OrderServiceDeps {
@@ -18,4 +19,6 @@ export interface OrderServiceDeps {
   log: Logger;
   /** Where escrow goes back to when not the balance (the payments module's, ADR 051). */
   refundRoute?: RefundRoute;
+  /** Where a seller's share goes when not the balance (the payments module's, ADR 053). */
+  releaseRoute?: ReleaseRoute;
 }

@@ -13,4 +13,5 @@ export { orderPaymentPort, type OrderLabel, type OrderPaymentPort, type OrderToP
 export { orderRefs, type OrderRefs } from './read-model.ts';
 export type { OrderExtra, OrderRow } from './schema.ts';
 export type { EscrowRefund, RefundRoute } from './refund-route.ts';
+export type { ReleaseRoute, SellerRelease } from './release-route.ts';
 export { ordersOfPerson, openOrdersOf } from './personal-data.ts';

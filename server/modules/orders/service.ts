@@ -18,6 +18,7 @@ import { requestRevision } from './commands/revision.ts';
 import { lockOrder } from './commands/transition.ts';
 import type { OrderServiceDeps } from './deps.ts';
 import type { RefundRoute } from './refund-route.ts';
+import type { ReleaseRoute } from './release-route.ts';
 import { adminGetOrder, adminListOrders, describeOrders, getOrder, listOrders } from './queries.ts';
 
 export type { OrderServiceDeps } from './deps.ts';
@@ -47,6 +48,11 @@ export class OrderService {
   /** The payments module takes refunds of card payments in a safe deal back to the card (ADR 051). */
   useRefundRoute(route: RefundRoute): void {
     this.deps.refundRoute = route;
+  }
+
+  /** The payments module pays a seller's share of an order paid in a safe deal out of that deal (ADR 053). */
+  useReleaseRoute(route: ReleaseRoute): void {
+    this.deps.releaseRoute = route;
   }
 
   /** Whether this order's escrow would go back to a card rather than to the balance. */

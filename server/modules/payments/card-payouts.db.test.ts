@@ -109,7 +109,8 @@ describe('a card withdrawal through ЮKassa’s payouts', () => {
   it('offers ЮKassa’s widget with the payouts gateway’s id', async () => {
     const user = await seller();
     const balance = await call(user, 'GET', '/api/finance/balance');
-    expect(balance.body.result.card_widget).toEqual({ script_url: `${fake.url}/payouts-data/3.1.0/widget.js`, account_id: fake.agentId });
+    // And the shop's, for which it tokenises a card a safe deal's payout goes to (ADR 053).
+    expect(balance.body.result.card_widget).toEqual({ script_url: `${fake.url}/payouts-data/3.1.0/widget.js`, account_id: fake.agentId, deal_account_id: fake.shopId });
     expect(balance.body.result.saved_method).toBeNull();
     const script = await fetch(balance.body.result.card_widget.script_url);
     expect(await script.text()).toContain('window.PayoutsData = PayoutsData');

@@ -66,6 +66,7 @@ export function presentWithdrawal(w: WithdrawalRow, user?: { id: string; name: s
     reject_reason: w.rejectReason,
     created_at: w.createdAt.toISOString(),
     reviewed_at: w.reviewedAt?.toISOString() ?? null,
+    order_number: w.orderNumber,
     ...(user ? { user: { _id: user.id, name: user.name, email: user.email } } : {}),
   };
 }

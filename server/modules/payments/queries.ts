@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNotNull, or, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
 import { paymentRefunds, payments, withdrawals, type PaymentRow } from './schema.ts';
 import { people, type UserRow } from '../users/index.ts';
 import { cursorPosition, decodeCursor, keysetAfter, page, timestampKey, type SortKey } from '../../platform/listing/listing.ts';
@@ -75,19 +75,26 @@ export async function balance(deps: PaymentContext, user: UserRow): Promise<Fina
     ...(await balancesOf(deps.db, user.id)),
     min_withdrawal: await deps.settings.get('withdrawals.minAmount'),
     card_widget: deps.providers.cardWidget(),
-    saved_method: await savedPayoutMethod(deps.db, user.id),
+    saved_method: await savedPayoutMethod(deps.db, user.id, { forDeal: false, sharedTokens: deps.providers.payoutsFor('card')?.dealPayouts?.sharedTokens ?? true }),
   };
 }
 
 /**
  * The card (its widget token and mask) or the ЮMoney wallet the seller's last such withdrawal went to (ADR 050):
- * offered again on the finance page, and the payments port's answer for paying a seller's share out to them.
+ * offered again on the finance page, and where a seller's share out of a safe deal goes (ADR 053). A card's token
+ * serves the account whose widget made it: unless the payouts gateway is the shop, a deal's payout reuses only a
+ * card given for a deal's payout, and a withdrawal from the balance only one given for such a withdrawal.
  */
-export async function savedPayoutMethod(db: PaymentContext['db'], userId: string): Promise<SavedPayoutMethod | null> {
+export async function savedPayoutMethod(
+  db: PaymentContext['db'],
+  userId: string,
+  use: { forDeal: boolean; sharedTokens: boolean } = { forDeal: false, sharedTokens: true },
+): Promise<SavedPayoutMethod | null> {
+  const sameAccount = use.sharedTokens ? undefined : use.forDeal ? isNotNull(withdrawals.dealRef) : isNull(withdrawals.dealRef);
   const [w] = await db
     .select({ method: withdrawals.method, destination: withdrawals.destination, payoutToken: withdrawals.payoutToken, cardType: withdrawals.cardType })
     .from(withdrawals)
-    .where(and(eq(withdrawals.userId, userId), or(and(eq(withdrawals.method, 'card'), isNotNull(withdrawals.payoutToken)), eq(withdrawals.method, 'yoomoney'))))
+    .where(and(eq(withdrawals.userId, userId), or(and(eq(withdrawals.method, 'card'), isNotNull(withdrawals.payoutToken), sameAccount), eq(withdrawals.method, 'yoomoney'))))
     .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id))
     .limit(1);
   if (!w) return null;
@@ -120,8 +127,8 @@ async function withdrawalPage(deps: PaymentContext, where: SQL | undefined, quer
   return { result: kept.map((r) => (admin ? presentWithdrawal(r.w, r.user) : presentWithdrawal(r.w))), next };
 }
 
-export function myWithdrawals(deps: PaymentContext, user: UserRow, query: PageQuery) {
-  return withdrawalPage(deps, eq(withdrawals.userId, user.id), query, false);
+export function myWithdrawals(deps: PaymentContext, user: UserRow, query: PageQuery & { status?: WithdrawalStatus }) {
+  return withdrawalPage(deps, and(eq(withdrawals.userId, user.id), query.status ? eq(withdrawals.status, query.status) : undefined), query, false);
 }
 
 export function adminWithdrawals(deps: PaymentContext, query: PageQuery & { status?: WithdrawalStatus }) {

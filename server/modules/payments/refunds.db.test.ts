@@ -216,7 +216,7 @@ describe('a card-paid order cancelled', () => {
 });
 
 describe('a card-paid order decided by a dispute', () => {
-  it('split: the seller’s part released as today, the customer’s part refunded in the deal', async () => {
+  it('split: the seller’s part held for its payout out of the deal (ADR 053), the customer’s part refunded in the deal', async () => {
     const { seller, customer, order, payment, deal, commissionBp, sellerShare } = await paidByCard();
     const opened = await post<{ _id: string }>(customer, '/api/disputes/', { order_id: order._id, reason: 'not_delivered', description: 'Срок сдачи прошёл неделю назад, исполнитель не отвечает на сообщения.' });
     expect(opened.status, JSON.stringify(opened.body)).toBe(200);
@@ -224,7 +224,7 @@ describe('a card-paid order decided by a dispute', () => {
     const resolved = await post(admin, `/api/admin/disputes/${opened.body.result._id}/resolve`, { outcome: 'split', seller_percent: 60 });
     expect(resolved.status, JSON.stringify(resolved.body)).toBe(200);
     const split = splitPrice(PRICE, 60, commissionBp);
-    expect(await available(seller)).toBe(split.sellerNet);
+    expect(await balancesOf(db(), seller.user.id)).toEqual({ available: 0, held: split.sellerNet });
     expect(await escrowOf(order._id)).toBe(split.customer);
     const texts = (await db().select({ m: messages.message }).from(messages)).map((r) => r.m);
     expect(texts.some((m) => m.includes('Заказчику возвращаются на карту'))).toBe(true);
@@ -233,11 +233,11 @@ describe('a card-paid order decided by a dispute', () => {
     expect(refund).toMatchObject({ status: 'succeeded', amount: split.customer, key: `settle:${order._id}:refund`, sellerReduction: sellerShare - split.sellerNet });
     const [at] = atFake(payment.providerRef!);
     expect(at).toMatchObject({ amount: { value: (split.customer / 100).toFixed(2) }, deal: { refund_settlements: [{ type: 'payout', amount: { value: ((sellerShare - split.sellerNet) / 100).toFixed(2) } }] } });
-    // The deal keeps the seller's part: their payout and the platform's fee on it.
+    // The deal keeps the seller's part: their payout (waiting for their card, deal-payouts.db.test.ts) and the fee on it.
     expect(deal.balance.value).toBe((split.seller / 100).toFixed(2));
     expect(await escrowOf(order._id)).toBe(0);
     expect(await available(customer)).toBe(0);
-    expect(await available(seller)).toBe(split.sellerNet);
+    expect(await balancesOf(db(), seller.user.id)).toEqual({ available: 0, held: split.sellerNet });
     await expectLedgerClean();
   });
 });

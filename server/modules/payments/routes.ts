@@ -57,6 +57,7 @@ export const paymentRoutes: FastifyPluginAsync<{ payments: PaymentService; reads
   on('finance.selfEmployed', async ({ user }) => ok(await payments.selfEmployed(user)));
   on('finance.declareSelfEmployed', async ({ body, user }) => ok(await payments.declareSelfEmployed(user, body)));
   on('withdrawals.create', async ({ body, user }) => ok(await payments.withdraw(user, body)));
+  on('withdrawals.details', async ({ params, body, user }) => ok(await payments.giveDetails(user, params.id, body)));
   on('withdrawals.mine', async ({ query, user }) => {
     const { result, next } = await payments.myWithdrawals(user, query);
     return { ...ok(result), next };

@@ -95,10 +95,23 @@ export const withdrawals = pgTable(
     payoutProvider: text('payout_provider'),
     payoutRef: text('payout_ref'),
     payoutAmount: bigint('payout_amount', { mode: 'number' }),
+    /**
+     * A seller's share paid out of a safe deal (ADR 053): the order, and the provider's deal the money is in. Such a
+     * payout is made without an admin, and when the provider cannot make it, it waits in the deal for new details.
+     */
+    orderId: uuid('order_id').references(() => orders.id),
+    /** The order's number as its payout names it (an order's number never changes). */
+    orderNumber: integer('order_number'),
+    dealRef: text('deal_ref'),
+    /** Which try at the provider this is: a payout sent again to new details is a new payout, under a new key. */
+    payoutAttempt: integer('payout_attempt').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     check('withdrawals_amount_positive', sql`${t.amount} > 0`),
+    check('withdrawals_deal_has_order', sql`${t.dealRef} is null or ${t.orderId} is not null`),
+    // One payout of an order's deal: a retried completion cannot pay the seller twice.
+    uniqueIndex('withdrawals_order_idx').on(t.orderId).where(sql`order_id is not null`),
     index('withdrawals_user_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
     index('withdrawals_status_idx').on(t.status, t.createdAt.desc(), t.id.desc()),
   ],

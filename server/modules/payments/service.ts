@@ -4,7 +4,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { Idempotency } from '../../platform/idempotency.ts';
 import { orderPaymentPort } from '../orders/index.ts';
 import type { PaymentStatus, WithdrawalStatus } from '#contract/money';
-import type { CryptoMethod, PayInput, PayResult, PaymentRates, Quote, SelfEmployedInput, Withdrawal, WithdrawalInput } from '#contract/payments';
+import type { CryptoMethod, PayInput, PayResult, PaymentRates, Quote, SelfEmployedInput, PayoutDetails, Withdrawal, WithdrawalInput } from '#contract/payments';
 import { decideWithdrawal } from './commands/decide-withdrawal.ts';
 import { declareSelfEmployed, mySelfEmployed } from './commands/self-employed.ts';
 import { applyDifference, listDifferences, providerView, resolveDifference } from './commands/differences.ts';
@@ -17,6 +17,7 @@ import { dealPaymentOf, pollRefunds, sendRefund, takeRefund } from './commands/r
 import { quote } from './commands/quote.ts';
 import { webhook } from './commands/webhook.ts';
 import { withdraw } from './commands/withdraw.ts';
+import { giveDetails, takeRelease } from './commands/deal-payout.ts';
 import type { PaymentContext, PaymentServiceDeps } from './deps.ts';
 import { orderPage } from './order-page.ts';
 import { paymentMethods } from './pricing.ts';
@@ -63,6 +64,13 @@ export class PaymentService {
       toCard: async (ctx, orderId) => (await dealPaymentOf(this.ctx, ctx, orderId)) !== null,
       take: (ctx, refund) => takeRefund(this.ctx, ctx, refund),
     });
+    // And the seller's share of such an order is paid out of the deal (ADR 053).
+    deps.orders.useReleaseRoute({ take: (ctx, release) => takeRelease(this.ctx, ctx, release) });
+  }
+
+  /** POST /api/withdrawals/{id}/details: where a payout out of a safe deal that waits for details goes. */
+  giveDetails(user: UserRow, id: string, details: PayoutDetails): Promise<Withdrawal> {
+    return giveDetails(this.ctx, user, id, details);
   }
 
   /** The outbox job: a refund made at its provider (commands/refund.ts). */
@@ -181,7 +189,7 @@ export class PaymentService {
     return withdraw(this.ctx, user, input);
   }
 
-  myWithdrawals(user: UserRow, query: PageQuery) {
+  myWithdrawals(user: UserRow, query: PageQuery & { status?: WithdrawalStatus }) {
     return myWithdrawals(this.ctx, user, query);
   }
 

@@ -151,6 +151,22 @@ export function refundRefusedLetter(p: LetterParams & { amount: string; number: 
   });
 }
 
+/** To a seller: their share of a card-paid order waits in its safe deal for a card or wallet to go to (ADR 053). */
+export function payoutDetailsLetter(p: LetterParams & { amount: string; number: number; returned: boolean }): Letter {
+  return renderLetter({
+    brand: p.brand,
+    name: p.name,
+    subject: `Укажите, куда перевести ${p.amount} за заказ №${p.number}`,
+    paragraphs: [
+      p.returned
+        ? `Платёжная система не смогла перевести ${p.amount} за заказ №${p.number} на указанные реквизиты.`
+        : `Заказ №${p.number} завершён. Оплата картой хранится в безопасной сделке ЮKassa и переводится исполнителю напрямую.`,
+      'Укажите банковскую карту или кошелёк ЮMoney на странице «Финансы» — деньги уйдут сразу. До этого они надёжно хранятся в сделке.',
+    ],
+    action: { label: 'Указать реквизиты', link: p.link },
+  });
+}
+
 // --- Bids --------------------------------------------------------------------------------------------------
 
 /** To a customer: a seller bid on their project. */

@@ -238,6 +238,7 @@ describe('Letters.notify', () => {
       'appeal.answered',
       'payment.receipt',
       'payment.refundRefused',
+      'payout.detailsNeeded',
     ]);
   });
 });
@@ -252,6 +253,7 @@ describe('the wording of every letter and notification (ADR 046)', () => {
     'project.decision': { title: 'Сайт', decision: 'edit', reason: null, path: '/projects/x/1' },
     'withdrawal.decision': { amount: '1\u00a0500 руб.', decision: 'approve', reason: null },
     'payment.refundRefused': { amount: '1\u00a0500 руб.', number: 7, title: 'Логотип' },
+    'payout.detailsNeeded': { amount: '1\u00a0500 руб.', number: 7, returned: false },
     'bid.new': { title: 'Сайт', seller: 'Светлана Орлова', price: '5\u00a0000 руб.', days: '3\u00a0дня' },
     'bid.accepted': { title: 'Сайт', chatId: 'c1' },
     'bid.rejected': { title: 'Сайт' },

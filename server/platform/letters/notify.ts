@@ -24,6 +24,7 @@ import {
   unreadMessagesLetter,
   withdrawalDecisionLetter,
   refundRefusedLetter,
+  payoutDetailsLetter,
   type ProjectDecision,
   type ServiceDecision,
   type WithdrawalDecision,
@@ -132,6 +133,12 @@ export const LETTER_KINDS = {
     null,
     (s, name, d) => refundRefusedLetter({ brand: s.brand, name, link: s.url('/profile/finance'), ...d }),
     (d) => ({ text: `Возврат ${d.amount} по заказу №${d.number} не прошёл на карту — деньги на вашем балансе`, link: '/profile/finance' }),
+  ),
+  // A seller's share waiting in a safe deal for a card or wallet (ADR 053): money they cannot get otherwise.
+  'payout.detailsNeeded': kind<{ amount: string; number: number; returned: boolean }>(
+    null,
+    (s, name, d) => payoutDetailsLetter({ brand: s.brand, name, link: s.url('/profile/finance'), ...d }),
+    (d) => ({ text: `Укажите карту или кошелёк для выплаты ${d.amount} за заказ №${d.number}`, link: '/profile/finance' }),
   ),
   'bid.new': kind<{ title: string; seller: string; price: string; days: string }>('bids', (s, name, d) =>
     newBidLetter({ brand: s.brand, name, link: s.url('/profile/bids'), ...d }),

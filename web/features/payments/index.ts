@@ -6,6 +6,7 @@ export { PaymentDifferences, ProviderState } from './differences.tsx';
 export { methodDrafts, methodsFromDrafts, type MethodDrafts } from './method-drafts.ts';
 export { Balances, EntriesTable } from './finance.tsx';
 export { WithdrawForm } from './withdraw-form.tsx';
+export { DealPayouts } from './deal-payouts.tsx';
 export { SelfEmployedForm } from './self-employed.tsx';
 export { PaymentsTable, WithdrawalsTable } from './lists.tsx';
 export { PayPanel } from './pay-panel.tsx';

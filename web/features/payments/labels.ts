@@ -17,6 +17,7 @@ export const WITHDRAWAL_STATUS_LABELS: Record<WithdrawalStatus, string> = {
   approved: 'Выполнен',
   rejected: 'Отклонён',
   returned: 'Возвращён на баланс',
+  awaiting_details: 'Ждёт реквизитов',
 };
 
 export const METHOD_LABELS: Record<string, string> = {
@@ -37,7 +38,7 @@ export const DESTINATION_HINTS: Record<'yoomoney' | 'usdt' | 'btc', { label: str
 /** The badge class of a state: success, waiting or refusal. */
 export function statusTone(status: string): string {
   if (status === 'succeeded' || status === 'approved' || status === 'credited') return 'badge';
-  if (status === 'pending' || status === 'sending') return 'badge badge--muted';
+  if (status === 'pending' || status === 'sending' || status === 'awaiting_details') return 'badge badge--muted';
   return 'badge badge--danger';
 }
 

@@ -38,6 +38,7 @@ const withdrawal = (over: Partial<Withdrawal> = {}): Withdrawal => ({
   card_type: null,
   status: 'pending',
   reject_reason: null,
+  order_number: null,
   created_at: '2026-11-24T10:00:00Z',
   reviewed_at: null,
   ...over,

@@ -10,7 +10,7 @@ import type { OrderServiceDeps } from '../deps.ts';
 // The money of settling an order (ADR 025): the escrow released to the seller (commission, referral rewards) or
 // refunded to the customer, and the counters a completed order adds to.
 
-type Settings = Pick<OrderServiceDeps, 'settings'>;
+type Settings = Pick<OrderServiceDeps, 'settings' | 'releaseRoute'>;
 
 const referrer = people('referrer');
 
@@ -23,15 +23,18 @@ export const refundLegs = (order: OrderRow, amount: number): Leg[] => [
 /**
  * The legs that release `amount` kopecks of the escrow to the seller (ADR 025): the seller gets it less the
  * commission on it, the platform the commission less the referral rewards, which go to the referrers. The whole
- * price on completion; a dispute's share of it (ADR 034), by the same rule.
+ * price on completion; a dispute's share of it (ADR 034), by the same rule. The seller's part reaches their balance,
+ * or, paid in a safe deal, is held for the payout out of the deal that the release route records (ADR 053).
  */
 export async function releaseLegs(ctx: TxContext, deps: Settings, order: OrderRow, amount: number): Promise<{ legs: Leg[]; commission: number }> {
   const commission = commissionOn(amount, order.commissionBp);
   const rewards = await referralRewards(ctx, deps, order, amount, commission);
   const rewardTotal = rewards.reduce((s, r) => s + r.amount, 0);
+  const share = { orderId: order.id, orderNumber: order.number, sellerId: order.sellerId, amount: amount - commission };
+  const outOfDeal = share.amount > 0 && deps.releaseRoute ? await deps.releaseRoute.take(ctx, share) : false;
   const legs: Leg[] = [
     { account: { kind: 'escrow', orderId: order.id }, amount: -amount },
-    { account: { kind: 'available', userId: order.sellerId }, amount: amount - commission },
+    { account: { kind: outOfDeal ? 'withdrawal_hold' : 'available', userId: order.sellerId }, amount: share.amount },
   ];
   // A zero leg is not an entry (the ledger refuses it): a 0 % commission leaves the revenue out.
   if (commission - rewardTotal !== 0) legs.push({ account: { kind: 'revenue' }, amount: commission - rewardTotal });

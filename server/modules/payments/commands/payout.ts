@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, isNull, lt } from 'drizzle-orm';
-import { withdrawals, type WithdrawalRow } from '../schema.ts';
+import { paymentRefunds, withdrawals, type WithdrawalRow } from '../schema.ts';
 import { recipientOf } from '../recipients.ts';
 import { systemActor } from '../../../platform/actor.ts';
 import type { TxContext } from '../../../platform/tx.ts';
@@ -19,6 +19,9 @@ import { selfEmployedIdOf } from './self-employed.ts';
 /** The outbox job that hands an approved withdrawal to its provider (retried until the provider answers). */
 export const PAYOUT_JOB = 'payments.payout';
 
+/** The job's key of one try: a payout sent again to new details is a new job (and a new payout at the provider). */
+export const payoutJobKey = (w: Pick<WithdrawalRow, 'id' | 'payoutAttempt'>) => (w.payoutAttempt > 1 ? `payout:${w.id}:${w.payoutAttempt}` : `payout:${w.id}`);
+
 const CURRENCY = { btc: 'BTC', usdt: 'USDT', card: 'RUB', yoomoney: 'RUB' } as const;
 const DECIMALS = { btc: 8, usdt: 2 } as const;
 
@@ -33,11 +36,14 @@ export function payoutAmount(method: 'btc' | 'usdt', kopecks: number, rubPerUnit
 export async function sendPayout(deps: PaymentContext, withdrawalId: string): Promise<void> {
   const [w] = await deps.db.select().from(withdrawals).where(eq(withdrawals.id, withdrawalId));
   if (!w || w.status !== 'sending') return;
+  // A payout closes its safe deal: a refund out of the same deal goes first, and its end sends this (ADR 053).
+  if (w.orderId && w.dealRef && (await refundPending(deps.db, w.orderId))) return;
   const provider = deps.providers.payoutsByName(w.payoutProvider ?? '');
   if (!provider) throw new Error(`withdrawal ${w.id}: payout provider ${w.payoutProvider} is not configured`);
   let sent: { payoutId: string; state: string };
   try {
-    const selfEmployedId = w.method === 'card' || w.method === 'yoomoney' ? await selfEmployedIdOf(deps, w.userId) : null;
+    const inRubles = w.method === 'card' || w.method === 'yoomoney';
+    const selfEmployedId = inRubles && !w.dealRef ? await selfEmployedIdOf(deps, w.userId) : null;
     sent = await provider.createPayout({
       id: w.id,
       method: w.method,
@@ -46,6 +52,8 @@ export async function sendPayout(deps: PaymentContext, withdrawalId: string): Pr
       currency: CURRENCY[w.method],
       amount: w.payoutAmount!,
       selfEmployedId,
+      deal: w.dealRef ? { ref: w.dealRef, orderNumber: w.orderNumber ?? 0 } : null,
+      attempt: w.payoutAttempt,
     });
   } catch (error) {
     if (!(error instanceof PayoutRefused)) throw error;
@@ -61,11 +69,11 @@ export async function sendPayout(deps: PaymentContext, withdrawalId: string): Pr
 export async function payoutNews(deps: PaymentContext, providerName: string, payoutRef: string): Promise<void> {
   const provider = deps.providers.payoutsByName(providerName);
   const [w] = await deps.db
-    .select({ id: withdrawals.id })
+    .select({ id: withdrawals.id, dealRef: withdrawals.dealRef })
     .from(withdrawals)
     .where(and(eq(withdrawals.payoutProvider, providerName), eq(withdrawals.payoutRef, payoutRef)));
   if (!provider || !w) return;
-  const state = await provider.payoutState(payoutRef);
+  const state = await provider.payoutState(payoutRef, { inDeal: w.dealRef !== null });
   if (state) await settlePayout(deps, provider, w.id, provider.payoutOutcome(state.state));
 }
 
@@ -94,19 +102,31 @@ export async function pollPayouts(deps: PaymentContext): Promise<number> {
   let settled = 0;
   for (const w of sending) {
     const provider = deps.providers.payoutsByName(w.payoutProvider ?? '');
-    const state = provider && (await provider.payoutState(w.payoutRef!).catch(() => null));
+    const state = provider && (await provider.payoutState(w.payoutRef!, { inDeal: w.dealRef !== null }).catch(() => null));
     if (provider && state && (await settlePayout(deps, provider, w.id, provider.payoutOutcome(state.state)))) settled++;
   }
   return settled;
 }
 
-/** Done: the held money leaves to the outside. Cancelled: it returns to the balance, and the seller is told. */
+/**
+ * Done: the held money leaves to the outside. Cancelled: it returns to the balance, and the seller is told — or, paid
+ * out of a safe deal, it stays held as it stays in the deal, and the seller is asked for other details (ADR 053).
+ */
 async function settlePayout(deps: PaymentContext, provider: PayoutProvider, withdrawalId: string, outcome: 'paid' | 'cancelled' | null): Promise<boolean> {
   if (!outcome) return false;
   return deps.platform.withTx(systemActor(`payments.payout.${provider.name}`), async ({ tx, outbox }) => {
     const [w] = await tx.select().from(withdrawals).where(eq(withdrawals.id, withdrawalId)).for('update');
     if (!w || w.status !== 'sending') return false;
     const paid = outcome === 'paid';
+    if (!paid && w.dealRef) {
+      const [row] = await tx
+        .update(withdrawals)
+        .set({ status: 'awaiting_details', rejectReason: PAYMENT_MESSAGES.dealPayoutReturned, payoutRef: null, payoutAttempt: w.payoutAttempt + 1 })
+        .where(eq(withdrawals.id, w.id))
+        .returning();
+      await askForDetails(deps, { tx, outbox }, row!, true);
+      return true;
+    }
     await tx
       .update(withdrawals)
       .set(paid ? { status: 'approved' } : { status: 'returned', rejectReason: PAYMENT_MESSAGES.payoutReturned })
@@ -128,4 +148,31 @@ async function settlePayout(deps: PaymentContext, provider: PayoutProvider, with
 async function tellReturned(deps: PaymentContext, { tx, outbox }: Pick<TxContext, 'tx' | 'outbox'>, w: WithdrawalRow) {
   const owner = await recipientOf(tx, w.userId);
   if (owner) deps.letters.notify(outbox, owner, 'withdrawal.decision', { amount: formatRubles(w.amount), decision: 'reject', reason: PAYMENT_MESSAGES.payoutReturned });
+}
+
+// Payouts out of a safe deal (ADR 053; deal-payout.ts records them).
+
+/** Whether a refund out of this order's deal is still on its way: the deal's payout, which closes it, waits for it. */
+export async function refundPending(db: PaymentContext['db'], orderId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: paymentRefunds.id })
+    .from(paymentRefunds)
+    .where(and(eq(paymentRefunds.orderId, orderId), eq(paymentRefunds.status, 'pending')))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** A refund of the order's deal settled: the seller's payout that waited for it is sent. */
+export async function wakeDealPayout({ tx, outbox }: Pick<TxContext, 'tx' | 'outbox'>, orderId: string): Promise<void> {
+  const [w] = await tx
+    .select()
+    .from(withdrawals)
+    .where(and(eq(withdrawals.orderId, orderId), eq(withdrawals.status, 'sending'), isNull(withdrawals.payoutRef)));
+  if (w) outbox.job(PAYOUT_JOB, { withdrawalId: w.id }, { dedupeKey: payoutJobKey(w) });
+}
+
+/** The seller is asked for a card or wallet: their share waits in the deal until they give one. */
+export async function askForDetails(deps: PaymentContext, { tx, outbox }: Pick<TxContext, 'tx' | 'outbox'>, w: WithdrawalRow, returned: boolean): Promise<void> {
+  const seller = await recipientOf(tx, w.userId);
+  if (seller) deps.letters.notify(outbox, seller, 'payout.detailsNeeded', { amount: formatRubles(w.amount), number: w.orderNumber ?? 0, returned });
 }

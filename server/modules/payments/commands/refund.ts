@@ -10,6 +10,7 @@ import { PAYMENT_MESSAGES } from '#contract/payments';
 import { formatRubles } from '#contract/money-format';
 import { recipientOf } from '../recipients.ts';
 import { ProviderUnavailable, type ProviderRefund, type RefundProvider } from '../providers/provider.ts';
+import { wakeDealPayout } from './payout.ts';
 
 // Refunds inside a card payment's safe deal (ADR 051). The money of an order paid by card is at ЮKassa in the
 // payment's deal and can only go back to the payer or out to the seller, so a refund decided here (a cancellation,
@@ -209,6 +210,8 @@ export async function settleRefund(deps: PaymentContext, refundId: string, answe
       deps.log.error({ refund: refund.id, reason: answer.reason }, 'refund refused by the provider: credited to the balance');
       await tellRefused(deps, { tx, outbox }, refund);
     }
+    // The seller's payout out of the same deal waited for it (a payout closes the deal): it goes now (ADR 053).
+    await wakeDealPayout({ tx, outbox }, refund.orderId);
     // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025).
     await postTransfer(tx, {
       kind: 'refund',

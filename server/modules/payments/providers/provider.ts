@@ -55,6 +55,10 @@ export interface PayoutRequest {
   amount: number;
   /** A self-employed seller's id at the provider: the payout registers their receipt in «Мой налог». */
   selfEmployedId?: string | null;
+  /** A seller's share paid out of a safe deal (ADR 053): the deal, and the order it pays for. */
+  deal?: { ref: string; orderNumber: number } | null;
+  /** Which try this is: a payout sent again to new details is a new payout (a new idempotence key). */
+  attempt?: number;
 }
 
 /** The provider refused the payout for good (a bad token, a limit, a wallet that takes none): the money goes back. */
@@ -70,10 +74,15 @@ export class PayoutRefused extends Error {
 /** A provider that sends money out (withdrawals): each call is idempotent by our withdrawal's id. */
 export interface PayoutProvider {
   readonly name: string;
+  /**
+   * Set when it pays a seller's share out of a safe deal its payments made (ADR 053); `sharedTokens` when a card's
+   * token serves both those payouts and withdrawals from the balance (one account tokenises for both).
+   */
+  readonly dealPayouts?: { sharedTokens: boolean };
   /** Throws PayoutRefused when the provider will never make it, ProviderUnavailable when it could not be asked. */
   createPayout(request: PayoutRequest): Promise<{ payoutId: string; state: string }>;
-  /** Null when the provider does not know the payout. */
-  payoutState(payoutId: string): Promise<{ payoutId: string; state: string } | null>;
+  /** Null when the provider does not know the payout; `inDeal` for a payout out of a safe deal (the shop's, not the gateway's). */
+  payoutState(payoutId: string, options?: { inDeal?: boolean }): Promise<{ payoutId: string; state: string } | null>;
   /** What a provider's state of a payout means: sent, returned, or still on its way (null). */
   payoutOutcome(state: string): 'paid' | 'cancelled' | null;
   /** The payouts made in a window, as the provider lists them (reconciliation). */

@@ -47,6 +47,8 @@ export interface YookassaDeal {
   id: string;
   status: 'opened' | 'closed';
   balance: YookassaAmount;
+  /** What is left to pay the seller out of it. */
+  payout_balance?: YookassaAmount;
 }
 
 /** A payout (https://yookassa.ru/developers/api#payout_object): to a card by its token, or to a ЮMoney wallet. */
@@ -61,6 +63,8 @@ export interface YookassaPayout {
   cancellation_details?: { party: string; reason: string };
   self_employed?: { id: string };
   receipt?: { service_name: string; npd_receipt_id?: string; url?: string };
+  /** A payout out of a safe deal (ADR 053). */
+  deal?: { id: string };
   test?: boolean;
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { YookassaPayout, YookassaSelfEmployed } from './client.ts';
+import type { YookassaDeal, YookassaPayout, YookassaSelfEmployed } from './client.ts';
 import { payoutWidgetScript } from './widget-script.ts';
 
 // The fake ЮKassa's payouts (ADR 050): the payout widget's script and its tokenising call, POST/GET /v3/payouts and
@@ -17,12 +17,23 @@ export type PayoutRejection = 'error' | 'canceled' | null;
 interface Host {
   now(): Date;
   sendRaw(body: unknown): Promise<number>;
+  /** The shop's safe deals: a payout out of one lowers it and closes it (ADR 053). */
+  deals: Map<string, YookassaDeal>;
 }
+
+/** Whose credentials a payout request came with: the shop's (a safe deal's payout) or the payouts gateway's. */
+export interface PayoutCaller {
+  shop: boolean;
+  agent: boolean;
+}
+
+const cents = (value: string) => Math.round(Number(value) * 100);
+const rubles = (kopecks: number) => (kopecks / 100).toFixed(2);
 
 export class FakePayouts {
   readonly payouts = new Map<string, YookassaPayout>();
   /** The cards the widget tokenised: token → the card's mask and kind (the number is dropped, as nothing needs it). */
-  readonly tokens = new Map<string, { first6: string; last4: string; card_type: string }>();
+  readonly tokens = new Map<string, { first6: string; last4: string; card_type: string; account: string }>();
   readonly selfEmployed = new Map<string, YookassaSelfEmployed>();
   /** What the next payouts meet (a test sets it). */
   rejection: PayoutRejection = null;
@@ -30,6 +41,8 @@ export class FakePayouts {
   constructor(
     private readonly host: Host,
     readonly agentId: string,
+    /** The shop's id: its widget tokenises cards for safe deals' payouts (ADR 053). */
+    readonly shopId: string,
   ) {}
 
   /** GET /payouts-data/3.1.0/widget.js: the widget, tokenising at this fake. */
@@ -47,20 +60,23 @@ export class FakePayouts {
       return res.writeHead(400, cors).end(JSON.stringify({ code: 'invalid_request', description: 'Body is not JSON' }));
     }
     const digits = typeof body.card_number === 'string' ? body.card_number : '';
-    if (body.account_id !== this.agentId) return res.writeHead(400, cors).end(JSON.stringify({ code: 'invalid_request', description: 'Unknown account_id' }));
+    if (body.account_id !== this.agentId && body.account_id !== this.shopId) return res.writeHead(400, cors).end(JSON.stringify({ code: 'invalid_request', description: 'Unknown account_id' }));
     if (!/^\d{13,19}$/.test(digits)) return res.writeHead(400, cors).end(JSON.stringify({ code: 'invalid_request', description: 'Invalid card number' }));
     const token = `pt-${randomUUID()}`;
     const card = { first6: digits.slice(0, 6), last4: digits.slice(-4), card_type: digits.startsWith('220') ? 'MIR' : digits[0] === '4' ? 'Visa' : 'MasterCard' };
-    this.tokens.set(token, card);
+    this.tokens.set(token, { ...card, account: body.account_id });
     res.writeHead(200, cors).end(JSON.stringify({ payout_token: token, ...card }));
   }
 
-  /** POST /v3/payouts. */
-  create(body: Record<string, unknown>): Outcome {
+  /** POST /v3/payouts: the gateway's, or out of a safe deal with the shop's credentials. */
+  create(body: Record<string, unknown>, caller: PayoutCaller): Outcome {
     const amount = body.amount as { value?: unknown; currency?: unknown } | undefined;
     if (typeof amount?.value !== 'string' || !money.test(amount.value) || amount.currency !== 'RUB') return invalid('amount', 'Invalid amount');
-    const destination = this.destinationOf(body);
+    // A token serves the account whose widget made it: the shop's in a safe deal, the payouts gateway's otherwise.
+    const destination = this.destinationOf(body, body.deal ? this.shopId : this.agentId);
     if ('error' in destination) return destination.error;
+    const inDeal = this.dealCheck(body, cents(amount.value), caller);
+    if (inDeal && 'error' in inDeal) return inDeal.error;
     if (this.rejection === 'error') return [403, { code: 'forbidden', description: 'Payouts to this destination are forbidden' }];
     const selfEmployed = body.self_employed as { id?: unknown } | undefined;
     if (selfEmployed && this.selfEmployed.get(String(selfEmployed.id))?.status !== 'confirmed') return invalid('self_employed.id', 'Self-employed is not confirmed');
@@ -77,16 +93,36 @@ export class FakePayouts {
       metadata: (body.metadata ?? {}) as Record<string, string>,
       ...(canceled ? { cancellation_details: { party: 'payment_network', reason: 'rejected_by_payee' } } : {}),
       ...(selfEmployed ? { self_employed: { id: String(selfEmployed.id) }, receipt: { service_name: String(receipt!.service_name) } } : {}),
+      ...(inDeal ? { deal: { id: inDeal.ok.id } } : {}),
       test: true,
     };
     this.payouts.set(payout.id, payout);
     return [200, payout];
   }
 
-  private destinationOf(body: Record<string, unknown>): { ok: NonNullable<YookassaPayout['payout_destination']> } | { error: Outcome } {
+  /**
+   * A payout's safe deal: only the shop makes one, without a self-employed receipt, from an open deal that has that
+   * much left to pay out. Null for a payout outside deals, which only the payouts gateway makes.
+   */
+  private dealCheck(body: Record<string, unknown>, kopecks: number, caller: PayoutCaller): { ok: YookassaDeal } | { error: Outcome } | null {
+    const asked = body.deal as { id?: unknown } | undefined;
+    const forbidden = (description: string): { error: Outcome } => ({ error: [403, { code: 'forbidden', description }] });
+    if (!asked) return caller.agent ? null : forbidden('Payouts outside a deal are made by the payouts gateway');
+    if (!caller.shop) return forbidden('Deal payouts are made by the shop');
+    const deal = this.host.deals.get(String(asked.id));
+    if (!deal) return { error: invalid('deal.id', 'Deal not found') };
+    if (body.self_employed) return { error: invalid('self_employed', 'Not available in a deal') };
+    if (deal.status !== 'opened') return { error: [400, { code: 'invalid_request', description: 'Deal is closed', parameter: 'deal' }] };
+    if (kopecks > cents(deal.payout_balance?.value ?? '0')) return { error: invalid('amount', 'Payout amount exceeds the deal payout balance') };
+    return { ok: deal };
+  }
+
+  private destinationOf(body: Record<string, unknown>, account: string): { ok: NonNullable<YookassaPayout['payout_destination']> } | { error: Outcome } {
     if (typeof body.payout_token === 'string') {
-      const card = this.tokens.get(body.payout_token);
-      return card ? { ok: { type: 'bank_card', card } } : { error: invalid('payout_token', 'Invalid payout_token') };
+      const found = this.tokens.get(body.payout_token);
+      if (!found || found.account !== account) return { error: invalid('payout_token', 'Invalid payout_token') };
+      const { account: _, ...card } = found;
+      return { ok: { type: 'bank_card', card } };
     }
     const data = body.payout_destination_data as { type?: unknown; account_number?: unknown } | undefined;
     if (data?.type === 'yoo_money' && typeof data.account_number === 'string' && /^\d{11,20}$/.test(data.account_number)) {
@@ -152,6 +188,14 @@ export class FakePayouts {
     if (payout.status !== 'pending') return;
     payout.status = status;
     if (status === 'canceled') payout.cancellation_details = { party: 'payment_network', reason: 'rejected_by_payee' };
+    const deal = status === 'succeeded' && payout.deal ? this.host.deals.get(payout.deal.id) : undefined;
+    if (deal) {
+      // Paid out: the seller's share leaves the deal, and ЮKassa closes it (the platform's fee is taken then).
+      const paid = cents(payout.amount.value);
+      deal.balance = { value: rubles(cents(deal.balance.value) - paid), currency: 'RUB' };
+      deal.payout_balance = { value: rubles(cents(deal.payout_balance?.value ?? '0') - paid), currency: 'RUB' };
+      deal.status = 'closed';
+    }
     if (notify) await this.host.sendRaw({ type: 'notification', event: `payout.${status}`, object: payout });
   }
 }

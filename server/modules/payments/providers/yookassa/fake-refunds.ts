@@ -154,5 +154,9 @@ export class FakeRefunds {
     const deal = refund.deal && this.deals.get(refund.deal.id);
     if (!deal) return;
     deal.balance = { value: rubles(cents(deal.balance.value) - cents(refund.amount.value)), currency: 'RUB' };
+    const settled = refund.deal?.refund_settlements?.[0]?.amount.value;
+    if (deal.payout_balance && settled) deal.payout_balance = { value: rubles(Math.max(0, cents(deal.payout_balance.value) - cents(settled))), currency: 'RUB' };
+    // A deal whose whole payment went back is closed by ЮKassa.
+    if (cents(deal.balance.value) === 0) deal.status = 'closed';
   }
 }

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { YookassaDeal, YookassaPayment } from './client.ts';
+import type { PayoutCaller } from './fake-payouts.ts';
 import { escapeHtml } from '../../../../platform/letters/layout.ts';
 import { FakePayouts } from './fake-payouts.ts';
 import { FakeRefunds } from './fake-refunds.ts';
@@ -65,7 +66,7 @@ export class FakeYookassa {
   ) {
     this.auth = `Basic ${Buffer.from(`${shopId}:${secretKey}`).toString('base64')}`;
     this.agentAuth = `Basic ${Buffer.from(`${agentId}:${agentSecretKey}`).toString('base64')}`;
-    this.payoutDesk = new FakePayouts({ now: () => this.now(), sendRaw: (body) => this.sendRaw(body) }, agentId);
+    this.payoutDesk = new FakePayouts({ now: () => this.now(), sendRaw: (body) => this.sendRaw(body), deals: this.deals }, agentId, shopId);
     this.server.on('connection', (socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
@@ -127,7 +128,11 @@ export class FakeYookassa {
     payment.paid = status === 'succeeded';
     if (status === 'canceled') payment.cancellation_details = { party: 'yoo_money', reason: 'card_expired' };
     const deal = payment.deal && this.deals.get(payment.deal.id);
-    if (deal && status === 'succeeded') deal.balance = { value: payment.amount.value, currency: 'RUB' };
+    if (deal && status === 'succeeded') {
+      deal.balance = { value: payment.amount.value, currency: 'RUB' };
+      const share = payment.deal!.settlements?.[0] as { amount?: { value?: string } } | undefined;
+      deal.payout_balance = { value: share?.amount?.value ?? '0.00', currency: 'RUB' };
+    }
     if (notify) await this.notify(id);
   }
 
@@ -184,7 +189,10 @@ export class FakeYookassa {
     const key = (req.headers['idempotence-key'] as string | undefined) ?? null;
     this.requests.push({ method: req.method!, path, key });
     const payouts = path.startsWith('/v3/payouts') || path.startsWith('/v3/self_employed');
-    if (req.headers.authorization !== (payouts ? this.agentAuth : this.auth)) return error(res, 401, 'invalid_credentials', "Login and password don't match");
+    // Payouts are the payouts gateway's, except a safe deal's, which are the shop's (ADR 053).
+    const asShop = req.headers.authorization === this.auth;
+    const allowed = payouts ? req.headers.authorization === this.agentAuth || (asShop && path.startsWith('/v3/payouts')) : asShop;
+    if (!allowed) return error(res, 401, 'invalid_credentials', "Login and password don't match");
     const failure = this.failures.shift();
     if (failure === 'status500') return error(res, 500, 'internal_server_error', 'Internal server error');
     if (failure === 'refuse') return error(res, 403, 'forbidden', 'Operation is forbidden for this shop');
@@ -201,7 +209,7 @@ export class FakeYookassa {
     }
     if (!key) return error(res, 400, 'invalid_request', 'Idempotence key is required', 'Idempotence-Key');
     if (key.length > 64) return error(res, 400, 'invalid_request', 'Idempotence key is too long', 'Idempotence-Key');
-    const answer = this.keptAnswer(`${path}:${key}`, path, raw);
+    const answer = this.keptAnswer(`${path}:${key}`, path, raw, { shop: asShop, agent: req.headers.authorization === this.agentAuth });
     if (!answer) return error(res, 400, 'invalid_request', 'Idempotence key duplicated', 'Idempotence-Key');
     if (failure === 'lostAnswer') return req.socket.destroy();
     send(res, answer.status, answer.answer);
@@ -240,13 +248,13 @@ export class FakeYookassa {
   }
 
   /** The answer kept for a key (made now if new); null when the key came before with another body. */
-  private keptAnswer(scoped: string, path: string, raw: string): Kept | null {
+  private keptAnswer(scoped: string, path: string, raw: string, caller: PayoutCaller): Kept | null {
     const before = this.kept.get(scoped);
     if (before) return before.body === raw ? before : null;
     let outcome: Outcome;
     try {
       const body = JSON.parse(raw) as Record<string, unknown>;
-      outcome = this.create(path, body);
+      outcome = this.create(path, body, caller);
     } catch {
       outcome = invalid('body', 'Request body is not valid JSON');
     }
@@ -256,10 +264,10 @@ export class FakeYookassa {
     return answer;
   }
 
-  private create(path: string, body: Record<string, unknown>): Outcome {
+  private create(path: string, body: Record<string, unknown>, caller: PayoutCaller): Outcome {
     if (path === '/v3/deals') return this.createDeal(body);
     if (path === '/v3/payments') return this.createPayment(body);
-    if (path === '/v3/payouts') return this.payoutDesk.create(body);
+    if (path === '/v3/payouts') return this.payoutDesk.create(body, caller);
     if (path === '/v3/self_employed') return this.payoutDesk.registerSelfEmployed(body);
     if (path === '/v3/refunds') return this.refunds.create(body);
     return [404, { code: 'not_found', description: 'Not found' }];

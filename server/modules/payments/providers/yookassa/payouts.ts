@@ -26,27 +26,38 @@ export interface YookassaPayoutsConfig {
 export class YookassaPayouts implements Omit<PayoutProvider, 'name'> {
   readonly client: YookassaClient;
 
+  /** Whether the payouts gateway is the shop itself: then one card token serves both kinds of payout (ADR 053). */
+  readonly sharedTokens: boolean;
+  private readonly shopId: string;
+
   constructor(
     shop: YookassaConfig,
     readonly config: YookassaPayoutsConfig,
     callOptions: CallOptions = {},
+    /** The shop's own client: a payout out of a safe deal is the shop's (ADR 053), not the payouts gateway's. */
+    private readonly shopClient: YookassaClient = new YookassaClient(shop, callOptions),
   ) {
     this.client = new YookassaClient({ ...shop, shopId: config.agentId, secretKey: config.secretKey }, callOptions);
+    this.shopId = shop.shopId;
+    this.sharedTokens = config.agentId === shop.shopId;
   }
 
   async createPayout(request: PayoutRequest): Promise<{ payoutId: string; state: string }> {
     if (request.currency !== 'RUB' || (request.method !== 'card' && request.method !== 'yoomoney')) throw new Error('ЮKassa pays rubles to cards and ЮMoney wallets only');
     if (request.method === 'card' && !request.payoutToken) throw new PayoutRefused('yookassa', 'the card has no payout token');
     const amount = { value: fromKopecks(request.amount), currency: 'RUB' };
+    const { deal } = request;
     const body = {
       amount,
       ...(request.method === 'card' ? { payout_token: request.payoutToken } : { payout_destination_data: { type: 'yoo_money', account_number: request.destination } }),
-      description: 'Вывод средств с баланса на бирже Подряд',
+      description: deal ? `Оплата заказа №${deal.orderNumber} на бирже Подряд` : 'Вывод средств с баланса на бирже Подряд',
       metadata: { withdrawalId: request.id },
-      ...(request.selfEmployedId ? { self_employed: { id: request.selfEmployedId }, receipt_data: { service_name: RECEIPT_SERVICE_NAME, amount } } : {}),
+      // Out of a safe deal (ADR 053): ЮKassa's deal payouts take no self-employed receipt.
+      ...(deal ? { deal: { id: deal.ref } } : request.selfEmployedId ? { self_employed: { id: request.selfEmployedId }, receipt_data: { service_name: RECEIPT_SERVICE_NAME, amount } } : {}),
     };
+    const key = (request.attempt ?? 1) > 1 ? `payout-${request.id}-${request.attempt}` : `payout-${request.id}`;
     try {
-      const payout = await this.client.createPayout(`payout-${request.id}`, body);
+      const payout = await (deal ? this.shopClient : this.client).createPayout(key, body);
       return { payoutId: payout.id, state: payout.status };
     } catch (error) {
       // A 4xx is ЮKassa's final word on this request (the same key would get it again): the money goes back.
@@ -56,8 +67,8 @@ export class YookassaPayouts implements Omit<PayoutProvider, 'name'> {
     }
   }
 
-  async payoutState(payoutId: string): Promise<{ payoutId: string; state: string } | null> {
-    const payout = await this.client.getPayout(payoutId);
+  async payoutState(payoutId: string, options: { inDeal?: boolean } = {}): Promise<{ payoutId: string; state: string } | null> {
+    const payout = await (options.inDeal ? this.shopClient : this.client).getPayout(payoutId);
     return payout ? { payoutId: payout.id, state: payout.status } : null;
   }
 
@@ -65,9 +76,12 @@ export class YookassaPayouts implements Omit<PayoutProvider, 'name'> {
     return state === 'succeeded' ? 'paid' : state === 'canceled' ? 'cancelled' : null;
   }
 
-  /** The widget the finance page shows for a card: its script and the gateway it tokenises cards for. */
-  widget(): { script_url: string; account_id: string } {
-    return { script_url: this.config.widgetUrl, account_id: this.config.agentId };
+  /**
+   * The widget the finance page shows for a card: its script and the gateway it tokenises cards for — and the shop,
+   * for which it tokenises a card that a safe deal's payout goes to (ADR 053).
+   */
+  widget(): { script_url: string; account_id: string; deal_account_id: string } {
+    return { script_url: this.config.widgetUrl, account_id: this.config.agentId, deal_account_id: this.shopId };
   }
 
   /** Registers a self-employed seller (by INN or phone) for receipts in «Мой налог»; the same key finds them again. */

@@ -85,15 +85,21 @@ export class YookassaProvider implements PaymentProvider, PayoutProvider {
       config,
       { agentId: payouts.agentId || config.shopId, secretKey: payouts.secretKey || config.secretKey, widgetUrl: payouts.widgetUrl || PAYOUT_WIDGET_URL },
       callOptions,
+      this.client,
     );
+  }
+
+  /** Each card payment is made in a safe deal, and the seller's share is paid out of it (ADR 053). */
+  get dealPayouts() {
+    return { sharedTokens: this.payouts.sharedTokens };
   }
 
   createPayout(request: PayoutRequest) {
     return this.payouts.createPayout(request);
   }
 
-  payoutState(payoutId: string) {
-    return this.payouts.payoutState(payoutId);
+  payoutState(payoutId: string, options?: { inDeal?: boolean }) {
+    return this.payouts.payoutState(payoutId, options);
   }
 
   payoutOutcome(state: string) {
