@@ -3,7 +3,7 @@ import { z } from 'zod';
 // The daily reconciliation with the payment providers (issue 27): what it can find, in the admin's words, and
 // what to do about each. The operator guide (docs/payments.md) says the same at more length.
 
-export const DIFFERENCE_KINDS = ['unsettled', 'not_at_provider', 'amount', 'unknown', 'ledger', 'payout_unsettled', 'payout_returned', 'payout_not_at_provider', 'payout_unknown',
+export const DIFFERENCE_KINDS = ['unsettled', 'not_at_provider', 'amount', 'unknown', 'ledger', 'payout_unsettled', 'payout_returned', 'payout_not_at_provider', 'payout_unknown', 'payout_amount',
   'refund_unknown', 'refund_unsettled', 'refund_twice', 'refund_not_at_provider', 'refund_amount', 'refund_refused'] as const;
 export type DifferenceKind = (typeof DIFFERENCE_KINDS)[number];
 
@@ -104,10 +104,11 @@ export const DIFFERENCE_TEXTS: Record<DifferenceKind, { title: string; todo: str
     serious: true,
   },
   payout_not_at_provider: {
-    title: 'Вывод у нас выполнен, а выплата у провайдера отменена',
+    title: 'Вывод у нас выполнен, а выплата у провайдера отменена или не найдена',
     todo:
-      'Серьёзно: по учёту деньги ушли продавцу, а провайдер выплату отменил. Свяжитесь с продавцом, проверьте выплату в кабинете провайдера; ' +
-      'вернуть деньги на баланс можно только корректирующей проводкой — передайте разработчикам.',
+      'Серьёзно: по учёту деньги ушли продавцу, а провайдер выплату отменил или не знает её (состояние у провайдера — в подробностях). ' +
+      'Свяжитесь с продавцом, проверьте выплату в кабинете провайдера; вернуть деньги на баланс можно только корректирующей проводкой — ' +
+      'передайте разработчикам.',
     serious: true,
   },
   payout_unknown: {
@@ -115,6 +116,14 @@ export const DIFFERENCE_TEXTS: Record<DifferenceKind, { title: string; todo: str
     todo:
       'У провайдера есть выплата, которая не называет ни одной нашей заявки на вывод (создана в кабинете провайдера или другой программой). ' +
       'Выясните, кто и зачем её сделал; если она ошибочная — отмените её в кабинете провайдера, пока она не отправлена.',
+    serious: true,
+  },
+  payout_amount: {
+    title: 'Сумма выплаты у провайдера другая',
+    todo:
+      'Провайдер выплачивает по этой заявке на вывод другую сумму (или в другой валюте), чем списано у нас с баланса продавца. Сверьте выплату ' +
+      'в кабинете провайдера: если у провайдера больше — продавец получил лишнее, заблокируйте его новые выводы; если меньше — он недополучил. ' +
+      'В обоих случаях передайте разработчикам для корректирующей проводки и отметьте решённым, описав, что сделано.',
     serious: true,
   },
   ...REFUND_TEXTS,

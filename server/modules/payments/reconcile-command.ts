@@ -26,7 +26,7 @@ try {
       const reports = await payments.reconcile(day);
       if (!reports.length) console.log('reconcile: no configured provider can list its payments');
       for (const report of reports) {
-        const head = report.listed === null ? `not checked (${report.error})` : `${report.listed} payment(s) listed, ${report.found.length} difference(s)`;
+        const head = report.listed === null ? `not checked (${report.error})` : `${report.listed} record(s) listed (payments, payouts, refunds), ${report.found.length} difference(s)`;
         console.log(`reconcile ${day ?? 'yesterday'} ${report.provider}: ${head}`);
         for (const f of report.found) console.log(`  ${f.kind} ${f.providerRef}${f.paymentId ? ` (payment ${f.paymentId})` : ''}: ${DIFFERENCE_TEXTS[f.kind].title} ${JSON.stringify(f.details)}`);
       }

@@ -96,6 +96,11 @@ export interface PayoutRecord {
   state: string;
   currency: string;
   amount: number;
+  /**
+   * The provider's deal the payout was made out of (ЮKassa's safe deal pays a seller's share so), if any: such a
+   * payout names no withdrawal, and is not one of ours to find among them when it names none.
+   */
+  dealRef?: string | null;
 }
 
 /** A provider call that failed after its retries (timeout, 5xx, network): the customer may try again. */

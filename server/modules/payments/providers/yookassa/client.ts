@@ -62,9 +62,9 @@ export interface YookassaPayout {
   metadata?: Record<string, string>;
   cancellation_details?: { party: string; reason: string };
   self_employed?: { id: string };
-  receipt?: { service_name: string; npd_receipt_id?: string; url?: string };
-  /** A payout out of a safe deal (ADR 053). */
+  /** The safe deal it was made out of (a seller's share, ADR 053), if any. */
   deal?: { id: string };
+  receipt?: { service_name: string; npd_receipt_id?: string; url?: string };
   test?: boolean;
 }
 
@@ -141,6 +141,16 @@ export class YookassaClient {
   /** A payout of this gateway, or null when ЮKassa knows none by that id. */
   getPayout(id: string): Promise<YookassaPayout | null> {
     return this.orNull(this.call<YookassaPayout>('GET', `/payouts/${encodeURIComponent(id)}`));
+  }
+
+  /**
+   * One page of the payouts gateway's payouts created in [from, to), newest first (https://yookassa.ru/developers/api#get_payouts_list):
+   * `created_at.gte|gt|lte|lt`, `status`, `payout_destination.type`, `limit` 1–100, `cursor`; `next_cursor` is absent on the last.
+   */
+  listPayouts(from: Date, to: Date, cursor?: string, limit = LIST_LIMIT): Promise<YookassaList<YookassaPayout>> {
+    const query = new URLSearchParams({ 'created_at.gte': from.toISOString(), 'created_at.lt': to.toISOString(), limit: String(limit) });
+    if (cursor) query.set('cursor', cursor);
+    return this.call<YookassaList<YookassaPayout>>('GET', `/payouts?${query}`);
   }
 
   createSelfEmployed(idempotenceKey: string, body: object) {

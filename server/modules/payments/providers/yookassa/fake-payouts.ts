@@ -5,10 +5,12 @@ import { payoutWidgetScript } from './widget-script.ts';
 
 // The fake ЮKassa's payouts (ADR 050): the payout widget's script and its tokenising call, POST/GET /v3/payouts and
 // /v3/self_employed with the payouts gateway's own Basic auth (the fake's api() checks it and keeps the
-// idempotence keys, as for payments), test hooks that settle a payout and notify the shop, and a rejection mode.
+// idempotence keys, as for payments), the list GET /v3/payouts for the reconciliation (ADR 056), test hooks that
+// settle a payout and notify the shop, and a rejection mode.
 
 type Outcome = [status: number, body: unknown];
 const invalid = (parameter: string, description: string): Outcome => [400, { code: 'invalid_request', description, parameter }];
+const listError = (parameter: string, description: string): Outcome => [400, { type: 'error', id: randomUUID(), code: 'invalid_request', description, parameter }];
 const money = /^\d{1,13}(\.\d{1,2})?$/;
 
 /** How the fake answers the next payouts: made (pending), refused with a 4xx, or made already cancelled. */
@@ -160,6 +162,60 @@ export class FakePayouts {
     }
     const person = this.selfEmployed.get(/^\/v3\/self_employed\/([\w-]{1,64})$/.exec(path)?.[1] ?? '');
     return person ? [200, person] : [404, { code: 'not_found', description: 'Self-employed doesn’t exist' }];
+  }
+
+  /**
+   * GET /v3/payouts: the gateway's payouts filtered by `created_at.gte|gt|lte|lt`, `status` and
+   * `payout_destination.type`, newest first, `limit` (1–100, default 10) a page, an opaque `cursor` to the next
+   * page (`next_cursor`, absent on the last). The payouts gateway's Basic auth is checked by the fake's api().
+   */
+  list(query: URLSearchParams): Outcome {
+    const limit = Number(query.get('limit') ?? 10);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) return listError('limit', 'Invalid limit');
+    const tests: Record<string, (created: number, bound: number) => boolean> = {
+      'created_at.gte': (c, b) => c >= b,
+      'created_at.gt': (c, b) => c > b,
+      'created_at.lte': (c, b) => c <= b,
+      'created_at.lt': (c, b) => c < b,
+    };
+    const filters: ((p: YookassaPayout) => boolean)[] = [];
+    for (const [name, test] of Object.entries(tests)) {
+      const value = query.get(name);
+      if (value === null) continue;
+      const bound = Date.parse(value);
+      if (Number.isNaN(bound)) return listError(name, `Invalid ${name}`);
+      filters.push((p) => test(Date.parse(p.created_at), bound));
+    }
+    const status = query.get('status');
+    if (status !== null && !['pending', 'succeeded', 'canceled'].includes(status)) return listError('status', 'Invalid status');
+    if (status !== null) filters.push((p) => p.status === status);
+    const type = query.get('payout_destination.type');
+    if (type !== null && !['bank_card', 'yoo_money', 'sbp'].includes(type)) return listError('payout_destination.type', 'Invalid payout_destination.type');
+    if (type !== null) filters.push((p) => p.payout_destination?.type === type);
+    const cursor = query.get('cursor');
+    const offset = cursor === null ? 0 : Number(Buffer.from(cursor, 'base64url').toString('utf8').replace(/^p:/, ''));
+    if (!Number.isSafeInteger(offset) || offset < 0) return listError('cursor', 'Invalid cursor');
+    const all = [...this.payouts.values()]
+      .filter((p) => filters.every((f) => f(p)))
+      .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id));
+    const next = offset + limit < all.length ? Buffer.from(`p:${offset + limit}`).toString('base64url') : undefined;
+    return [200, { type: 'list', items: all.slice(offset, offset + limit), ...(next ? { next_cursor: next } : {}) }];
+  }
+
+  /** A payout made some other way (the cabinet, another program, a safe deal's payout of a seller's share): as given. */
+  addPayout(value: string, status: YookassaPayout['status'], options: { metadata?: Record<string, string>; dealId?: string } = {}): string {
+    const id = `po-${randomUUID()}`;
+    this.payouts.set(id, {
+      id,
+      status,
+      amount: { value, currency: 'RUB' },
+      payout_destination: { type: 'yoo_money', account_number: '4100117588311360' },
+      created_at: this.host.now().toISOString(),
+      metadata: options.metadata ?? {},
+      ...(options.dealId ? { deal: { id: options.dealId } } : {}),
+      test: true,
+    });
+    return id;
   }
 
   /** The card reached (or the wallet): ЮKassa notifies the shop unless told not to. */

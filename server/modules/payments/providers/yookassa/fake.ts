@@ -197,6 +197,11 @@ export class FakeYookassa {
     if (failure === 'status500') return error(res, 500, 'internal_server_error', 'Internal server error');
     if (failure === 'refuse') return error(res, 403, 'forbidden', 'Operation is forbidden for this shop');
     if (failure === 'timeout') return; // Never answers; the socket is destroyed on close.
+    if (req.method === 'GET' && path === '/v3/payouts') {
+      // The gateway's list: a safe deal's payouts are the shop's and not in it (ADR 053).
+      if (req.headers.authorization !== this.agentAuth) return error(res, 401, 'invalid_credentials', "Login and password don't match");
+      return send(res, ...this.payoutDesk.list(new URL(req.url ?? '/', 'http://fake').searchParams));
+    }
     if (req.method === 'GET' && payouts) {
       const [status, body] = this.payoutDesk.read(path);
       return status === 200 ? send(res, 200, body) : error(res, status, 'not_found', (body as { description: string }).description);

@@ -1,5 +1,5 @@
-import { PayoutRefused, type PayoutProvider, type PayoutRequest } from '../provider.ts';
-import { fromKopecks, YookassaClient, YookassaError, type CallOptions, type YookassaConfig, type YookassaPayout, type YookassaSelfEmployed } from './client.ts';
+import { PayoutRefused, type PayoutProvider, type PayoutRecord, type PayoutRequest } from '../provider.ts';
+import { fromKopecks, LIST_LIMIT, toKopecks, YookassaClient, YookassaError, type CallOptions, type YookassaConfig, type YookassaPayout, type YookassaSelfEmployed } from './client.ts';
 
 // ЮKassa's payouts (ADR 050, https://yookassa.ru/developers/payouts): a withdrawal to a card is paid by the token
 // ЮKassa's payout widget gave for the card in the seller's browser (`payout_token`: the number never reaches us), one
@@ -13,6 +13,9 @@ export const RECEIPT_SERVICE_NAME = 'Услуги на бирже Подряд';
 
 /** ЮKassa's payout widget as it is published (https://yookassa.ru/developers/payouts/making-payouts/bank-card/using-payout-widget). */
 export const PAYOUT_WIDGET_URL = 'https://yookassa.ru/payouts-data/3.1.0/widget.js';
+
+/** A day of a busy gateway is far below this many pages of 100; more means a cursor that never ends. */
+const MAX_PAGES = 1_000;
 
 export interface YookassaPayoutsConfig {
   /** The payouts gateway's id (the cabinet's «Настройки выплат», agentId): the widget's account_id and the API login. */
@@ -76,6 +79,25 @@ export class YookassaPayouts implements Omit<PayoutProvider, 'name'> {
     return state === 'succeeded' ? 'paid' : state === 'canceled' ? 'cancelled' : null;
   }
 
+  /** Rows a page of the list asks for (a test lowers it to walk the cursor). */
+  pageSize = LIST_LIMIT;
+
+  /**
+   * Every page of the gateway's payouts created in [from, to) (GET /v3/payouts, ADR 050's reconciliation), in our
+   * words: the withdrawal from `metadata.withdrawalId`, the deal a seller's share was paid out of.
+   */
+  async listPayouts(from: Date, to: Date): Promise<PayoutRecord[]> {
+    const records: PayoutRecord[] = [];
+    let cursor: string | undefined;
+    for (let pages = 0; pages < MAX_PAGES; pages++) {
+      const page = await this.client.listPayouts(from, to, cursor, this.pageSize);
+      for (const payout of page.items) records.push(payoutRecordOf(payout));
+      cursor = page.next_cursor;
+      if (!cursor) return records;
+    }
+    throw new Error(`ЮKassa listed more than ${MAX_PAGES} pages of payouts for one day`);
+  }
+
   /**
    * The widget the finance page shows for a card: its script and the gateway it tokenises cards for — and the shop,
    * for which it tokenises a card that a safe deal's payout goes to (ADR 053).
@@ -92,6 +114,19 @@ export class YookassaPayouts implements Omit<PayoutProvider, 'name'> {
   selfEmployed(id: string): Promise<YookassaSelfEmployed | null> {
     return this.client.getSelfEmployed(id);
   }
+}
+
+/** A listed payout in our words: kopecks, our withdrawal's id (a string the metadata may lack), its deal. */
+export function payoutRecordOf(payout: YookassaPayout): PayoutRecord {
+  const withdrawalId = payout.metadata?.withdrawalId;
+  return {
+    ref: payout.id,
+    withdrawalId: typeof withdrawalId === 'string' ? withdrawalId : null,
+    state: payout.status,
+    currency: payout.amount.currency,
+    amount: toKopecks(payout.amount.value) ?? 0,
+    dealRef: payout.deal?.id ?? null,
+  };
 }
 
 /** A payout's id as its notification names it, or null (the body is only a hint: the payout is read again). */

@@ -106,6 +106,11 @@ export class YookassaProvider implements PaymentProvider, PayoutProvider {
     return this.payouts.payoutOutcome(state);
   }
 
+  /** The gateway's payouts of a window, for the daily reconciliation (payouts.ts). */
+  listPayouts(from: Date, to: Date) {
+    return this.payouts.listPayouts(from, to);
+  }
+
   /**
    * A deal, then the payment inside it, each under a key made of our payment's id: asked again (a retry, a crash
    * before we noted the answer, the poll), ЮKassa answers the same deal and payment for 24 hours.
