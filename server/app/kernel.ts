@@ -32,7 +32,16 @@ export async function createKernel(
   const { db } = database;
   const tokens = new Tokens(env.JWT_SECRET);
   const realtime = await attachRealtime({ server: app.server, db, tokens, log: logger, redisUrl: env.REDIS_URL });
-  const limiter = env.REDIS_URL ? await redisRateLimiter(env.REDIS_URL) : memoryRateLimiter();
+  let degradedAt = 0;
+  const limiter = env.REDIS_URL
+    ? await redisRateLimiter(env.REDIS_URL, {
+        // Once a minute at most: each limited request would otherwise log during an outage.
+        onDegraded: (err) => {
+          if (Date.now() - degradedAt > 60_000) logger.warn({ err }, 'redis unreachable: rate limits count on this instance alone');
+          degradedAt = Date.now();
+        },
+      })
+    : memoryRateLimiter();
   const mailer = createMailer({
     smtpUrl: env.SMTP_URL,
     outboxDir: path.join(env.DATA_DIR, 'mail'),

@@ -50,6 +50,10 @@ export function openPostgres(url: string, max = 10): Database {
   // An idle connection the server closed (restart, failover, a dropped test database) must not crash the
   // process: the pool replaces it, and the next query reports any lasting problem.
   pool.on('error', () => {});
+  // A connection terminated while checked out (a transaction between two statements when the server restarts, fails
+  // over or is told pg_terminate_backend) emits on its client, which has no listener then: without this one, Node
+  // ends the process (issue 29). The query in flight, or the next one, fails and the transaction rolls back.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzlePg(pool) as unknown as Db;
   return {
     db,

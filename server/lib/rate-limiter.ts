@@ -1,3 +1,5 @@
+import { withTimeout } from './timeout.ts';
+
 /** Fixed-window counters: in memory on one instance, in Redis (shared) when REDIS_URL is set. */
 export interface RateLimiter {
   /** Counts one hit; `allowed` is false once `limit` hits fell into the current window. */
@@ -51,31 +53,69 @@ export function memoryRateLimiter(): RateLimiter & { readonly size: number } {
   };
 }
 
-export async function redisRateLimiter(url: string): Promise<RateLimiter> {
+/** How long a limit waits for Redis before it counts on this instance alone (issue 29: never a hang). */
+export const REDIS_LIMIT_TIMEOUT_MS = 300;
+
+/**
+ * Shared counters in Redis. While Redis is unreachable (or slower than REDIS_LIMIT_TIMEOUT_MS) each call is counted
+ * by this instance's own memory limiter instead: limits keep holding, per instance, and nobody waits for Redis (its
+ * offline queue is off, so a command fails at once rather than waiting for a reconnect).
+ */
+export async function redisRateLimiter(url: string, options: { timeoutMs?: number; onDegraded?: (err: unknown) => void } = {}): Promise<RateLimiter> {
   // Loaded only when REDIS_URL is set (ADR 018).
   const { createClient } = await import('redis');
-  const client = createClient({ url });
+  const client = createClient({ url, disableOfflineQueue: true, socket: { reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2_000) } });
   client.on('error', () => {
-    /* reconnects by itself; commands fail meanwhile */
+    /* reconnects by itself; commands fail meanwhile and the memory limiter stands in */
   });
   await client.connect();
+  const local = memoryRateLimiter();
+  const timeoutMs = options.timeoutMs ?? REDIS_LIMIT_TIMEOUT_MS;
+  /** Redis's answer, or this instance's when Redis fails or takes too long. */
+  async function shared<T>(inRedis: () => Promise<T>, alone: () => Promise<T>): Promise<T> {
+    try {
+      return await withTimeout(inRedis(), timeoutMs, 'redis did not answer');
+    } catch (err) {
+      options.onDegraded?.(err);
+      return alone();
+    }
+  }
   const k = (key: string) => `podryad:rl:${key}`;
   return {
-    async hit(key, limit, windowMs) {
-      const [count, , ttl] = (await client
-        .multi()
-        .incr(k(key))
-        .pExpire(k(key), windowMs, 'NX')
-        .pTTL(k(key))
-        .exec()) as unknown as [number, number, number];
-      return { allowed: count <= limit, retryAfterMs: Math.max(0, ttl) };
+    hit: (key, limit, windowMs) =>
+      shared(
+        async () => {
+          const [count, , ttl] = (await client
+            .multi()
+            .incr(k(key))
+            .pExpire(k(key), windowMs, 'NX')
+            .pTTL(k(key))
+            .exec()) as unknown as [number, number, number];
+          return { allowed: count <= limit, retryAfterMs: Math.max(0, ttl) };
+        },
+        () => local.hit(key, limit, windowMs),
+      ),
+    count: (key) =>
+      shared(
+        async () => Number((await client.get(k(key))) ?? 0),
+        () => local.count(key),
+      ),
+    undo: (key) =>
+      shared(
+        async () => {
+          // DECR keeps the key's expiry; on a key that already expired it makes a -1 without one, which goes.
+          if ((await client.decr(k(key))) <= 0) await client.del(k(key));
+        },
+        () => local.undo(key),
+      ),
+    reset: (key) =>
+      shared(
+        async () => void (await client.del(k(key))),
+        () => local.reset(key),
+      ),
+    close: async () => {
+      await local.close();
+      await client.quit().catch(() => {});
     },
-    count: async (key) => Number((await client.get(k(key))) ?? 0),
-    async undo(key) {
-      // DECR keeps the key's expiry; on a key that already expired it makes a -1 without one, which goes.
-      if ((await client.decr(k(key))) <= 0) await client.del(k(key));
-    },
-    reset: async (key) => void (await client.del(k(key))),
-    close: async () => void (await client.quit().catch(() => {})),
   };
 }

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { ClientToServerEvents, ServerEvent, ServerEventArgs, ServerToClientEvents } from '#contract/events';
 import type { Db } from '../db/client.ts';
 import { userForToken, type Tokens } from '../lib/auth.ts';
+import { withTimeout } from '../lib/timeout.ts';
 import { coMembersOf, memoryPresence, redisPresence, touchLastSeen, type PresenceRegistry } from './presence.ts';
 
 export const userRoom = (userId: string) => `user:${userId}`;
@@ -101,8 +102,35 @@ async function acrossInstances(io: RealtimeServer, redisUrl: string, log: Logger
   const sub = pub.duplicate();
   for (const c of [pub, sub]) c.on('error', (err) => log.error({ err }, 'redis (socket adapter) error'));
   await Promise.all([pub.connect(), sub.connect()]);
-  io.adapter(createAdapter(pub as never, sub as never));
+  io.adapter(createAdapter(publishingSafely(pub, log) as never, sub as never));
   return { clients: [pub, sub], presence: redisPresence(pub as never, { instanceId: randomUUID(), ttlMs }) };
+}
+
+/** How long a page waits for the shared online status before it shows this instance's alone. */
+const PRESENCE_READ_TIMEOUT_MS = 300;
+
+/**
+ * The adapter's publisher, whose `publish` never rejects unheard (issue 29): the adapter does not await it, and
+ * node-redis rejects it while Redis is down — an unhandled rejection that ended every instance within milliseconds.
+ * An event published during an outage is lost, as one sent while a socket moves between instances is (ADR 013);
+ * the clients catch up when they reconnect.
+ */
+export function publishingSafely<C extends object>(client: C, log: Pick<Logger, 'warn'>): C {
+  let warned = 0;
+  return new Proxy(client, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target) as unknown;
+      if (typeof value !== 'function') return value;
+      if (prop !== 'publish') return value.bind(target);
+      return (...args: unknown[]) =>
+        (value.apply(target, args) as Promise<unknown>).catch((err: unknown) => {
+          // Once a second at most: an outage under load would otherwise write a line per event.
+          if (Date.now() - warned > 1_000) log.warn({ err }, 'redis publish failed: the event reaches this instance only');
+          warned = Date.now();
+          return 0;
+        });
+    },
+  });
 }
 
 /** A socket is its user's: the handshake's token names them, or the socket is refused. */
@@ -300,7 +328,9 @@ export async function attachRealtime(opts: {
       for (const send of queued) send();
       return result;
     },
-    onlineAmong: (userIds) => presence.onlineAmong(userIds),
+    // Online status is optional (issue 29): while Redis is slow or down, a page shows who is connected here.
+    onlineAmong: (userIds) =>
+      withTimeout(presence.onlineAmong(userIds), PRESENCE_READ_TIMEOUT_MS).catch(() => new Set(userIds.filter((id) => (local.get(id) ?? 0) > 0))),
     disconnectUser(userId) {
       io.in(userRoom(userId)).disconnectSockets(true);
     },
