@@ -71,7 +71,7 @@ const PLATFORMS: Record<string, string> = {
 /** The device, OS and browser a User-Agent names, in Russian where it is a word of ours. */
 export function describeAgent(userAgent: string | null | undefined): DeviceInfo {
   const agent = (userAgent ?? '').slice(0, AGENT_MAX).trim();
-  let parsed: Bowser.Parser.ParsedResult | null = null;
+  let parsed: Bowser.Parser.ParsedResult | null;
   try {
     parsed = agent ? Bowser.parse(agent) : null;
   } catch {
