@@ -146,3 +146,26 @@ export async function touchSession(db: Reader, sessionId: string): Promise<void>
     .set({ lastSeenAt: sql`now()` })
     .where(and(eq(sessions.id, sessionId), lt(sessions.lastSeenAt, sql`now() - make_interval(secs => ${SESSION_SEEN_EVERY_MS / 1000})`)));
 }
+
+/** Every session of the person, ended ones too, for their personal-data export (ADR 052, 055). */
+export function sessionsOfPerson(db: Reader, userId: string) {
+  return db
+    .select({
+      id: sessions.id,
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+      address: sessions.address,
+      device: sessions.device,
+      os: sessions.os,
+      browser: sessions.browser,
+      endedAt: sessions.endedAt,
+    })
+    .from(sessions)
+    .where(eq(sessions.userId, userId))
+    .orderBy(desc(sessions.createdAt));
+}
+
+/** A deleted account's sessions are forgotten, ended or not (ADR 052): networks and devices are personal data. */
+export async function forgetSessionsOf(tx: Reader, userId: string): Promise<void> {
+  await tx.delete(sessions).where(eq(sessions.userId, userId));
+}
