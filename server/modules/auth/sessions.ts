@@ -63,10 +63,11 @@ export class SessionService {
     return this.deps.tokens.sign(user, REMEMBER_ME_SECONDS, session.id);
   }
 
-  /** The person's sessions that have not ended, the current one marked. */
+  /** The person's sessions that have not ended: the current one first and marked, then the most recently seen. */
   async list(user: UserRow, currentSession: string | null | undefined): Promise<SessionView[]> {
     const rows = await activeSessions(this.deps.db, user.id);
-    return rows.map((s) => ({
+    const ordered = [...rows.filter((s) => s.id === currentSession), ...rows.filter((s) => s.id !== currentSession)];
+    return ordered.map((s) => ({
       id: s.id,
       device: s.device,
       os: s.os,
