@@ -126,4 +126,20 @@ export const AUTH_MESSAGES = {
   emailChangeSent: 'Письмо для подтверждения отправлено на новый адрес',
   needSellerRole: 'Сначала станьте продавцом',
   mustConfirm: 'Подтвердите email, чтобы продолжить',
+  sessionNotFound: 'Сеанс не найден или уже завершён',
 } as const;
+
+/** A session as the settings page lists it (ADR 055): the device, the coarse network, when it was last seen. */
+export const sessionSchema = z.object({
+  id: z.string(),
+  device: z.string(),
+  os: z.string(),
+  browser: z.string(),
+  /** The network, coarsened: 203.0.113.0/24 or 2001:db8:1::/48; null when unknown. */
+  address: z.string().nullable(),
+  created_at: z.string(),
+  last_seen_at: z.string(),
+  /** The session of the request's own token («Это устройство»). */
+  current: z.boolean(),
+});
+export type SessionView = z.infer<typeof sessionSchema>;

@@ -23,6 +23,9 @@ export const ROUTES = {
   'auth.resendConfirmation': 'POST /api/auth/confirm/resend',
   'auth.recover': 'POST /api/auth/recover',
   'auth.reset': 'POST /api/auth/reset',
+  'auth.sessions': 'GET /api/auth/sessions',
+  'auth.endSession': 'DELETE /api/auth/sessions/:id',
+  'auth.endOtherSessions': 'POST /api/auth/sessions/end-others',
 
   'users.me': 'GET /api/users/me/',
   'users.update': 'PATCH /api/users/me',

@@ -44,6 +44,7 @@ import { paymentDifferences, withdrawals } from './modules/payments/schema.ts';
 import { payOrderForTest } from './modules/orders/testing.ts';
 import { currentDocument } from './modules/privacy/index.ts';
 import { privacyDeletionRequests } from './modules/privacy/schema.ts';
+import { createSession } from './platform/sessions.ts';
 
 /** A cell: the status, or a known defect (the right status, and today's until it is fixed). */
 type Cell = number | { expected: number; today: number; defect: string };
@@ -322,6 +323,15 @@ const MATRIX = {
       body: { token: await w.fresh.emailToken('reset'), password: 'new-secret-123', repeat_password: 'new-secret-123' },
     }),
   },
+  // Sessions (ADR 055): each member's own. Ending a session of the owner is the owner's alone: to anyone else
+  // (an admin too) it is 404, as an unknown session.
+  'auth.sessions': { expect: signedIn(), request: () => ({}) },
+  'auth.endSession': {
+    writes: true,
+    expect: { ...signedIn(404), owner: 200 },
+    request: async (w) => ({ params: { id: (await createSession(w.database.db, w.user('owner').id, { ip: '203.0.113.7', userAgent: null })).id } }),
+  },
+  'auth.endOtherSessions': { writes: true, expect: signedIn(), request: () => ({}) },
 
   'users.me': { expect: signedIn(), request: () => ({}) },
   'users.update': { writes: true, expect: signedIn(), request: () => ({ body: { about: 'Делаю сайты и логотипы' } }) },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoints } from '../endpoint.ts';
-import { okSchema } from '../api.ts';
-import { loginSchema, noticeSchema, recoverSchema, registerSchema, resetSchema, tokenBodySchema } from '../auth.ts';
+import { idParams, okSchema } from '../api.ts';
+import { loginSchema, noticeSchema, recoverSchema, registerSchema, resetSchema, sessionSchema, tokenBodySchema } from '../auth.ts';
 
 const tags = ['auth'];
 /** A new session's token (JWT). */
@@ -18,4 +18,13 @@ export const authEndpoints = defineEndpoints({
   'auth.resendConfirmation': { access: 'user', tags, response: done },
   'auth.recover': { access: 'public', tags, body: recoverSchema, response: notice },
   'auth.reset': { access: 'public', tags, body: resetSchema, response: notice },
+  // Sessions (ADR 055): the person's own only; another's session is 404, as an unknown one.
+  'auth.sessions': { access: 'user', tags, summary: "The person's sessions that have not ended", response: okSchema(z.array(sessionSchema)) },
+  'auth.endSession': { access: 'user', tags, summary: 'End one of the own sessions: its tokens and sockets stop at once', params: idParams, response: done },
+  'auth.endOtherSessions': {
+    access: 'user',
+    tags,
+    summary: 'End every session but this one; answers a fresh token for this one',
+    response: token,
+  },
 });

@@ -12,7 +12,7 @@ import { forbidden } from '../lib/http.ts';
 import { normaliseStrings } from '../lib/text.ts';
 import type { PublicOrigin } from '../lib/public-origin.ts';
 import { CROSS_SITE_MESSAGE, cookieAuthenticated, crossSiteWrite } from '../lib/same-origin.ts';
-import { requireAdmin, tokenOf, userForToken, type Tokens } from '../lib/auth.ts';
+import { requireAdmin, sessionForToken, tokenOf, type Tokens } from '../lib/auth.ts';
 import { decodedPath } from './http.ts';
 import { contentSecurityPolicy, PRIVATE_NO_STORE, SAFE_METHODS } from './security.ts';
 
@@ -58,6 +58,7 @@ export function installRequestHooks(
     reply.header('content-security-policy', contentSecurityPolicy({ nonce: request.cspNonce }, widgetOrigins));
   });
   app.decorateRequest('user', null);
+  app.decorateRequest('sessionId', null);
   app.decorateRequest('cspNonce', '');
   app.addHook('onRequest', async (request) => {
     // The router matches the decoded path, so the checks below must look at it too.
@@ -66,7 +67,9 @@ export function installRequestHooks(
     if (!path.startsWith('/api/')) return;
     // Refused before anything is read or written.
     if (crossSiteWrite(request, env.PUBLIC_URL)) throw forbidden(CROSS_SITE_MESSAGE);
-    request.user = await userForToken(db, tokens, tokenOf(request));
+    const signedIn = await sessionForToken(db, tokens, tokenOf(request));
+    request.user = signedIn?.user ?? null;
+    request.sessionId = signedIn?.sessionId ?? null;
     // The whole admin API, unknown paths and invalid requests included, exists for admins only.
     if (path === '/api/admin' || path.startsWith('/api/admin/')) requireAdmin(request);
   });

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { tokenOf, userForToken } from '../lib/auth.ts';
+import { sessionForToken, tokenOf } from '../lib/auth.ts';
 import { createReader, type ReadHandlers } from '../platform/endpoints.ts';
 import type { ModuleContext } from '../platform/module.ts';
 import { visitorOf } from '../platform/listing/visitors.ts';
@@ -24,7 +24,8 @@ export async function mountPages(app: FastifyInstance, { env, db, log: logger, o
     policy: (hashes) => contentSecurityPolicy({ hashes }, widgetOriginsOf(services.payments.providers.cardWidget())),
   };
   await mountWebApp(app, async (request, reported): Promise<SsrContext> => {
-    const [user, operator] = await Promise.all([userForToken(db, services.tokens, tokenOf(request)), settings.all()]);
+    const [signedIn, operator] = await Promise.all([sessionForToken(db, services.tokens, tokenOf(request)), settings.all()]);
+    const user = signedIn?.user ?? null;
     return {
       config: {
         brand: operator['brand.name'],
@@ -46,7 +47,7 @@ export async function mountPages(app: FastifyInstance, { env, db, log: logger, o
       // The visitor's address, not the loopback's: views and searches count visitors by it.
       read: ((name, input) => {
         reported?.(name, input ?? {});
-        return read(name, input ?? {}, { user, ip: request.ip });
+        return read(name, input ?? {}, { user, ip: request.ip, sessionId: signedIn?.sessionId ?? null });
       }) as SsrContext['read'],
     };
   }, pages);

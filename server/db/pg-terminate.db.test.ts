@@ -41,7 +41,7 @@ describe.skipIf(!adminUrl)('a PostgreSQL connection terminated inside a transact
 
   it('fails that transaction only: no crash, and the next query runs on a new connection', async () => {
     const attempt = database.db.transaction(async (tx) => {
-      const [row] = (await tx.execute(sql`select pg_backend_pid() as pid`)).rows as { pid: number }[];
+      const [row] = ((await tx.execute(sql`select pg_backend_pid() as pid`)) as unknown as { rows: { pid: number }[] }).rows;
       // Terminated while the transaction waits between two statements: the client is checked out and idle.
       await admin((c) => c.query('select pg_terminate_backend($1)', [row!.pid]));
       await new Promise((r) => setTimeout(r, 300));
@@ -50,7 +50,7 @@ describe.skipIf(!adminUrl)('a PostgreSQL connection terminated inside a transact
     await expect(attempt).rejects.toThrow();
     await new Promise((r) => setTimeout(r, 100));
     expect(uncaught).toEqual([]);
-    const after = await database.db.execute(sql`select 2 as two`);
+    const after = (await database.db.execute(sql`select 2 as two`)) as unknown as { rows: unknown[] };
     expect(after.rows).toEqual([{ two: 2 }]);
   });
 });

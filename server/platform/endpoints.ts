@@ -24,6 +24,8 @@ export interface Caller<U extends UserRow | null = UserRow | null> {
   ip: string;
   /** The browser's User-Agent, when it sent one (a consent records it, ADR 052). */
   userAgent?: string | null;
+  /** The session of the caller's token (ADR 055): null for guests and tokens signed before sessions. */
+  sessionId?: string | null;
 }
 export type HandlerInput<N extends EndpointName> = EndpointParsed<Endpoints[N]> &
   Caller<Access<N> extends 'public' ? UserRow | null : UserRow>;
@@ -98,7 +100,7 @@ export function endpointsOf(app: FastifyInstance, reads: ReadHandlers) {
     });
   };
   const inputOf = (request: FastifyRequest, user: UserRow | null) =>
-    ({ params: request.params, query: request.query, body: request.body, user, ip: request.ip, userAgent: request.headers['user-agent'] ?? null }) as never;
+    ({ params: request.params, query: request.query, body: request.body, user, ip: request.ip, userAgent: request.headers['user-agent'] ?? null, sessionId: request.sessionId ?? null }) as never;
   return {
     on<N extends EndpointName>(name: N, handler: Handler<N>, extras?: RouteExtras) {
       register(name, (request, _reply, user) => handler(inputOf(request, user)), extras);
@@ -139,6 +141,7 @@ export function createReader(reads: ReadHandlers, log: Logger) {
         user,
         ip: caller.ip,
         userAgent: caller.userAgent ?? null,
+        sessionId: caller.sessionId ?? null,
       } as never);
       return { ok: true, status: 200, body: def.response ? def.response.parse(result) : result };
     } catch (err) {

@@ -129,3 +129,34 @@ export const emailTokens = pgTable(
   },
   (t) => [index('email_tokens_user_idx').on(t.userId, t.purpose)],
 );
+
+/**
+ * A sign-in on one device (ADR 055): each token names its session (`sid`), and a token is refused once its session
+ * has ended. What is kept is what the person's settings page shows: the device, OS and browser named from the
+ * User-Agent (not the header itself) and the address coarsened to its network (IPv4 /24, IPv6 /48). Ended rows stay:
+ * they tell a device seen before from a new one.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Moved forward by a signed-in request at most every few minutes (SESSION_SEEN_EVERY_MS), not on each one. */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The network the sign-in came from: 203.0.113.0/24, 2001:db8:1::/48; null when unknown. */
+    address: text('address'),
+    /** «Смартфон Apple iPhone», «Компьютер»…; the OS («iOS 17.0») and the browser («Safari 17.0»). */
+    device: text('device').notNull(),
+    os: text('os').notNull(),
+    browser: text('browser').notNull(),
+    /** The device, OS and browser without versions: what "a device seen before" compares. */
+    deviceKey: text('device_key').notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId, t.lastSeenAt), index('sessions_device_idx').on(t.userId, t.deviceKey)],
+);
+
+export type SessionRow = typeof sessions.$inferSelect;

@@ -9,6 +9,7 @@ import { createTestDatabase } from '../test/database.ts';
 import { testEnv } from '../test/app.ts';
 import { serviceUrl } from '../test/services.ts';
 import { createUser } from '../db/factories.ts';
+import { createSession } from '../platform/sessions.ts';
 
 // Two instances over one database and one Redis: an event emitted by one reaches a socket held by the other.
 const redisUrl = await serviceUrl('Redis', 'REDIS_URL', 'redis://127.0.0.1:6379');
@@ -46,5 +47,30 @@ describe.skipIf(!redisUrl)('several instances with REDIS_URL', () => {
     const dropped = new Promise((resolve) => socket.once('disconnect', resolve));
     a.realtime.disconnectUser(user.id);
     expect(await dropped).toBe('io server disconnect');
+  });
+
+  it("ends one session's sockets on the other instance, and every socket but one session's (ADR 055)", async () => {
+    const user = await createUser(database.db);
+    const open = async () => {
+      const session = await createSession(database.db, user.id, { ip: '203.0.113.9', userAgent: null });
+      const token = await a.app.services.tokens.sign(user, 3600, session.id);
+      const socket: Socket = connect(b.url, { transports: ['polling'], multiplex: false, reconnection: false, auth: { token: `Bearer ${token}` } });
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', () => resolve());
+        socket.once('connect_error', reject);
+      });
+      return { id: session.id, socket };
+    };
+    const [one, two, three] = [await open(), await open(), await open()];
+    await new Promise((r) => setTimeout(r, 200));
+    const oneDropped = new Promise((resolve) => one.socket.once('disconnect', resolve));
+    a.realtime.disconnectSession(one.id);
+    expect(await oneDropped).toBe('io server disconnect');
+    const twoDropped = new Promise((resolve) => two.socket.once('disconnect', resolve));
+    a.realtime.disconnectUser(user.id, three.id);
+    expect(await twoDropped).toBe('io server disconnect');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(three.socket.connected).toBe(true);
+    three.socket.disconnect();
   });
 });

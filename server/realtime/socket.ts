@@ -4,15 +4,19 @@ import { Server, type BroadcastOperator, type Socket } from 'socket.io';
 import type { Logger } from 'pino';
 import type { ClientToServerEvents, ServerEvent, ServerEventArgs, ServerToClientEvents } from '#contract/events';
 import type { Db } from '../db/client.ts';
-import { userForToken, type Tokens } from '../lib/auth.ts';
+import { sessionForToken, type Tokens } from '../lib/auth.ts';
 import { withTimeout } from '../lib/timeout.ts';
 import { coMembersOf, memoryPresence, redisPresence, touchLastSeen, type PresenceRegistry } from './presence.ts';
 
 export const userRoom = (userId: string) => `user:${userId}`;
+/** Every socket opened with one session's tokens (ADR 055): ending the session disconnects them all. */
+export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 
 /** What the server keeps on each socket once the handshake is authenticated. */
 export interface SocketData {
   userId: string;
+  /** The session of the handshake's token; null for a token signed before sessions. */
+  sessionId: string | null;
 }
 
 /** No events pass between instances besides the adapter's own. */
@@ -59,8 +63,10 @@ export interface Realtime {
   afterCommit<T>(work: (outbox: Outbox) => Promise<T>): Promise<T>;
   /** Which of these users have a socket connected right now, on any instance. */
   onlineAmong(userIds: string[]): Promise<Set<string>>;
-  /** Drops every socket of a user (revoked token, blocked account), on any instance. */
-  disconnectUser(userId: string): void;
+  /** Drops every socket of a user (revoked token, blocked account), on any instance; but `exceptSession`'s. */
+  disconnectUser(userId: string, exceptSession?: string | null): void;
+  /** Drops every socket of one session (ended from the settings page), on any instance. */
+  disconnectSession(sessionId: string): void;
   /** Tells the other instances (through Redis; alone, there are none). */
   toOtherInstances(signal: keyof InterServerEvents): void;
   /** Runs `fn` when another instance sends `signal`. */
@@ -139,9 +145,10 @@ function authenticateSockets(io: RealtimeServer, opts: { db: Db; tokens: Tokens;
     // A stopping instance takes no new sockets: the client reconnects to another one.
     if (closing()) return next(new Error('unavailable'));
     try {
-      const user = await userForToken(opts.db, opts.tokens, handshakeToken(socket));
-      if (!user) return next(new Error('unauthorized'));
-      socket.data.userId = user.id;
+      const signedIn = await sessionForToken(opts.db, opts.tokens, handshakeToken(socket));
+      if (!signedIn) return next(new Error('unauthorized'));
+      socket.data.userId = signedIn.user.id;
+      socket.data.sessionId = signedIn.sessionId;
       next();
     } catch (err) {
       opts.log.error({ err }, 'socket auth failed');
@@ -194,8 +201,8 @@ function countPresence(
 ): void {
   const { db, presence, local, announce, track, fail } = deps;
   io.on('connection', (socket) => {
-    const userId = socket.data.userId;
-    void socket.join(userRoom(userId));
+    const { userId, sessionId } = socket.data;
+    void socket.join(sessionId ? [userRoom(userId), sessionRoom(sessionId)] : userRoom(userId));
     local.set(userId, (local.get(userId) ?? 0) + 1);
     const joined = track(
       presence
@@ -331,8 +338,12 @@ export async function attachRealtime(opts: {
     // Online status is optional (issue 29): while Redis is slow or down, a page shows who is connected here.
     onlineAmong: (userIds) =>
       withTimeout(presence.onlineAmong(userIds), PRESENCE_READ_TIMEOUT_MS).catch(() => new Set(userIds.filter((id) => (local.get(id) ?? 0) > 0))),
-    disconnectUser(userId) {
-      io.in(userRoom(userId)).disconnectSockets(true);
+    disconnectUser(userId, exceptSession) {
+      const sockets = io.in(userRoom(userId));
+      (exceptSession ? sockets.except(sessionRoom(exceptSession)) : sockets).disconnectSockets(true);
+    },
+    disconnectSession(sessionId) {
+      io.in(sessionRoom(sessionId)).disconnectSockets(true);
     },
     toOtherInstances(signal) {
       // The in-memory adapter refuses server-side events: with it, this is the only instance.

@@ -6,13 +6,18 @@ import { NOTIFICATION_KINDS, type ChangeEmailBody, type ChangePasswordBody } fro
 import { api } from '../lib/api.ts';
 import { toast } from '../lib/toast-store.ts';
 import { renewToken } from '../lib/token.ts';
-import { logout } from '../features/shell/index.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { useShell } from '../lib/use-shell.ts';
 import { currencyStore } from '../lib/currency-store.ts';
-import { AvatarEditor, useLookups } from '../features/settings/index.ts';
+import { AvatarEditor, SessionsCard, useLookups } from '../features/settings/index.ts';
 import { PersonalDataCard } from '../features/privacy/index.ts';
 import { Checkbox, FormError, SelectField, TextAreaField, TextField, formValues } from '../components/ui/form.tsx';
+
+/** The person's sessions (ADR 055), this device's marked: read on the server with the request's own token. */
+export async function loader({ context }: Route.LoaderArgs) {
+  const sessions = await context.read('auth.sessions', {});
+  return { sessions: sessions.ok ? sessions.body.result : [] };
+}
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Настройки');
 
@@ -197,26 +202,7 @@ function EmailForm() {
   );
 }
 
-function SessionsCard() {
-  async function logoutEverywhere() {
-    const { error } = await api.write('auth.logoutAll');
-    if (error) return toast(error.message);
-    logout();
-  }
-  return (
-    <section className="card" aria-labelledby="sessions-title">
-      <h2 id="sessions-title" className="card__title">
-        Сеансы
-      </h2>
-      <p className="field__hint">Завершит вход на всех устройствах и в этом браузере.</p>
-      <button type="button" className="btn btn--ghost" onClick={logoutEverywhere}>
-        Выйти на всех устройствах
-      </button>
-    </section>
-  );
-}
-
-export default function SettingsPage() {
+export default function SettingsPage({ loaderData }: Route.ComponentProps) {
   return (
     <section className="page">
       <h1 className="page__title">Настройки</h1>
@@ -224,7 +210,7 @@ export default function SettingsPage() {
       <PreferencesForm />
       <EmailForm />
       <PasswordForm />
-      <SessionsCard />
+      <SessionsCard sessions={loaderData.sessions} />
       <PersonalDataCard />
     </section>
   );

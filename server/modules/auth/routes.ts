@@ -9,12 +9,22 @@ export const authRoutes: FastifyPluginAsync<{ auth: AuthService; reads: ReadHand
 
   on('auth.register', async ({ body, ip, userAgent }) => ok(await auth.register(body, ip, userAgent ?? null)));
 
-  on('auth.login', async ({ body, ip }) => ok(await auth.login(body.email, body.password, ip)));
+  on('auth.login', async ({ body, ip, userAgent }) => ok(await auth.login(body.email, body.password, ip, userAgent ?? null)));
 
   on('auth.logoutAll', async ({ user }) => {
     await auth.revokeSessions(user.id);
     return ok(true as const);
   });
+
+  // Sessions (ADR 055): the person's own; another's is 404.
+  on('auth.sessions', async ({ user, sessionId }) => ok(await auth.sessions.list(user, sessionId)));
+
+  on('auth.endSession', async ({ user, params }) => {
+    await auth.sessions.end(user, params.id);
+    return ok(true as const);
+  });
+
+  on('auth.endOtherSessions', async ({ user, sessionId }) => ok(await auth.endOtherSessions(user, sessionId)));
 
   on('auth.confirm', async ({ body }) => {
     return ok({ message: await auth.confirm(body.token) });

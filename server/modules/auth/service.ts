@@ -6,7 +6,6 @@ import {
   accountById,
   accountIdByReferralCode,
   accountsHolding,
-  bumpTokenVersion,
   confirmEmail,
   createAccount,
   setPasswordFromReset,
@@ -25,7 +24,7 @@ import { systemActor, userActor } from '../../platform/actor.ts';
 import type { WithTx } from '../../platform/tx.ts';
 import { AUTH_MESSAGES, type registerSchema, type resetSchema } from '#contract/auth';
 import { API_ERROR_CODES, MESSAGES } from '#contract/messages';
-import { REMEMBER_ME_SECONDS } from '#contract/constants';
+import { SessionService, type ClientInfo, type IssueOptions } from './sessions.ts';
 
 // Sign-in and registration limits (docs/decisions/008). A limit refuses an address, or an account from one
 // address; wrong guesses from elsewhere only slow an account down, so nobody can lock its owner out.
@@ -68,8 +67,10 @@ export interface AuthDeps {
   turnstile: Turnstile;
   limiter: RateLimiter;
   log: Logger;
-  /** Drops the user's live sockets after their tokens were revoked. */
-  onRevoke: (userId: string) => void;
+  /** Drops the user's live sockets after their tokens were revoked; those of `exceptSession` stay. */
+  onRevoke: (userId: string, exceptSession?: string | null) => void;
+  /** Drops the live sockets of one ended session (ADR 055). */
+  onEndSession?: (sessionId: string) => void;
   /** Waits before a password is checked (tests pass one that records the waits). */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -88,7 +89,20 @@ export function uniqueViolation(err: unknown): string | null {
 let dummyHash: Promise<string> | undefined;
 
 export class AuthService {
-  constructor(private readonly deps: AuthDeps) {}
+  /** The person's sessions (ADR 055): issued at sign-in, listed and ended from the settings page. */
+  readonly sessions: SessionService;
+
+  constructor(private readonly deps: AuthDeps) {
+    this.sessions = new SessionService(deps);
+  }
+
+  /**
+   * Issues a token: a new session from `client` (and the new-device letter). Every sign-in ends here — the
+   * password's, the registration's, and the second factor's step when the account asks for one.
+   */
+  issueSession(user: UserRow, client: ClientInfo, opts?: IssueOptions): Promise<string> {
+    return this.sessions.issue(user, client, opts);
+  }
 
   /** A new account with its consent to the current consent text (ADR 052): both or neither. */
   async register(input: z.output<typeof registerSchema>, ip: string, userAgent: string | null = null): Promise<string> {
@@ -139,7 +153,8 @@ export class AuthService {
       }
       throw err;
     }
-    return this.deps.tokens.sign(user, REMEMBER_ME_SECONDS);
+    // The first session of the account: no letter about a new device.
+    return this.issueSession(user, { ip, userAgent }, { first: true });
   }
 
   /**
@@ -159,7 +174,7 @@ export class AuthService {
    * many addresses only delay every attempt at it a little (at most LOGIN_DELAY_MAX_MS): a stranger can slow
    * the owner down, never lock them out.
    */
-  async login(email: string, password: string, ip: string): Promise<string> {
+  async login(email: string, password: string, ip: string, userAgent: string | null = null): Promise<string> {
     const { limiter, db } = this.deps;
     const pair = await limiter.hit(pairKey(email, ip), LOGIN_FAILURES_PER_PAIR, LOGIN_WINDOW_MS);
     const address = await limiter.hit(addressKey(ip), LOGIN_FAILURES_PER_ADDRESS, LOGIN_WINDOW_MS);
@@ -176,7 +191,7 @@ export class AuthService {
     // The right password: not a failure, for the address as for the pair.
     await Promise.all([limiter.undo(addressKey(ip)), limiter.reset(pairKey(email, ip))]);
     if (user.blockedAt) throw forbidden(AUTH_MESSAGES.blocked);
-    return this.deps.tokens.sign(user, REMEMBER_ME_SECONDS);
+    return this.issueSession(user, { ip, userAgent });
   }
 
   /**
@@ -199,10 +214,14 @@ export class AuthService {
     if (!allowed) throw new HttpError(429, MESSAGES.tooManyRequests);
   }
 
-  /** Revokes every token of the user (logout everywhere, password change, block). */
-  async revokeSessions(userId: string) {
-    await bumpTokenVersion(this.deps.db, userId);
-    this.deps.onRevoke(userId);
+  /** Ends every session and revokes every token of the user (logout everywhere, password reset, block). */
+  revokeSessions(userId: string): Promise<void> {
+    return this.sessions.endAll(userId);
+  }
+
+  /** Ends every session but the caller's (a password change); answers a fresh token for the caller's (ADR 055). */
+  endOtherSessions(user: UserRow, currentSession: string | null | undefined): Promise<string> {
+    return this.sessions.endOthers(user, currentSession);
   }
 
   /** A fresh confirmation link, mailed after the commit (joins the caller's transaction, if any). */
@@ -267,7 +286,10 @@ export class AuthService {
     });
   }
 
-  /** Sets a new password from a reset link; every other session ends. */
+  /**
+   * Sets a new password from a reset link; every session ends (ADR 055: the link proves the mailbox, not a device,
+   * and the reset page is opened signed out — the person signs in again with the new password).
+   */
   async resetPassword(input: z.output<typeof resetSchema>, ip: string) {
     const row = await consumeEmailToken(this.deps.db, input.token, ['reset']);
     if (!row) throw badRequest(AUTH_MESSAGES.linkInvalid);

@@ -8,7 +8,8 @@ import { DEFAULT_PASSWORD } from '../../db/factories.ts';
 import { payOrderForTest } from '../orders/testing.ts';
 import { chats, messages } from '../chat/schema.ts';
 import { checkLedger } from '../ledger/index.ts';
-import { auditLog, outbox } from '../../platform/schema.ts';
+import { auditLog, outbox, sessions } from '../../platform/schema.ts';
+import { createSession } from '../../platform/sessions.ts';
 import type { OrderDetail } from '#contract/orders';
 import { PRIVACY_MESSAGES, type DeletionRequest } from '#contract/privacy';
 import { privacyConsents } from './schema.ts';
@@ -79,6 +80,8 @@ describe('account deletion', () => {
     expect((await call(server.app, 'DELETE', '/api/privacy/deletion', { token: customer.token })).status).toBe(200);
     expect((await post(customer, '/api/privacy/deletion', { password: DEFAULT_PASSWORD })).status).toBe(200);
     const { privacy } = server.app.services;
+    // A sign-in's session: its network and device are forgotten with the account (ADR 055).
+    await createSession(server.db, customer.user.id, { ip: '203.0.113.9', userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/120.0.0.0' });
     // Not before the deadline.
     expect(await privacy.anonymiseDue(new Date(due - DAY))).toBe(0);
     expect(await columnsHolding(customer.user.email)).not.toEqual([]);
@@ -92,6 +95,7 @@ describe('account deletion', () => {
     const consents = await server.db.select().from(privacyConsents).where(eq(privacyConsents.userId, customer.user.id));
     expect(consents.length).toBeGreaterThan(0);
     expect(consents.every((c) => c.ip === null && c.userAgent === null)).toBe(true);
+    expect(await server.db.select().from(sessions).where(eq(sessions.userId, customer.user.id))).toEqual([]);
     // Public pages are gone, the old token and password no longer work.
     expect((await call(server.app, 'GET', `/api/users/${customer.user.id}`)).status).toBe(404);
     expect((await call(server.app, 'GET', `/api/services/${own.id}`)).status).toBe(404);

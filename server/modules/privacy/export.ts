@@ -10,6 +10,7 @@ import { notificationsOfPerson } from '../notifications/index.ts';
 import { statementOf } from '../ledger/index.ts';
 import { privacyConsents, privacyDeletionRequests, privacyDocuments } from './schema.ts';
 import { presentDeletion } from './deletions.ts';
+import { sessionsOfPerson } from '../../platform/sessions.ts';
 
 /** Enough for any person's statement: the export is all of it, not a page. */
 const ALL_LINES = 1_000_000;
@@ -28,7 +29,7 @@ function consentsOf(db: Db, userId: string) {
  * that are theirs (messages they sent, reviews they wrote), another person named by id at most.
  */
 export async function personalDataOf(db: Db, userId: string) {
-  const [profile, consents, services, projects, orders, messages, reviews, notifications, payments, deletions] = await Promise.all([
+  const [profile, consents, services, projects, orders, messages, reviews, notifications, payments, deletions, signIns] = await Promise.all([
     profileOfPerson(db, userId),
     consentsOf(db, userId),
     servicesOfPerson(db, userId),
@@ -39,6 +40,7 @@ export async function personalDataOf(db: Db, userId: string) {
     notificationsOfPerson(db, userId),
     statementOf(db, userId, { beforeSeq: null, limit: ALL_LINES }),
     db.select().from(privacyDeletionRequests).where(eq(privacyDeletionRequests.userId, userId)).orderBy(desc(privacyDeletionRequests.requestedAt)),
+    sessionsOfPerson(db, userId),
   ]);
   const { tokenVersion, lastSeenAt, ...account } = profile ?? { tokenVersion: 0, lastSeenAt: null };
   return {
@@ -51,9 +53,9 @@ export async function personalDataOf(db: Db, userId: string) {
     messages,
     reviews,
     payments: payments.map(({ seq, amount, balanceAfter, createdAt, account, kind, orderId }) => ({ seq, amount, balanceAfter, createdAt, account, kind, orderId })),
-    // Sign-ins are stateless tokens (ADR 004): what is kept of them is the last activity and the revocation counter;
-    // the addresses and browsers kept are those of the consents above.
-    sessions: { lastSeenAt, tokenVersion },
+    // Each sign-in's session (ADR 055): its device, OS, browser and network, when it was last seen and ended; and the
+    // account's last activity and revocation counter.
+    sessions: { lastSeenAt, tokenVersion, devices: signIns },
     notifications,
     deletion_requests: deletions.map(presentDeletion),
   };

@@ -14,7 +14,7 @@ export const userRoutes: FastifyPluginAsync<{ users: UserService; reads: ReadHan
 
   on('users.setAvatar', async ({ body, user }) => ok(presentMe(await users.setAvatar(user, body.filePath))));
 
-  on('users.changePassword', async ({ body, user }) => ok(await users.changePassword(user, body)));
+  on('users.changePassword', async ({ body, user, sessionId }) => ok(await users.changePassword(user, body, sessionId)));
 
   on('users.changeEmail', async ({ body, user }) => {
     await users.requestEmailChange(user, body);

@@ -19,7 +19,8 @@ import { accountPolicy } from './policy.ts';
 /** What changing one's password or email asks of the auth module. */
 export interface AccountChecks {
   checkCurrentPassword(user: UserRow, password: string, field: string): Promise<void>;
-  revokeSessions(userId: string): Promise<unknown>;
+  /** Ends every session but `currentSession` (ADR 055); answers a fresh token for it. */
+  endOtherSessions(user: UserRow, currentSession: string | null | undefined): Promise<string>;
   throttleLetters(userId: string): Promise<void>;
 }
 
@@ -82,13 +83,11 @@ export class UserService {
     return this.update(user, { avatar: `/uploads/${file.path}` });
   }
 
-  /** Changes the password, ends every other session and returns a fresh token for this one. */
-  async changePassword(user: UserRow, input: z.output<typeof changePasswordSchema>): Promise<string> {
+  /** Changes the password, ends every other session and returns a fresh token for this one (ADR 055). */
+  async changePassword(user: UserRow, input: z.output<typeof changePasswordSchema>, currentSession?: string | null): Promise<string> {
     await this.deps.auth.checkCurrentPassword(user, input.current_password, 'current_password');
     await this.update(user, { passwordHash: await hashPassword(input.password) });
-    await this.deps.auth.revokeSessions(user.id);
-    const [fresh] = await this.deps.db.select().from(users).where(eq(users.id, user.id));
-    return this.deps.tokens.sign(fresh!);
+    return this.deps.auth.endOtherSessions(user, currentSession);
   }
 
   /** Sends a confirmation link to the new address; the email changes when it is followed. */

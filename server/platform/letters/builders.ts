@@ -65,6 +65,35 @@ export function emailChangeLetter({ brand, name, link }: LetterParams): Letter {
   });
 }
 
+/** What a new-device letter says of the sign-in (ADR 055). */
+export interface SignInDetails {
+  device: string;
+  os: string;
+  browser: string;
+  /** The network, coarsened («203.0.113.0/24»); null when unknown. */
+  address: string | null;
+  /** When, as the letter says it («25 ноября 2026 г. в 14:30 МСК»). */
+  at: string;
+}
+
+/** A sign-in from a device the account was never used on (ADR 055): what, where, when, and what to do if not them. */
+export function newDeviceLetter(p: LetterParams & SignInDetails): Letter {
+  return renderLetter({
+    brand: p.brand,
+    name: p.name,
+    subject: 'Вход с нового устройства',
+    paragraphs: [
+      `В ваш аккаунт на ${onSite(p.brand)} выполнен вход с нового устройства.`,
+      `Устройство: ${p.device}, ${p.os}. Браузер: ${p.browser}. Сеть: ${p.address ?? 'неизвестна'}. Время: ${p.at}.`,
+    ],
+    action: { label: 'Проверить сеансы', link: p.link },
+    notes: [
+      'Если это были вы — ничего делать не нужно.',
+      'Если нет — откройте настройки, завершите незнакомый сеанс и смените пароль: смена пароля завершит все сеансы, кроме текущего.',
+    ],
+  });
+}
+
 // --- Moderation ------------------------------------------------------------------------------------------
 
 export type ServiceDecision = 'approve' | 'reject' | 'hide' | 'restore' | 'edit';

@@ -14,6 +14,8 @@ export {
   disputeEventLetter,
   type DisputeLetterEvent,
   passwordResetLetter,
+  newDeviceLetter,
+  type SignInDetails,
   paymentReceiptLetter,
   projectDecisionLetter,
   serviceDecisionLetter,

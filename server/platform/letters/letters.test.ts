@@ -208,6 +208,7 @@ describe('Letters.notify', () => {
     expect(Object.entries(LETTER_KINDS).filter(([, d]) => !('notice' in d)).map(([k]) => k).sort()).toEqual([
       'account.confirm',
       'account.emailChange',
+      'account.newDevice',
       'account.passwordReset',
       'chat.unread',
       'payment.receipt',
@@ -225,6 +226,18 @@ describe('Letters.notify', () => {
     expect(mailed[1]!.letter.text).toContain('https://p.example/recover?token=t2');
   });
 
+  it('tells of a sign-in from a new device: what, where, when, and what to do if it was not the person (ADR 055)', () => {
+    const { mailed, writer } = outbox();
+    const everythingOff = person(Object.fromEntries(Object.keys(NOTIFICATION_KINDS).map((k) => [k, false])));
+    const at = '24 ноября 2026 г. в 10:00 МСК';
+    expect(letters.notify(writer, everythingOff, 'account.newDevice', { device: 'Компьютер', os: 'Windows 10', browser: 'Chrome 120', address: '203.0.113.0/24', at })).toBe(true);
+    const { subject, text } = mailed[0]!.letter;
+    expect(subject).toBe('Вход с нового устройства — Подряд');
+    for (const part of ['Компьютер, Windows 10', 'Браузер: Chrome 120', 'Сеть: 203.0.113.0/24', at, 'https://p.example/profile/settings', 'смените пароль']) {
+      expect(text).toContain(part);
+    }
+  });
+
   it('every kind is transactional or switched by a preference the settings page shows', () => {
     for (const def of Object.values(LETTER_KINDS)) {
       if (def.preference !== null) expect(Object.keys(NOTIFICATION_KINDS)).toContain(def.preference);
@@ -234,6 +247,7 @@ describe('Letters.notify', () => {
     expect(Object.entries(LETTER_KINDS).filter(([, d]) => d.preference === null).map(([k]) => k).sort()).toEqual([
       'account.confirm',
       'account.emailChange',
+      'account.newDevice',
       'account.passwordReset',
       'appeal.answered',
       'payment.receipt',
@@ -249,6 +263,7 @@ describe('the wording of every letter and notification (ADR 046)', () => {
     'account.confirm': { token: 't' },
     'account.passwordReset': { token: 't' },
     'account.emailChange': { token: 't' },
+    'account.newDevice': { device: 'Смартфон Apple iPhone', os: 'iOS 17.0', browser: 'Safari 17', address: '203.0.113.0/24', at: '24 ноября 2026 г. в 10:00 МСК' },
     'service.decision': { id: 's1', title: 'Логотип', decision: 'hide', reason: 'Копия' },
     'project.decision': { title: 'Сайт', decision: 'edit', reason: null, path: '/projects/x/1' },
     'withdrawal.decision': { amount: '1\u00a0500 руб.', decision: 'approve', reason: null },

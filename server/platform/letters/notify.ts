@@ -13,6 +13,8 @@ import {
   emailChangeLetter,
   orderEventLetter,
   passwordResetLetter,
+  newDeviceLetter,
+  type SignInDetails,
   paymentReceiptLetter,
   newReviewLetter,
   reviewAnsweredLetter,
@@ -111,6 +113,8 @@ export const LETTER_KINDS = {
   'account.emailChange': kind<{ token: string }>(null, (s, name, d) =>
     emailChangeLetter({ brand: s.brand, name, link: s.url(token('/confirm_account', d.token)) }),
   ),
+  // A sign-in from a device never seen on the account (ADR 055): sent whatever the preferences say, it keeps the account.
+  'account.newDevice': kind<SignInDetails>(null, (s, name, d) => newDeviceLetter({ brand: s.brand, name, link: s.url('/profile/settings'), ...d })),
   // The notification opens the service in the seller's editor (its state and the moderator's reason are there).
   'service.decision': kind<{ id: string; title: string; decision: ServiceDecision; reason: string | null }>('moderation', (s, name, d) =>
     serviceDecisionLetter({ brand: s.brand, name, link: s.url('/profile/items'), title: d.title, decision: d.decision, reason: d.reason }),

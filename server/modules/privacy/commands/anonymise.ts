@@ -2,6 +2,7 @@ import { and, eq, lte } from 'drizzle-orm';
 import type { Db } from '../../../db/client.ts';
 import { accountById, anonymiseAccount } from '../../users/index.ts';
 import { forgetInOutbox } from '../../../platform/forget.ts';
+import { forgetSessionsOf } from '../../../platform/sessions.ts';
 import { eraseMessagesOf } from '../../chat/index.ts';
 import { hideServicesOf } from '../../services/index.ts';
 import { hideProjectsOf } from '../../projects/index.ts';
@@ -47,6 +48,7 @@ export async function anonymiseDue(db: Db, withTx: WithTx, now = new Date()): Pr
       await hideServicesOf(tx, request.userId);
       await hideProjectsOf(tx, request.userId);
       await forgetSelfEmployedOf(tx, request.userId);
+      await forgetSessionsOf(tx, request.userId);
       await tx.update(privacyConsents).set({ ip: null, userAgent: null }).where(eq(privacyConsents.userId, request.userId));
       await tx.update(privacyDeletionRequests).set({ status: 'done', doneAt: clock.now() }).where(eq(privacyDeletionRequests.id, request.id));
       await audit(tx, { actorId: request.userId, action: 'privacy.anonymise', targetType: 'user', targetId: request.userId });
