@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useRevalidator } from 'react-router';
-import { onSocketEvent } from './socket.ts';
+import { onSocketEvent, onSocketReconnect } from './socket.ts';
 
 // Pages that show the state an event changes refresh themselves when its in-app notification arrives (issue 25,
 // ADR 044): the bell already hears of a moderation decision, an order's step, a bid or an appeal's answer through
@@ -12,7 +12,7 @@ export const LIVE_KINDS = {
   /** /profile/items: a service's status, a project's status and bid count. */
   items: ['service.decision', 'project.decision', 'bid.new'],
   /** /profile/finance: orders pay, release and refund; withdrawals are decided; disputes are resolved. */
-  finance: ['order.event', 'withdrawal.decision', 'dispute.event'],
+  finance: ['order.event', 'withdrawal.decision', 'dispute.event', 'payout.detailsNeeded'],
   /** /profile/bids: a new bid (the customer), a bid accepted or declined (the seller). */
   bids: ['bid.new', 'bid.accepted', 'bid.rejected'],
   /** The appeals tab of /profile/disputes: the administration's answer. */
@@ -34,8 +34,16 @@ export function useOnNotification(kinds: readonly string[], fn: () => void): voi
   }, [key]);
 }
 
-/** Runs the page's loaders again when a notification of one of these kinds arrives: the page shows the new state. */
+/**
+ * Runs the page's loaders again when a notification of one of these kinds arrives: the page shows the new state —
+ * and when the socket comes back after a gap, in which such notifications may have been missed (issue 29).
+ */
 export function useRevalidateOn(kinds: readonly string[]): void {
   const { revalidate } = useRevalidator();
   useOnNotification(kinds, () => void revalidate());
+  const latest = useRef(revalidate);
+  useEffect(() => {
+    latest.current = revalidate;
+  });
+  useEffect(() => onSocketReconnect(() => void latest.current()), []);
 }

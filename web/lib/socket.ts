@@ -63,6 +63,18 @@ function dispatch<E extends ServerEvent>(event: E, ...args: ServerEventArgs<E>) 
   for (const handler of [...eventHandlers[event]]) handler(...args);
 }
 
+/** Called when the socket connects again after it was connected: whoever shows live state reads it again. */
+const reconnectHandlers = new Set<() => void>();
+
+/**
+ * Runs `handler` each time the socket comes back after a disconnect (issue 29): events sent while it was away are
+ * not replayed (ADR 013), so what they would have changed must be read again. Returns the unsubscribe function.
+ */
+export function onSocketReconnect(handler: () => void): () => void {
+  reconnectHandlers.add(handler);
+  return () => void reconnectHandlers.delete(handler);
+}
+
 /** The socket's transport ('polling', or 'N/A' while not connected), for the diagnostics page and the chat. */
 export const useSocketTransport = () => useStore(transport);
 
@@ -85,10 +97,23 @@ export function connectSocket(apiBase: string, token: string, onDropped?: () => 
       const created: ClientSocket = io(apiBase || undefined, { ...SOCKET_OPTIONS, transports: [...SOCKET_OPTIONS.transports], auth });
       socket = created;
       created.onAny(dispatch);
-      created.on('connect', () => transport.set(created.io.engine?.transport?.name ?? 'N/A'));
+      let connectedBefore = false;
+      created.on('connect', () => {
+        transport.set(created.io.engine?.transport?.name ?? 'N/A');
+        if (connectedBefore) for (const handler of [...reconnectHandlers]) handler();
+        connectedBefore = true;
+      });
       created.on('disconnect', (reason) => {
         transport.set('N/A');
-        if (reason === 'io server disconnect') onDropped?.();
+        if (reason !== 'io server disconnect') return;
+        // The server ended it: the session was revoked, or the instance is stopping (a deploy). socket.io-client does
+        // not come back by itself after this, so the app asks: a revoked session is refused ('unauthorized' below),
+        // a stopped instance's users reach another one (issue 29).
+        onDropped?.();
+        const delay = SOCKET_RECONNECT_DELAY_MS + Math.random() * (SOCKET_RECONNECT_DELAY_MAX_MS - SOCKET_RECONNECT_DELAY_MS);
+        window.setTimeout(() => {
+          if (socket === created && !created.connected) created.connect();
+        }, delay);
       });
       // A refused handshake (revoked token) while we think we are signed in means the same.
       created.on('connect_error', (err) => {

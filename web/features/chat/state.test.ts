@@ -18,6 +18,7 @@ import {
   withOlderMessages,
   withOthersSeen,
   withSent,
+  withCaughtUp,
   withUserStatus,
 } from './state.ts';
 
@@ -276,6 +277,21 @@ describe('withSent', () => {
   it('does not show it in another open chat', () => {
     const s = state({ activeId: 'b', messages: [] });
     expect(withSent(s, message('m1', 'a', ME)).messages).toBe(s.messages);
+  });
+});
+
+describe('withCaughtUp (after a reconnect, issue 29)', () => {
+  const at = (m: Message, minute: number) => ({ ...m, created_at: `2026-11-24T10:${String(minute).padStart(2, '0')}:00.000Z` });
+  it('adds the messages sent while the socket was away, newest first, each once', () => {
+    const shown = [at(message('m2', 'a'), 2), at(message('m1', 'a'), 1)];
+    const s = state({ activeId: 'a', messages: shown });
+    const newest = [at(message('m4', 'a'), 4), at(message('m3', 'a'), 3), ...shown];
+    expect(ids(apply(s, withCaughtUp(s, 'a', newest)).messages)).toEqual(['m4', 'm3', 'm2', 'm1']);
+  });
+  it('changes nothing when none was missed, or when another chat is open now', () => {
+    const s = state({ activeId: 'a', messages: [message('m1', 'a')] });
+    expect(withCaughtUp(s, 'a', [message('m1', 'a')])).toEqual({});
+    expect(withCaughtUp(s, 'b', [message('m9', 'b')])).toEqual({});
   });
 });
 

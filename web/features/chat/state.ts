@@ -154,6 +154,17 @@ export function withOlderMessages(s: ChatState, page: number, answer: { result: 
   };
 }
 
+/**
+ * The open chat's newest page read again after the socket reconnected (issue 29): messages sent while it was away
+ * (events are not replayed, ADR 013) join the ones shown, newest first, each once.
+ */
+export function withCaughtUp(s: ChatState, chatId: string, newest: readonly Message[]): Partial<ChatState> {
+  if (s.activeId !== chatId) return {};
+  const missed = newest.filter((m) => !s.messages.some((k) => k._id === m._id));
+  if (!missed.length) return {};
+  return { messages: [...missed, ...s.messages].sort((a, b) => b.created_at.localeCompare(a.created_at)) };
+}
+
 /** A message this person just sent: shown once in its open chat, and as its chat's last message. */
 export function withSent(s: ChatState, message: Message): Partial<ChatState> {
   return {

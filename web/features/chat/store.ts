@@ -3,7 +3,7 @@ import { MESSAGE_PAGE_SIZE } from '#contract/constants';
 import { SOCKET_EVENTS } from '#contract/chat-constants';
 import type { CountersEvent, DeleteChatEvent, Message, NewMessageEvent, UpdateMessageEvent, UpdateUserEvent } from '#contract/chat';
 import { api } from '../../lib/api.ts';
-import { onSocketEvent } from '../../lib/socket.ts';
+import { onSocketEvent, onSocketReconnect } from '../../lib/socket.ts';
 import { createStore, useStore } from '../../lib/store.ts';
 import {
   type ChatState,
@@ -13,6 +13,7 @@ import {
   newestUnseen,
   type UnseenScope,
   unseenIn,
+  withCaughtUp,
   withCounters,
   withDeletedChat,
   withListPage,
@@ -66,6 +67,23 @@ async function loadTotal() {
   }
 }
 
+/**
+ * After a reconnect (another instance, a deploy, a network gap), what changed meanwhile is read again: events sent
+ * while the socket was away are not replayed (ADR 013, issue 29).
+ */
+async function catchUp() {
+  void loadTotal();
+  const { loaded, activeId } = store.get();
+  for (const tab of ['chats', 'orders'] as const) if (loaded[tab]) void chatStore.loadList(tab);
+  if (!activeId) return;
+  try {
+    const res = await api.read('chat.messages', { params: { chat_id: activeId }, query: { page: 1, limit: MESSAGE_PAGE_SIZE, chat_id: activeId } }, { fresh: true });
+    set((s) => withCaughtUp(s, activeId, res.result));
+  } catch {
+    // The next event or a reload shows them.
+  }
+}
+
 let users = 0;
 let stopEvents: (() => void) | null = null;
 
@@ -89,6 +107,7 @@ export const chatStore = {
         onSocketEvent(SOCKET_EVENTS.updateUser, onUpdateUser),
         onSocketEvent(SOCKET_EVENTS.updateMessage, onUpdateMessage),
         onSocketEvent(SOCKET_EVENTS.counters, onCounters),
+        onSocketReconnect(() => void catchUp()),
       ];
       stopEvents = () => offs.forEach((off) => off());
       void loadTotal();

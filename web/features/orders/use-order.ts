@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { OrderDetail } from '#contract/orders';
 import type { PendingReview } from '#contract/reviews';
 import { api } from '../../lib/api.ts';
-import { onSocketEvent } from '../../lib/socket.ts';
+import { onSocketEvent, onSocketReconnect } from '../../lib/socket.ts';
 
 /**
  * The order of an order chat, read afresh whenever a message arrives in the chat (every step posts one) or the
@@ -30,9 +30,12 @@ export function useLiveOrder(orderId: string, chatId: string) {
     const offOrder = onSocketEvent('order_updated', (e) => {
       if (e._id === orderId) load();
     });
+    // Back after a gap (issue 29): what changed meanwhile is read again.
+    const offReconnect = onSocketReconnect(load);
     return () => {
       offMessage();
       offOrder();
+      offReconnect();
     };
   }, [chatId, orderId, load]);
 
