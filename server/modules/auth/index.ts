@@ -1,4 +1,6 @@
-// Accounts: registration, sign-in, confirmation, recovery, sessions.
+// Accounts: registration, sign-in, confirmation, recovery, sessions, the second factor.
 export { AuthService } from './service.ts';
 export { authRoutes } from './routes.ts';
 export { authModule } from './module.ts';
+export { TwoFactorService, enrolTotp } from './two-factor.ts';
+export { codeAt } from './totp.ts';

@@ -21,6 +21,8 @@ export interface AccountChecks {
   checkCurrentPassword(user: UserRow, password: string, field: string): Promise<void>;
   revokeSessions(userId: string): Promise<unknown>;
   throttleLetters(userId: string): Promise<void>;
+  /** A fresh second factor, when the person has one (ADR 054). */
+  requireStepUp(user: UserRow, stepUp: string | null | undefined): Promise<void>;
 }
 
 export interface UserDeps {
@@ -83,7 +85,8 @@ export class UserService {
   }
 
   /** Changes the password, ends every other session and returns a fresh token for this one. */
-  async changePassword(user: UserRow, input: z.output<typeof changePasswordSchema>): Promise<string> {
+  async changePassword(user: UserRow, input: z.output<typeof changePasswordSchema>, stepUp?: string | null): Promise<string> {
+    await this.deps.auth.requireStepUp(user, stepUp);
     await this.deps.auth.checkCurrentPassword(user, input.current_password, 'current_password');
     await this.update(user, { passwordHash: await hashPassword(input.password) });
     await this.deps.auth.revokeSessions(user.id);
@@ -92,7 +95,8 @@ export class UserService {
   }
 
   /** Sends a confirmation link to the new address; the email changes when it is followed. */
-  async requestEmailChange(user: UserRow, input: z.output<typeof changeEmailSchema>) {
+  async requestEmailChange(user: UserRow, input: z.output<typeof changeEmailSchema>, stepUp?: string | null) {
+    await this.deps.auth.requireStepUp(user, stepUp);
     await this.deps.auth.checkCurrentPassword(user, input.password, 'password');
     // Counted before the answer: "already registered" tells whether an address has an account, so it is limited
     // like the letters themselves.

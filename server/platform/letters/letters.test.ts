@@ -209,6 +209,7 @@ describe('Letters.notify', () => {
       'account.confirm',
       'account.emailChange',
       'account.passwordReset',
+      'account.twoFactorReset',
       'chat.unread',
       'payment.receipt',
     ]);
@@ -235,6 +236,7 @@ describe('Letters.notify', () => {
       'account.confirm',
       'account.emailChange',
       'account.passwordReset',
+      'account.twoFactorReset',
       'appeal.answered',
       'payment.receipt',
       'payment.refundRefused',
@@ -248,6 +250,7 @@ describe('the wording of every letter and notification (ADR 046)', () => {
     'account.confirm': { token: 't' },
     'account.passwordReset': { token: 't' },
     'account.emailChange': { token: 't' },
+    'account.twoFactorReset': {},
     'service.decision': { id: 's1', title: 'Логотип', decision: 'hide', reason: 'Копия' },
     'project.decision': { title: 'Сайт', decision: 'edit', reason: null, path: '/projects/x/1' },
     'withdrawal.decision': { amount: '1\u00a0500 руб.', decision: 'approve', reason: null },

@@ -13,6 +13,7 @@ import {
   emailChangeLetter,
   orderEventLetter,
   passwordResetLetter,
+  twoFactorResetLetter,
   paymentReceiptLetter,
   newReviewLetter,
   reviewAnsweredLetter,
@@ -110,6 +111,7 @@ export const LETTER_KINDS = {
   'account.emailChange': kind<{ token: string }>(null, (s, name, d) =>
     emailChangeLetter({ brand: s.brand, name, link: s.url(token('/confirm_account', d.token)) }),
   ),
+  'account.twoFactorReset': kind<Record<string, never>>(null, (s, name) => twoFactorResetLetter({ brand: s.brand, name, link: s.url('/profile/settings') })),
   // The notification opens the service in the seller's editor (its state and the moderator's reason are there).
   'service.decision': kind<{ id: string; title: string; decision: ServiceDecision; reason: string | null }>('moderation', (s, name, d) =>
     serviceDecisionLetter({ brand: s.brand, name, link: s.url('/profile/items'), title: d.title, decision: d.decision, reason: d.reason }),
