@@ -4,8 +4,7 @@ import type { Db } from './client.ts';
 import { users, type NewUserRow, type Role, type UserRow } from '../modules/users/schema.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { recordConsent } from '../modules/privacy/index.ts';
-import { enrolTotp } from '../modules/auth/index.ts';
-import { TEST_TOTP_SECRET } from '../modules/auth/testing.ts';
+import { TEST_TOTP_SECRET, enrolTotp } from '../modules/auth/index.ts';
 
 // Factories shared by the tests and the demo seed, so demo data always matches the schema.
 

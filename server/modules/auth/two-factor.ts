@@ -1,7 +1,7 @@
 import { and, count, eq, isNull, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { accountById, setTwoFactorAt, type UserRow } from '../users/index.ts';
-import { HttpError, badRequest, forbidden, notFound } from '../../lib/http.ts';
+import { HttpError, badRequest, notFound } from '../../lib/http.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import type { Letters } from '../../platform/letters/index.ts';
 import type { SettingsService } from '../../platform/settings.ts';

@@ -55,6 +55,9 @@ export const DESCRIPTORS: Partial<Record<keyof Settings, Descriptor>> = {
   'disputes.flagDays': { group: 'support', label: 'Спор без решения отмечается через', kind: 'int', unit: 'дн.', hint: 'В очереди споров администратора' },
   'appeals.perDay': { group: 'support', label: 'Обращений в сутки с одного аккаунта', kind: 'int' },
   'appeals.perAddressPerDay': { group: 'support', label: 'Обращений в сутки с одного адреса', kind: 'int' },
+  'twoFactor.admins': { group: 'support', label: 'Двухфакторная защита обязательна для администраторов', kind: 'json', hint: 'true — да, false — нет' },
+  'twoFactor.everyone': { group: 'support', label: 'Двухфакторная защита обязательна для всех перед выводом и сменой данных', kind: 'json', hint: 'true — да, false — нет' },
+  'twoFactor.stepUp': { group: 'support', label: 'Подтверждать кодом вывод и смену email, пароля, реквизитов', kind: 'json', hint: 'Для тех, у кого защита включена: true — да, false — нет' },
   'privacy.deletionCoolingOffDays': { group: 'support', label: 'Удаление аккаунта после запроса через', kind: 'int', unit: 'дн.', hint: 'Пока срок не истёк, человек может отменить удаление' },
 };
 
