@@ -10,6 +10,8 @@ export const adminUserSchema = z.object({
   roles: z.array(z.string()),
   active_role: z.string(),
   email_confirmed: z.boolean(),
+  /** Whether a second factor guards the account (ADR 054). */
+  two_factor: z.boolean(),
   blocked: z.boolean(),
   block_reason: z.string().nullable(),
   created_at: z.string(),

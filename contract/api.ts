@@ -10,12 +10,15 @@ export interface ApiError {
   status: number;
   message: string;
   errors?: Record<string, string[]>;
+  /** A stable machine code when the client must react to the refusal, not only show it (ADR 054). */
+  code?: string;
 }
 
 export const apiErrorSchema = z.object({
   status: z.number().int(),
   message: z.string(),
   errors: z.record(z.string(), z.array(z.string())).optional(),
+  code: z.string().optional(),
 });
 
 export const okSchema = <T extends z.ZodType>(result: T) =>
@@ -62,6 +65,8 @@ export const meSchema = z.object({
   active_role: z.string(),
   referralCode: z.string(),
   email_confirmed: z.boolean(),
+  /** Whether a second factor guards the account (ADR 054). */
+  two_factor: z.boolean(),
   about: z.string(),
   city: z.string().nullable(),
   country: z.string().nullable(),

@@ -24,6 +24,7 @@ import { projectEndpoints } from './endpoints/projects.ts';
 import { searchEndpoints } from './endpoints/search.ts';
 import { serviceEndpoints } from './endpoints/services.ts';
 import { userEndpoints } from './endpoints/users.ts';
+import { twoFactorEndpoints } from './endpoints/two-factor.ts';
 
 // The whole API's table (ADR 015): every name of ROUTES with its schemas and guard. Server only at run time (the
 // browser imports its types): the server registers routes from it, the tests walk it.
@@ -33,6 +34,7 @@ export const endpoints = {
   ...platformEndpoints,
   ...serviceEndpoints,
   ...authEndpoints,
+  ...twoFactorEndpoints,
   ...userEndpoints,
   ...privacyEndpoints,
   ...fileEndpoints,

@@ -26,6 +26,14 @@ export const ROUTES = {
   'auth.sessions': 'GET /api/auth/sessions',
   'auth.endSession': 'DELETE /api/auth/sessions/:id',
   'auth.endOtherSessions': 'POST /api/auth/sessions/end-others',
+  // The second factor (ADR 054).
+  'auth.loginTwoFactor': 'POST /api/auth/login/two-factor',
+  'auth.stepUp': 'POST /api/auth/step-up',
+  'auth.twoFactor': 'GET /api/auth/two-factor',
+  'auth.twoFactorSetup': 'POST /api/auth/two-factor/setup',
+  'auth.twoFactorEnable': 'POST /api/auth/two-factor/enable',
+  'auth.twoFactorDisable': 'POST /api/auth/two-factor/disable',
+  'auth.recoveryCodes': 'POST /api/auth/two-factor/recovery-codes',
 
   'users.me': 'GET /api/users/me/',
   'users.update': 'PATCH /api/users/me',
@@ -147,6 +155,7 @@ export const ROUTES = {
   'admin.users.get': 'GET /api/admin/users/:id',
   'admin.users.block': 'PATCH /api/admin/users/:id/block',
   'admin.users.setAdmin': 'PATCH /api/admin/users/:id/admin',
+  'admin.users.resetTwoFactor': 'DELETE /api/admin/users/:id/two-factor',
   'admin.settings.get': 'GET /api/admin/settings',
   'admin.settings.update': 'PUT /api/admin/settings',
   'admin.searchSuggestions.list': 'GET /api/admin/search-suggestions',

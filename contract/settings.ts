@@ -131,6 +131,14 @@ export const settingsSchema = z.object({
   /** The description of a page that has none of its own. */
   'brand.description': brandText(300).default('Биржа услуг'),
 
+  // The second factor (ADR 054).
+  /** Administrators must have a second factor before any admin page or call. */
+  'twoFactor.admins': z.boolean().default(true),
+  /** Everyone must have one before a withdrawal, a change of payout details, email or password. */
+  'twoFactor.everyone': z.boolean().default(false),
+  /** A person with a second factor confirms each withdrawal and each change of payout details, email or password. */
+  'twoFactor.stepUp': z.boolean().default(true),
+
   /** The search's synonym groups (ADR 028). */
   'search.synonyms': synonymGroupsSchema.default(DEFAULT_SEARCH_SYNONYMS),
 });

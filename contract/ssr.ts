@@ -21,6 +21,8 @@ export interface PublicConfig {
   buildId: string;
   /** Cloudflare Turnstile site key; null renders the local stand-in widget (development, demo, tests). */
   turnstileSiteKey: string | null;
+  /** Administrators must have a second factor before any admin page (operator setting twoFactor.admins, ADR 054). */
+  twoFactorForAdmins: boolean;
 }
 
 /** The catalogue tree pages show (menus, filters, addresses). By slug: every answer names categories by slug. */

@@ -78,7 +78,14 @@ export async function buildApp({ env, database, logger, web = true, clock }: App
   await registerEdgePlugins(app);
   // ЮKassa's payout widget is another site's script: allowed only when ЮKassa pays cards out (ADR 050).
   const widgetOrigins = widgetOriginsOf(services.payments.providers.cardWidget());
-  installRequestHooks(app, { env, db: database.db, tokens: services.tokens, origin: context.origin, widgetOrigins });
+  installRequestHooks(app, {
+    env,
+    db: database.db,
+    tokens: services.tokens,
+    origin: context.origin,
+    widgetOrigins,
+    adminGate: (user) => services.twoFactor.adminGate(user),
+  });
   await registerOpenApi(app, env);
   // The GET handlers, filled in as the modules register their routes: server-rendered pages read through them.
   const reads: ReadHandlers = new Map();

@@ -45,6 +45,9 @@ import { payOrderForTest } from './modules/orders/testing.ts';
 import { currentDocument } from './modules/privacy/index.ts';
 import { privacyDeletionRequests } from './modules/privacy/schema.ts';
 import { createSession } from './platform/sessions.ts';
+import { TEST_SECRET } from './test/app.ts';
+import { challengeFor, freshCode, stepUpTokenFor } from './modules/auth/testing.ts';
+import { codeAt } from './modules/auth/index.ts';
 
 /** A cell: the status, or a known defect (the right status, and today's until it is fixed). */
 type Cell = number | { expected: number; today: number; defect: string };
@@ -147,6 +150,15 @@ async function freshBid(w: MatrixWorld, seller: Member, customer: Member): Promi
 let n = 0;
 const unique = () => `${Date.now().toString(36)}${++n}`;
 const self = (w: MatrixWorld, actor: Actor) => (actor === 'anonymous' ? 'owner' : actor);
+
+/**
+ * A step-up of the moment for the actor (ADR 054): the admin has a second factor (the factories give admins one),
+ * so a withdrawal or an account change of theirs needs it; for the others it changes nothing.
+ */
+const stepUp = async (w: MatrixWorld, actor: Actor): Promise<Record<string, string>> =>
+  actor === 'anonymous' ? {} : { 'x-step-up': await stepUpTokenFor(TEST_SECRET, w.user(actor)) };
+/** A code of the admin's app no earlier cell used (the others have no second factor: any code is wrong). */
+const adminCode = (w: MatrixWorld) => freshCode(w.database.db, w.user('admin').id);
 
 // Payments (issue 12): an order of the owner (customer) with `other` (seller), money on an actor's balance, a
 // provider payment and a withdrawal of the owner.
@@ -308,6 +320,33 @@ const MATRIX = {
     request: (w, actor) => ({ body: { email: w.email(self(w, actor)), password: PASSWORD } }),
   },
   'auth.logoutAll': { writes: true, expect: signedIn(), request: () => ({}) },
+  // The second factor (ADR 054). The sign-in's second step is public: the challenge is the credential. Only the
+  // admin has a factor, so only their challenge and code sign in; the others' challenges lead nowhere.
+  'auth.loginTwoFactor': {
+    writes: true,
+    expect: { ...everyone(400), admin: 200 },
+    request: async (w, actor) => ({ body: { challenge: await challengeFor(TEST_SECRET, w.user(self(w, actor))), code: await adminCode(w) } }),
+  },
+  'auth.stepUp': { expect: { ...signedIn(400), admin: 200 }, request: async (w) => ({ body: { code: await adminCode(w) } }) },
+  'auth.twoFactor': { expect: signedIn(), request: () => ({}) },
+  // Setting up again while it is on is refused (the admin).
+  'auth.twoFactorSetup': { writes: true, expect: { ...signedIn(), admin: 400 }, request: () => ({ body: { password: PASSWORD } }) },
+  // A first code for a set-up the actor started (the admin's is on already).
+  'auth.twoFactorEnable': {
+    writes: true,
+    expect: { ...signedIn(), admin: 400 },
+    request: async (w, actor) => {
+      if (actor === 'anonymous' || actor === 'admin') return { body: { code: '123456' } };
+      const { secret } = await w.app.services.twoFactor.setup(w.user(actor), PASSWORD);
+      return { body: { code: codeAt(secret) } };
+    },
+  },
+  'auth.twoFactorDisable': {
+    writes: true,
+    expect: { ...signedIn(400), admin: 200 },
+    request: async (w) => ({ body: { password: PASSWORD, code: await adminCode(w) } }),
+  },
+  'auth.recoveryCodes': { writes: true, expect: { ...signedIn(400), admin: 200 }, request: async (w) => ({ body: { code: await adminCode(w) } }) },
   // The link is the credential: whoever opens it confirms its account.
   'auth.confirm': {
     writes: true,
@@ -344,14 +383,15 @@ const MATRIX = {
   'users.changePassword': {
     writes: true,
     expect: signedIn(),
-    request: () => ({
+    request: async (w, actor) => ({
       body: { current_password: PASSWORD, password: 'new-secret-123', repeat_password: 'new-secret-123' },
+      headers: await stepUp(w, actor),
     }),
   },
   'users.changeEmail': {
     writes: true,
     expect: signedIn(),
-    request: () => ({ body: { email: `new_${unique()}@example.com`, password: PASSWORD } }),
+    request: async (w, actor) => ({ body: { email: `new_${unique()}@example.com`, password: PASSWORD }, headers: await stepUp(w, actor) }),
   },
   'users.setRole': {
     writes: true,
@@ -485,6 +525,11 @@ const MATRIX = {
     writes: true,
     expect: adminOnly(),
     request: async (w) => ({ params: { id: (await w.fresh.user()).id }, body: { admin: true } }),
+  },
+  'admin.users.resetTwoFactor': {
+    writes: true,
+    expect: adminOnly(),
+    request: async (w) => ({ params: { id: (await w.fresh.user({ twoFactor: true })).id } }),
   },
   'admin.settings.get': { expect: adminOnly(), request: () => ({}) },
   'admin.settings.update': { writes: true, expect: adminOnly(), request: () => ({ body: { 'uploads.perHour': 60 } }) },
@@ -671,7 +716,10 @@ const MATRIX = {
     expect: confirmedOnly(),
     request: async (w, actor) => {
       await fundActor(w, actor);
-      return { body: { amount: 60_000, method: 'card', payout_token: 'pt-matrix', card: { first6: '411111', last4: '1111' } } };
+      return {
+        body: { amount: 60_000, method: 'card', payout_token: 'pt-matrix', card: { first6: '411111', last4: '1111' } },
+        headers: await stepUp(w, actor),
+      };
     },
   },
   'withdrawals.mine': { expect: signedIn(), request: () => ({}) },
@@ -683,7 +731,11 @@ const MATRIX = {
   },
   // One's own self-employment (ADR 050): without ЮKassa the declaration is a 409 for whoever may make it.
   'finance.selfEmployed': { expect: signedIn(), request: () => ({}) },
-  'finance.declareSelfEmployed': { writes: true, expect: confirmedOnly(409), request: () => ({ body: { phone: '+7 900 123-45-67' } }) },
+  'finance.declareSelfEmployed': {
+    writes: true,
+    expect: confirmedOnly(409),
+    request: async (w, actor) => ({ body: { phone: '+7 900 123-45-67' }, headers: await stepUp(w, actor) }),
+  },
   'admin.payments.list': { expect: adminOnly(), request: () => ({ query: { status: 'pending' } }) },
   // The provider's view of a payment: the sandbox keeps no payments of its own to describe (404 to the admin).
   'admin.payments.provider': { expect: adminOnly(404), request: async (w) => ({ params: { id: await ownerCardPayment(w) } }) },

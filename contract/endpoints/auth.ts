@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoints } from '../endpoint.ts';
 import { idParams, okSchema } from '../api.ts';
+import { twoFactorChallengeSchema } from '../two-factor.ts';
 import { loginSchema, noticeSchema, recoverSchema, registerSchema, resetSchema, sessionSchema, tokenBodySchema } from '../auth.ts';
 
 const tags = ['auth'];
@@ -12,7 +13,8 @@ const done = okSchema(z.literal(true));
 /** Registration, sign-in, email confirmation and password recovery (ADR 004). */
 export const authEndpoints = defineEndpoints({
   'auth.register': { access: 'public', tags, body: registerSchema, response: token },
-  'auth.login': { access: 'public', tags, body: loginSchema, response: token },
+  // A token, or (the account has a second factor) a challenge for POST /api/auth/login/two-factor (ADR 054).
+  'auth.login': { access: 'public', tags, body: loginSchema, response: okSchema(z.union([z.string(), twoFactorChallengeSchema])) },
   'auth.logoutAll': { access: 'user', tags, response: done },
   'auth.confirm': { access: 'public', tags, body: tokenBodySchema, response: notice },
   'auth.resendConfirmation': { access: 'user', tags, response: done },

@@ -13,6 +13,7 @@ import { normaliseStrings } from '../lib/text.ts';
 import type { PublicOrigin } from '../lib/public-origin.ts';
 import { CROSS_SITE_MESSAGE, cookieAuthenticated, crossSiteWrite } from '../lib/same-origin.ts';
 import { requireAdmin, sessionForToken, tokenOf, type Tokens } from '../lib/auth.ts';
+import type { UserRow } from '../modules/users/index.ts';
 import { decodedPath } from './http.ts';
 import { contentSecurityPolicy, PRIVATE_NO_STORE, SAFE_METHODS } from './security.ts';
 
@@ -46,9 +47,18 @@ export async function registerEdgePlugins(app: FastifyInstance): Promise<void> {
  */
 export function installRequestHooks(
   app: FastifyInstance,
-  deps: { env: Env; db: Db; tokens: Tokens; origin: PublicOrigin; /** A provider widget's origins the pages may load (ADR 050). */ widgetOrigins?: readonly string[] },
+  deps: {
+    env: Env;
+    db: Db;
+    tokens: Tokens;
+    origin: PublicOrigin;
+    /** A provider widget's origins the pages may load (ADR 050). */
+    widgetOrigins?: readonly string[];
+    /** Refuses an administrator the admin API until the policy's second factor is set up (ADR 054). */
+    adminGate?: (user: UserRow) => Promise<void>;
+  },
 ): void {
-  const { env, db, tokens, origin, widgetOrigins = [] } = deps;
+  const { env, db, tokens, origin, widgetOrigins = [], adminGate } = deps;
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     // Probes from the load balancer address an instance directly: they do not say what the public origin is.
@@ -71,7 +81,7 @@ export function installRequestHooks(
     request.user = signedIn?.user ?? null;
     request.sessionId = signedIn?.sessionId ?? null;
     // The whole admin API, unknown paths and invalid requests included, exists for admins only.
-    if (path === '/api/admin' || path.startsWith('/api/admin/')) requireAdmin(request);
+    if (path === '/api/admin' || path.startsWith('/api/admin/')) await adminGate?.(requireAdmin(request));
   });
 
   // Every string of a request, before any schema sees it: PostgreSQL cannot store a lone surrogate in jsonb nor

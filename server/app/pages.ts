@@ -36,6 +36,7 @@ export async function mountPages(app: FastifyInstance, { env, db, log: logger, o
         siteUrl: origin.of(request),
         buildId,
         turnstileSiteKey: env.TURNSTILE_SITE_KEY ?? null,
+        twoFactorForAdmins: operator['twoFactor.admins'],
       },
       user: user ? presentMe(user) : null,
       nonce: request.cspNonce,

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { users, type NewUserRow, type Role, type UserRow } from '../modules/users/schema.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { recordConsent } from '../modules/privacy/index.ts';
+import { TEST_TOTP_SECRET, enrolTotp } from '../modules/auth/index.ts';
 
 // Factories shared by the tests and the demo seed, so demo data always matches the schema.
 
@@ -25,6 +27,11 @@ export const newReferralCode = () => randomBytes(6).toString('base64url').replac
 export interface UserOverrides extends Partial<NewUserRow> {
   password?: string;
   role?: Role;
+  /**
+   * An admin gets a TOTP factor with TEST_TOTP_SECRET unless this is false (ADR 054: admins need one); anyone else
+   * gets one when it is true.
+   */
+  twoFactor?: boolean;
 }
 
 /** A valid, confirmed user row with a Russian name; every field can be overridden. */
@@ -34,7 +41,7 @@ export async function buildUser(overrides: UserOverrides = {}): Promise<NewUserR
   const name = overrides.name ?? pick(FIRST_NAMES, n);
   const surname = overrides.surname ?? pick(SURNAMES_M, n * 7) + (FEMALE.has(name) ? 'а' : '');
   const role = overrides.role ?? 'customer';
-  const { password = DEFAULT_PASSWORD, role: _role, ...rest } = overrides;
+  const { password = DEFAULT_PASSWORD, role: _role, twoFactor: _twoFactor, ...rest } = overrides;
   return {
     userName: `user_${unique}`,
     email: `user_${unique}@example.com`,
@@ -53,5 +60,10 @@ export async function buildUser(overrides: UserOverrides = {}): Promise<NewUserR
 export async function createUser(db: Db, overrides: UserOverrides = {}): Promise<UserRow> {
   const [row] = await db.insert(users).values(await buildUser(overrides)).returning();
   await recordConsent(db, { userId: row!.id, ip: null, userAgent: null });
+  if (overrides.twoFactor ?? row!.roles.includes('admin')) {
+    await enrolTotp(db, row!.id, TEST_TOTP_SECRET);
+    const [enrolled] = await db.select().from(users).where(eq(users.id, row!.id));
+    return enrolled!;
+  }
   return row!;
 }

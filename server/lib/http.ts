@@ -9,6 +9,8 @@ export class HttpError extends Error {
     readonly statusCode: number,
     message: string,
     readonly errors?: Record<string, string[]>,
+    /** A stable machine code for the client (ADR 054), sent next to the message. */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -36,7 +38,7 @@ export function installErrorHandler(app: FastifyInstance) {
     const send = (body: ApiError) => reply.status(body.status).send(body);
 
     if (error instanceof HttpError) {
-      return send({ status: error.statusCode, message: error.message, errors: error.errors });
+      return send({ status: error.statusCode, message: error.message, errors: error.errors, ...(error.code ? { code: error.code } : {}) });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const errors: Record<string, string[]> = {};

@@ -7,6 +7,7 @@ import type { EndpointDef, EndpointParsed, EndpointResult } from '#contract/endp
 import { endpoints, type EndpointName, type Endpoints } from '#contract/endpoints';
 import { routeOf, type ReadName } from '#contract/routes';
 import { MESSAGES } from '#contract/messages';
+import { STEP_UP_COOKIE, STEP_UP_HEADER } from '#contract/two-factor';
 import type { UserRow } from '../modules/users/schema.ts';
 import { HttpError, badRequest } from '../lib/http.ts';
 import { requireAdmin, requireConfirmed, requireUser } from '../lib/auth.ts';
@@ -26,6 +27,8 @@ export interface Caller<U extends UserRow | null = UserRow | null> {
   userAgent?: string | null;
   /** The session of the caller's token (ADR 055): null for guests and tokens signed before sessions. */
   sessionId?: string | null;
+  /** A step-up confirmation of the last minutes (ADR 054): the X-Step-Up header, else the step_up cookie. */
+  stepUp?: string | null;
 }
 export type HandlerInput<N extends EndpointName> = EndpointParsed<Endpoints[N]> &
   Caller<Access<N> extends 'public' ? UserRow | null : UserRow>;
@@ -72,6 +75,13 @@ function schemaOf(def: EndpointDef) {
   };
 }
 
+/** The step-up confirmation a request carries, if any (ADR 054). */
+function stepUpOf(request: FastifyRequest): string | null {
+  const header = request.headers[STEP_UP_HEADER];
+  if (typeof header === 'string' && header) return header;
+  return request.cookies?.[STEP_UP_COOKIE] || null;
+}
+
 /**
  * The registrar of one module's routes: `on(name, handler)` for a JSON answer, `raw(name, handler)` when the
  * handler writes the reply. Every endpoint of the table is registered once, by whichever module owns it. The
@@ -100,7 +110,16 @@ export function endpointsOf(app: FastifyInstance, reads: ReadHandlers) {
     });
   };
   const inputOf = (request: FastifyRequest, user: UserRow | null) =>
-    ({ params: request.params, query: request.query, body: request.body, user, ip: request.ip, userAgent: request.headers['user-agent'] ?? null, sessionId: request.sessionId ?? null }) as never;
+    ({
+      params: request.params,
+      query: request.query,
+      body: request.body,
+      user,
+      ip: request.ip,
+      userAgent: request.headers['user-agent'] ?? null,
+      sessionId: request.sessionId ?? null,
+      stepUp: stepUpOf(request),
+    }) as never;
   return {
     on<N extends EndpointName>(name: N, handler: Handler<N>, extras?: RouteExtras) {
       register(name, (request, _reply, user) => handler(inputOf(request, user)), extras);

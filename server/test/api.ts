@@ -9,7 +9,7 @@ export const PASSWORD = 'secret123';
 
 export interface Answer<T = unknown> {
   status: number;
-  body: { status: number; result: T; total?: number; message: string; errors?: Record<string, string[]> };
+  body: { status: number; result: T; total?: number; message: string; errors?: Record<string, string[]>; code?: string };
 }
 
 export interface CallOptions {

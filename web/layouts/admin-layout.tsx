@@ -7,7 +7,7 @@ import { SideMenu } from './side-menu.tsx';
 import '../styles/items.css';
 
 export function loader({ context, request }: Route.LoaderArgs) {
-  requireAdmin(context.user, request);
+  requireAdmin(context.user, request, context.config.twoFactorForAdmins);
   return null;
 }
 

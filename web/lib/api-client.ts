@@ -31,6 +31,7 @@ export function toError(err: unknown): ApiError {
     status: e.data?.status ?? e.statusCode ?? e.status ?? 0,
     message: e.data?.message ?? MESSAGES.unexpected,
     errors: e.data?.errors,
+    ...(typeof e.data?.code === 'string' ? { code: e.data.code } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Me } from '#contract/api';
-import { pageNotFound, requireAdmin, requireGuest, requireSignedIn } from './guards.ts';
+import { TWO_FACTOR_SETUP_PATH, pageNotFound, requireAdmin, requireGuest, requireSignedIn } from './guards.ts';
 
 const me = { _id: '00000000-0000-4000-8000-000000000001', roles: ['customer'] } as unknown as Me;
 
@@ -77,6 +77,16 @@ describe('requireAdmin', () => {
 
   it('sends a guest to sign in first', () => {
     expect(thrownBy(() => requireAdmin(null, new Request('https://podryad.test/admin/users')))?.location).toBe('/login?from=%2Fadmin%2Fusers');
+  });
+
+  it('sends an admin without a second factor to set one up while the policy asks for it (ADR 054)', () => {
+    const plain = { ...person(['customer', 'admin']), two_factor: false };
+    expect(thrownBy(() => requireAdmin(plain, new Request('https://podryad.test/admin/users'), true))?.location).toBe(TWO_FACTOR_SETUP_PATH);
+    expect(requireAdmin(plain, new Request('https://podryad.test/admin'), false)).toBe(plain);
+    const guarded = { ...plain, two_factor: true };
+    expect(requireAdmin(guarded, new Request('https://podryad.test/admin'), true)).toBe(guarded);
+    // Someone who is no admin learns nothing of the policy: still 404.
+    expect(thrownBy(() => requireAdmin({ ...person(['customer']), two_factor: false }, new Request('https://podryad.test/admin'), true))).toEqual({ status: 404 });
   });
 
   it.each([[['customer']], [['seller']], [['customer', 'seller']], [[]]])('answers 404 to a person with roles %j', (roles) => {

@@ -89,6 +89,8 @@ export default function AdminUserPage() {
           <dd>{user.email_confirmed ? 'подтверждён' : 'не подтверждён'}</dd>
           <dt>Состояние</dt>
           <dd>{accessText(user)}</dd>
+          <dt>Двухфакторная защита</dt>
+          <dd>{user.two_factor ? 'включена' : 'не включена'}</dd>
         </dl>
       </div>
       <div className="card form">
@@ -119,6 +121,7 @@ export default function AdminUserPage() {
             {toggle.label}
           </button>
         </div>
+        {user.two_factor && <ResetTwoFactor onReset={() => send(api.write('admin.users.resetTwoFactor', { params: { id: user._id } }), 'Двухфакторная защита сброшена')} />}
       </div>
       <div className="card">
         <h2 className="card__title">Отзывы о пользователе{reviewsTotal > 0 && ` (${reviewsTotal})`}</h2>
@@ -149,6 +152,27 @@ export default function AdminUserPage() {
       </div>
       <UserAudit audit={audit} />
     </section>
+  );
+}
+
+/** The person lost their phone and their recovery codes (ADR 054): the factor goes, they get a letter. */
+function ResetTwoFactor({ onReset }: { onReset: () => void }) {
+  return (
+    <div>
+      <p className="field__hint">
+        Если человек потерял телефон и коды восстановления: защита выключится, все его сеансы завершатся, ему придёт
+        письмо. Убедитесь, что просит владелец аккаунта.
+      </p>
+      <button
+        type="button"
+        className="btn btn--ghost"
+        onClick={() => {
+          if (window.confirm('Сбросить двухфакторную защиту? Вход снова будет возможен только по паролю.')) onReset();
+        }}
+      >
+        Сбросить двухфакторную защиту
+      </button>
+    </div>
   );
 }
 

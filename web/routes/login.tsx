@@ -8,6 +8,7 @@ import { pageMeta } from '../lib/meta.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { Checkbox, FormError, TextField, formValues } from '../components/ui/form.tsx';
 import { loginErrorText, signIn } from '../features/auth/index.ts';
+import { CodeStep } from '../features/two-factor/index.ts';
 
 /** What the page says to a guest sent here by an action that needs an account (loginPath's reason). */
 const LOGIN_REASONS: Record<string, string> = {
@@ -22,19 +23,36 @@ export default function LoginPage() {
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<Record<string, string[]>>();
   const [formError, setFormError] = useState<string | null>(null);
+  /** The password was right and the account has a second factor: its challenge, and whether to remember the session. */
+  const [second, setSecond] = useState<{ challenge: string; remember: boolean } | null>(null);
+  const target = params.get('from') ?? '/';
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const values = formValues(event.currentTarget);
     setBusy(true);
     const { data, error } = await api.write('auth.login', { body: { email: values.email, password: values.password } as LoginBody });
-    if (data) return signIn(data.result, values.remember === 'on', params.get('from') ?? '/');
+    const remember = values.remember === 'on';
+    if (data) {
+      const { result } = data;
+      if (typeof result === 'string') return signIn(result, remember, target);
+      setBusy(false);
+      return setSecond({ challenge: result.two_factor.challenge, remember });
+    }
     setBusy(false);
     const text = loginErrorText(error);
     toast(text);
     setErrors(error.status === 400 ? error.errors : undefined);
     // The toast says what SPEC says; a blocked account or a pause after many attempts is explained here.
     setFormError(error.status === 400 ? text : error.message);
+  }
+
+  if (second) {
+    return (
+      <section className="page">
+        <CodeStep challenge={second.challenge} onToken={(token) => signIn(token, second.remember, target)} onBack={() => setSecond(null)} />
+      </section>
+    );
   }
 
   return (

@@ -7,6 +7,7 @@ import { LIVE_KINDS, useRevalidateOn } from '../lib/live-refresh.ts';
 import { useShell } from '../lib/use-shell.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { Balances, DealPayouts, EntriesTable, SelfEmployedForm, WithdrawForm } from '../features/payments/index.ts';
+import { StepUpDialog } from '../features/two-factor/index.ts';
 import '../styles/payments.css';
 
 // /profile/finance: the balances, the ledger entries with the balance after each, the withdraw form, and the card or
@@ -64,6 +65,7 @@ export default function FinancePage({ loaderData }: Route.ComponentProps) {
           {user?.roles.includes('seller') && <SelfEmployedForm initial={selfEmployed} />}
         </div>
       </div>
+      <StepUpDialog />
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useRevalidator } from 'react-router';
+import { useRevalidator, useSearchParams } from 'react-router';
 import type { Route } from './+types/profile-settings';
 import { CURRENCIES, type Currency } from '#contract/constants';
 import { NOTIFICATION_KINDS, type ChangeEmailBody, type ChangePasswordBody } from '#contract/auth';
@@ -11,6 +11,7 @@ import { useShell } from '../lib/use-shell.ts';
 import { currencyStore } from '../lib/currency-store.ts';
 import { AvatarEditor, SessionsCard, useLookups } from '../features/settings/index.ts';
 import { PersonalDataCard } from '../features/privacy/index.ts';
+import { StepUpDialog, TwoFactorCard, withStepUp } from '../features/two-factor/index.ts';
 import { Checkbox, FormError, SelectField, TextAreaField, TextField, formValues } from '../components/ui/form.tsx';
 
 /** The person's sessions (ADR 055), this device's marked: read on the server with the request's own token. */
@@ -144,7 +145,7 @@ function PasswordForm() {
     event.preventDefault();
     const form = event.currentTarget;
     const v = formValues(form);
-    void save(() => api.write('users.changePassword', { body: v as ChangePasswordBody }), 'Пароль изменён, другие сеансы завершены').then((token) => {
+    void save(() => withStepUp(() => api.write('users.changePassword', { body: v as ChangePasswordBody })), 'Пароль изменён, другие сеансы завершены').then((token) => {
       if (!token) return;
       renewToken(token);
       form.reset();
@@ -177,7 +178,7 @@ function EmailForm() {
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const v = formValues(event.currentTarget);
-    void save(() => api.write('users.changeEmail', { body: v as ChangeEmailBody }), 'Письмо для подтверждения отправлено').then((ok) => ok && setSentTo(v.email ?? null));
+    void save(() => withStepUp(() => api.write('users.changeEmail', { body: v as ChangeEmailBody })), 'Письмо для подтверждения отправлено').then((ok) => ok && setSentTo(v.email ?? null));
   }
   return (
     <form className="card form" onSubmit={submit} noValidate aria-labelledby="email-title">
@@ -203,15 +204,24 @@ function EmailForm() {
 }
 
 export default function SettingsPage({ loaderData }: Route.ComponentProps) {
+  const [params] = useSearchParams();
   return (
     <section className="page">
       <h1 className="page__title">Настройки</h1>
+      {params.get('reason') === 'two-factor' && (
+        <p className="notice" role="status">
+          Раздел администрирования открывается только с двухфакторной защитой. Включите её ниже — понадобится
+          приложение-аутентификатор на телефоне.
+        </p>
+      )}
       <ProfileForm />
       <PreferencesForm />
       <EmailForm />
       <PasswordForm />
+      <TwoFactorCard />
       <SessionsCard sessions={loaderData.sessions} />
       <PersonalDataCard />
+      <StepUpDialog />
     </section>
   );
 }

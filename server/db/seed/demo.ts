@@ -165,7 +165,7 @@ export async function seedDemo(db: Db, storage: LocalStorage, passwordOf: () => 
   await createUser(db, { email: seller.email, password, userName: 'demo_seller', name: 'Алексей', surname: 'Смирнов', role: 'seller',
     about: 'Веб-дизайнер и верстальщик. Делаю лендинги и интернет-магазины под ключ.' });
   await createUser(db, { email: customer.email, password, userName: 'demo_customer', name: 'Татьяна', surname: 'Иванова', role: 'customer' });
-  const adminRow = await createUser(db, { email: admin.email, password, userName: 'demo_admin', name: 'Михаил', surname: 'Администратор', role: 'admin' });
+  const adminRow = await createUser(db, { email: admin.email, password, userName: 'demo_admin', name: 'Михаил', surname: 'Администратор', role: 'admin', twoFactor: false });
   const sellers: UserRow[] = [];
   for (const [userName, name, surname, about] of SELLERS) {
     sellers.push(await createUser(db, { email: `${userName}@example.com`, password, userName, name, surname, about, role: 'seller' }));
@@ -207,6 +207,9 @@ export async function seedDemo(db: Db, storage: LocalStorage, passwordOf: () => 
   // A demo often runs offline: fallback rates (an operator setting) let it show and take USDT and BTC at once; the
   // rates service's own rates replace them when it answers.
   await db.insert(settings).values(Object.entries(DEMO_FALLBACK_RATES).map(([key, value]) => ({ key, value }))).onConflictDoNothing();
+  // The demo's admin signs in with the published demo password alone (ADR 054): the operator setting that asks
+  // admins for a second factor is off in a demo, and on (its default) in every other deployment.
+  await db.insert(settings).values({ key: 'twoFactor.admins', value: false }).onConflictDoNothing();
   // The blog (ADR 037): three published articles and a draft.
   await seedDemoBlog(db, uploads, adminRow, demoCoverPath);
   return accounts;

@@ -141,6 +141,7 @@ describe('GET /api/admin/users', () => {
       roles: ['customer'],
       active_role: 'customer',
       email_confirmed: true,
+      two_factor: false,
       blocked: false,
       block_reason: null,
       created_at: target.createdAt.toISOString(),
@@ -296,7 +297,8 @@ describe('PATCH /api/admin/users/:id/block', () => {
 
 describe('PATCH /api/admin/users/:id/admin', () => {
   it('grants and revokes the admin role, each audited', async () => {
-    const { user, token } = await account({ role: 'seller' });
+    // With a second factor: an admin needs one before the admin API answers them (ADR 054).
+    const { user, token } = await account({ role: 'seller', twoFactor: true });
     expect((await list({}, token)).status).toBe(403);
 
     const granted = await setAdmin(user.id, { admin: true });
@@ -336,7 +338,7 @@ describe('PATCH /api/admin/users/:id/admin', () => {
   });
 
   it('a new admin can act; the audit names them as the actor', async () => {
-    const { user: second, token } = await account({ role: 'customer' });
+    const { user: second, token } = await account({ role: 'customer', twoFactor: true });
     await setAdmin(second.id, { admin: true });
     const victim = await createUser(db);
     expect((await block(victim.id, { blocked: true, reason: 'Спам' }, token)).status).toBe(200);

@@ -15,8 +15,8 @@ declare module '../../platform/module.ts' {
 
 export const adminModule = defineModule({
   name: 'admin',
-  create: ({ db, services: { auth, platform, disputes } }) => ({
-    adminUsers: new AdminUserService(db, auth, platform.withTx),
+  create: ({ db, services: { auth, twoFactor, platform, disputes } }) => ({
+    adminUsers: new AdminUserService(db, auth, platform.withTx, twoFactor),
     overview: new OverviewService({ db, clock: platform.clock, disputes }),
   }),
   async routes(app, { db, services: { adminUsers, settings, overview }, reads }) {

@@ -16,4 +16,6 @@ export const adminUserRoutes: FastifyPluginAsync<{ adminUsers: AdminUserService;
   on('admin.users.block', async ({ params, body, user }) => ok(await adminUsers.setBlocked(user, params.id, body.blocked, body.reason)));
 
   on('admin.users.setAdmin', async ({ params, body, user }) => ok(await adminUsers.setAdmin(user, params.id, body.admin)));
+
+  on('admin.users.resetTwoFactor', async ({ params, user }) => ok(await adminUsers.resetTwoFactor(user, params.id)));
 };

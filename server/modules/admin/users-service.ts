@@ -28,6 +28,7 @@ export function presentAdminUser(u: UserRow): AdminUser {
     roles: u.roles,
     active_role: u.activeRole,
     email_confirmed: u.emailConfirmedAt !== null,
+    two_factor: u.twoFactorAt !== null,
     blocked: u.blockedAt !== null,
     block_reason: u.blockReason,
     created_at: u.createdAt.toISOString(),
@@ -40,6 +41,8 @@ export class AdminUserService {
     private readonly db: Db,
     private readonly auth: AuthService,
     private readonly withTx: WithTx,
+    /** The auth module's reset of a person's second factor (ADR 054). */
+    private readonly twoFactor: { reset(admin: UserRow, userId: string): Promise<void> },
   ) {}
 
   async list(query: z.output<typeof adminUsersQuerySchema>): Promise<{ result: AdminUser[]; total: number }> {
@@ -71,6 +74,12 @@ export class AdminUserService {
     });
     if (blocked) await this.auth.revokeSessions(id);
     return presentAdminUser(row);
+  }
+
+  /** Resets the person's second factor (every factor lost): audited, a letter, their sessions end (ADR 054). */
+  async resetTwoFactor(admin: UserRow, id: string): Promise<AdminUser> {
+    await this.twoFactor.reset(admin, id);
+    return presentAdminUser(await this.find(id));
   }
 
   /** Grants or takes away the admin role (only another admin can). */

@@ -537,12 +537,13 @@ describe('login throttling (the service, with the waits recorded)', () => {
       turnstile: new Turnstile({ verifyUrl: 'http://127.0.0.1:1/' }, pino({ level: 'silent' })),
       log: pino({ level: 'silent' }),
       onRevoke: () => {},
+      twoFactor: s.twoFactor,
       sleep: async (ms) => void waits.push(ms),
     });
   });
   const attempt = (email: string, password: string, ip: string) =>
     auth.login(email, password, ip).then(
-      (token) => ({ status: 200, token }),
+      (token) => ({ status: 200, token: token as string }),
       (err: { statusCode?: number }) => ({ status: err.statusCode ?? 500, token: null }),
     );
 

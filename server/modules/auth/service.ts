@@ -25,6 +25,8 @@ import type { WithTx } from '../../platform/tx.ts';
 import { AUTH_MESSAGES, type registerSchema, type resetSchema } from '#contract/auth';
 import { API_ERROR_CODES, MESSAGES } from '#contract/messages';
 import { SessionService, type ClientInfo, type IssueOptions } from './sessions.ts';
+import type { TwoFactorChallenge } from '#contract/two-factor';
+import type { TwoFactorService } from './two-factor.ts';
 
 // Sign-in and registration limits (docs/decisions/008). A limit refuses an address, or an account from one
 // address; wrong guesses from elsewhere only slow an account down, so nobody can lock its owner out.
@@ -71,6 +73,8 @@ export interface AuthDeps {
   onRevoke: (userId: string, exceptSession?: string | null) => void;
   /** Drops the live sockets of one ended session (ADR 055). */
   onEndSession?: (sessionId: string) => void;
+  /** The second factor (ADR 054): the sign-in's challenge and second step. */
+  twoFactor: TwoFactorService;
   /** Waits before a password is checked (tests pass one that records the waits). */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -174,7 +178,7 @@ export class AuthService {
    * many addresses only delay every attempt at it a little (at most LOGIN_DELAY_MAX_MS): a stranger can slow
    * the owner down, never lock them out.
    */
-  async login(email: string, password: string, ip: string, userAgent: string | null = null): Promise<string> {
+  async login(email: string, password: string, ip: string, userAgent: string | null = null): Promise<string | TwoFactorChallenge> {
     const { limiter, db } = this.deps;
     const pair = await limiter.hit(pairKey(email, ip), LOGIN_FAILURES_PER_PAIR, LOGIN_WINDOW_MS);
     const address = await limiter.hit(addressKey(ip), LOGIN_FAILURES_PER_ADDRESS, LOGIN_WINDOW_MS);
@@ -191,7 +195,21 @@ export class AuthService {
     // The right password: not a failure, for the address as for the pair.
     await Promise.all([limiter.undo(addressKey(ip)), limiter.reset(pairKey(email, ip))]);
     if (user.blockedAt) throw forbidden(AUTH_MESSAGES.blocked);
+    // With a second factor the password earns a challenge, not a session (ADR 054).
+    if (user.twoFactorAt) return this.deps.twoFactor.challenge(user);
     return this.issueSession(user, { ip, userAgent });
+  }
+
+  /** The sign-in's second step: the challenge of `login` and a code from the app or a recovery code; then its session. */
+  async loginTwoFactor(challenge: string, code: string, ip: string, userAgent: string | null = null): Promise<string> {
+    const user = await this.deps.twoFactor.passChallenge(challenge, code, ip);
+    if (user.blockedAt) throw forbidden(AUTH_MESSAGES.blocked);
+    return this.issueSession(user, { ip, userAgent });
+  }
+
+  /** The step-up check before a withdrawal or a change of payout details, email or password (ADR 054). */
+  requireStepUp(user: UserRow, stepUp: string | null | undefined): Promise<void> {
+    return this.deps.twoFactor.requireStepUp(user, stepUp);
   }
 
   /**

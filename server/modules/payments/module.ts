@@ -60,8 +60,8 @@ export const paymentsModule = defineModule({
     platform.dispatcher.handle<{ withdrawalId: string }>(PAYOUT_JOB, (payload) => payments.sendPayout(payload.withdrawalId));
     platform.dispatcher.handle<{ refundId: string }>(REFUND_JOB, (payload) => payments.sendRefund(payload.refundId));
   },
-  async routes(app, { services: { payments, settings }, reads }) {
+  async routes(app, { services: { payments, settings, twoFactor }, reads }) {
     await app.register(paymentRatesRoutes, { reads, settings });
-    await app.register(paymentRoutes, { payments, reads });
+    await app.register(paymentRoutes, { payments, reads, stepUp: twoFactor });
   },
 });

@@ -3,13 +3,20 @@ import { HttpError, ok } from '../../lib/http.ts';
 import { endpointsOf, type ReadHandlers } from '../../platform/endpoints.ts';
 import { idempotencyKeyOf } from '../../platform/idempotency.ts';
 import type { PaymentService } from './service.ts';
+import type { UserRow } from '../users/index.ts';
 
 /** A webhook's body as it came: its signature is over these bytes, not over a re-serialised object. */
 const WEBHOOK_BODY_LIMIT = 64 * 1024;
 const rawBodies = new WeakMap<FastifyRequest, string>();
 
+/** The auth module's step-up check (ADR 054), given at composition: a fresh second factor before money leaves. */
+export interface StepUpPort {
+  requireStepUp(user: UserRow, stepUp: string | null | undefined): Promise<void>;
+}
+
 /** The payments, finance and withdrawals endpoints (contract/endpoints/payments.ts). */
-export const paymentRoutes: FastifyPluginAsync<{ payments: PaymentService; reads: ReadHandlers }> = async (app, { payments, reads }) => {
+
+export const paymentRoutes: FastifyPluginAsync<{ payments: PaymentService; reads: ReadHandlers; stepUp: StepUpPort }> = async (app, { payments, reads, stepUp: guard }) => {
   const { on, raw } = endpointsOf(app, reads);
 
   on('payments.order', async ({ params, user }) => ok(await payments.orderPage(user, params.orderId)));
@@ -55,9 +62,20 @@ export const paymentRoutes: FastifyPluginAsync<{ payments: PaymentService; reads
   });
 
   on('finance.selfEmployed', async ({ user }) => ok(await payments.selfEmployed(user)));
-  on('finance.declareSelfEmployed', async ({ body, user }) => ok(await payments.declareSelfEmployed(user, body)));
-  on('withdrawals.create', async ({ body, user }) => ok(await payments.withdraw(user, body)));
-  on('withdrawals.details', async ({ params, body, user }) => ok(await payments.giveDetails(user, params.id, body)));
+  // Where the money goes and the money leaving: each needs a fresh second factor when the person has one.
+  on('finance.declareSelfEmployed', async ({ body, user, stepUp }) => {
+    await guard.requireStepUp(user, stepUp);
+    return ok(await payments.declareSelfEmployed(user, body));
+  });
+  on('withdrawals.create', async ({ body, user, stepUp }) => {
+    await guard.requireStepUp(user, stepUp);
+    return ok(await payments.withdraw(user, body));
+  });
+  // A payout out of a safe deal waiting for its card or wallet (ADR 053): new payout details, so a fresh factor too.
+  on('withdrawals.details', async ({ params, body, user, stepUp }) => {
+    await guard.requireStepUp(user, stepUp);
+    return ok(await payments.giveDetails(user, params.id, body));
+  });
   on('withdrawals.mine', async ({ query, user }) => {
     const { result, next } = await payments.myWithdrawals(user, query);
     return { ...ok(result), next };

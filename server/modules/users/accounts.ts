@@ -71,6 +71,11 @@ export async function bumpTokenVersion(db: Reader, userId: string): Promise<void
     .where(eq(users.id, userId));
 }
 
+/** The person's second factor starts (a time) or stops (null) counting (ADR 054). */
+export async function setTwoFactorAt(db: Reader, userId: string, at: Date | null): Promise<void> {
+  await db.update(users).set({ twoFactorAt: at, updatedAt: new Date() }).where(eq(users.id, userId));
+}
+
 /** The person followed a confirmation link: their email is confirmed (changed first to `newEmail`, when given). */
 export async function confirmEmail(db: Reader, userId: string, newEmail?: string): Promise<void> {
   const change = newEmail ? { email: newEmail } : {};

@@ -26,6 +26,7 @@ export {
   listAccounts,
   setPasswordFromReset,
   setRoles,
+  setTwoFactorAt,
   turnOffEmails,
   unblockAccount,
   type AccountFilter,

@@ -14,6 +14,7 @@ export function presentMe(user: UserRow): Me {
     active_role: user.activeRole,
     referralCode: user.referralCode,
     email_confirmed: user.emailConfirmedAt !== null,
+    two_factor: user.twoFactorAt !== null,
     about: user.about,
     city: user.cityId,
     country: user.countryId,

@@ -14,10 +14,10 @@ export const userRoutes: FastifyPluginAsync<{ users: UserService; reads: ReadHan
 
   on('users.setAvatar', async ({ body, user }) => ok(presentMe(await users.setAvatar(user, body.filePath))));
 
-  on('users.changePassword', async ({ body, user, sessionId }) => ok(await users.changePassword(user, body, sessionId)));
+  on('users.changePassword', async ({ body, user, sessionId, stepUp }) => ok(await users.changePassword(user, body, sessionId, stepUp)));
 
-  on('users.changeEmail', async ({ body, user }) => {
-    await users.requestEmailChange(user, body);
+  on('users.changeEmail', async ({ body, user, stepUp }) => {
+    await users.requestEmailChange(user, body, stepUp);
     return ok({ message: AUTH_MESSAGES.emailChangeSent });
   });
 

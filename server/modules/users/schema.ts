@@ -31,6 +31,8 @@ export const users = pgTable(
     /** Bumped to revoke every token issued before (logout everywhere, password change, block). */
     tokenVersion: integer('token_version').notNull().default(0),
     blockedAt: timestamp('blocked_at', { withTimezone: true }),
+    /** Since when the person's second factor counts (ADR 054); set and cleared only by the auth module. */
+    twoFactorAt: timestamp('two_factor_at', { withTimezone: true }),
     blockReason: text('block_reason'),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
     /** Seller statistics kept by the orders and reviews features: completed orders, mean rating × 100. */

@@ -22,6 +22,8 @@ export interface AccountChecks {
   /** Ends every session but `currentSession` (ADR 055); answers a fresh token for it. */
   endOtherSessions(user: UserRow, currentSession: string | null | undefined): Promise<string>;
   throttleLetters(userId: string): Promise<void>;
+  /** A fresh second factor, when the person has one (ADR 054). */
+  requireStepUp(user: UserRow, stepUp: string | null | undefined): Promise<void>;
 }
 
 export interface UserDeps {
@@ -83,15 +85,17 @@ export class UserService {
     return this.update(user, { avatar: `/uploads/${file.path}` });
   }
 
-  /** Changes the password, ends every other session and returns a fresh token for this one (ADR 055). */
-  async changePassword(user: UserRow, input: z.output<typeof changePasswordSchema>, currentSession?: string | null): Promise<string> {
+  /** Changes the password, ends every other session and returns a fresh token for this one (ADR 055, 054). */
+  async changePassword(user: UserRow, input: z.output<typeof changePasswordSchema>, currentSession?: string | null, stepUp?: string | null): Promise<string> {
+    await this.deps.auth.requireStepUp(user, stepUp);
     await this.deps.auth.checkCurrentPassword(user, input.current_password, 'current_password');
     await this.update(user, { passwordHash: await hashPassword(input.password) });
     return this.deps.auth.endOtherSessions(user, currentSession);
   }
 
   /** Sends a confirmation link to the new address; the email changes when it is followed. */
-  async requestEmailChange(user: UserRow, input: z.output<typeof changeEmailSchema>) {
+  async requestEmailChange(user: UserRow, input: z.output<typeof changeEmailSchema>, stepUp?: string | null) {
+    await this.deps.auth.requireStepUp(user, stepUp);
     await this.deps.auth.checkCurrentPassword(user, input.password, 'password');
     // Counted before the answer: "already registered" tells whether an address has an account, so it is limited
     // like the letters themselves.

@@ -51,6 +51,21 @@ export function passwordResetLetter({ brand, name, link }: LetterParams): Letter
   });
 }
 
+/** An administrator turned the person's second factor off (ADR 054): they must know, and may not have asked. */
+export function twoFactorResetLetter({ brand, name, link }: LetterParams): Letter {
+  return renderLetter({
+    brand,
+    name,
+    subject: 'Двухфакторная защита сброшена',
+    paragraphs: [
+      `Администрация ${onSite(brand)} сбросила двухфакторную защиту вашего аккаунта: вход снова возможен по паролю, а все сеансы завершены.`,
+      'Включите защиту заново в настройках профиля — с новым ключом в приложении-аутентификаторе.',
+    ],
+    action: { label: 'Открыть настройки', link },
+    notes: ['Если вы не просили о сбросе — сразу смените пароль и напишите в поддержку.'],
+  });
+}
+
 export function emailChangeLetter({ brand, name, link }: LetterParams): Letter {
   return renderLetter({
     brand,

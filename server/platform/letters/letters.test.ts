@@ -210,6 +210,7 @@ describe('Letters.notify', () => {
       'account.emailChange',
       'account.newDevice',
       'account.passwordReset',
+      'account.twoFactorReset',
       'chat.unread',
       'payment.receipt',
     ]);
@@ -249,6 +250,7 @@ describe('Letters.notify', () => {
       'account.emailChange',
       'account.newDevice',
       'account.passwordReset',
+      'account.twoFactorReset',
       'appeal.answered',
       'payment.receipt',
       'payment.refundRefused',
@@ -264,6 +266,7 @@ describe('the wording of every letter and notification (ADR 046)', () => {
     'account.passwordReset': { token: 't' },
     'account.emailChange': { token: 't' },
     'account.newDevice': { device: 'Смартфон Apple iPhone', os: 'iOS 17.0', browser: 'Safari 17', address: '203.0.113.0/24', at: '24 ноября 2026 г. в 10:00 МСК' },
+    'account.twoFactorReset': {},
     'service.decision': { id: 's1', title: 'Логотип', decision: 'hide', reason: 'Копия' },
     'project.decision': { title: 'Сайт', decision: 'edit', reason: null, path: '/projects/x/1' },
     'withdrawal.decision': { amount: '1\u00a0500 руб.', decision: 'approve', reason: null },

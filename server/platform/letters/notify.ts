@@ -15,6 +15,7 @@ import {
   passwordResetLetter,
   newDeviceLetter,
   type SignInDetails,
+  twoFactorResetLetter,
   paymentReceiptLetter,
   newReviewLetter,
   reviewAnsweredLetter,
@@ -115,6 +116,7 @@ export const LETTER_KINDS = {
   ),
   // A sign-in from a device never seen on the account (ADR 055): sent whatever the preferences say, it keeps the account.
   'account.newDevice': kind<SignInDetails>(null, (s, name, d) => newDeviceLetter({ brand: s.brand, name, link: s.url('/profile/settings'), ...d })),
+  'account.twoFactorReset': kind<Record<string, never>>(null, (s, name) => twoFactorResetLetter({ brand: s.brand, name, link: s.url('/profile/settings') })),
   // The notification opens the service in the seller's editor (its state and the moderator's reason are there).
   'service.decision': kind<{ id: string; title: string; decision: ServiceDecision; reason: string | null }>('moderation', (s, name, d) =>
     serviceDecisionLetter({ brand: s.brand, name, link: s.url('/profile/items'), title: d.title, decision: d.decision, reason: d.reason }),

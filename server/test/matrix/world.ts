@@ -9,6 +9,8 @@ import { createUser, DEFAULT_PASSWORD } from '../../db/factories.ts';
 import { createProject, createService } from '../../db/catalog-factories.ts';
 import { users, type Role, type UserRow } from '../../modules/users/schema.ts';
 import { chatMembers } from '../../modules/chat/schema.ts';
+import { twoFactorRecoveryCodes, twoFactorTotp } from '../../modules/auth/schema.ts';
+import { TEST_TOTP_SECRET, enrolTotp } from '../../modules/auth/index.ts';
 import { issueEmailToken } from '../../platform/email-tokens.ts';
 import type { Database } from '../../db/client.ts';
 import { multipartBody, PNG } from '../multipart.ts';
@@ -263,7 +265,8 @@ export async function createMatrixWorld(): Promise<MatrixWorld> {
         row.passwordHash === was.passwordHash &&
         String(row.emailConfirmedAt) === String(was.emailConfirmedAt) &&
         String(row.blockedAt) === String(was.blockedAt) &&
-        row.avatar === was.avatar;
+        row.avatar === was.avatar &&
+        String(row.twoFactorAt) === String(was.twoFactorAt);
       if (!same) {
         await db
           .update(users)
@@ -278,6 +281,13 @@ export async function createMatrixWorld(): Promise<MatrixWorld> {
             avatar: was.avatar,
           })
           .where(eq(users.id, row.id));
+        // A second factor turned on or off by a cell (ADR 054): as it was, the admin's with the factories' secret.
+        if (String(row.twoFactorAt) !== String(was.twoFactorAt)) {
+          await db.delete(twoFactorTotp).where(eq(twoFactorTotp.userId, row.id));
+          await db.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, row.id));
+          await db.update(users).set({ twoFactorAt: null }).where(eq(users.id, row.id));
+          if (was.twoFactorAt) await enrolTotp(db, row.id, TEST_TOTP_SECRET);
+        }
       }
       const actor = (Object.keys(people) as Member[]).find((a) => people[a].row.id === row.id)!;
       // A revoked session (logout everywhere, a new password) gets a new token; the blocked member keeps the one

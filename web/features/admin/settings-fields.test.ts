@@ -45,7 +45,8 @@ describe('describeSetting', () => {
     [1.5, 'number'],
     ['слово', 'text'],
     ['', 'text'],
-    [true, 'json'],
+    [true, 'bool'],
+    [false, 'bool'],
     [null, 'json'],
     [{ a: 1 }, 'json'],
     [[1, 2], 'json'],
@@ -67,12 +68,19 @@ describe('settingText', () => {
     ['number', 92.5, '92.5'],
     ['text', 'Подряд', 'Подряд'],
     ['json', { a: [1] }, '{"a":[1]}'],
+    ['bool', true, 'true'],
+    ['bool', false, 'false'],
   ])('%s %j → %j', (kind, value, text) => {
     expect(settingText(kind, value)).toBe(text);
   });
 });
 
 describe('settingValue', () => {
+  it('reads a yes/no field back as a boolean (the second factor\u2019s policy, ADR 054)', () => {
+    expect(settingValue('bool', 'true')).toEqual({ value: true });
+    expect(settingValue('bool', 'false')).toEqual({ value: false });
+    expect(describeSetting('twoFactor.admins', true)).toMatchObject({ group: 'security', kind: 'bool' });
+  });
   it.each<[Kind, string, unknown]>([
     ['percentBp', '15', 1500],
     ['percentBp', '3,5', 350],

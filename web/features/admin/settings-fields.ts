@@ -5,7 +5,7 @@ import { kopecksToRubles } from '../../lib/money.ts';
 // the text of its field (percent for basis points, rubles for kopecks, MiB for bytes) and back. A key this table
 // does not describe (added by another module) still shows, by its key, as a number or as JSON.
 
-export type Kind = 'percentBp' | 'rubles' | 'int' | 'number' | 'mib' | 'text' | 'json';
+export type Kind = 'percentBp' | 'rubles' | 'int' | 'number' | 'mib' | 'text' | 'json' | 'bool';
 export interface Descriptor {
   group: GroupId;
   label: string;
@@ -24,6 +24,7 @@ export const GROUPS = [
   ['uploads', 'Файлы'],
   ['notifications', 'Уведомления'],
   ['support', 'Споры и обращения'],
+  ['security', 'Безопасность'],
   ['other', 'Прочее'],
 ] as const;
 export type GroupId = (typeof GROUPS)[number][0];
@@ -55,6 +56,9 @@ export const DESCRIPTORS: Partial<Record<keyof Settings, Descriptor>> = {
   'disputes.flagDays': { group: 'support', label: 'Спор без решения отмечается через', kind: 'int', unit: 'дн.', hint: 'В очереди споров администратора' },
   'appeals.perDay': { group: 'support', label: 'Обращений в сутки с одного аккаунта', kind: 'int' },
   'appeals.perAddressPerDay': { group: 'support', label: 'Обращений в сутки с одного адреса', kind: 'int' },
+  'twoFactor.admins': { group: 'security', label: 'Двухфакторная защита обязательна для администраторов', kind: 'bool', hint: 'Без неё администратор не откроет ни одной страницы раздела' },
+  'twoFactor.everyone': { group: 'security', label: 'Двухфакторная защита обязательна для всех', kind: 'bool', hint: 'Без неё нельзя вывести деньги и сменить email, пароль или реквизиты' },
+  'twoFactor.stepUp': { group: 'security', label: 'Подтверждать кодом вывод и смену email, пароля, реквизитов', kind: 'bool', hint: 'Для тех, у кого защита включена; подтверждение действует 5 минут' },
   'privacy.deletionCoolingOffDays': { group: 'support', label: 'Удаление аккаунта после запроса через', kind: 'int', unit: 'дн.', hint: 'Пока срок не истёк, человек может отменить удаление' },
 };
 
@@ -67,7 +71,7 @@ const MIB = 1024 * 1024;
 export function describeSetting(key: string, value: unknown): Descriptor {
   const known = DESCRIPTORS[key as keyof Settings];
   if (known) return known;
-  const kind: Kind = typeof value === 'number' ? (Number.isInteger(value) ? 'int' : 'number') : typeof value === 'string' ? 'text' : 'json';
+  const kind: Kind = typeof value === 'boolean' ? 'bool' : typeof value === 'number' ? (Number.isInteger(value) ? 'int' : 'number') : typeof value === 'string' ? 'text' : 'json';
   return { group: 'other', label: key, kind };
 }
 
@@ -84,6 +88,8 @@ export function settingText(kind: Kind, value: unknown): string {
       return String(value);
     case 'json':
       return JSON.stringify(value);
+    case 'bool':
+      return value ? 'true' : 'false';
     default:
       return String(value);
   }
@@ -92,6 +98,7 @@ export function settingText(kind: Kind, value: unknown): string {
 /** The stored value of a field, or an error to show under it. */
 export function settingValue(kind: Kind, text: string): { value: unknown } | { error: string } {
   if (kind === 'text') return { value: text };
+  if (kind === 'bool') return { value: text === 'true' };
   if (kind === 'json') {
     try {
       return { value: JSON.parse(text) };

@@ -67,16 +67,30 @@ export function SettingsForm({ settings, onSaved }: { settings: Settings; onSave
                       {d.label}
                       {d.unit ? `, ${d.unit}` : ''}
                     </label>
-                    <input
-                      id={id}
-                      name={key}
-                      className="input"
-                      inputMode={d.kind === 'text' || d.kind === 'json' ? undefined : 'decimal'}
-                      value={values[key] ?? ''}
-                      aria-invalid={error ? true : undefined}
-                      aria-describedby={d.hint ? `${id}-hint` : undefined}
-                      onChange={(e) => setValues((v) => ({ ...v, [key]: e.target.value }))}
-                    />
+                    {d.kind === 'bool' ? (
+                      <select
+                        id={id}
+                        name={key}
+                        className="input"
+                        value={values[key] ?? 'false'}
+                        aria-describedby={d.hint ? `${id}-hint` : undefined}
+                        onChange={(e) => setValues((v) => ({ ...v, [key]: e.target.value }))}
+                      >
+                        <option value="true">Да</option>
+                        <option value="false">Нет</option>
+                      </select>
+                    ) : (
+                      <input
+                        id={id}
+                        name={key}
+                        className="input"
+                        inputMode={d.kind === 'text' || d.kind === 'json' ? undefined : 'decimal'}
+                        value={values[key] ?? ''}
+                        aria-invalid={error ? true : undefined}
+                        aria-describedby={d.hint ? `${id}-hint` : undefined}
+                        onChange={(e) => setValues((v) => ({ ...v, [key]: e.target.value }))}
+                      />
+                    )}
                     {d.hint && (
                       <p id={`${id}-hint`} className="field__hint">
                         {d.hint}

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { SelfEmployed } from '#contract/payments';
 import { api } from '../../lib/api.ts';
+import { withStepUp } from '../two-factor/index.ts';
 import { toast } from '../../lib/toast-store.ts';
 import { Field } from '../../components/ui/form.tsx';
 
@@ -27,7 +28,7 @@ export function SelfEmployedForm({ initial }: { initial: SelfEmployed }) {
     setBusy(true);
     setErrors({});
     setProblem(null);
-    const res = await api.write('finance.declareSelfEmployed', { body: itn.trim() ? { itn: itn.trim() } : { phone: phone.trim() } });
+    const res = await withStepUp(() => api.write('finance.declareSelfEmployed', { body: itn.trim() ? { itn: itn.trim() } : { phone: phone.trim() } }));
     setBusy(false);
     if (res.error) {
       if (res.error.errors && Object.keys(res.error.errors).length) setErrors(res.error.errors);

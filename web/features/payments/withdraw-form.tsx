@@ -1,6 +1,7 @@
 import { useCallback, useState, type FormEvent } from 'react';
 import type { FinanceBalance } from '#contract/payments';
 import { api } from '../../lib/api.ts';
+import { withStepUp } from '../two-factor/index.ts';
 import { toast } from '../../lib/toast-store.ts';
 import { Field } from '../../components/ui/form.tsx';
 import { CardWidget } from './card-widget.tsx';
@@ -34,7 +35,7 @@ export function WithdrawForm({ balance, emailConfirmed, onDone }: { balance: Fin
     setProblem(null);
     if (Object.keys(local).length) return;
     setBusy(true);
-    const res = await api.write('withdrawals.create', { body: withdrawBody(method, kopecks, destination, card) });
+    const res = await withStepUp(() => api.write('withdrawals.create', { body: withdrawBody(method, kopecks, destination, card) }));
     setBusy(false);
     if (res.error) {
       if (res.error.errors && Object.keys(res.error.errors).length) setErrors(res.error.errors);
