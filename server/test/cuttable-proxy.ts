@@ -3,10 +3,13 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A TCP proxy to a service that a test can cut and restore: an outage of Redis or PostgreSQL for one app without
- * stopping the machine's server, which other tests share.
+ * stopping the machine's server, which other tests share; or point elsewhere, as a load balancer does when the
+ * instance behind it stops.
  */
-export async function cuttableProxy(target: string): Promise<{ url: string; cut(): Promise<void>; restore(): Promise<void>; close(): Promise<void> }> {
-  const to = new URL(target);
+export async function cuttableProxy(
+  target: string,
+): Promise<{ url: string; cut(): Promise<void>; restore(): Promise<void>; retarget(next: string): void; close(): Promise<void> }> {
+  let to = new URL(target);
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     const upstream = net.connect({ host: to.hostname, port: Number(to.port) });
@@ -37,6 +40,11 @@ export async function cuttableProxy(target: string): Promise<{ url: string; cut(
       if (open) return;
       open = true;
       await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    },
+    /** New connections go to `next` (another instance, as a load balancer moves a client); open ones are dropped. */
+    retarget(next: string) {
+      to = new URL(next);
+      for (const s of sockets) s.destroy();
     },
     async close() {
       for (const s of sockets) s.destroy();
