@@ -727,7 +727,7 @@ const MATRIX = {
   'withdrawals.details': {
     writes: true,
     expect: { ...confirmedOnly(404), owner: 200 },
-    request: async (w) => ({ params: { id: await ownerAwaitingPayout(w) }, body: { method: 'yoomoney', destination: '410011758831136' } }),
+    request: async (w, actor) => ({ params: { id: await ownerAwaitingPayout(w) }, body: { method: 'yoomoney', destination: '410011758831136' }, headers: await stepUp(w, actor) }),
   },
   // One's own self-employment (ADR 050): without ЮKassa the declaration is a 409 for whoever may make it.
   'finance.selfEmployed': { expect: signedIn(), request: () => ({}) },
