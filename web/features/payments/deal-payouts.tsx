@@ -4,6 +4,7 @@ import { formatRubles } from '#contract/money-format';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast-store.ts';
 import { Field } from '../../components/ui/form.tsx';
+import { withStepUp } from '../two-factor/index.ts';
 import { CardWidget } from './card-widget.tsx';
 import { DESTINATION_HINTS } from './labels.ts';
 import type { WidgetCard } from './withdraw-rules.ts';
@@ -42,7 +43,8 @@ function PayoutDetails({ payout, widget, onDone }: { payout: Withdrawal; widget:
     async (body: { method: 'card'; payout_token: string; card: { first6: string; last4: string; card_type?: string } } | { method: 'yoomoney'; destination: string }) => {
       setBusy(true);
       setProblem(null);
-      const res = await api.write('withdrawals.details', { params: { id: payout._id }, body });
+      // New payout details need a fresh second factor when the person has one (ADR 054).
+      const res = await withStepUp(() => api.write('withdrawals.details', { params: { id: payout._id }, body }));
       setBusy(false);
       if (res.error) {
         if (res.error.errors && Object.keys(res.error.errors).length) setErrors(res.error.errors);
