@@ -76,6 +76,9 @@ describe('account deletion', () => {
     expect(requested.status, JSON.stringify(requested.body)).toBe(200);
     const due = Date.parse(requested.body.result.due_at);
     expect(due - Date.parse(requested.body.result.requested_at)).toBe(14 * DAY);
+    // The person is told by letter, with the date and how to cancel: it may not have been them who asked.
+    const letters = (await server.db.select({ payload: outbox.payload }).from(outbox).where(eq(outbox.kind, 'letter'))).map((r) => r.payload as { to: string; letter: { subject: string } });
+    expect(letters.filter((l) => l.to === customer.user.email && l.letter.subject.startsWith('Запрос на удаление аккаунта'))).toHaveLength(1);
     // Cancelled, and asked again.
     expect((await call(server.app, 'DELETE', '/api/privacy/deletion', { token: customer.token })).status).toBe(200);
     expect((await post(customer, '/api/privacy/deletion', { password: DEFAULT_PASSWORD })).status).toBe(200);

@@ -12,7 +12,7 @@ declare module '../../platform/module.ts' {
 export const privacyModule = defineModule({
   name: 'privacy',
   // Personal data under 152-ФЗ (ADR 052).
-  create: ({ db, services: { platform, settings, auth } }) => ({ privacy: new PrivacyService({ db, platform, settings, passwords: auth }) }),
+  create: ({ db, services: { platform, settings, auth, letters } }) => ({ privacy: new PrivacyService({ db, platform, settings, passwords: auth, letters }) }),
   routes: (app, { services: { privacy }, reads }) => app.register(privacyRoutes, { privacy, reads }),
   recurring: [{ job: ANONYMISE_JOB, everyMs: 60 * 60_000, run: ({ services }) => services.privacy.anonymiseDue() }],
 });

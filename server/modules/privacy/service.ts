@@ -8,6 +8,7 @@ import { userActor } from '../../platform/actor.ts';
 import { audit } from '../../platform/audit.ts';
 import { pagesChanged } from '../../platform/page-cache.ts';
 import type { SettingsService } from '../../platform/settings.ts';
+import type { Letters } from '../../platform/letters/index.ts';
 import {
   PRIVACY_MESSAGES,
   PRIVACY_PAGE_SIZE,
@@ -31,6 +32,8 @@ export interface PrivacyDeps {
   settings: SettingsService;
   /** The auth module's password check, whose wrong guesses are limited like failed sign-ins (given, not imported: auth records consents here). */
   passwords: { checkCurrentPassword(user: UserRow, password: string, field: string): Promise<void> };
+  /** The deletion's letter to the person (it may not have been them who asked). */
+  letters: Letters;
 }
 
 const person = people('person');

@@ -109,6 +109,21 @@ export function newDeviceLetter(p: LetterParams & SignInDetails): Letter {
   });
 }
 
+/** To a person who asked to delete their account (ADR 052): when it happens, and how to keep it. */
+export function deletionRequestedLetter(p: LetterParams & { due: string }): Letter {
+  return renderLetter({
+    brand: p.brand,
+    name: p.name,
+    subject: 'Запрос на удаление аккаунта',
+    paragraphs: [
+      `Мы получили запрос на удаление вашего аккаунта на ${onSite(p.brand)}.`,
+      `${p.due} аккаунт будет удалён: имя, email, телефон и фотографии будут стёрты, войти в него будет нельзя.`,
+    ],
+    action: { label: 'Отменить удаление', link: p.link },
+    notes: ['Если вы передумали или запрос отправили не вы — войдите и отмените удаление в настройках до этого срока, затем смените пароль.'],
+  });
+}
+
 // --- Moderation ------------------------------------------------------------------------------------------
 
 export type ServiceDecision = 'approve' | 'reject' | 'hide' | 'restore' | 'edit';

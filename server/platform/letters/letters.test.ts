@@ -213,6 +213,7 @@ describe('Letters.notify', () => {
       'account.twoFactorReset',
       'chat.unread',
       'payment.receipt',
+      'privacy.deletionRequested',
     ]);
   });
 
@@ -255,6 +256,7 @@ describe('Letters.notify', () => {
       'payment.receipt',
       'payment.refundRefused',
       'payout.detailsNeeded',
+      'privacy.deletionRequested',
     ]);
   });
 });
@@ -272,6 +274,7 @@ describe('the wording of every letter and notification (ADR 046)', () => {
     'withdrawal.decision': { amount: '1\u00a0500 руб.', decision: 'approve', reason: null },
     'payment.refundRefused': { amount: '1\u00a0500 руб.', number: 7, title: 'Логотип' },
     'payout.detailsNeeded': { amount: '1\u00a0500 руб.', number: 7, returned: false },
+    'privacy.deletionRequested': { due: '1 декабря 2026 г. в 10:00 МСК' },
     'bid.new': { title: 'Сайт', seller: 'Светлана Орлова', price: '5\u00a0000 руб.', days: '3\u00a0дня' },
     'bid.accepted': { title: 'Сайт', chatId: 'c1' },
     'bid.rejected': { title: 'Сайт' },

@@ -14,6 +14,7 @@ import {
   orderEventLetter,
   passwordResetLetter,
   newDeviceLetter,
+  deletionRequestedLetter,
   type SignInDetails,
   twoFactorResetLetter,
   paymentReceiptLetter,
@@ -146,6 +147,8 @@ export const LETTER_KINDS = {
     (s, name, d) => payoutDetailsLetter({ brand: s.brand, name, link: s.url('/profile/finance'), ...d }),
     (d) => ({ text: `Укажите карту или кошелёк для выплаты ${d.amount} за заказ №${d.number}`, link: '/profile/finance' }),
   ),
+  // An account's deletion asked for (ADR 052): sent whatever the preferences say — it may not have been them.
+  'privacy.deletionRequested': kind<{ due: string }>(null, (s, name, d) => deletionRequestedLetter({ brand: s.brand, name, link: s.url('/profile/settings'), ...d })),
   'bid.new': kind<{ title: string; seller: string; price: string; days: string }>('bids', (s, name, d) =>
     newBidLetter({ brand: s.brand, name, link: s.url('/profile/bids'), ...d }),
     (d) => ({ text: `Новый отклик на проект «${d.title}»: ${d.seller}, ${d.price}`, link: '/profile/bids' }),

@@ -2,6 +2,7 @@ import type { UserRow } from '../../users/index.ts';
 import { openOrdersOf } from '../../orders/index.ts';
 import { balanceOf } from '../../ledger/index.ts';
 import { HttpError } from '../../../lib/http.ts';
+import { moscowDateTime } from '../../../lib/text.ts';
 import { userActor } from '../../../platform/actor.ts';
 import { audit } from '../../../platform/audit.ts';
 import { PRIVACY_MESSAGES, type DeletionRequest } from '#contract/privacy';
@@ -22,7 +23,7 @@ export async function requestDeletion(deps: PrivacyDeps, user: UserRow, password
   await deps.passwords.checkCurrentPassword(user, password, 'password');
   if (user.roles.includes('admin')) throw refused(PRIVACY_MESSAGES.deletionAdmin);
   const days = await deps.settings.get('privacy.deletionCoolingOffDays');
-  const row = await deps.platform.withTx(userActor(user), async ({ tx, clock }) => {
+  const row = await deps.platform.withTx(userActor(user), async ({ tx, clock, outbox }) => {
     if (await pendingDeletion(tx, user.id)) throw refused(PRIVACY_MESSAGES.deletionAlreadyRequested);
     const orders = await openOrdersOf(tx, user.id);
     if (orders.disputed > 0) throw refused(PRIVACY_MESSAGES.deletionOpenDisputes);
@@ -36,6 +37,7 @@ export async function requestDeletion(deps: PrivacyDeps, user: UserRow, password
       .values({ userId: user.id, requestedAt: now, dueAt: new Date(now.getTime() + days * DAY_MS) })
       .returning();
     await audit(tx, { actorId: user.id, action: 'privacy.deletion_request', targetType: 'user', targetId: user.id, details: { due: created!.dueAt.toISOString() } });
+    deps.letters.notify(outbox, user, 'privacy.deletionRequested', { due: moscowDateTime(created!.dueAt) });
     return created!;
   });
   return presentDeletion(row);
