@@ -1,19 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type Person, signedInPerson } from '../../test/app.ts';
-import { call } from '../../test/api.ts';
+import { describe, expect, it } from 'vitest';
+import { type Person, signedInPerson } from '../../test/app.ts';
 import { createService } from '../../db/catalog-factories.ts';
-import { balanceOf, balancesOf, checkLedger } from '../ledger/index.ts';
+import { balanceOf, balancesOf } from '../ledger/index.ts';
 import { orders } from '../orders/schema.ts';
 import { notifications } from '../notifications/schema.ts';
 import { commissionOn, splitPrice } from '#contract/money';
 import type { OrderDetail } from '#contract/orders';
 import { PAYMENT_MESSAGES, type Withdrawal } from '#contract/payments';
 import { paymentRefunds, payments, withdrawals } from './schema.ts';
-import { startFakeYookassa, type FakeYookassa } from './providers/yookassa/fake.ts';
-import type { YookassaProvider } from './providers/yookassa/provider.ts';
-import { fakeProvidersEnv } from '../../test/payment-fakes.ts';
+import { useYookassaApp } from './testing-yookassa.ts';
 
 // The seller's share of a card-paid order, paid out of its ЮKassa safe deal (ADR 053), against the local ЮKassa:
 // at completion it never reaches the seller's balance; it is held while ЮKassa pays it out of the deal to the
@@ -21,34 +17,16 @@ import { fakeProvidersEnv } from '../../test/payment-fakes.ts';
 // ЮKassa says so. Without a card, or when the card is refused, it waits in the deal for one.
 
 const PRICE = 100_000;
-let t: Awaited<ReturnType<typeof createTestApp>>;
-let fake: FakeYookassa;
-
-beforeAll(async () => {
-  fake = await startFakeYookassa();
-  t = await createTestApp({ ...fakeProvidersEnv({ yookassa: fake }), PUBLIC_URL: 'https://podryad.example' }, { dispatch: false });
-  const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  fake.webhookUrl = `${base}/api/payments/webhooks/yookassa`;
-  Object.assign(yookassa().client.options, { timeoutMs: 400, backoffMs: 10 });
-});
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-
-const db = () => t.database.db;
-const yookassa = () => t.app.services.payments.providers.byName('yookassa') as YookassaProvider;
-const post = <T = unknown>(who: Person, url: string, body: unknown = {}) => call<T>(t.app, 'POST', url, { token: who.token, body, headers: { 'idempotency-key': randomUUID() } });
-const runJobs = () => t.app.services.platform.dispatcher.runDue();
-const expectLedgerClean = async () => expect((await checkLedger(db())).problems).toEqual([]);
+const y = useYookassaApp();
+const { db, post, runJobs, expectLedgerClean } = y;
 const payoutOf = async (orderId: string) => (await db().select().from(withdrawals).where(eq(withdrawals.orderId, orderId)))[0];
-const payoutKeys = () => fake.requests.filter((r) => r.path === '/v3/payouts' && r.method === 'POST').map((r) => r.key);
+const payoutKeys = () => y.fake.requests.filter((r) => r.path === '/v3/payouts' && r.method === 'POST').map((r) => r.key);
 const kindsFor = async (p: Person) =>
   (await db().select({ kind: notifications.kind, text: notifications.text }).from(notifications).where(eq(notifications.userId, p.user.id))).filter((n) => n.kind === 'payout.detailsNeeded');
 
 /** What ЮKassa's payout widget does in the seller's browser: a token and a mask for a card number. */
 async function tokenise(number = '2202201234567895') {
-  const res = await fetch(`${fake.url}/payouts-data/tokens`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ account_id: fake.shopId, card_number: number }) });
+  const res = await fetch(`${y.fake.url}/payouts-data/tokens`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ account_id: y.fake.shopId, card_number: number }) });
   return (await res.json()) as { payout_token: string; first6: string; last4: string; card_type: string };
 }
 
@@ -60,17 +38,17 @@ async function cardDetails() {
 
 /** An order of a fresh seller's service, paid by a fresh customer's card through ЮKassa, and delivered. */
 async function delivered() {
-  const seller = await signedInPerson(t.app, db(), { role: 'seller' });
-  const customer = await signedInPerson(t.app, db());
+  const seller = await signedInPerson(y.t.app, db(), { role: 'seller' });
+  const customer = await signedInPerson(y.t.app, db());
   const service = await createService(db(), seller.user.id, { price: PRICE, days: 3, revisions: 1 });
   const order = (await post<OrderDetail>(customer, '/api/orders', { service_id: service.id })).body.result;
   const paid = await post<{ payment_id: string }>(customer, '/api/payments/pay', { order_id: order._id, method: 'card' });
   expect(paid.status, JSON.stringify(paid.body)).toBe(200);
   const [payment] = await db().select().from(payments).where(eq(payments.id, paid.body.result.payment_id));
-  await fake.pay(payment!.providerRef!);
+  await y.fake.pay(payment!.providerRef!);
   expect((await post(seller, `/api/orders/${order._id}/deliver`, { message: 'Готово' })).status).toBe(200);
   const [{ commissionBp }] = (await db().select({ commissionBp: orders.commissionBp }).from(orders).where(eq(orders.id, order._id))) as [{ commissionBp: number }];
-  const deal = fake.deals.get(payment!.providerDealRef!)!;
+  const deal = y.fake.deals.get(payment!.providerDealRef!)!;
   return { seller, customer, order, payment: payment!, deal, net: PRICE - commissionOn(PRICE, commissionBp), commissionBp };
 }
 
@@ -102,12 +80,12 @@ describe("a card-paid order's completion", () => {
     await expectLedgerClean();
 
     await runJobs();
-    const at = fake.payoutDesk.forWithdrawal(w.id)!;
+    const at = y.fake.payoutDesk.forWithdrawal(w.id)!;
     expect(at).toMatchObject({ status: 'pending', amount: { value: (o.net / 100).toFixed(2) }, deal: { id: o.deal.id }, metadata: { withdrawalId: w.id } });
     expect(at.self_employed).toBeUndefined();
     expect(payoutKeys().filter((k) => k === `payout-${w.id}`)).toHaveLength(1);
     const cardBefore = await balanceOf(db(), { kind: 'external', method: 'card' });
-    await fake.payoutDesk.succeedPayout(at.id);
+    await y.fake.payoutDesk.succeedPayout(at.id);
     expect((await payoutOf(o.order._id))!).toMatchObject({ status: 'approved', payoutRef: at.id });
     expect((await balancesOf(db(), seller.user.id)).held).toBe(before.held);
     expect(await balanceOf(db(), { kind: 'external', method: 'card' })).toBe(cardBefore + o.net);
@@ -128,17 +106,17 @@ describe("a card-paid order's completion", () => {
     expect(payoutKeys().filter((k) => k?.startsWith(`payout-${w.id}`))).toHaveLength(0);
 
     // Someone else cannot give details for it; a card number in the token's place is refused.
-    const stranger = await signedInPerson(t.app, db(), { role: 'seller' });
+    const stranger = await signedInPerson(y.t.app, db(), { role: 'seller' });
     expect((await post(stranger, `/api/withdrawals/${w.id}/details`, await cardDetails())).status).toBe(404);
     const number = await post(o.seller, `/api/withdrawals/${w.id}/details`, { method: 'card', payout_token: '2202 2012 3456 7895', card: { first6: '220220', last4: '7895' } });
     expect(number.status).toBe(400);
 
-    fake.payoutDesk.rejection = 'error';
+    y.fake.payoutDesk.rejection = 'error';
     const given = await post<Withdrawal>(o.seller, `/api/withdrawals/${w.id}/details`, { method: 'yoomoney', destination: '4100 1175 8831 136' });
     expect(given.status, JSON.stringify(given.body)).toBe(200);
     expect(given.body.result).toMatchObject({ status: 'sending', method: 'yoomoney', order_number: o.order.number });
     await runJobs();
-    fake.payoutDesk.rejection = null;
+    y.fake.payoutDesk.rejection = null;
     // Refused: the money stays held (it is still in the deal), and the seller is asked again.
     const refused = (await payoutOf(o.order._id))!;
     expect(refused).toMatchObject({ status: 'awaiting_details', payoutAttempt: 2, rejectReason: PAYMENT_MESSAGES.dealPayoutReturned, payoutRef: null });
@@ -149,15 +127,15 @@ describe("a card-paid order's completion", () => {
 
     await runJobs();
     expect(payoutKeys().filter((k) => k === `payout-${w.id}-2`)).toHaveLength(1);
-    const at = fake.payoutDesk.forWithdrawal(w.id)!;
+    const at = y.fake.payoutDesk.forWithdrawal(w.id)!;
     expect(at).toMatchObject({ deal: { id: o.deal.id }, payout_destination: { type: 'yoo_money', account_number: '410011758831136' } });
-    await fake.payoutDesk.cancelPayout(at.id);
+    await y.fake.payoutDesk.cancelPayout(at.id);
     expect((await payoutOf(o.order._id))!).toMatchObject({ status: 'awaiting_details', payoutAttempt: 3 });
     expect((await post(o.seller, `/api/withdrawals/${w.id}/details`, await cardDetails())).status).toBe(200);
     await runJobs();
-    const third = [...fake.payoutDesk.payouts.values()].filter((p) => p.metadata?.withdrawalId === w.id && p.status === 'pending');
+    const third = [...y.fake.payoutDesk.payouts.values()].filter((p) => p.metadata?.withdrawalId === w.id && p.status === 'pending');
     expect(third).toHaveLength(1);
-    await fake.payoutDesk.succeedPayout(third[0]!.id);
+    await y.fake.payoutDesk.succeedPayout(third[0]!.id);
     expect((await payoutOf(o.order._id))!).toMatchObject({ status: 'approved', payoutRef: third[0]!.id });
     expect(await balancesOf(db(), o.seller.user.id)).toMatchObject({ available: 0, held: 0 });
     await expectLedgerClean();
@@ -169,7 +147,7 @@ describe("a card-paid order's completion", () => {
     await db().update(orders).set({ sellerId: seller.user.id }).where(eq(orders.id, o.order._id));
     const opened = await post<{ _id: string }>(o.customer, '/api/disputes/', { order_id: o.order._id, reason: 'not_delivered', description: 'Работа не соответствует описанию в заказе, нужны правки по макету.' });
     expect(opened.status, JSON.stringify(opened.body)).toBe(200);
-    const admin = await signedInPerson(t.app, db(), { role: 'admin' });
+    const admin = await signedInPerson(y.t.app, db(), { role: 'admin' });
     expect((await post(admin, `/api/admin/disputes/${opened.body.result._id}/resolve`, { outcome: 'split', seller_percent: 60 })).status).toBe(200);
     const split = splitPrice(PRICE, 60, o.commissionBp);
     const w = (await payoutOf(o.order._id))!;
@@ -179,13 +157,13 @@ describe("a card-paid order's completion", () => {
     await runJobs();
     const [refund] = await db().select().from(paymentRefunds).where(and(eq(paymentRefunds.orderId, o.order._id)));
     expect(refund).toMatchObject({ status: 'succeeded', amount: split.customer });
-    const at = fake.payoutDesk.forWithdrawal(w.id)!;
+    const at = y.fake.payoutDesk.forWithdrawal(w.id)!;
     expect(at).toMatchObject({ amount: { value: (split.sellerNet / 100).toFixed(2) }, deal: { id: o.deal.id } });
     // The refund went first (retried under load, perhaps, with its one key): a payout closes its deal.
-    const calls = fake.requests.filter((r) => r.method === 'POST' && (r.key === `payout-${w.id}` || r.key === `refund-${refund!.id}`)).map((r) => r.path);
+    const calls = y.fake.requests.filter((r) => r.method === 'POST' && (r.key === `payout-${w.id}` || r.key === `refund-${refund!.id}`)).map((r) => r.path);
     expect(calls.indexOf('/v3/refunds')).toBe(0);
     expect(calls.lastIndexOf('/v3/refunds')).toBeLessThan(calls.indexOf('/v3/payouts'));
-    await fake.payoutDesk.succeedPayout(at.id);
+    await y.fake.payoutDesk.succeedPayout(at.id);
     expect(o.deal).toMatchObject({ status: 'closed', balance: { value: ((split.seller - split.sellerNet) / 100).toFixed(2) } });
     expect(await balanceOf(db(), { kind: 'escrow', orderId: o.order._id })).toBe(0);
     await expectLedgerClean();

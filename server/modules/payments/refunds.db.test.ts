@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type Person, signedInPerson } from '../../test/app.ts';
+import { describe, expect, it } from 'vitest';
+import { type Person, signedInPerson } from '../../test/app.ts';
 import { call } from '../../test/api.ts';
 import { createService } from '../../db/catalog-factories.ts';
-import { balanceOf, balancesOf, checkLedger } from '../ledger/index.ts';
+import { balanceOf, balancesOf } from '../ledger/index.ts';
 import { ledgerTransfers } from '../ledger/schema.ts';
 import { messages } from '../chat/schema.ts';
 import { orders } from '../orders/schema.ts';
@@ -12,9 +11,7 @@ import { notifications } from '../notifications/schema.ts';
 import { commissionOn, splitPrice } from '#contract/money';
 import type { OrderDetail } from '#contract/orders';
 import { paymentDifferences, paymentRefunds, payments } from './schema.ts';
-import { startFakeYookassa, type FakeYookassa } from './providers/yookassa/fake.ts';
-import type { YookassaProvider } from './providers/yookassa/provider.ts';
-import { fakeProvidersEnv } from '../../test/payment-fakes.ts';
+import { useYookassaApp } from './testing-yookassa.ts';
 import { payOrderForTest } from '../orders/testing.ts';
 import { PAYMENT_MESSAGES } from '#contract/payments';
 
@@ -23,45 +20,27 @@ import { PAYMENT_MESSAGES } from '#contract/payments';
 // out of escrow to external:card, the customer's balance untouched — whatever fails on the way.
 
 const PRICE = 100_000;
-let t: Awaited<ReturnType<typeof createTestApp>>;
-let fake: FakeYookassa;
-
-beforeAll(async () => {
-  fake = await startFakeYookassa();
-  t = await createTestApp({ ...fakeProvidersEnv({ yookassa: fake }), PUBLIC_URL: 'https://podryad.example' }, { dispatch: false });
-  const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  fake.webhookUrl = `${base}/api/payments/webhooks/yookassa`;
-  Object.assign(yookassa().client.options, { timeoutMs: 400, backoffMs: 10 });
-});
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-
-const db = () => t.database.db;
-const yookassa = () => t.app.services.payments.providers.byName('yookassa') as YookassaProvider;
-const post = <T = unknown>(who: Person, url: string, body: unknown = {}) => call<T>(t.app, 'POST', url, { token: who.token, body, headers: { 'idempotency-key': randomUUID() } });
+const y = useYookassaApp();
+const { db, yookassa, post, runJobs, expectLedgerClean } = y;
 const escrowOf = (orderId: string) => balanceOf(db(), { kind: 'escrow', orderId });
 const available = async (p: Person) => (await balancesOf(db(), p.user.id)).available;
 const refundsOf = async (orderId: string) => db().select().from(paymentRefunds).where(eq(paymentRefunds.orderId, orderId));
 const transfers = async (key: string) => (await db().select({ c: count() }).from(ledgerTransfers).where(eq(ledgerTransfers.key, key)))[0]!.c;
-const atFake = (paymentRef: string) => [...fake.refunds.refunds.values()].filter((r) => r.payment_id === paymentRef);
-const refundKeys = () => fake.requests.filter((r) => r.path === '/v3/refunds' && r.method === 'POST').map((r) => r.key);
-const expectLedgerClean = async () => expect((await checkLedger(db())).problems).toEqual([]);
-const runJobs = () => t.app.services.platform.dispatcher.runDue();
+const atFake = (paymentRef: string) => [...y.fake.refunds.refunds.values()].filter((r) => r.payment_id === paymentRef);
+const refundKeys = () => y.fake.requests.filter((r) => r.path === '/v3/refunds' && r.method === 'POST').map((r) => r.key);
 
 /** An order of a fresh seller's service, paid by a fresh customer's card through ЮKassa. */
 async function paidByCard() {
-  const seller = await signedInPerson(t.app, db(), { role: 'seller' });
-  const customer = await signedInPerson(t.app, db());
+  const seller = await signedInPerson(y.t.app, db(), { role: 'seller' });
+  const customer = await signedInPerson(y.t.app, db());
   const service = await createService(db(), seller.user.id, { price: PRICE, days: 3, revisions: 1 });
   const order = (await post<OrderDetail>(customer, '/api/orders', { service_id: service.id })).body.result;
   const paid = await post<{ payment_id: string }>(customer, '/api/payments/pay', { order_id: order._id, method: 'card' });
   expect(paid.status, JSON.stringify(paid.body)).toBe(200);
   const [payment] = await db().select().from(payments).where(eq(payments.id, paid.body.result.payment_id));
-  await fake.pay(payment!.providerRef!);
+  await y.fake.pay(payment!.providerRef!);
   expect(await escrowOf(order._id)).toBe(PRICE);
-  const deal = fake.deals.get(payment!.providerDealRef!)!;
+  const deal = y.fake.deals.get(payment!.providerDealRef!)!;
   expect(deal.balance.value).toBe('1000.00');
   const [{ commissionBp }] = (await db().select({ commissionBp: orders.commissionBp }).from(orders).where(eq(orders.id, order._id))) as [{ commissionBp: number }];
   return { seller, customer, order, payment: payment!, deal, commissionBp, sellerShare: PRICE - commissionOn(PRICE, commissionBp) };
@@ -105,18 +84,18 @@ describe('a card-paid order cancelled', () => {
     expect(await transfers(`refund:${pending!.id}`)).toBe(1);
     await expectLedgerClean();
     // The customer's list of payments says where the money went.
-    const mine = await call<{ _id: string; refund: unknown }[]>(t.app, 'GET', '/api/payments/my', { token: customer.token });
+    const mine = await call<{ _id: string; refund: unknown }[]>(y.t.app, 'GET', '/api/payments/my', { token: customer.token });
     expect(mine.body.result.find((p) => p._id === payment.id)!.refund).toEqual({ amount: PRICE, status: 'succeeded' });
   });
 
   it('is made once when ЮKassa answers 500 at first: the retry carries the same key', async () => {
-    const { customer, order, payment } = await cancelled(() => fake.failNext(3, 'status500')); // every attempt of the job's first call
+    const { customer, order, payment } = await cancelled(() => y.fake.failNext(3, 'status500')); // every attempt of the job's first call
     await runJobs();
     const [refund] = await refundsOf(order._id);
     expect(refund).toMatchObject({ status: 'pending', providerRef: null });
     expect(atFake(payment.providerRef!)).toHaveLength(0);
-    await t.app.services.payments.sendRefund(refund!.id); // the outbox's retry
-    await t.app.services.payments.sendRefund(refund!.id); // and a late duplicate of it
+    await y.t.app.services.payments.sendRefund(refund!.id); // the outbox's retry
+    await y.t.app.services.payments.sendRefund(refund!.id); // and a late duplicate of it
     expect(atFake(payment.providerRef!)).toHaveLength(1);
     expect(new Set(refundKeys().filter((k) => k === `refund-${refund!.id}`)).size).toBe(1);
     expect(refundKeys().filter((k) => k === `refund-${refund!.id}`).length).toBeGreaterThanOrEqual(4);
@@ -127,23 +106,23 @@ describe('a card-paid order cancelled', () => {
   });
 
   it('is not sent again once ЮKassa has forgotten its key (24 hours): reconciliation’s to see', async () => {
-    const { order } = await cancelled(() => fake.failNext(3, 'status500'));
+    const { order } = await cancelled(() => y.fake.failNext(3, 'status500'));
     await runJobs();
     const [refund] = await refundsOf(order._id);
     const asked = refundKeys().length;
-    const clock = t.app.services.payments.clock;
-    t.app.services.payments.clock = { now: () => new Date(Date.now() + 25 * 60 * 60_000) };
+    const clock = y.t.app.services.payments.clock;
+    y.t.app.services.payments.clock = { now: () => new Date(Date.now() + 25 * 60 * 60_000) };
     try {
-      await t.app.services.payments.pollRefunds();
-      await t.app.services.payments.sendRefund(refund!.id);
+      await y.t.app.services.payments.pollRefunds();
+      await y.t.app.services.payments.sendRefund(refund!.id);
     } finally {
-      t.app.services.payments.clock = clock;
+      y.t.app.services.payments.clock = clock;
     }
     expect(refundKeys().length).toBe(asked);
     expect((await refundsOf(order._id))[0]!.status).toBe('pending');
     expect(await escrowOf(order._id)).toBe(PRICE);
     // Back in its day, it goes through (for the tests after this one).
-    await t.app.services.payments.sendRefund(refund!.id);
+    await y.t.app.services.payments.sendRefund(refund!.id);
     expect((await refundsOf(order._id))[0]!.status).toBe('succeeded');
   });
 
@@ -160,7 +139,7 @@ describe('a card-paid order cancelled', () => {
   });
 
   it('refused by ЮKassa loses no money: the kopecks go to the customer’s balance', async () => {
-    const { customer, order, payment } = await cancelled(() => fake.failNext(1, 'refuse'));
+    const { customer, order, payment } = await cancelled(() => y.fake.failNext(1, 'refuse'));
     await runJobs();
     const [refund] = await refundsOf(order._id);
     expect(refund).toMatchObject({ status: 'refused' });
@@ -175,24 +154,24 @@ describe('a card-paid order cancelled', () => {
   });
 
   it('cancelled by the card network after a pending answer: to the balance; a forged notification changes nothing first', async () => {
-    fake.refunds.next.push('pending');
+    y.fake.refunds.next.push('pending');
     const { customer, order, payment } = await cancelled();
     await runJobs();
     const [refund] = await refundsOf(order._id);
     expect(refund).toMatchObject({ status: 'pending' });
     expect(refund!.providerRef).toBe(atFake(payment.providerRef!)[0]!.id);
     // A notification whose refund ЮKassa still calls pending: asked again, nothing happens.
-    expect(await fake.sendRaw({ type: 'notification', event: 'refund.succeeded', object: { id: refund!.providerRef } })).toBe(200);
+    expect(await y.fake.sendRaw({ type: 'notification', event: 'refund.succeeded', object: { id: refund!.providerRef } })).toBe(200);
     expect((await refundsOf(order._id))[0]!.status).toBe('pending');
     expect(await escrowOf(order._id)).toBe(PRICE);
-    fake.refunds.settle(refund!.providerRef!, 'canceled');
-    expect(await t.app.services.payments.pollRefunds()).toBe(0); // not yet its time
-    const clock = t.app.services.payments.clock;
-    t.app.services.payments.clock = { now: () => new Date(Date.now() + 10 * 60_000) };
+    y.fake.refunds.settle(refund!.providerRef!, 'canceled');
+    expect(await y.t.app.services.payments.pollRefunds()).toBe(0); // not yet its time
+    const clock = y.t.app.services.payments.clock;
+    y.t.app.services.payments.clock = { now: () => new Date(Date.now() + 10 * 60_000) };
     try {
-      expect(await t.app.services.payments.pollRefunds()).toBeGreaterThanOrEqual(1);
+      expect(await y.t.app.services.payments.pollRefunds()).toBeGreaterThanOrEqual(1);
     } finally {
-      t.app.services.payments.clock = clock;
+      y.t.app.services.payments.clock = clock;
     }
     expect((await refundsOf(order._id))[0]!.status).toBe('refused');
     expect(await available(customer)).toBe(PRICE);
@@ -201,16 +180,16 @@ describe('a card-paid order cancelled', () => {
   });
 
   it('pending, then refund.succeeded from ЮKassa: read again by GET and settled once', async () => {
-    fake.refunds.next.push('pending');
+    y.fake.refunds.next.push('pending');
     const { customer, order, payment } = await cancelled();
     await runJobs();
     const [refund] = await refundsOf(order._id);
-    fake.refunds.settle(refund!.providerRef!, 'succeeded');
-    for (let i = 0; i < 2; i++) expect(await fake.sendRaw({ type: 'notification', event: 'refund.succeeded', object: { id: refund!.providerRef } })).toBe(200);
+    y.fake.refunds.settle(refund!.providerRef!, 'succeeded');
+    for (let i = 0; i < 2; i++) expect(await y.fake.sendRaw({ type: 'notification', event: 'refund.succeeded', object: { id: refund!.providerRef } })).toBe(200);
     expect((await refundsOf(order._id))[0]!.status).toBe('succeeded');
     expect(await transfers(`refund:${refund!.id}`)).toBe(1);
     expect(await available(customer)).toBe(0);
-    expect(fake.deals.get(payment.providerDealRef!)!.balance.value).toBe('0.00');
+    expect(y.fake.deals.get(payment.providerDealRef!)!.balance.value).toBe('0.00');
     await expectLedgerClean();
   });
 });
@@ -220,7 +199,7 @@ describe('a card-paid order decided by a dispute', () => {
     const { seller, customer, order, payment, deal, commissionBp, sellerShare } = await paidByCard();
     const opened = await post<{ _id: string }>(customer, '/api/disputes/', { order_id: order._id, reason: 'not_delivered', description: 'Срок сдачи прошёл неделю назад, исполнитель не отвечает на сообщения.' });
     expect(opened.status, JSON.stringify(opened.body)).toBe(200);
-    const admin = await signedInPerson(t.app, db(), { role: 'admin' });
+    const admin = await signedInPerson(y.t.app, db(), { role: 'admin' });
     const resolved = await post(admin, `/api/admin/disputes/${opened.body.result._id}/resolve`, { outcome: 'split', seller_percent: 60 });
     expect(resolved.status, JSON.stringify(resolved.body)).toBe(200);
     const split = splitPrice(PRICE, 60, commissionBp);
@@ -244,14 +223,14 @@ describe('a card-paid order decided by a dispute', () => {
 
 describe('a card payment for an order already paid otherwise', () => {
   it('is refunded in its deal instead of going to the balance', async () => {
-    const seller = await signedInPerson(t.app, db(), { role: 'seller' });
-    const customer = await signedInPerson(t.app, db());
+    const seller = await signedInPerson(y.t.app, db(), { role: 'seller' });
+    const customer = await signedInPerson(y.t.app, db());
     const service = await createService(db(), seller.user.id, { price: PRICE, days: 3, revisions: 1 });
     const order = (await post<OrderDetail>(customer, '/api/orders', { service_id: service.id })).body.result;
     const paid = await post<{ payment_id: string }>(customer, '/api/payments/pay', { order_id: order._id, method: 'card' });
     const [payment] = await db().select().from(payments).where(eq(payments.id, paid.body.result.payment_id));
-    await payOrderForTest(t.app, order._id); // paid from the balance meanwhile
-    await fake.pay(payment!.providerRef!);
+    await payOrderForTest(y.t.app, order._id); // paid from the balance meanwhile
+    await y.fake.pay(payment!.providerRef!);
     const [after] = await db().select().from(payments).where(eq(payments.id, payment!.id));
     expect(after).toMatchObject({ status: 'credited', failureReason: PAYMENT_MESSAGES.refundedToCard });
     const [refund] = await refundsOf(order._id);
@@ -262,7 +241,7 @@ describe('a card payment for an order already paid otherwise', () => {
     await expectLedgerClean();
     await runJobs();
     expect(atFake(payment!.providerRef!)).toHaveLength(1);
-    expect(fake.deals.get(payment!.providerDealRef!)!.balance.value).toBe('0.00');
+    expect(y.fake.deals.get(payment!.providerDealRef!)!.balance.value).toBe('0.00');
     expect((await refundsOf(order._id))[0]!.status).toBe('succeeded');
     expect(await escrowOf(order._id)).toBe(PRICE);
     expect(await available(customer)).toBe(0);
@@ -273,7 +252,7 @@ describe('a card payment for an order already paid otherwise', () => {
 describe('reconciling refunds with ЮKassa', () => {
   const today = () => new Date().toISOString().slice(0, 10);
   const reconcile = async () => {
-    const reports = await t.app.services.payments.reconcile(today());
+    const reports = await y.t.app.services.payments.reconcile(today());
     expect(reports.map((r) => r.error)).toEqual([undefined]);
     return reports.flatMap((r) => r.found.map((f) => `${f.kind}:${f.providerRef}`)).sort();
   };
@@ -285,15 +264,15 @@ describe('reconciling refunds with ЮKassa', () => {
     expect(await reconcile()).toEqual(refused.sort());
 
     const unknown = await paidByCard();
-    const stranger = fake.refunds.add(unknown.payment.providerRef!, '10.00'); // made in the shop's dashboard
+    const stranger = y.fake.refunds.add(unknown.payment.providerRef!, '10.00'); // made in the shop's dashboard
     const other = await cancelled();
     await runJobs();
     const [otherRefund] = await refundsOf(other.order._id);
-    fake.refunds.refunds.get(otherRefund!.providerRef!)!.amount.value = '999.00';
+    y.fake.refunds.refunds.get(otherRefund!.providerRef!)!.amount.value = '999.00';
     const gone = await cancelled();
     await runJobs();
     const [goneRefund] = await refundsOf(gone.order._id);
-    fake.refunds.refunds.delete(goneRefund!.providerRef!);
+    y.fake.refunds.refunds.delete(goneRefund!.providerRef!);
 
     const expected = [...refused, `refund_unknown:${stranger}`, `refund_amount:${otherRefund!.providerRef}`, `refund_not_at_provider:${goneRefund!.providerRef}`].sort();
     expect(await reconcile()).toEqual(expected);
