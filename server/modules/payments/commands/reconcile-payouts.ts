@@ -86,6 +86,9 @@ function judgePayout(provider: PayoutProvider, record: PayoutRecord, w: Withdraw
   const found = (kind: Found['kind']): Found[] => [payoutDifference(kind, record, w)];
   // A payout of a seller's share out of a safe deal names no withdrawal: it belongs to the deal, not to this list.
   if (!w) return outcome === 'cancelled' || (record.dealRef && !record.withdrawalId) ? [] : found('payout_unknown');
+  // An earlier try of ours, cancelled there (a payout out of a deal refused, then sent again to new details, ADR 053):
+  // nothing moved; the withdrawal's own payout is another record.
+  if (outcome === 'cancelled' && w.payoutRef !== null && w.payoutRef !== record.ref) return [];
   if (outcome === 'paid' && w.status === 'sending') return found('payout_unsettled');
   if (outcome === 'paid' && w.status === 'returned') return found('payout_returned');
   if (outcome === 'cancelled' && w.status === 'approved') return found('payout_not_at_provider');
