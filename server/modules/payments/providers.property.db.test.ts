@@ -48,7 +48,6 @@ const PRICE = 500_000;
 let t: Awaited<ReturnType<typeof createTestApp>>;
 let yookassa: FakeYookassa;
 let btcpay: FakeBtcpay;
-let seller: UserRow;
 let admin: UserRow;
 
 beforeAll(async () => {
