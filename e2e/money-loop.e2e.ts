@@ -147,8 +147,10 @@ async function seePaid(page: Page, orderNumber: number) {
     .toBe('0 руб.');
   expect(await page.locator('.fin-deal-payouts').count()).toBe(0);
   await visit(page, '/profile/payments');
-  const row = page.locator('tr', { hasText: `№${orderNumber}` });
-  expect(norm(await row.first().textContent())).toContain('Выполнен');
+  const row = page.locator('tr', { hasText: `оплата заказа №${orderNumber}` });
+  expect(await row.count()).toBe(1);
+  expect(norm(await row.textContent())).toContain('Выполнен');
+  await checkPage(page, `deal-paid-${orderNumber}`);
 }
 
 describe('the whole order loop on the real adapters', { timeout: 180_000 }, () => {
