@@ -367,6 +367,10 @@ describe('money through ЮKassa and BTCPay Server, whatever the providers and th
       await check(buyer, seller, stories);
     });
     await fc.assert(property, { seed: SEED, numRuns: RUNS, endOnFailure: true });
+    // After every run, the whole day: the ledger and the reconciliation of both providers clean.
+    expect((await checkLedger(db())).problems).toEqual([]);
+    const day = await t.app.services.payments.reconcile(new Date().toISOString().slice(0, 10));
+    expect(day.flatMap((r) => r.found)).toEqual([]);
     expect(played, 'payments that reached a provider').toBeGreaterThan(RUNS);
     expect(cancelled, 'card-paid orders cancelled and refunded to the card').toBeGreaterThan(0);
     expect(ended.complete, 'card-paid orders completed and paid out of their deals').toBeGreaterThan(0);
