@@ -106,8 +106,8 @@ export function looksLikeCardNumber(text: string): boolean {
 /**
  * Whether a payout token is a card number typed in its place: its digits alone (spaces and dashes between them
  * ignored), or a run of 13–19 digits in it that passes Luhn's check. Unlike `looksLikeCardNumber`, the dashes
- * between a token's groups do not join them: ЮKassa's tokens are UUID-like (`pt-2a0b…-…`), and a token whose digit
- * groups happen to join into a Luhn-valid number is a token, not a card.
+ * between a token's groups do not join them: a token is an opaque string (the fake's and the sandbox's are
+ * `pt-<uuid>`), and one whose digit groups happen to join into a Luhn-valid number is a token, not a card.
  */
 export function tokenLooksLikeCardNumber(token: string): boolean {
   const compact = token.replace(/[\s-]/g, '');
