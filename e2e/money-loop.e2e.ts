@@ -6,6 +6,7 @@ import { fakeProvidersEnv, holdRates } from '../server/test/payment-fakes.ts';
 import { startFakeYookassa } from '../server/modules/payments/providers/yookassa/fake.ts';
 import { startFakeBtcpay } from '../server/modules/payments/providers/btcpay/fake.ts';
 import { payments, paymentRefunds, withdrawals } from '../server/modules/payments/schema.ts';
+import { toMinorUnits } from '../server/modules/payments/providers/btcpay/client.ts';
 import { balanceOf, checkLedger } from '../server/modules/ledger/index.ts';
 import { orders } from '../server/modules/orders/schema.ts';
 import { commissionOn, splitPrice } from '../contract/money.ts';
@@ -219,7 +220,11 @@ describe('the whole order loop on the real adapters', { timeout: 180_000 }, () =
     await request.getByRole('button', { name: 'Одобрить' }).click();
     const payoutAt = () => [...btcpay.store.payouts.values()].find((p) => p.destination === BTC_ADDRESS);
     await expect.poll(() => payoutAt()?.currency ?? null, POLL).toBe('BTC');
-    expect(payoutAt()!.amount).not.toBe('0');
+    // The withdrawal's amount in satoshi at the held rate (7 650 руб. at 9 000 000 руб. per BTC: 85 000 satoshi).
+    const approved = (await db().select().from(withdrawals).where(eq(withdrawals.id, w!.id)))[0]!;
+    expect(approved).toMatchObject({ status: 'sending', payoutProvider: 'btcpay', payoutRef: payoutAt()!.id });
+    expect(toMinorUnits(payoutAt()!.amount, 8)).toBe(approved.payoutAmount);
+    expect(approved.payoutAmount).toBe(Math.floor((2 * share * 1e8) / 100 / 9_000_000));
     await btcpay.completePayout(payoutAt()!.id);
     await expect
       .poll(async () => {
