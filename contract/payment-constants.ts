@@ -103,6 +103,19 @@ export function looksLikeCardNumber(text: string): boolean {
   return runs.some((run) => run.length >= 13 && run.length <= 19 && luhnValid(run));
 }
 
+/**
+ * Whether a payout token is a card number typed in its place: its digits alone (spaces and dashes between them
+ * ignored), or a run of 13–19 digits in it that passes Luhn's check. Unlike `looksLikeCardNumber`, the dashes
+ * between a token's groups do not join them: a token is an opaque string (the fake's and the sandbox's are
+ * `pt-<uuid>`), and one whose digit groups happen to join into a Luhn-valid number is a token, not a card.
+ */
+export function tokenLooksLikeCardNumber(token: string): boolean {
+  const compact = token.replace(/[\s-]/g, '');
+  if (/^\d+$/.test(compact)) return compact.length >= 13 && compact.length <= 19 && luhnValid(compact);
+  const runs = token.replace(/\s/g, '').match(/\d+/g) ?? [];
+  return runs.some((run) => run.length >= 13 && run.length <= 19 && luhnValid(run));
+}
+
 /** A ЮMoney wallet's number: 11–20 digits (spaces allowed as typed), or null. */
 export function normaliseWallet(raw: string): string | null {
   const digits = raw.replace(/\s/g, '');

@@ -8,6 +8,7 @@ import {
   FINANCE_DIRECTIONS,
   FINANCE_ENTRY_KINDS,
   looksLikeCardNumber,
+  tokenLooksLikeCardNumber,
   normaliseDestination,
   normaliseWallet,
   PAYMENT_MESSAGES,
@@ -202,7 +203,7 @@ type Target = { method: 'card'; payout_token: string; card: { card_type?: string
 function refuseCardNumbers(v: Target, ctx: z.RefinementCtx) {
   const refuse = (path: string[], message: string = PAYMENT_MESSAGES.cardNumberRefused) => ctx.addIssue({ code: 'custom', path, message });
   if (v.method === 'card') {
-    if (looksLikeCardNumber(v.payout_token)) refuse(['payout_token']);
+    if (tokenLooksLikeCardNumber(v.payout_token)) refuse(['payout_token']);
     if (v.card.card_type && looksLikeCardNumber(v.card.card_type)) refuse(['card', 'card_type']);
     return;
   }

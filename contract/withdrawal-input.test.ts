@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cardMask, innValid, looksLikeCardNumber, normalisePhone, normaliseWallet, PAYMENT_MESSAGES, walletLooksLikeCard, withdrawalInputSchema } from './payments.ts';
+import { cardMask, innValid, looksLikeCardNumber, tokenLooksLikeCardNumber, normalisePhone, normaliseWallet, PAYMENT_MESSAGES, walletLooksLikeCard, withdrawalInputSchema } from './payments.ts';
 
 // A withdrawal's input (ADR 050): a card only by its payout-widget token and mask; no field that looks like a card
 // number (a Luhn-valid run of 13–19 digits, spaces and dashes ignored).
@@ -22,6 +22,25 @@ describe('looksLikeCardNumber', () => {
     ['pt-0d6a', false],
   ])('%j: %s', (text, looks) => {
     expect(looksLikeCardNumber(text)).toBe(looks);
+  });
+});
+
+describe('tokenLooksLikeCardNumber', () => {
+  it.each([
+    [CARD, true],
+    ['2202 2012 3456 7895', true],
+    ['2202-2012-3456-7895', true],
+    [`pt-${CARD}`, true],
+    ['pt-0d6a', false],
+    // A UUID-like token whose digit groups would join into a Luhn-valid number: a token, not a card.
+    ['pt-22022012-3456-7895-abcd-ef0123456789', false],
+  ])('%j: %s', (text, looks) => {
+    expect(tokenLooksLikeCardNumber(text)).toBe(looks);
+  });
+  it('is what the card target of a withdrawal checks', () => {
+    const token = 'pt-22022012-3456-7895-abcd-ef0123456789';
+    expect(looksLikeCardNumber(token)).toBe(true);
+    expect(issues({ amount: 100_000, method: 'card', payout_token: token, card: { first6: '220220', last4: '7895' } })).toEqual([]);
   });
 });
 

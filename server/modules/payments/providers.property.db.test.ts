@@ -12,7 +12,13 @@
  * - the customer's money is all there: balance and escrow together are the sum of the arrivals;
  * - the daily reconciliation with both providers finds no difference about them.
  * Some card-paid orders are then cancelled by their seller (ADR 051): the refund inside the deal leaves escrow to
- * the card, once, whatever the job and a duplicate of it race, and the sums above still hold with it.
+ * the card, once, whatever the job and a duplicate of it race, and the sums above still hold with it. Others are
+ * delivered and accepted, or disputed and split by an admin (the customer's part refunded in the deal first): the
+ * seller's share is paid out of the deal (ADR 053) — to the card or wallet the seller gives (each run's seller has
+ * none at first) or to the one saved — and the fake refuses some payouts, cancels others after taking them, and pays
+ * the rest with or without notifying; a refused or cancelled payout asks the seller again, until one is paid. Then
+ * each such order's deal is closed by exactly one succeeded payout of the seller's net share, and the ledger check and
+ * the day's reconciliation (payments, refunds, payouts) are clean.
  *
  *   npx vitest run server/modules/payments/providers.property.db.test.ts       CI: fixed seed, PROVIDER_RUNS (default 6)
  *   PROVIDER_RUNS=60 PROVIDER_SEED=7 npx vitest run server/modules/payments/providers.property.db.test.ts
@@ -24,11 +30,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test/app.ts';
 import { createUser } from '../../db/factories.ts';
 import { systemActor } from '../../platform/actor.ts';
-import { balanceOf, checkLedger } from '../ledger/index.ts';
+import { balanceOf, balancesOf, checkLedger } from '../ledger/index.ts';
 import { ledgerEntries, ledgerTransfers } from '../ledger/schema.ts';
 import { orders } from '../orders/schema.ts';
 import type { UserRow } from '../users/schema.ts';
-import { paymentRefunds, payments, type PaymentRow } from './schema.ts';
+import { commissionOn, splitPrice } from '#contract/money';
+import { paymentRefunds, payments, withdrawals, type PaymentRow } from './schema.ts';
 import { startFakeYookassa, type FakeYookassa } from './providers/yookassa/fake.ts';
 import { startFakeBtcpay, type FakeBtcpay } from './providers/btcpay/fake.ts';
 import type { YookassaProvider } from './providers/yookassa/provider.ts';
@@ -41,7 +48,7 @@ const PRICE = 500_000;
 let t: Awaited<ReturnType<typeof createTestApp>>;
 let yookassa: FakeYookassa;
 let btcpay: FakeBtcpay;
-let seller: UserRow;
+let admin: UserRow;
 
 beforeAll(async () => {
   [yookassa, btcpay] = await Promise.all([startFakeYookassa(), startFakeBtcpay()]);
@@ -50,7 +57,7 @@ beforeAll(async () => {
   yookassa.webhookUrl = `${base}/api/payments/webhooks/yookassa`;
   btcpay.webhookUrl = `${base}/api/payments/webhooks/btcpay`;
   Object.assign((t.app.services.payments.providers.byName('yookassa') as YookassaProvider).client.options, { timeoutMs: 300, backoffMs: 10 });
-  seller = await createUser(db(), { role: 'seller' });
+  admin = await createUser(db(), { role: 'admin' });
   await holdRates(db(), t.app);
 }, 60_000);
 afterAll(async () => {
@@ -71,8 +78,19 @@ const coinStep = fc.oneof(
   // A share of the invoice, in percent: below 100 underpays, above overpays; late after its expiry.
   fc.record({ kind: fc.constant('pay' as const), percent: fc.integer({ min: 10, max: 130 }), late: fc.boolean() }),
 );
+// What the fake does with a payout out of the deal: refuses it (403, or `canceled` at once), cancels it once taken,
+// or pays it (notifying, or leaving it to the poll). A story ends with a payout paid.
+const PAYOUT_STEPS = ['succeed', 'succeedQuietly', 'cancel', 'refuse', 'refuseCanceled'] as const;
+type PayoutStep = (typeof PAYOUT_STEPS)[number];
 const script = fc.oneof(
-  fc.record({ method: fc.constant('card' as const), fault: fc.constantFrom(...CREATE_FAULTS), steps: fc.array(cardStep, { maxLength: 4 }), cancel: fc.boolean() }),
+  fc.record({
+    method: fc.constant('card' as const),
+    fault: fc.constantFrom(...CREATE_FAULTS),
+    steps: fc.array(cardStep, { maxLength: 4 }),
+    then: fc.constantFrom('none', 'cancel', 'complete', 'complete', 'split', 'split'),
+    sellerPercent: fc.integer({ min: 10, max: 90 }),
+    payout: fc.array(fc.constantFrom(...PAYOUT_STEPS), { maxLength: 3 }),
+  }),
   fc.record({ method: fc.constant('btc' as const), fault: fc.constant('none' as const), steps: fc.array(coinStep, { maxLength: 4 }) }),
 );
 type Script = typeof script extends fc.Arbitrary<infer S> ? S : never;
@@ -100,7 +118,7 @@ async function poll() {
 }
 
 /** One order's payment, asked for (the scripts' payments are asked for together, then their stories run together). */
-async function start(buyer: UserRow, s: Script): Promise<PaymentRow | null> {
+async function start(buyer: UserRow, s: Script, seller: UserRow): Promise<PaymentRow | null> {
   const { order } = await t.app.services.platform.withTx(systemActor('test'), (ctx) =>
     t.app.services.orders.open(ctx, { customerId: buyer.id, sellerId: seller.id, title: 'Логотип', price: PRICE, days: 3, revisions: 1 }),
   );
@@ -144,7 +162,7 @@ async function coinAct(ref: string, payment: PaymentRow, step: Exclude<Script['s
  * A card order its seller cancels once paid (the customer pays first if the payment is still open at ЮKassa): its
  * refund is sent by the outbox and, at once, by a duplicate of the job.
  */
-async function cancelPaid(payment: PaymentRow): Promise<number> {
+async function cancelPaid(payment: PaymentRow, seller: UserRow): Promise<number> {
   await yookassa.pay(payment.providerRef!);
   const [order] = await db().select().from(orders).where(eq(orders.id, payment.orderId));
   if (order?.status !== 'in_progress') return 0;
@@ -152,6 +170,77 @@ async function cancelPaid(payment: PaymentRow): Promise<number> {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   for (const r of await db().select().from(paymentRefunds).where(eq(paymentRefunds.orderId, order.id))) await t.app.services.payments.sendRefund(r.id);
   return 1;
+}
+
+/**
+ * A card order delivered and then accepted, or disputed and split by the admin (its refund sent by the job and a
+ * duplicate of it), and its payout out of the deal driven to the end through `steps`, then paid. 'split'|'complete'
+ * when it ran, null when the order was not paid.
+ */
+async function complete(payment: PaymentRow, s: Extract<Script, { method: 'card' }>, seller: UserRow, buyer: UserRow): Promise<string | null> {
+  await yookassa.pay(payment.providerRef!);
+  const [order] = await db().select().from(orders).where(eq(orders.id, payment.orderId));
+  if (order?.status !== 'in_progress') return null;
+  const ok = (res: { status: number; body: unknown }) => expect(res.status, JSON.stringify(res.body)).toBe(200);
+  ok(await post(seller, `/api/orders/${order.id}/deliver`, { message: 'Готово, файлы во вложении' }));
+  const steps: PayoutStep[] = [...s.payout, 'succeed'];
+  // The first step's refusal is in place before the payout may go (to a saved card it goes at once).
+  yookassa.payoutDesk.rejection = rejectionOf(steps[0]!);
+  if (s.then === 'complete') ok(await post(buyer, `/api/orders/${order.id}/accept`, {}));
+  else {
+    const opened = await post(buyer, '/api/disputes/', { order_id: order.id, reason: 'not_delivered', description: 'Работа не соответствует описанию в заказе, нужны правки по макету.' });
+    ok(opened);
+    ok(await post(admin, `/api/admin/disputes/${opened.body.result._id}/resolve`, { outcome: 'split', seller_percent: s.sellerPercent }));
+    const refunds = await db().select().from(paymentRefunds).where(eq(paymentRefunds.orderId, order.id));
+    await Promise.all(refunds.flatMap((r) => [t.app.services.payments.sendRefund(r.id), t.app.services.payments.sendRefund(r.id)]));
+  }
+  await payoutStory(order.id, seller, steps);
+  return s.then;
+}
+
+/** How often the fake refused a payout, cancelled one it had taken, or paid one without notifying. */
+const faults = { refused: 0, cancelled: 0, quiet: 0 };
+const rejectionOf = (step: PayoutStep) => (step === 'refuse' ? 'error' : step === 'refuseCanceled' ? 'canceled' : null);
+const payoutOf = async (orderId: string) => (await db().select().from(withdrawals).where(eq(withdrawals.orderId, orderId)))[0]!;
+
+/** Each step: details given if asked for (a card by the widget's token, or a wallet), the job run, the fake's say. */
+async function payoutStory(orderId: string, seller: UserRow, steps: PayoutStep[]) {
+  for (const [i, step] of steps.entries()) {
+    yookassa.payoutDesk.rejection = rejectionOf(step);
+    try {
+      let w = await payoutOf(orderId);
+      if (w.status === 'awaiting_details') {
+        const given = await post(seller, `/api/withdrawals/${w.id}/details`, i % 2 ? { method: 'yoomoney', destination: '4100 1175 8831 136' } : await cardDetails());
+        expect(given.status, JSON.stringify(given.body)).toBe(200);
+      }
+      // The job, and a duplicate of it (the outbox runs one too).
+      await Promise.all([t.app.services.payments.sendPayout(w.id), t.app.services.payments.sendPayout(w.id)]);
+      w = await payoutOf(orderId);
+      const at = w.payoutRef ? yookassa.payoutDesk.payouts.get(w.payoutRef) : undefined;
+      if (rejectionOf(step) && w.status === 'awaiting_details') faults.refused++;
+      if (w.status !== 'sending' || at?.status !== 'pending') continue;
+      if (step === 'cancel') faults.cancelled++;
+      if (step === 'succeedQuietly') faults.quiet++;
+      if (step === 'cancel') await yookassa.payoutDesk.cancelPayout(at.id);
+      else if (step === 'succeedQuietly') await yookassa.payoutDesk.succeedPayout(at.id, { notify: false });
+      else if (step === 'succeed') await yookassa.payoutDesk.succeedPayout(at.id);
+    } finally {
+      yookassa.payoutDesk.rejection = null;
+    }
+  }
+  await poll();
+  await t.app.services.payments.pollPayouts();
+}
+
+/** A card for the details endpoint, as the finance page sends it after ЮKassa's widget (for the shop's account). */
+async function cardDetails() {
+  const res = await fetch(`${yookassa.url}/payouts-data/tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain' },
+    body: JSON.stringify({ account_id: yookassa.shopId, card_number: '2202201234567895' }),
+  });
+  const { payout_token, first6, last4, card_type } = (await res.json()) as Record<string, string>;
+  return { method: 'card', payout_token, card: { first6, last4, card_type } };
 }
 
 /** The money the provider says arrived for a payment, in its currency's minor units. */
@@ -170,7 +259,9 @@ async function arrivals(paymentId: string): Promise<number> {
   return rows.filter((r) => r.amount > 0).reduce((sum, r) => sum + r.amount, 0);
 }
 
-async function check(buyer: UserRow) {
+type Story = { then: 'complete' | 'split'; sellerPercent: number };
+
+async function check(buyer: UserRow, seller: UserRow, stories: Map<string, Story>) {
   expect((await checkLedger(db())).problems).toEqual([]);
   const mine = await db().select().from(payments).where(eq(payments.customerId, buyer.id));
   let total = 0;
@@ -187,24 +278,49 @@ async function check(buyer: UserRow) {
   const mineOrders = await db().select().from(orders).where(eq(orders.customerId, buyer.id));
   let escrowed = 0;
   let refunded = 0;
+  let released = 0;
   for (const o of mineOrders) {
     const escrow = await db().select().from(ledgerTransfers).where(eq(ledgerTransfers.key, `escrow:${o.id}`));
     const paidBy = mine.filter((p) => p.orderId === o.id && p.status === 'succeeded');
     expect(escrow.length).toBe(paidBy.length);
     expect(paidBy.length).toBeLessThanOrEqual(1);
-    // Cancelled after payment, a card order's escrow went back to the card inside its deal, exactly once.
+    const story = stories.get(o.id);
+    // Cancelled after payment, a card order's escrow went back to the card inside its deal, exactly once; split, the
+    // customer's part did.
     const refunds = await db().select().from(paymentRefunds).where(eq(paymentRefunds.orderId, o.id));
-    expect(refunds.length).toBe(o.status === 'cancelled' && paidBy.length === 1 ? 1 : 0);
+    const split = story?.then === 'split' ? splitPrice(PRICE, story.sellerPercent, o.commissionBp) : null;
+    expect(refunds.map((r) => r.amount)).toEqual(split ? [split.customer] : o.status === 'cancelled' && paidBy.length === 1 ? [PRICE] : []);
     for (const r of refunds) {
       expect(r.status).toBe('succeeded');
       expect([...yookassa.refunds.refunds.values()].filter((x) => x.metadata?.refund_id === r.id)).toHaveLength(1);
       refunded += r.amount;
     }
-    expect(o.status === 'in_progress').toBe(paidBy.length === 1 && refunds.length === 0);
+    if (story) {
+      await checkPayout(o.id, paidBy[0]!, split ? split.sellerNet : PRICE - commissionOn(PRICE, o.commissionBp));
+      released += PRICE - (split?.customer ?? 0);
+    } else expect(o.status === 'in_progress').toBe(paidBy.length === 1 && refunds.length === 0);
     escrowed += await balanceOf(db(), { kind: 'escrow', orderId: o.id });
   }
-  expect((await balanceOf(db(), { kind: 'available', userId: buyer.id })) + escrowed + refunded).toBe(total);
-  // And the daily reconciliation, run on today, finds nothing about this customer's payments.
+  expect((await balanceOf(db(), { kind: 'available', userId: buyer.id })) + escrowed + refunded + released).toBe(total);
+  // The deals' money never reached the seller's balance, and nothing is held once every payout is paid.
+  expect(await balancesOf(db(), seller.id)).toEqual({ available: 0, held: 0 });
+  await checkReconciliation(mine, seller);
+}
+
+/** The seller's share of a completed or split card order: out of its deal by exactly one paid payout; the deal closed. */
+async function checkPayout(orderId: string, payment: PaymentRow, net: number) {
+  expect(await balanceOf(db(), { kind: 'escrow', orderId })).toBe(0);
+  const w = await payoutOf(orderId);
+  expect(w).toMatchObject({ status: 'approved', amount: net, dealRef: payment.providerDealRef });
+  const atFake = [...yookassa.payoutDesk.payouts.values()].filter((x) => x.metadata?.withdrawalId === w.id);
+  const paid = atFake.filter((x) => x.status === 'succeeded');
+  expect(paid.map((x) => [x.id, x.amount.value, x.deal?.id])).toEqual([[w.payoutRef, (net / 100).toFixed(2), payment.providerDealRef]]);
+  expect(atFake.filter((x) => x.status === 'pending')).toEqual([]);
+  expect(yookassa.deals.get(payment.providerDealRef!)!.status).toBe('closed');
+}
+
+/** The daily reconciliation, run on today, finds nothing about this customer's payments, their refunds, or the seller's payouts. */
+async function checkReconciliation(mine: PaymentRow[], seller: UserRow) {
   const reports = await t.app.services.payments.reconcile(new Date().toISOString().slice(0, 10));
   expect(reports.map((r) => [r.provider, r.listed !== null])).toEqual([
     ['yookassa', true],
@@ -212,7 +328,9 @@ async function check(buyer: UserRow) {
   ]);
   const ids = new Set(mine.map((p) => p.id));
   const refs = new Set(mine.map((p) => p.providerRef));
-  const theirs = reports.flatMap((r) => r.found).filter((f) => (f.paymentId && ids.has(f.paymentId)) || refs.has(f.providerRef));
+  const sellers = new Set((await db().select({ id: withdrawals.id }).from(withdrawals).where(eq(withdrawals.userId, seller.id))).map((w) => w.id));
+  const payoutsOf = (f: { details: Record<string, unknown> }) => sellers.has(String(f.details.withdrawal_id ?? f.details.provider_withdrawal_id));
+  const theirs = reports.flatMap((r) => r.found).filter((f) => (f.paymentId && ids.has(f.paymentId)) || refs.has(f.providerRef) || payoutsOf(f));
   expect(theirs).toEqual([]);
 }
 
@@ -220,11 +338,14 @@ describe('money through ЮKassa and BTCPay Server, whatever the providers and th
   it('is never created or lost', async () => {
     let played = 0;
     let cancelled = 0;
+    const ended = { complete: 0, split: 0 };
     const property = fc.asyncProperty(fc.array(script, { minLength: 1, maxLength: 3 }), async (scripts) => {
       const buyer = await createUser(db());
+      // Each run's seller has no card or wallet saved: the first payout out of a deal asks for one.
+      const seller = await createUser(db(), { role: 'seller' });
       // The poll's time is moved past a webhook's minute of grace: it must not meet a create still on its way, which
       // the real minute (against at most ~32 s of a create's tries) rules out.
-      const started = await Promise.all(scripts.map((s) => start(buyer, s)));
+      const started = await Promise.all(scripts.map((s) => start(buyer, s, seller)));
       await Promise.all(scripts.map((s, i) => (started[i] ? play(started[i], s) : null)));
       played += started.filter(Boolean).length;
       // A quarter of an hour later: every invoice still open has expired (what arrived on one is then accounted for).
@@ -232,12 +353,29 @@ describe('money through ЮKassa and BTCPay Server, whatever the providers and th
         if (p.provider === 'btcpay' && btcpay.store.invoices.get(p.providerRef ?? '')?.status === 'New') await btcpay.expire(p.providerRef!);
       }
       await poll();
-      const cancels = await Promise.all(scripts.map((s, i) => (started[i] && s.method === 'card' && s.cancel ? cancelPaid(started[i]) : 0)));
+      const cancels = await Promise.all(scripts.map((s, i) => (started[i] && s.method === 'card' && s.then === 'cancel' ? cancelPaid(started[i], seller) : 0)));
       cancelled += cancels.reduce((a, b) => a + b, 0);
-      await check(buyer);
+      // The completions one after another: the fake's refusal mode is the whole fake's.
+      const stories = new Map<string, Story>();
+      for (const [i, s] of scripts.entries()) {
+        const payment = started[i];
+        if (!payment || s.method !== 'card' || (s.then !== 'complete' && s.then !== 'split')) continue;
+        if (!(await complete(payment, s, seller, buyer))) continue;
+        stories.set(payment.orderId, { then: s.then, sellerPercent: s.sellerPercent });
+        ended[s.then] += 1;
+      }
+      await check(buyer, seller, stories);
     });
     await fc.assert(property, { seed: SEED, numRuns: RUNS, endOnFailure: true });
+    // After every run, the whole day: the ledger and the reconciliation of both providers clean.
+    expect((await checkLedger(db())).problems).toEqual([]);
+    const day = await t.app.services.payments.reconcile(new Date().toISOString().slice(0, 10));
+    expect(day.flatMap((r) => r.found)).toEqual([]);
     expect(played, 'payments that reached a provider').toBeGreaterThan(RUNS);
     expect(cancelled, 'card-paid orders cancelled and refunded to the card').toBeGreaterThan(0);
+    expect(ended.complete, 'card-paid orders completed and paid out of their deals').toBeGreaterThan(0);
+    expect(ended.split, 'card-paid orders split by a dispute, refunded in part and paid out of their deals').toBeGreaterThan(0);
+    expect(faults.refused + faults.cancelled, 'payouts out of a deal refused or cancelled by ЮKassa').toBeGreaterThan(0);
+    if (process.env.PROVIDER_STATS) console.log({ played, cancelled, ended, faults });
   }, 240_000);
 });

@@ -126,6 +126,19 @@ describe('ЮKassa’s payouts in the daily reconciliation', () => {
     expect(fake.requests.some((r) => r.method === 'GET' && r.path === `/v3/payouts/${w.ref}`)).toBe(true);
   });
 
+  it("skips an earlier try of ours ЮKassa cancelled, and finds a second payout of one withdrawal that was not", async () => {
+    const w = await settled('yoomoney', 'succeeded');
+    // A payout out of a deal refused, then sent again to other details (ADR 053): the first try names the same withdrawal.
+    fake.payoutDesk.addPayout('5000.00', 'canceled', { metadata: { withdrawalId: w.id } });
+    expect((await reconcile())[0]!.found).toEqual([]);
+    const twice = fake.payoutDesk.addPayout('5000.00', 'succeeded', { metadata: { withdrawalId: w.id } });
+    expect((await reconcile())[0]!.found).toEqual([expect.objectContaining({ kind: 'payout_unknown', providerRef: twice, details: expect.objectContaining({ withdrawal_id: w.id }) })]);
+    fake.payoutDesk.payouts.get(twice)!.status = 'canceled';
+    expect((await reconcile())[0]!.found).toEqual([]);
+    // The next test counts its own differences only.
+    await db().delete(paymentDifferences);
+  });
+
   it('finds each kind of difference once, and once again on a re-run', async () => {
     // Paid at ЮKassa, its notification lost and the poll not yet come: ours still «Отправляется».
     const lagging = await sent('card');

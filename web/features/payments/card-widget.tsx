@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { FinanceBalance } from '#contract/payments';
 import { PAYMENT_MESSAGES } from '#contract/payment-constants';
 import { widgetCardOf, type WidgetCard } from './withdraw-rules.ts';
@@ -26,7 +26,6 @@ declare global {
   }
 }
 
-const CONTAINER_ID = 'payout-widget-form';
 /** A script that has not loaded by then is taken as failed. */
 const LOAD_TIMEOUT_MS = 15_000;
 const loads = new Map<string, Promise<void>>();
@@ -63,6 +62,9 @@ function loadScript(url: string): Promise<void> {
 export function CardWidget({ widget, onCard }: { widget: Widget; onCard: (card: WidgetCard) => void }) {
   const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading');
   const [attempt, setAttempt] = useState(0);
+  // One element per widget: the finance page can show two (a deal's payout and the withdraw form), and the widget
+  // draws into the element of this id. Letters, digits and dashes only, whatever React's id looks like.
+  const containerId = `payout-widget-form-${useId().replace(/[^\w-]/g, '')}`;
 
   useEffect(() => {
     let live = true;
@@ -79,14 +81,14 @@ export function CardWidget({ widget, onCard }: { widget: Widget; onCard: (card: 
           },
           error_callback: () => {},
         });
-        return instance.render(CONTAINER_ID).then(() => live && setState('ready'));
+        return instance.render(containerId).then(() => live && setState('ready'));
       })
       .catch(() => live && setState('failed'));
     return () => {
       live = false;
       instance?.clearListeners?.();
     };
-  }, [widget.script_url, widget.account_id, attempt, onCard]);
+  }, [widget.script_url, widget.account_id, attempt, onCard, containerId]);
 
   return (
     <div className="fin-card-widget">
@@ -102,7 +104,7 @@ export function CardWidget({ widget, onCard }: { widget: Widget; onCard: (card: 
           </button>
         </div>
       )}
-      <div id={CONTAINER_ID} data-testid="payout-widget" hidden={state === 'failed'} />
+      <div id={containerId} data-testid="payout-widget" hidden={state === 'failed'} />
     </div>
   );
 }

@@ -33,6 +33,7 @@ describe('the payments’ labels', () => {
     expect(WITHDRAWAL_STATUS_LABELS).toEqual({
       pending: 'На рассмотрении',
       sending: 'Отправляется',
+      awaiting_details: 'Ждёт реквизитов',
       approved: 'Выполнен',
       rejected: 'Отклонён',
       returned: 'Возвращён на баланс',

@@ -99,6 +99,20 @@ describe('WithdrawalsTable', () => {
     expect(cells(html)[0]).toMatchObject({ Сумма: `500${_}руб.`, Куда: 'Банковская карта: 411111 •• 0001', Статус: 'Отклонён — Чужие реквизиты' });
   });
 
+  it('names the order of a payout out of its safe deal, and says when it waits for details (ADR 053)', () => {
+    const html = inRouter(
+      <WithdrawalsTable
+        withdrawals={[
+          withdrawal({ status: 'awaiting_details', destination: '', order_number: 7 }),
+          withdrawal({ _id: 'w2', status: 'approved', method: 'yoomoney', destination: '410011758831136', order_number: 8 }),
+        ]}
+      />,
+    );
+    const [waiting, paid] = cells(html);
+    expect(waiting).toMatchObject({ Куда: 'Реквизиты не указаны · оплата заказа №7', Статус: 'Ждёт реквизитов' });
+    expect(paid).toMatchObject({ Куда: 'Кошелёк ЮMoney: 410011758831136 · оплата заказа №8', Статус: 'Выполнен' });
+  });
+
   it('gives the admin the actions of pending requests only, a card as its mask and kind', () => {
     const html = inRouter(
       <WithdrawalsTable

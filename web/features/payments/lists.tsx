@@ -107,8 +107,15 @@ export function WithdrawalsTable({
             {actions && <td data-label="Пользователь" className="fin-person">{w.user ? `${w.user.name} (${w.user.email})` : ''}</td>}
             <td data-label="Сумма">{formatRubles(w.amount)}</td>
             <td data-label="Куда" className="fin-destination">
-              {METHOD_LABELS[w.method]}: {w.method === 'card' ? <span className="fin-card-mask">{w.destination}</span> : w.destination}
-              {w.card_type ? ` (${w.card_type})` : ''}
+              {w.status === 'awaiting_details' ? (
+                'Реквизиты не указаны'
+              ) : (
+                <>
+                  {METHOD_LABELS[w.method]}: {w.method === 'card' ? <span className="fin-card-mask">{w.destination}</span> : w.destination}
+                  {w.card_type ? ` (${w.card_type})` : ''}
+                </>
+              )}
+              {w.order_number !== null && <span className="muted"> · оплата заказа №{w.order_number}</span>}
             </td>
             <td data-label="Статус">
               <span className={statusTone(w.status)}>{WITHDRAWAL_STATUS_LABELS[w.status]}</span>

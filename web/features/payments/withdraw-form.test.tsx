@@ -26,7 +26,7 @@ describe('WithdrawForm', () => {
     const html = render(<WithdrawForm balance={balance()} emailConfirmed onDone={noop} />);
     expect(html).toContain(`От 500${_}руб., доступно 12${_}345,50${_}руб.`);
     expect(html).toContain('<option value="card" selected="">Банковская карта</option>');
-    expect(html).toContain('<div id="payout-widget-form" data-testid="payout-widget"></div>');
+    expect(html).toMatch(/<div id="payout-widget-form-[\w-]+" data-testid="payout-widget"><\/div>/);
     expect(html).toContain('Загружаем защищённую форму ввода карты…');
     expect(html).not.toContain('Номер карты');
     expect(html).not.toContain('0000 0000 0000 0000');

@@ -58,23 +58,26 @@ export async function sendPayout(deps: PaymentContext, withdrawalId: string): Pr
   } catch (error) {
     if (!(error instanceof PayoutRefused)) throw error;
     deps.log.warn({ withdrawal: w.id, why: error.reason }, 'payout refused by the provider: the money returns to the balance');
-    await settlePayout(deps, provider, w.id, 'cancelled');
+    await settlePayout(deps, provider, w.id, 'cancelled', { attempt: w.payoutAttempt });
     return;
   }
-  await deps.db.update(withdrawals).set({ payoutRef: sent.payoutId }).where(and(eq(withdrawals.id, w.id), isNull(withdrawals.payoutRef)));
-  await settlePayout(deps, provider, w.id, provider.payoutOutcome(sent.state));
+  // A duplicate of this job (the outbox's retry, the poll's resend) may have settled this try meanwhile, and the
+  // seller may have given new details for the next: the answer is this try's, and touches no other.
+  const sameTry = and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'sending'), eq(withdrawals.payoutAttempt, w.payoutAttempt));
+  await deps.db.update(withdrawals).set({ payoutRef: sent.payoutId }).where(and(sameTry, isNull(withdrawals.payoutRef)));
+  await settlePayout(deps, provider, w.id, provider.payoutOutcome(sent.state), { attempt: w.payoutAttempt, ref: sent.payoutId });
 }
 
 /** A provider's webhook about a payout: its state is asked of the provider. */
 export async function payoutNews(deps: PaymentContext, providerName: string, payoutRef: string): Promise<void> {
   const provider = deps.providers.payoutsByName(providerName);
   const [w] = await deps.db
-    .select({ id: withdrawals.id, dealRef: withdrawals.dealRef })
+    .select({ id: withdrawals.id, dealRef: withdrawals.dealRef, payoutAttempt: withdrawals.payoutAttempt })
     .from(withdrawals)
     .where(and(eq(withdrawals.payoutProvider, providerName), eq(withdrawals.payoutRef, payoutRef)));
   if (!provider || !w) return;
   const state = await provider.payoutState(payoutRef, { inDeal: w.dealRef !== null });
-  if (state) await settlePayout(deps, provider, w.id, provider.payoutOutcome(state.state));
+  if (state) await settlePayout(deps, provider, w.id, provider.payoutOutcome(state.state), { attempt: w.payoutAttempt, ref: payoutRef });
 }
 
 /** A withdrawal approved this long ago and still not handed to its provider is sent again by the poll. */
@@ -103,7 +106,8 @@ export async function pollPayouts(deps: PaymentContext): Promise<number> {
   for (const w of sending) {
     const provider = deps.providers.payoutsByName(w.payoutProvider ?? '');
     const state = provider && (await provider.payoutState(w.payoutRef!, { inDeal: w.dealRef !== null }).catch(() => null));
-    if (provider && state && (await settlePayout(deps, provider, w.id, provider.payoutOutcome(state.state)))) settled++;
+    const which = { attempt: w.payoutAttempt, ref: w.payoutRef! };
+    if (provider && state && (await settlePayout(deps, provider, w.id, provider.payoutOutcome(state.state), which))) settled++;
   }
   return settled;
 }
@@ -112,11 +116,19 @@ export async function pollPayouts(deps: PaymentContext): Promise<number> {
  * Done: the held money leaves to the outside. Cancelled: it returns to the balance, and the seller is told — or, paid
  * out of a safe deal, it stays held as it stays in the deal, and the seller is asked for other details (ADR 053).
  */
-async function settlePayout(deps: PaymentContext, provider: PayoutProvider, withdrawalId: string, outcome: 'paid' | 'cancelled' | null): Promise<boolean> {
+async function settlePayout(
+  deps: PaymentContext,
+  provider: PayoutProvider,
+  withdrawalId: string,
+  outcome: 'paid' | 'cancelled' | null,
+  which: { attempt: number; ref?: string },
+): Promise<boolean> {
   if (!outcome) return false;
   return deps.platform.withTx(systemActor(`payments.payout.${provider.name}`), async ({ tx, outbox }) => {
     const [w] = await tx.select().from(withdrawals).where(eq(withdrawals.id, withdrawalId)).for('update');
-    if (!w || w.status !== 'sending') return false;
+    // Only the try the outcome is about: a stale one (a payout out of a deal refused, then sent again) changes nothing.
+    if (!w || w.status !== 'sending' || w.payoutAttempt !== which.attempt) return false;
+    if (which.ref !== undefined && w.payoutRef !== null && w.payoutRef !== which.ref) return false;
     const paid = outcome === 'paid';
     if (!paid && w.dealRef) {
       const [row] = await tx

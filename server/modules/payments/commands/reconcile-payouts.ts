@@ -15,6 +15,8 @@ import type { Found } from './reconcile.ts';
 //   cancelled, or unknown to it     approved (left the ledger)           payout_not_at_provider
 //   not cancelled, amount a         withdrawal's payout amount b ≠ a     payout_amount
 //   any, not cancelled              no withdrawal of ours                payout_unknown (not one made out of a deal)
+//   not cancelled, names ours       whose own payout is another one      payout_unknown (a second payout for it)
+//   cancelled, names ours           whose own payout is another one      nothing (an earlier try, ADR 053)
 
 /** The currency each withdrawal method is paid in (as commands/payout.ts sends it). */
 const CURRENCY: Record<WithdrawalRow['method'], string> = { btc: 'BTC', usdt: 'USDT', card: 'RUB', yoomoney: 'RUB' };
@@ -86,6 +88,10 @@ function judgePayout(provider: PayoutProvider, record: PayoutRecord, w: Withdraw
   const found = (kind: Found['kind']): Found[] => [payoutDifference(kind, record, w)];
   // A payout of a seller's share out of a safe deal names no withdrawal: it belongs to the deal, not to this list.
   if (!w) return outcome === 'cancelled' || (record.dealRef && !record.withdrawalId) ? [] : found('payout_unknown');
+  // An earlier try of ours, cancelled there (a payout out of a deal refused, then sent again to new details, ADR 053):
+  // nothing moved; the withdrawal's own payout is another record.
+  // Not cancelled there, it is a second payout for one withdrawal: the seller may have been paid twice.
+  if (w.payoutRef !== null && w.payoutRef !== record.ref) return outcome === 'cancelled' ? [] : found('payout_unknown');
   if (outcome === 'paid' && w.status === 'sending') return found('payout_unsettled');
   if (outcome === 'paid' && w.status === 'returned') return found('payout_returned');
   if (outcome === 'cancelled' && w.status === 'approved') return found('payout_not_at_provider');
