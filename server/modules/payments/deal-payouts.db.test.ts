@@ -145,18 +145,18 @@ describe("a card-paid order's completion", () => {
     const o = await delivered();
     expect((await post(o.customer, `/api/orders/${o.order._id}/accept`)).status).toBe(200);
     const w = (await payoutOf(o.order._id))!;
-    fake.payoutDesk.rejection = 'canceled';
+    y.fake.payoutDesk.rejection = 'canceled';
     expect((await post(o.seller, `/api/withdrawals/${w.id}/details`, { method: 'yoomoney', destination: '410011758831136' })).status).toBe(200);
     // The outbox's job and a duplicate of it (a retry, the poll's resend) read the same try and get ЮKassa's one answer.
-    await Promise.all([t.app.services.payments.sendPayout(w.id), t.app.services.payments.sendPayout(w.id)]);
-    fake.payoutDesk.rejection = null;
+    await Promise.all([y.t.app.services.payments.sendPayout(w.id), y.t.app.services.payments.sendPayout(w.id)]);
+    y.fake.payoutDesk.rejection = null;
     expect((await payoutOf(o.order._id))!).toMatchObject({ status: 'awaiting_details', payoutAttempt: 2, payoutRef: null });
 
     expect((await post(o.seller, `/api/withdrawals/${w.id}/details`, await cardDetails())).status).toBe(200);
     await runJobs();
     const next = [...fake.payoutDesk.payouts.values()].find((p) => p.metadata?.withdrawalId === w.id && p.status === 'pending');
     expect((await payoutOf(o.order._id))!).toMatchObject({ status: 'sending', payoutAttempt: 2, payoutRef: next!.id });
-    await fake.payoutDesk.succeedPayout(next!.id);
+    await y.fake.payoutDesk.succeedPayout(next!.id);
     expect((await payoutOf(o.order._id))!).toMatchObject({ status: 'approved', payoutRef: next!.id });
     await expectLedgerClean();
   });
