@@ -154,7 +154,7 @@ describe("a card-paid order's completion", () => {
 
     expect((await post(o.seller, `/api/withdrawals/${w.id}/details`, await cardDetails())).status).toBe(200);
     await runJobs();
-    const next = [...fake.payoutDesk.payouts.values()].find((p) => p.metadata?.withdrawalId === w.id && p.status === 'pending');
+    const next = [...y.fake.payoutDesk.payouts.values()].find((p) => p.metadata?.withdrawalId === w.id && p.status === 'pending');
     expect((await payoutOf(o.order._id))!).toMatchObject({ status: 'sending', payoutAttempt: 2, payoutRef: next!.id });
     await y.fake.payoutDesk.succeedPayout(next!.id);
     expect((await payoutOf(o.order._id))!).toMatchObject({ status: 'approved', payoutRef: next!.id });
