@@ -154,14 +154,15 @@ export class PasskeyService {
       );
       return user;
     }
-    // Password-less: the address is counted first; the account once the credential names it.
-    const userId = await this.limited([`passkey:ip:${ip}`], [CODE_FAILURES_PER_ADDRESS], async () => {
+    // Password-less: the address is counted first; the account once the credential names it (keyed by its token
+    // version, as the codes are: the owner's password reset starts afresh).
+    const user = await this.limited([`passkey:ip:${ip}`], [CODE_FAILURES_PER_ADDRESS], async () => {
       const [row] = await this.deps.db.select({ userId: passkeys.userId }).from(passkeys).where(eq(passkeys.credentialId, response.id));
-      if (!row) throw badRequest(M.unknown);
-      return this.limited([`passkey:account:${row.userId}`], [CODE_FAILURES_PER_ACCOUNT], () => this.assert(origin, response, 'login', null));
+      const owner = row && (await accountById(this.deps.db, row.userId));
+      if (!owner) throw badRequest(M.unknown);
+      await this.limited([`passkey:account:${owner.id}:${owner.tokenVersion}`], [CODE_FAILURES_PER_ACCOUNT], () => this.assert(origin, response, 'login', null));
+      return owner;
     });
-    const user = await accountById(this.deps.db, userId);
-    if (!user) throw badRequest(M.unknown);
     if (user.blockedAt) throw forbidden(AUTH_MESSAGES.blocked);
     return user;
   }
