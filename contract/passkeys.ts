@@ -8,7 +8,10 @@ export const PASSKEY_CHALLENGE_SECONDS = 5 * 60;
 export const PASSKEY_NAME_MAX = 60;
 export const PASSKEYS_PER_PERSON = 20;
 
-const b64url = z.string().max(16_384).regex(/^[\w-]*$/, 'Неверный ответ ключа доступа');
+const b64url = z
+  .string()
+  .max(16_384)
+  .regex(/^[\w-]*$/, 'Неверный ответ ключа доступа');
 
 /** A browser's answer to a ceremony (PublicKeyCredential.toJSON()), registration or assertion. */
 export const passkeyResponseSchema = z.object({
@@ -46,7 +49,10 @@ export type PasskeyAddBody = z.input<typeof passkeyAddSchema>;
 
 /** The options of a sign-in: with the challenge of POST /api/auth/login (second factor), or none (password-less). */
 export const passkeyLoginOptionsSchema = z.object({ challenge: z.string().min(10).max(2000).optional() });
-export const passkeyLoginSchema = z.object({ challenge: z.string().min(10).max(2000).optional(), response: passkeyResponseSchema });
+export const passkeyLoginSchema = z.object({
+  challenge: z.string().min(10).max(2000).optional(),
+  response: passkeyResponseSchema,
+});
 export type PasskeyLoginBody = z.input<typeof passkeyLoginSchema>;
 
 export const passkeyAssertionSchema = z.object({ response: passkeyResponseSchema });

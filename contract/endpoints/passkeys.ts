@@ -16,30 +16,53 @@ const options = okSchema(passkeyOptionsSchema);
 
 /** Passkeys (ADR 057): adding and removing them, signing in with one, and a step-up with one. */
 export const passkeyEndpoints = defineEndpoints({
-  'auth.passkeys': { access: 'user', tags, summary: "The person's passkeys", response: okSchema(z.array(passkeySchema)) },
+  'auth.passkeys': {
+    access: 'user',
+    tags,
+    summary: "The person's passkeys",
+    response: okSchema(z.array(passkeySchema)),
+  },
   'auth.passkeyOptions': {
     access: 'user',
     tags,
     summary: 'Options for navigator.credentials.create(); a person with a second factor shows a step-up first',
     response: options,
   },
-  'auth.passkeyAdd': { access: 'user', tags, summary: 'The new passkey: the answer to the options, and its name', body: passkeyAddSchema, response: okSchema(passkeySchema) },
-  'auth.passkeyRemove': { access: 'user', tags, summary: 'Remove a passkey (after a step-up)', params: idParams, response: okSchema(z.literal(true)) },
+  'auth.passkeyAdd': {
+    access: 'user',
+    tags,
+    summary: 'The new passkey: the answer to the options, and its name',
+    body: passkeyAddSchema,
+    response: okSchema(passkeySchema),
+  },
+  'auth.passkeyRemove': {
+    access: 'user',
+    tags,
+    summary: 'Remove a passkey (after a step-up)',
+    params: idParams,
+    response: okSchema(z.literal(true)),
+  },
   'auth.passkeyLoginOptions': {
     access: 'public',
     tags,
-    summary: "Options for navigator.credentials.get(): with the login's challenge, the account's passkeys; without, any",
+    summary:
+      "Options for navigator.credentials.get(): with the login's challenge, the account's passkeys; without, any",
     body: passkeyLoginOptionsSchema,
     response: options,
   },
   'auth.passkeyLogin': {
     access: 'public',
     tags,
-    summary: "Sign in with a passkey: as the second step of POST /api/auth/login (its challenge), or password-less",
+    summary: 'Sign in with a passkey: as the second step of POST /api/auth/login (its challenge), or password-less',
     body: passkeyLoginSchema,
     response: okSchema(z.string()),
   },
-  'auth.stepUpPasskeyOptions': { access: 'user', tags, summary: "Options for a step-up with one of the person's passkeys", response: options },
+  'auth.stepUpPasskeyOptions': {
+    access: 'user',
+    tags,
+    summary: "Options for a step-up with one of the person's passkeys",
+    response: options,
+  },
   'auth.stepUpPasskey': {
     access: 'user',
     tags,

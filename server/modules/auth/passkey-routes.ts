@@ -18,7 +18,13 @@ interface Options {
 
 /** Sets the step-up cookie for the site's pages (API clients send the answered token as X-Step-Up), ADR 054. */
 export function setStepUpCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {
-  reply.setCookie(STEP_UP_COOKIE, token, { httpOnly: true, sameSite: 'strict', secure: request.protocol === 'https', path: '/api', maxAge: STEP_UP_SECONDS });
+  reply.setCookie(STEP_UP_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: request.protocol === 'https',
+    path: '/api',
+    maxAge: STEP_UP_SECONDS,
+  });
 }
 
 /**
@@ -28,7 +34,8 @@ export function setStepUpCookie(request: FastifyRequest, reply: FastifyReply, to
 export const passkeyRoutes: FastifyPluginAsync<Options> = async (app, { auth, twoFactor, passkeys, origin, reads }) => {
   const { on, raw } = endpointsOf(app, reads);
   // Adding or removing a passkey changes how the account is signed in to: with a factor, a step-up first.
-  const stepUpFirst = (user: UserRow, stepUp: string | null | undefined) => (user.twoFactorAt ? twoFactor.requireStepUp(user, stepUp) : undefined);
+  const stepUpFirst = (user: UserRow, stepUp: string | null | undefined) =>
+    user.twoFactorAt ? twoFactor.requireStepUp(user, stepUp) : undefined;
 
   on('auth.passkeys', async ({ user }) => ok(await passkeys.list(user)));
 
@@ -37,7 +44,9 @@ export const passkeyRoutes: FastifyPluginAsync<Options> = async (app, { auth, tw
     return ok(await passkeys.registrationOptions(user, origin.of(request)));
   });
 
-  raw('auth.passkeyAdd', async ({ user, body }, { request }) => ok(await passkeys.add(user, origin.of(request), body.name, body.response)));
+  raw('auth.passkeyAdd', async ({ user, body }, { request }) =>
+    ok(await passkeys.add(user, origin.of(request), body.name, body.response)),
+  );
 
   on('auth.passkeyRemove', async ({ user, params, stepUp }) => {
     await stepUpFirst(user, stepUp);
@@ -45,14 +54,18 @@ export const passkeyRoutes: FastifyPluginAsync<Options> = async (app, { auth, tw
     return ok(true as const);
   });
 
-  raw('auth.passkeyLoginOptions', async ({ body, ip }, { request }) => ok(await passkeys.loginOptions(origin.of(request), ip, body.challenge)));
+  raw('auth.passkeyLoginOptions', async ({ body, ip }, { request }) =>
+    ok(await passkeys.loginOptions(origin.of(request), ip, body.challenge)),
+  );
 
   raw('auth.passkeyLogin', async ({ body, ip, userAgent }, { request }) => {
     const user = await passkeys.login(origin.of(request), ip, body.response, body.challenge);
     return ok(await auth.finishPasskeySignIn(user, ip, userAgent ?? null));
   });
 
-  raw('auth.stepUpPasskeyOptions', async ({ user }, { request }) => ok(await passkeys.stepUpOptions(user, origin.of(request))));
+  raw('auth.stepUpPasskeyOptions', async ({ user }, { request }) =>
+    ok(await passkeys.stepUpOptions(user, origin.of(request))),
+  );
 
   raw('auth.stepUpPasskey', async ({ user, body }, { request, reply }) => {
     const answer = await passkeys.stepUp(user, origin.of(request), body.response);

@@ -29,7 +29,10 @@ afterAll(async () => {
 });
 
 const sign = (user: UserRow) => t.app.services.tokens.sign(user);
-const options = async (url: string, opts: { token?: string; body?: unknown; headers?: Record<string, string>; remoteAddress?: string } = {}) => {
+const options = async (
+  url: string,
+  opts: { token?: string; body?: unknown; headers?: Record<string, string>; remoteAddress?: string } = {},
+) => {
   const res = await call<PasskeyOptions>(t.app, 'POST', url, { body: {}, ...opts });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.result;
@@ -42,7 +45,10 @@ async function withPasskey(user?: UserRow) {
   const headers = user.twoFactorAt ? { 'x-step-up': await stepUpTokenFor(TEST_SECRET, user) } : undefined;
   const authenticator = new TestAuthenticator(ORIGIN);
   const opts = await options('/api/auth/passkeys/options', { token, headers });
-  const added = await call<Passkey>(t.app, 'POST', '/api/auth/passkeys', { token, body: { name: 'Ноутбук', response: authenticator.register(opts) } });
+  const added = await call<Passkey>(t.app, 'POST', '/api/auth/passkeys', {
+    token,
+    body: { name: 'Ноутбук', response: authenticator.register(opts) },
+  });
   expect(added.status, JSON.stringify(added.body)).toBe(200);
   return { user: (await accountById(db(), user.id))!, token, authenticator, passkey: added.body.result };
 }
@@ -56,18 +62,28 @@ describe('adding a passkey', () => {
   it('stores the public key, lists and removes it; the passkey counts as a second factor', async () => {
     const { user, token, passkey, authenticator } = await withPasskey();
     const [row] = await db().select().from(passkeys).where(eq(passkeys.userId, user.id));
-    expect(row).toMatchObject({ credentialId: authenticator.id, name: 'Ноутбук', counter: 0, transports: ['internal'] });
+    expect(row).toMatchObject({
+      credentialId: authenticator.id,
+      name: 'Ноутбук',
+      counter: 0,
+      transports: ['internal'],
+    });
     expect(row!.publicKey.length).toBeGreaterThan(60);
     expect(user.twoFactorAt).not.toBeNull();
     const list = await call<Passkey[]>(t.app, 'GET', '/api/auth/passkeys', { token });
     expect(list.body.result).toEqual([passkey]);
     // TOTP itself is still off: its card offers to turn it on.
-    expect((await call<{ enabled: boolean }>(t.app, 'GET', '/api/auth/two-factor', { token })).body.result.enabled).toBe(false);
+    expect(
+      (await call<{ enabled: boolean }>(t.app, 'GET', '/api/auth/two-factor', { token })).body.result.enabled,
+    ).toBe(false);
     // Removing needs a step-up now that the person has a factor.
     const refused = await call(t.app, 'DELETE', `/api/auth/passkeys/${passkey._id}`, { token });
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe(TWO_FACTOR_CODES.stepUpRequired);
-    const removed = await call(t.app, 'DELETE', `/api/auth/passkeys/${passkey._id}`, { token, headers: { 'x-step-up': await stepUpTokenFor(TEST_SECRET, user) } });
+    const removed = await call(t.app, 'DELETE', `/api/auth/passkeys/${passkey._id}`, {
+      token,
+      headers: { 'x-step-up': await stepUpTokenFor(TEST_SECRET, user) },
+    });
     expect(removed.status).toBe(200);
     expect(await db().select().from(passkeys).where(eq(passkeys.userId, user.id))).toEqual([]);
     expect((await accountById(db(), user.id))!.twoFactorAt).toBeNull();
@@ -86,7 +102,8 @@ describe('adding a passkey', () => {
     const user = await createUser(db());
     const token = await sign(user);
     const authenticator = new TestAuthenticator(ORIGIN);
-    const add = (response: PasskeyResponse) => call(t.app, 'POST', '/api/auth/passkeys', { token, body: { name: 'Ключ', response } });
+    const add = (response: PasskeyResponse) =>
+      call(t.app, 'POST', '/api/auth/passkeys', { token, body: { name: 'Ключ', response } });
     // A challenge the server never handed out.
     const forged = await add(authenticator.register({ challenge: 'bm90LW91cnM' }));
     expect(forged.status).toBe(400);
@@ -104,7 +121,10 @@ describe('adding a passkey', () => {
     // Someone else cannot register that credential id.
     const other = await createUser(db());
     const otherOpts = await options('/api/auth/passkeys/options', { token: await sign(other) });
-    const dup = await call(t.app, 'POST', '/api/auth/passkeys', { token: await sign(other), body: { name: 'Ключ', response: authenticator.register(otherOpts) } });
+    const dup = await call(t.app, 'POST', '/api/auth/passkeys', {
+      token: await sign(other),
+      body: { name: 'Ключ', response: authenticator.register(otherOpts) },
+    });
     expect(dup.status).toBe(400);
     expect(dup.body.message).toBe(M.duplicate);
   });
@@ -136,16 +156,23 @@ describe('the password-less sign-in', () => {
     const opts = await options('/api/auth/passkeys/login/options');
     const response = authenticator.assert(opts);
     const remoteAddress = randomAddress();
-    expect((await call(t.app, 'POST', '/api/auth/passkeys/login', { body: { response }, remoteAddress })).status).toBe(200);
-    expect((await call(t.app, 'POST', '/api/auth/passkeys/login', { body: { response }, remoteAddress })).status).toBe(400);
-    expect(await db().select().from(passkeyChallenges).where(eq(passkeyChallenges.challenge, opts.challenge))).toEqual([]);
+    expect((await call(t.app, 'POST', '/api/auth/passkeys/login', { body: { response }, remoteAddress })).status).toBe(
+      200,
+    );
+    expect((await call(t.app, 'POST', '/api/auth/passkeys/login', { body: { response }, remoteAddress })).status).toBe(
+      400,
+    );
+    expect(await db().select().from(passkeyChallenges).where(eq(passkeyChallenges.challenge, opts.challenge))).toEqual(
+      [],
+    );
   });
 
   it('throttles failed assertions per address', async () => {
     const { authenticator } = await withPasskey();
     const remoteAddress = randomAddress();
     const stranger = new TestAuthenticator(ORIGIN, 'c29tZW9uZQ');
-    for (let i = 0; i < CODE_FAILURES_PER_ADDRESS; i++) expect((await passwordless((o) => stranger.assert(o), remoteAddress)).status).toBe(400);
+    for (let i = 0; i < CODE_FAILURES_PER_ADDRESS; i++)
+      expect((await passwordless((o) => stranger.assert(o), remoteAddress)).status).toBe(400);
     const limited = await passwordless((o) => authenticator.assert(o), remoteAddress);
     expect(limited.status).toBe(429);
     expect(limited.body.message).toBe(M.tooManyAttempts);
@@ -156,7 +183,8 @@ describe('the password-less sign-in', () => {
   it('throttles failed assertions per account, from any address; a right one takes its attempt back', async () => {
     const { authenticator } = await withPasskey();
     expect((await passwordless((o) => authenticator.assert(o))).status).toBe(200);
-    for (let i = 0; i < CODE_FAILURES_PER_ACCOUNT; i++) expect((await passwordless((o) => authenticator.assert(o, { signature: true }))).status).toBe(400);
+    for (let i = 0; i < CODE_FAILURES_PER_ACCOUNT; i++)
+      expect((await passwordless((o) => authenticator.assert(o, { signature: true }))).status).toBe(400);
     const limited = await passwordless((o) => authenticator.assert(o));
     expect(limited.status).toBe(429);
     // Another person's passkey still signs in.
@@ -178,10 +206,17 @@ describe('the passkey as the second factor', () => {
     expect(methods).toEqual(['passkey']);
     const remoteAddress = randomAddress();
     const opts = await options('/api/auth/passkeys/login/options', { body: { challenge }, remoteAddress });
-    expect((opts as { allowCredentials?: { id: string }[] }).allowCredentials?.map((c) => c.id)).toEqual([authenticator.id]);
-    const res = await call<string>(t.app, 'POST', '/api/auth/passkeys/login', { body: { challenge, response: authenticator.assert(opts) }, remoteAddress });
+    expect((opts as { allowCredentials?: { id: string }[] }).allowCredentials?.map((c) => c.id)).toEqual([
+      authenticator.id,
+    ]);
+    const res = await call<string>(t.app, 'POST', '/api/auth/passkeys/login', {
+      body: { challenge, response: authenticator.assert(opts) },
+      remoteAddress,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect((await call<{ _id: string }>(t.app, 'GET', '/api/users/me/', { token: res.body.result })).body.result._id).toBe(user.id);
+    expect(
+      (await call<{ _id: string }>(t.app, 'GET', '/api/users/me/', { token: res.body.result })).body.result._id,
+    ).toBe(user.id);
   });
 
   it("refuses a foreign passkey for someone's challenge, and throttles per account and address", async () => {
@@ -192,43 +227,77 @@ describe('the passkey as the second factor', () => {
     const remoteAddress = randomAddress();
     for (let i = 0; i < CODE_FAILURES_PER_PAIR; i++) {
       const opts = await options('/api/auth/passkeys/login/options', { body: { challenge }, remoteAddress });
-      const foreign = await call(t.app, 'POST', '/api/auth/passkeys/login', { body: { challenge, response: other.authenticator.assert(opts) }, remoteAddress });
+      const foreign = await call(t.app, 'POST', '/api/auth/passkeys/login', {
+        body: { challenge, response: other.authenticator.assert(opts) },
+        remoteAddress,
+      });
       expect(foreign.status).toBe(400);
     }
     const opts = await options('/api/auth/passkeys/login/options', { body: { challenge }, remoteAddress });
-    expect((await call(t.app, 'POST', '/api/auth/passkeys/login', { body: { challenge, response: other.authenticator.assert(opts) }, remoteAddress })).status).toBe(429);
+    expect(
+      (
+        await call(t.app, 'POST', '/api/auth/passkeys/login', {
+          body: { challenge, response: other.authenticator.assert(opts) },
+          remoteAddress,
+        })
+      ).status,
+    ).toBe(429);
     // The TOTP still answers the same challenge from elsewhere.
     const code = await freshCode(db(), user.id, TEST_TOTP_SECRET);
-    expect((await call(t.app, 'POST', '/api/auth/login/two-factor', { body: { challenge, code }, remoteAddress: randomAddress() })).status).toBe(200);
+    expect(
+      (
+        await call(t.app, 'POST', '/api/auth/login/two-factor', {
+          body: { challenge, code },
+          remoteAddress: randomAddress(),
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('refuses an answer to a password-less challenge in the second step, and an expired login challenge', async () => {
     const { user, authenticator } = await withPasskey();
     const { challenge } = await challengeOf(user.email);
     const open = await options('/api/auth/passkeys/login/options');
-    const res = await call(t.app, 'POST', '/api/auth/passkeys/login', { body: { challenge, response: authenticator.assert(open) }, remoteAddress: randomAddress() });
+    const res = await call(t.app, 'POST', '/api/auth/passkeys/login', {
+      body: { challenge, response: authenticator.assert(open) },
+      remoteAddress: randomAddress(),
+    });
     expect(res.status).toBe(400);
     const gone = await call(t.app, 'POST', '/api/auth/passkeys/login/options', { body: { challenge: 'x'.repeat(40) } });
     expect(gone.status).toBe(400);
     expect(gone.body.message).toBe(TWO_FACTOR_MESSAGES.challengeExpired);
   });
 
-  const listed = async (token: string) => ({ passkey: (await call<Passkey[]>(t.app, 'GET', '/api/auth/passkeys', { token })).body.result[0]! });
+  const listed = async (token: string) => ({
+    passkey: (await call<Passkey[]>(t.app, 'GET', '/api/auth/passkeys', { token })).body.result[0]!,
+  });
 
   it('confirms a step-up with a passkey: the withdrawal-grade token and the cookie', async () => {
     const { token, authenticator } = await withPasskey();
     const opts = await options('/api/auth/step-up/passkey/options', { token });
-    const wrong = await call(t.app, 'POST', '/api/auth/step-up/passkey', { token, body: { response: authenticator.assert(opts, { signature: true }) } });
+    const wrong = await call(t.app, 'POST', '/api/auth/step-up/passkey', {
+      token,
+      body: { response: authenticator.assert(opts, { signature: true }) },
+    });
     expect(wrong.status).toBe(400);
     const again = await options('/api/auth/step-up/passkey/options', { token });
-    const res = await call<{ token: string; expires_in: number }>(t.app, 'POST', '/api/auth/step-up/passkey', { token, body: { response: authenticator.assert(again) } });
+    const res = await call<{ token: string; expires_in: number }>(t.app, 'POST', '/api/auth/step-up/passkey', {
+      token,
+      body: { response: authenticator.assert(again) },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     // The token passes the step-up: removing the passkey (which asks for one) goes through with it.
     const { passkey } = await listed(token);
-    const removed = await call(t.app, 'DELETE', `/api/auth/passkeys/${passkey._id}`, { token, headers: { 'x-step-up': res.body.result.token } });
+    const removed = await call(t.app, 'DELETE', `/api/auth/passkeys/${passkey._id}`, {
+      token,
+      headers: { 'x-step-up': res.body.result.token },
+    });
     expect(removed.status).toBe(200);
     const stranger = await createUser(db());
-    const strangerOpts = await call(t.app, 'POST', '/api/auth/step-up/passkey/options', { token: await sign(stranger), body: {} });
+    const strangerOpts = await call(t.app, 'POST', '/api/auth/step-up/passkey/options', {
+      token: await sign(stranger),
+      body: {},
+    });
     expect(strangerOpts.status).toBe(400);
     expect(strangerOpts.body.message).toBe(M.none);
   });

@@ -65,7 +65,11 @@ export class PasskeyService {
   constructor(private readonly deps: PasskeyDeps) {}
 
   async list(user: UserRow): Promise<Passkey[]> {
-    const rows = await this.deps.db.select().from(passkeys).where(eq(passkeys.userId, user.id)).orderBy(asc(passkeys.createdAt));
+    const rows = await this.deps.db
+      .select()
+      .from(passkeys)
+      .where(eq(passkeys.userId, user.id))
+      .orderBy(asc(passkeys.createdAt));
     return rows.map(shown);
   }
 
@@ -111,12 +115,25 @@ export class PasskeyService {
     return this.deps.withTx(userActor(user), async ({ tx }) => {
       const [row] = await tx
         .insert(passkeys)
-        .values({ userId: user.id, credentialId: credential.id, publicKey: b64url(credential.publicKey), counter: credential.counter, transports: credential.transports ?? [], name })
+        .values({
+          userId: user.id,
+          credentialId: credential.id,
+          publicKey: b64url(credential.publicKey),
+          counter: credential.counter,
+          transports: credential.transports ?? [],
+          name,
+        })
         .onConflictDoNothing({ target: passkeys.credentialId })
         .returning();
       if (!row) throw badRequest(M.duplicate);
       if (!user.twoFactorAt) await setTwoFactorAt(tx, user.id, new Date());
-      await audit(tx, { actorId: user.id, action: 'user.passkey_added', targetType: 'user', targetId: user.id, details: { passkey: row.id } });
+      await audit(tx, {
+        actorId: user.id,
+        action: 'user.passkey_added',
+        targetType: 'user',
+        targetId: user.id,
+        details: { passkey: row.id },
+      });
       return shown(row);
     });
   }
@@ -124,12 +141,24 @@ export class PasskeyService {
   /** Removes one of the person's passkeys; the last factor gone, the account has no second factor any more. */
   async remove(user: UserRow, id: string): Promise<void> {
     await this.deps.withTx(userActor(user), async ({ tx }) => {
-      const gone = await tx.delete(passkeys).where(and(eq(passkeys.id, id), eq(passkeys.userId, user.id))).returning({ id: passkeys.id });
+      const gone = await tx
+        .delete(passkeys)
+        .where(and(eq(passkeys.id, id), eq(passkeys.userId, user.id)))
+        .returning({ id: passkeys.id });
       if (!gone.length) throw notFound(M.notFound);
       const [left] = await tx.select({ n: count() }).from(passkeys).where(eq(passkeys.userId, user.id));
-      const [totp] = await tx.select({ at: twoFactorTotp.confirmedAt }).from(twoFactorTotp).where(eq(twoFactorTotp.userId, user.id));
+      const [totp] = await tx
+        .select({ at: twoFactorTotp.confirmedAt })
+        .from(twoFactorTotp)
+        .where(eq(twoFactorTotp.userId, user.id));
       if (!left?.n && !totp?.at) await setTwoFactorAt(tx, user.id, null);
-      await audit(tx, { actorId: user.id, action: 'user.passkey_removed', targetType: 'user', targetId: user.id, details: { passkey: id } });
+      await audit(tx, {
+        actorId: user.id,
+        action: 'user.passkey_removed',
+        targetType: 'user',
+        targetId: user.id,
+        details: { passkey: id },
+      });
     });
   }
 
@@ -138,7 +167,8 @@ export class PasskeyService {
    * its second factor. Without: any discoverable passkey of this site, with user verification (password-less).
    */
   async loginOptions(origin: string, ip: string, loginChallenge?: string): Promise<PasskeyOptions> {
-    if (!(await this.deps.limiter.hit(`passkey:options:${ip}`, OPTIONS_PER_ADDRESS, WINDOW_MS)).allowed) throw new HttpError(429, M.tooManyAttempts);
+    if (!(await this.deps.limiter.hit(`passkey:options:${ip}`, OPTIONS_PER_ADDRESS, WINDOW_MS)).allowed)
+      throw new HttpError(429, M.tooManyAttempts);
     if (!loginChallenge) return this.assertionOptions(origin, 'login', null);
     const user = await this.challenged(loginChallenge);
     return this.assertionOptions(origin, 'second-factor', user);
@@ -157,10 +187,15 @@ export class PasskeyService {
     // Password-less: the address is counted first; the account once the credential names it (keyed by its token
     // version, as the codes are: the owner's password reset starts afresh).
     const user = await this.limited([`passkey:ip:${ip}`], [CODE_FAILURES_PER_ADDRESS], async () => {
-      const [row] = await this.deps.db.select({ userId: passkeys.userId }).from(passkeys).where(eq(passkeys.credentialId, response.id));
+      const [row] = await this.deps.db
+        .select({ userId: passkeys.userId })
+        .from(passkeys)
+        .where(eq(passkeys.credentialId, response.id));
       const owner = row && (await accountById(this.deps.db, row.userId));
       if (!owner) throw badRequest(M.unknown);
-      await this.limited([`passkey:account:${owner.id}:${owner.tokenVersion}`], [CODE_FAILURES_PER_ACCOUNT], () => this.assert(origin, response, 'login', null));
+      await this.limited([`passkey:account:${owner.id}:${owner.tokenVersion}`], [CODE_FAILURES_PER_ACCOUNT], () =>
+        this.assert(origin, response, 'login', null),
+      );
       return owner;
     });
     if (user.blockedAt) throw forbidden(AUTH_MESSAGES.blocked);
@@ -172,8 +207,14 @@ export class PasskeyService {
   }
 
   /** A step-up confirmed with one of the person's passkeys: the same token as a code gives (ADR 054). */
-  async stepUp(user: UserRow, origin: string, response: PasskeyResponse): Promise<{ token: string; expires_in: number }> {
-    await this.limited([`2fa:step-up:${user.id}`], [CODE_FAILURES_PER_ACCOUNT], () => this.assert(origin, response, 'step-up', user.id));
+  async stepUp(
+    user: UserRow,
+    origin: string,
+    response: PasskeyResponse,
+  ): Promise<{ token: string; expires_in: number }> {
+    await this.limited([`2fa:step-up:${user.id}`], [CODE_FAILURES_PER_ACCOUNT], () =>
+      this.assert(origin, response, 'step-up', user.id),
+    );
     return { token: await this.deps.tokens.sign('step-up', user, STEP_UP_SECONDS), expires_in: STEP_UP_SECONDS };
   }
 
@@ -181,7 +222,8 @@ export class PasskeyService {
   private async challenged(loginChallenge: string): Promise<UserRow> {
     const claims = await this.deps.tokens.verify('challenge', loginChallenge);
     const user = claims && (await accountById(this.deps.db, claims.sub));
-    if (!user || !claims || user.tokenVersion !== claims.ver || !user.twoFactorAt) throw badRequest(TWO_FACTOR_MESSAGES.challengeExpired);
+    if (!user || !claims || user.tokenVersion !== claims.ver || !user.twoFactorAt)
+      throw badRequest(TWO_FACTOR_MESSAGES.challengeExpired);
     return user;
   }
 
@@ -202,7 +244,12 @@ export class PasskeyService {
    * Checks an assertion: a stored passkey (the person's own, when `userId` is given), a challenge of ours for this
    * purpose (spent by this check), this site's origin and RP id, and the signature. Answers the passkey's owner.
    */
-  private async assert(origin: string, response: PasskeyResponse, purpose: Purpose, userId: string | null): Promise<string> {
+  private async assert(
+    origin: string,
+    response: PasskeyResponse,
+    purpose: Purpose,
+    userId: string | null,
+  ): Promise<string> {
     const { db } = this.deps;
     const [row] = await db.select().from(passkeys).where(eq(passkeys.credentialId, response.id));
     if (!row) throw badRequest(M.unknown);
@@ -211,11 +258,19 @@ export class PasskeyService {
       response: response as AuthenticationResponseJSON,
       expectedChallenge: (c) => this.consume(c, purpose, userId),
       ...expected(origin),
-      credential: { id: row.credentialId, publicKey: Buffer.from(row.publicKey, 'base64url'), counter: row.counter, transports: row.transports },
+      credential: {
+        id: row.credentialId,
+        publicKey: Buffer.from(row.publicKey, 'base64url'),
+        counter: row.counter,
+        transports: row.transports,
+      },
       requireUserVerification: purpose === 'login',
     }).catch(() => null);
     if (!result?.verified) throw badRequest(M.failed);
-    await db.update(passkeys).set({ counter: result.authenticationInfo.newCounter, lastUsedAt: new Date() }).where(eq(passkeys.id, row.id));
+    await db
+      .update(passkeys)
+      .set({ counter: result.authenticationInfo.newCounter, lastUsedAt: new Date() })
+      .where(eq(passkeys.id, row.id));
     return row.userId;
   }
 
@@ -223,7 +278,9 @@ export class PasskeyService {
   private async keep(challenge: string, purpose: Purpose, userId: string | null) {
     const { db } = this.deps;
     await db.delete(challenges).where(lt(challenges.expiresAt, new Date()));
-    await db.insert(challenges).values({ challenge, purpose, userId, expiresAt: new Date(Date.now() + PASSKEY_CHALLENGE_SECONDS * 1000) });
+    await db
+      .insert(challenges)
+      .values({ challenge, purpose, userId, expiresAt: new Date(Date.now() + PASSKEY_CHALLENGE_SECONDS * 1000) });
   }
 
   /** Spends a challenge: true once, for its purpose and person, before it expires. */

@@ -39,8 +39,8 @@ export class TestAuthenticator {
     return Buffer.from(JSON.stringify({ type, challenge, origin, crossOrigin: false }));
   }
 
-  /** navigator.credentials.create() answering the server's options, attestation 'none'. */
-  register(options: PasskeyOptions): PasskeyResponse {
+  /** The COSE form of the public key, as a registration carries it and the passkeys table keeps it. */
+  cosePublicKey(): Buffer {
     const jwk = this.keys.publicKey.export({ format: 'jwk' });
     const cose = new Map<number, number | Uint8Array>([
       [1, 2], // kty: EC2
@@ -49,6 +49,24 @@ export class TestAuthenticator {
       [-2, Buffer.from(jwk.x!, 'base64url')],
       [-3, Buffer.from(jwk.y!, 'base64url')],
     ]);
+    return Buffer.from(isoCBOR.encode(cose));
+  }
+
+  /** The row a registration would have stored for `userId` (fixtures that skip the ceremony). */
+  row(userId: string, name = 'Тестовый ключ') {
+    this.userHandle = Buffer.from(userId).toString('base64url');
+    return {
+      userId,
+      credentialId: this.id,
+      publicKey: b64(this.cosePublicKey()),
+      counter: this.counter,
+      transports: ['internal'],
+      name,
+    };
+  }
+
+  /** navigator.credentials.create() answering the server's options, attestation 'none'. */
+  register(options: PasskeyOptions): PasskeyResponse {
     const idLength = Buffer.alloc(2);
     idLength.writeUInt16BE(this.credentialId.length);
     const authData = Buffer.concat([
@@ -58,16 +76,26 @@ export class TestAuthenticator {
       Buffer.alloc(16), // AAGUID
       idLength,
       this.credentialId,
-      Buffer.from(isoCBOR.encode(cose)),
+      this.cosePublicKey(),
     ]);
-    const attestationObject = isoCBOR.encode(new Map<string, unknown>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]) as never);
+    const attestationObject = isoCBOR.encode(
+      new Map<string, unknown>([
+        ['fmt', 'none'],
+        ['attStmt', new Map()],
+        ['authData', authData],
+      ]) as never,
+    );
     const user = (options as { user?: { id?: string } }).user;
     if (user?.id) this.userHandle = user.id;
     return {
       id: this.id,
       rawId: this.id,
       type: 'public-key',
-      response: { clientDataJSON: b64(this.clientData('webauthn.create', options.challenge)), attestationObject: b64(attestationObject), transports: ['internal'] },
+      response: {
+        clientDataJSON: b64(this.clientData('webauthn.create', options.challenge)),
+        attestationObject: b64(attestationObject),
+        transports: ['internal'],
+      },
       clientExtensionResults: {},
     };
   }
