@@ -143,7 +143,7 @@ describe('the password-less sign-in', () => {
   });
 
   it('refuses a wrong signature, a replayed assertion, an unknown credential and another origin', async () => {
-    const { user, authenticator } = await withPasskey();
+    const { authenticator } = await withPasskey();
     const bad = await passwordless((o) => authenticator.assert(o, { signature: true }));
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe(M.failed);
