@@ -7,7 +7,7 @@ import { hydrated, useE2E, visit } from './fixtures.ts';
 
 // Issue 28's passkeys in Chromium (ADR 057), with the DevTools protocol's virtual authenticator (WebAuthn domain):
 // a passkey added in /profile/settings, then a password-less sign-in with it, then — once the account has TOTP too —
-// the sign-in's second step answered with the passkey. WebAuthn refuses an IP address as the relying party's id, so
+// the sign-in's second step answered with the passkey, and its removal confirmed (step-up) with the passkey too. WebAuthn refuses an IP address as the relying party's id, so
 // the pages are opened at http://localhost:PORT (the server listens on 127.0.0.1).
 
 const e2e = useE2E();
@@ -64,5 +64,16 @@ describe('passkeys', { timeout: 180_000 }, () => {
     await signInWithPassword(page, user.email);
     await page.getByRole('button', { name: 'Подтвердить ключом доступа' }).click();
     await page.waitForURL((url) => url.pathname === '/');
+
+    // Removing it asks for a step-up, which the passkey itself confirms.
+    await visit(page, '/profile/settings');
+    e2e.allowConsoleErrors(/403 \(Forbidden\) \[http:\/\/[^\]]+\/api\/auth\/passkeys\/[^\]]+\]/);
+    await card.getByRole('button', { name: 'Удалить ключ доступа «Ноутбук»' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Подтвердите действие' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Подтвердить ключом доступа' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(() => card.getByTestId('passkey').count()).toBe(0);
+    expect(await e2e.server.database.db.select().from(passkeys).where(eq(passkeys.userId, user.id))).toEqual([]);
   });
 });
