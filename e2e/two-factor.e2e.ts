@@ -42,13 +42,13 @@ describe('two-factor sign-in', { timeout: 180_000 }, () => {
     await hydrated(page);
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Пароль').fill(DEFAULT_PASSWORD);
-    await page.locator('main').getByRole('button', { name: 'Войти' }).click();
+    await page.locator('main').getByRole('button', { name: 'Войти', exact: true }).click();
     const code = page.getByLabel('Код из приложения');
     await code.waitFor();
     await checkPage(page, `code-step-${width}`);
     // The enabling code's time step is spent: the next one (within the accepted window) signs in.
     await code.fill(codeAt(secret, Date.now() + 30_000));
-    await page.locator('main').getByRole('button', { name: 'Войти' }).click();
+    await page.locator('main').getByRole('button', { name: 'Войти', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/');
 
     // An email change asks for a fresh code in a dialog, then goes through.
