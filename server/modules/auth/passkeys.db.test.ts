@@ -302,3 +302,22 @@ describe('the passkey as the second factor', () => {
     expect(strangerOpts.body.message).toBe(M.none);
   });
 });
+
+describe('passkeys beside the TOTP', () => {
+  it('turning the TOTP off keeps the second factor while a passkey remains; an admin reset removes both', async () => {
+    const { user, token } = await withPasskey(await createUser(db(), { twoFactor: true }));
+    const code = await freshCode(db(), user.id, TEST_TOTP_SECRET);
+    const off = await call(t.app, 'POST', '/api/auth/two-factor/disable', { token, body: { password: DEFAULT_PASSWORD, code } });
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
+    expect((await accountById(db(), user.id))!.twoFactorAt).not.toBeNull();
+    const res = await login(t.app, user.email, DEFAULT_PASSWORD);
+    expect((res.body.result as unknown as { two_factor: { methods: string[] } }).two_factor.methods).toEqual(['passkey']);
+
+    const admin = await createUser(db(), { role: 'admin' });
+    const reset = await call(t.app, 'DELETE', `/api/admin/users/${user.id}/two-factor`, { token: await sign(admin) });
+    expect(reset.status, JSON.stringify(reset.body)).toBe(200);
+    expect(await db().select().from(passkeys).where(eq(passkeys.userId, user.id))).toEqual([]);
+    expect((await accountById(db(), user.id))!.twoFactorAt).toBeNull();
+    expect(typeof (await login(t.app, user.email, DEFAULT_PASSWORD)).body.result).toBe('string');
+  });
+});
