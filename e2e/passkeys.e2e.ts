@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { DEFAULT_PASSWORD } from '../server/db/factories.ts';
 import { passkeys } from '../server/modules/auth/schema.ts';
-import { hydrated, useE2E, visit } from './fixtures.ts';
+import { useE2E, visit } from './fixtures.ts';
 
 // Issue 28's passkeys in Chromium (ADR 057), with the DevTools protocol's virtual authenticator (WebAuthn domain):
 // a passkey added in /profile/settings, then a password-less sign-in with it, then — once the account has TOTP too —
@@ -47,7 +47,7 @@ describe('passkeys', { timeout: 180_000 }, () => {
     expect(credentials).toHaveLength(1);
     expect(credentials[0]!.isResidentCredential).toBe(true);
     const [stored] = await e2e.server.database.db.select().from(passkeys).where(eq(passkeys.userId, user.id));
-    expect(stored!.credentialId).toBe(credentials[0]!.credentialId.replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_'));
+    expect(stored!.credentialId).toBe(Buffer.from(credentials[0]!.credentialId, 'base64').toString('base64url'));
 
     // Signed out: «Войти с ключом доступа» with no email or password.
     await context.clearCookies();
