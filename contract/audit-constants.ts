@@ -9,6 +9,8 @@ export const AUDIT_ACTION_LABELS = {
   'user.two_factor_on': 'Включена двухфакторная защита',
   'user.two_factor_off': 'Выключена двухфакторная защита',
   'user.two_factor_reset': 'Двухфакторная защита сброшена администратором',
+  'user.passkey_added': 'Добавлен ключ доступа',
+  'user.passkey_removed': 'Удалён ключ доступа',
   'service.approve': 'Услуга одобрена',
   'service.reject': 'Услуга отклонена',
   'service.hide': 'Услуга скрыта',

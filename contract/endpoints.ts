@@ -25,6 +25,7 @@ import { searchEndpoints } from './endpoints/search.ts';
 import { serviceEndpoints } from './endpoints/services.ts';
 import { userEndpoints } from './endpoints/users.ts';
 import { twoFactorEndpoints } from './endpoints/two-factor.ts';
+import { passkeyEndpoints } from './endpoints/passkeys.ts';
 
 // The whole API's table (ADR 015): every name of ROUTES with its schemas and guard. Server only at run time (the
 // browser imports its types): the server registers routes from it, the tests walk it.
@@ -35,6 +36,7 @@ export const endpoints = {
   ...serviceEndpoints,
   ...authEndpoints,
   ...twoFactorEndpoints,
+  ...passkeyEndpoints,
   ...userEndpoints,
   ...privacyEndpoints,
   ...fileEndpoints,

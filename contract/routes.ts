@@ -34,6 +34,15 @@ export const ROUTES = {
   'auth.twoFactorEnable': 'POST /api/auth/two-factor/enable',
   'auth.twoFactorDisable': 'POST /api/auth/two-factor/disable',
   'auth.recoveryCodes': 'POST /api/auth/two-factor/recovery-codes',
+  // Passkeys (ADR 057).
+  'auth.passkeys': 'GET /api/auth/passkeys',
+  'auth.passkeyOptions': 'POST /api/auth/passkeys/options',
+  'auth.passkeyAdd': 'POST /api/auth/passkeys',
+  'auth.passkeyRemove': 'DELETE /api/auth/passkeys/:id',
+  'auth.passkeyLoginOptions': 'POST /api/auth/passkeys/login/options',
+  'auth.passkeyLogin': 'POST /api/auth/passkeys/login',
+  'auth.stepUpPasskeyOptions': 'POST /api/auth/step-up/passkey/options',
+  'auth.stepUpPasskey': 'POST /api/auth/step-up/passkey',
 
   'users.me': 'GET /api/users/me/',
   'users.update': 'PATCH /api/users/me',

@@ -11,7 +11,8 @@ export const TWO_FACTOR_CODES = {
   setupRequired: 'two_factor_setup_required',
 } as const;
 
-export const TWO_FACTOR_METHODS = ['totp', 'recovery'] as const;
+/** 'passkey': the person has a passkey (ADR 057) and may answer the challenge with it instead of a code. */
+export const TWO_FACTOR_METHODS = ['totp', 'recovery', 'passkey'] as const;
 export type TwoFactorMethod = (typeof TWO_FACTOR_METHODS)[number];
 
 /** How long a step-up confirmation counts, and how long a sign-in's second step may wait. */
@@ -79,7 +80,7 @@ export const TWO_FACTOR_MESSAGES = {
   alreadyEnabled: 'Двухфакторная защита уже включена',
   notEnabled: 'Двухфакторная защита не включена',
   setupFirst: 'Сначала начните подключение: приложение ещё не получило ключ',
-  stepUpRequired: 'Подтвердите действие кодом из приложения-аутентификатора',
+  stepUpRequired: 'Подтвердите действие кодом из приложения-аутентификатора или ключом доступа',
   setupRequired: 'Для этого раздела нужна двухфакторная защита: включите её в настройках профиля',
   enabled: 'Двухфакторная защита включена',
   disabled: 'Двухфакторная защита выключена',

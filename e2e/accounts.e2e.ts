@@ -38,7 +38,7 @@ async function login(page: Page, email: string, password: string, remember = tru
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Пароль').fill(password);
   await page.getByLabel('Запомнить меня').setChecked(remember);
-  await page.locator('main').getByRole('button', { name: 'Войти' }).click();
+  await page.locator('main').getByRole('button', { name: 'Войти', exact: true }).click();
 }
 
 const toastText = (page: Page) => page.locator('.toast').first().textContent();

@@ -126,7 +126,7 @@ async function login(page: Page, email: string, password: string) {
   await visit(page, '/login');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Пароль').fill(password);
-  await page.locator('main').getByRole('button', { name: 'Войти' }).click();
+  await page.locator('main').getByRole('button', { name: 'Войти', exact: true }).click();
 }
 
 async function favoritesOf(token: string): Promise<{ id: string; type: string }[]> {

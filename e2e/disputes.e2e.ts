@@ -116,7 +116,7 @@ describe('disputes', { timeout: 180_000 }, () => {
     );
     await checkPage(c.page, 'admin-decision-form');
     await detail.getByRole('button', { name: 'Принять решение' }).click();
-    await c.page.getByRole('button', { name: 'Подтвердить' }).click();
+    await c.page.getByRole('button', { name: 'Подтвердить', exact: true }).click();
     await expect.poll(async () => norm(await detail.getByTestId('dispute-decision').textContent()), POLL).toContain('Разделение суммы');
     expect(handshakes).toHaveLength(1);
 

@@ -85,7 +85,7 @@ describe('«Разместить проект»', () => {
     await hydrated(page);
     await page.getByLabel('Email').fill(customer.user.email);
     await page.getByLabel('Пароль').fill(DEFAULT_PASSWORD);
-    await page.locator('main').getByRole('button', { name: 'Войти' }).click();
+    await page.locator('main').getByRole('button', { name: 'Войти', exact: true }).click();
     await page.waitForURL((u) => u.pathname + u.search === POST_PROJECT_PATH);
     await hydrated(page);
     expect(await h1Of(page)).toBe('Новый проект');

@@ -42,13 +42,13 @@ describe('two-factor sign-in', { timeout: 180_000 }, () => {
     await hydrated(page);
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Пароль').fill(DEFAULT_PASSWORD);
-    await page.locator('main').getByRole('button', { name: 'Войти' }).click();
+    await page.locator('main').getByRole('button', { name: 'Войти', exact: true }).click();
     const code = page.getByLabel('Код из приложения');
     await code.waitFor();
     await checkPage(page, `code-step-${width}`);
     // The enabling code's time step is spent: the next one (within the accepted window) signs in.
     await code.fill(codeAt(secret, Date.now() + 30_000));
-    await page.locator('main').getByRole('button', { name: 'Войти' }).click();
+    await page.locator('main').getByRole('button', { name: 'Войти', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/');
 
     // An email change asks for a fresh code in a dialog, then goes through.
@@ -63,7 +63,7 @@ describe('two-factor sign-in', { timeout: 180_000 }, () => {
     await dialog.waitFor();
     await checkPage(page, `step-up-${width}`);
     await dialog.getByLabel('Код').fill(await freshCode(e2e.server.database.db, user.id, secret));
-    await dialog.getByRole('button', { name: 'Подтвердить' }).click();
+    await dialog.getByRole('button', { name: 'Подтвердить', exact: true }).click();
     await expect.poll(() => page.locator('.toast').first().textContent()).toBe('Письмо для подтверждения отправлено');
     await dialog.waitFor({ state: 'hidden' });
     expect(await emailForm.textContent()).toContain(`new_${user.userName}@example.com`);
@@ -101,7 +101,7 @@ describe('two-factor sign-in', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Вывести' }).click();
     await dialog.waitFor();
     await dialog.getByLabel('Код').fill(await freshCode(e2e.server.database.db, seller.id));
-    await dialog.getByRole('button', { name: 'Подтвердить' }).click();
+    await dialog.getByRole('button', { name: 'Подтвердить', exact: true }).click();
     await expect.poll(available, { timeout: 30_000 }).toBe('0 руб.');
     await checkPage(page, `withdrawal-${width}`);
   });

@@ -48,6 +48,8 @@ import { createSession } from './platform/sessions.ts';
 import { TEST_SECRET } from './test/app.ts';
 import { challengeFor, freshCode, stepUpTokenFor } from './modules/auth/testing.ts';
 import { codeAt } from './modules/auth/index.ts';
+import { passkeys } from './modules/auth/schema.ts';
+import { TestAuthenticator } from './modules/auth/testing-passkey.ts';
 
 /** A cell: the status, or a known defect (the right status, and today's until it is fixed). */
 type Cell = number | { expected: number; today: number; defect: string };
@@ -157,6 +159,14 @@ const self = (w: MatrixWorld, actor: Actor) => (actor === 'anonymous' ? 'owner' 
  */
 const stepUp = async (w: MatrixWorld, actor: Actor): Promise<Record<string, string>> =>
   actor === 'anonymous' ? {} : { 'x-step-up': await stepUpTokenFor(TEST_SECRET, w.user(actor)) };
+/** The origin of the matrix's requests (app.inject: Host localhost:80), the passkeys' relying party (ADR 057). */
+const PASSKEY_ORIGIN = 'http://localhost';
+/** A passkey of the owner's, stored as a registration would have. */
+async function ownerPasskey(w: MatrixWorld) {
+  const authenticator = new TestAuthenticator(PASSKEY_ORIGIN);
+  const [row] = await w.database.db.insert(passkeys).values(authenticator.row(w.user('owner').id)).returning();
+  return { id: row!.id, authenticator };
+}
 /** A code of the admin's app no earlier cell used (the others have no second factor: any code is wrong). */
 const adminCode = (w: MatrixWorld) => freshCode(w.database.db, w.user('admin').id);
 
@@ -347,6 +357,57 @@ const MATRIX = {
     request: async (w) => ({ body: { password: PASSWORD, code: await adminCode(w) } }),
   },
   'auth.recoveryCodes': { writes: true, expect: { ...signedIn(400), admin: 200 }, request: async (w) => ({ body: { code: await adminCode(w) } }) },
+  // Passkeys (ADR 057): each member's own. Adding asks the admin (who has a factor) for a step-up, sent here.
+  'auth.passkeys': { expect: signedIn(), request: () => ({}) },
+  'auth.passkeyOptions': { writes: true, expect: signedIn(), request: async (w, actor) => ({ headers: await stepUp(w, actor) }) },
+  // An answer to options made for the actor, from a fresh authenticator.
+  'auth.passkeyAdd': {
+    writes: true,
+    expect: signedIn(),
+    request: async (w, actor) => {
+      const user = w.user(self(w, actor));
+      const options = await w.app.services.passkeys.registrationOptions(user, PASSKEY_ORIGIN);
+      return { body: { name: 'Ключ', response: new TestAuthenticator(PASSKEY_ORIGIN).register(options) } };
+    },
+  },
+  // The owner's passkey: another's is 404, as an unknown one.
+  'auth.passkeyRemove': {
+    writes: true,
+    expect: { ...signedIn(404), owner: 200 },
+    request: async (w, actor) => ({ params: { id: (await ownerPasskey(w)).id }, headers: await stepUp(w, actor) }),
+  },
+  'auth.passkeyLoginOptions': { writes: true, expect: everyone(), request: () => ({ body: {} }) },
+  // Each signs in with their own passkey (the visitor with the owner's); a blocked member cannot sign in.
+  'auth.passkeyLogin': {
+    writes: true,
+    expect: { ...everyone(200), blocked: 403 },
+    request: async (w, actor) => {
+      const authenticator = new TestAuthenticator(PASSKEY_ORIGIN);
+      await w.database.db.insert(passkeys).values(authenticator.row(w.user(self(w, actor)).id));
+      const options = await w.app.services.passkeys.loginOptions(PASSKEY_ORIGIN, '192.0.2.1');
+      return { body: { response: authenticator.assert(options) } };
+    },
+  },
+  // Only the owner has a passkey here (those of earlier rows are dropped): the others have none to confirm with.
+  'auth.stepUpPasskeyOptions': {
+    writes: true,
+    expect: { ...signedIn(400), owner: 200 },
+    request: async (w) => {
+      await w.database.db.delete(passkeys);
+      await ownerPasskey(w);
+      return {};
+    },
+  },
+  // The owner's passkey answering the owner's step-up options; for anyone else it is a foreign passkey.
+  'auth.stepUpPasskey': {
+    writes: true,
+    expect: { ...signedIn(400), owner: 200 },
+    request: async (w) => {
+      const { authenticator } = await ownerPasskey(w);
+      const options = await w.app.services.passkeys.stepUpOptions(w.user('owner'), PASSKEY_ORIGIN);
+      return { body: { response: authenticator.assert(options) } };
+    },
+  },
   // The link is the credential: whoever opens it confirms its account.
   'auth.confirm': {
     writes: true,

@@ -12,12 +12,16 @@ import { currencyStore } from '../lib/currency-store.ts';
 import { AvatarEditor, SessionsCard, useLookups } from '../features/settings/index.ts';
 import { PersonalDataCard } from '../features/privacy/index.ts';
 import { StepUpDialog, TwoFactorCard, withStepUp } from '../features/two-factor/index.ts';
+import { PasskeysCard } from '../features/passkeys/index.ts';
 import { Checkbox, FormError, SelectField, TextAreaField, TextField, formValues } from '../components/ui/form.tsx';
 
-/** The person's sessions (ADR 055), this device's marked: read on the server with the request's own token. */
+/**
+ * The person's sessions (ADR 055), this device's marked, and passkeys (ADR 057): read on the server with the
+ * request's own token.
+ */
 export async function loader({ context }: Route.LoaderArgs) {
-  const sessions = await context.read('auth.sessions', {});
-  return { sessions: sessions.ok ? sessions.body.result : [] };
+  const [sessions, passkeys] = await Promise.all([context.read('auth.sessions', {}), context.read('auth.passkeys', {})]);
+  return { sessions: sessions.ok ? sessions.body.result : [], passkeys: passkeys.ok ? passkeys.body.result : [] };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, 'Настройки');
@@ -219,6 +223,7 @@ export default function SettingsPage({ loaderData }: Route.ComponentProps) {
       <EmailForm />
       <PasswordForm />
       <TwoFactorCard />
+      <PasskeysCard passkeys={loaderData.passkeys} withStepUp={withStepUp} />
       <SessionsCard sessions={loaderData.sessions} />
       <PersonalDataCard />
       <StepUpDialog />

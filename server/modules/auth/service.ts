@@ -207,6 +207,12 @@ export class AuthService {
     return this.issueSession(user, { ip, userAgent });
   }
 
+  /** A sign-in with a passkey (ADR 057; the passkey checked by PasskeyService): its session. */
+  async finishPasskeySignIn(user: UserRow, ip: string, userAgent: string | null): Promise<string> {
+    if (user.blockedAt) throw forbidden(AUTH_MESSAGES.blocked);
+    return this.issueSession(user, { ip, userAgent });
+  }
+
   /** The step-up check before a withdrawal or a change of payout details, email or password (ADR 054). */
   requireStepUp(user: UserRow, stepUp: string | null | undefined): Promise<void> {
     return this.deps.twoFactor.requireStepUp(user, stepUp);

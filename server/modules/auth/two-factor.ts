@@ -19,7 +19,7 @@ import {
   type TwoFactorSetupAnswer,
   type TwoFactorStatus,
 } from '#contract/two-factor';
-import { twoFactorRecoveryCodes as codes, twoFactorTotp as totp } from './schema.ts';
+import { passkeys, twoFactorRecoveryCodes as codes, twoFactorTotp as totp } from './schema.ts';
 import { codeStep, enrolment, newRecoveryCodes, newSecret, recoveryCodeOf, recoveryHash } from './totp.ts';
 import type { PurposeTokens } from './purpose-tokens.ts';
 
@@ -65,17 +65,19 @@ export class TwoFactorService {
       .select({ n: count() })
       .from(codes)
       .where(and(eq(codes.userId, user.id), isNull(codes.usedAt)));
+    // The TOTP's own state: a person may have a second factor (a passkey, ADR 057) without it.
+    const on = await this.totpOn(user.id);
     return {
-      enabled: user.twoFactorAt !== null,
-      enabled_at: user.twoFactorAt?.toISOString() ?? null,
-      recovery_codes_left: user.twoFactorAt ? (left?.n ?? 0) : 0,
+      enabled: on !== null,
+      enabled_at: on?.toISOString() ?? null,
+      recovery_codes_left: on ? (left?.n ?? 0) : 0,
       required: await this.required(user),
     };
   }
 
   /** A new secret, pending until a first code confirms it (a setup started again replaces the pending one). */
   async setup(user: UserRow, password: string): Promise<TwoFactorSetupAnswer> {
-    if (user.twoFactorAt) throw badRequest(M.alreadyEnabled);
+    if (await this.totpOn(user.id)) throw badRequest(M.alreadyEnabled);
     await this.deps.account.checkCurrentPassword(user, password, 'password');
     const secret = newSecret();
     await this.deps.db
@@ -88,8 +90,8 @@ export class TwoFactorService {
 
   /** The first code from the app: from now on the factor counts. Answers the recovery codes, shown this once. */
   async enable(user: UserRow, code: string): Promise<string[]> {
-    if (user.twoFactorAt) throw badRequest(M.alreadyEnabled);
     const [row] = await this.deps.db.select().from(totp).where(eq(totp.userId, user.id));
+    if (row?.confirmedAt) throw badRequest(M.alreadyEnabled);
     if (!row) throw badRequest(M.setupFirst);
     await this.limited([`2fa:settings:${user.id}`], async () => {
       const step = codeStep(row.secret, code);
@@ -101,7 +103,7 @@ export class TwoFactorService {
       const now = new Date();
       await tx.update(totp).set({ confirmedAt: now }).where(eq(totp.userId, user.id));
       await this.replaceCodes(tx, user.id, recovery);
-      await setTwoFactorAt(tx, user.id, now);
+      await setTwoFactorAt(tx, user.id, user.twoFactorAt ?? now);
       await audit(tx, { actorId: user.id, action: 'user.two_factor_on', targetType: 'user', targetId: user.id });
     });
     return recovery;
@@ -109,7 +111,7 @@ export class TwoFactorService {
 
   /** Turns the factor off: the password and a current code (or a recovery code). */
   async disable(user: UserRow, password: string, code: string): Promise<void> {
-    if (!user.twoFactorAt) throw badRequest(M.notEnabled);
+    if (!(await this.totpOn(user.id))) throw badRequest(M.notEnabled);
     await this.deps.account.checkCurrentPassword(user, password, 'password');
     await this.limited([`2fa:settings:${user.id}`], () => this.check(user.id, code));
     await this.deps.withTx(userActor(user), async ({ tx }) => {
@@ -120,7 +122,7 @@ export class TwoFactorService {
 
   /** Ten new recovery codes for a current code from the app; the old ones stop working. */
   async regenerateCodes(user: UserRow, code: string): Promise<string[]> {
-    if (!user.twoFactorAt) throw badRequest(M.notEnabled);
+    if (!(await this.totpOn(user.id))) throw badRequest(M.notEnabled);
     await this.limited([`2fa:settings:${user.id}`], () => this.check(user.id, code, ['totp']));
     const recovery = newRecoveryCodes();
     await this.deps.withTx(userActor(user), ({ tx }) => this.replaceCodes(tx, user.id, recovery));
@@ -134,6 +136,8 @@ export class TwoFactorService {
       const user = await accountById(tx, userId);
       if (!user) throw notFound(ADMIN_MESSAGES.userNotFound);
       if (!user.twoFactorAt) throw badRequest(M.notEnabled);
+      // Every factor: the person lost them all (ADR 057: the passkeys too).
+      await tx.delete(passkeys).where(eq(passkeys.userId, userId));
       await this.forget(tx, userId);
       await audit(tx, { actorId: admin.id, action: 'user.two_factor_reset', targetType: 'user', targetId: userId });
       this.deps.letters.notify(outbox, user, 'account.twoFactorReset', {});
@@ -147,7 +151,11 @@ export class TwoFactorService {
       .select({ n: count() })
       .from(codes)
       .where(and(eq(codes.userId, user.id), isNull(codes.usedAt)));
-    const methods: TwoFactorMethod[] = left?.n ? ['totp', 'recovery'] : ['totp'];
+    const [keys] = await this.deps.db.select({ n: count() }).from(passkeys).where(eq(passkeys.userId, user.id));
+    const methods: TwoFactorMethod[] = [];
+    if (await this.totpOn(user.id)) methods.push('totp');
+    if (left?.n) methods.push('recovery');
+    if (keys?.n) methods.push('passkey');
     return { two_factor: { challenge: await this.deps.tokens.sign('challenge', user, CHALLENGE_SECONDS), methods } };
   }
 
@@ -234,10 +242,18 @@ export class TwoFactorService {
     await tx.insert(codes).values(recovery.map((c) => ({ userId, codeHash: recoveryHash(recoveryCodeOf(c)!) })));
   }
 
+  /** Drops the TOTP and its codes; the account keeps a second factor while it has a passkey (ADR 057). */
   private async forget(tx: Db | Tx, userId: string) {
     await tx.delete(totp).where(eq(totp.userId, userId));
     await tx.delete(codes).where(eq(codes.userId, userId));
-    await setTwoFactorAt(tx, userId, null);
+    const [keys] = await tx.select({ n: count() }).from(passkeys).where(eq(passkeys.userId, userId));
+    if (!keys?.n) await setTwoFactorAt(tx, userId, null);
+  }
+
+  /** When the person's TOTP was confirmed; null when they have none (or it is pending). */
+  private async totpOn(userId: string): Promise<Date | null> {
+    const [row] = await this.deps.db.select({ at: totp.confirmedAt }).from(totp).where(eq(totp.userId, userId));
+    return row?.at ?? null;
   }
 }
 

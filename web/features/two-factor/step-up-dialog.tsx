@@ -3,6 +3,7 @@ import { api } from '../../lib/api.ts';
 import { Modal } from '../../components/ui/dialog.tsx';
 import { FormError, TextField, formValues } from '../../components/ui/form.tsx';
 import { settleStepUp, stepUpStore } from './step-up.ts';
+import { passkeysSupported, stepUpWithPasskey } from '../passkeys/index.ts';
 
 /** The code dialog of step-up: one code from the app (or a recovery code) confirms the next minutes' changes. */
 export function StepUpDialog() {
@@ -21,6 +22,13 @@ export function StepUpDialog() {
     setFormError(error && !error.errors ? error.message : null);
     if (!error) settleStepUp(true);
   }
+  async function passkey() {
+    setBusy(true);
+    const { error } = await stepUpWithPasskey();
+    setBusy(false);
+    setFormError(error ?? null);
+    if (!error) settleStepUp(true);
+  }
   function close() {
     setErrors(undefined);
     setFormError(null);
@@ -30,9 +38,24 @@ export function StepUpDialog() {
   return (
     <Modal open={asking !== null} title="Подтвердите действие" onClose={close}>
       <form className="form" onSubmit={submit} noValidate>
-        <p className="modal__text">Введите код из приложения-аутентификатора. Подтверждение действует 5 минут.</p>
-        <TextField label="Код" name="code" inputMode="numeric" autoComplete="one-time-code" autoFocus required errors={errors} />
+        <p className="modal__text">
+          Введите код из приложения-аутентификатора или подтвердите ключом доступа. Подтверждение действует 5 минут.
+        </p>
+        <TextField
+          label="Код"
+          name="code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          autoFocus
+          required
+          errors={errors}
+        />
         <FormError message={formError} />
+        {passkeysSupported() && (
+          <button type="button" className="btn btn--ghost btn--block" disabled={busy} onClick={passkey}>
+            Подтвердить ключом доступа
+          </button>
+        )}
         <div className="modal__actions">
           <button type="button" className="btn btn--ghost" onClick={close}>
             Отмена
