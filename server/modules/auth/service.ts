@@ -21,7 +21,8 @@ import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import { issueEmailToken, consumeEmailToken, findEmailToken, voidEmailTokens } from '../../platform/email-tokens.ts';
 import { CONFIRM_TOKEN_TTL_MS, RESET_TOKEN_TTL_MS, type Letters } from '../../platform/letters/index.ts';
 import { systemActor, userActor } from '../../platform/actor.ts';
-import type { WithTx } from '../../platform/tx.ts';
+import type { TxContext, WithTx } from '../../platform/tx.ts';
+import { factorsOfPerson, forgetFactorsOf } from './personal-data.ts';
 import { AUTH_MESSAGES, type registerSchema, type resetSchema } from '#contract/auth';
 import { API_ERROR_CODES, MESSAGES } from '#contract/messages';
 import { SessionService, type ClientInfo, type IssueOptions } from './sessions.ts';
@@ -236,6 +237,16 @@ export class AuthService {
   async throttleLetters(userId: string) {
     const { allowed } = await this.deps.limiter.hit(`letters:${userId}`, LETTERS_PER_USER, LOGIN_WINDOW_MS);
     if (!allowed) throw new HttpError(429, MESSAGES.tooManyRequests);
+  }
+
+  /** A person's second factors for the privacy module's export (auth/personal-data.ts). */
+  factorsOfPerson(db: Db, userId: string) {
+    return factorsOfPerson(db, userId);
+  }
+
+  /** Their removal when the account is anonymised, in the privacy module's transaction. */
+  forgetFactorsOf(tx: TxContext['tx'], userId: string) {
+    return forgetFactorsOf(tx, userId);
   }
 
   /** Ends every session and revokes every token of the user (logout everywhere, password reset, block). */

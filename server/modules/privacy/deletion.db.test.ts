@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import { enrolTotp, TEST_TOTP_SECRET } from '../auth/index.ts';
 import { describe, expect, it } from 'vitest';
 import { type Person } from '../../test/app.ts';
 import { useTestApp } from '../../test/use-app.ts';
@@ -85,6 +86,10 @@ describe('account deletion', () => {
     const { privacy } = server.app.services;
     // A sign-in's session: its network and device are forgotten with the account (ADR 055).
     await createSession(server.db, customer.user.id, { ip: '203.0.113.9', userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/120.0.0.0' });
+    // A second factor: shown in the export, gone with the account (ADR 054).
+    await enrolTotp(server.db, customer.user.id, TEST_TOTP_SECRET);
+    const exported = await server.app.inject({ method: 'GET', url: '/api/privacy/export', headers: { authorization: `Bearer ${customer.token}` } });
+    expect((JSON.parse(exported.body) as { second_factors: { totpSince: string | null } }).second_factors.totpSince).toBeTruthy();
     // Not before the deadline.
     expect(await privacy.anonymiseDue(new Date(due - DAY))).toBe(0);
     expect(await columnsHolding(customer.user.email)).not.toEqual([]);
@@ -94,6 +99,8 @@ describe('account deletion', () => {
       expect(await columnsHolding(needle), needle).toEqual([]);
     }
     expect((await checkLedger(server.db)).problems).toEqual([]);
+    const factorsLeft = await server.db.execute(sql`select (select count(*) from two_factor_totp where user_id = ${customer.user.id}) + (select count(*) from passkeys where user_id = ${customer.user.id}) as n`);
+    expect(Number((factorsLeft as unknown as { rows: { n: number | string }[] }).rows[0]!.n)).toBe(0);
     // Consents stay, without address and browser.
     const consents = await server.db.select().from(privacyConsents).where(eq(privacyConsents.userId, customer.user.id));
     expect(consents.length).toBeGreaterThan(0);

@@ -11,6 +11,7 @@ import { statementOf } from '../ledger/index.ts';
 import { privacyConsents, privacyDeletionRequests, privacyDocuments } from './schema.ts';
 import { presentDeletion } from './deletions.ts';
 import { sessionsOfPerson } from '../../platform/sessions.ts';
+import type { PersonFactors } from './service.ts';
 
 /** Enough for any person's statement: the export is all of it, not a page. */
 const ALL_LINES = 1_000_000;
@@ -28,8 +29,8 @@ function consentsOf(db: Db, userId: string) {
  * Everything the marketplace keeps about the person (ADR 052), each kind read through its owner's port: only rows
  * that are theirs (messages they sent, reviews they wrote), another person named by id at most.
  */
-export async function personalDataOf(db: Db, userId: string) {
-  const [profile, consents, services, projects, orders, messages, reviews, notifications, payments, deletions, signIns] = await Promise.all([
+export async function personalDataOf(db: Db, userId: string, factors: Pick<PersonFactors, 'factorsOfPerson'>) {
+  const [profile, consents, services, projects, orders, messages, reviews, notifications, payments, deletions, signIns, secondFactors] = await Promise.all([
     profileOfPerson(db, userId),
     consentsOf(db, userId),
     servicesOfPerson(db, userId),
@@ -41,6 +42,7 @@ export async function personalDataOf(db: Db, userId: string) {
     statementOf(db, userId, { beforeSeq: null, limit: ALL_LINES }),
     db.select().from(privacyDeletionRequests).where(eq(privacyDeletionRequests.userId, userId)).orderBy(desc(privacyDeletionRequests.requestedAt)),
     sessionsOfPerson(db, userId),
+    factors.factorsOfPerson(db, userId),
   ]);
   const { tokenVersion, lastSeenAt, ...account } = profile ?? { tokenVersion: 0, lastSeenAt: null };
   return {
@@ -56,6 +58,8 @@ export async function personalDataOf(db: Db, userId: string) {
     // Each sign-in's session (ADR 055): its device, OS, browser and network, when it was last seen and ended; and the
     // account's last activity and revocation counter.
     sessions: { lastSeenAt, tokenVersion, devices: signIns },
+    // The second factors (ADR 054, 057): whether TOTP is on since when, and each passkey's name and dates.
+    second_factors: secondFactors,
     notifications,
     deletion_requests: deletions.map(presentDeletion),
   };

@@ -12,7 +12,9 @@ declare module '../../platform/module.ts' {
 export const privacyModule = defineModule({
   name: 'privacy',
   // Personal data under 152-ФЗ (ADR 052).
-  create: ({ db, services: { platform, settings, auth, letters } }) => ({ privacy: new PrivacyService({ db, platform, settings, passwords: auth, letters }) }),
+  create: ({ db, services: { platform, settings, auth, letters } }) => ({
+    privacy: new PrivacyService({ db, platform, settings, passwords: auth, letters, factors: auth }),
+  }),
   routes: (app, { services: { privacy }, reads }) => app.register(privacyRoutes, { privacy, reads }),
   recurring: [{ job: ANONYMISE_JOB, everyMs: 60 * 60_000, run: ({ services }) => services.privacy.anonymiseDue() }],
 });

@@ -9,6 +9,7 @@ import { audit } from '../../platform/audit.ts';
 import { pagesChanged } from '../../platform/page-cache.ts';
 import type { SettingsService } from '../../platform/settings.ts';
 import type { Letters } from '../../platform/letters/index.ts';
+import type { TxContext } from '../../platform/tx.ts';
 import {
   PRIVACY_MESSAGES,
   PRIVACY_PAGE_SIZE,
@@ -34,6 +35,14 @@ export interface PrivacyDeps {
   passwords: { checkCurrentPassword(user: UserRow, password: string, field: string): Promise<void> };
   /** The deletion's letter to the person (it may not have been them who asked). */
   letters: Letters;
+  /** The auth module's second factors of a person (auth/personal-data.ts), given at composition like `passwords`. */
+  factors: PersonFactors;
+}
+
+/** What the privacy module reads and forgets of a person's second factors. */
+export interface PersonFactors {
+  factorsOfPerson(db: Db, userId: string): Promise<{ totpSince: Date | null; passkeys: { name: string; createdAt: Date; lastUsedAt: Date | null }[] }>;
+  forgetFactorsOf(tx: TxContext['tx'], userId: string): Promise<void>;
 }
 
 const person = people('person');
@@ -74,7 +83,7 @@ export class PrivacyService {
 
   /** All of the person's data as one JSON document (ADR 052). */
   export(user: UserRow) {
-    return personalDataOf(this.deps.db, user.id);
+    return personalDataOf(this.deps.db, user.id, this.deps.factors);
   }
 
   requestDeletion(user: UserRow, password: string) {
@@ -87,7 +96,7 @@ export class PrivacyService {
 
   /** The recurring job's run: the accounts whose cooling-off period has passed are anonymised. */
   anonymiseDue(now = new Date()) {
-    return anonymiseDue(this.deps.db, this.deps.platform.withTx, now);
+    return anonymiseDue(this.deps.db, this.deps.platform.withTx, now, this.deps.factors);
   }
 
   async documents(): Promise<PrivacyDocument[]> {

@@ -16,6 +16,7 @@ import { audit } from '../../../platform/audit.ts';
 import { pagesChanged } from '../../../platform/page-cache.ts';
 import type { WithTx } from '../../../platform/tx.ts';
 import { privacyConsents, privacyDeletionRequests } from '../schema.ts';
+import type { PersonFactors } from '../service.ts';
 
 /** The recurring job that anonymises the accounts whose cooling-off period has passed (ADR 052). */
 export const ANONYMISE_JOB = 'privacy-anonymise-due';
@@ -26,7 +27,7 @@ export const ANONYMISE_JOB = 'privacy-anonymise-due';
  * address and browser. The ledger, the orders' amounts and the consent records stay. A request whose person got an
  * order or money meanwhile waits (it is checked again on the next run). Answers how many were anonymised.
  */
-export async function anonymiseDue(db: Db, withTx: WithTx, now = new Date()): Promise<number> {
+export async function anonymiseDue(db: Db, withTx: WithTx, now: Date, factors: Pick<PersonFactors, 'forgetFactorsOf'>): Promise<number> {
   const due = await db
     .select()
     .from(privacyDeletionRequests)
@@ -49,6 +50,7 @@ export async function anonymiseDue(db: Db, withTx: WithTx, now = new Date()): Pr
       await hideProjectsOf(tx, request.userId);
       await forgetSelfEmployedOf(tx, request.userId);
       await forgetSessionsOf(tx, request.userId);
+      await factors.forgetFactorsOf(tx, request.userId);
       await tx.update(privacyConsents).set({ ip: null, userAgent: null }).where(eq(privacyConsents.userId, request.userId));
       await tx.update(privacyDeletionRequests).set({ status: 'done', doneAt: clock.now() }).where(eq(privacyDeletionRequests.id, request.id));
       await audit(tx, { actorId: request.userId, action: 'privacy.anonymise', targetType: 'user', targetId: request.userId });
