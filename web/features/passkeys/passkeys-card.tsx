@@ -61,7 +61,9 @@ export function PasskeysCard({ passkeys: list, withStepUp }: { passkeys: Passkey
 
   return (
     <section className="card settings__card" id="passkeys" aria-labelledby="passkeys-title" data-testid="passkeys-card">
-      <h2 id="passkeys-title">Ключи доступа</h2>
+      <h2 id="passkeys-title" className="card__title">
+        Ключи доступа
+      </h2>
       <p className="field__hint">
         Ключ доступа — вход по отпечатку пальца, лицу или PIN-коду устройства, без пароля. Он же подтверждает вход и
         важные действия как второй фактор.
