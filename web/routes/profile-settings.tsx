@@ -14,6 +14,7 @@ import { PersonalDataCard } from '../features/privacy/index.ts';
 import { StepUpDialog, TwoFactorCard, withStepUp } from '../features/two-factor/index.ts';
 import { PasskeysCard } from '../features/passkeys/index.ts';
 import { Checkbox, FormError, SelectField, TextAreaField, TextField, formValues } from '../components/ui/form.tsx';
+import '../styles/settings.css';
 
 /**
  * The person's sessions (ADR 055), this device's marked, and passkeys (ADR 057): read on the server with the
