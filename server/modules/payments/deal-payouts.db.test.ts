@@ -1,14 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { type Person, signedInPerson } from '../../test/app.ts';
-import { createService } from '../../db/catalog-factories.ts';
 import { balanceOf, balancesOf } from '../ledger/index.ts';
 import { orders } from '../orders/schema.ts';
 import { notifications } from '../notifications/schema.ts';
-import { commissionOn, splitPrice } from '#contract/money';
-import type { OrderDetail } from '#contract/orders';
+import { splitPrice } from '#contract/money';
 import { PAYMENT_MESSAGES, type Withdrawal } from '#contract/payments';
-import { paymentRefunds, payments, withdrawals } from './schema.ts';
+import { paymentRefunds, withdrawals } from './schema.ts';
 import { useYookassaApp } from './testing-yookassa.ts';
 
 // The seller's share of a card-paid order, paid out of its ЮKassa safe deal (ADR 053), against the local ЮKassa:
@@ -38,18 +36,9 @@ async function cardDetails() {
 
 /** An order of a fresh seller's service, paid by a fresh customer's card through ЮKassa, and delivered. */
 async function delivered() {
-  const seller = await signedInPerson(y.t.app, db(), { role: 'seller' });
-  const customer = await signedInPerson(y.t.app, db());
-  const service = await createService(db(), seller.user.id, { price: PRICE, days: 3, revisions: 1 });
-  const order = (await post<OrderDetail>(customer, '/api/orders', { service_id: service.id })).body.result;
-  const paid = await post<{ payment_id: string }>(customer, '/api/payments/pay', { order_id: order._id, method: 'card' });
-  expect(paid.status, JSON.stringify(paid.body)).toBe(200);
-  const [payment] = await db().select().from(payments).where(eq(payments.id, paid.body.result.payment_id));
-  await y.fake.pay(payment!.providerRef!);
-  expect((await post(seller, `/api/orders/${order._id}/deliver`, { message: 'Готово' })).status).toBe(200);
-  const [{ commissionBp }] = (await db().select({ commissionBp: orders.commissionBp }).from(orders).where(eq(orders.id, order._id))) as [{ commissionBp: number }];
-  const deal = y.fake.deals.get(payment!.providerDealRef!)!;
-  return { seller, customer, order, payment: payment!, deal, net: PRICE - commissionOn(PRICE, commissionBp), commissionBp };
+  const paid = await y.paidByCard(PRICE);
+  expect((await post(paid.seller, `/api/orders/${paid.order._id}/deliver`, { message: 'Готово' })).status).toBe(200);
+  return { ...paid, net: paid.sellerShare };
 }
 
 /** The seller's card saved by an earlier payout: the details endpoint's, of a first order. */

@@ -6,9 +6,8 @@ import { createService } from '../../db/catalog-factories.ts';
 import { balanceOf, balancesOf } from '../ledger/index.ts';
 import { ledgerTransfers } from '../ledger/schema.ts';
 import { messages } from '../chat/schema.ts';
-import { orders } from '../orders/schema.ts';
 import { notifications } from '../notifications/schema.ts';
-import { commissionOn, splitPrice } from '#contract/money';
+import { splitPrice } from '#contract/money';
 import type { OrderDetail } from '#contract/orders';
 import { paymentDifferences, paymentRefunds, payments } from './schema.ts';
 import { useYookassaApp } from './testing-yookassa.ts';
@@ -31,19 +30,10 @@ const refundKeys = () => y.fake.requests.filter((r) => r.path === '/v3/refunds' 
 
 /** An order of a fresh seller's service, paid by a fresh customer's card through ЮKassa. */
 async function paidByCard() {
-  const seller = await signedInPerson(y.t.app, db(), { role: 'seller' });
-  const customer = await signedInPerson(y.t.app, db());
-  const service = await createService(db(), seller.user.id, { price: PRICE, days: 3, revisions: 1 });
-  const order = (await post<OrderDetail>(customer, '/api/orders', { service_id: service.id })).body.result;
-  const paid = await post<{ payment_id: string }>(customer, '/api/payments/pay', { order_id: order._id, method: 'card' });
-  expect(paid.status, JSON.stringify(paid.body)).toBe(200);
-  const [payment] = await db().select().from(payments).where(eq(payments.id, paid.body.result.payment_id));
-  await y.fake.pay(payment!.providerRef!);
-  expect(await escrowOf(order._id)).toBe(PRICE);
-  const deal = y.fake.deals.get(payment!.providerDealRef!)!;
-  expect(deal.balance.value).toBe('1000.00');
-  const [{ commissionBp }] = (await db().select({ commissionBp: orders.commissionBp }).from(orders).where(eq(orders.id, order._id))) as [{ commissionBp: number }];
-  return { seller, customer, order, payment: payment!, deal, commissionBp, sellerShare: PRICE - commissionOn(PRICE, commissionBp) };
+  const paid = await y.paidByCard(PRICE);
+  expect(await escrowOf(paid.order._id)).toBe(PRICE);
+  expect(paid.deal.balance.value).toBe('1000.00');
+  return paid;
 }
 
 /** A card-paid order its seller cancels; `before` readies ЮKassa's next answers to the refund. */

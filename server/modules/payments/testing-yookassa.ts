@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { createTestApp, type Person } from '../../test/app.ts';
+import { eq } from 'drizzle-orm';
+import { createTestApp, type Person, signedInPerson } from '../../test/app.ts';
+import { createService } from '../../db/catalog-factories.ts';
+import { commissionOn } from '#contract/money';
+import type { OrderDetail } from '#contract/orders';
+import { payments } from './schema.ts';
 import { call } from '../../test/api.ts';
 import { fakeProvidersEnv } from '../../test/payment-fakes.ts';
 import { checkLedger } from '../ledger/index.ts';
@@ -26,6 +31,25 @@ export function useYookassaApp() {
     await fake.close();
   });
   const yookassa = () => t.app.services.payments.providers.byName('yookassa') as YookassaProvider;
+  const post = <T = unknown>(who: Person, url: string, body: unknown = {}) => call<T>(t.app, 'POST', url, { token: who.token, body, headers: { 'idempotency-key': randomUUID() } });
+
+  /** An order of a fresh seller's service for `price`, paid by a fresh customer's card through ЮKassa, in its deal. */
+  async function paidByCard(price: number) {
+    const db = t.database.db;
+    const seller = await signedInPerson(t.app, db, { role: 'seller' });
+    const customer = await signedInPerson(t.app, db);
+    const service = await createService(db, seller.user.id, { price, days: 3, revisions: 1 });
+    const order = (await post<OrderDetail>(customer, '/api/orders', { service_id: service.id })).body.result;
+    const paid = await post<{ payment_id: string }>(customer, '/api/payments/pay', { order_id: order._id, method: 'card' });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    const [payment] = await db.select().from(payments).where(eq(payments.id, paid.body.result.payment_id));
+    await fake.pay(payment!.providerRef!);
+    // The order's rate, from its commission on the price (exact for prices of 100 ₽ and more).
+    const commissionBp = Math.round((order.commission * 10_000) / price);
+    const deal = fake.deals.get(payment!.providerDealRef!)!;
+    return { seller, customer, order, payment: payment!, deal, commissionBp, sellerShare: price - commissionOn(price, commissionBp) };
+  }
+
   return {
     get t() {
       return t;
@@ -36,7 +60,8 @@ export function useYookassaApp() {
     db: () => t.database.db,
     yookassa,
     /** A write as the person, with an Idempotency-Key of its own. */
-    post: <T = unknown>(who: Person, url: string, body: unknown = {}) => call<T>(t.app, 'POST', url, { token: who.token, body, headers: { 'idempotency-key': randomUUID() } }),
+    post,
+    paidByCard,
     runJobs: () => t.app.services.platform.dispatcher.runDue(),
     expectLedgerClean: async () => expect((await checkLedger(t.database.db)).problems).toEqual([]),
   };

@@ -28,8 +28,8 @@ export async function takeRelease(deps: PaymentContext, ctx: TxContext, release:
   const provider = payment && deps.providers.payoutsByName(payment.provider ?? '');
   if (!payment || !provider?.dealPayouts) return false;
   const saved = await savedPayoutMethod(ctx.tx, release.sellerId, { forDeal: true, sharedTokens: provider.dealPayouts.sharedTokens });
-  const target = saved && (saved.method === 'card' ? targetOf({ method: 'card', payout_token: saved.payout_token, card: { first6: saved.first6, last4: saved.last4 } }) : targetOf(saved));
-  if (target && saved?.method === 'card') target.cardType = saved.card_type;
+  const card = saved?.method === 'card' ? { first6: saved.first6, last4: saved.last4, ...(saved.card_type ? { card_type: saved.card_type } : {}) } : null;
+  const target = saved && targetOf(saved.method === 'card' ? { method: 'card', payout_token: saved.payout_token, card: card! } : saved);
   const now = ctx.clock.now();
   const [row] = await ctx.tx
     .insert(withdrawals)
