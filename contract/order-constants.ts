@@ -46,6 +46,8 @@ export const ORDER_MESSAGES = {
   notDisputed: 'По заказу нет открытого спора',
   badShare: 'Неверная доля исполнителя',
   draftExpired: 'Заказ не был оплачен вовремя',
+  /** A card payment's safe deal ended before the order (ADR 058): ЮKassa returned the payment itself. */
+  dealExpired: 'Истёк срок безопасной сделки: ЮKassa вернула оплату на карту заказчика',
 } as const;
 
 export const ORDER_STATUS_LABELS = {

@@ -42,6 +42,8 @@ export const PAYMENT_MESSAGES = {
   payoutReturned: 'Платёжная система не смогла выполнить перевод — сумма вернулась на баланс',
   /** A payout out of a safe deal the provider could not make (ADR 053): the money stays in the deal for new details. */
   dealPayoutReturned: 'Платёжная система не смогла перевести деньги на эти реквизиты — укажите другую карту или кошелёк',
+  /** A payout out of a safe deal that waited for details until the deal's end (ADR 058): ЮKassa returned it. */
+  dealEnded: 'Реквизиты не были указаны до конца срока безопасной сделки — ЮKassa вернула деньги заказчику',
   payoutNotAwaiting: 'Реквизиты для этой выплаты уже указаны',
   underpaid: 'Оплата пришла не полностью — полученная сумма зачислена на ваш баланс',
   paidLate: 'Оплата пришла после окончания срока счёта — сумма зачислена на ваш баланс',

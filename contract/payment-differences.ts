@@ -4,8 +4,11 @@ import { z } from 'zod';
 // what to do about each. The operator guide (docs/payments.md) says the same at more length.
 
 export const DIFFERENCE_KINDS = ['unsettled', 'not_at_provider', 'amount', 'unknown', 'ledger', 'payout_unsettled', 'payout_returned', 'payout_not_at_provider', 'payout_unknown', 'payout_amount',
-  'refund_unknown', 'refund_unsettled', 'refund_twice', 'refund_not_at_provider', 'refund_amount', 'refund_refused'] as const;
+  'refund_unknown', 'refund_unsettled', 'refund_twice', 'refund_not_at_provider', 'refund_amount', 'refund_refused', 'deal_ended_in_dispute'] as const;
 export type DifferenceKind = (typeof DIFFERENCE_KINDS)[number];
+
+/** Found by the watch over safe deals' ends (ADR 058), not by a day's comparison: the daily run leaves them be. */
+export const DEAL_WATCH_KINDS: readonly DifferenceKind[] = ['deal_ended_in_dispute'];
 
 /** Refunds inside a card payment's safe deal (ADR 051). */
 const REFUND_TEXTS: Record<Extract<DifferenceKind, `refund_${string}`>, { title: string; todo: string; serious: boolean }> = {
@@ -127,6 +130,14 @@ export const DIFFERENCE_TEXTS: Record<DifferenceKind, { title: string; todo: str
     serious: true,
   },
   ...REFUND_TEXTS,
+  deal_ended_in_dispute: {
+    title: 'Срок безопасной сделки истёк во время спора',
+    todo:
+      'ЮKassa закрыла сделку по сроку и сама вернула покупателю всё, что в ней было, пока спор по заказу не решён. Решите спор полным ' +
+      'возвратом покупателю: возврат будет сопоставлен с возвратом ЮKassa. Не присуждайте исполнителю долю — выплатить её из закрытой сделки нельзя. ' +
+      'Расхождение закроется само, когда спор будет решён.',
+    serious: true,
+  },
 };
 
 

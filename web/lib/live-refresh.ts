@@ -12,7 +12,7 @@ export const LIVE_KINDS = {
   /** /profile/items: a service's status, a project's status and bid count. */
   items: ['service.decision', 'project.decision', 'bid.new'],
   /** /profile/finance: orders pay, release and refund; withdrawals are decided; disputes are resolved. */
-  finance: ['order.event', 'withdrawal.decision', 'dispute.event', 'payout.detailsNeeded'],
+  finance: ['order.event', 'withdrawal.decision', 'dispute.event', 'payout.detailsNeeded', 'deal.ended'],
   /** /profile/bids: a new bid (the customer), a bid accepted or declined (the seller). */
   bids: ['bid.new', 'bid.accepted', 'bid.rejected'],
   /** The appeals tab of /profile/disputes: the administration's answer. */

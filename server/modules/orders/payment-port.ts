@@ -28,6 +28,8 @@ export interface OrderPaymentPort {
   lockForPayment(tx: Tx, orderId: string): Promise<OrderToPay | null>;
   /** awaiting_payment → in_progress in the payment's transaction: the order's chat opens, its seller is told. */
   markPaid(ctx: TxContext, order: OrderToPay): Promise<void>;
+  /** The order cancelled because its card payment's safe deal ended first (ADR 058); false when not open and paid. */
+  cancelAtDealEnd(ctx: TxContext, orderId: string): Promise<boolean>;
   /** The number, title and seller of these orders, by id (lists of payments and ledger entries). */
   labels(db: Db | Tx, orderIds: readonly string[]): Promise<Map<string, OrderLabel>>;
 }
@@ -41,7 +43,7 @@ function toPay(row: OrderRow): OrderToPay {
 }
 
 /** The port over the order service: its markPaid is called on the instance, so a wrapper put on it is honoured. */
-export function orderPaymentPort(service: Pick<OrderService, 'markPaid'>): OrderPaymentPort {
+export function orderPaymentPort(service: Pick<OrderService, 'markPaid' | 'cancelAtDealEnd'>): OrderPaymentPort {
   const read = async (db: Db | Tx, orderId: string, lock: boolean) => {
     if (!isUuid(orderId)) return null;
     const query = db.select().from(orders).where(eq(orders.id, orderId)).limit(1);
@@ -54,6 +56,7 @@ export function orderPaymentPort(service: Pick<OrderService, 'markPaid'>): Order
     async markPaid(ctx, order) {
       await service.markPaid(ctx, order.id);
     },
+    cancelAtDealEnd: (ctx, orderId) => service.cancelAtDealEnd(ctx, orderId),
     async labels(db, orderIds) {
       if (!orderIds.length) return new Map();
       const rows = await db

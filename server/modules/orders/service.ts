@@ -6,7 +6,7 @@ import type { OrderView } from '../chat/index.ts';
 import { commissionOn } from '#contract/money';
 import type { adminOrdersQuerySchema, createOrderSchema, Order, OrderDetail, ordersQuerySchema } from '#contract/orders';
 import { acceptOrder, autoAcceptOrder } from './commands/accept.ts';
-import { cancelOrder } from './commands/cancel.ts';
+import { cancelAtDealEnd, cancelOrder } from './commands/cancel.ts';
 import { answerCancel, proposeCancel } from './commands/cancel-proposal.ts';
 import { createOrder } from './commands/create.ts';
 import { deliverOrder } from './commands/deliver.ts';
@@ -127,6 +127,11 @@ export class OrderService {
 
   expireDraft(ctx: TxContext, orderId: string): Promise<void> {
     return expireDraft(ctx, this.deps, orderId);
+  }
+
+  /** A card payment's safe deal ended before the order (ADR 058): commands/cancel.ts. */
+  cancelAtDealEnd(ctx: TxContext, orderId: string): Promise<boolean> {
+    return cancelAtDealEnd(ctx, this.deps, orderId);
   }
 
   // Disputes (ADR 034): the disputes module's steps on an order, in its transaction; commands/dispute.ts.

@@ -53,6 +53,8 @@ export const paymentsModule = defineModule({
     { job: 'payments-payouts', everyMs: 60_000, run: ({ services: { payments } }) => payments.pollPayouts() },
     // Refunds inside a safe deal whose provider has not answered (ADR 051).
     { job: 'payments-refunds', everyMs: 60_000, run: ({ services: { payments } }) => payments.pollRefunds() },
+    // Safe deals near or past their lifetime (ADR 058): reminders, then what ЮKassa returned by itself mirrored.
+    { job: 'payments-deals', everyMs: 60 * 60_000, run: ({ services: { payments } }) => payments.watchDeals() },
     // Yesterday's payments (UTC) against each provider's own list of them (issue 27): differences go to /admin/payments.
     { job: 'payments-reconcile', everyMs: 24 * 60 * 60_000, run: ({ services: { payments } }) => payments.reconcile() },
   ],

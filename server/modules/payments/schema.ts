@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, date, index, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from '../users/schema.ts';
 import type { PaymentMethod, PaymentStatus, WithdrawalMethod, WithdrawalStatus } from '../../../contract/money.ts';
 import type { DifferenceKind } from '../../../contract/payment-differences.ts';
@@ -40,6 +40,12 @@ export const payments = pgTable(
     providerRef: text('provider_ref'),
     /** The provider's deal holding the money (ЮKassa's safe deal, ADR 048), if any. */
     providerDealRef: text('provider_deal_ref'),
+    /** When the provider closes that deal and returns what it still holds to the payer (its lifetime, ADR 058). */
+    dealExpiresAt: timestamp('deal_expires_at', { withTimezone: true }),
+    /** The reminders sent of the deal's end: 0 none, 1 two weeks before, 2 three days before (ADR 058). */
+    dealReminders: smallint('deal_reminders').notNull().default(0),
+    /** When the deal was found closed by its lifetime, and what it still held mirrored (ADR 058). */
+    dealEndedAt: timestamp('deal_ended_at', { withTimezone: true }),
     status: text('status').$type<PaymentStatus>().notNull().default('pending'),
     /** The order's price, kopecks. */
     amount: integer('amount').notNull(),
@@ -65,6 +71,8 @@ export const payments = pgTable(
     index('payments_customer_idx').on(t.customerId, t.createdAt.desc(), t.id.desc()),
     index('payments_order_idx').on(t.orderId),
     index('payments_created_idx').on(t.createdAt.desc(), t.id.desc()),
+    // The deals whose end comes (ADR 058): a hot few among all payments.
+    index('payments_deal_end_idx').on(t.dealExpiresAt).where(sql`deal_expires_at is not null and deal_ended_at is null`),
   ],
 );
 export type PaymentRow = typeof payments.$inferSelect;

@@ -14,6 +14,7 @@ import { payByCard, payCrypto } from './commands/pay-provider.ts';
 import { pollProviderPayments } from './commands/poll.ts';
 import { pollPayouts, sendPayout } from './commands/payout.ts';
 import { dealPaymentOf, pollRefunds, sendRefund, takeRefund } from './commands/refund.ts';
+import { watchDeals } from './commands/deal-lifetime.ts';
 import { quote } from './commands/quote.ts';
 import { webhook } from './commands/webhook.ts';
 import { withdraw } from './commands/withdraw.ts';
@@ -81,6 +82,11 @@ export class PaymentService {
   /** The recurring job: refunds the provider has not answered for, asked about or sent again. */
   pollRefunds(): Promise<number> {
     return pollRefunds(this.ctx);
+  }
+
+  /** The recurring job: the reminders and the ends of safe deals' lifetimes (commands/deal-lifetime.ts, ADR 058). */
+  watchDeals(): Promise<{ reminded: number; ended: number }> {
+    return watchDeals(this.ctx);
   }
 
   /** The sandbox provider, for the tests that sign its events (ADR 026). */

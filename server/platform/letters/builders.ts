@@ -226,6 +226,44 @@ export function payoutDetailsLetter(p: LetterParams & { amount: string; number: 
   });
 }
 
+/**
+ * To a party of a card-paid order whose safe deal ends soon (ADR 058): ЮKassa returns what the deal still holds to the
+ * customer's card on `date`. `payout`: to a seller whose payout waits for a card or wallet; else the order is open.
+ */
+export function dealEndingLetter(p: LetterParams & { number: number; title: string; date: string; payout: boolean; amount: string }): Letter {
+  return renderLetter({
+    brand: p.brand,
+    name: p.name,
+    subject: p.payout ? `Укажите реквизиты до ${p.date}: иначе ${p.amount} вернутся заказчику` : `Безопасная сделка по заказу №${p.number} закончится ${p.date}`,
+    paragraphs: p.payout
+      ? [
+          `Оплата ${p.amount} за заказ №${p.number} «${p.title}» ждёт в безопасной сделке ЮKassa, куда её перевести.`,
+          `Сделка действует до ${p.date}. Если до этого дня не указать карту или кошелёк ЮMoney, ЮKassa вернёт деньги заказчику, и получить их будет нельзя.`,
+        ]
+      : [
+          `Оплата заказа №${p.number} «${p.title}» хранится в безопасной сделке ЮKassa до ${p.date}.`,
+          'Если заказ не будет завершён до этого дня, ЮKassa сама вернёт оплату на карту заказчика, и заказ будет отменён.',
+        ],
+    action: { label: p.payout ? 'Указать реквизиты' : 'Открыть заказ', link: p.link },
+  });
+}
+
+/** To a party of an order whose safe deal ended with money in it (ADR 058): ЮKassa returned it to the customer's card. */
+export function dealEndedLetter(p: LetterParams & { number: number; title: string; amount: string; seller: boolean }): Letter {
+  return renderLetter({
+    brand: p.brand,
+    name: p.name,
+    subject: `Срок безопасной сделки по заказу №${p.number} истёк`,
+    paragraphs: [
+      p.seller
+        ? `Реквизиты для выплаты за заказ №${p.number} «${p.title}» не были указаны до конца срока безопасной сделки ЮKassa, и ЮKassa вернула ${p.amount} на карту заказчика.`
+        : `Срок безопасной сделки ЮKassa по заказу №${p.number} «${p.title}» истёк, и ЮKassa вернула ${p.amount} на вашу карту.`,
+      'Если это ошибка, напишите в поддержку.',
+    ],
+    action: { label: 'Финансы', link: p.link },
+  });
+}
+
 // --- Bids --------------------------------------------------------------------------------------------------
 
 /** To a customer: a seller bid on their project. */

@@ -29,6 +29,8 @@ import {
   withdrawalDecisionLetter,
   refundRefusedLetter,
   payoutDetailsLetter,
+  dealEndingLetter,
+  dealEndedLetter,
   type ProjectDecision,
   type ServiceDecision,
   type WithdrawalDecision,
@@ -146,6 +148,23 @@ export const LETTER_KINDS = {
     null,
     (s, name, d) => payoutDetailsLetter({ brand: s.brand, name, link: s.url('/profile/finance'), ...d }),
     (d) => ({ text: `Укажите карту или кошелёк для выплаты ${d.amount} за заказ №${d.number}`, link: '/profile/finance' }),
+  ),
+  // A safe deal's end (ADR 058): before it, what to do so that the money is not returned; after it, where it went.
+  // Sent whatever the preferences say, as money moves.
+  'deal.ending': kind<{ number: number; title: string; date: string; payout: boolean; amount: string; path: string }>(
+    null,
+    (s, name, d) => dealEndingLetter({ brand: s.brand, name, link: s.url(d.path), ...d }),
+    (d) => ({
+      text: d.payout
+        ? `Укажите карту или кошелёк до ${d.date}, иначе ${d.amount} за заказ №${d.number} вернутся заказчику`
+        : `Безопасная сделка по заказу №${d.number} закончится ${d.date}: завершите заказ до этого дня`,
+      link: d.path,
+    }),
+  ),
+  'deal.ended': kind<{ number: number; title: string; amount: string; seller: boolean }>(
+    null,
+    (s, name, d) => dealEndedLetter({ brand: s.brand, name, link: s.url('/profile/finance'), ...d }),
+    (d) => ({ text: `Срок безопасной сделки по заказу №${d.number} истёк: ЮKassa вернула ${d.amount} заказчику`, link: '/profile/finance' }),
   ),
   // An account's deletion asked for (ADR 052): sent whatever the preferences say — it may not have been them.
   'privacy.deletionRequested': kind<{ due: string }>(null, (s, name, d) => deletionRequestedLetter({ brand: s.brand, name, link: s.url('/profile/settings'), ...d })),

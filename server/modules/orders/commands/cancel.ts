@@ -7,7 +7,7 @@ import { postTransfer } from '../../ledger/index.ts';
 import type { OrderServiceDeps } from '../deps.ts';
 import { isOpenPaid } from '../state.ts';
 import { routeRefund } from '../refund-route.ts';
-import { actorWord, announce, NO_PROPOSAL, otherSide, runTransition, updateOrder } from './transition.ts';
+import { actorWord, announce, lockOrder, NO_PROPOSAL, otherSide, runTransition, updateOrder } from './transition.ts';
 
 /**
  * POST /api/orders/{id}/cancel: by the rules of PRODUCT.md (the table's `cancel` rows, ADR 039: never the
@@ -50,4 +50,22 @@ export async function cancelNow(
     });
     if (!posted) throw new HttpError(409, ORDER_MESSAGES.cannotCancel);
   }
+}
+
+/**
+ * The card payment's safe deal ended before the order did (ADR 058): ЮKassa returned the money to the card itself,
+ * and the order ends with it — cancelled by no one, its escrow's refund recorded by the refund route (which the
+ * payments module then ties to ЮKassa's own refund), both sides told. False when the order is not open and paid.
+ */
+export async function cancelAtDealEnd(ctx: TxContext, deps: Pick<OrderServiceDeps, 'chat' | 'letters' | 'refundRoute'>, orderId: string): Promise<boolean> {
+  const order = await lockOrder(ctx, orderId);
+  if (!order || !isOpenPaid(order)) return false;
+  const reason = ORDER_MESSAGES.dealExpired;
+  const refund = await routeRefund(ctx, deps.refundRoute, order, order.price, `settle:${order.id}`, `Заказ №${order.number} отменён: истёк срок сделки`);
+  const updated = await updateOrder(ctx, order.id, { status: 'cancelled', cancelledAt: ctx.clock.now(), cancelledBy: null, cancelReason: reason, ...NO_PROPOSAL });
+  await announce(ctx, deps, updated, order.customerId, { message: `Заказ отменён. ${reason}.`, letter: { to: 'both', event: 'cancelled', reason } });
+  if (refund.legs.length) {
+    await postTransfer(ctx.tx, { kind: 'refund', key: `settle:${order.id}`, orderId: order.id, description: `Заказ №${order.number} отменён`, legs: refund.legs });
+  }
+  return true;
 }

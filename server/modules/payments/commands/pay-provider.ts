@@ -101,7 +101,7 @@ async function startWithProvider(deps: PaymentContext, payment: PaymentRow, orde
 export async function recordCreated(deps: Pick<PaymentContext, 'db' | 'clock' | 'log'>, payment: PaymentRow, created: CreatedPayment) {
   const noted = await deps.db
     .update(payments)
-    .set({ providerRef: created.providerRef, providerDealRef: created.dealRef ?? null, updatedAt: deps.clock.now() })
+    .set({ providerRef: created.providerRef, providerDealRef: created.dealRef ?? null, dealExpiresAt: created.dealExpiresAt ?? null, updatedAt: deps.clock.now() })
     .where(and(eq(payments.id, payment.id), or(isNull(payments.providerRef), eq(payments.providerRef, created.providerRef))))
     .returning({ id: payments.id });
   if (!noted.length) deps.log.error({ payment: payment.id, second: created.providerRef }, 'a second payment at the provider for one of ours: left to reconciliation');

@@ -1,6 +1,6 @@
-import { and, eq, gte, inArray, isNull, lt } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNull, lt, notInArray } from 'drizzle-orm';
 import type { WebhookEvent } from '#contract/payments';
-import type { DifferenceKind } from '#contract/payment-differences';
+import { DEAL_WATCH_KINDS, type DifferenceKind } from '#contract/payment-differences';
 import { paymentArrivals } from '../../ledger/index.ts';
 import { paymentDifferences, payments, type PaymentRow } from '../schema.ts';
 import type { PaymentContext } from '../deps.ts';
@@ -177,7 +177,7 @@ async function store(deps: PaymentContext, provider: string, day: string, found:
   const open = await deps.db
     .select({ id: paymentDifferences.id, kind: paymentDifferences.kind, ref: paymentDifferences.providerRef })
     .from(paymentDifferences)
-    .where(and(eq(paymentDifferences.provider, provider), eq(paymentDifferences.day, day), isNull(paymentDifferences.resolvedAt)));
+    .where(and(eq(paymentDifferences.provider, provider), eq(paymentDifferences.day, day), isNull(paymentDifferences.resolvedAt), notInArray(paymentDifferences.kind, [...DEAL_WATCH_KINDS])));
   const gone = open.filter((d) => !still.has(`${d.kind}\u0000${d.ref}`)).map((d) => d.id);
   if (gone.length) {
     await deps.db

@@ -11,6 +11,7 @@ import { formatRubles } from '#contract/money-format';
 import { recipientOf } from '../recipients.ts';
 import { ProviderUnavailable, type ProviderRefund, type RefundProvider } from '../providers/provider.ts';
 import { wakeDealPayout } from './payout.ts';
+import { unmatchedRefunds } from './deal-lifetime.ts';
 
 // Refunds inside a card payment's safe deal (ADR 051). The money of an order paid by card is at ЮKassa in the
 // payment's deal and can only go back to the payer or out to the seller, so a refund decided here (a cancellation,
@@ -124,14 +125,14 @@ export async function sendRefund(deps: PaymentContext, refundId: string): Promis
     deps.log.error({ refund: refund.id }, 'refund unanswered past the life of its idempotence key: not sent again');
     return;
   }
-  const [payment] = await deps.db
-    .select({ ref: payments.providerRef })
-    .from(payments)
-    .where(eq(payments.id, refund.paymentId));
+  // Tied to a refund ЮKassa made itself (a deal's end, ADR 058): read, never made.
+  if (refund.providerRef) return refundNews(deps, refund.provider, refund.providerRef);
+  const [payment] = await deps.db.select().from(payments).where(eq(payments.id, refund.paymentId));
+  if (payment!.dealExpiresAt && payment!.dealExpiresAt <= deps.clock.now() && (await matchDealEnd(deps, refund, payment!))) return;
   // ProviderUnavailable propagates: the outbox retries the job, and the poll after it.
   const answer = await providerOf(deps, refund).refund({
     id: refund.id,
-    paymentRef: payment!.ref!,
+    paymentRef: payment!.providerRef!,
     amount: refund.amount,
     sellerReduction: refund.sellerReduction,
     description: refund.description,
@@ -143,6 +144,25 @@ export async function sendRefund(deps: PaymentContext, refundId: string): Promis
       .where(and(eq(paymentRefunds.id, refund.id), isNull(paymentRefunds.providerRef)));
   }
   await settleRefund(deps, refund.id, answer);
+}
+
+/**
+ * A refund decided after its deal's lifetime (a dispute decided late, ADR 058): the deal is closed and ЮKassa returned
+ * its money by itself, so a refund of the whole of it is that refund of ЮKassa's, tied to ours and read. Anything
+ * else is sent as usual (ЮKassa refuses it, and the refusal is handled as any other).
+ */
+async function matchDealEnd(deps: PaymentContext, refund: PaymentRefundRow, payment: PaymentRow): Promise<boolean> {
+  const provider = providerOf(deps, refund);
+  const deal = await provider.dealState(payment.providerDealRef!);
+  if (!deal || deal.open) return false;
+  const [theirs] = await unmatchedRefunds(deps, provider, payment);
+  if (!theirs || theirs.amount !== refund.amount) return false;
+  await deps.db
+    .update(paymentRefunds)
+    .set({ providerRef: theirs.ref, updatedAt: deps.clock.now() })
+    .where(and(eq(paymentRefunds.id, refund.id), isNull(paymentRefunds.providerRef)));
+  await settleRefund(deps, refund.id, theirs);
+  return true;
 }
 
 /** A provider's notification of a refund: only a hint, its state is asked of the provider. */

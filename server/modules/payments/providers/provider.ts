@@ -25,8 +25,9 @@ export interface CreatedPayment {
   providerRef: string;
   /** Where the customer confirms the payment (a path of ours, or the provider's absolute URL). */
   redirectUrl: string;
-  /** The provider's deal that holds the money (ЮKassa's safe deal), if any. */
+  /** The provider's deal that holds the money (ЮKassa's safe deal), if any, and when it ends (ADR 058). */
   dealRef?: string;
+  dealExpiresAt?: Date | null;
 }
 
 /** A webhook as it reached us: the bytes, the headers, and the sender's address (through TRUST_PROXY). */
@@ -193,6 +194,10 @@ export interface RefundProvider {
   refundState(ref: string): Promise<ProviderRefund | null>;
   /** The refunds made in [from, to), all pages (reconciliation). */
   listRefunds(from: Date, to: Date): Promise<RefundRecord[]>;
+  /** Every refund of one payment, the provider's own among them (a deal's end, ADR 058). */
+  refundsOfPayment(paymentRef: string): Promise<RefundRecord[]>;
+  /** A safe deal as the provider has it now (open, or closed by a payout, a refund or its lifetime); null if unknown. */
+  dealState(dealRef: string): Promise<{ open: boolean; expiresAt: Date | null } | null>;
 }
 
 export const SIGNATURE_HEADER = 'x-signature';

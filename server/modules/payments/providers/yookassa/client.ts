@@ -49,6 +49,8 @@ export interface YookassaDeal {
   balance: YookassaAmount;
   /** What is left to pay the seller out of it. */
   payout_balance?: YookassaAmount;
+  /** When ЮKassa closes it by itself and returns its balance to the payer (the shop's deal lifetime, ≤ 180 days). */
+  expires_at?: string;
 }
 
 /** A payout (https://yookassa.ru/developers/api#payout_object): to a card by its token, or to a ЮMoney wallet. */
@@ -117,6 +119,11 @@ export class YookassaClient {
 
   createDeal(idempotenceKey: string, body: object) {
     return this.call<YookassaDeal>('POST', '/deals', body, idempotenceKey);
+  }
+
+  /** A deal of this shop (https://yookassa.ru/developers/api#get_deal), or null when ЮKassa knows none by that id. */
+  getDeal(id: string): Promise<YookassaDeal | null> {
+    return this.orNull(this.call<YookassaDeal>('GET', `/deals/${encodeURIComponent(id)}`));
   }
 
   createPayment(idempotenceKey: string, body: object) {

@@ -53,6 +53,33 @@ export class FakeRefunds {
     return id;
   }
 
+  /**
+   * A deal's lifetime runs out (ADR 058): ЮKassa closes it and returns what it still holds to the payer by itself, a
+   * refund of the deal's payment with no metadata of ours. Null when the deal held nothing any more.
+   */
+  endOfDeal(dealId: string): YookassaRefund | null {
+    const deal = this.deals.get(dealId);
+    if (!deal || deal.status !== 'opened') throw new Error(`fake ЮKassa: no open deal ${dealId}`);
+    deal.status = 'closed';
+    const payment = [...this.payments.values()].find((p) => p.deal?.id === dealId && p.status === 'succeeded');
+    const left = cents(deal.balance.value);
+    if (!payment || left === 0) return null;
+    const id = `${randomUUID().slice(0, 8)}-0015-5000-a000-${randomUUID().slice(-12)}`;
+    const settled = deal.payout_balance ?? { value: '0.00', currency: 'RUB' };
+    const refund: YookassaRefund = {
+      id,
+      payment_id: payment.id,
+      status: 'succeeded',
+      amount: { value: rubles(left), currency: 'RUB' },
+      created_at: this.now().toISOString(),
+      deal: { id: dealId, refund_settlements: [{ type: 'payout', amount: { value: settled.value, currency: 'RUB' } }] },
+    };
+    this.refunds.set(id, refund);
+    deal.balance = { value: '0.00', currency: 'RUB' };
+    deal.payout_balance = { value: '0.00', currency: 'RUB' };
+    return refund;
+  }
+
   /** A pending refund ends: succeeded lowers its deal's balance. */
   settle(id: string, status: 'succeeded' | 'canceled'): YookassaRefund {
     const refund = this.refunds.get(id);

@@ -106,6 +106,16 @@ export class FakeYookassa {
     return id;
   }
 
+  /**
+   * The deal's lifetime runs out (ADR 058): closed, what it held returned to the payer, and `deal.closed` sent.
+   * Answers ЮKassa's refund, or null when the deal held nothing any more.
+   */
+  async endDeal(dealId: string, options: { notify?: boolean } = {}) {
+    const refund = this.refunds.endOfDeal(dealId);
+    if ((options.notify ?? true) && this.webhookUrl) await this.sendRaw({ type: 'notification', event: 'deal.closed', object: this.deals.get(dealId) });
+    return refund;
+  }
+
   /** Sends the notification of a payment's present state again (ЮKassa repeats one until it gets a 200). */
   notify(paymentId: string, event?: string): Promise<number> {
     const payment = this.payments.get(paymentId)!;
@@ -207,6 +217,10 @@ export class FakeYookassa {
       return status === 200 ? send(res, 200, body) : error(res, status, 'not_found', (body as { description: string }).description);
     }
     if (req.method === 'GET' && path.startsWith('/v3/refunds')) return send(res, ...this.refunds.read(path, new URL(req.url ?? '/', 'http://fake').searchParams));
+    if (req.method === 'GET' && path.startsWith('/v3/deals/')) {
+      const deal = this.deals.get(path.slice('/v3/deals/'.length));
+      return deal ? send(res, 200, deal) : error(res, 404, 'not_found', 'Deal not found');
+    }
     if (req.method === 'GET' && path === '/v3/payments') return send(res, ...this.list(new URL(req.url ?? '/', 'http://fake').searchParams));
     if (req.method === 'GET') {
       const found = this.payments.get(/^\/v3\/payments\/([\w-]{1,64})$/.exec(path)?.[1] ?? '');

@@ -2,7 +2,7 @@ import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import type { WebhookEvent } from '#contract/payments';
 import type { Clock } from '../../../../platform/clock.ts';
 import type { CreatedPayment, PaymentProvider, PayoutProvider, PayoutRequest, ProviderPayment, ProviderRecord, ProviderView, RefundProvider, WebhookReading, WebhookRequest } from '../provider.ts';
-import { createRefund, listRefunds, refundState } from './refunds.ts';
+import { createRefund, listRefunds, refundsOfPayment, refundState } from './refunds.ts';
 import { fromKopecks, toKopecks, YookassaClient, type CallOptions, type YookassaConfig, type YookassaPayment } from './client.ts';
 import { PAYOUT_WIDGET_URL, payoutIdOf, YookassaPayouts, type YookassaPayoutsConfig } from './payouts.ts';
 
@@ -71,6 +71,11 @@ export class YookassaProvider implements PaymentProvider, PayoutProvider {
     refund: (request) => createRefund(this.client, request),
     refundState: (ref) => refundState(this.client, ref),
     listRefunds: (from, to) => listRefunds(this.client, from, to),
+    refundsOfPayment: (ref) => refundsOfPayment(this.client, ref),
+    dealState: async (ref) => {
+      const deal = await this.client.getDeal(ref);
+      return deal && { open: deal.status === 'opened', expiresAt: deal.expires_at ? new Date(deal.expires_at) : null };
+    },
   };
 
   constructor(
@@ -134,7 +139,7 @@ export class YookassaProvider implements PaymentProvider, PayoutProvider {
     });
     const redirectUrl = made.confirmation?.confirmation_url;
     if (!redirectUrl) throw new Error(`ЮKassa gave payment ${made.id} no confirmation page`);
-    return { providerRef: made.id, redirectUrl, dealRef: deal.id };
+    return { providerRef: made.id, redirectUrl, dealRef: deal.id, dealExpiresAt: deal.expires_at ? new Date(deal.expires_at) : null };
   }
 
   async readWebhook({ rawBody, ip }: WebhookRequest): Promise<WebhookReading> {

@@ -83,15 +83,20 @@ export async function refundState(client: YookassaClient, ref: string): Promise<
 }
 
 /** Every page of the shop's refunds created in [from, to) (reconciliation). */
-export async function listRefunds(client: YookassaClient, from: Date, to: Date): Promise<RefundRecord[]> {
+export function listRefunds(client: YookassaClient, from: Date, to: Date): Promise<RefundRecord[]> {
+  return listAll(client, { 'created_at.gte': from.toISOString(), 'created_at.lt': to.toISOString() }, 'one day');
+}
+
+/** Every refund of one payment: ours, and the one ЮKassa makes itself when the payment's deal ends (ADR 058). */
+export function refundsOfPayment(client: YookassaClient, paymentRef: string): Promise<RefundRecord[]> {
+  return listAll(client, { payment_id: paymentRef }, `payment ${paymentRef}`);
+}
+
+async function listAll(client: YookassaClient, filter: Record<string, string>, what: string): Promise<RefundRecord[]> {
   const records: RefundRecord[] = [];
   let cursor: string | undefined;
   for (let pages = 0; pages < MAX_PAGES; pages++) {
-    const query = new URLSearchParams({
-      'created_at.gte': from.toISOString(),
-      'created_at.lt': to.toISOString(),
-      limit: String(LIST_LIMIT),
-    });
+    const query = new URLSearchParams({ ...filter, limit: String(LIST_LIMIT) });
     if (cursor) query.set('cursor', cursor);
     const page = await client.call<YookassaList<YookassaRefund>>('GET', `/refunds?${query}`);
     for (const refund of page.items) {
@@ -107,5 +112,5 @@ export async function listRefunds(client: YookassaClient, from: Date, to: Date):
     cursor = page.next_cursor;
     if (!cursor) return records;
   }
-  throw new Error(`ЮKassa listed more than ${MAX_PAGES} pages of refunds for one day`);
+  throw new Error(`ЮKassa listed more than ${MAX_PAGES} pages of refunds for ${what}`);
 }
