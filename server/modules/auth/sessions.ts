@@ -53,7 +53,7 @@ export class SessionService {
    */
   async issue(user: UserRow, client: ClientInfo, opts: IssueOptions = {}): Promise<string> {
     const { letters, geoip } = this.deps;
-    // Looked up before the transaction opens: an in-memory read, but nothing waits on it inside.
+    // Looked up before the transaction: right after a start it may wait for the file's read, and no transaction should.
     const place = (await geoip?.place(client.ip)) ?? null;
     const session = await this.deps.withTx(userActor(user), async ({ tx, outbox }) => {
       const { deviceKey } = describeAgent(client.userAgent);
