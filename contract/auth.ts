@@ -129,7 +129,7 @@ export const AUTH_MESSAGES = {
   sessionNotFound: 'Сеанс не найден или уже завершён',
 } as const;
 
-/** A session as the settings page lists it (ADR 055): the device, the coarse network, when it was last seen. */
+/** A session as the settings page lists it (ADR 055): the device, the coarse network and city, when it was last seen. */
 export const sessionSchema = z.object({
   id: z.string(),
   device: z.string(),
@@ -137,6 +137,8 @@ export const sessionSchema = z.object({
   browser: z.string(),
   /** The network, coarsened: 203.0.113.0/24 or 2001:db8:1::/48; null when unknown. */
   address: z.string().nullable(),
+  /** Where the address is, «Москва, Россия», when the server has a GeoIP database (ADR 059); else null. */
+  place: z.string().nullable(),
   created_at: z.string(),
   last_seen_at: z.string(),
   /** The session of the request's own token («Это устройство»). */

@@ -147,6 +147,9 @@ function schemaFor(nodeEnv: string) {
       TURNSTILE_DISABLED: flag(false),
       LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
       TRUST_PROXY: trustProxy,
+      // A MaxMind-format City database (.mmdb: GeoLite2-City, DB-IP's IP to City Lite) that names the city of each
+      // sign-in on the sessions list (ADR 059); read once at start, never fetched. Missing or unreadable: a warning.
+      GEOIP_DB: z.string().optional().transform((v) => v || undefined),
     })
     .refine((e) => !e.YOOKASSA_SHOP_ID === !e.YOOKASSA_SECRET_KEY, {
       message: 'YOOKASSA_SHOP_ID and YOOKASSA_SECRET_KEY go together',

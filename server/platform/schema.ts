@@ -133,7 +133,8 @@ export const emailTokens = pgTable(
 /**
  * A sign-in on one device (ADR 055): each token names its session (`sid`), and a token is refused once its session
  * has ended. What is kept is what the person's settings page shows: the device, OS and browser named from the
- * User-Agent (not the header itself) and the address coarsened to its network (IPv4 /24, IPv6 /48). Ended rows stay:
+ * User-Agent (not the header itself), the address coarsened to its network (IPv4 /24, IPv6 /48) and its city when a
+ * GeoIP database is configured (ADR 059). Ended rows stay:
  * they tell a device seen before from a new one.
  */
 export const sessions = pgTable(
@@ -148,6 +149,8 @@ export const sessions = pgTable(
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     /** The network the sign-in came from: 203.0.113.0/24, 2001:db8:1::/48; null when unknown. */
     address: text('address'),
+    /** Where the full address was placed by the operator's GeoIP database (ADR 059): «Москва, Россия»; else null. */
+    place: text('place'),
     /** «Смартфон Apple iPhone», «Компьютер»…; the OS («iOS 17.0») and the browser («Safari 17.0»). */
     device: text('device').notNull(),
     os: text('os').notNull(),

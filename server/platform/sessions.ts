@@ -93,10 +93,16 @@ export function describeAgent(userAgent: string | null | undefined): DeviceInfo 
   };
 }
 
-/** Opens a session for a sign-in from `client`. */
-export async function createSession(db: Reader, userId: string, client: ClientInfo): Promise<SessionRow> {
+/**
+ * Opens a session for a sign-in from `client`; `place` is where its full address is («Москва, Россия», ADR 059),
+ * looked up before: the address itself is stored only coarsened.
+ */
+export async function createSession(db: Reader, userId: string, client: ClientInfo, place: string | null = null): Promise<SessionRow> {
   const { device, os, browser, deviceKey } = describeAgent(client.userAgent);
-  const [row] = await db.insert(sessions).values({ userId, address: coarseAddress(client.ip), device, os, browser, deviceKey }).returning();
+  const [row] = await db
+    .insert(sessions)
+    .values({ userId, address: coarseAddress(client.ip), place, device, os, browser, deviceKey })
+    .returning();
   return row!;
 }
 
@@ -155,6 +161,7 @@ export function sessionsOfPerson(db: Reader, userId: string) {
       createdAt: sessions.createdAt,
       lastSeenAt: sessions.lastSeenAt,
       address: sessions.address,
+      place: sessions.place,
       device: sessions.device,
       os: sessions.os,
       browser: sessions.browser,

@@ -1,3 +1,4 @@
+import { openGeoIp } from '../../lib/geoip.ts';
 import { Turnstile } from '../../lib/turnstile.ts';
 import { defineModule } from '../../platform/module.ts';
 import { AuthService } from './service.ts';
@@ -54,6 +55,7 @@ export const authModule = defineModule({
       ),
       onRevoke: (userId, exceptSession) => realtime.disconnectUser(userId, exceptSession),
       onEndSession: (sessionId) => realtime.disconnectSession(sessionId),
+      geoip: openGeoIp(env.GEOIP_DB, log),
     });
     return { auth, twoFactor, passkeys };
   },

@@ -16,6 +16,7 @@ import { newReferralCode } from '../../db/factories.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { HttpError, badRequest, forbidden } from '../../lib/http.ts';
 import type { Tokens } from '../../lib/auth.ts';
+import type { GeoIp } from '../../lib/geoip.ts';
 import type { Turnstile } from '../../lib/turnstile.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import { issueEmailToken, consumeEmailToken, findEmailToken, voidEmailTokens } from '../../platform/email-tokens.ts';
@@ -74,6 +75,8 @@ export interface AuthDeps {
   onRevoke: (userId: string, exceptSession?: string | null) => void;
   /** Drops the live sockets of one ended session (ADR 055). */
   onEndSession?: (sessionId: string) => void;
+  /** Where a sign-in's address is (ADR 059): GEOIP_DB's database, or none. */
+  geoip?: GeoIp;
   /** The second factor (ADR 054): the sign-in's challenge and second step. */
   twoFactor: TwoFactorService;
   /** Waits before a password is checked (tests pass one that records the waits). */

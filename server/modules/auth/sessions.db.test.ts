@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { createTestDatabase } from '../../test/database.ts';
 import { testEnv } from '../../test/app.ts';
+import { testCityDatabase } from '../../test/mmdb-writer.ts';
 import { call, register, registration, PASSWORD } from '../../test/api.ts';
 import { createUser, DEFAULT_PASSWORD } from '../../db/factories.ts';
 import { outbox, sessions } from '../../platform/schema.ts';
@@ -19,7 +20,8 @@ import type { SessionView } from '#contract/auth';
 
 // Sessions (ADR 055) through the real HTTP layer and real Socket.IO clients over long polling: the list, ending
 // one (its token refused and its socket cut at once), ending the others, a password change keeping this device,
-// the new-device letter once per device, and the one query's last-seen write.
+// the new-device letter once per device, and the one query's last-seen write. The app reads a GeoIP City database the
+// test writes (ADR 059): an address in it is listed with its city; the tests' other addresses are in none.
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
 const WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
@@ -33,9 +35,12 @@ let db: Awaited<ReturnType<typeof createTestDatabase>>['db'];
 beforeAll(async () => {
   database = await createTestDatabase();
   db = database.db;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'podryad-sessions-'));
+  const geoipDb = path.join(dataDir, 'city.mmdb');
+  writeFileSync(geoipDb, testCityDatabase());
   // The outbox dispatcher is not started: the letters stay in the outbox for the tests to read.
   app = await buildApp({
-    env: testEnv({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'podryad-sessions-')) }),
+    env: testEnv({ DATA_DIR: dataDir, GEOIP_DB: geoipDb }),
     database,
     logger: pino({ level: 'silent' }),
     web: false,
@@ -100,13 +105,33 @@ describe('the list', () => {
     expect(fromPhone).toHaveLength(2);
     // This device first, though the other one signed in later.
     const mine = fromPhone[0]!;
-    expect(mine).toMatchObject({ id: sidOf(phone), device: 'Смартфон Apple iPhone', os: 'iOS 17.0', browser: 'Safari 17', address: '203.0.113.0/24' });
+    expect(mine).toMatchObject({ id: sidOf(phone), device: 'Смартфон Apple iPhone', os: 'iOS 17.0', browser: 'Safari 17', address: '203.0.113.0/24', place: null });
     expect(fromPhone.find((s) => !s.current)).toMatchObject({ id: sidOf(desktop), device: 'Компьютер', os: 'Windows 10', browser: 'Chrome 120', address: '2001:db8:1234::/48' });
     // The other device sees the same two, itself as the current one.
     expect((await list(desktop)).filter((s) => s.current).map((s) => s.id)).toEqual([sidOf(desktop)]);
     // Nothing of anyone else's.
     const stranger = await createUser(db);
     expect(await list(await signIn(stranger, IPHONE))).toHaveLength(1);
+  });
+
+  it('shows the city and country of an address the GeoIP database knows, beside the network, in the list and the letter', async () => {
+    const user = await createUser(db);
+    const moscow = await signIn(user, WINDOWS, '95.165.12.34');
+    const london = await signIn(user, IPHONE, '::ffff:81.2.69.160');
+    const local = await signIn(user, MAC_FIREFOX, '192.168.1.20');
+    const byId = new Map((await list(moscow)).map((s) => [s.id, s]));
+    expect(byId.get(sidOf(moscow))).toMatchObject({ place: 'Москва, Россия', address: '95.165.12.0/24', current: true });
+    expect(byId.get(sidOf(london))).toMatchObject({ place: 'Лондон, Великобритания', address: '81.2.69.0/24' });
+    // A private address is in no one's city, whatever the database says: the network alone.
+    expect(byId.get(sidOf(local))).toMatchObject({ place: null, address: '192.168.1.0/24' });
+    // Only the city is kept of the address, beside its network.
+    const [row] = await db.select().from(sessions).where(eq(sessions.id, sidOf(moscow)));
+    expect(JSON.stringify(row)).not.toContain('95.165.12.34');
+    const [letter] = await db
+      .select({ payload: outbox.payload })
+      .from(outbox)
+      .where(and(eq(outbox.kind, 'letter'), sql`${outbox.payload} ->> 'to' = ${user.email}`, sql`${outbox.payload}::text like '%Windows%'`));
+    expect((letter!.payload as { letter: { text: string } }).letter.text).toContain('Место: Москва, Россия (сеть 95.165.12.0/24).');
   });
 
   it('registration opens the first session, with no letter about a new device', async () => {

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client.ts';
 import { accountById, bumpTokenVersion, type UserRow } from '../users/index.ts';
 import type { Tokens } from '../../lib/auth.ts';
+import type { GeoIp } from '../../lib/geoip.ts';
 import { notFound } from '../../lib/http.ts';
 import { moscowDateTime } from '../../lib/text.ts';
 import type { Letters } from '../../platform/letters/index.ts';
@@ -29,6 +30,8 @@ export interface SessionDeps {
   onRevoke: (userId: string, exceptSession?: string | null) => void;
   /** Drops the live sockets of one ended session. */
   onEndSession?: (sessionId: string) => void;
+  /** Where a sign-in's address is (ADR 059); without it sessions show their network alone. */
+  geoip?: GeoIp;
 }
 
 export interface IssueOptions {
@@ -49,14 +52,16 @@ export class SessionService {
    * and the session's token. Both the row and the letter commit together.
    */
   async issue(user: UserRow, client: ClientInfo, opts: IssueOptions = {}): Promise<string> {
-    const { letters } = this.deps;
+    const { letters, geoip } = this.deps;
+    // Looked up before the transaction: right after a start it may wait for the file's read, and no transaction should.
+    const place = (await geoip?.place(client.ip)) ?? null;
     const session = await this.deps.withTx(userActor(user), async ({ tx, outbox }) => {
       const { deviceKey } = describeAgent(client.userAgent);
       const seen = opts.first || (await deviceSeen(tx, user.id, deviceKey));
-      const row = await createSession(tx, user.id, client);
+      const row = await createSession(tx, user.id, client, place);
       if (!seen) {
         const { device, os, browser, address } = row;
-        letters.notify(outbox, user, 'account.newDevice', { device, os, browser, address, at: moscowDateTime(row.createdAt) });
+        letters.notify(outbox, user, 'account.newDevice', { device, os, browser, address, place: row.place, at: moscowDateTime(row.createdAt) });
       }
       return row;
     });
@@ -73,6 +78,7 @@ export class SessionService {
       os: s.os,
       browser: s.browser,
       address: s.address,
+      place: s.place,
       created_at: s.createdAt.toISOString(),
       last_seen_at: s.lastSeenAt.toISOString(),
       current: s.id === currentSession,

@@ -43,7 +43,7 @@ async function world() {
     { userId: customer.user.id, kind: 'orders', text: 'Уведомление для Аграфены', link: '/profile/orders' },
     { userId: seller.user.id, kind: 'orders', text: 'Уведомление для Евлампия', link: '/profile/orders' },
   ]);
-  await createSession(server.db, customer.user.id, { ip: '203.0.113.9', userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/120.0.0.0 Safari/537.36' });
+  await createSession(server.db, customer.user.id, { ip: '203.0.113.9', userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/120.0.0.0 Safari/537.36' }, 'Москва, Россия');
   await createSession(server.db, seller.user.id, { ip: '198.51.100.9', userAgent: null });
   return { seller, customer, orderId };
 }
@@ -66,7 +66,7 @@ describe('personal-data export', () => {
     expect(data.notifications).toEqual(expect.arrayContaining([expect.objectContaining({ text: 'Уведомление для Аграфены' })]));
     expect(data.sessions).toHaveProperty('tokenVersion');
     // Each sign-in's session (ADR 055), the person's only.
-    expect((data.sessions as unknown as { devices: unknown[] }).devices).toEqual([expect.objectContaining({ address: '203.0.113.0/24', browser: 'Chrome 120', endedAt: null })]);
+    expect((data.sessions as unknown as { devices: unknown[] }).devices).toEqual([expect.objectContaining({ address: '203.0.113.0/24', place: 'Москва, Россия', browser: 'Chrome 120', endedAt: null })]);
     // Nothing of the seller's: their name, email, message, notification, service.
     for (const theirs of ['Евлампий', 'Сидорчук', seller.user.email, seller.user.userName, 'Ответ Евлампия', 'Уведомление для Евлампия']) {
       expect(text).not.toContain(theirs);

@@ -55,8 +55,8 @@ export async function personalDataOf(db: Db, userId: string, factors: Pick<Perso
     messages,
     reviews,
     payments: payments.map(({ seq, amount, balanceAfter, createdAt, account, kind, orderId }) => ({ seq, amount, balanceAfter, createdAt, account, kind, orderId })),
-    // Each sign-in's session (ADR 055): its device, OS, browser and network, when it was last seen and ended; and the
-    // account's last activity and revocation counter.
+    // Each sign-in's session (ADR 055): its device, OS, browser, network and city (ADR 059), when it was last seen and
+    // ended; and the account's last activity and revocation counter.
     sessions: { lastSeenAt, tokenVersion, devices: signIns },
     // The second factors (ADR 054, 057): whether TOTP is on since when, and each passkey's name and dates.
     second_factors: secondFactors,

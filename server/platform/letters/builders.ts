@@ -87,8 +87,16 @@ export interface SignInDetails {
   browser: string;
   /** The network, coarsened («203.0.113.0/24»); null when unknown. */
   address: string | null;
+  /** Where the address is («Москва, Россия», ADR 059); null (or absent, in letters queued before it) when unknown. */
+  place?: string | null;
   /** When, as the letter says it («25 ноября 2026 г. в 14:30 МСК»). */
   at: string;
+}
+
+/** Where a sign-in came from: the city beside its network when the server knows it (ADR 059). */
+function where(p: SignInDetails): string {
+  const network = p.address ?? 'неизвестна';
+  return p.place ? `Место: ${p.place} (сеть ${network})` : `Сеть: ${network}`;
 }
 
 /** A sign-in from a device the account was never used on (ADR 055): what, where, when, and what to do if not them. */
@@ -99,7 +107,7 @@ export function newDeviceLetter(p: LetterParams & SignInDetails): Letter {
     subject: 'Вход с нового устройства',
     paragraphs: [
       `В ваш аккаунт на ${onSite(p.brand)} выполнен вход с нового устройства.`,
-      `Устройство: ${p.device}, ${p.os}. Браузер: ${p.browser}. Сеть: ${p.address ?? 'неизвестна'}. Время: ${p.at}.`,
+      `Устройство: ${p.device}, ${p.os}. Браузер: ${p.browser}. ${where(p)}. Время: ${p.at}.`,
     ],
     action: { label: 'Проверить сеансы', link: p.link },
     notes: [

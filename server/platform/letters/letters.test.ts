@@ -238,6 +238,9 @@ describe('Letters.notify', () => {
     for (const part of ['Компьютер, Windows 10', 'Браузер: Chrome 120', 'Сеть: 203.0.113.0/24', at, 'https://p.example/profile/settings', 'смените пароль']) {
       expect(text).toContain(part);
     }
+    // With a GeoIP database (ADR 059) the city stands beside the network.
+    letters.notify(writer, everythingOff, 'account.newDevice', { device: 'Компьютер', os: 'Windows 10', browser: 'Chrome 120', address: '81.2.69.0/24', place: 'Лондон, Великобритания', at });
+    expect(mailed[1]!.letter.text).toContain('Место: Лондон, Великобритания (сеть 81.2.69.0/24).');
   });
 
   it('every kind is transactional or switched by a preference the settings page shows', () => {

@@ -10,6 +10,15 @@ import { logout } from '../shell/index.ts';
 // /profile/settings: the person's sessions (ADR 055). Each one but this device's can be ended, or all but this one;
 // «Выйти на всех устройствах» ends this one too.
 
+/**
+ * Where the session is: the city beside the network when the server knows it (ADR 059), else the network alone. The
+ * word and the network are joined by a no-break space, so a narrow screen wraps before «сеть», not after it.
+ */
+function whereOf({ place, address }: SessionView): string {
+  if (!place) return address ? `Сеть\u00a0${address}` : 'Сеть неизвестна';
+  return address ? `${place} · сеть\u00a0${address}` : place;
+}
+
 function SessionItem({ session, busy, onEnd }: { session: SessionView; busy: boolean; onEnd: (id: string) => void }) {
   return (
     <li className="sessions__item" data-testid="session">
@@ -20,7 +29,7 @@ function SessionItem({ session, busy, onEnd }: { session: SessionView; busy: boo
           {session.os} · {session.browser}
         </div>
         <div className="field__hint">
-          {session.address ? `Сеть ${session.address}` : 'Сеть неизвестна'} ·{' '}
+          {whereOf(session)} ·{' '}
           {session.current ? (
             'активен сейчас'
           ) : (
