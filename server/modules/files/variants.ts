@@ -71,10 +71,10 @@ export class PictureVariants {
     await mkdir(tmpDir, { recursive: true });
     const tmp = path.join(tmpDir, `${randomBytes(16).toString('hex')}.${format}`);
     try {
-      const source = await this.storage.read(key);
-      if (!source) return null;
       // Loaded with the first picture: a start does not pay for libvips (ADR 018).
       const { default: sharp } = await import('sharp');
+      const source = await this.storage.read(key);
+      if (!source) return null;
       // rotate(): EXIF orientation applied; metadata (EXIF, GPS) is not copied into the variant.
       const picture = sharp({ limitInputPixels: MAX_INPUT_PIXELS })
         .rotate()
