@@ -146,3 +146,32 @@ describe('the payment providers’ settings (ADR 048)', () => {
     expect(loadEnv({ ...production, PUBLIC_URL: 'https://podryad.example', DATA_DIR: dir() }).PUBLIC_URL).toBe('https://podryad.example');
   });
 });
+
+describe('the files’ bucket (ADR 060)', () => {
+  const base = { JWT_SECRET: 'x'.repeat(40) };
+  const dir = () => mkdtempSync(path.join(tmpdir(), 'podryad-env-'));
+
+  it('keeps files in the data folder unless S3_BUCKET is set, and reads the bucket’s settings', () => {
+    const local = loadEnv({ ...base, DATA_DIR: dir() });
+    expect(local.S3_BUCKET).toBeUndefined();
+    expect(local.S3_FORCE_PATH_STYLE).toBe(false);
+    const bucket = loadEnv({
+      ...base,
+      DATA_DIR: dir(),
+      S3_BUCKET: 'podryad-files',
+      S3_ENDPOINT: 'https://storage.yandexcloud.net',
+      S3_REGION: 'ru-central1',
+      S3_ACCESS_KEY_ID: 'id',
+      S3_SECRET_ACCESS_KEY: 'secret',
+      S3_FORCE_PATH_STYLE: 'true',
+    });
+    expect(bucket).toMatchObject({ S3_BUCKET: 'podryad-files', S3_REGION: 'ru-central1', S3_FORCE_PATH_STYLE: true });
+    expect(loadEnv({ ...base, DATA_DIR: dir(), S3_BUCKET: 'b' }).S3_REGION).toBe('us-east-1');
+  });
+
+  it('wants the key id with its secret, a bucket with an endpoint or key, and an http(s) endpoint', () => {
+    expect(() => loadEnv({ ...base, DATA_DIR: dir(), S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'id' })).toThrow(/S3_SECRET_ACCESS_KEY/);
+    expect(() => loadEnv({ ...base, DATA_DIR: dir(), S3_ENDPOINT: 'http://127.0.0.1:9000' })).toThrow(/S3_BUCKET/);
+    expect(() => loadEnv({ ...base, DATA_DIR: dir(), S3_BUCKET: 'b', S3_ENDPOINT: 'storage.example' })).toThrow(/S3_ENDPOINT/);
+  });
+});

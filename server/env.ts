@@ -88,6 +88,20 @@ const publicUrl = optionalUrl(['http://', 'https://']).transform((v, ctx) => {
 export const DEFAULT_RATES_URL =
   'https://api.coingecko.com/api/v3/simple/price?ids=bitcoin,tether&vs_currencies=rub';
 
+/**
+ * Files in an S3-compatible bucket (ADR 060, docs/deploy.md), needed on several machines; without S3_BUCKET they stay
+ * in DATA_DIR/uploads. Without the key pair the SDK's own chain (AWS_* variables, an instance role) is asked.
+ */
+const S3_VARIABLES = {
+  S3_BUCKET: z.string().optional().transform((v) => v || undefined),
+  S3_ENDPOINT: optionalUrl(['https://', 'http://']),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional().transform((v) => v || undefined),
+  S3_SECRET_ACCESS_KEY: z.string().optional().transform((v) => v || undefined),
+  // Path-style addresses (<endpoint>/<bucket>/<key>): MinIO and most self-hosted servers need them.
+  S3_FORCE_PATH_STYLE: flag(false),
+};
+
 function schemaFor(nodeEnv: string) {
   return z
     .object({
@@ -145,6 +159,7 @@ function schemaFor(nodeEnv: string) {
       TURNSTILE_VERIFY_URL: z.url().default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
       // Production without a bot check must be chosen explicitly.
       TURNSTILE_DISABLED: flag(false),
+      ...S3_VARIABLES,
       LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
       TRUST_PROXY: trustProxy,
       // A MaxMind-format City database (.mmdb: GeoLite2-City, DB-IP's IP to City Lite) that names the city of each
@@ -165,6 +180,8 @@ function schemaFor(nodeEnv: string) {
       message: 'required with a payment provider: the address customers return to, the same on every instance',
       path: ['PUBLIC_URL'],
     })
+    .refine((e) => !e.S3_ACCESS_KEY_ID === !e.S3_SECRET_ACCESS_KEY, { message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together', path: ['S3_SECRET_ACCESS_KEY'] })
+    .refine((e) => e.S3_BUCKET || !(e.S3_ENDPOINT || e.S3_ACCESS_KEY_ID), { message: 'required with S3_ENDPOINT or S3_ACCESS_KEY_ID: the bucket files are kept in', path: ['S3_BUCKET'] })
     .refine((e) => !e.ADMIN_EMAIL === !e.ADMIN_PASSWORD, {
       message: 'ADMIN_EMAIL and ADMIN_PASSWORD go together',
       path: ['ADMIN_PASSWORD'],

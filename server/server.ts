@@ -11,7 +11,7 @@ import { seedDemoNotifications } from './db/seed/demo-notifications.ts';
 import { seedDemoAppeals } from './db/seed/demo-appeals.ts';
 import { ensureBootstrapAdmin } from './db/seed/admin.ts';
 import { buildApp } from './app.ts';
-import { LocalStorage, uploadsRoot } from './lib/storage.ts';
+import { storageFor } from './lib/storage-for.ts';
 import type { Realtime } from './realtime/socket.ts';
 import { MODULES } from './modules/index.ts';
 import { RATES_REFRESH_JOB } from './modules/rates/index.ts';
@@ -46,9 +46,15 @@ export async function startServer(
   await seedReference(database.db);
   // Demo data first: it goes only into a database nobody has registered in yet. Its pictures go where
   // the app keeps uploads; its users' password is the data folder's own (never a published one).
-  const demoAccounts = env.SEED_DEMO
-    ? await seedDemo(database.db, new LocalStorage(uploadsRoot(env.DATA_DIR)), () => demoPassword(env.DATA_DIR))
-    : null;
+  let demoAccounts: DemoAccount[] | null = null;
+  if (env.SEED_DEMO) {
+    const storage = storageFor(env);
+    try {
+      demoAccounts = await seedDemo(database.db, storage, () => demoPassword(env.DATA_DIR));
+    } finally {
+      await storage.close?.();
+    }
+  }
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await ensureBootstrapAdmin(database.db, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
 
   const app = await buildApp({ env, database, logger });

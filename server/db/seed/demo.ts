@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { FileService } from '../../modules/files/index.ts';
 import { FILE_USES } from '../../file-uses.ts';
-import type { LocalStorage } from '../../lib/storage.ts';
+import type { Storage } from '../../lib/storage.ts';
 import { users } from '../../modules/users/schema.ts';
 import { favorites } from '../../modules/favorites/schema.ts';
 import { projects } from '../../modules/projects/schema.ts';
@@ -151,7 +151,7 @@ function demoOptions(rubles: number, days: number) {
 /** Rubles per unit, roughly the market's in 2026. */
 const DEMO_FALLBACK_RATES = { 'rates.fallbackUSDT': 95, 'rates.fallbackBTC': 9_000_000 } as const;
 
-export async function seedDemo(db: Db, storage: LocalStorage, passwordOf: () => string): Promise<DemoAccount[] | null> {
+export async function seedDemo(db: Db, storage: Storage, passwordOf: () => string): Promise<DemoAccount[] | null> {
   const [{ count }] = (await db.select({ count: sql<number>`count(*)::int` }).from(users)) as [{ count: number }];
   if (count > 0) return null;
   const password = passwordOf();

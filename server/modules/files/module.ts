@@ -1,4 +1,4 @@
-import { LocalStorage, uploadsRoot } from '../../lib/storage.ts';
+import { storageFor } from '../../lib/storage-for.ts';
 import { defineModule } from '../../platform/module.ts';
 import { FileService } from './service.ts';
 import { filesRoutes } from './routes.ts';
@@ -14,13 +14,16 @@ export const UNUSED_UPLOAD_MS = 24 * 60 * 60_000;
 
 export const filesModule = defineModule({
   name: 'files',
-  // It keeps what the modules' declared uses name (ADR 041).
+  // It keeps what the modules' declared uses name (ADR 041), in the data folder or the S3 bucket (ADR 060).
   create: ({ db, env, fileUses, services: { settings, limiter, platform } }) => ({
-    files: new FileService(db, new LocalStorage(uploadsRoot(env.DATA_DIR)), { uses: fileUses, settings, limiter, withTx: platform.withTx }),
+    files: new FileService(db, storageFor(env), { uses: fileUses, settings, limiter, withTx: platform.withTx }),
   }),
   routes: (app, { db, services: { files, tokens }, reads }) => app.register(filesRoutes, { files, tokens, db, reads }),
   recurring: [
     { job: 'uploads-cleanup', everyMs: 60 * 60_000, run: ({ services: { files } }) => files.sweepUnused(new Date(Date.now() - UNUSED_UPLOAD_MS)) },
   ],
-  close: ({ files }) => files.variants.close(),
+  close: async ({ files }) => {
+    await files.variants.close();
+    await files.storage.close?.();
+  },
 });

@@ -1,5 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { parseVariantPath } from '#contract/image-variants';
@@ -114,22 +112,21 @@ export const filesRoutes: FastifyPluginAsync<{ files: FileService; tokens: Token
     const variant = parseVariantPath(key);
     if (variant) return sendVariant(variant, request, reply);
     if (!STORED_PATH_RE.test(key)) throw notFound();
-    const full = files.storage.resolve(key);
-    if (!full) throw notFound();
     const row = await files.byPath(key);
     if (!row) throw notFound();
     const cache = await cacheControlFor(row, request);
-    const info = await stat(full).catch(() => null);
-    if (!info?.isFile()) throw notFound();
+    // Streamed through the app from the folder or the bucket, after the check above (ADR 060).
+    const stored = await files.storage.read(key);
+    if (!stored) throw notFound();
 
     return reply
       .header('content-type', row.mime)
-      .header('content-length', info.size)
+      .header('content-length', stored.size)
       .header('x-content-type-options', 'nosniff')
       .header('content-security-policy', FILE_CSP)
       .header('content-disposition', contentDisposition(row.mime, row.originalName))
       .header('cache-control', cache)
-      .send(createReadStream(full));
+      .send(stored.body);
   });
 
   /** A picture's responsive size (ADR 022), seen by whoever may see the picture; made now if it is not yet. */
@@ -137,18 +134,18 @@ export const filesRoutes: FastifyPluginAsync<{ files: FileService; tokens: Token
     const row = await files.pictureOf(variant.base);
     if (!row) throw notFound();
     const cache = await cacheControlFor(row, request);
-    const full = await files.variants.ensure(row.path, variant.width, variant.format);
-    const info = full ? await stat(full).catch(() => null) : null;
+    const made = await files.variants.ensure(row.path, variant.width, variant.format);
+    const stored = made ? await files.storage.read(made) : null;
     // A picture libvips cannot read still shows: the browser follows to the original.
-    if (!full || !info?.isFile()) return reply.header('cache-control', 'no-store').redirect(fileUrl(row.path), 302);
+    if (!stored) return reply.header('cache-control', 'no-store').redirect(fileUrl(row.path), 302);
     return reply
       .header('content-type', `image/${variant.format}`)
-      .header('content-length', info.size)
+      .header('content-length', stored.size)
       .header('x-content-type-options', 'nosniff')
       .header('content-security-policy', FILE_CSP)
       .header('content-disposition', 'inline')
       .header('cache-control', cache)
-      .send(createReadStream(full));
+      .send(stored.body);
   }
 
   /** Whether the asker may read the file (404 as for a missing file when not) and how it may be cached. */

@@ -11,7 +11,7 @@ import { clearAvatarOf, type UserRow } from '../users/index.ts';
 import { badRequest, HttpError } from '../../lib/http.ts';
 import type { Actor } from '../../platform/policy.ts';
 import { filePolicy, seesAnyFile, type FileSubject } from './policy.ts';
-import type { LocalStorage } from '../../lib/storage.ts';
+import type { Storage } from '../../lib/storage.ts';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import type { SettingsService } from '../../platform/settings.ts';
 import { userActor } from '../../platform/actor.ts';
@@ -69,9 +69,9 @@ export class FileService {
 
   constructor(
     private readonly db: Db,
-    readonly storage: LocalStorage,
+    readonly storage: Storage,
     /**
-     * tmpDir: where uploads are written while they arrive (default `<storage root>/.tmp`); settings and limiter
+     * tmpDir: where uploads are written while they arrive (default the storage's); settings and limiter
      * apply the operator's quota and upload rate (the demo seed stores its pictures without them); uses are
      * FILE_USES; withTx is the platform's (the demo seed, which removes nothing, goes without: one over `db`).
      */
@@ -87,8 +87,7 @@ export class FileService {
   ) {
     this.uses = opts.uses;
     this.withTx = opts.withTx ?? createWithTx({ db, clock: systemClock });
-    // Beside the stored files by default: same filesystem, so finished uploads are moved by a rename.
-    this.tmpDir = opts.tmpDir ?? path.join(storage.root, '.tmp');
+    this.tmpDir = opts.tmpDir ?? storage.tmpDir;
     this.maxSize = opts.maxSize ?? MAX_FILE_SIZE;
     this.settings = opts.settings;
     this.limiter = opts.limiter;

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import {
   VARIANT_FORMATS,
   VARIANT_WIDTHS,
@@ -8,11 +10,12 @@ import {
   type VariantFormat,
   type VariantWidth,
 } from '#contract/image-variants';
-import type { LocalStorage } from '../../lib/storage.ts';
+import type { Storage } from '../../lib/storage.ts';
 
 // Responsive sizes of uploaded pictures (docs/decisions/022), made with sharp (libvips) once: in the background
 // right after the upload, or on the first request for one that is not there yet (an upload from before, or one
-// still waiting in the queue). Each is written beside its picture as "<owner>/<hex>.w<width>.<format>".
+// still waiting in the queue). Each is stored beside its picture as "<owner>/<hex>.w<width>.<format>", in the local
+// folder or the bucket alike (ADR 060): made from the stored original, stored back.
 
 /** Pictures whose variants are made; GIFs may be animated and SVGs scale by themselves. */
 export const PICTURE_MIMES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/webp']);
@@ -26,11 +29,8 @@ export class PictureVariants {
   private readonly making = new Map<string, Promise<string | null>>();
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
-  private readonly tmpDir: string;
 
-  constructor(private readonly storage: LocalStorage) {
-    this.tmpDir = path.join(storage.root, '.tmp');
-  }
+  constructor(private readonly storage: Storage) {}
 
   /** Every variant of a just-stored picture, one picture at a time so that uploads never crowd out pages. */
   schedule(key: string): void {
@@ -52,14 +52,12 @@ export class PictureVariants {
   }
 
   /**
-   * The file of a picture's variant, made now if it is not there yet (two requests for one variant share the
+   * The stored key of a picture's variant, made now if it is not there yet (two requests for one variant share the
    * work); null when the picture cannot be read as one.
    */
   async ensure(key: string, width: VariantWidth, format: VariantFormat): Promise<string | null> {
     const target = variantPath(baseOf(key), width, format);
-    const full = this.storage.resolve(target);
-    if (!full) return null;
-    if ((await stat(full).catch(() => null))?.isFile()) return full;
+    if (await this.storage.stat(target).catch(() => null)) return target;
     let pending = this.making.get(target);
     if (!pending) {
       pending = this.make(key, target, width, format).finally(() => this.making.delete(target));
@@ -69,21 +67,24 @@ export class PictureVariants {
   }
 
   private async make(key: string, target: string, width: VariantWidth, format: VariantFormat): Promise<string | null> {
-    const source = this.storage.resolve(key);
-    if (!source) return null;
-    await mkdir(this.tmpDir, { recursive: true });
-    const tmp = path.join(this.tmpDir, `${randomBytes(16).toString('hex')}.${format}`);
+    const { tmpDir } = this.storage;
+    await mkdir(tmpDir, { recursive: true });
+    const tmp = path.join(tmpDir, `${randomBytes(16).toString('hex')}.${format}`);
     try {
       // Loaded with the first picture: a start does not pay for libvips (ADR 018).
       const { default: sharp } = await import('sharp');
+      const source = await this.storage.read(key);
+      if (!source) return null;
       // rotate(): EXIF orientation applied; metadata (EXIF, GPS) is not copied into the variant.
-      const picture = sharp(source, { limitInputPixels: MAX_INPUT_PIXELS })
+      const picture = sharp({ limitInputPixels: MAX_INPUT_PIXELS })
         .rotate()
         .resize({ width, withoutEnlargement: true });
       // AVIF at effort 2: 20–25% below WebP at a quarter of the default effort's time (ADR 022's table).
-      await (format === 'avif' ? picture.avif({ quality: 50, effort: 2 }) : picture.webp({ quality: 75 })).toFile(tmp);
+      const encoded = format === 'avif' ? picture.avif({ quality: 50, effort: 2 }) : picture.webp({ quality: 75 });
+      // The original streams in from the storage (a file or the bucket), the variant out to a temporary file.
+      await pipeline(source.body, encoded, createWriteStream(tmp, { flags: 'wx', mode: 0o600 }));
       await this.storage.put(tmp, target);
-      return this.storage.resolve(target);
+      return target;
     } catch {
       // Not a picture libvips can read (a truncated upload, a bomb), or the file went meanwhile: no variant.
       return null;
