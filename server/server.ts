@@ -15,6 +15,7 @@ import { LocalStorage, uploadsRoot } from './lib/storage.ts';
 import type { Realtime } from './realtime/socket.ts';
 import { MODULES } from './modules/index.ts';
 import { RATES_REFRESH_JOB } from './modules/rates/index.ts';
+import { instanceIdOf } from './platform/instance.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -78,6 +79,12 @@ export async function startServer(
   }
 
   const url = await app.listen({ port: env.PORT, host: env.HOST });
+  // Listening on the instance's address proves no other live process is this instance (ADR 061): its leases from
+  // now on are the instance's, and the rows its previous process claimed and never completed (a crash, a kill) run
+  // now instead of after their lease.
+  const instanceId = instanceIdOf(env);
+  if (instanceId) app.services.platform.identity.establish(instanceId);
+  if (instanceId && opts.dispatch !== false) await dispatcher.reclaimOwn();
 
   let closing: Promise<void> | null = null;
   return {
