@@ -84,7 +84,10 @@ export async function startServer(
   // now instead of after their lease.
   const instanceId = instanceIdOf(env);
   if (instanceId) app.services.platform.identity.establish(instanceId);
-  if (instanceId && opts.dispatch !== false) await dispatcher.reclaimOwn();
+  if (instanceId && opts.dispatch !== false) {
+    // A failure only leaves those rows to their lease: no reason to refuse to start.
+    await dispatcher.reclaimOwn().catch((err: unknown) => logger.error({ err }, 'outbox: taking back the previous process rows failed'));
+  }
 
   let closing: Promise<void> | null = null;
   return {
