@@ -76,6 +76,14 @@ describe('loadEnv', () => {
     }
   });
 
+  it('takes REDIS_PREFIX and INSTANCE_ID as printable names without spaces (ADR 061)', () => {
+    const env = loadEnv({ REDIS_PREFIX: 'shop-a:', INSTANCE_ID: 'web-1', DATA_DIR: dataDir() });
+    expect([env.REDIS_PREFIX, env.INSTANCE_ID]).toEqual(['shop-a:', 'web-1']);
+    expect(loadEnv({ REDIS_PREFIX: '', DATA_DIR: dataDir() }).REDIS_PREFIX).toBeUndefined();
+    expect(() => loadEnv({ REDIS_PREFIX: 'shop a', DATA_DIR: dataDir() })).toThrow(/REDIS_PREFIX/);
+    expect(() => loadEnv({ INSTANCE_ID: 'x'.repeat(201), DATA_DIR: dataDir() })).toThrow(/INSTANCE_ID/);
+  });
+
   it('wants ADMIN_EMAIL and ADMIN_PASSWORD together', () => {
     expect(() => loadEnv({ ADMIN_EMAIL: 'a@b.ru', DATA_DIR: dataDir() })).toThrow(/ADMIN_PASSWORD/);
   });

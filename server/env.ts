@@ -85,6 +85,14 @@ const publicUrl = optionalUrl(['http://', 'https://']).transform((v, ctx) => {
   }
 });
 
+/** An optional name of printable ASCII characters, no spaces. */
+const printableName = (max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || (v.length <= max && /^[\x21-\x7e]+$/.test(v)), `must be 1 to ${max} printable ASCII characters without spaces`);
+
 export const DEFAULT_RATES_URL =
   'https://api.coingecko.com/api/v3/simple/price?ids=bitcoin,tether&vs_currencies=rub';
 
@@ -111,6 +119,12 @@ function schemaFor(nodeEnv: string) {
       DATA_DIR: z.string().min(1).default('./data'),
       DATABASE_URL: optionalUrl(['postgres://', 'postgresql://']),
       REDIS_URL: optionalUrl(['redis://', 'rediss://']),
+      // What this deployment's Redis keys and Socket.IO channels start with (ADR 061); unset, one made from the
+      // deployment's id kept in its database, so two deployments sharing a Redis never share channels or counters.
+      REDIS_PREFIX: printableName(100),
+      // This instance's name, the same across its restarts and unique among live instances (ADR 061); unset, the
+      // host's name with HOST:PORT. A restarted instance takes back at once the outbox rows its previous process held.
+      INSTANCE_ID: printableName(200),
       JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
       // The payment providers' webhook signing secret (ADR 026); generated once and kept in DATA_DIR when unset.
       PAYMENTS_WEBHOOK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),

@@ -15,6 +15,7 @@ import { storageFor } from './lib/storage-for.ts';
 import type { Realtime } from './realtime/socket.ts';
 import { MODULES } from './modules/index.ts';
 import { RATES_REFRESH_JOB } from './modules/rates/index.ts';
+import { instanceIdOf } from './platform/instance.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -84,6 +85,15 @@ export async function startServer(
   }
 
   const url = await app.listen({ port: env.PORT, host: env.HOST });
+  // Listening on the instance's address proves no other live process is this instance (ADR 061): its leases from
+  // now on are the instance's, and the rows its previous process claimed and never completed (a crash, a kill) run
+  // now instead of after their lease.
+  const instanceId = instanceIdOf(env);
+  if (instanceId) app.services.platform.identity.establish(instanceId);
+  if (instanceId && opts.dispatch !== false) {
+    // A failure only leaves those rows to their lease: no reason to refuse to start.
+    await dispatcher.reclaimOwn().catch((err: unknown) => logger.error({ err }, 'outbox: taking back the previous process rows failed'));
+  }
 
   let closing: Promise<void> | null = null;
   return {

@@ -4,11 +4,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startServer } from './server.ts';
 import { CLOSE_GRACE_MS } from './app.ts';
 import { createTestDatabase } from './test/database.ts';
 import { testEnv } from './test/app.ts';
+import { JobDeferred } from './platform/dispatcher.ts';
+import { outbox } from './platform/schema.ts';
+import { PAGES_CHANGED_JOB } from './platform/page-cache.ts';
+import { hostname } from 'node:os';
 
 // A restart must not wait for clients: a connection busy when the server starts closing is closed once its answer
 // has left, instead of idling out its keep-alive (72 s) first — Node's close() closes the idle connections once and
@@ -69,4 +73,50 @@ describe('shutdown', () => {
     expect(Date.now() - started).toBeLessThan(CLOSE_GRACE_MS + 3_000);
     await cut;
   }, 40_000);
+
+  it("hands the sandbox's webhook job back once the server is closed, instead of posting it to a guessed address", async () => {
+    const database = await createTestDatabase();
+    databases.push(database);
+    const env = testEnv({ PORT: '0', HOST: '127.0.0.1', SEED_DEMO: '0', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'podryad-shutdown-')) });
+    const server = await startServer(env, pino({ level: 'silent' }), { database });
+    const desk = server.app.services.payments.providers.sandbox;
+    await server.close();
+    // Nothing listens on this server's address now; the address PORT=0 would be guessed as is :3000, someone else's.
+    const fetched = vi.spyOn(globalThis, 'fetch');
+    try {
+      const job = { paymentId: 'p1', providerRef: 'sbx_1', eventId: 'evt_1', outcome: 'pay' as const, currency: 'RUB' as const, amount: 100 };
+      await expect(desk.sendWebhook(job)).rejects.toBeInstanceOf(JobDeferred);
+      expect(fetched).not.toHaveBeenCalled();
+    } finally {
+      fetched.mockRestore();
+    }
+  }, 30_000);
+
+  it('a restarted instance runs at once the outbox rows its killed process had claimed, not after their lease', async () => {
+    const database = await createTestDatabase();
+    databases.push(database);
+    // A fixed port: the instance is its host and address (ADR 061).
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as net.AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const lease = new Date(Date.now() + 2 * 60_000);
+    // Claimed by this instance's killed process, and by another instance that is alive.
+    const [killed, alive] = await database.db
+      .insert(outbox)
+      .values([
+        { kind: 'job', name: PAGES_CHANGED_JOB, payload: {}, dueAt: new Date(), attempts: 1, lockedUntil: lease, leasedBy: `${hostname()}/127.0.0.1:${port}`, leasedBoot: 'killed' },
+        { kind: 'job', name: PAGES_CHANGED_JOB, payload: {}, dueAt: new Date(), attempts: 1, lockedUntil: lease, leasedBy: `${hostname()}/127.0.0.1:${port + 1}`, leasedBoot: 'alive' },
+      ])
+      .returning();
+    const env = testEnv({ PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: '0', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'podryad-shutdown-')) });
+    const server = await startServer(env, pino({ level: 'silent' }), { database });
+    try {
+      const left = async () => (await database.db.select({ id: outbox.id }).from(outbox)).map((r) => r.id);
+      await expect.poll(left, { timeout: 10_000 }).not.toContain(killed!.id);
+      expect(await left()).toContain(alive!.id);
+    } finally {
+      await server.close();
+    }
+  }, 30_000);
 });

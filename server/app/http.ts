@@ -23,12 +23,34 @@ export function decodedPath(url: string): string {
  * about to listen on: HOST and PORT, not a port it may never use.
  */
 export function listeningUrl(app: FastifyInstance, env: Pick<Env, 'HOST' | 'PORT'>): string {
-  const address = app.server.address();
-  const { host, port } =
-    address && typeof address !== 'string'
-      ? { host: address.family === 'IPv6' ? `[${address.address}]` : address.address, port: address.port }
-      : { host: env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST, port: env.PORT || 3000 };
-  return `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${port}`;
+  const bound = boundUrl(app);
+  if (bound) return bound;
+  // Closed: the address it listened on, not a guess (with PORT=0 the guess would be another process's port 3000).
+  const last = lastBound.get(app.server);
+  if (last) return last;
+  const host = env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST;
+  return `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${env.PORT || 3000}`;
+}
+
+const lastBound = new WeakMap<HttpServer, string>();
+
+/** The address the server is bound to right now, or null (not yet listening, or closed or closing). */
+function boundUrl(app: FastifyInstance): string | null {
+  const address = app.server.listening ? app.server.address() : null;
+  if (!address || typeof address === 'string') return null;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host === '0.0.0.0' || host === '[::]' ? 'localhost' : host}:${address.port}`;
+  lastBound.set(app.server, url);
+  return url;
+}
+
+/**
+ * The server's own address for a request it sends itself (the sandbox provider's webhook), or null when nothing
+ * listens there: before the start and once closing began, such a request would reach no one, or another process
+ * on a guessed port. The job is then handed back to the outbox (JobDeferred) for a live instance.
+ */
+export function loopbackUrl(app: FastifyInstance): string | null {
+  return boundUrl(app);
 }
 
 /** How long requests in flight may take to finish once the server is closing, before their connections are cut. */

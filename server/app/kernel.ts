@@ -10,6 +10,7 @@ import { createMailer } from '../lib/mail.ts';
 import { memoryRateLimiter, redisRateLimiter } from '../lib/rate-limiter.ts';
 import { attachRealtime } from '../realtime/socket.ts';
 import { createPlatform } from '../platform/platform.ts';
+import { redisPrefix } from '../platform/deployment.ts';
 import type { Clock } from '../platform/clock.ts';
 import { Letters } from '../platform/letters/index.ts';
 import type { ModuleContext, Services } from '../platform/module.ts';
@@ -18,7 +19,7 @@ import { SETTINGS_CHANGED_JOB, SettingsService } from '../platform/settings.ts';
 import { SeenToday } from '../platform/listing/visitors.ts';
 import { FILE_USES } from '../modules/index.ts';
 import { settingsSchema } from '#contract/settings';
-import { listeningUrl } from './http.ts';
+import { listeningUrl, loopbackUrl } from './http.ts';
 
 /**
  * The platform's parts every module is made with (the socket server, the rate limiter, the mailer, the outbox and
@@ -31,10 +32,13 @@ export async function createKernel(
   const { env, database, logger, clock, fast } = deps;
   const { db } = database;
   const tokens = new Tokens(env.JWT_SECRET);
-  const realtime = await attachRealtime({ server: app.server, db, tokens, log: logger, redisUrl: env.REDIS_URL });
+  // Two deployments on one Redis must not share channels or counters (ADR 061).
+  const prefix = env.REDIS_URL ? await redisPrefix(db, env.REDIS_PREFIX) : undefined;
+  const realtime = await attachRealtime({ server: app.server, db, tokens, log: logger, redisUrl: env.REDIS_URL, redisPrefix: prefix });
   let degradedAt = 0;
   const limiter = env.REDIS_URL
     ? await redisRateLimiter(env.REDIS_URL, {
+        prefix,
         // Once a minute at most: each limited request would otherwise log during an outage.
         onDegraded: (err) => {
           if (Date.now() - degradedAt > 60_000) logger.warn({ err }, 'redis unreachable: rate limits count on this instance alone');
@@ -78,7 +82,7 @@ export async function createKernel(
     seen: new SeenToday(env.REDIS_URL ? limiter : null, logger),
     origin,
     siteUrl,
-    listeningUrl: () => listeningUrl(app, env),
+    loopbackUrl: () => loopbackUrl(app),
     fast,
     fileUses: FILE_USES,
   };

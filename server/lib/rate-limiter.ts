@@ -61,7 +61,10 @@ export const REDIS_LIMIT_TIMEOUT_MS = 300;
  * by this instance's own memory limiter instead: limits keep holding, per instance, and nobody waits for Redis (its
  * offline queue is off, so a command fails at once rather than waiting for a reconnect).
  */
-export async function redisRateLimiter(url: string, options: { timeoutMs?: number; onDegraded?: (err: unknown) => void } = {}): Promise<RateLimiter> {
+export async function redisRateLimiter(
+  url: string,
+  options: { timeoutMs?: number; onDegraded?: (err: unknown) => void; /** The deployment's key prefix (ADR 061). */ prefix?: string } = {},
+): Promise<RateLimiter> {
   // Loaded only when REDIS_URL is set (ADR 018).
   const { createClient } = await import('redis');
   const client = createClient({ url, disableOfflineQueue: true, socket: { reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2_000) } });
@@ -80,7 +83,8 @@ export async function redisRateLimiter(url: string, options: { timeoutMs?: numbe
       return alone();
     }
   }
-  const k = (key: string) => `podryad:rl:${key}`;
+  const prefix = options.prefix ?? 'podryad:';
+  const k = (key: string) => `${prefix}rl:${key}`;
   return {
     hit: (key, limit, windowMs) =>
       shared(

@@ -9,6 +9,7 @@ import { systemActor } from './actor.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { LetterPayload, SocketPayload } from './outbox.ts';
 import type { TxContext, WithTx } from './tx.ts';
+import { ProcessIdentity } from './instance.ts';
 
 /** What a job handler gets besides its payload. */
 export interface JobContext {
@@ -33,6 +34,8 @@ export interface DispatcherOptions {
   withTx: WithTx;
   log: Pick<Logger, 'info' | 'warn' | 'error'>;
   clock?: Clock;
+  /** Who leases the rows (ADR 061); a process of its own by default. */
+  identity?: ProcessIdentity;
   /** How often due rows are looked for (delayed jobs, rows of other instances, retries). */
   pollMs?: number;
   /** Rows claimed at once; they run concurrently. */
@@ -55,6 +58,18 @@ export const DISPATCHER_DEFAULTS = {
   maxBackoffMs: 60 * 60_000,
 } as const;
 
+/**
+ * Thrown by a handler that cannot run here and now (this server no longer listens, so its HTTP loopback is gone):
+ * the row is handed back without counting the attempt, due again after `backoffMs`, for whichever instance (or the
+ * next start) claims it then.
+ */
+export class JobDeferred extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'JobDeferred';
+  }
+}
+
 /** Thrown inside a job's transaction when its row is no longer ours: the transaction rolls back. */
 class LeaseLost extends Error {
   constructor(row: OutboxRow) {
@@ -73,7 +88,8 @@ class LeaseLost extends Error {
 export class Dispatcher {
   private readonly db: Db;
   private readonly clock: Clock;
-  private readonly opts: Required<Omit<DispatcherOptions, 'db' | 'withTx' | 'log' | 'clock'>>;
+  readonly identity: ProcessIdentity;
+  private readonly opts: Required<Omit<DispatcherOptions, 'db' | 'withTx' | 'log' | 'clock' | 'identity'>>;
   private readonly jobs = new Map<string, JobHandler<never>>();
   private readonly recurring = new Map<string, number>();
   private sockets: SocketTransport | null = null;
@@ -92,7 +108,8 @@ export class Dispatcher {
   constructor(private readonly deps: DispatcherOptions) {
     this.db = deps.db;
     this.clock = deps.clock ?? systemClock;
-    const { db: _db, withTx: _withTx, log: _log, clock: _clock, ...rest } = deps;
+    this.identity = deps.identity ?? new ProcessIdentity();
+    const { db: _db, withTx: _withTx, log: _log, clock: _clock, identity: _identity, ...rest } = deps;
     this.opts = { ...DISPATCHER_DEFAULTS, ...rest };
   }
 
@@ -146,6 +163,32 @@ export class Dispatcher {
     this.timer = setInterval(() => void this.runDue(), this.opts.pollMs);
     this.timer.unref();
     this.nudge();
+  }
+
+  /**
+   * Hands back at once the rows this instance's previous process had claimed and never completed (it crashed or was
+   * killed): they would otherwise wait out their lease. Call it once this process has established its identity
+   * (it listens on the instance's address); rows leased by other instances are left alone. Answers how many.
+   */
+  async reclaimOwn(): Promise<number> {
+    const { instanceId, bootId } = this.identity;
+    const released = await this.db
+      .update(outbox)
+      .set({ lockedUntil: null })
+      .where(
+        and(
+          eq(outbox.state, 'pending'),
+          eq(outbox.leasedBy, instanceId),
+          sql`${outbox.leasedBoot} is distinct from ${bootId}`,
+          sql`${outbox.lockedUntil} > ${this.clock.now()}`,
+        ),
+      )
+      .returning({ id: outbox.id });
+    if (released.length) {
+      this.deps.log.info({ rows: released.length, instanceId }, "outbox: took back the rows this instance's previous process had claimed");
+      this.nudge();
+    }
+    return released.length;
   }
 
   /** Looks for due rows soon (after a commit that wrote some). Does nothing before start() or after stop(). */
@@ -246,7 +289,12 @@ export class Dispatcher {
       .for('update', { skipLocked: true });
     const rows = await this.db
       .update(outbox)
-      .set({ lockedUntil: new Date(now.getTime() + this.opts.leaseMs), attempts: sql`${outbox.attempts} + 1` })
+      .set({
+        lockedUntil: new Date(now.getTime() + this.opts.leaseMs),
+        attempts: sql`${outbox.attempts} + 1`,
+        leasedBy: this.identity.instanceId,
+        leasedBoot: this.identity.bootId,
+      })
       .where(inArray(outbox.id, due))
       .returning();
     // Socket events of one transaction go out in the order they were written.
@@ -274,6 +322,10 @@ export class Dispatcher {
     try {
       await this.execute(row, job);
     } catch (err) {
+      if (err instanceof JobDeferred) {
+        await this.defer(row, err).catch((e: unknown) => this.deps.log.error({ err: e, id: row.id }, 'outbox: handing a row back failed'));
+        return false;
+      }
       await this.failed(row, err).catch((e: unknown) => this.deps.log.error({ err: e, id: row.id }, 'outbox: recording a failure failed'));
       return false;
     }
@@ -358,6 +410,15 @@ export class Dispatcher {
     }
     const deleted = await db.delete(outbox).where(this.ours(row)).returning({ id: outbox.id });
     return deleted.length > 0;
+  }
+
+  /** Hands a deferred row back: its attempt does not count, and it is due again after the first backoff. */
+  private async defer(row: OutboxRow, err: JobDeferred): Promise<void> {
+    this.deps.log.info({ id: row.id, kind: row.kind, name: row.name, reason: err.message }, 'outbox: row handed back for later');
+    await this.db
+      .update(outbox)
+      .set({ dueAt: new Date(this.clock.now().getTime() + this.opts.backoffMs), attempts: row.attempts - 1, lockedUntil: null })
+      .where(this.ours(row));
   }
 
   private async failed(row: OutboxRow, err: unknown): Promise<void> {

@@ -1,16 +1,19 @@
 import { createHash } from 'node:crypto';
-import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { idempotencyKeys } from './schema.ts';
 import { HttpError, badRequest } from '../lib/http.ts';
 import type { Clock } from './clock.ts';
+import { ProcessIdentity } from './instance.ts';
 
 // Idempotency-Key (issue 12): a request that may move money carries a key of the client's choosing. The first
 // request with a key claims it (a row committed before the work starts), does the work and stores its answer; a
 // later one with the same key and the same body gets that answer again, with its status; the same key with
 // another body is refused. A duplicate that arrives while the first is still being answered waits for it a
 // little, then is told the request is being processed. A claim whose request died (a crash between the claim
-// and the answer) is taken over after STALE_MS: the work itself is safe to repeat (an order is paid once).
+// and the answer) is taken over (ADR 061): at once when it was this instance's previous process, else once its
+// lease, renewed while the work runs, has run out. The work commits its own transaction before the answer is
+// stored, so a takeover may repeat work that did commit: the work itself is safe to repeat (an order is paid once).
 
 export const IDEMPOTENCY_MESSAGES = {
   required: 'Нужен заголовок Idempotency-Key (от 1 до 100 символов)',
@@ -49,20 +52,31 @@ export interface IdempotentAnswer<T> {
 export interface IdempotencyOptions {
   /** How long a duplicate waits for the first request's answer. */
   waitMs?: number;
-  /** A claim older than this without an answer is taken over. */
+  /** A claim made before claims had owners (ADR 061), older than this without an answer, is taken over. */
   staleMs?: number;
+  /** How long a claim holds unless its process renews it (every third of it, while the work runs). */
+  leaseMs?: number;
+  /** The process that claims (ADR 061). */
+  identity?: ProcessIdentity;
 }
 
 const WAIT_MS = 5_000;
 const STALE_MS = 60_000;
+const LEASE_MS = 15_000;
 const POLL_MS = 25;
 
 export class Idempotency {
+  private readonly identity: ProcessIdentity;
+  private readonly leaseMs: number;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly opts: IdempotencyOptions = {},
-  ) {}
+  ) {
+    this.identity = opts.identity ?? new ProcessIdentity();
+    this.leaseMs = opts.leaseMs ?? LEASE_MS;
+  }
 
   /**
    * Runs `work` once per (user, key): answers its result (status 200) or its HttpError (stored as its status and
@@ -73,6 +87,9 @@ export class Idempotency {
     const hash = requestHash(scope, body);
     const claimed = await this.claim(userId, key, scope, hash);
     if (!claimed) return this.stored<T>(userId, key, scope, hash);
+    // While the work runs its claim is renewed: a live claim is never taken for a dead one.
+    const renewal = setInterval(() => void this.renew(userId, key).catch(() => {}), Math.max(1, Math.floor(this.leaseMs / 3)));
+    renewal.unref();
     try {
       const result = await work();
       await this.store(userId, key, 200, result);
@@ -83,9 +100,33 @@ export class Idempotency {
         await this.store(userId, key, err.statusCode, answer);
         return { status: err.statusCode, body: answer, replayed: false };
       }
-      await this.db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key), isNull(idempotencyKeys.response)));
+      await this.db.delete(idempotencyKeys).where(this.mine(userId, key));
       throw err;
+    } finally {
+      clearInterval(renewal);
     }
+  }
+
+  /** This process's claim of a key, unanswered. */
+  private mine(userId: string, key: string) {
+    return and(
+      eq(idempotencyKeys.userId, userId),
+      eq(idempotencyKeys.key, key),
+      eq(idempotencyKeys.ownerBoot, this.identity.bootId),
+      isNull(idempotencyKeys.response),
+    );
+  }
+
+  private async renew(userId: string, key: string): Promise<void> {
+    await this.db
+      .update(idempotencyKeys)
+      .set({ leaseUntil: new Date(this.clock.now().getTime() + this.leaseMs) })
+      .where(this.mine(userId, key));
+  }
+
+  /** The claim's owner columns: this process, for a lease's time. */
+  private owner(now: Date) {
+    return { ownerInstance: this.identity.instanceId, ownerBoot: this.identity.bootId, leaseUntil: new Date(now.getTime() + this.leaseMs) };
   }
 
   /** Claims the key: true when this request is the first (or takes over a dead claim). */
@@ -93,15 +134,22 @@ export class Idempotency {
     const now = this.clock.now();
     const inserted = await this.db
       .insert(idempotencyKeys)
-      .values({ userId, key, scope, requestHash: hash, createdAt: now })
+      .values({ userId, key, scope, requestHash: hash, createdAt: now, ...this.owner(now) })
       .onConflictDoNothing()
       .returning({ key: idempotencyKeys.key });
     if (inserted.length) return true;
-    // A claim left by a request that died: take it over, once (the update is the race's referee).
+    // A claim left by a request that died: take it over, once (the update is the race's referee). Dead is: made
+    // by this instance's previous process (this one holds the instance's address: ADR 061), or not renewed within
+    // its lease (a process that died, on any instance), or older than staleMs from before claims had owners.
     const staleBefore = new Date(now.getTime() - (this.opts.staleMs ?? STALE_MS));
+    const dead = or(
+      and(eq(idempotencyKeys.ownerInstance, this.identity.instanceId), sql`${idempotencyKeys.ownerBoot} <> ${this.identity.bootId}`),
+      lt(idempotencyKeys.leaseUntil, now),
+      and(isNull(idempotencyKeys.leaseUntil), lt(idempotencyKeys.createdAt, staleBefore)),
+    );
     const taken = await this.db
       .update(idempotencyKeys)
-      .set({ createdAt: now })
+      .set({ createdAt: now, ...this.owner(now) })
       .where(
         and(
           eq(idempotencyKeys.userId, userId),
@@ -109,7 +157,7 @@ export class Idempotency {
           eq(idempotencyKeys.scope, scope),
           eq(idempotencyKeys.requestHash, hash),
           isNull(idempotencyKeys.response),
-          lt(idempotencyKeys.createdAt, staleBefore),
+          dead,
         ),
       )
       .returning({ key: idempotencyKeys.key });
@@ -137,7 +185,7 @@ export class Idempotency {
   private async store(userId: string, key: string, status: number, response: unknown): Promise<void> {
     await this.db
       .update(idempotencyKeys)
-      .set({ statusCode: status, response: sql`${JSON.stringify(response)}::jsonb` })
-      .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
+      .set({ statusCode: status, response: sql`${JSON.stringify(response)}::jsonb`, leaseUntil: null })
+      .where(this.mine(userId, key));
   }
 }

@@ -51,8 +51,8 @@ export interface ModuleContext {
   origin: PublicOrigin;
   /** The public origin for links in letters. */
   siteUrl: () => string;
-  /** The address this server listens on (the sandbox provider's HTTP loopback). */
-  listeningUrl: () => string;
+  /** The address this server listens on (the sandbox provider's HTTP loopback); null when it does not listen now. */
+  loopbackUrl: () => string | null;
   /** Answers served from memory before Fastify (ADR 019). */
   fast: FastAnswers;
   /** Every module's declared uses of uploaded files (ADR 041). */

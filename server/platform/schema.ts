@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { customType, pgTable, text, uuid, timestamp, jsonb, index, bigint, integer, uniqueIndex, primaryKey } from 'drizzle-orm/pg-core';
+import { boolean, customType, pgTable, text, uuid, timestamp, jsonb, index, bigint, integer, uniqueIndex, primaryKey } from 'drizzle-orm/pg-core';
 import { users } from '../modules/users/schema.ts';
 
 // The platform's own tables: the outbox, settings, the audit log, idempotency keys and one-time email links (ADR 047).
@@ -35,6 +35,12 @@ export const outbox = pgTable(
     lastError: text('last_error'),
     /** Leased to an instance until then; after it, another instance may claim the row again. */
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    /**
+     * Who holds the lease: the instance (stable across its restarts) and its process (one boot). A restarted
+     * instance releases at once the rows its previous process held (ADR 061).
+     */
+    leasedBy: text('leased_by'),
+    leasedBoot: text('leased_boot'),
     state: text('state').$type<OutboxState>().notNull().default('pending'),
     /** At most one pending row per key (a recurring job, "auto-accept order X"). */
     dedupeKey: text('dedupe_key'),
@@ -64,6 +70,16 @@ export const settings = pgTable('settings', {
   key: text('key').primaryKey(),
   value: jsonValue('value').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * This deployment's own id, made once by the first instance that starts on the database (ADR 061): every instance
+ * of the deployment reads the same one, another deployment has another. Its Redis keys are prefixed with it.
+ */
+export const deployment = pgTable('deployment', {
+  // One row: the key can only be true.
+  one: boolean('one').primaryKey().default(true),
+  id: text('id').notNull().default(sql`gen_random_uuid()::text`),
 });
 
 /** Every admin action: who, what, on what, when. */
@@ -104,6 +120,13 @@ export const idempotencyKeys = pgTable(
     statusCode: integer('status_code'),
     response: jsonb('response'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The process answering the request (instance and boot, ADR 061) and how long its claim holds without being
+     * renewed: a claim of a dead process is taken over at once, a live one's is not.
+     */
+    ownerInstance: text('owner_instance'),
+    ownerBoot: text('owner_boot'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );

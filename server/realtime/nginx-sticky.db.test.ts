@@ -178,7 +178,7 @@ describe.skipIf(!redisUrl || nginxMissing)('docs/deploy.md nginx in front of two
       }
     } finally {
       const redis = await createClient({ url: redisUrl! }).connect();
-      const keys = await redis.keys(`podryad:rl:*${from}*`);
+      const keys = await redis.keys(`podryad:*:rl:*${from}*`);
       if (keys.length) await redis.del(keys);
       await redis.quit();
     }

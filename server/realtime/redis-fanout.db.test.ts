@@ -10,6 +10,7 @@ import { testEnv } from '../test/app.ts';
 import { serviceUrl } from '../test/services.ts';
 import { createUser } from '../db/factories.ts';
 import { createSession } from '../platform/sessions.ts';
+import { redisPrefix } from '../platform/deployment.ts';
 
 // Two instances over one database and one Redis: an event emitted by one reaches a socket held by the other.
 const redisUrl = await serviceUrl('Redis', 'REDIS_URL', 'redis://127.0.0.1:6379');
@@ -75,4 +76,56 @@ describe.skipIf(!redisUrl)('several instances with REDIS_URL', () => {
     expect(three.socket.connected).toBe(true);
     for (const s of [one, two, three]) s.socket.close();
   });
+
+  it('keeps two deployments on one Redis apart: their own prefixes, no event or signal crosses (ADR 061)', async () => {
+    // Another deployment: its own database (so its own id, and prefix), two instances of its own.
+    const other = await createTestDatabase();
+    const env = () => testEnv({ PORT: '0', HOST: '127.0.0.1', REDIS_URL: redisUrl!, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'podryad-redis-')) });
+    const c = await startServer(env(), pino({ level: 'silent' }), { database: other });
+    const d = await startServer(env(), pino({ level: 'silent' }), { database: other });
+    const sockets: Socket[] = [];
+    try {
+      const [mine, theirs] = [await redisPrefix(database.db, undefined), await redisPrefix(other.db, undefined)];
+      expect(mine).toMatch(/^podryad:[0-9a-f-]{36}:$/);
+      expect(theirs).toMatch(/^podryad:[0-9a-f-]{36}:$/);
+      expect(mine).not.toBe(theirs);
+      expect(await redisPrefix(other.db, 'chosen:')).toBe('chosen:');
+
+      // One person id in both deployments, a socket on the second instance of each.
+      const user = await createUser(database.db);
+      await createUser(other.db, { id: user.id });
+      const open = async (server: RunningServer, token: string) => {
+        const socket: Socket = connect(server.url, { transports: ['polling'], multiplex: false, reconnection: false, auth: { token: `Bearer ${token}` } });
+        sockets.push(socket);
+        await new Promise<void>((resolve, reject) => {
+          socket.once('connect', () => resolve());
+          socket.once('connect_error', reject);
+        });
+        return socket;
+      };
+      const here = await open(b, await a.app.services.tokens.sign(user));
+      const there = await open(c, await d.app.services.tokens.sign(user));
+      await new Promise((r) => setTimeout(r, 200));
+      const firstThere = new Promise((resolve) => there.once('delete_chat', resolve));
+      const signalled: string[] = [];
+      c.realtime.onOtherInstances('routeRulesChanged', () => signalled.push('c'));
+      b.realtime.onOtherInstances('routeRulesChanged', () => signalled.push('b'));
+
+      // The first deployment's event reaches its own other instance (published and delivered through Redis) ...
+      const gotHere = new Promise((resolve) => here.once('delete_chat', resolve));
+      a.realtime.emitToUsers([user.id], 'delete_chat', { id: 'from-a' });
+      a.realtime.toOtherInstances('routeRulesChanged');
+      expect(await gotHere).toEqual({ id: 'from-a' });
+      await expect.poll(() => signalled).toContain('b');
+      // ... then the second's: Redis delivers publishes in order, so had the first crossed, it would come first.
+      d.realtime.emitToUsers([user.id], 'delete_chat', { id: 'from-d' });
+      expect(await firstThere).toEqual({ id: 'from-d' });
+      expect(signalled).toEqual(['b']);
+    } finally {
+      for (const socket of sockets) socket.close();
+      await c.close();
+      await d.close();
+      await other.drop();
+    }
+  }, 60_000);
 });

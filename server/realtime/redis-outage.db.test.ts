@@ -5,6 +5,7 @@ import pino from 'pino';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../server.ts';
+import { redisPrefix } from '../platform/deployment.ts';
 import { createTestDatabase } from '../test/database.ts';
 import { testEnv } from '../test/app.ts';
 import { serviceUrl } from '../test/services.ts';
@@ -85,7 +86,7 @@ describe.skipIf(!redisUrl)('an instance whose Redis goes away', () => {
       const { createClient } = await import('redis');
       const direct = createClient({ url: redisUrl! });
       await direct.connect();
-      shared = Number(await direct.get(`podryad:rl:${key}`)) > 0;
+      shared = Number(await direct.get(`${await redisPrefix(server.database.db, undefined)}rl:${key}`)) > 0;
       await direct.quit();
     }
     expect(shared).toBe(true);

@@ -101,16 +101,20 @@ function ioServer(server: HttpServer): RealtimeServer {
 }
 
 /** With Redis: the adapter that reaches the other instances' sockets, and presence counted across instances. */
-async function acrossInstances(io: RealtimeServer, redisUrl: string, log: Logger, ttlMs: number) {
+async function acrossInstances(io: RealtimeServer, redisUrl: string, prefix: string, log: Logger, ttlMs: number) {
   // Loaded only with Redis: the client and the adapter cost a few hundred milliseconds of every start (ADR 018).
   const [{ createClient }, { createAdapter }] = await Promise.all([import('redis'), import('@socket.io/redis-adapter')]);
   const pub = createClient({ url: redisUrl });
   const sub = pub.duplicate();
   for (const c of [pub, sub]) c.on('error', (err) => log.error({ err }, 'redis (socket adapter) error'));
   await Promise.all([pub.connect(), sub.connect()]);
-  io.adapter(createAdapter(publishingSafely(pub, log) as never, sub as never));
-  return { clients: [pub, sub], presence: redisPresence(pub as never, { instanceId: randomUUID(), ttlMs }) };
+  // The deployment's prefix on the adapter's channels: another deployment on this Redis never hears its events.
+  io.adapter(createAdapter(publishingSafely(pub, log) as never, sub as never, { key: `${prefix}socket.io` }));
+  return { clients: [pub, sub], presence: redisPresence(pub as never, { instanceId: randomUUID(), ttlMs, prefix: `${prefix}presence:` }) };
 }
+
+/** The prefix of a caller that names none (tests of one deployment). */
+export const DEFAULT_REDIS_PREFIX = 'podryad:';
 
 /** How long a page waits for the shared online status before it shows this instance's alone. */
 const PRESENCE_READ_TIMEOUT_MS = 300;
@@ -263,15 +267,19 @@ async function keepPresence(deps: {
   };
 }
 
-export async function attachRealtime(opts: {
+export interface RealtimeOptions {
   server: HttpServer;
   db: Db;
   tokens: Tokens;
   log: Logger;
   redisUrl?: string;
+  /** What this deployment's Redis keys and channels start with (ADR 061). */
+  redisPrefix?: string;
   /** Heartbeat lifetime of this instance's presence (tests shorten it). */
   presenceTtlMs?: number;
-}): Promise<Realtime> {
+}
+
+export async function attachRealtime(opts: RealtimeOptions): Promise<Realtime> {
   const io = ioServer(opts.server);
 
   const redisClients: { quit(): Promise<unknown> }[] = [];
@@ -280,7 +288,7 @@ export async function attachRealtime(opts: {
   const ttlMs = opts.presenceTtlMs ?? PRESENCE_TTL_MS;
   let presence: PresenceRegistry = memoryPresence();
   if (opts.redisUrl) {
-    const redis = await acrossInstances(io, opts.redisUrl, opts.log, ttlMs);
+    const redis = await acrossInstances(io, opts.redisUrl, opts.redisPrefix ?? DEFAULT_REDIS_PREFIX, opts.log, ttlMs);
     redisClients.push(...redis.clients);
     presence = redis.presence;
   }

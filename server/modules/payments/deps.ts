@@ -19,8 +19,8 @@ export interface PaymentServiceDeps {
   orders: OrderService;
   /** The public origin, for the sandbox provider's pages and webhook. */
   siteUrl: () => string;
-  /** This server's own address: the sandbox sends its webhook there (the HTTP loopback). */
-  loopbackUrl?: () => string;
+  /** This server's own address: the sandbox sends its webhook there (the HTTP loopback); null while it does not listen. */
+  loopbackUrl?: () => string | null;
   /** The providers' webhook signing secret (env PAYMENTS_WEBHOOK_SECRET or DATA_DIR/payments-webhook-secret). */
   webhookSecret: string;
   /** ЮKassa's shop and the operator's choice of provider per method (ADR 048). */

@@ -13,7 +13,7 @@ declare module '../../platform/module.ts' {
 
 export const paymentsModule = defineModule({
   name: 'payments',
-  create: ({ db, env, log, siteUrl, listeningUrl, services: { platform, settings, letters, realtime, rates, orders } }) => {
+  create: ({ db, env, log, siteUrl, loopbackUrl, services: { platform, settings, letters, realtime, rates, orders } }) => {
     const payments = new PaymentService({
       db,
       platform,
@@ -24,7 +24,7 @@ export const paymentsModule = defineModule({
       orders,
       siteUrl,
       // The sandbox provider calls our webhook on this server's own address (the HTTP loopback).
-      loopbackUrl: listeningUrl,
+      loopbackUrl,
       webhookSecret: env.PAYMENTS_WEBHOOK_SECRET,
       sandbox: env.PAYMENTS_SANDBOX,
       yookassa:

@@ -7,7 +7,8 @@ import { ledgerTransfers } from '../ledger/schema.ts';
 import { orders } from '../orders/schema.ts';
 import { payments, webhookEvents } from './schema.ts';
 import { settings as settingsTable } from '../../platform/schema.ts';
-import { auditLog } from '../../platform/schema.ts';
+import { auditLog, idempotencyKeys } from '../../platform/schema.ts';
+import { IDEMPOTENCY_MESSAGES, requestHash } from '../../platform/idempotency.ts';
 import type { UserRow } from '../users/schema.ts';
 import { systemActor } from '../../platform/actor.ts';
 import { manualClock } from '../../platform/clock.ts';
@@ -242,6 +243,39 @@ describe('Idempotency-Key', () => {
     const stranger = await customer(200_000);
     expect((await pay(stranger, { order_id: order.id, method: 'balance' }, key)).status).toBe(404);
     expect(await balancesOf(db(), buyer.id)).toEqual({ available: 50_000, held: 0 });
+  });
+
+  it('a retry after a crash on this instance runs at once, and the order that crash had paid is not paid twice', async () => {
+    // The app is the instance it listens as (startServer establishes it once it listens: ADR 061).
+    const identity = t.app.services.platform.identity;
+    identity.establish(`test-host/${new URL(base).host}`);
+    const buyer = await customer(200_000);
+    const order = await openOrder(buyer);
+    const body = { order_id: order.id, method: 'balance' as const };
+    const key = randomUUID();
+    // The instance's previous process claimed the key and paid (the payment committed), then died before it could
+    // store its answer: the claim is left unanswered, its lease still running.
+    await db().insert(idempotencyKeys).values({
+      userId: buyer.id,
+      key,
+      scope: 'payments.pay',
+      requestHash: requestHash('payments.pay', body),
+      ownerInstance: identity.instanceId,
+      ownerBoot: randomUUID(),
+      leaseUntil: new Date(Date.now() + 60_000),
+    });
+    expect((await t.app.services.payments.pay(buyer, body)).status).toBe('succeeded');
+
+    const started = Date.now();
+    const retry = await pay(buyer, body, key);
+    // Not «Запрос уже обрабатывается» for a minute: the request runs again, and the order is found paid.
+    expect(retry.body.message).not.toBe(IDEMPOTENCY_MESSAGES.inFlight);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(retry.status).toBe(409);
+    expect(await balancesOf(db(), buyer.id)).toEqual({ available: 50_000, held: 0 });
+    expect((await db().select().from(payments).where(eq(payments.orderId, order.id))).length).toBe(1);
+    // The answer is the key's now.
+    expect((await pay(buyer, body, key)).headers['idempotent-replayed']).toBe('true');
   });
 
   it('a refusal is stored too: the same key repeats it', async () => {

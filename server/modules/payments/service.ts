@@ -43,7 +43,7 @@ export class PaymentService {
 
   constructor(deps: PaymentServiceDeps) {
     this.clock = deps.platform.clock;
-    this.idempotency = new Idempotency(deps.db, deps.platform.clock);
+    this.idempotency = new Idempotency(deps.db, deps.platform.clock, { identity: deps.platform.identity });
     const clock: Clock = { now: () => this.clock.now() };
     const orders = orderPaymentPort(deps.orders);
     this.providers = createProviderRegistry({

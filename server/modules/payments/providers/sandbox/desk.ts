@@ -7,6 +7,7 @@ import { isUuid } from '../../../../lib/text.ts';
 import { systemActor } from '../../../../platform/actor.ts';
 import type { Clock } from '../../../../platform/clock.ts';
 import type { Platform } from '../../../../platform/platform.ts';
+import { JobDeferred } from '../../../../platform/dispatcher.ts';
 import type { OrderPaymentPort } from '../../../orders/index.ts';
 import { PAYMENT_MESSAGES } from '#contract/payments';
 import { SANDBOX, SandboxProvider } from './provider.ts';
@@ -37,8 +38,8 @@ export interface SandboxDeskDeps {
   webhookSecret: string;
   /** The sandbox is on (env PAYMENTS_SANDBOX): off, its pages are unknown (404). */
   on: boolean;
-  /** Where the webhook is sent: this server's own address. */
-  baseUrl: () => string;
+  /** Where the webhook is sent: this server's own address; null while it does not listen (closing, not started). */
+  baseUrl: () => string | null;
 }
 
 export class SandboxDesk {
@@ -48,7 +49,11 @@ export class SandboxDesk {
   constructor(private readonly deps: SandboxDeskDeps) {
     this.provider = new SandboxProvider(() => deps.webhookSecret, deps.clock);
     this.webhookTransport = async (path, body, headers) => {
-      const res = await fetch(`${deps.baseUrl()}${path}`, { method: 'POST', body, headers, signal: AbortSignal.timeout(10_000) });
+      const base = deps.baseUrl();
+      // Closed (or not yet listening), the loopback reaches no one, or another process on a guessed port: the job
+      // goes back to the outbox for an instance that listens (or this one's next start).
+      if (base === null) throw new JobDeferred('this server does not listen: the sandbox webhook waits for one that does');
+      const res = await fetch(`${base}${path}`, { method: 'POST', body, headers, signal: AbortSignal.timeout(10_000) });
       await res.arrayBuffer();
       return res.status;
     };
