@@ -111,7 +111,8 @@ describe('dispatcher', () => {
     expect(await rows(first.db)).toEqual([]);
     await after.dispatcher.stop();
     await first.close();
-  });
+    // Two PGlite instances opened from a directory and migrated: well over the default 30 s on a loaded 2-core machine.
+  }, 120_000);
 
   it('retries with exponential backoff and keeps a row that failed every attempt, with its error', async () => {
     const clock = manualClock(Date.parse('2026-03-01T12:00:00Z'));
