@@ -10,12 +10,15 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { register } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { capture, decoded, defaults, measure, pageScripts, printTable, scriptSizes, startBareServer, type Row } from './lib.ts';
 
 // React picks its production build from this when first imported, so set it before loading the server.
 process.env.NODE_ENV = 'production';
+// And React Router's production build, as `npm start` loads it (scripts/production-builds.mjs).
+register('../scripts/production-builds.mjs', import.meta.url);
 
 const root = path.resolve(import.meta.dirname, '..');
 if (!existsSync(path.join(root, 'build', 'server', 'index.js'))) {

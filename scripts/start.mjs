@@ -5,6 +5,7 @@
 // users are never seeded then, and production needs TURNSTILE_SECRET (or TURNSTILE_DISABLED=true).
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { register } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -64,6 +65,8 @@ async function main() {
   }
   // Before the server's modules load: React picks its production build from NODE_ENV when first imported.
   Object.assign(process.env, serverEnv(process.env));
+  // React Router's production build too, which its package does not give Node by itself (production-builds.mjs).
+  if (process.env.NODE_ENV === 'production') register('./production-builds.mjs', import.meta.url);
   // The server installs its own SIGINT/SIGTERM handlers (graceful shutdown) in this process.
   await import(pathToFileURL(bundleFile).href);
 }

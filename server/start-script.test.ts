@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import { loadEnv } from './env.ts';
 
 // `npm start` (scripts/start.mjs): the bare demo versus an operator's production.
 
+const root = path.resolve(import.meta.dirname, '..');
 const dataDir = () => mkdtempSync(path.join(tmpdir(), 'podryad-start-'));
 
 describe('npm start', () => {
@@ -47,5 +49,23 @@ describe('the server bundle', () => {
     expect(bundleStale(bundle, base)).toBe(false);
     at(source, 3000);
     expect(bundleStale(bundle, base)).toBe(true);
+  });
+});
+
+describe("React Router's production build (scripts/production-builds.mjs)", () => {
+  it('is what every import of React Router resolves to once the hook is registered, one copy for all importers', () => {
+    const script = [
+      "import { register } from 'node:module';",
+      "import { pathToFileURL } from 'node:url';",
+      `register('./scripts/production-builds.mjs', pathToFileURL(${JSON.stringify(root + '/')}));`,
+      "const { createRequestHandler } = await import('react-router');",
+      "console.log(JSON.stringify([import.meta.resolve('react-router'), import.meta.resolve('react-router/dom'), typeof createRequestHandler]));",
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    const [main, dom, handler] = JSON.parse(run.stdout) as string[];
+    expect(main).toMatch(/\/react-router\/dist\/production\/index\.mjs$/);
+    expect(dom).toMatch(/\/react-router\/dist\/production\/dom-export\.mjs$/);
+    expect(handler).toBe('function');
   });
 });
