@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server as HttpServer } from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { Env } from '../env.ts';
@@ -96,6 +96,9 @@ export function createHttpApp(env: Env, logger: Logger, fast: FastAnswers, closi
     // Ours, never the client's: a chosen id could forge or tangle log lines.
     genReqId: () => randomUUID(),
     requestIdHeader: false,
+    // One access line per request (below), not Fastify's two: at info level the second line was a fifth of a cached
+    // page's throughput (issue 31).
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: env.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     bodyLimit: 1024 * 1024,
@@ -109,5 +112,9 @@ export function createHttpApp(env: Env, logger: Logger, fast: FastAnswers, closi
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    done();
+  });
   return app;
 }
