@@ -45,6 +45,9 @@ export async function registerEdgePlugins(app: FastifyInstance): Promise<void> {
  * (and, for the admin namespace, the refusal of anyone else: unknown admin paths say nothing of what exists),
  * its strings normalised, and the caching of private answers.
  */
+/** Where a request keeps its script nonce once drawn. */
+const NONCE = Symbol('cspNonce');
+
 export function installRequestHooks(
   app: FastifyInstance,
   deps: {
@@ -64,12 +67,21 @@ export function installRequestHooks(
     // Probes from the load balancer address an instance directly: they do not say what the public origin is.
     const path = decodedPath(request.url);
     if (path !== '/api/health' && path !== '/api/ready') origin.observe(request);
-    request.cspNonce = randomBytes(16).toString('base64');
-    reply.header('content-security-policy', contentSecurityPolicy({ nonce: request.cspNonce }, widgetOrigins));
+  });
+  // The script nonce is drawn when something asks for it (a page's render, or the policy below): a guest's page sent
+  // from the cache carries its scripts' hashes instead (ADR 021), and drew one for nothing (12 % of that path, issue 31).
+  app.decorateRequest('cspNonce', {
+    getter() {
+      const kept = this as unknown as { [NONCE]?: string };
+      return (kept[NONCE] ??= randomBytes(16).toString('base64'));
+    },
+  });
+  const policyAround = contentSecurityPolicy({ nonce: '\0' }, widgetOrigins).split('\0') as [string, string];
+  app.addHook('onSend', async (request, reply) => {
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', policyAround.join(request.cspNonce));
   });
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
-  app.decorateRequest('cspNonce', '');
   app.addHook('onRequest', async (request) => {
     // The router matches the decoded path, so the checks below must look at it too.
     const path = decodedPath(request.url);
