@@ -52,7 +52,7 @@ const envInt = (name: string, fallback: number) => {
 const log = (message: string) => console.error(message); // progress on stderr keeps stdout pasteable
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function databaseUrl(adminUrl: string, name: string): string {
+export function databaseUrl(adminUrl: string, name: string): string {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();
@@ -66,7 +66,7 @@ function procMemory(pid: number): { rss: number; hwm: number } {
 }
 
 /** Spawns `node --import tsx server/main.ts` and resolves with its URL once it listens. */
-function startChild(root: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+export function startChild(root: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
     // BENCH_SERVER_NODE_ARGS: extra node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
     const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
@@ -102,7 +102,7 @@ function startChild(root: string, env: Record<string, string>): Promise<{ child:
   });
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
+export function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const kill = setTimeout(() => child.kill('SIGKILL'), 60_000);
@@ -117,7 +117,7 @@ function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** CPU time (user + system) of a process so far, in seconds (/proc/<pid>/stat, clock ticks of 1/100 s). */
-function procCpuSeconds(pid: number): number {
+export function procCpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime (fields 14 and 15 of the line)

@@ -5,6 +5,8 @@
  * DATABASE_URL picks PostgreSQL over PGlite.
  * BENCH_CATALOG=1 adds the catalog benchmark (bench/catalog.ts, PostgreSQL only) after it;
  * BENCH_CHAT=1 the chat benchmark (bench/chat.ts, PostgreSQL only).
+ * `npm run bench -- chat-failover` runs only the chat failover benchmark (bench/chat-failover.ts: two instances, one
+ * killed; PostgreSQL and Redis).
  * The money loop's benchmarks run on their own (PostgreSQL only; commands in their headers): bench/payments.ts
  * (payments per second and p95) and bench/orders.ts (the order lists at 100,000 orders).
  */
@@ -14,6 +16,13 @@ import { register } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { capture, decoded, defaults, measure, pageScripts, printTable, scriptSizes, startBareServer, type Row } from './lib.ts';
+
+// `npm run bench -- chat-failover`: only the chat failover benchmark (bench/chat-failover.ts, issue 29).
+if (process.argv[2] === 'chat-failover') {
+  const { runChatFailoverBench } = await import('./chat-failover.ts');
+  await runChatFailoverBench();
+  process.exit(process.exitCode ?? 0);
+}
 
 // React picks its production build from this when first imported, so set it before loading the server.
 process.env.NODE_ENV = 'production';

@@ -16,7 +16,12 @@ export async function cuttableProxy(
     for (const s of [client, upstream]) {
       sockets.add(s);
       s.on('close', () => sockets.delete(s));
-      s.on('error', () => s.destroy());
+      // A reset on one side resets the other, as nginx fails a request whose upstream died (a SIGKILLed instance's
+      // connections are reset): otherwise the client would wait on a connection that leads nowhere.
+      s.on('error', () => {
+        client.destroy();
+        upstream.destroy();
+      });
     }
     client.pipe(upstream).pipe(client);
   });
