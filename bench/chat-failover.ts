@@ -24,7 +24,7 @@ import { isMainThread, parentPort, workerData, type Worker } from 'node:worker_t
 import type { ChildProcess } from 'node:child_process';
 import { Fetch, io, type Socket } from 'socket.io-client';
 import { tsWorker } from './lib.ts';
-import { databaseUrl, startChild, stopChild } from './chat.ts';
+import { databaseUrl, next, percentile, startChild, stopChild } from './chat.ts';
 
 const DB_NAME = 'podryad_bench_failover';
 const JWT_SECRET = 'bench-only-secret-bench-only-secret-bench-only-s';
@@ -249,27 +249,11 @@ async function clientWorker(): Promise<void> {
   port.close();
 }
 
-function next<T extends { type: string }>(worker: Worker, type: T['type']): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onMessage = (m: T) => m.type === type && (cleanup(), resolve(m));
-    const onError = (e: Error) => (cleanup(), reject(e));
-    const onExit = (code: number) => onError(new Error(`client worker exited (${code}) before "${type}"`));
-    const cleanup = () => {
-      worker.off('message', onMessage);
-      worker.off('error', onError);
-      worker.off('exit', onExit);
-    };
-    worker.on('message', onMessage);
-    worker.once('error', onError);
-    worker.once('exit', onExit);
-  });
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Main thread
 // ---------------------------------------------------------------------------------------------------------
 
-const percentile = (sorted: number[], p: number) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? NaN;
 const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(0) : '–');
 const pct = (n: number, of: number) => (of ? `${((100 * n) / of).toFixed(1)} %` : '–');
 

@@ -274,7 +274,8 @@ async function clientWorker(job: WorkerJob): Promise<void> {
 }
 
 /** The next message of a type from a worker (rejects if the worker fails or exits first). */
-function next<T extends { type: string }>(worker: Worker, type: T['type']): Promise<T> {
+/** The worker's next message of this type (or its error, or its exit before it). */
+export function next<T extends { type: string }>(worker: Worker, type: T['type']): Promise<T> {
   return new Promise((resolve, reject) => {
     const onMessage = (m: T) => {
       if (m.type !== type) return;
@@ -301,7 +302,7 @@ function next<T extends { type: string }>(worker: Worker, type: T['type']): Prom
 // Main thread
 // ---------------------------------------------------------------------------------------------------------
 
-const percentile = (sorted: number[], p: number) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? NaN;
+export const percentile = (sorted: number[], p: number) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? NaN;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '–');
 

@@ -9,6 +9,8 @@ import { ORDER_MESSAGES } from '#contract/orders';
 import { PAYMENT_MESSAGES } from '#contract/payments';
 import { paymentDifferences, paymentRefunds, payments, withdrawals } from './schema.ts';
 import { useYookassaApp } from './testing-yookassa.ts';
+import { createService } from '../../db/catalog-factories.ts';
+import type { OrderDetail } from '#contract/orders';
 
 // A safe deal's lifetime (ADR 058), against the local ЮKassa: before the end, reminders to those who can prevent it;
 // after it, when ЮKassa has closed the deal and returned its money to the card by itself, the ledger follows: an
@@ -153,5 +155,29 @@ describe("a safe deal's lifetime", () => {
     expect(difference!.resolvedAt).not.toBeNull();
     expect((await endOf(o.payment.id)).dealEndedAt).not.toBeNull();
     await expectLedgerClean();
+  });
+
+  it('leaves alone the empty deal of an abandoned card payment whose order a second payment paid', async () => {
+    const seller = await signedInPerson(y.t.app, db(), { role: 'seller' });
+    const customer = await signedInPerson(y.t.app, db());
+    const offer = await createService(db(), seller.user.id, { price: PRICE, days: 3, revisions: 1 });
+    const order = (await post<OrderDetail>(customer, '/api/orders', { service_id: offer.id })).body.result;
+    const pay = async () => {
+      const paid = await post<{ payment_id: string }>(customer, '/api/payments/pay', { order_id: order._id, method: 'card' });
+      expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+      return endOf(paid.body.result.payment_id);
+    };
+    const abandoned = await pay();
+    await y.fake.cancel(abandoned.providerRef!);
+    const second = await pay();
+    await y.fake.pay(second.providerRef!);
+    expect((await db().select().from(orders).where(eq(orders.id, order._id)))[0]!.status).toBe('in_progress');
+
+    at(abandoned.dealExpiresAt!, 60_000);
+    await y.fake.endDeal(abandoned.providerDealRef!);
+    await service().watchDeals();
+    // The order stands, paid by the second payment's deal (still open at ЮKassa).
+    expect((await db().select().from(orders).where(eq(orders.id, order._id)))[0]!.status).toBe('in_progress');
+    expect(await balanceOf(db(), { kind: 'escrow', orderId: order._id })).toBe(PRICE);
   });
 });

@@ -34,7 +34,9 @@ export async function watchDeals(deps: PaymentContext): Promise<{ reminded: numb
   const due = await deps.db
     .select()
     .from(payments)
-    .where(and(isNotNull(payments.dealExpiresAt), isNull(payments.dealEndedAt), lt(payments.dealExpiresAt, horizon)))
+    // Only the payment that paid its order: a card payment cancelled or never made left an empty deal, and its
+    // order, perhaps paid by another, is none of that deal's business.
+    .where(and(isNotNull(payments.dealExpiresAt), isNull(payments.dealEndedAt), eq(payments.status, 'succeeded'), lt(payments.dealExpiresAt, horizon)))
     .orderBy(asc(payments.dealExpiresAt))
     .limit(BATCH);
   const done = { reminded: 0, ended: 0 };
