@@ -180,4 +180,29 @@ describe("a safe deal's lifetime", () => {
     expect((await db().select().from(orders).where(eq(orders.id, order._id)))[0]!.status).toBe('in_progress');
     expect(await balanceOf(db(), { kind: 'escrow', orderId: order._id })).toBe(PRICE);
   });
+
+  it('closed by the seller’s payout on its last day: nothing returned, the payout settles as paid', async () => {
+    const o = await completedWithoutDetails();
+    const end = (await endOf(o.payment.id)).dealExpiresAt!;
+    const tokens = await fetch(`${y.fake.url}/payouts-data/tokens`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ account_id: y.fake.shopId, card_number: '2202201234567895' }) });
+    const { payout_token, first6, last4, card_type } = (await tokens.json()) as Record<string, string>;
+    const given = await post(o.seller, `/api/withdrawals/${o.payout.id}/details`, { method: 'card', payout_token, card: { first6, last4, card_type } });
+    expect(given.status, JSON.stringify(given.body)).toBe(200);
+    await runJobs();
+    const sent = y.fake.payoutDesk.forWithdrawal(o.payout.id)!;
+    // ЮKassa pays it out and closes the deal; its notification has not reached us when the watch runs.
+    await y.fake.payoutDesk.succeedPayout(sent.id, { notify: false });
+    expect(y.fake.deals.get(o.deal.id)!.status).toBe('closed');
+    at(end, 60_000);
+    await service().watchDeals();
+    expect((await db().select().from(withdrawals).where(eq(withdrawals.id, o.payout.id)))[0]!.status).toBe('sending');
+    expect((await endOf(o.payment.id)).dealEndedAt).toBeNull();
+    await service().pollPayouts();
+    expect((await db().select().from(withdrawals).where(eq(withdrawals.id, o.payout.id)))[0]!.status).toBe('approved');
+    await service().watchDeals();
+    expect((await endOf(o.payment.id)).dealEndedAt).not.toBeNull();
+    expect(await balancesOf(db(), o.seller.user.id)).toEqual({ available: 0, held: 0 });
+    await expectLedgerClean();
+  });
 });
+

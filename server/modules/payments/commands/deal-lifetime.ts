@@ -57,7 +57,9 @@ async function heldIn(deps: PaymentContext, tx: TxContext['tx'], payment: Paymen
   const [payout] = await tx
     .select()
     .from(withdrawals)
-    .where(and(eq(withdrawals.orderId, payment.orderId), eq(withdrawals.dealRef, payment.providerDealRef!), inArray(withdrawals.status, ['awaiting_details', 'sending'])));
+    .where(and(eq(withdrawals.orderId, payment.orderId), eq(withdrawals.dealRef, payment.providerDealRef!), inArray(withdrawals.status, ['awaiting_details', 'sending'])))
+    // Locked: the payout's own settlement (paid, or returned for new details) waits for this transaction, or comes first.
+    .for('update');
   const open = order && (isOpenPaid(order) || isDisputed(order)) ? order : null;
   return { order, open, payout: payout ?? null };
 }
@@ -118,14 +120,21 @@ async function endDeal(deps: PaymentContext, payment: PaymentRow): Promise<boole
       .update(paymentDifferences)
       .set({ resolvedAt: ctx.clock.now(), resolution: DISPUTE_DECIDED })
       .where(and(eq(paymentDifferences.kind, 'deal_ended_in_dispute'), eq(paymentDifferences.providerRef, locked.providerDealRef!), isNull(paymentDifferences.resolvedAt)));
+    // What ЮKassa returned is what follows it: a deal closed with nothing returned was closed by a payout or a
+    // refund of ours (one settling now, perhaps on the lifetime's last day), whose own settlement comes its way.
     let refund = returned.shift();
-    if (open && (await deps.orders.cancelAtDealEnd(ctx, open.id))) {
+    if (open && refund && (await deps.orders.cancelAtDealEnd(ctx, open.id))) {
       // The cancellation's refund (the refund route's, pending) is ЮKassa's: its job reads it rather than makes one.
-      if (refund) await ctx.tx.update(paymentRefunds).set({ providerRef: refund.ref }).where(eq(paymentRefunds.key, `settle:${open.id}`));
-      else deps.log.error({ payment: locked.id }, "a closed deal's open order has no refund of ЮKassa's to match");
+      await ctx.tx.update(paymentRefunds).set({ providerRef: refund.ref }).where(eq(paymentRefunds.key, `settle:${open.id}`));
       refund = returned.shift();
+    } else if (open) {
+      deps.log.error({ payment: locked.id }, "a closed deal's open order has no refund of ЮKassa's to follow: watched again");
+      return false;
     }
-    if (payout && order) await returnPayout(ctx, deps, locked, payout, refund, order);
+    if (payout && order) {
+      if (!refund) return false; // the payout's own end (paid, or returned to be sent again) comes first
+      await returnPayout(ctx, deps, locked, payout, refund, order);
+    }
     await ctx.tx.update(payments).set({ dealEndedAt: ctx.clock.now() }).where(eq(payments.id, locked.id));
     return true;
   });
@@ -147,8 +156,8 @@ export async function unmatchedRefunds(deps: PaymentContext, provider: RefundPro
  * returned (not to the balance: the money is gone), and ЮKassa's refund is recorded as ours for the reconciliation,
  * the platform's fee it carried leaving the revenue with it.
  */
-async function returnPayout(ctx: TxContext, deps: PaymentContext, payment: PaymentRow, payout: WithdrawalRow, refund: RefundRecord | undefined, order: { number: number; title: string; customerId: string }) {
-  const amount = refund?.amount ?? payout.amount;
+async function returnPayout(ctx: TxContext, deps: PaymentContext, payment: PaymentRow, payout: WithdrawalRow, refund: RefundRecord, order: { number: number; title: string; customerId: string }) {
+  const amount = refund.amount;
   const fee = Math.max(0, amount - payout.amount);
   const now = ctx.clock.now();
   await ctx.tx.update(withdrawals).set({ status: 'returned', rejectReason: PAYMENT_MESSAGES.dealEnded, reviewedAt: now }).where(eq(withdrawals.id, payout.id));
@@ -158,7 +167,7 @@ async function returnPayout(ctx: TxContext, deps: PaymentContext, payment: Payme
     orderId: payment.orderId,
     customerId: payment.customerId,
     provider: payment.provider!,
-    providerRef: refund?.ref ?? null,
+    providerRef: refund.ref,
     amount,
     sellerReduction: payout.amount,
     key: `deal-end:${payment.id}`,
