@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createService } from '../server/db/catalog-factories.ts';
@@ -63,7 +64,10 @@ describe('guests’ pages', () => {
 
 describe.skipIf(!redisUrl)('a moderator’s decision', () => {
   it('clears the kept pages of every instance', async () => {
-    const [a, b] = await Promise.all([startTestServer({ REDIS_URL: redisUrl! }), startTestServer({ REDIS_URL: redisUrl! })]);
+    // Two instances of one deployment: each has a database of its own here, so they are told their shared prefix
+    // (a real deployment's instances share the database, and with it the prefix: ADR 061).
+    const shared = { REDIS_URL: redisUrl!, REDIS_PREFIX: `page-cache-e2e:${randomUUID()}:` };
+    const [a, b] = await Promise.all([startTestServer(shared), startTestServer(shared)]);
     try {
       for (const s of [a, b]) {
         expect((await fetch(`${s.url}/projects`, { headers: { 'user-agent': DESKTOP_USER_AGENT } })).status).toBe(200);
