@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PAGE_PATH_MAX_SEGMENTS, PAGE_URL_MAX_LENGTH, overlongPageUrl, pageCacheControl } from './web-handler.ts';
+import { isbot } from 'isbot';
+import { PAGE_PATH_MAX_SEGMENTS, PAGE_URL_MAX_LENGTH, isCrawler, overlongPageUrl, pageCacheControl } from './web-handler.ts';
 
 describe('pageCacheControl', () => {
   it('keeps every page rendered for a signed-in user out of caches', () => {
@@ -40,5 +41,20 @@ describe('overlongPageUrl (ADR 040)', () => {
     expect(overlongPageUrl('/a' + '%2Fa'.repeat(PAGE_PATH_MAX_SEGMENTS))).toBe(true);
     expect(overlongPageUrl('/' + 'a'.repeat(PAGE_URL_MAX_LENGTH))).toBe(true);
     expect(overlongPageUrl('/services?q=' + 'a'.repeat(PAGE_URL_MAX_LENGTH))).toBe(true);
+  });
+});
+
+describe('isCrawler', () => {
+  it("answers as isbot does, for browsers, crawlers, nothing and overlong strings, asked again or not", () => {
+    const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36';
+    const crawler = 'Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)';
+    for (const ua of [browser, crawler, undefined, '', `${browser} ${'x'.repeat(600)}`, `${crawler} ${'x'.repeat(600)}`]) {
+      expect(isCrawler(ua)).toBe(isbot(ua));
+      expect(isCrawler(ua)).toBe(isbot(ua));
+    }
+    expect(isCrawler(crawler)).toBe(true);
+    expect(isCrawler(browser)).toBe(false);
+    // Many distinct strings: still right after the kept verdicts were forgotten.
+    for (let i = 0; i < 2_100; i++) expect(isCrawler(`${i % 2 ? browser : crawler} #${i}`)).toBe(i % 2 === 0);
   });
 });

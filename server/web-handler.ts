@@ -130,6 +130,23 @@ async function serveAssets(app: FastifyInstance): Promise<void> {
   });
 }
 
+/** isbot's verdicts on the user agents seen lately: a browser sends the same string with each request (issue 31). */
+const crawlerVerdicts = new Map<string, boolean>();
+const VERDICTS_KEPT = 1_000;
+
+/** Whether the user agent is a crawler's (isbot), asked of its long pattern once per distinct string. */
+export function isCrawler(userAgent: string | undefined): boolean {
+  // A string no browser sends is asked every time: the kept ones stay small (at most 1,000 × 512 characters).
+  if (!userAgent || userAgent.length > 512) return isbot(userAgent);
+  let verdict = crawlerVerdicts.get(userAgent);
+  if (verdict === undefined) {
+    // Forgotten all at once when full: a flood of made-up user agents costs what it cost before, never memory.
+    if (crawlerVerdicts.size >= VERDICTS_KEPT) crawlerVerdicts.clear();
+    crawlerVerdicts.set(userAgent, (verdict = isbot(userAgent)));
+  }
+  return verdict;
+}
+
 /**
  * The cache key of a page every guest sees alike, or null: a signed-in visitor, a data request, the private areas,
  * a search (each one is counted), a crawler (bare 404s, whole documents). The origin is in the key: links carry it.
@@ -139,7 +156,7 @@ function guestPageKey(request: FastifyRequest, pages: GuestPages | undefined): s
   const [pathname, search = ''] = request.url.split('?', 2) as [string, string?];
   const path = decodedPath(pathname);
   if (path.endsWith('.data') || PRIVATE_PAGES.test(path) || new URLSearchParams(search).has('q')) return null;
-  if (isbot(request.headers['user-agent'])) return null;
+  if (isCrawler(request.headers['user-agent'])) return null;
   return `${request.protocol}://${request.host}${request.url}`;
 }
 
@@ -206,7 +223,7 @@ export async function mountWebApp(
    * signed-in visitor their own render of the stand-in; a crawler gets the bare 404 it gets for any unknown page.
    */
   const renderNotFound = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (isbot(request.headers['user-agent']))
+    if (isCrawler(request.headers['user-agent']))
       return reply.code(404).type('text/plain; charset=utf-8').send('Page not found');
     if (pages?.guest(request)) {
       const key = `${request.protocol}://${request.host}${NOT_FOUND_STAND_IN}`;
