@@ -33,15 +33,15 @@ export function ok<T>(result: T, total?: number): ApiOk<T> {
 const CLIENT_DATA_ERRORS = new Set(['22001', '22003', '22007', '22008', '22021', '22P02', '22P05']);
 
 /**
- * The database going away under a request (issue 29): the connection terminated by the server (57P01 admin
- * shutdown, 57P02 crash shutdown, 57P03 cannot connect now), any connection exception (class 08), or the socket to
- * it failing. The request did not happen, or its transaction rolled back: the client may try again (with the same
- * Idempotency-Key), so the answer is 503, not 500.
+ * A service behind the app going away under a request (issue 29): PostgreSQL terminating the connection (57P01
+ * admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now), any connection exception (class 08), or the
+ * socket to it or to the file storage (S3) refused, reset or timed out. The request did not happen, or its
+ * transaction rolled back: the client may try again (with the same Idempotency-Key), so the answer is 503, not 500.
  */
 const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH']);
 const UNAVAILABLE_TEXTS = ['Connection terminated', 'connection error and is not queryable', 'timeout exceeded when trying to connect', 'Client was closed and is not queryable'];
 
-export function isDatabaseUnavailable(error: unknown): boolean {
+export function isBackendUnavailable(error: unknown): boolean {
   // Drizzle wraps the driver's error in its own (cause); a few levels are enough.
   for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const { code, message } = e as { code?: unknown; message?: unknown };
@@ -75,8 +75,8 @@ export function installErrorHandler(app: FastifyInstance) {
       request.log.warn({ err: error }, 'value refused by the database');
       return send({ status: 400, message: MESSAGES.validation });
     }
-    if (isDatabaseUnavailable(error)) {
-      request.log.warn({ err: error }, 'database unavailable');
+    if (isBackendUnavailable(error)) {
+      request.log.warn({ err: error }, 'a backing service is unavailable');
       return send({ status: 503, message: MESSAGES.unavailable });
     }
     const status = error.statusCode ?? 500;

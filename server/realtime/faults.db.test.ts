@@ -374,6 +374,8 @@ describe.skipIf(!onPostgres || !redisUrl || nginxMissing)(
             const name = new URL(database.url!).pathname.slice(1);
             let blocked = false;
             for (let i = 0; i < 100 && !blocked; i++) {
+              // The locker is inside its transaction, where pg_stat_activity is read once and kept: read it afresh.
+              await locker.query('select pg_stat_clear_snapshot()');
               const { rows } = await locker.query(
                 "select count(*)::int as n from pg_stat_activity where datname = $1 and wait_event_type = 'Lock'",
                 [name],
@@ -381,7 +383,7 @@ describe.skipIf(!onPostgres || !redisUrl || nginxMissing)(
               blocked = rows[0].n > 0;
               if (!blocked) await sleep(50);
             }
-            expect(blocked).toBe(true);
+            expect(blocked, 'the order waits for its customer\'s row').toBe(true);
             expect(await terminateBackends([lockerPid])).toBeGreaterThan(0);
             const res = await waiting;
             expect([res.status, res.json?.message]).toEqual([503, 'Сервис временно недоступен, повторите попытку']);
