@@ -65,6 +65,12 @@ let a: RunningServer;
 let b: RunningServer;
 let nginx: RunningNginx;
 const clientBuild = mkdtempSync(path.join(tmpdir(), 'podryad-faults-build-'));
+const dirs = [clientBuild];
+const dataDir = () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'podryad-faults-'));
+  dirs.push(dir);
+  return dir;
+};
 const crashes: unknown[] = [];
 const onCrash = (reason: unknown) => crashes.push(reason);
 
@@ -212,15 +218,16 @@ describe.skipIf(!onPostgres || !redisUrl || nginxMissing)(
             HOST: '127.0.0.1',
             TRUST_PROXY: '127.0.0.1',
             REDIS_URL: redis.url,
-            DATA_DIR: mkdtempSync(path.join(tmpdir(), 'podryad-faults-')),
+            DATA_DIR: dataDir(),
           }),
           pino({ level: 'silent' }),
           { database: openPostgres(database.url!, 5) },
         );
       a = await start();
       b = await start();
-      a.app.server.on('request', () => served.a++);
-      b.app.server.on('request', () => served.b++);
+      // Requests through nginx (it sets X-Forwarded-For), not the probes' straight ones.
+      a.app.server.on('request', (req: { headers: Record<string, unknown> }) => void (req.headers['x-forwarded-for'] && served.a++));
+      b.app.server.on('request', (req: { headers: Record<string, unknown> }) => void (req.headers['x-forwarded-for'] && served.b++));
       nginx = await startNginx([a.url, b.url], clientBuild);
     });
     afterAll(async () => {
@@ -232,7 +239,7 @@ describe.skipIf(!onPostgres || !redisUrl || nginxMissing)(
       await b?.close();
       await database?.drop();
       await redis?.close();
-      rmSync(clientBuild, { recursive: true, force: true });
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
     });
 
     it('stays up, answers 503 in Russian where it must, recovers within 5 s, and loses nothing it accepted', async () => {
@@ -468,7 +475,7 @@ describe.skipIf(!onPostgres || !redisUrl || nginxMissing)(
       expect((await checkLedger(db)).problems).toEqual([]);
     console.info(
       `faults (seed ${SEED}): ${accepted.messages.size} messages and ${accepted.payments.size} payments accepted, ${unavailable} answers 503, ` +
-        `${measured.terminated} connections terminated, fan-out back ${measured.redisBack} ms after Redis, requests served by A/B ${served.a}/${served.b}`,
+        `${measured.terminated} connections terminated, fan-out back ${measured.redisBack} ms after Redis, requests through nginx served by A/B ${served.a}/${served.b}`,
     );
     }, 150_000);
   },
