@@ -440,6 +440,13 @@ describe.skipIf(!onPostgres || !redisUrl || nginxMissing)(
       expect(violations).toEqual([]);
       expect(crashes).toEqual([]);
       for (const instance of [a, b]) expect((await call(instance.url, 'GET', '/api/ready')).status).toBe(200);
+      // No connection was kept by a request that lost it: each pool is all idle again (else it runs out, and the
+      // instance cannot stop).
+      const checkedOut = (s: RunningServer) => {
+        const pool = (s.database.db as unknown as { $client: pg.Pool }).$client;
+        return pool.totalCount - pool.idleCount;
+      };
+      await expect.poll(() => checkedOut(a) + checkedOut(b), { timeout: 5_000 }).toBe(0);
       // nginx spread the load over both instances (the addresses are seeded, and ip_hash is deterministic).
       expect(served.a).toBeGreaterThan(0);
       expect(served.b).toBeGreaterThan(0);
