@@ -17,6 +17,7 @@ export const MESSAGES = {
   tooManyRequests: 'Слишком много запросов, попробуйте позже',
   payloadTooLarge: 'Слишком большой запрос',
   internal: 'Внутренняя ошибка сервера, попробуйте позже',
+  unavailable: 'Сервис временно недоступен, повторите попытку',
 } as const;
 
 /** Server-side error codes that SPEC fixes in English (the client maps them to MESSAGES). */

@@ -55,6 +55,38 @@ describe('shutdown', () => {
     }
   }, 30_000);
 
+  it('serves a request that reaches it on a keep-alive connection as it begins closing, then closes that connection', async () => {
+    const database = await createTestDatabase();
+    databases.push(database);
+    const env = testEnv({ PORT: '0', HOST: '127.0.0.1', SEED_DEMO: '0', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'podryad-shutdown-')) });
+    const server = await startServer(env, pino({ level: 'silent' }), { database });
+    // A load balancer's upstream connection: one request answered, then idle and kept alive.
+    const socket = net.connect(Number(new URL(server.url).port), '127.0.0.1');
+    socket.on('error', () => {});
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+    const ended = new Promise((resolve) => socket.once('close', resolve));
+    const request = 'GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n';
+    socket.write(request);
+    await expect.poll(() => received.includes('"alive":true'), { timeout: 5_000 }).toBe(true);
+    received = '';
+    // The next request arrives as the instance starts closing (SIGTERM in a rolling deploy), while its sockets and
+    // chat events are still being drained (held here until the answer is in, so that the moment is certain).
+    let drained = () => {};
+    const chat = server.app.services.chat;
+    const idle = chat.idle.bind(chat);
+    chat.idle = () => new Promise<void>((resolve) => (drained = resolve)).then(idle);
+    const closed = server.close();
+    socket.write(request);
+    await expect.poll(() => received.includes('\r\n\r\n'), { timeout: 5_000 }).toBe(true);
+    drained();
+    await ended;
+    await closed;
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    expect(received).toContain('"alive":true');
+    expect(received).not.toContain('Service Unavailable');
+  }, 30_000);
+
   it('cuts a connection whose request never completes after the grace time, not the request timeout', async () => {
     const database = await createTestDatabase();
     databases.push(database);

@@ -93,6 +93,10 @@ export function createHttpApp(env: Env, logger: Logger, fast: FastAnswers, closi
       return server;
     },
     loggerInstance: logger as unknown as FastifyBaseLogger,
+    // Closing, a request that still reaches us (a load balancer's keep-alive connection, or a new one before the
+    // socket is drained and the listener closed) is served — the database is open until the last answer has left —
+    // and its connection closed after it. Fastify's own choice would answer an English 503 the balancer passes on.
+    return503OnClosing: false,
     // Ours, never the client's: a chosen id could forge or tangle log lines.
     genReqId: () => randomUUID(),
     requestIdHeader: false,

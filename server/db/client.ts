@@ -6,6 +6,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { projectRoot } from '../paths.ts';
+import { isBackendUnavailable } from '../lib/http.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT>;
 
@@ -55,6 +56,26 @@ export function openPostgres(url: string, max = 10): Database {
   // ends the process (issue 29). The query in flight, or the next one, fails and the transaction rolls back.
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzlePg(pool) as unknown as Db;
+  // drizzle's transaction on a pool releases its client only once `begin` has succeeded: a connection that died
+  // while idle in the pool (a restart, pg_terminate_backend) and fails its `begin` was never given back — one slot
+  // fewer each time, until every request waited for a connection and the pool could not end (issue 29). Here the
+  // client is checked out and released around drizzle's transaction on that one client; the pool drops it if dead.
+  const onClient = new WeakMap<pg.PoolClient, Db>();
+  db.transaction = (async (work: never, config?: never) => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      let session = onClient.get(client);
+      if (!session) onClient.set(client, (session = drizzlePg(client) as unknown as Db));
+      return await session.transaction(work, config);
+    } catch (err) {
+      // A dead connection may not know it yet: dropped rather than handed to the next request.
+      if (isBackendUnavailable(err)) broken = err as Error;
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }) as Db['transaction'];
   return {
     db,
     kind: 'postgres',

@@ -53,4 +53,28 @@ describe.skipIf(!adminUrl)('a PostgreSQL connection terminated inside a transact
     const after = (await database.db.execute(sql`select 2 as two`)) as unknown as { rows: unknown[] };
     expect(after.rows).toEqual([{ two: 2 }]);
   });
+
+  it('gives back a connection that died idle in the pool and fails its transaction at `begin`', async () => {
+    // One connection: a transaction that kept it would leave every later one waiting forever.
+    const url = new URL(adminUrl!);
+    url.pathname = `/${name}`;
+    const one = openPostgres(url.toString(), 1);
+    const within = <T>(work: Promise<T>) =>
+      Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no connection within 5 s')), 5_000))]);
+    try {
+      const pool = (one.db as unknown as { $client: pg.Pool }).$client;
+      for (let i = 0; i < 10; i++) {
+        const [row] = ((await one.db.execute(sql`select pg_backend_pid() as pid`)) as unknown as { rows: { pid: number }[] }).rows;
+        // Terminated while idle, and used again at once, before or after the pool hears of it: the transaction
+        // may fail, but its connection is given back (or dropped), and the next one runs on a live one.
+        await admin((c) => c.query('select pg_terminate_backend($1)', [row!.pid]));
+        await one.db.transaction(async (tx) => void (await tx.execute(sql`select 1`))).catch(() => {});
+        expect(pool.totalCount - pool.idleCount).toBe(0);
+        await within(one.db.transaction(async (tx) => void (await tx.execute(sql`select 1`))));
+      }
+      expect(uncaught).toEqual([]);
+    } finally {
+      await within(one.close());
+    }
+  });
 });

@@ -15,6 +15,13 @@ async function appWithErrors() {
   app.get('/boom', async () => {
     throw new Error('secret internals');
   });
+  // What drizzle throws when PostgreSQL terminated the connection under the query, and when the socket broke.
+  app.get('/terminated', async () => {
+    throw Object.assign(new Error('Failed query: select 1'), { cause: Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }) });
+  });
+  app.get('/dropped', async () => {
+    throw Object.assign(new Error('Failed query: select 1'), { cause: new Error('Connection terminated unexpectedly') });
+  });
   app.get('/refused', async () => {
     throw badRequest('Так нельзя', { field: ['Причина'] });
   });
@@ -31,6 +38,15 @@ describe('error answers', () => {
     expect(body).toMatchObject({ status: 400, message: 'Проверьте правильность заполнения полей' });
     expect(Object.keys(body.errors).sort()).toEqual(['age', 'email']);
     expect(body.errors.email[0]).toMatch(/[а-я]/i);
+  });
+
+  it('answers a database that went away under the request with a Russian 503 (the client may retry)', async () => {
+    const app = await appWithErrors();
+    for (const url of ['/terminated', '/dropped']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect([res.statusCode, res.json()]).toEqual([503, { status: 503, message: 'Сервис временно недоступен, повторите попытку' }]);
+    }
+    expect((await app.inject({ method: 'GET', url: '/boom' })).statusCode).toBe(500);
   });
 
   it('answers broken JSON with a Russian 400', async () => {

@@ -32,6 +32,25 @@ export function ok<T>(result: T, total?: number): ApiOk<T> {
  */
 const CLIENT_DATA_ERRORS = new Set(['22001', '22003', '22007', '22008', '22021', '22P02', '22P05']);
 
+/**
+ * A service behind the app going away under a request (issue 29): PostgreSQL terminating the connection (57P01
+ * admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now), any connection exception (class 08), or the
+ * socket to it or to the file storage (S3) refused, reset or timed out. The request did not happen, or its
+ * transaction rolled back: the client may try again (with the same Idempotency-Key), so the answer is 503, not 500.
+ */
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH']);
+const UNAVAILABLE_TEXTS = ['Connection terminated', 'connection error and is not queryable', 'timeout exceeded when trying to connect', 'Client was closed and is not queryable'];
+
+export function isBackendUnavailable(error: unknown): boolean {
+  // Drizzle wraps the driver's error in its own (cause); a few levels are enough.
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+    if (typeof message === 'string' && UNAVAILABLE_TEXTS.some((text) => message.includes(text))) return true;
+  }
+  return false;
+}
+
 /** Every failure leaves as SPEC's `{ status, message, errors? }`; only unexpected ones are 500 and logged. */
 export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -55,6 +74,10 @@ export function installErrorHandler(app: FastifyInstance) {
     if (pgCode && CLIENT_DATA_ERRORS.has(pgCode)) {
       request.log.warn({ err: error }, 'value refused by the database');
       return send({ status: 400, message: MESSAGES.validation });
+    }
+    if (isBackendUnavailable(error)) {
+      request.log.warn({ err: error }, 'a backing service is unavailable');
+      return send({ status: 503, message: MESSAGES.unavailable });
     }
     const status = error.statusCode ?? 500;
     if (status === 429) return send({ status, message: MESSAGES.tooManyRequests });

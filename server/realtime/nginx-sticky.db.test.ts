@@ -1,9 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import http from 'node:http';
-import { chmodSync, existsSync, mkdtempSync, rmSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
@@ -14,6 +11,7 @@ import { startServer, type RunningServer } from '../server.ts';
 import { createTestDatabase } from '../test/database.ts';
 import { testEnv } from '../test/app.ts';
 import { serviceUrl } from '../test/services.ts';
+import { nginxInstalled, requestFrom, startNginx, type RunningNginx } from '../test/nginx.ts';
 import { createUser } from '../db/factories.ts';
 import { precompress } from '../../scripts/precompress.ts';
 
@@ -22,76 +20,24 @@ import { precompress } from '../../scripts/precompress.ts';
 // socket that nginx pinned to the other. Behind it, a client cannot choose its address or its origin with
 // forged X-Forwarded-* headers.
 
-const NGINX = '/usr/sbin/nginx';
 const redisUrl = await serviceUrl('Redis', 'REDIS_URL', 'redis://127.0.0.1:6379');
-const nginxMissing = !existsSync(NGINX);
-if (nginxMissing) {
-  const message = `nginx is not installed at ${NGINX} (apt-get install nginx)`;
-  if (process.env.CI) throw new Error(`${message}: CI must run this test`);
-  console.warn(`skipping: ${message}`);
-}
+const nginxMissing = !nginxInstalled();
 
 /** Stands for `build/client`: a built script and what `npm run build` writes beside it. */
 const CLIENT_BUILD = mkdtempSync(path.join(tmpdir(), 'podryad-nginx-build-'));
 const SCRIPT = `export const words = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `слово-${i}`))};\n`;
 
-/** The ```nginx block of docs/deploy.md, pointed at these ports and this checkout's build. */
-function deployConfig(listenPort: number, upstreamPorts: number[]): string {
-  const doc = readFileSync(path.resolve(import.meta.dirname, '../../docs/deploy.md'), 'utf8');
-  const block = /```nginx\n([\s\S]*?)```/.exec(doc)?.[1];
-  if (!block) throw new Error('docs/deploy.md has no nginx block');
-  const upstreams = upstreamPorts.map((p) => `    server 127.0.0.1:${p};`).join('\n');
-  return block
-    .replace(/(upstream podryad \{[\s\S]*?ip_hash;[^\n]*\n)([\s\S]*?)( {4}keepalive)/, `$1${upstreams}\n$3`)
-    .replace(/listen 80;/, `listen 127.0.0.1:${listenPort};`)
-    .replace(/root \/srv\/podryad\/build\/client;/, `root ${CLIENT_BUILD};`);
-}
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let a: RunningServer;
 let b: RunningServer;
-let nginx: ChildProcess;
+let nginx: RunningNginx;
 let proxy = '';
 // The instances believe any loopback proxy (TRUST_PROXY=loopback), a list as broad as the clients' own addresses:
 // only nginx overwriting X-Forwarded-For keeps them from choosing their address then.
 const TRUST_PROXY = 'loopback';
 
-/** One request through nginx from a loopback address of its own (Linux routes all of 127/8 to lo). */
-function viaNginx(opts: { method?: string; path: string; headers?: Record<string, string>; body?: unknown; from: string }) {
-  const { port } = new URL(proxy);
-  const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
-  return new Promise<{ status: number; body: string; raw: Buffer; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port: Number(port),
-        method: opts.method ?? 'GET',
-        path: opts.path,
-        localAddress: opts.from,
-        agent: false,
-        headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...opts.headers },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const raw = Buffer.concat(chunks);
-          resolve({ status: res.statusCode ?? 0, body: raw.toString('utf8'), raw, headers: res.headers });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
+/** One request through nginx from a loopback address of its own. */
+const viaNginx = (opts: { method?: string; path: string; headers?: Record<string, string>; body?: unknown; from: string }) => requestFrom(proxy, opts);
 
 describe.skipIf(!redisUrl || nginxMissing)('docs/deploy.md nginx in front of two instances', () => {
   beforeAll(async () => {
@@ -104,23 +50,11 @@ describe.skipIf(!redisUrl || nginxMissing)('docs/deploy.md nginx in front of two
     const env = () => testEnv({ PORT: '0', HOST: '127.0.0.1', TRUST_PROXY, REDIS_URL: redisUrl!, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'podryad-nginx-')) });
     a = await startServer(env(), pino({ level: 'silent' }), { database });
     b = await startServer(env(), pino({ level: 'silent' }), { database });
-    const port = await freePort();
-    const prefix = mkdtempSync(path.join(tmpdir(), 'podryad-nginx-conf-'));
-    mkdirSync(path.join(prefix, 'logs'));
-    const ports = [a, b].map((s) => Number(new URL(s.url).port));
-    writeFileSync(
-      path.join(prefix, 'nginx.conf'),
-      `daemon off;\nworker_processes 1;\npid ${prefix}/nginx.pid;\nerror_log ${prefix}/logs/error.log warn;\nevents { worker_connections 256; }\nhttp {\n  access_log off;\n  client_body_temp_path ${prefix}/body;\n  proxy_temp_path ${prefix}/proxy;\n  fastcgi_temp_path ${prefix}/fastcgi;\n  uwsgi_temp_path ${prefix}/uwsgi;\n  scgi_temp_path ${prefix}/scgi;\n${deployConfig(port, ports)}\n}\n`,
-    );
-    nginx = spawn(NGINX, ['-p', prefix, '-c', path.join(prefix, 'nginx.conf')], { stdio: 'inherit' });
-    proxy = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 50; i++) {
-      if ((await fetch(`${proxy}/api/health`).then((r) => r.status).catch(() => 0)) === 200) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    nginx = await startNginx([a.url, b.url], CLIENT_BUILD);
+    proxy = nginx.url;
   });
   afterAll(async () => {
-    nginx?.kill('SIGQUIT');
+    nginx?.stop();
     await a?.close();
     await b?.close();
     await database?.drop();

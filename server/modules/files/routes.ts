@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { parseVariantPath } from '#contract/image-variants';
-import { badRequest, HttpError, notFound, ok } from '../../lib/http.ts';
+import { badRequest, HttpError, notFound, ok, isBackendUnavailable } from '../../lib/http.ts';
 import { tokenOf, userForToken, type Tokens } from '../../lib/auth.ts';
 import type { Db } from '../../db/client.ts';
 import type { UserRow } from '../users/index.ts';
@@ -72,7 +72,8 @@ async function receive(files: FileService, request: FastifyRequest, user: UserRo
     }
   } catch (err) {
     if (uploaded) await files.remove(user, uploaded.filePath).catch(() => {});
-    if (err instanceof HttpError || (err as { statusCode?: number }).statusCode === 413) throw err;
+    // Refusals, and the storage or the database failing (a 503 the client retries), are not a broken body.
+    if (err instanceof HttpError || (err as { statusCode?: number }).statusCode === 413 || isBackendUnavailable(err)) throw err;
     // A broken multipart body (no boundary, cut short) is the client's fault.
     throw badRequest(uploaded ? FILE_MESSAGES.incomplete : FILE_MESSAGES.missing);
   }

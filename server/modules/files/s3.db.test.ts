@@ -12,6 +12,7 @@ import { createTestDatabase } from '../../test/database.ts';
 import { signedInPerson, testEnv, type Person } from '../../test/app.ts';
 import { multipartBody } from '../../test/multipart.ts';
 import { startS3Server, type TestS3 } from '../../test/s3-server.ts';
+import { freePort } from '../../test/nginx.ts';
 import type { S3Storage } from '../../lib/s3-storage.ts';
 import { chatMembers, chats, messages } from '../chat/schema.ts';
 import { files as filesTable } from './schema.ts';
@@ -157,5 +158,24 @@ describe('files in one S3 bucket behind two instances', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(await bucket.stat(file.filePath)).toBeNull();
     expect(await bucket.stat(variantKey)).toBeNull();
+  });
+});
+
+describe('a bucket that cannot be reached (issue 29)', () => {
+  it('answers an upload with a Russian 503, so that the client tries again later', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'podryad-s3-down-'));
+    dirs.push(dataDir);
+    // Nothing listens there: the storage service is down.
+    const endpoint = `http://127.0.0.1:${await freePort()}`;
+    const app = await buildApp({ env: testEnv({ DATA_DIR: dataDir, ...s3.env, S3_ENDPOINT: endpoint }), database, logger: pino({ level: 'silent' }), web: false });
+    await app.ready();
+    try {
+      const owner = await signedInPerson(app, database.db);
+      const body = multipartBody([{ name: 'file', filename: 'договор.pdf', type: 'application/pdf', data: PDF }]);
+      const res = await app.inject({ method: 'POST', url: '/api/files/single', payload: body.payload, headers: { ...body.headers, authorization: `Bearer ${owner.token}` } });
+      expect([res.statusCode, res.json()]).toEqual([503, { status: 503, message: 'Сервис временно недоступен, повторите попытку' }]);
+    } finally {
+      await app.close();
+    }
   });
 });
