@@ -103,6 +103,8 @@ describe('two-factor sign-in', { timeout: 180_000 }, () => {
     await dialog.getByLabel('Код').fill(await freshCode(e2e.server.database.db, seller.id));
     await dialog.getByRole('button', { name: 'Подтвердить', exact: true }).click();
     await expect.poll(available, { timeout: 30_000 }).toBe('0 руб.');
+    // Its toast first: checked while fading in, its text has not its final contrast yet (the settle waits it out).
+    await page.getByText('Заявка на вывод отправлена').waitFor();
     await checkPage(page, `withdrawal-${width}`);
   });
 
