@@ -122,7 +122,7 @@ describe.skipIf(!services)('a page whose instance dies', { timeout: 180_000 }, (
 
         // Polls and requests that meet the dying instance, or the balancer before it moves the page, fail; a poll of
         // A's engine.io session that reaches B is answered 400. The browser logs these.
-        e2e.allowConsoleErrors(/net::ERR_(EMPTY_RESPONSE|CONNECTION_RESET|CONNECTION_REFUSED|CONNECTION_CLOSED) \[http:\/\/127\.0\.0\.1:\d+\/(api\/[\w/.-]+\/?(\?[^\]]*)?|socket\.io\/\?EIO=4&transport=polling[^\]]*)\]$/);
+        e2e.allowConsoleErrors(/net::ERR_(EMPTY_RESPONSE|CONNECTION_RESET|CONNECTION_REFUSED|CONNECTION_CLOSED|SOCKET_NOT_CONNECTED) \[http:\/\/127\.0\.0\.1:\d+\/(api\/[\w/.-]+\/?(\?[^\]]*)?|socket\.io\/\?EIO=4&transport=polling[^\]]*)\]$/);
         e2e.allowConsoleErrors(/status of 400 \(Bad Request\) \[http:\/\/127\.0\.0\.1:\d+\/socket\.io\/\?EIO=4&transport=polling&t=[\w-]+&sid=[\w-]+\]$/);
         a.child.kill(signal);
         // SIGTERM: the instance ends its sockets as it stops; SIGKILL: the page's poll breaks. Either way the page

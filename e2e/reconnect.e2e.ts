@@ -69,7 +69,7 @@ describe('a page whose instance stops', () => {
     // A's engine.io session that reaches B is answered 400 (B does not know it), which the browser logs; the client
     // then opens a new session there.
     // While A stops, the page's check of its session and its poll may meet a closed connection.
-    e2e.allowConsoleErrors(/net::ERR_(EMPTY_RESPONSE|CONNECTION_RESET|CONNECTION_REFUSED) \[http:\/\/127\.0\.0\.1:\d+\/(api\/users\/me\/|socket\.io\/\?EIO=4&transport=polling[^\]]*)\]$/);
+    e2e.allowConsoleErrors(/net::ERR_(EMPTY_RESPONSE|CONNECTION_RESET|CONNECTION_REFUSED|CONNECTION_CLOSED|SOCKET_NOT_CONNECTED) \[http:\/\/127\.0\.0\.1:\d+\/(api\/users\/me\/|socket\.io\/\?EIO=4&transport=polling[^\]]*)\]$/);
     e2e.allowConsoleErrors(/status of 400 \(Bad Request\) \[http:\/\/127\.0\.0\.1:\d+\/socket\.io\/\?EIO=4&transport=polling&t=[\w-]+&sid=[\w-]+\]$/);
     const stopping = a.app.close();
     // The page hears that the server ended its socket (socket.io-client does not come back by itself after that)…
