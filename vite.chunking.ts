@@ -66,6 +66,26 @@ const ROUTER_PRODUCTION: Record<string, string> = {
   'react-router/dom': `${routerDist}dom-export.mjs`,
 };
 
+// React Router's module-level `var Form = React.forwardRef(…)` and `var AwaitContext = React.createContext(…)` carry
+// no pure annotation, and each is followed by `Form.displayName = "Form"`: the bundler keeps them (and all they call:
+// <Form>'s submission code, <NavLink>'s states) though nothing uses them (issue 31). Both calls only build an object:
+// marked pure and without the name written on them (a name for React's developer tools), an unused one is left out.
+const ROUTER_TOP_LEVEL_OBJECTS = /^var (\w+) = (React\d*)\.(forwardRef|createContext)\(/gm;
+const DISPLAY_NAME = /^(\w+)\.displayName = "[^"\n]*";$/gm;
+
+/** Marks React Router's unannotated component and context objects pure and drops their display names (see above). */
+export function markRouterObjectsPure(code: string): string {
+  const objects = new Set<string>();
+  const marked = code.replace(ROUTER_TOP_LEVEL_OBJECTS, (_, name: string, react: string, call: string) => {
+    objects.add(name);
+    return `var ${name} = /* @__PURE__ */ ${react}.${call}(`;
+  });
+  return marked.replace(DISPLAY_NAME, (line, name: string) => (objects.has(name) ? '' : line));
+}
+
+// By its path inside the package: node_modules may be a link, and the chunks' ids are then the link's target.
+const ROUTER_FILE = /[\\/]node_modules[\\/]react-router[\\/]dist[\\/]production[\\/][^\\/]+\.mjs$/;
+
 /** The groups above for the browser's build only (the server's build is one file). */
 export function guestChunks(): Plugin {
   return {
@@ -73,6 +93,11 @@ export function guestChunks(): Plugin {
     enforce: 'pre',
     resolveId(source) {
       if (this.environment.name === 'client' && this.environment.mode === 'build') return ROUTER_PRODUCTION[source];
+    },
+    transform(code, id) {
+      if (this.environment.name === 'client' && this.environment.mode === 'build' && ROUTER_FILE.test(id)) {
+        return { code: markRouterObjectsPure(code), map: null };
+      }
     },
     configEnvironment(name) {
       if (name !== 'client') return;

@@ -11,6 +11,8 @@ const dbProject = (name: 'pglite' | 'postgres') => ({
     // the longest file by far, and running it twice would take `npm test` past its 15 minutes on 2 cores.
     exclude: name === 'pglite' && process.env.DATABASE_URL ? ['server/api-fuzz.db.test.ts'] : [],
     env: { TEST_DB: name },
+    // The migrated database made once per run, copied by each test file (server/test/database-templates.ts).
+    globalSetup: ['server/test/database-templates.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

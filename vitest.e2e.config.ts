@@ -13,5 +13,7 @@ export default defineConfig({
     // Files in one worker share the imported server modules instead of transforming them again for
     // each file; every file still boots its own server, database and browser.
     isolate: false,
+    // Each file's PGlite starts from one migrated per run (server/test/database-templates.ts).
+    globalSetup: ['server/test/database-templates.ts'],
   },
 });

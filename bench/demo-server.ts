@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { and, eq, lte, sql } from 'drizzle-orm';
+import type { Db } from '../server/db/client.ts';
 
 /**
  * The real server in this process on the demo's data, as `npm start` loads it (production mode, marked as the demo,
@@ -26,6 +28,7 @@ export async function startDemoServer(opts: { databaseUrl?: string } = {}) {
     LOG_LEVEL: 'silent',
   });
   const server = await startServer(env, createLogger(env));
+  await settled(server.database.db);
   return {
     server,
     async close() {
@@ -33,4 +36,22 @@ export async function startDemoServer(opts: { databaseUrl?: string } = {}) {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Waits until the outbox has nothing due: the demo's seed leaves hundreds of letters, socket events and jobs that
+ * the dispatcher works through for half a minute after the start, and a measurement taken meanwhile measures them.
+ */
+async function settled(db: Db, timeoutMs = 300_000): Promise<void> {
+  const { outbox } = await import('../server/platform/schema.ts');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [due] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(outbox)
+      .where(and(eq(outbox.state, 'pending'), lte(outbox.dueAt, new Date())));
+    if (!due?.n) return;
+    if (Date.now() > deadline) throw new Error(`the outbox still has ${due.n} due items after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }

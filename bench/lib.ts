@@ -1,5 +1,9 @@
 /** Benchmark helpers: load measurement, TypeScript worker threads, bare twin server, page script size, markdown table. */
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, get } from 'node:http';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
@@ -57,8 +61,14 @@ export function tsWorker(moduleUrl: string, workerData: unknown): Worker {
   return new Worker(source, { eval: true, workerData });
 }
 
-/** Loads `url` with autocannon (in a worker thread) and returns the stats row. */
+/**
+ * Loads `url` and returns the stats row. A plain GET runs with wrk (Debian's `wrk`, a separate process in C) when it
+ * is installed: autocannon in a worker thread of this process topped out at ~7.7 k req/s against the bare twin, so
+ * its ratios measured the load client, not the server (issue 31). Even-rate runs, other methods and rotating paths
+ * (which plain wrk cannot do) and machines without wrk use autocannon. BENCH_CLIENT=autocannon forces it.
+ */
 export async function measure(name: string, url: string, opts: MeasureOptions = {}): Promise<Row> {
+  if (!opts.rate && !opts.paths && !opts.request?.method && !opts.request?.body && loadClient() === 'wrk') return measureWithWrk(name, url, opts);
   const job: LoadJob = { url, ...defaults, ...opts };
   job.request = { ...job.request, headers: { ...BROWSER_HEADERS, ...job.request?.headers } };
   const result = await new Promise<LoadResult>((resolve, reject) => {
@@ -77,6 +87,42 @@ export async function measure(name: string, url: string, opts: MeasureOptions = 
     p99: at(0.99),
     failed: result.failed,
   };
+}
+
+let client: 'wrk' | 'autocannon' | undefined;
+/** Which load client plain GETs use (printed in each benchmark's header). */
+export function loadClient(): 'wrk' | 'autocannon' {
+  if (client) return client;
+  const found = process.env.BENCH_CLIENT !== 'autocannon' && spawnSync('wrk', ['--version']).error === undefined;
+  return (client = found ? 'wrk' : 'autocannon');
+}
+
+// wrk's own percentiles (microseconds) and counts, printed as one JSON line when the run is done.
+const WRK_REPORT = `done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('WRK_JSON {"requests":%d,"duration_us":%d,"errors":%d,"status":%d,"p50":%d,"p95":%d,"p99":%d}\\n',
+    summary.requests, summary.duration, e.connect + e.read + e.write + e.timeout, e.status,
+    latency:percentile(50), latency:percentile(95), latency:percentile(99)))
+end`;
+
+async function measureWithWrk(name: string, url: string, opts: MeasureOptions): Promise<Row> {
+  const { seconds, connections, warmupSeconds } = { ...defaults, ...opts };
+  const script = path.join(mkdtempSync(path.join(tmpdir(), 'bench-wrk-')), 'report.lua');
+  writeFileSync(script, WRK_REPORT);
+  const headers = Object.entries({ ...BROWSER_HEADERS, ...opts.request?.headers }).flatMap(([k, v]) => ['-H', `${k}: ${String(v)}`]);
+  // One thread per core, as wrk advises; never more threads than connections.
+  const threads = String(Math.min(connections, availableParallelism()));
+  const run = (secs: number) =>
+    new Promise<string>((resolve, reject) => {
+      execFile('wrk', ['-t', threads, '-c', String(connections), '-d', `${secs}s`, '--timeout', '10s', '-s', script, ...headers, url], { maxBuffer: 1 << 20 }, (err, stdout) =>
+        err ? reject(err) : resolve(stdout),
+      );
+    });
+  if (warmupSeconds > 0) await run(warmupSeconds);
+  const line = (await run(seconds)).split('\n').find((l) => l.startsWith('WRK_JSON '));
+  if (!line) throw new Error(`wrk printed no report for ${url}`);
+  const r = JSON.parse(line.slice('WRK_JSON '.length)) as { requests: number; duration_us: number; errors: number; status: number; p50: number; p95: number; p99: number };
+  return { name, rps: r.requests / (r.duration_us / 1e6), p50: r.p50 / 1000, p95: r.p95 / 1000, p99: r.p99 / 1000, failed: r.errors + r.status };
 }
 
 export interface Captured {
@@ -234,3 +280,18 @@ export async function startBenchServer(adminUrl: string, name: string) {
     },
   };
 }
+
+/** A port nobody listens on now, for a server started as a child process. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The middle of the runs (the upper one of an even count). */
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -8,10 +8,10 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { freePort, median } from './lib.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const runs = Number(process.env.BENCH_RUNS) || 3;
@@ -34,16 +34,6 @@ const ways: Way[] = [
   { name: '`node build/server-app/main.mjs`', command: [process.execPath, bundle], available: () => existsSync(bundle) },
 ];
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Spawns the way, polls /api/ready until its first 200, stops it gracefully; answers the milliseconds to ready. */
 async function timeToReady(way: Way, env: Record<string, string>): Promise<number> {
@@ -89,7 +79,6 @@ function groupAlive(pgid: number): boolean {
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** The bare `npm start` demo: production mode, demo data, no bot check; quiet logs and no rates fetch. */
 const baseEnv: Record<string, string> = {

@@ -7,6 +7,7 @@
  * BENCH_CHAT=1 the chat benchmark (bench/chat.ts, PostgreSQL only).
  * `npm run bench -- chat-failover` runs only the chat failover benchmark (bench/chat-failover.ts: two instances, one
  * killed; PostgreSQL and Redis).
+ * `npm run bench -- memory` runs only the idle memory benchmark (bench/memory.ts: `npm start`'s server, RSS and its parts).
  * The money loop's benchmarks run on their own (PostgreSQL only; commands in their headers): bench/payments.ts
  * (payments per second and p95) and bench/orders.ts (the order lists at 100,000 orders).
  */
@@ -15,12 +16,18 @@ import { existsSync } from 'node:fs';
 import { register } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { capture, decoded, defaults, measure, pageScripts, printTable, scriptSizes, startBareServer, type Row } from './lib.ts';
+import { capture, decoded, defaults, loadClient, measure, pageScripts, printTable, scriptSizes, startBareServer, type Row } from './lib.ts';
 
 // `npm run bench -- chat-failover`: only the chat failover benchmark (bench/chat-failover.ts, issue 29).
 if (process.argv[2] === 'chat-failover') {
   const { runChatFailoverBench } = await import('./chat-failover.ts');
   await runChatFailoverBench();
+  process.exit(process.exitCode ?? 0);
+}
+
+// `npm run bench -- memory`: only the idle memory benchmark (bench/memory.ts, issue 31); it starts its own servers.
+if (process.argv[2] === 'memory') {
+  await import('./memory.ts');
   process.exit(process.exitCode ?? 0);
 }
 
@@ -55,8 +62,8 @@ try {
   console.log(`- Machine: ${os.availableParallelism()} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}`);
   console.log(`- Database: ${server.database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : 'PGlite (embedded)'}`);
   console.log(
-    `- autocannon: ${defaults.connections} connections, ${defaults.seconds} s per run after ${defaults.warmupSeconds} s warm-up, ` +
-      'from a worker thread of the same process',
+    `- load: ${loadClient() === 'wrk' ? 'wrk (its own process)' : 'autocannon (a worker thread of this process; install wrk for ratios that measure the server)'}, ` +
+      `${defaults.connections} connections, ${defaults.seconds} s per run after ${defaults.warmupSeconds} s warm-up; the even-rate rows use autocannon`,
   );
   console.log('- "bare" = a plain node:http server in the same process answering the captured bytes from memory\n');
 

@@ -9,6 +9,39 @@ import { BID_COMMENT_MAX } from './bid-constants.ts';
 // The shortest comment and the daily limit are operator settings (bids.minComment, bids.perDay): the schema keeps
 // only the absolute bounds, the service checks the settings.
 
+/** How many stages an order in stages has (ADR 065), and the bounds of a stage's words. */
+export const STAGES_MIN = 2;
+export const STAGES_MAX = 20;
+export const STAGE_TITLE_MAX = 120;
+export const STAGE_DELIVERABLE_MAX = 1000;
+
+/** One stage of a bid's work (ADR 065): what it hands over, for how much (within an order's price range), how long. */
+export const bidStageSchema = z.object({
+  title: z.string({ error: 'Назовите этап' }).trim().min(1, 'Назовите этап').max(STAGE_TITLE_MAX, `Название этапа — до ${STAGE_TITLE_MAX} символов`),
+  deliverable: z
+    .string({ error: 'Опишите, что сдаётся по этапу' })
+    .trim()
+    .min(1, 'Опишите, что сдаётся по этапу')
+    .max(STAGE_DELIVERABLE_MAX, `Результат этапа — до ${STAGE_DELIVERABLE_MAX} символов`),
+  amount: z
+    .number({ error: 'Укажите сумму этапа' })
+    .int('Сумма этапа — целое число копеек')
+    .min(MIN_SERVICE_PRICE, `Сумма этапа — от ${formatRubles(MIN_SERVICE_PRICE)}`)
+    .max(MAX_PRICE, 'Слишком большая сумма этапа'),
+  days: z.number({ error: 'Укажите срок этапа' }).int('Срок этапа — целое число дней').min(1, 'Срок этапа — от 1 дня').max(365, 'Срок этапа — не больше 365 дней'),
+});
+export type BidStage = z.output<typeof bidStageSchema>;
+
+export const bidStagesSchema = z
+  .array(bidStageSchema, { error: 'Этапы — список' })
+  .min(STAGES_MIN, `Этапов — от ${STAGES_MIN}`)
+  .max(STAGES_MAX, `Этапов — не больше ${STAGES_MAX}`);
+
+export const STAGE_MESSAGES = {
+  sumPrice: 'Сумма этапов должна быть равна цене отклика',
+  sumDays: 'Сроки этапов в сумме должны быть равны сроку отклика',
+} as const;
+
 export const bidInputSchema = z.object({
   price: z
     .number({ error: 'Укажите цену' })
@@ -21,6 +54,12 @@ export const bidInputSchema = z.object({
     .trim()
     .min(1, 'Расскажите о себе и о том, как выполните задачу')
     .max(BID_COMMENT_MAX, `Комментарий — до ${BID_COMMENT_MAX} символов`),
+  /** The work in stages; absent or null for one whole order. */
+  stages: bidStagesSchema.nullish(),
+}).superRefine((bid, ctx) => {
+  if (!bid.stages) return;
+  if (bid.stages.reduce((sum, s) => sum + s.amount, 0) !== bid.price) ctx.addIssue({ code: 'custom', path: ['stages'], message: STAGE_MESSAGES.sumPrice });
+  if (bid.stages.reduce((sum, s) => sum + s.days, 0) !== bid.days) ctx.addIssue({ code: 'custom', path: ['stages'], message: STAGE_MESSAGES.sumDays });
 });
 export type BidInput = z.input<typeof bidInputSchema>;
 
@@ -40,6 +79,8 @@ export const bidSchema = z.object({
   price: z.number().int(),
   days: z.number().int(),
   comment: z.string(),
+  /** The work in stages (ADR 065), or null for one whole order. */
+  stages: z.array(bidStageSchema).nullable(),
   status: z.enum(BID_STATUSES),
   created_at: z.string(),
   updated_at: z.string(),
@@ -69,6 +110,8 @@ export const bidsFlagSchema = z.object({ hasUnread: z.boolean() });
 export const acceptBidInputSchema = z.object({
   price: z.number({ error: 'Укажите цену отклика' }).int('Цена — целое число копеек').min(0, 'Цена не может быть отрицательной').max(MAX_PRICE, 'Слишком большая сумма'),
   days: z.number({ error: 'Укажите срок отклика' }).int('Срок — целое число дней').min(1, 'Срок — от 1 дня').max(365, 'Срок — не больше 365 дней'),
+  /** The stages seen, for a bid in stages (absent or null for one whole order). */
+  stages: bidStagesSchema.nullish(),
 });
 export type AcceptBidInput = z.infer<typeof acceptBidInputSchema>;
 

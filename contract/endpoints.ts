@@ -4,6 +4,7 @@ import { adminEndpoints } from './endpoints/admin.ts';
 import { authEndpoints } from './endpoints/auth.ts';
 import { blogEndpoints } from './endpoints/blog.ts';
 import { bidEndpoints } from './endpoints/bids.ts';
+import { offerEndpoints } from './endpoints/offers.ts';
 import { chatEndpoints } from './endpoints/chat.ts';
 import { dashboardEndpoints } from './endpoints/dashboard.ts';
 import { favoriteEndpoints } from './endpoints/favorites.ts';
@@ -49,6 +50,7 @@ export const endpoints = {
   ...moderationEndpoints,
   ...bidEndpoints,
   ...orderEndpoints,
+  ...offerEndpoints,
   ...paymentEndpoints,
   ...dashboardEndpoints,
   ...reviewEndpoints,

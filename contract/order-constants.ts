@@ -11,6 +11,12 @@ export type OrderAction = (typeof ORDER_ACTIONS)[number];
 export const ORDER_MESSAGES = {
   notFound: 'Заказ не найден',
   notAwaitingPayment: 'Заказ уже оплачен или отменён',
+  headNotPayable: 'Заказ оплачивается по этапам: оплатите его текущий этап',
+  headByStages: 'Заказ выполняется по этапам: действия — с его этапами',
+  /** A stage is funded only after every earlier stage that was not dropped (ADR 065). */
+  fundEarlierStage: (n: number, title: string) => `Сначала оплатите этап ${n} «${title}»`,
+  /** A stage dropped before it was funded (ADR 065): no money moved. */
+  stageDropped: 'Этап снят до оплаты',
   badId: 'Неверный идентификатор заказа',
   badService: 'Неверный идентификатор услуги',
   badPackage: 'Выберите пакет: эконом, стандарт или бизнес',

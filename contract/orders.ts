@@ -32,6 +32,30 @@ export const orderDeliverySchema = z.object({
 });
 export type OrderDelivery = z.infer<typeof orderDeliverySchema>;
 
+/**
+ * Where a stage's money is (ADR 065): not funded yet, held in escrow, paid to the seller, returned to the customer,
+ * split by a dispute's decision, or never funded and dropped.
+ */
+export const STAGE_FUNDS = ['unfunded', 'held', 'released', 'refunded', 'split', 'dropped'] as const;
+export type StageFunds = (typeof STAGE_FUNDS)[number];
+
+/** What a stage order says of itself (ADR 065): its place in its head's plan and where its money is. */
+export const orderStageInfoSchema = z.object({
+  head_id: z.string(),
+  /** The head's number, for «Заказ №1042 · этап 2». */
+  head_number: z.number().int(),
+  /** 1..20. */
+  number: z.number().int(),
+  title: z.string(),
+  /** What the stage hands over. */
+  deliverable: z.string(),
+  funds: z.enum(STAGE_FUNDS),
+  /** Kopecks of the stage's price paid to the seller (before the commission) and returned to the customer. */
+  released: z.number().int(),
+  refunded: z.number().int(),
+});
+export type OrderStageInfo = z.infer<typeof orderStageInfoSchema>;
+
 export const orderSchema = z.object({
   _id: z.string(),
   /** "Заказ №1042". */
@@ -75,11 +99,25 @@ export const orderSchema = z.object({
   cancelled_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** On a stage order: its stage (ADR 065); null on a head and on a one-stage order. */
+  stage: orderStageInfoSchema.nullable(),
+  /** On a head: how many stages the job has (dropped ones too); 0 on a one-stage order and on a stage. */
+  stage_count: z.number().int(),
 });
 export type Order = z.infer<typeof orderSchema>;
 
-/** One order with its deliveries, newest first. */
-export const orderDetailSchema = orderSchema.extend({ deliveries: z.array(orderDeliverySchema) });
+/** A stage in its head's detail: a whole order of its own, with its deliveries (ADR 065). */
+export const orderStageDetailSchema = orderSchema.extend({ deliveries: z.array(orderDeliverySchema) });
+export type OrderStageDetail = z.infer<typeof orderStageDetailSchema>;
+
+/**
+ * One order with its deliveries, newest first. A head carries its stages in order, each with the caller's actions
+ * on it (the card's timeline); a one-stage order and a stage carry null.
+ */
+export const orderDetailSchema = orderSchema.extend({
+  deliveries: z.array(orderDeliverySchema),
+  stages: z.array(orderStageDetailSchema).nullable(),
+});
 export type OrderDetail = z.infer<typeof orderDetailSchema>;
 
 export const orderListSchema = keysetPageSchema(orderSchema);

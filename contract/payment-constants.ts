@@ -47,7 +47,20 @@ export const PAYMENT_MESSAGES = {
   payoutNotAwaiting: 'Реквизиты для этой выплаты уже указаны',
   underpaid: 'Оплата пришла не полностью — полученная сумма зачислена на ваш баланс',
   paidLate: 'Оплата пришла после окончания срока счёта — сумма зачислена на ваш баланс',
+  topUpBelowMin: (min: string) => `Этим способом можно пополнить баланс от ${min}`,
+  topUpAboveMax: (max: string) => `Этим способом можно пополнить баланс до ${max}`,
+  /** A card under ЮKassa's safe deal (ADR 062): a card payment belongs to its order's deal, never to the balance. */
+  topUpCardInDeal: 'Картой баланс не пополнить: оплата картой идёт через безопасную сделку заказа. Оплатите заказ картой на его странице или пополните баланс другим способом',
 } as const;
+
+/** What a top-up says it paid (its receipt, the finance page, the provider's page): it pays no order (ADR 062). */
+export const TOP_UP_TITLE = 'Пополнение баланса';
+
+/**
+ * The range of one top-up, kopecks (ADR 062), within which each method's own limits (the operator's
+ * `payments.methods`) narrow it further: 100 ₽ to 300 000 ₽.
+ */
+export const TOP_UP_LIMITS = { min: 10_000, max: 30_000_000 } as const;
 
 export const CRYPTO_METHODS = ['usdt', 'btc'] as const;
 export type CryptoMethod = (typeof CRYPTO_METHODS)[number];

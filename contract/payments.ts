@@ -131,9 +131,44 @@ export const payResultSchema = z.object({
 });
 export type PayResult = z.infer<typeof payResultSchema>;
 
+/** A top-up of the balance through a provider (ADR 062): kopecks credited once the money arrives; the fee on top. */
+export const topUpInputSchema = z.object({ amount: kopecks, method: z.enum(['card', 'usdt', 'btc']) });
+export type TopUpInput = z.infer<typeof topUpInputSchema>;
+export const topUpResultSchema = z.object({
+  payment_id: z.string(),
+  status: paymentStatusSchema,
+  /** The provider's page where the customer pays. */
+  redirect_url: z.string(),
+});
+export type TopUpResult = z.infer<typeof topUpResultSchema>;
+/** A way to top the balance up now, with its range (the top-up's and the method's limits together). */
+export const topUpMethodSchema = z.object({
+  method: z.enum(['card', 'usdt', 'btc']),
+  title: z.string(),
+  currency: z.enum(['RUB', 'USDT', 'BTC']),
+  fee_percent: z.number(),
+  min: z.number().int(),
+  max: z.number().int(),
+});
+export type TopUpMethod = z.infer<typeof topUpMethodSchema>;
+
+/**
+ * The order a payment or a finance line is about (ADR 065): for a stage, `_id` is the stage's (its payment page) while
+ * `number` and `title` are its head's, and `stage` says which; `label` is the line's words
+ * («Заказ №1042, этап 2 «Макеты»», contract/order-name.ts).
+ */
+export const financeOrderSchema = z.object({
+  _id: z.string(),
+  number: z.number().int(),
+  title: z.string(),
+  stage: z.object({ number: z.number().int(), title: z.string() }).nullable(),
+  label: z.string(),
+});
+
 export const paymentSchema = z.object({
   _id: z.string(),
-  order: z.object({ _id: z.string(), number: z.number().int(), title: z.string() }),
+  /** The order it paid; null for a top-up of the balance (ADR 062). A stage is named by its head (ADR 065). */
+  order: financeOrderSchema.nullable(),
   customer: z.object({ _id: z.string(), name: z.string(), email: z.string().optional() }).optional(),
   method: z.enum(['balance', 'card', 'usdt', 'btc']),
   provider: z.string().nullable(),
@@ -152,7 +187,11 @@ export const paymentSchema = z.object({
 });
 export type Payment = z.infer<typeof paymentSchema>;
 
-export const myPaymentsQuerySchema = z.object(cursorQuery);
+export const myPaymentsQuerySchema = z.object({
+  ...cursorQuery,
+  /** Only the payments of orders, or only the top-ups of the balance (the finance page's list). */
+  purpose: z.enum(['order', 'top_up']).optional(),
+});
 export const adminPaymentsQuerySchema = z.object({
   ...cursorQuery,
   status: paymentStatusSchema.optional(),
@@ -273,6 +312,8 @@ export const financeBalanceSchema = balanceSchema.extend({
   min_withdrawal: z.number().int(),
   /** ЮKassa's payout widget for the card form (ADR 050): its script and the payouts gateway (agentId), or null when none is configured. */
   card_widget: z.object({ script_url: z.string(), account_id: z.string(), deal_account_id: z.string().optional() }).nullable(),
+  /** The ways to top the balance up (ADR 062): none under a safe deal for the card, nor without a provider. */
+  top_up: z.array(topUpMethodSchema),
   /** The card or wallet the last payout went to, offered again. */
   saved_method: z
     .discriminatedUnion('method', [
@@ -291,7 +332,7 @@ export const financeEntrySchema = z.object({
   amount: z.number().int(),
   balance_after: z.number().int(),
   created_at: z.string(),
-  order: z.object({ _id: z.string(), number: z.number().int(), title: z.string() }).nullable(),
+  order: financeOrderSchema.nullable(),
   /** Plus, minus or neither for this person (ADR 045): the page's sign and colour. */
   direction: z.enum(FINANCE_DIRECTIONS),
   /**

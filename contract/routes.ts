@@ -103,6 +103,12 @@ export const ROUTES = {
   'bids.update': 'PUT /api/bids/:id',
   'bids.withdraw': 'DELETE /api/bids/:id',
   'bids.accept': 'POST /api/bids/:id/accept',
+  // Custom offers in an order chat (ADR 066).
+  'offers.ofOrder': 'GET /api/orders/:id/offers',
+  'offers.create': 'POST /api/orders/:id/offers',
+  'offers.accept': 'POST /api/offers/:id/accept',
+  'offers.change': 'POST /api/offers/:id/change',
+  'offers.withdraw': 'POST /api/offers/:id/withdraw',
 
   // Notifications (issue 13, ADR 030).
   'notifications.list': 'GET /api/notifications',
@@ -127,6 +133,7 @@ export const ROUTES = {
   'payments.order': 'GET /api/payments/orders/:orderId',
   'payments.quote': 'POST /api/payments/quote',
   'payments.pay': 'POST /api/payments/pay',
+  'payments.topUp': 'POST /api/payments/top-up',
   'payments.mine': 'GET /api/payments/my',
   'payments.webhook': 'POST /api/payments/webhooks/:provider',
   'payments.sandbox': 'GET /api/payments/sandbox/:paymentId',

@@ -80,6 +80,8 @@ export const settingsSchema = z.object({
   'orders.cancelWindowMinutes': z.number().int().min(0).max(24 * 60).default(20),
   /** An unpaid order of a service is cancelled quietly this many hours after it was made (ADR 042). */
   'orders.draftHours': z.number().int().min(1).max(30 * 24).default(48),
+  /** A stage still unfunded this many days after the stage before it completed is reminded of, once (ADR 065). */
+  'orders.stageFundingReminderDays': z.number().int().min(1).max(30).default(3),
   /** The smallest withdrawal. */
   'withdrawals.minAmount': z.number().int().min(100, 'Не меньше 1\u00a0руб.').max(100_000_000, 'Не больше 1\u00a0000\u00a0000\u00a0руб.').default(50_000),
   /** How long a crypto quote holds. */

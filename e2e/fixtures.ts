@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { startServer, type RunningServer } from '../server/server.ts';
 import { loadEnv } from '../server/env.ts';
 import { openPglite } from '../server/db/client.ts';
+import { pgliteTemplate } from '../server/test/database.ts';
 import { createUser, type UserOverrides } from '../server/db/factories.ts';
 import type { UserRow } from '../server/modules/users/schema.ts';
 import { AUTH_TOKEN_KEY } from '../contract/constants.ts';
@@ -48,7 +49,7 @@ export async function startTestServer(envOverrides: Record<string, string> = {})
     DATA_DIR: dataDir,
     ...envOverrides,
   });
-  const server = await startServer(env, pino({ level: 'silent' }), { database: await openPglite() });
+  const server = await startServer(env, pino({ level: 'silent' }), { database: await openPglite(undefined, pgliteTemplate()) });
   const port = (server.app.server.address() as { port: number }).port;
   return {
     url: `http://127.0.0.1:${port}`,

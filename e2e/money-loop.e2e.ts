@@ -203,7 +203,7 @@ describe('the whole order loop on the real adapters', { timeout: 180_000 }, () =
     expect(await payoutOf(btc.orderId)).toBeUndefined();
 
     // A BTC withdrawal of it all to an address.
-    await page.getByLabel('Способ').selectOption('btc');
+    await page.getByLabel('Способ', { exact: true }).selectOption('btc');
     await page.getByLabel('Адрес Bitcoin').fill(BTC_ADDRESS);
     await page.getByLabel('Сумма, руб.').fill(String((2 * share) / 100));
     await page.getByRole('button', { name: 'Вывести' }).click();

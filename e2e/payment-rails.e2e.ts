@@ -215,6 +215,9 @@ describe('the payment rails', { timeout: 120_000 }, () => {
     expect(await textOf(page, '[data-testid="balance-available"]')).toBe(rubles(credited));
     const entry = norm(await page.locator('.fin-entries tbody tr').first().textContent());
     expect(entry).toContain(`+${rubles(credited)}`);
+    // Under ЮKassa's safe deal the card takes no top-ups (ADR 062): only the crypto methods are offered.
+    const topUp = page.getByRole('form', { name: 'Пополнить баланс' });
+    expect(await topUp.getByLabel('Способ пополнения').locator('option').allTextContents()).toEqual(['USDT (TRC-20)', 'Bitcoin']);
     await checkPage(page, 'underpaid-finance');
   });
 

@@ -138,14 +138,21 @@ async function freshNotification(w: MatrixWorld, of: Member): Promise<string> {
   return row!.id;
 }
 /** The token of the owner's link that switches the "news" letters off. */
-const unsubscribeTokenOf = (w: MatrixWorld) => new URL(w.app.services.letters.unsubscribeUrl(w.user('owner').id, 'news')).searchParams.get('token')!;
+const unsubscribeTokenOf = (w: MatrixWorld) =>
+  new URL(w.app.services.letters.unsubscribeUrl(w.user('owner').id, 'news')).searchParams.get('token')!;
 
 /** An active bid of `seller` on a fresh active project of `customer`. */
 async function freshBid(w: MatrixWorld, seller: Member, customer: Member): Promise<string> {
   const projectId = await w.fresh.project({}, customer);
   const [bid] = await w.database.db
     .insert(bids)
-    .values({ projectId, sellerId: w.user(seller).id, price: bidInput.price, days: bidInput.days, comment: bidInput.comment })
+    .values({
+      projectId,
+      sellerId: w.user(seller).id,
+      price: bidInput.price,
+      days: bidInput.days,
+      comment: bidInput.comment,
+    })
     .returning({ id: bids.id });
   return bid!.id;
 }
@@ -164,7 +171,10 @@ const PASSKEY_ORIGIN = 'http://localhost';
 /** A passkey of the owner's, stored as a registration would have. */
 async function ownerPasskey(w: MatrixWorld) {
   const authenticator = new TestAuthenticator(PASSKEY_ORIGIN);
-  const [row] = await w.database.db.insert(passkeys).values(authenticator.row(w.user('owner').id)).returning();
+  const [row] = await w.database.db
+    .insert(passkeys)
+    .values(authenticator.row(w.user('owner').id))
+    .returning();
   return { id: row!.id, authenticator };
 }
 /** A code of the admin's app no earlier cell used (the others have no second factor: any code is wrong). */
@@ -177,7 +187,14 @@ async function ownerOrder(w: MatrixWorld, price = 150_000): Promise<string> {
   // Warm: openOrder reads the settings outside its transaction (a cold read would wait for it on PGlite).
   await w.app.services.settings.all();
   const { order } = await w.app.services.platform.withTx(moneyActor, (ctx) =>
-    w.app.services.orders.open(ctx, { customerId: w.user('owner').id, sellerId: w.user('other').id, title: 'Логотип для кофейни', price, days: 3, revisions: 1 }),
+    w.app.services.orders.open(ctx, {
+      customerId: w.user('owner').id,
+      sellerId: w.user('other').id,
+      title: 'Логотип для кофейни',
+      price,
+      days: 3,
+      revisions: 1,
+    }),
   );
   return order.id;
 }
@@ -201,26 +218,53 @@ async function ownerCardPayment(w: MatrixWorld): Promise<string> {
 async function freshDifference(w: MatrixWorld): Promise<string> {
   const [row] = await w.database.db
     .insert(paymentDifferences)
-    .values({ provider: 'yookassa', day: '2026-01-01', kind: 'not_at_provider', providerRef: `ref-${unique()}`, details: { provider_status: 'failed' } })
+    .values({
+      provider: 'yookassa',
+      day: '2026-01-01',
+      kind: 'not_at_provider',
+      providerRef: `ref-${unique()}`,
+      details: { provider_status: 'failed' },
+    })
     .returning({ id: paymentDifferences.id });
   return row!.id;
 }
 async function ownerWithdrawal(w: MatrixWorld): Promise<string> {
   await fundActor(w, 'owner');
-  return (await w.app.services.payments.withdraw(w.user('owner'), { amount: 60_000, method: 'card', payout_token: 'pt-matrix', card: { first6: '411111', last4: '1111' } }))._id;
+  return (
+    await w.app.services.payments.withdraw(w.user('owner'), {
+      amount: 60_000,
+      method: 'card',
+      payout_token: 'pt-matrix',
+      card: { first6: '411111', last4: '1111' },
+    })
+  )._id;
 }
 /** A payout of the owner out of a safe deal that waits for their card or wallet (ADR 053). */
 async function ownerAwaitingPayout(w: MatrixWorld): Promise<string> {
   const orderId = await ownerOrder(w);
   const [row] = await w.database.db
     .insert(withdrawals)
-    .values({ userId: w.user('owner').id, amount: 60_000, method: 'card', destination: '', status: 'awaiting_details', payoutProvider: 'yookassa', payoutAmount: 60_000, orderId, orderNumber: 1, dealRef: `dl-${unique()}` })
+    .values({
+      userId: w.user('owner').id,
+      amount: 60_000,
+      method: 'card',
+      destination: '',
+      status: 'awaiting_details',
+      payoutProvider: 'yookassa',
+      payoutAmount: 60_000,
+      orderId,
+      orderNumber: 1,
+      dealRef: `dl-${unique()}`,
+    })
     .returning({ id: withdrawals.id });
   return row!.id;
 }
 async function withRates(w: MatrixWorld) {
   const value = { USDT: 90, BTC: 9_000_000, lastUpdated: new Date().toISOString() };
-  await w.database.db.insert(settingsTable).values({ key: 'rates', value }).onConflictDoUpdate({ target: settingsTable.key, set: { value } });
+  await w.database.db
+    .insert(settingsTable)
+    .values({ key: 'rates', value })
+    .onConflictDoUpdate({ target: settingsTable.key, set: { value } });
   (w.app.services.rates as unknown as { cached: unknown }).cached = null;
 }
 /** The customer's only: anyone else is told the order does not exist (payments/policy.ts), admins included. */
@@ -230,15 +274,27 @@ const orderCustomerOnly = (): Expect => ({ ...signedIn(404), owner: 200 });
  * (a draft the owner does not see, ADR 042), paid (in progress), delivered, or paid with a cancellation proposed by
  * the owner.
  */
-async function freshOrder(w: MatrixWorld, state: 'awaiting_payment' | 'in_progress' | 'delivered' | 'proposed' | 'completed' = 'in_progress'): Promise<string> {
+async function freshOrder(
+  w: MatrixWorld,
+  state: 'awaiting_payment' | 'in_progress' | 'delivered' | 'proposed' | 'completed' = 'in_progress',
+): Promise<string> {
   const { orders, platform } = w.app.services;
   const serviceId = await w.fresh.service();
   const { order } = await platform.withTx(systemActor('matrix'), (ctx) =>
-    orders.open(ctx, { customerId: w.user('other').id, sellerId: w.user('owner').id, serviceId, title: 'Логотип', price: 150_000, days: 5, revisions: 2 }),
+    orders.open(ctx, {
+      customerId: w.user('other').id,
+      sellerId: w.user('owner').id,
+      serviceId,
+      title: 'Логотип',
+      price: 150_000,
+      days: 5,
+      revisions: 2,
+    }),
   );
   if (state === 'awaiting_payment') return order.id;
   await payOrderForTest(w.app, order.id);
-  if (state === 'delivered' || state === 'completed') await orders.deliver(w.user('owner'), order.id, { message: 'Готово', files: [] });
+  if (state === 'delivered' || state === 'completed')
+    await orders.deliver(w.user('owner'), order.id, { message: 'Готово', files: [] });
   if (state === 'completed') await orders.accept(w.user('other'), order.id);
   if (state === 'proposed') await orders.proposeCancel(w.user('owner'), order.id, { reason: 'Не успеваю' });
   return order.id;
@@ -250,6 +306,19 @@ const orderParty = (party: 'owner' | 'other'): Expect => ({
   other: party === 'other' ? 200 : 403,
   admin: 403,
 });
+
+/** Custom offers (ADR 066): what the owner (the seller) offers `other` in a fresh paid order's chat. */
+const offerInput = {
+  title: 'Фирменный стиль',
+  description: 'Логотип, визитки и бланк.',
+  price: 300_000,
+  days: 4,
+  stages: null,
+};
+async function freshOffer(w: MatrixWorld): Promise<string> {
+  const orderId = await freshOrder(w);
+  return (await w.app.services.offers.create(w.user('owner'), orderId, offerInput))._id;
+}
 
 /** Disputes (issue 14): a dispute the owner (the seller) opened on a fresh paid order of theirs with `other`. */
 async function freshDispute(w: MatrixWorld): Promise<string> {
@@ -279,11 +348,21 @@ async function freshReview(w: MatrixWorld, published = true): Promise<string> {
 async function freshPost(w: MatrixWorld, published = true): Promise<string> {
   const { blog } = w.app.services;
   const admin = w.user('admin');
-  const post = await blog.create(admin, { title: 'Как работает безопасная сделка', description: 'Коротко о том, как деньги ждут сдачи работы.', body: '## Шаги\n\n- оплата\n- работа', cover: null });
+  const post = await blog.create(admin, {
+    title: 'Как работает безопасная сделка',
+    description: 'Коротко о том, как деньги ждут сдачи работы.',
+    body: '## Шаги\n\n- оплата\n- работа',
+    cover: null,
+  });
   if (published) await blog.setStatus(admin, post._id, 'published');
   return post._id;
 }
-const BLOG_POST = { title: 'Как написать техническое задание', description: 'Что указать в задаче, чтобы получить точные отклики.', body: '# ТЗ\n\nТекст.', cover: null };
+const BLOG_POST = {
+  title: 'Как написать техническое задание',
+  description: 'Что указать в задаче, чтобы получить точные отклики.',
+  body: '# ТЗ\n\nТекст.',
+  cover: null,
+};
 /** Appeals (issue 14): a fresh new question of the owner's to the administration (written directly: no daily limit). */
 async function freshAppeal(w: MatrixWorld): Promise<string> {
   const [row] = await w.database.db
@@ -335,12 +414,21 @@ const MATRIX = {
   'auth.loginTwoFactor': {
     writes: true,
     expect: { ...everyone(400), admin: 200 },
-    request: async (w, actor) => ({ body: { challenge: await challengeFor(TEST_SECRET, w.user(self(w, actor))), code: await adminCode(w) } }),
+    request: async (w, actor) => ({
+      body: { challenge: await challengeFor(TEST_SECRET, w.user(self(w, actor))), code: await adminCode(w) },
+    }),
   },
-  'auth.stepUp': { expect: { ...signedIn(400), admin: 200 }, request: async (w) => ({ body: { code: await adminCode(w) } }) },
+  'auth.stepUp': {
+    expect: { ...signedIn(400), admin: 200 },
+    request: async (w) => ({ body: { code: await adminCode(w) } }),
+  },
   'auth.twoFactor': { expect: signedIn(), request: () => ({}) },
   // Setting up again while it is on is refused (the admin).
-  'auth.twoFactorSetup': { writes: true, expect: { ...signedIn(), admin: 400 }, request: () => ({ body: { password: PASSWORD } }) },
+  'auth.twoFactorSetup': {
+    writes: true,
+    expect: { ...signedIn(), admin: 400 },
+    request: () => ({ body: { password: PASSWORD } }),
+  },
   // A first code for a set-up the actor started (the admin's is on already).
   'auth.twoFactorEnable': {
     writes: true,
@@ -356,10 +444,18 @@ const MATRIX = {
     expect: { ...signedIn(400), admin: 200 },
     request: async (w) => ({ body: { password: PASSWORD, code: await adminCode(w) } }),
   },
-  'auth.recoveryCodes': { writes: true, expect: { ...signedIn(400), admin: 200 }, request: async (w) => ({ body: { code: await adminCode(w) } }) },
+  'auth.recoveryCodes': {
+    writes: true,
+    expect: { ...signedIn(400), admin: 200 },
+    request: async (w) => ({ body: { code: await adminCode(w) } }),
+  },
   // Passkeys (ADR 057): each member's own. Adding asks the admin (who has a factor) for a step-up, sent here.
   'auth.passkeys': { expect: signedIn(), request: () => ({}) },
-  'auth.passkeyOptions': { writes: true, expect: signedIn(), request: async (w, actor) => ({ headers: await stepUp(w, actor) }) },
+  'auth.passkeyOptions': {
+    writes: true,
+    expect: signedIn(),
+    request: async (w, actor) => ({ headers: await stepUp(w, actor) }),
+  },
   // An answer to options made for the actor, from a fresh authenticator.
   'auth.passkeyAdd': {
     writes: true,
@@ -429,7 +525,11 @@ const MATRIX = {
   'auth.endSession': {
     writes: true,
     expect: { ...signedIn(404), owner: 200 },
-    request: async (w) => ({ params: { id: (await createSession(w.database.db, w.user('owner').id, { ip: '203.0.113.7', userAgent: null })).id } }),
+    request: async (w) => ({
+      params: {
+        id: (await createSession(w.database.db, w.user('owner').id, { ip: '203.0.113.7', userAgent: null })).id,
+      },
+    }),
   },
   'auth.endOtherSessions': { writes: true, expect: signedIn(), request: () => ({}) },
 
@@ -452,7 +552,10 @@ const MATRIX = {
   'users.changeEmail': {
     writes: true,
     expect: signedIn(),
-    request: async (w, actor) => ({ body: { email: `new_${unique()}@example.com`, password: PASSWORD }, headers: await stepUp(w, actor) }),
+    request: async (w, actor) => ({
+      body: { email: `new_${unique()}@example.com`, password: PASSWORD },
+      headers: await stepUp(w, actor),
+    }),
   },
   'users.setRole': {
     writes: true,
@@ -648,8 +751,15 @@ const MATRIX = {
   },
   'notifications.readAll': { writes: true, expect: signedIn(), request: () => ({}) },
   // The link of a letter: no sign-in, the signed token is the permission.
-  'notifications.unsubscribeInfo': { expect: everyone(), request: (w) => ({ query: { token: unsubscribeTokenOf(w) } }) },
-  'notifications.unsubscribe': { writes: true, expect: everyone(), request: (w) => ({ body: { token: unsubscribeTokenOf(w) } }) },
+  'notifications.unsubscribeInfo': {
+    expect: everyone(),
+    request: (w) => ({ query: { token: unsubscribeTokenOf(w) } }),
+  },
+  'notifications.unsubscribe': {
+    writes: true,
+    expect: everyone(),
+    request: (w) => ({ body: { token: unsubscribeTokenOf(w) } }),
+  },
 
   // Bids (issue 12). Everyone may ask for their own bid on a project (null without one).
   'users.myBid': { expect: signedIn(), request: (w) => ({ params: { id: w.fixed.project } }) },
@@ -664,7 +774,10 @@ const MATRIX = {
     request: async (w) => ({ params: { id: await w.fresh.project() }, body: bidInput }),
   },
   // The customer's (and admins') list; members who see the project get 403.
-  'bids.ofProject': { expect: { ...signedIn(403), owner: 200, admin: 200 }, request: (w) => ({ params: { id: w.fixed.project } }) },
+  'bids.ofProject': {
+    expect: { ...signedIn(403), owner: 200, admin: 200 },
+    request: (w) => ({ params: { id: w.fixed.project } }),
+  },
   'bids.mine': { expect: signedIn(), request: () => ({}) },
   'bids.received': { expect: signedIn(), request: () => ({}) },
   // The owner's bid on other's project: the customer (other) and admins see it (403), strangers do not (404).
@@ -682,7 +795,37 @@ const MATRIX = {
   'bids.accept': {
     writes: true,
     expect: { ...confirmedOnly(404), owner: 200, other: 403, admin: 403 },
-    request: async (w) => ({ params: { id: await freshBid(w, 'other', 'owner') }, body: { price: bidInput.price, days: bidInput.days } }),
+    request: async (w) => ({
+      params: { id: await freshBid(w, 'other', 'owner') },
+      body: { price: bidInput.price, days: bidInput.days },
+    }),
+  },
+
+  // Custom offers in an order chat (ADR 066): the order's parties see them; its seller (the owner) makes and withdraws
+  // them, its customer (other) accepts them or asks for a change; anyone else is told the order does not exist.
+  'offers.ofOrder': {
+    expect: { ...signedIn(404), owner: 200, other: 200 },
+    request: async (w) => ({ params: { id: await freshOrder(w) } }),
+  },
+  'offers.create': {
+    writes: true,
+    expect: orderParty('owner'),
+    request: async (w) => ({ params: { id: await freshOrder(w) }, body: offerInput }),
+  },
+  'offers.accept': {
+    writes: true,
+    expect: orderParty('other'),
+    request: async (w) => ({ params: { id: await freshOffer(w) } }),
+  },
+  'offers.change': {
+    writes: true,
+    expect: orderParty('other'),
+    request: async (w) => ({ params: { id: await freshOffer(w) }, body: { comment: 'Дешевле' } }),
+  },
+  'offers.withdraw': {
+    writes: true,
+    expect: orderParty('owner'),
+    request: async (w) => ({ params: { id: await freshOffer(w) } }),
   },
 
   // Orders (issue 12).
@@ -732,10 +875,16 @@ const MATRIX = {
     request: async (w) => ({ params: { id: await freshOrder(w, 'proposed') }, body: { accept: false } }),
   },
   'admin.orders.list': { expect: adminOnly(), request: () => ({ query: { status: 'in_progress' } }) },
-  'admin.orders.get': { expect: adminOnly(), request: async (w) => ({ params: { id: await freshOrder(w, 'awaiting_payment') } }) },
+  'admin.orders.get': {
+    expect: adminOnly(),
+    request: async (w) => ({ params: { id: await freshOrder(w, 'awaiting_payment') } }),
+  },
 
   // Payments, balances, withdrawals (issue 12).
-  'payments.order': { expect: orderCustomerOnly(), request: async (w) => ({ params: { orderId: await ownerOrder(w) } }) },
+  'payments.order': {
+    expect: orderCustomerOnly(),
+    request: async (w) => ({ params: { orderId: await ownerOrder(w) } }),
+  },
   'payments.quote': {
     writes: true,
     expect: orderCustomerOnly(),
@@ -747,7 +896,16 @@ const MATRIX = {
   'payments.pay': {
     writes: true,
     expect: orderCustomerOnly(),
-    request: async (w) => ({ body: { order_id: await ownerOrder(w), method: 'card' }, headers: { 'idempotency-key': unique() } }),
+    request: async (w) => ({
+      body: { order_id: await ownerOrder(w), method: 'card' },
+      headers: { 'idempotency-key': unique() },
+    }),
+  },
+  // A top-up is the caller's own balance: anyone signed in, for themselves (ADR 062).
+  'payments.topUp': {
+    writes: true,
+    expect: signedIn(),
+    request: () => ({ body: { amount: 100_000, method: 'card' }, headers: { 'idempotency-key': unique() } }),
   },
   'payments.mine': { expect: signedIn(), request: () => ({}) },
   // The signature is the credential, not the caller: a signed event (here for a payment nobody made) is taken from anyone.
@@ -755,12 +913,25 @@ const MATRIX = {
     writes: true,
     expect: everyone(),
     request: (w) => {
-      const { body, headers } = w.app.services.payments.sandbox.event({ eventId: `evt_${unique()}`, providerRef: `sb_${unique()}`, outcome: 'pay', currency: 'RUB', amount: 150_000 });
-      return { params: { provider: 'sandbox' }, body: JSON.parse(body), headers: { 'x-signature': headers['x-signature'] } };
+      const { body, headers } = w.app.services.payments.sandbox.event({
+        eventId: `evt_${unique()}`,
+        providerRef: `sb_${unique()}`,
+        outcome: 'pay',
+        currency: 'RUB',
+        amount: 150_000,
+      });
+      return {
+        params: { provider: 'sandbox' },
+        body: JSON.parse(body),
+        headers: { 'x-signature': headers['x-signature'] },
+      };
     },
   },
   // The sandbox provider's page: the payment's unguessable id in the link is the credential (as at a real provider).
-  'payments.sandbox': { expect: everyone(), request: async (w) => ({ params: { paymentId: await ownerCardPayment(w) } }) },
+  'payments.sandbox': {
+    expect: everyone(),
+    request: async (w) => ({ params: { paymentId: await ownerCardPayment(w) } }),
+  },
   'payments.sandboxDecide': {
     writes: true,
     expect: everyone(),
@@ -788,7 +959,11 @@ const MATRIX = {
   'withdrawals.details': {
     writes: true,
     expect: { ...confirmedOnly(404), owner: 200 },
-    request: async (w, actor) => ({ params: { id: await ownerAwaitingPayout(w) }, body: { method: 'yoomoney', destination: '410011758831136' }, headers: await stepUp(w, actor) }),
+    request: async (w, actor) => ({
+      params: { id: await ownerAwaitingPayout(w) },
+      body: { method: 'yoomoney', destination: '410011758831136' },
+      headers: await stepUp(w, actor),
+    }),
   },
   // One's own self-employment (ADR 050): without ЮKassa the declaration is a 409 for whoever may make it.
   'finance.selfEmployed': { expect: signedIn(), request: () => ({}) },
@@ -799,22 +974,39 @@ const MATRIX = {
   },
   'admin.payments.list': { expect: adminOnly(), request: () => ({ query: { status: 'pending' } }) },
   // The provider's view of a payment: the sandbox keeps no payments of its own to describe (404 to the admin).
-  'admin.payments.provider': { expect: adminOnly(404), request: async (w) => ({ params: { id: await ownerCardPayment(w) } }) },
+  'admin.payments.provider': {
+    expect: adminOnly(404),
+    request: async (w) => ({ params: { id: await ownerCardPayment(w) } }),
+  },
   // Reconciliation's differences (issue 27): admins only; resolving is audited; a difference the provider's outcome cannot fix is 409.
   'admin.payments.differences': { expect: adminOnly(), request: () => ({ query: { limit: '10' } }) },
   'admin.payments.resolveDifference': {
     writes: true,
     expect: adminOnly(),
-    request: async (w) => ({ params: { id: await freshDifference(w) }, body: { note: 'Проверено в кабинете провайдера' } }),
+    request: async (w) => ({
+      params: { id: await freshDifference(w) },
+      body: { note: 'Проверено в кабинете провайдера' },
+    }),
   },
-  'admin.payments.applyDifference': { writes: true, expect: adminOnly(409), request: async (w) => ({ params: { id: await freshDifference(w) } }) },
+  'admin.payments.applyDifference': {
+    writes: true,
+    expect: adminOnly(409),
+    request: async (w) => ({ params: { id: await freshDifference(w) } }),
+  },
   'admin.withdrawals.list': { expect: adminOnly(), request: () => ({ query: { status: 'pending' } }) },
   // The full card number of a request: admins only, audited (ADR 046).
-  'admin.withdrawals.approve': { writes: true, expect: adminOnly(), request: async (w) => ({ params: { id: await ownerWithdrawal(w) } }) },
+  'admin.withdrawals.approve': {
+    writes: true,
+    expect: adminOnly(),
+    request: async (w) => ({ params: { id: await ownerWithdrawal(w) } }),
+  },
   'admin.withdrawals.reject': {
     writes: true,
     expect: adminOnly(),
-    request: async (w) => ({ params: { id: await ownerWithdrawal(w) }, body: { reason: 'Реквизиты не совпадают с владельцем' } }),
+    request: async (w) => ({
+      params: { id: await ownerWithdrawal(w) },
+      body: { reason: 'Реквизиты не совпадают с владельцем' },
+    }),
   },
 
   // Reviews (issue 13, ADR 029). A completed order's parties review it (each cell a fresh order); admins do not
@@ -822,7 +1014,10 @@ const MATRIX = {
   'reviews.create': {
     writes: true,
     expect: { ...confirmedOnly(404), owner: 200, other: 200, admin: 403 },
-    request: async (w) => ({ params: { id: await freshOrder(w, 'completed') }, body: { rating: 5, text: 'Всё сделано в срок, спасибо!' } }),
+    request: async (w) => ({
+      params: { id: await freshOrder(w, 'completed') },
+      body: { rating: 5, text: 'Всё сделано в срок, спасибо!' },
+    }),
   },
   // The person a published review is about (the owner) answers it; its author, strangers and admins may read it, not answer.
   'reviews.answer': {
@@ -834,7 +1029,11 @@ const MATRIX = {
   'reviews.pending': { expect: signedIn(), request: () => ({}) },
   'reviews.ofService': { expect: everyone(), request: (w) => ({ params: { id: w.fixed.service } }) },
   'reviews.ofUser': { expect: everyone(), request: (w) => ({ params: { id: w.user('owner').id } }) },
-  'admin.reviews.remove': { writes: true, expect: adminOnly(), request: async (w) => ({ params: { id: await freshReview(w) } }) },
+  'admin.reviews.remove': {
+    writes: true,
+    expect: adminOnly(),
+    request: async (w) => ({ params: { id: await freshReview(w) } }),
+  },
 
   // The blog (ADR 037): guests read published posts; admins write.
   'blog.list': { expect: everyone(), request: () => ({ query: { page: '1' } }) },
@@ -842,31 +1041,71 @@ const MATRIX = {
   'admin.blog.list': { expect: adminOnly(), request: () => ({ query: { page: '1' } }) },
   'admin.blog.get': { expect: adminOnly(), request: async (w) => ({ params: { id: await freshPost(w, false) } }) },
   'admin.blog.create': { writes: true, expect: adminOnly(), request: () => ({ body: BLOG_POST }) },
-  'admin.blog.update': { writes: true, expect: adminOnly(), request: async (w) => ({ params: { id: await freshPost(w, false) }, body: BLOG_POST }) },
-  'admin.blog.setStatus': { writes: true, expect: adminOnly(), request: async (w) => ({ params: { id: await freshPost(w, false) }, body: { status: 'published' } }) },
-  'admin.blog.remove': { writes: true, expect: adminOnly(), request: async (w) => ({ params: { id: await freshPost(w) } }) },
+  'admin.blog.update': {
+    writes: true,
+    expect: adminOnly(),
+    request: async (w) => ({ params: { id: await freshPost(w, false) }, body: BLOG_POST }),
+  },
+  'admin.blog.setStatus': {
+    writes: true,
+    expect: adminOnly(),
+    request: async (w) => ({ params: { id: await freshPost(w, false) }, body: { status: 'published' } }),
+  },
+  'admin.blog.remove': {
+    writes: true,
+    expect: adminOnly(),
+    request: async (w) => ({ params: { id: await freshPost(w) } }),
+  },
   'admin.blog.preview': { expect: adminOnly(), request: () => ({ body: { body: '**Жирный** текст' } }) },
   // Appeals (issue 14): any member writes one; it is its author's (others are told it does not exist) and the admins'.
-  'appeals.create': { writes: true, expect: signedIn(), request: () => ({ body: { subject: 'question', text: 'Как вывести деньги на карту?' } }) },
+  'appeals.create': {
+    writes: true,
+    expect: signedIn(),
+    request: () => ({ body: { subject: 'question', text: 'Как вывести деньги на карту?' } }),
+  },
   'appeals.mine': { expect: signedIn(), request: () => ({ query: {} }) },
   // A complaint about the owner's public service: anyone signed in may name it, the owner not their own (400).
-  'appeals.target': { expect: { ...signedIn(), owner: 400 }, request: (w) => ({ query: { subject: 'service', object: w.fixed.service } }) },
-  'appeals.get': { expect: { ...signedIn(404), owner: 200 }, request: async (w) => ({ params: { id: await freshAppeal(w) } }) },
+  'appeals.target': {
+    expect: { ...signedIn(), owner: 400 },
+    request: (w) => ({ query: { subject: 'service', object: w.fixed.service } }),
+  },
+  'appeals.get': {
+    expect: { ...signedIn(404), owner: 200 },
+    request: async (w) => ({ params: { id: await freshAppeal(w) } }),
+  },
   'admin.appeals.list': { expect: adminOnly(), request: () => ({ query: { status: 'new' } }) },
   'admin.appeals.get': { expect: adminOnly(), request: async (w) => ({ params: { id: await freshAppeal(w) } }) },
-  'admin.appeals.take': { writes: true, expect: adminOnly(), request: async (w) => ({ params: { id: await freshAppeal(w) } }) },
+  'admin.appeals.take': {
+    writes: true,
+    expect: adminOnly(),
+    request: async (w) => ({ params: { id: await freshAppeal(w) } }),
+  },
   'admin.appeals.answer': {
     writes: true,
     expect: adminOnly(),
-    request: async (w) => ({ params: { id: await freshAppeal(w) }, body: { answer: 'Выводите через раздел «Финансы».' } }),
+    request: async (w) => ({
+      params: { id: await freshAppeal(w) },
+      body: { answer: 'Выводите через раздел «Финансы».' },
+    }),
   },
   // The admin area (issue 14, ADR 036): the overview, route rules (each cell its own path) and the audit log.
   'admin.overview': { expect: adminOnly(), request: () => ({ query: { period: '7' } }) },
   'admin.routeRules.list': { expect: adminOnly(), request: () => ({ query: { kind: 'redirect' } }) },
   'admin.routeRules.create': { writes: true, expect: adminOnly(), request: () => ({ body: freshRuleBody() }) },
-  'admin.routeRules.update': { writes: true, expect: adminOnly(), request: async (w) => ({ params: { id: await freshRule(w) }, body: freshRuleBody() }) },
-  'admin.routeRules.remove': { writes: true, expect: adminOnly(), request: async (w) => ({ params: { id: await freshRule(w) } }) },
-  'admin.audit.list': { expect: adminOnly(), request: (w) => ({ query: { actor: w.user('admin').id, action: 'settings.' } }) },
+  'admin.routeRules.update': {
+    writes: true,
+    expect: adminOnly(),
+    request: async (w) => ({ params: { id: await freshRule(w) }, body: freshRuleBody() }),
+  },
+  'admin.routeRules.remove': {
+    writes: true,
+    expect: adminOnly(),
+    request: async (w) => ({ params: { id: await freshRule(w) } }),
+  },
+  'admin.audit.list': {
+    expect: adminOnly(),
+    request: (w) => ({ query: { actor: w.user('admin').id, action: 'settings.' } }),
+  },
   // Disputes (issue 14): either party of a paid order opens one (an admin may not for them, a stranger does not
   // know the order); only its opener cancels it.
   'disputes.create': {
@@ -874,7 +1113,11 @@ const MATRIX = {
     expect: { ...orderParty('owner'), other: 200 },
     request: async (w) => ({
       // A reason either side may give (ADR 039): the owner is the seller, `other` the customer.
-      body: { order_id: await freshOrder(w), reason: 'no_contact', description: 'Другая сторона не отвечает на сообщения уже неделю.' },
+      body: {
+        order_id: await freshOrder(w),
+        reason: 'no_contact',
+        description: 'Другая сторона не отвечает на сообщения уже неделю.',
+      },
     }),
   },
   'disputes.mine': { expect: signedIn(), request: () => ({ query: { status: 'open' } }) },
@@ -885,7 +1128,11 @@ const MATRIX = {
   },
   'admin.disputes.list': { expect: adminOnly(), request: () => ({ query: { status: 'open', flagged: 'false' } }) },
   'admin.disputes.get': { expect: adminOnly(), request: async (w) => ({ params: { id: await freshDispute(w) } }) },
-  'admin.disputes.take': { writes: true, expect: adminOnly(), request: async (w) => ({ params: { id: await freshDispute(w) } }) },
+  'admin.disputes.take': {
+    writes: true,
+    expect: adminOnly(),
+    request: async (w) => ({ params: { id: await freshDispute(w) } }),
+  },
   'admin.disputes.resolve': {
     writes: true,
     expect: adminOnly(),
@@ -895,7 +1142,11 @@ const MATRIX = {
   // version read must be the current one); the operator's views and versions are admins'.
   'privacy.document': { expect: everyone(), request: () => ({ params: { kind: 'consent' } }) },
   'privacy.status': { expect: signedIn(), request: () => ({}) },
-  'privacy.accept': { writes: true, expect: signedIn(), request: async (w) => ({ body: { version: await currentConsentVersion(w) } }) },
+  'privacy.accept': {
+    writes: true,
+    expect: signedIn(),
+    request: async (w) => ({ body: { version: await currentConsentVersion(w) } }),
+  },
   'privacy.export': { expect: signedIn(), request: () => ({}) },
   // The actor's own account: a fresh request each cell (any earlier one of theirs is removed first). Every
   // signed-in actor reaches the command, which refuses its own account's state with 409: an admin's account is not
@@ -905,7 +1156,9 @@ const MATRIX = {
     writes: true,
     expect: signedIn(409),
     request: async (w, actor) => {
-      await w.database.db.delete(privacyDeletionRequests).where(eq(privacyDeletionRequests.userId, w.user(self(w, actor)).id));
+      await w.database.db
+        .delete(privacyDeletionRequests)
+        .where(eq(privacyDeletionRequests.userId, w.user(self(w, actor)).id));
       await fundActor(w, actor, 100);
       return { body: { password: PASSWORD } };
     },
@@ -924,7 +1177,13 @@ const MATRIX = {
   'admin.privacy.publish': {
     writes: true,
     expect: adminOnly(),
-    request: () => ({ params: { kind: 'policy' }, body: { title: 'Политика обработки персональных данных', body: 'Новая редакция политики: что мы собираем, зачем, сколько храним и кому передаём.' } }),
+    request: () => ({
+      params: { kind: 'policy' },
+      body: {
+        title: 'Политика обработки персональных данных',
+        body: 'Новая редакция политики: что мы собираем, зачем, сколько храним и кому передаём.',
+      },
+    }),
   },
   'admin.privacy.consents': { expect: adminOnly(), request: () => ({ query: { page: '1' } }) },
   'admin.privacy.deletions': { expect: adminOnly(), request: () => ({ query: { page: '1' } }) },

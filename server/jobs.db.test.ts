@@ -74,6 +74,7 @@ describe('recurring jobs', () => {
     expect(RECURRING_JOBS.map((r) => r.job).sort()).toEqual(rows.map((r) => r.name));
     expect(rows.map((r) => [r.kind, r.name, r.dedupeKey, r.state])).toEqual([
       ['job', 'archive-stale-projects', 'archive-stale-projects', 'pending'],
+      ['job', 'orders-stage-funding', 'orders-stage-funding', 'pending'],
       ['job', 'payments-deals', 'payments-deals', 'pending'],
       ['job', 'payments-payouts', 'payments-payouts', 'pending'],
       ['job', 'payments-poll', 'payments-poll', 'pending'],

@@ -158,8 +158,8 @@ describe('boot', () => {
     const [seller] = await db.select().from(users).where(eq(users.email, 'seller@example.com'));
     expect(customer!.bidsUnread).toBe(true);
     const received = await db.execute(sql`select b.status from bids b join projects p on p.id = b.project_id where p.customer_id = ${customer!.id}`);
-    // Three waiting, and the demo seller's bid the customer accepted (the demo orders).
-    expect((received as unknown as { rows: { status: string }[] }).rows.map((r) => r.status).sort()).toEqual(['accepted', 'active', 'active', 'active']);
+    // Three waiting, and the bids the customer accepted (the demo orders): the demo seller's, dmitry_dev's in stages.
+    expect((received as unknown as { rows: { status: string }[] }).rows.map((r) => r.status).sort()).toEqual(['accepted', 'accepted', 'active', 'active', 'active']);
     const own = await db.execute(sql`select count(*)::int as n from bids where seller_id = ${seller!.id}`);
     expect((own as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(3);
   });
@@ -168,7 +168,11 @@ describe('boot', () => {
     const db = server.database.db;
     const [customer] = await db.select().from(users).where(eq(users.email, 'customer@example.com'));
     const [seller] = await db.select().from(users).where(eq(users.email, 'seller@example.com'));
-    const mine = await db.select().from(orders).where(eq(orders.customerId, customer!.id));
+    const all = await db.select().from(orders).where(eq(orders.customerId, customer!.id));
+    // The job in stages (ADR 065) apart: its head and stages are checked below; `mine` are the whole orders.
+    const head = all.find((o) => all.some((s) => s.headId === o.id))!;
+    const stages = all.filter((o) => o.headId === head.id).sort((a, b) => a.stage! - b.stage!);
+    const mine = all.filter((o) => o !== head && !o.headId);
     const states = mine.map((o) => `${o.status}${o.cancelProposedBy ? '+proposal' : ''}${o.bidId ? '+bid' : ''}`).sort();
     expect(states).toEqual(['awaiting_payment', 'cancelled', 'completed', 'delivered', 'disputed', 'in_progress', 'in_progress+bid', 'in_progress+proposal']);
     expect(new Set(mine.map((o) => o.sellerId)).size).toBeGreaterThanOrEqual(4);
@@ -191,7 +195,12 @@ describe('boot', () => {
     // of the completed one less the withdrawal waiting for the admin.
     const paid = mine.filter((o) => ['in_progress', 'delivered', 'disputed'].includes(o.status)).reduce((s, o) => s + o.price, 0);
     const completed = mine.find((o) => o.status === 'completed')!;
-    expect(await balancesOf(db, customer!.id)).toEqual({ available: DEMO_TOP_UP - paid - completed.price, held: 0 });
+    // The job in stages: stage 1 accepted, stage 2 delivered, stage 3 not funded; one chat, the head's.
+    expect([head.title, head.status, stages.map((o) => o.status)]).toEqual(['Интернет-магазин цветов', 'delivered', ['completed', 'delivered', 'awaiting_payment']]);
+    expect((await db.select().from(chats).where(eq(chats.orderId, head.id))).length).toBe(1);
+    expect(await db.select().from(chats).where(inArray(chats.orderId, stages.map((o) => o.id)))).toEqual([]);
+    const stagesPaid = stages[0]!.price + stages[1]!.price;
+    expect(await balancesOf(db, customer!.id)).toEqual({ available: DEMO_TOP_UP - paid - completed.price - stagesPaid, held: 0 });
     const [withdrawal] = await db.select().from(withdrawals).where(eq(withdrawals.userId, seller!.id));
     expect(withdrawal).toMatchObject({ status: 'pending', amount: DEMO_WITHDRAWAL });
     // And the 3.5 % rewards of the orders of Марина, whom the demo seller brought (issue 13).
@@ -200,7 +209,7 @@ describe('boot', () => {
     const rewards = hers.reduce((sum, o) => sum + Math.round((o.price * 350) / 10_000), 0);
     expect(await balancesOf(db, seller!.id)).toEqual({ available: completed.price - commissionOf(completed) - DEMO_WITHDRAWAL + rewards, held: DEMO_WITHDRAWAL });
     const succeeded = await db.select().from(payments).where(and(eq(payments.customerId, customer!.id), eq(payments.status, 'succeeded')));
-    expect(succeeded).toHaveLength(mine.length - 1);
+    expect(succeeded).toHaveLength(mine.length - 1 + 2);
     expect((await checkLedger(db)).problems).toEqual([]);
   });
 
@@ -265,8 +274,8 @@ describe('boot', () => {
       const mine = await db.select().from(notifications).where(eq(notifications.userId, person!.id));
       expect(mine.length, email).toBeGreaterThan(DEMO_UNREAD);
       expect(mine.filter((n) => n.readAt === null), email).toHaveLength(DEMO_UNREAD);
-      // The three waiting bids, and the one the demo orders placed (and accepted) through the command.
-      if (email.startsWith('customer')) expect(mine.filter((n) => n.kind === 'bid.new')).toHaveLength(4);
+      // The three waiting bids, and the two the demo orders placed (and accepted) through the command.
+      if (email.startsWith('customer')) expect(mine.filter((n) => n.kind === 'bid.new')).toHaveLength(5);
       else expect(mine.map((n) => n.kind)).toEqual(expect.arrayContaining(['bid.accepted', 'order.event']));
     }
   });

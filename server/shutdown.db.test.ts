@@ -34,16 +34,21 @@ describe('shutdown', () => {
       // A request whose body is still coming when the server starts closing: it is answered, and its connection
       // is then idle but open (keep-alive).
       const body = JSON.stringify({ email: 'nobody@example.org', password: 'wrong-password-1' });
+      // Closing starts once the request is connected and its body has begun (not after a fixed delay: on a loaded
+      // machine the connection could still be on its way, and a closing server refuses a new one).
+      let connected!: () => void;
+      const begun = new Promise<void>((resolve) => (connected = resolve));
       const answered = new Promise<number>((resolve, reject) => {
         const req = http.request(`${server.url}/api/auth/login`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
           res.resume();
           res.on('end', () => resolve(res.statusCode ?? 0));
         });
         req.on('error', reject);
+        req.on('socket', (socket) => (socket.connecting ? socket.once('connect', () => setTimeout(connected, 100)) : setTimeout(connected, 100)));
         req.write(body.slice(0, 10));
         setTimeout(() => req.end(body.slice(10)), 500);
       });
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await begun;
 
       const started = Date.now();
       const closed = server.close();

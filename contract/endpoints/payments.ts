@@ -16,6 +16,8 @@ import {
   payInputSchema,
   paymentSchema,
   payResultSchema,
+  topUpInputSchema,
+  topUpResultSchema,
   quoteInputSchema,
   quoteSchema,
   sandboxDecisionParams,
@@ -59,6 +61,15 @@ export const paymentEndpoints = defineEndpoints({
     body: payInputSchema,
     response: okSchema(payResultSchema),
   },
+  'payments.topUp': {
+    access: 'user',
+    tags: payments,
+    summary: "Tops the caller's balance up through a provider (ADR 062): answers the provider's page; the money is credited when it arrives",
+    description:
+      'Requires the `Idempotency-Key` header (1–100 characters), as `POST /api/payments/pay`. A card is refused (409) where its provider holds card payments in a safe deal.',
+    body: topUpInputSchema,
+    response: okSchema(topUpResultSchema),
+  },
   'payments.mine': { access: 'user', tags: payments, query: myPaymentsQuerySchema, response: keysetPageSchema(paymentSchema) },
   'payments.webhook': {
     access: 'public',
@@ -80,7 +91,8 @@ export const paymentEndpoints = defineEndpoints({
         status: z.string(),
         currency: z.enum(['RUB', 'USDT', 'BTC']),
         currency_amount: z.number().int(),
-        order: z.object({ _id: z.string(), number: z.number().int(), title: z.string() }),
+        /** The order it pays; null for a top-up of the balance. */
+        order: z.object({ _id: z.string(), number: z.number().int(), title: z.string() }).nullable(),
         return_url: z.string(),
       }),
     ),

@@ -23,8 +23,16 @@ const migrationsFolder = path.join(projectRoot, 'server', 'db', 'migrations');
 // Any fixed number shared by all instances: the key of the advisory lock that serialises migrations.
 const MIGRATION_LOCK_KEY = 720_331;
 
-/** PGlite in `dataDir` (or in memory when undefined). */
-export async function openPglite(dataDir?: string): Promise<Database> {
+/**
+ * PostgreSQL settings PGlite starts with, beside its own (ADR 064). Its shared buffers are memory of the WebAssembly
+ * instance that PostgreSQL writes whole at start, so all of them are resident for the life of the process: the
+ * default 128 MB was a third of the server's idle memory. 16 MB holds the demo's database many times over; a page
+ * not in them is read through the operating system's page cache, not from the disk.
+ */
+export const PGLITE_SETTINGS = ['shared_buffers=16MB'];
+
+/** PGlite in `dataDir` (or in memory when undefined), started from a dump of another's data when given (tests). */
+export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   // Loaded only for PGlite: a start on PostgreSQL skips them (ADR 018).
   const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
@@ -34,7 +42,12 @@ export async function openPglite(dataDir?: string): Promise<Database> {
     import('drizzle-orm/pglite/migrator'),
   ]);
   // pg_trgm: the search's typo correction (ADR 028); PostgreSQL has it as a contrib extension.
-  const client = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
+  const client = await PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    ...(loadDataDir ? { loadDataDir } : {}),
+    extensions: { pg_trgm },
+    startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ['-c', setting])],
+  });
   const db = drizzlePglite(client) as unknown as Db;
   return {
     db,

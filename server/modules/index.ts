@@ -15,6 +15,7 @@ import { healthModule } from './health/index.ts';
 import { ledgerModule } from './ledger/index.ts';
 import { lookupsModule } from './lookups/index.ts';
 import { notificationsModule } from './notifications/index.ts';
+import { offersModule } from './offers/index.ts';
 import { ordersModule } from './orders/index.ts';
 import { paymentsModule } from './payments/index.ts';
 import { peopleModule } from './people/index.ts';
@@ -50,6 +51,7 @@ export const MODULES: readonly ServerModule[] = [
   chatModule,
   ordersModule,
   bidsModule,
+  offersModule,
   paymentsModule,
   disputesModule,
   dashboardModule,

@@ -23,7 +23,7 @@ export const SETTINGS_CHANGED_JOB = 'settings-changed';
  * fits its range falls back to the default (and is logged), so a bad row can never stop the marketplace.
  */
 export class SettingsService {
-  private cached: { at: number; value: Promise<Settings> } | null = null;
+  private cached: { at: number; value: Promise<Settings>; settled: boolean } | null = null;
   /** Bumped by `forget`: a read that started before it must not be kept after it. */
   private generation = 0;
   /** The last value read, for what must stay synchronous (letters' brand); the defaults until the first read. */
@@ -44,13 +44,20 @@ export class SettingsService {
    * would wait for that very transaction to end.
    */
   all(db: Db = this.db): Promise<Settings> {
-    if (this.cached && Date.now() - this.cached.at < SETTINGS_CACHE_MS) return this.cached.value;
+    const hit = this.cached;
+    if (hit && Date.now() - hit.at < SETTINGS_CACHE_MS) {
+      // A read still in flight through the pool is not shared with a transaction: on PGlite it waits for that very
+      // transaction, which would then wait for it (a deadlock met when the cache expired under a webhook's payment).
+      if (hit.settled || db === this.db) return hit.value;
+      return this.read(db);
+    }
     const generation = this.generation;
     const value = this.read(db);
-    const entry = { at: Date.now(), value };
+    const entry = { at: Date.now(), value, settled: false };
     this.cached = entry;
     value.then(
       (v) => {
+        entry.settled = true;
         if (this.generation === generation) this.last = v;
       },
       () => {

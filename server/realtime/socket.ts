@@ -116,6 +116,9 @@ async function acrossInstances(io: RealtimeServer, redisUrl: string, prefix: str
 /** The prefix of a caller that names none (tests of one deployment). */
 export const DEFAULT_REDIS_PREFIX = 'podryad:';
 
+/** How long a stopping instance waits for Redis (presence, its connections) before it goes on without it. */
+const REDIS_STOP_TIMEOUT_MS = 3_000;
+
 /** How long a page waits for the shared online status before it shows this instance's alone. */
 const PRESENCE_READ_TIMEOUT_MS = 300;
 
@@ -282,7 +285,7 @@ export interface RealtimeOptions {
 export async function attachRealtime(opts: RealtimeOptions): Promise<Realtime> {
   const io = ioServer(opts.server);
 
-  const redisClients: { quit(): Promise<unknown> }[] = [];
+  const redisClients: { close(): Promise<unknown>; destroy(): void }[] = [];
   /** Set once the instance starts stopping (drain). */
   let closing = false;
   const ttlMs = opts.presenceTtlMs ?? PRESENCE_TTL_MS;
@@ -323,7 +326,8 @@ export async function attachRealtime(opts: RealtimeOptions): Promise<Realtime> {
       // This instance's sockets are counted out at once; their people are told while the database is still open.
       const users = [...local.keys()];
       try {
-        const offline = await presence.close();
+        // Redis may be away while the instance stops (a deploy during an outage): the stop waits a bounded time.
+        const offline = await withTimeout(presence.close(), REDIS_STOP_TIMEOUT_MS, 'presence close');
         await touchLastSeen(opts.db, users);
         await Promise.all(offline.map(announce));
       } catch (err) {
@@ -363,9 +367,10 @@ export async function attachRealtime(opts: RealtimeOptions): Promise<Realtime> {
     drain,
     async close() {
       await drain();
-      await allSettled();
+      await withTimeout(allSettled(), REDIS_STOP_TIMEOUT_MS, 'presence work').catch(fail('presence work left unfinished at stop'));
       closed = true;
-      await Promise.all(redisClients.map((c) => c.quit().catch(() => {})));
+      // A graceful close waits for Redis's answer; with Redis away, the connection is dropped instead.
+      await Promise.all(redisClients.map((c) => withTimeout(c.close(), REDIS_STOP_TIMEOUT_MS, 'redis close').catch(() => c.destroy())));
     },
   };
 }

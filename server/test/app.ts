@@ -29,7 +29,8 @@ export async function createTestApp(
   close(): Promise<void>;
 }> {
   const database = await createTestDatabase();
-  const app = await buildApp({ env: testEnv(envOverrides), database, logger: pino({ level: 'silent' }), web: false, clock });
+  // TEST_LOG=error shows what a test's 500 was (the server's own log line, with the error and its cause).
+  const app = await buildApp({ env: testEnv(envOverrides), database, logger: pino({ level: process.env.TEST_LOG ?? 'silent' }), web: false, clock });
   await app.ready();
   if (dispatch) await app.services.platform.dispatcher.start();
   return {

@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { openPglite, openPostgres, type Database } from '../db/client.ts';
 import { seedReference } from '../db/seed/reference.ts';
+import { TEMPLATE_ENV } from './database-templates.ts';
 
 /**
  * A database of its own for one test file: in-memory PGlite, or (TEST_DB=postgres) a fresh database
- * on the server of DATABASE_URL, dropped afterwards. Migrated and seeded with reference data.
+ * on the server of DATABASE_URL, dropped afterwards. Migrated and seeded with reference data: a copy of the run's
+ * template when vitest made one (server/test/database-templates.ts), else migrated here.
  */
 export async function createTestDatabase(
   opts: { reference?: boolean } = {},
@@ -14,6 +17,8 @@ export async function createTestDatabase(
   let database: Database;
   let drop = async () => {};
   let databaseUrl: string | undefined;
+  const variant = opts.reference !== false ? 'reference' : 'bare';
+  const template = process.env[TEMPLATE_ENV[kind][variant]];
 
   if (kind === 'postgres') {
     const adminUrl = process.env.DATABASE_URL;
@@ -21,7 +26,10 @@ export async function createTestDatabase(
     const name = `podryad_test_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
-    await admin.query(`create database ${name}`);
+    await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
+    // A test database need not survive a crash of the PostgreSQL server: commits without waiting for the WAL's
+    // flush (the tests' many small transactions waited on the disk far more than on the server).
+    await admin.query(`alter database ${name} set synchronous_commit = off`);
     await admin.end();
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
@@ -34,11 +42,13 @@ export async function createTestDatabase(
       await c.end();
     };
   } else {
-    database = await openPglite();
+    database = await openPglite(undefined, pgliteTemplate(variant));
   }
 
-  await database.migrate();
-  if (opts.reference !== false) await seedReference(database.db);
+  if (!template) {
+    await database.migrate();
+    if (opts.reference !== false) await seedReference(database.db);
+  }
   return {
     ...database,
     url: databaseUrl,
@@ -47,4 +57,10 @@ export async function createTestDatabase(
       await drop();
     },
   };
+}
+
+/** The run's migrated PGlite (server/test/database-templates.ts) to start a database from, if vitest made one. */
+export function pgliteTemplate(variant: 'reference' | 'bare' = 'reference'): Blob | undefined {
+  const file = process.env[TEMPLATE_ENV.pglite[variant]];
+  return file ? new Blob([readFileSync(file)]) : undefined;
 }

@@ -1,5 +1,6 @@
 import { useRef } from 'react';
-import { NavLink, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
+import { NavLink } from '../components/ui/app-link.tsx';
 import { useRevealCurrent } from '../lib/reveal-current.ts';
 import { PAGE_TITLES } from '../features/shell/index.ts';
 import { UnseenBadge } from '../features/chat/index.ts';

@@ -1,4 +1,5 @@
-import { Form, useNavigation } from 'react-router';
+import { useNavigation } from 'react-router';
+import { GetForm } from '../components/ui/get-form.tsx';
 import type { Route } from './+types/admin-audit';
 import { pageMeta } from '../lib/meta.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
@@ -35,7 +36,7 @@ export default function AdminAuditPage({ loaderData }: Route.ComponentProps) {
   return (
     <section className="page">
       <h1 className="page__title">Журнал действий</h1>
-      <Form method="get" className="card audit-filters" role="search" aria-label="Фильтры журнала" style={{ padding: 16, marginBottom: 16 }}>
+      <GetForm className="card audit-filters" role="search" aria-label="Фильтры журнала" style={{ padding: 16, marginBottom: 16 }}>
         <SelectField label="Кто" name="actor" defaultValue={filters.actor} options={admins} placeholder="Все администраторы" key={`a-${filters.actor}`} />
         <TextField label="Действие" name="action" defaultValue={filters.action} placeholder="settings.update или service." key={`c-${filters.action}`} maxLength={100} />
         <SelectField
@@ -57,7 +58,7 @@ export default function AdminAuditPage({ loaderData }: Route.ComponentProps) {
             </AppLink>
           )}
         </div>
-      </Form>
+      </GetForm>
       {failed ? <p className="empty-state">Не удалось загрузить журнал. Проверьте фильтры.</p> : <AuditTable entries={entries} />}
       {nextLink && (
         <nav className="toolbar" aria-label="Страницы журнала">

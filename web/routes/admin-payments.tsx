@@ -1,4 +1,5 @@
-import { Form, useRevalidator, useSearchParams } from 'react-router';
+import { useRevalidator, useSearchParams } from 'react-router';
+import { GetForm } from '../components/ui/get-form.tsx';
 import type { Route } from './+types/admin-payments';
 import { pageMeta } from '../lib/meta.ts';
 import { SelectField } from '../components/ui/form.tsx';
@@ -73,7 +74,7 @@ export default function AdminPaymentsPage({ loaderData }: Route.ComponentProps) 
       <PaymentDifferences differences={differences} onChanged={() => void revalidator.revalidate()} />
 
       <h2 className="finance__subtitle">Заявки на вывод</h2>
-      <Form method="get" className="toolbar" onChange={(e) => e.currentTarget.requestSubmit()}>
+      <GetForm className="toolbar" onChange={(e) => e.currentTarget.requestSubmit()}>
         <SelectField
           label="Статус заявки"
           name="w"
@@ -87,12 +88,12 @@ export default function AdminPaymentsPage({ loaderData }: Route.ComponentProps) 
             Показать
           </button>
         </noscript>
-      </Form>
+      </GetForm>
       <AdminWithdrawals withdrawals={withdrawals} onChanged={() => void revalidator.revalidate()} />
       <Pager more={wNext ? link({ wc: wNext }) : null} first={params.has('wc') ? link({ wc: null }) : null} label="заявок" />
 
       <h2 className="finance__subtitle">Платежи</h2>
-      <Form method="get" className="toolbar" onChange={(e) => e.currentTarget.requestSubmit()}>
+      <GetForm className="toolbar" onChange={(e) => e.currentTarget.requestSubmit()}>
         <input type="hidden" name="w" value={wStatus} />
         <SelectField
           label="Статус платежа"
@@ -111,7 +112,7 @@ export default function AdminPaymentsPage({ loaderData }: Route.ComponentProps) 
             Показать
           </button>
         </noscript>
-      </Form>
+      </GetForm>
       <PaymentsTable payments={payments} admin provider={(p) => <ProviderState key={p._id} payment={p} />} />
       <Pager more={pNext ? link({ pc: pNext }) : null} first={params.has('pc') ? link({ pc: null }) : null} label="платежей" />
     </section>

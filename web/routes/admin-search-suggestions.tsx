@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Form, useLoaderData, useNavigation, useRevalidator, useSearchParams } from 'react-router';
+import { useLoaderData, useNavigation, useRevalidator, useSearchParams } from 'react-router';
+import { GetForm } from '../components/ui/get-form.tsx';
 import { Trash2 } from '../components/ui/icons.tsx';
 import type { Route } from './+types/admin-search-suggestions';
 import { api } from '../lib/api.ts';
@@ -73,13 +74,13 @@ export default function AdminSearchSuggestionsPage() {
           </li>
         </ul>
       </nav>
-      <Form method="get" className="toolbar" role="search">
+      <GetForm className="toolbar" role="search">
         {hidden && <input type="hidden" name="hidden" value="1" />}
         <TextField label="Начало запроса" name="q" defaultValue={q} key={q} />
         <button type="submit" className="btn btn--primary" disabled={navigation.state !== 'idle'}>
           Найти
         </button>
-      </Form>
+      </GetForm>
       {failed ? (
         <p className="empty-state">Не удалось загрузить подсказки. Обновите страницу.</p>
       ) : rows.length === 0 ? (

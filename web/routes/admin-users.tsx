@@ -1,4 +1,5 @@
-import { Form, useLoaderData, useNavigation, useSearchParams } from 'react-router';
+import { useLoaderData, useNavigation, useSearchParams } from 'react-router';
+import { GetForm } from '../components/ui/get-form.tsx';
 import type { Route } from './+types/admin-users';
 import type { AdminUser } from '#contract/admin';
 import type { ApiOk } from '#contract/api';
@@ -44,7 +45,7 @@ export default function AdminUsersPage() {
   return (
     <section className="page">
       <h1 className="page__title">Пользователи</h1>
-      <Form method="get" className="toolbar" role="search">
+      <GetForm className="toolbar" role="search">
         <TextField label="Поиск" name="q" defaultValue={params.get('q') ?? ''} placeholder="Имя, email или логин" />
         <SelectField
           label="Роль"
@@ -63,7 +64,7 @@ export default function AdminUsersPage() {
         <button type="submit" className="btn btn--primary" disabled={navigation.state !== 'idle'}>
           Найти
         </button>
-      </Form>
+      </GetForm>
       <p className="field__hint" aria-live="polite">
         Найдено: {total}
       </p>

@@ -3,6 +3,7 @@ import type { Db } from '../client.ts';
 import type { Services } from '../../app.ts';
 import { users, type UserRow } from '../../modules/users/schema.ts';
 import { services } from '../../modules/services/schema.ts';
+import { orders } from '../../modules/orders/schema.ts';
 import { systemActor } from '../../platform/actor.ts';
 import { postTransfer } from '../../modules/ledger/index.ts';
 import { createProject } from '../catalog-factories.ts';
@@ -34,7 +35,9 @@ type Money = Pick<Services, 'platform' | 'orders' | 'payments' | 'bids' | 'auth'
  * - completed: accepted, the demo seller paid the price less the commission;
  * - cancelled within the window after payment: the money back on the balance (olga_texts);
  * - in progress with the seller's cancellation proposal waiting for the customer's answer (ivan_seo);
- * - from the demo seller's bid on the customer's project, accepted and paid.
+ * - from the demo seller's bid on the customer's project, accepted and paid;
+ * - in three stages, from dmitry_dev's bid on the customer's shop project: stage 1 accepted, stage 2 delivered and
+ *   waiting for the customer, stage 3 not funded yet.
  * The demo seller then asks to withdraw 1 000 ₽: the admin's /admin/payments has a request to approve.
  *
  * A referral chain (issue 13): Марина registers with the demo seller's referral code, buys from two other sellers
@@ -117,6 +120,8 @@ export async function seedDemoOrders(money: Money, db: Db, accounts: Pick<DemoAc
   const fromBid = await money.bids.accept(customer, bid._id, { price: bid.price, days: bid.days });
   await pay(fromBid.order_id);
 
+  await seedStagedJob(money, db, customer, byName('dmitry_dev'), pay);
+
   // The demo seller withdraws part of the completed order's payment: a request for the admin.
   await money.payments.withdraw(seller, { amount: DEMO_WITHDRAWAL, method: 'card', payout_token: 'sandbox-demo-card', card: { first6: '220220', last4: '1234', card_type: 'MIR' } });
 
@@ -138,6 +143,38 @@ export async function seedDemoOrders(money: Money, db: Db, accounts: Pick<DemoAc
   await db.insert(serviceViewsDaily).values(
     own.flatMap((s, i) => days.map((day, d) => ({ serviceId: s.id, day, views: 3 + ((i * 7 + d * 13) % 11) + (d > 20 ? 4 : 0) }))),
   ).onConflictDoNothing();
+}
+
+/**
+ * A job in stages (ADR 065): dmitry_dev's bid in three stages on the customer's shop project, accepted; stage 1
+ * accepted, stage 2 delivered and waiting for the customer, stage 3 not funded yet.
+ */
+async function seedStagedJob(money: Money, db: Db, customer: UserRow, dmitry: UserRow, pay: (orderId: string) => Promise<unknown>): Promise<void> {
+  const shop = await createProject(db, customer.id, {
+    category: 'development',
+    title: 'Интернет-магазин цветов',
+    description: 'Нужен интернет-магазин цветов: каталог, корзина, оплата картой, доставка по городу. Дизайн обсудим.',
+    budget: 1_000_000,
+    days: 14,
+  });
+  const stages = [
+    { title: 'Макеты', deliverable: 'Макеты главной, каталога и корзины в Figma', amount: 200_000, days: 3 },
+    { title: 'Вёрстка и каталог', deliverable: 'Свёрстанный магазин с каталогом на тестовом адресе', amount: 300_000, days: 5 },
+    { title: 'Оплата и запуск', deliverable: 'Оплата картой и магазин на вашем домене', amount: 250_000, days: 3 },
+  ];
+  const inStages = await money.bids.create(
+    dmitry,
+    shop.id,
+    { price: 750_000, days: 11, comment: 'Сделаю магазин в три этапа: макеты, вёрстка с каталогом, оплата и запуск. Каждый этап оплачивается отдельно.', stages },
+    '127.0.0.1',
+  );
+  const head = await money.bids.accept(customer, inStages._id, { price: inStages.price, days: inStages.days, stages });
+  const [first, second] = (await db.select({ id: orders.id }).from(orders).where(eq(orders.headId, head.order_id)).orderBy(orders.stage)).map((s) => s.id);
+  await pay(first!);
+  await money.orders.deliver(dmitry, first!, { message: 'Макеты готовы: главная, каталог и корзина. Ссылка на Figma — в чате.', files: [] });
+  await money.orders.accept(customer, first!);
+  await pay(second!);
+  await money.orders.deliver(dmitry, second!, { message: 'Магазин свёрстан, каталог наполнен. Тестовый адрес — в чате, проверьте, пожалуйста.', files: [] });
 }
 
 /**

@@ -1,12 +1,5 @@
 import { and, asc, count, eq, gt, isNull, lt } from 'drizzle-orm';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { Db } from '../../db/client.ts';
 import { accountById, setTwoFactorAt, type UserRow } from '../users/index.ts';
 import { HttpError, badRequest, forbidden, notFound } from '../../lib/http.ts';
@@ -28,6 +21,12 @@ import {
 import { passkeyChallenges as challenges, passkeys, twoFactorTotp } from './schema.ts';
 import type { PurposeTokens } from './purpose-tokens.ts';
 import { CODE_FAILURES_PER_ACCOUNT, CODE_FAILURES_PER_ADDRESS, CODE_FAILURES_PER_PAIR } from './two-factor.ts';
+
+/**
+ * The WebAuthn library, loaded with the first passkey ceremony (ADR 064): it and its ASN.1 parsers took ~5 MB of heap
+ * (and more in compiled code) in every idle server, for a few requests a day.
+ */
+const webauthn = () => import('@simplewebauthn/server');
 
 /** What a WebAuthn challenge was handed out for; an answer passes only for the same purpose (and person). */
 type Purpose = 'register' | 'login' | 'second-factor' | 'step-up';
@@ -84,7 +83,7 @@ export class PasskeyService {
     const { rpID } = rpOf(origin);
     const own = await this.deps.db.select().from(passkeys).where(eq(passkeys.userId, user.id));
     if (own.length >= PASSKEYS_PER_PERSON) throw badRequest(M.tooMany);
-    const options = await generateRegistrationOptions({
+    const options = await (await webauthn()).generateRegistrationOptions({
       rpName: this.deps.settings.latest()['brand.name'],
       rpID,
       userName: user.email,
@@ -102,7 +101,7 @@ export class PasskeyService {
   /** The browser's answer to the registration options: the passkey is stored and counts as a second factor. */
   async add(user: UserRow, origin: string, name: string, response: PasskeyResponse): Promise<Passkey> {
     const info = await this.limited([`passkey:settings:${user.id}`], [CODE_FAILURES_PER_ACCOUNT], async () => {
-      const result = await verifyRegistrationResponse({
+      const result = await (await webauthn()).verifyRegistrationResponse({
         response: response as RegistrationResponseJSON,
         expectedChallenge: (c) => this.consume(c, 'register', user.id),
         ...expected(origin),
@@ -230,7 +229,7 @@ export class PasskeyService {
   private async assertionOptions(origin: string, purpose: Purpose, user: UserRow | null): Promise<PasskeyOptions> {
     const own = user ? await this.deps.db.select().from(passkeys).where(eq(passkeys.userId, user.id)) : [];
     if (user && !own.length) throw badRequest(M.none);
-    const options = await generateAuthenticationOptions({
+    const options = await (await webauthn()).generateAuthenticationOptions({
       rpID: rpOf(origin).rpID,
       allowCredentials: own.map((p) => ({ id: p.credentialId, transports: p.transports as never })),
       userVerification: user ? 'preferred' : 'required',
@@ -254,7 +253,7 @@ export class PasskeyService {
     const [row] = await db.select().from(passkeys).where(eq(passkeys.credentialId, response.id));
     if (!row) throw badRequest(M.unknown);
     if (userId && row.userId !== userId) throw badRequest(M.failed);
-    const result = await verifyAuthenticationResponse({
+    const result = await (await webauthn()).verifyAuthenticationResponse({
       response: response as AuthenticationResponseJSON,
       expectedChallenge: (c) => this.consume(c, purpose, userId),
       ...expected(origin),

@@ -51,6 +51,7 @@ export async function presentBids(presence: Presence, records: BidRecord[]): Pro
     price: bid.price,
     days: bid.days,
     comment: bid.comment,
+    stages: bid.stages ?? null,
     status: bid.status,
     created_at: bid.createdAt.toISOString(),
     updated_at: bid.updatedAt.toISOString(),

@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from '../users/schema.ts';
 import { projects } from '../projects/schema.ts';
 import type { BidStatus } from '../../../contract/money.ts';
+import type { BidStage } from '../../../contract/bids.ts';
 
 // The states are the contract's (the API's queries and answers name them too).
 export { BID_STATUSES, type BidStatus } from '../../../contract/money.ts';
@@ -21,6 +22,8 @@ export const bids = pgTable(
     price: integer('price').notNull(),
     days: integer('days').notNull(),
     comment: text('comment').notNull(),
+    /** The work in stages (ADR 065), as the contract's schema checked it; null for one whole order. */
+    stages: jsonb('stages').$type<BidStage[]>(),
     status: text('status').$type<BidStatus>().notNull().default('active'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

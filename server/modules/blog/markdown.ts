@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import sanitizeHtml from 'sanitize-html';
+import type sanitizeHtml from 'sanitize-html';
 import { BLOG_LIMITS, BLOG_MESSAGES } from '#contract/blog';
 import { STORED_PATH_RE, UPLOADS_PREFIX } from '../../platform/files.ts';
 import { projectRoot } from '../../paths.ts';
@@ -147,13 +147,17 @@ const OPTIONS: sanitizeHtml.IOptions = {
   exclusiveFilter: (frame) => frame.tag === 'img' && !isOwnPicture(frame.attribs.src),
 };
 
-/** The sanitiser alone: an allow-list, whatever HTML it is given. */
-export function sanitizeArticleHtml(html: string): string {
-  return sanitizeHtml(html, OPTIONS);
+/**
+ * The sanitiser alone: an allow-list, whatever HTML it is given. sanitize-html (with its HTML parser and postcss) loads
+ * with the first post saved, not in every idle server (ADR 064).
+ */
+export async function sanitizeArticleHtml(html: string): Promise<string> {
+  const { default: sanitize } = await import('sanitize-html');
+  return sanitize(html, OPTIONS);
 }
 
 /** A post's Markdown as the HTML its page shows; MarkdownRefused when it is nested too deep or takes too long. */
 export async function renderMarkdown(source: string): Promise<string> {
   if (deepestNesting(source) > BLOG_LIMITS.nesting) throw new MarkdownRefused(BLOG_MESSAGES.bodyDeep);
-  return sanitizeArticleHtml(await parseInWorker(source));
+  return await sanitizeArticleHtml(await parseInWorker(source));
 }

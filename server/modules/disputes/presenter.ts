@@ -12,7 +12,7 @@ export type DisputePerson = Pick<UserRow, 'id' | 'name' | 'surname' | 'userName'
 /** A dispute as read for presenting: the row, its order, the order's parties, the arbiter and both chats. */
 export interface DisputeRecord {
   dispute: DisputeRow;
-  order: Pick<OrderRow, 'id' | 'number' | 'title' | 'price' | 'status' | 'customerId' | 'sellerId' | 'commissionBp'>;
+  order: Pick<OrderRow, 'id' | 'number' | 'title' | 'price' | 'status' | 'customerId' | 'sellerId' | 'commissionBp' | 'stage' | 'stageTitle'>;
   customer: DisputePerson;
   seller: DisputePerson;
   admin: DisputePerson | null;
@@ -42,6 +42,9 @@ function decisionOf(d: DisputeRow): DisputeDecision | null {
   };
 }
 
+/** The disputed order's title; a stage's names the stage too (ADR 065: a dispute is about one stage). */
+export const disputedTitle = (o: Pick<OrderRow, 'title' | 'stage' | 'stageTitle'>) => (o.stage ? `${o.title} · этап ${o.stage} «${o.stageTitle ?? ''}»` : o.title);
+
 /** Everything but the chat, as `viewerId` sees it. */
 export function presentDispute(r: DisputeRecord, viewerId: string, files: ReadonlyMap<string, FileRow>, now: Date, flagDays: number): Omit<AdminDisputeRow, 'chat' | 'unseen_messages'> {
   const d = r.dispute;
@@ -51,7 +54,7 @@ export function presentDispute(r: DisputeRecord, viewerId: string, files: Readon
     order: {
       _id: r.order.id,
       number: r.order.number,
-      title: r.order.title,
+      title: disputedTitle(r.order),
       price: r.order.price,
       commission_bp: r.order.commissionBp,
       status: r.order.status,

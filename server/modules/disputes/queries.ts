@@ -8,7 +8,7 @@ import { LOST_DISPUTE_DAYS, cappedTotal, cursorPosition, keysetAfter, orderBy, p
 import type { AdminDisputeRow, adminDisputesQuerySchema, Dispute, myDisputesQuerySchema } from '#contract/disputes';
 import { DAY_MS, type DisputeServiceDeps } from './deps.ts';
 import { disputePolicy } from './policy.ts';
-import { presentDispute } from './presenter.ts';
+import { disputedTitle, presentDispute } from './presenter.ts';
 import { disputedOrder, disputeRecord, disputeRecords, fixAdmin, presentDisputes } from './records.ts';
 
 // The disputes' lists (the parties' own, the admins' queue) and what other modules ask of them.
@@ -46,7 +46,7 @@ function queueFilter(query: z.output<typeof adminDisputesQuerySchema>, flagBefor
   if (q) {
     const digits = /^№?\s*(\d{1,15})$/.exec(q);
     // Not a number: nothing matches (the queue is searched by order number only).
-    where.push(digits ? eq(disputedOrder.number, Number(digits[1])) : sql`false`);
+    where.push(digits ? eq(disputedOrder.shownNumber, Number(digits[1])) : sql`false`);
   }
   return where.length ? and(...where) : undefined;
 }
@@ -94,7 +94,7 @@ export async function disputeTitleFor(db: DisputeServiceDeps['db'], user: UserRo
   if (!isUuid(id)) return null;
   const record = await disputeRecord(db, id);
   if (!record || !disputePolicy.can(user, 'view', record.dispute)) return null;
-  return `Спор по заказу №${record.order.number} «${record.order.title}»`;
+  return `Спор по заказу №${record.order.number} «${disputedTitle(record.order)}»`;
 }
 
 /** Open disputes now (the admin home's figure). */

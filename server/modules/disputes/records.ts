@@ -27,8 +27,11 @@ export function disputeRecords(db: Db) {
       dispute: disputes,
       order: {
         id: disputedOrder.id,
-        number: disputedOrder.number,
+        // A stage's dispute is shown under its head's number, with the stage named (ADR 065).
+        number: disputedOrder.shownNumber,
         title: disputedOrder.title,
+        stage: disputedOrder.stage,
+        stageTitle: disputedOrder.stageTitle,
         price: disputedOrder.price,
         status: disputedOrder.status,
         customerId: disputedOrder.customerId,
@@ -39,7 +42,7 @@ export function disputeRecords(db: Db) {
       seller: personOf(sellerUser),
       admin: personOf(adminUser),
       chatId: disputeChatIdOf(disputes.id),
-      orderChatId: orderChatIdOf(disputedOrder.id),
+      orderChatId: orderChatIdOf(disputedOrder.workspaceId),
       createdKey: timestampKey(disputes.createdAt),
     })
     .from(disputes)

@@ -11,6 +11,7 @@ import {
   type VariantWidth,
 } from '#contract/image-variants';
 import type { Storage } from '../../lib/storage.ts';
+import type Sharp from 'sharp';
 
 // Responsive sizes of uploaded pictures (docs/decisions/022), made with sharp (libvips) once: in the background
 // right after the upload, or on the first request for one that is not there yet (an upload from before, or one
@@ -24,6 +25,18 @@ const MAX_INPUT_PIXELS = 50_000_000;
 
 /** The variant stored path's base: "<owner>/<hex>" of "<owner>/<hex>.<ext>". */
 const baseOf = (key: string) => key.slice(0, key.lastIndexOf('.'));
+
+let sharpLoaded: Promise<typeof Sharp> | null = null;
+/**
+ * sharp, with libvips' operation cache off (ADR 064): each variant streams its original in once, so the cache (up to
+ * 50 MB by default) never served a hit and only stayed as idle memory after the demo seed's pictures.
+ */
+function loadSharp(): Promise<typeof Sharp> {
+  return (sharpLoaded ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false);
+    return sharp;
+  }));
+}
 
 export class PictureVariants {
   private readonly making = new Map<string, Promise<string | null>>();
@@ -72,7 +85,7 @@ export class PictureVariants {
     const tmp = path.join(tmpDir, `${randomBytes(16).toString('hex')}.${format}`);
     try {
       // Loaded with the first picture: a start does not pay for libvips (ADR 018).
-      const { default: sharp } = await import('sharp');
+      const sharp = await loadSharp();
       const source = await this.storage.read(key);
       if (!source) return null;
       // rotate(): EXIF orientation applied; metadata (EXIF, GPS) is not copied into the variant.

@@ -90,6 +90,33 @@ describe('posting', () => {
     ).rejects.toThrow(/does not balance/);
   });
 
+  it('lets a spender who checked the balance and money arriving on that balance meet without a deadlock', async () => {
+    const carol = await createUser(database.db);
+    await platform.withTx(actor, ({ tx }) => postTransfer(tx, { kind: 'payment', key: key(), legs: deposit(carol.id, 50_000) }));
+    // The spender checks the balance (locking it), then posts; meanwhile a top-up of the same person arrives: the
+    // arrival's entries hold the chain's head and wait for the balance. Without the head locked first by the
+    // check, PostgreSQL found a deadlock and failed one of them (issue 30's property test).
+    let checked!: () => void;
+    const balanceChecked = new Promise<void>((resolve) => (checked = resolve));
+    const spend = platform.withTx(actor, async ({ tx }) => {
+      await requireBalance(tx, { kind: 'available', userId: carol.id }, 30_000);
+      checked();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await postTransfer(tx, {
+        kind: 'adjustment',
+        key: key(),
+        legs: [
+          { account: { kind: 'available', userId: carol.id }, amount: -30_000 },
+          { account: { kind: 'revenue' }, amount: 30_000 },
+        ],
+      });
+    });
+    await balanceChecked;
+    const arrival = platform.withTx(actor, ({ tx }) => postTransfer(tx, { kind: 'payment', key: key(), legs: deposit(carol.id, 7_000) }));
+    await Promise.all([spend, arrival]);
+    expect(await balanceOf(database.db, { kind: 'available', userId: carol.id })).toBe(27_000);
+  });
+
   it('answers a clear 409 when the money is not there', async () => {
     await expect(platform.withTx(actor, ({ tx }) => requireBalance(tx, { kind: 'available', userId: bob.id }, 10_000_000))).rejects.toMatchObject({
       statusCode: 409,

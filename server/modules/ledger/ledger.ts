@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { ledgerAccounts, ledgerEntries, ledgerTransfers, type LedgerAccountKind, type LedgerTransferKind } from './schema.ts';
+import { ledgerAccounts, ledgerEntries, ledgerHead, ledgerTransfers, type LedgerAccountKind, type LedgerTransferKind } from './schema.ts';
 import type { WithdrawalMethod } from '#contract/money';
 import { HttpError } from '../../lib/http.ts';
 import type { Tx } from '../../platform/tx.ts';
@@ -107,9 +107,12 @@ export async function transferPosted(db: Db | Tx, key: string): Promise<boolean>
 /**
  * An account's balance in kopecks (0 for an account never used). With `lock`, the account row is locked until
  * the transaction ends, so that a check of the balance and the transfer that spends it cannot interleave with
- * another spender's.
+ * another spender's. The chain's head is locked first, as the entry trigger does: a transaction posting entries
+ * holds the head and then waits for the accounts it moves, so one that held an account and then waited for the
+ * head deadlocked it (a customer paying from the balance while a top-up of theirs arrived, issue 30).
  */
 export async function balanceOf(db: Db | Tx, ref: AccountRef, { lock = false } = {}): Promise<number> {
+  if (lock) await db.select({ id: ledgerHead.id }).from(ledgerHead).where(eq(ledgerHead.id, 1)).for('update');
   const query = db.select({ balance: ledgerAccounts.balance }).from(ledgerAccounts).where(eq(ledgerAccounts.code, accountCode(ref)));
   const [row] = lock ? await query.for('update') : await query;
   return row?.balance ?? 0;

@@ -110,15 +110,20 @@ export const releasedFromEscrow = (orderId: SQLWrapper) =>
  * and `payment:<id>:<received>` (a surplus, a late or partial arrival), summed over their external legs. Read by
  * the orders' ids (indexed), so that a day's reconciliation does not scan the ledger.
  */
-export async function paymentArrivals(db: Db, payments: readonly { id: string; orderId: string }[]): Promise<Map<string, number>> {
+export async function paymentArrivals(db: Db, payments: readonly { id: string; orderId: string | null }[]): Promise<Map<string, number>> {
   const totals = new Map(payments.map((p) => [p.id, 0]));
   if (!payments.length) return totals;
-  const orderIds = [...new Set(payments.map((p) => p.orderId))];
+  const orderIds = [...new Set(payments.flatMap((p) => (p.orderId ? [p.orderId] : [])))];
+  // A top-up (ADR 062) names no order: its transfers are found by their keys, `payment:<id>` and `payment:<id>:…`.
+  const which = [
+    ...(orderIds.length ? [sql`t.order_id in (${sql.join(orderIds.map((id) => sql`${id}::uuid`), sql`, `)})`] : []),
+    ...payments.filter((p) => !p.orderId).map((p) => sql`(t.key = ${`payment:${p.id}`} or (t.key > ${`payment:${p.id}:`} and t.key < ${`payment:${p.id};`}))`),
+  ];
   const found = await rows<{ key: string; amount: unknown }>(db, sql`
     select t.key, (-sum(e.amount))::float8 as amount
     from ledger_transfers t join ledger_entries e on e.transfer_id = t.id join ledger_accounts a on a.id = e.account_id
     where t.kind = 'payment' and a.kind = 'external'
-      and t.order_id in (${sql.join(orderIds.map((id) => sql`${id}::uuid`), sql`, `)})
+      and (${sql.join(which, sql` or `)})
     group by t.key`);
   for (const row of found) {
     const id = row.key.split(':')[1] ?? '';

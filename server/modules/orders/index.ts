@@ -5,6 +5,7 @@ export { orderPolicy, actionsFor } from './policy.ts';
 export { awaitingPaymentSql, completedSql, isAwaitingPayment, isCompleted, isDisputed, isDraft, isOpenPaid } from './state.ts';
 export { countByStatus, orderFactsOf, orderIdsOf, placedByDay, type OrderScope } from './stats.ts';
 export { completedOrdersOf, orderCompletedAt, orderHeadline } from './ports.ts';
+export { orderNameOf, orderNames, type NamedOrder } from './naming.ts';
 export { lockOrder } from './commands/transition.ts';
 export type { OpenOrderInput } from './commands/open.ts';
 export { orderFileUses } from './file-uses.ts';

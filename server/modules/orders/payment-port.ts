@@ -4,6 +4,8 @@ import { orders, type OrderRow } from './schema.ts';
 import { isUuid } from '../../lib/text.ts';
 import type { Tx, TxContext } from '../../platform/tx.ts';
 import { refusalOf } from './state.ts';
+import { fundingRefusal, stagesOf, type FundingFacts } from './stages.ts';
+import { ORDER_MESSAGES } from '#contract/orders';
 import type { OrderService } from './service.ts';
 
 // The orders module's port for payments (ADR 025): what a payment needs to know of an order, and its one step,
@@ -37,10 +39,18 @@ export interface OrderPaymentPort {
 /** The pay row of the state table has no condition of time: the moment it is asked at does not matter. */
 const ANY_MOMENT = { now: new Date(0), cancelWindowMinutes: 0 };
 
-function toPay(row: OrderRow): OrderToPay {
+/**
+ * A head of stages is never paid itself (ADR 065): its stages are, each by its own payment, in the agreed order
+ * (`fundingRefusal`: a stage waits for the earlier ones not dropped).
+ */
+function toPay(row: OrderRow & { isHead: boolean; siblings: readonly FundingFacts[] }): OrderToPay {
   const { id, number, title, package: pkg, extras, price, commissionBp, customerId, sellerId, status } = row;
-  return { id, number, title, package: pkg, extras, price, commissionBp, customerId, sellerId, status, payRefusal: refusalOf('pay', 'customer', row, ANY_MOMENT) };
+  const payRefusal = row.isHead
+    ? ORDER_MESSAGES.headNotPayable
+    : (refusalOf('pay', 'customer', row, ANY_MOMENT) ?? (row.stage ? fundingRefusal(row.siblings, row.stage) : null));
+  return { id, number, title, package: pkg, extras, price, commissionBp, customerId, sellerId, status, payRefusal };
 }
+
 
 /** The port over the order service: its markPaid is called on the instance, so a wrapper put on it is honoured. */
 export function orderPaymentPort(service: Pick<OrderService, 'markPaid' | 'cancelAtDealEnd'>): OrderPaymentPort {
@@ -48,7 +58,14 @@ export function orderPaymentPort(service: Pick<OrderService, 'markPaid' | 'cance
     if (!isUuid(orderId)) return null;
     const query = db.select().from(orders).where(eq(orders.id, orderId)).limit(1);
     const [row] = lock ? await query.for('update') : await query;
-    return row ? toPay(row) : null;
+    if (!row) return null;
+    // A stage's payment rolls its head up after the ledger's locks; every other step of a stage locks the head first
+    // (rollUp). The head is locked here, before the ledger, so that all take stage → head → ledger (a deadlock else).
+    if (lock && row.headId) await db.select({ id: orders.id }).from(orders).where(eq(orders.id, row.headId)).for('update');
+    const [stage] = await db.select({ id: orders.id }).from(orders).where(eq(orders.headId, row.id)).limit(1);
+    // A stage's earlier stages are read, not locked: a stage paid or dropped meanwhile only refuses more, never less.
+    const siblings = row.headId ? await stagesOf(db, row.headId) : [];
+    return toPay({ ...row, isHead: stage !== undefined, siblings });
   };
   return {
     find: (db, orderId) => read(db, orderId, false),

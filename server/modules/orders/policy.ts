@@ -10,7 +10,7 @@ import { allowedActions, isDraft, type Moment, type OrderFacts } from './state.t
 // lifecycle's table (state.ts), which the order card's actions read too.
 
 export interface OrderSubject {
-  order: Pick<OrderRow, 'customerId' | 'sellerId' | 'bidId' | 'paidAt'> & Partial<Pick<OrderRow, 'cancelProposedBy'>>;
+  order: Pick<OrderRow, 'customerId' | 'sellerId' | 'bidId' | 'offerId' | 'headId' | 'paidAt'> & Partial<Pick<OrderRow, 'cancelProposedBy'>>;
 }
 
 const isCustomer = (actor: Actor, { order }: OrderSubject) => actor !== null && actor.id === order.customerId;

@@ -4,6 +4,7 @@ import { orders } from './schema.ts';
 import { people, type People } from '../users/index.ts';
 import type { TxContext } from '../../platform/tx.ts';
 import { completedSql } from './state.ts';
+import { listedOrders } from './queries.ts';
 
 // What the reviews module reads of orders (ADR 029), so that it never reads the orders table: an order's headline,
 // its completion as a subquery of a review's order, and a party's recently completed orders. Conditions on the
@@ -43,7 +44,7 @@ export function completedOrdersOf(
     .from(orders)
     .innerJoin(customer, eq(customer.id, orders.customerId))
     .innerJoin(seller, eq(seller.id, orders.sellerId))
-    .where(and(or(eq(orders.customerId, userId), eq(orders.sellerId, userId)), completedSql, isNotNull(orders.paidAt), gte(orders.completedAt, since), where(orders.id)))
+    .where(and(listedOrders(), or(eq(orders.customerId, userId), eq(orders.sellerId, userId)), completedSql, isNotNull(orders.paidAt), gte(orders.completedAt, since), where(orders.id)))
     .orderBy(desc(orders.completedAt), desc(orders.id))
     .limit(limit);
 }

@@ -2,9 +2,10 @@ import type { OrderRow } from './schema.ts';
 import type { UserRow } from '../users/index.ts';
 import { presentFiles, type FileRow } from '../../platform/files.ts';
 import { commissionOn } from '#contract/money';
-import type { Order, OrderDelivery, OrderDetail, OrderParty } from '#contract/orders';
+import type { Order, OrderDelivery, OrderDetail, OrderParty, OrderStageInfo } from '#contract/orders';
 import { actionsFor } from './policy.ts';
 import { cancelWindowEnd, isCompleted, isDelivered, isInProgress } from './state.ts';
+import { isAwaitingPayment, isCancelled } from '#contract/order-states';
 
 // Rows → the orders API's documents. Pure: the service looks up what they need.
 
@@ -20,6 +21,12 @@ export interface OrderRecord {
   createdKey: string;
   /** The amount the order's settlement released from the escrow, kopecks; null before it settles. */
   released?: number | null;
+  /** A stage's head's number (ADR 065); null for a head or a one-stage order. */
+  headNumber?: number | null;
+  /** How many stages a head has; 0 for a one-stage order or a stage. */
+  stageCount?: number;
+  /** A stage only: why it may not be funded yet (an earlier stage waits), which takes `pay` off its actions. */
+  fundingRefusal?: string | null;
 }
 
 export interface OrderTimes {
@@ -40,6 +47,41 @@ const settlementOf = (released: number, bp: number) => {
   const commission = commissionOn(released, bp);
   return { price: released, commission, net: released - commission };
 };
+
+/** Where a stage's money is (ADR 065), from its state and what its settlement released. */
+function stageInfo(r: OrderRecord): OrderStageInfo | null {
+  const o = r.order;
+  if (!o.headId || o.stage === null) return null;
+  const released = isCompleted(o) ? (r.released ?? o.price) : 0;
+  const funds: OrderStageInfo['funds'] = isAwaitingPayment(o)
+    ? 'unfunded'
+    : isCancelled(o)
+      ? o.paidAt
+        ? 'refunded'
+        : 'dropped'
+      : isCompleted(o)
+        ? released < o.price
+          ? 'split'
+          : 'released'
+        : 'held';
+  return {
+    head_id: o.headId,
+    head_number: r.headNumber ?? o.number,
+    number: o.stage,
+    title: o.stageTitle ?? '',
+    deliverable: o.stageDeliverable ?? '',
+    funds,
+    released,
+    refunded: funds === 'refunded' ? o.price : funds === 'split' ? o.price - released : 0,
+  };
+}
+
+/** The steps of this viewer: none on a head (its state is its stages'), no `pay` on a stage that must wait. */
+function viewerActions(r: OrderRecord, viewerId: string | null, times: OrderTimes): Order['actions'] {
+  if (!viewerId || (r.stageCount ?? 0) > 0) return [];
+  const actions = actionsFor(viewerId, r.order, times);
+  return r.fundingRefusal ? actions.filter((a) => a !== 'pay') : actions;
+}
 
 export function presentOrder(r: OrderRecord, viewerId: string | null, times: OrderTimes): Order {
   const o = r.order;
@@ -63,7 +105,7 @@ export function presentOrder(r: OrderRecord, viewerId: string | null, times: Ord
     settlement: role === 'seller' && isCompleted(o) && r.released != null ? settlementOf(r.released, o.commissionBp) : null,
     chat_id: r.chatId,
     role,
-    actions: viewerId ? actionsFor(viewerId, o, times) : [],
+    actions: viewerActions(r, viewerId, times),
     // A delivery closes the window (ADR 039).
     cancel_window_ends_at: isInProgress(o) && !o.deliveredAt ? iso(cancelWindowEnd(o, times.cancelWindowMinutes)) : null,
     auto_accept_at: isDelivered(o) && o.deliveredAt ? new Date(o.deliveredAt.getTime() + times.autoAcceptDays * 86_400_000).toISOString() : null,
@@ -78,6 +120,8 @@ export function presentOrder(r: OrderRecord, viewerId: string | null, times: Ord
     cancelled_at: iso(o.cancelledAt),
     created_at: o.createdAt.toISOString(),
     updated_at: o.updatedAt.toISOString(),
+    stage: stageInfo(r),
+    stage_count: r.stageCount ?? 0,
   };
 }
 
@@ -88,14 +132,26 @@ export interface DeliveryRow {
   createdAt: Date;
 }
 
-export function presentDetail(order: Order, deliveries: DeliveryRow[], files: ReadonlyMap<string, FileRow>): OrderDetail {
-  const list: OrderDelivery[] = deliveries.map((d) => ({
+const presentDeliveries = (deliveries: DeliveryRow[], files: ReadonlyMap<string, FileRow>): OrderDelivery[] =>
+  deliveries.map((d) => ({
     _id: d.id,
     message: d.message,
     files: presentFiles(d.files, files),
     created_at: d.createdAt.toISOString(),
   }));
-  return { ...order, deliveries: list };
+
+/** An order with its deliveries; a head with its stages, each with its own (ADR 065). */
+export function presentDetail(
+  order: Order,
+  deliveries: DeliveryRow[],
+  files: ReadonlyMap<string, FileRow>,
+  stages: { order: Order; deliveries: DeliveryRow[] }[] | null = null,
+): OrderDetail {
+  return {
+    ...order,
+    deliveries: presentDeliveries(deliveries, files),
+    stages: stages && stages.map((s) => ({ ...s.order, deliveries: presentDeliveries(s.deliveries, files) })),
+  };
 }
 
 /** The order card of an order chat (chat.order): what the member sees above the messages. */

@@ -1,4 +1,4 @@
-import { and, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { orderDeliveries, orders } from './schema.ts';
 import { people, type People, type UserRow } from '../users/index.ts';
@@ -12,11 +12,19 @@ import type { adminOrdersQuerySchema, ordersQuerySchema } from '#contract/orders
 import type { OrderServiceDeps } from './deps.ts';
 import { orderPolicy } from './policy.ts';
 import { notDraftSql } from './state.ts';
+import { fundingRefusal } from './stages.ts';
 import { presentChatOrder, presentDetail, presentOrder, type OrderRecord, type OrderTimes } from './presenter.ts';
 
 // The orders' reads: one order for its parties and admins, the lists, and the order cards of order chats.
 
 type Deps = Pick<OrderServiceDeps, 'db' | 'settings' | 'platform'>;
+
+/**
+ * The orders people and admins see in lists and counts: heads and one-stage orders, never a stage, which is reached
+ * through its head (ADR 065). Every list or count of orders is built on it (the ledger's figures are not: money
+ * names the stages).
+ */
+export const listedOrders = (): SQL => isNull(orders.headId);
 type Page<T> = { result: T[]; total: number; next: string | null };
 
 const SORT: readonly SortKey[] = [
@@ -43,6 +51,9 @@ function records(deps: Deps) {
       createdKey: timestampKey(orders.createdAt),
       // What the settlement released from the escrow (the ledger's word for a completed order's money).
       released: releasedFromEscrow(orders.id),
+      // Orders in stages (ADR 065): a stage's head's number, a head's count of stages.
+      headNumber: sql<number | null>`(select h.number from orders h where h.id = orders.head_id)`.mapWith((v) => (v === null ? null : Number(v))),
+      stageCount: sql<number>`(select count(*) from orders s where s.head_id = orders.id)`.mapWith(Number),
     })
     .from(orders)
     .innerJoin(customerUser, eq(customerUser.id, orders.customerId))
@@ -56,14 +67,30 @@ export async function orderRecord(deps: Deps, id: string): Promise<OrderRecord |
   return row;
 }
 
+/**
+ * One order with its deliveries, newest first; a head with its stages, each with its own deliveries and the viewer's
+ * steps on it (ADR 065). A stage's `pay` waits for the earlier stages (fundingRefusal): its siblings are read too.
+ */
 async function detail(deps: Deps, record: OrderRecord, viewerId: string | null): Promise<OrderDetail> {
+  const o = record.order;
+  const headId = o.headId ?? (record.stageCount ? o.id : null);
+  const [stages, now] = await Promise.all([headId ? records(deps).where(eq(orders.headId, headId)).orderBy(asc(orders.stage)) : [], times(deps)]);
+  const stageRows = stages.map((s) => s.order);
+  const funding = (r: OrderRecord): OrderRecord => (r.order.stage ? { ...r, fundingRefusal: fundingRefusal(stageRows, r.order.stage) } : r);
+  const shown = record.stageCount ? stages : [];
   const deliveries = await deps.db
     .select()
     .from(orderDeliveries)
-    .where(eq(orderDeliveries.orderId, record.order.id))
+    .where(inArray(orderDeliveries.orderId, [o.id, ...shown.map((s) => s.order.id)]))
     .orderBy(desc(orderDeliveries.createdAt), desc(orderDeliveries.id));
   const files = await filesByPaths(deps.db, deliveries.flatMap((d) => d.files));
-  return presentDetail(presentOrder(record, viewerId, await times(deps)), deliveries, files);
+  const of = (id: string) => deliveries.filter((d) => d.orderId === id);
+  return presentDetail(
+    presentOrder(funding(record), viewerId, now),
+    of(o.id),
+    files,
+    record.stageCount ? shown.map((s) => ({ order: presentOrder(funding(s), viewerId, now), deliveries: of(s.order.id) })) : null,
+  );
 }
 
 /** GET /api/orders/{id}: its parties and admins; anyone else 404. */
@@ -79,7 +106,8 @@ export async function adminGetOrder(deps: Deps, admin: UserRow, id: string): Pro
   return detail(deps, record, admin.id);
 }
 
-async function listPage(deps: Deps, where: SQL | undefined, query: { cursor?: string; limit: number }, viewerId: string): Promise<Page<Order>> {
+async function listPage(deps: Deps, filter: SQL | undefined, query: { cursor?: string; limit: number }, viewerId: string): Promise<Page<Order>> {
+  const where = and(listedOrders(), filter);
   const position = query.cursor ? keysetAfter(SORT, cursorPosition(query.cursor, 'new', SORT)) : undefined;
   const [rows, total, now] = await Promise.all([
     records(deps)

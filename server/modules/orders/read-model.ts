@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import { orders } from './schema.ts';
 
@@ -27,6 +28,13 @@ export const orderRefs = <A extends string>(as: A) =>
       cancelledAt: orders.cancelledAt,
       createdAt: orders.createdAt,
       updatedAt: orders.updatedAt,
+      // Orders in stages (ADR 065): a stage is shown by its head's number, and its workspace is its head's chat.
+      headId: orders.headId,
+      stage: orders.stage,
+      stageTitle: orders.stageTitle,
+      // Qualified by hand: drizzle leaves a one-table select's columns bare, which the inner alias would capture.
+      shownNumber: sql<number>`coalesce((select h.number from orders h where h.id = orders.head_id), orders.number)`.mapWith(Number).as('shown_number'),
+      workspaceId: sql<string>`coalesce(orders.head_id, orders.id)`.as('workspace_id'),
     })
     .from(orders)
     .as(as);

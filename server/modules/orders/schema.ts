@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { users } from '../users/schema.ts';
 import { projects } from '../projects/schema.ts';
 import { services } from '../services/schema.ts';
@@ -38,6 +38,8 @@ export const orders = pgTable(
     serviceId: uuid('service_id').references(() => services.id, { onDelete: 'set null' }),
     projectId: uuid('project_id').references(() => projects.id, { onDelete: 'set null' }),
     bidId: uuid('bid_id').references(() => bids.id, { onDelete: 'set null' }),
+    /** The custom offer the order was opened from (ADR 066); no foreign key, the offers table names its orders. */
+    offerId: uuid('offer_id'),
     title: text('title').notNull(),
     /** economy | standard | business, or null for the service's base offer and for bids. */
     package: text('package'),
@@ -63,6 +65,18 @@ export const orders = pgTable(
     cancelProposalReason: text('cancel_proposal_reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Orders in stages (ADR 065): a stage's head order, null for a head and for a one-stage order. The head's
+     * price and days are its stages' sums and the stages have its parties (a constraint trigger checks at commit).
+     */
+    headId: uuid('head_id').references((): AnyPgColumn => orders.id),
+    /** The stage's number, 1..20, set exactly when head_id is. */
+    stage: integer('stage'),
+    stageTitle: text('stage_title'),
+    /** What the stage hands over. */
+    stageDeliverable: text('stage_deliverable'),
+    /** When the stage's funding reminder went (ADR 065): set once, in the reminder's transaction, so it never goes twice. */
+    stageRemindedAt: timestamp('stage_reminded_at', { withTimezone: true }),
   },
   (t) => [
     check('orders_price_positive', sql`${t.price} > 0`),
@@ -70,9 +84,15 @@ export const orders = pgTable(
     check('orders_revisions', sql`${t.revisionsLeft} >= 0 and ${t.revisionsLeft} <= ${t.revisionsTotal}`),
     check('orders_commission', sql`${t.commissionBp} >= 0 and ${t.commissionBp} <= 10000`),
     check('orders_parties', sql`${t.customerId} <> ${t.sellerId}`),
+    check('orders_stage', sql`(${t.headId} is null and ${t.stage} is null) or (${t.headId} is not null and ${t.stage} is not null and ${t.stage} between 1 and 20)`),
     uniqueIndex('orders_number_idx').on(t.number),
+    // A stage's number once per head; also the index of a head's stages.
+    uniqueIndex('orders_head_stage_idx').on(t.headId, t.stage).where(sql`head_id is not null`),
+    // The funding reminder's candidates: stages not funded and not yet reminded of.
+    index('orders_stage_reminder_idx').on(t.headId, t.stage).where(sql`head_id is not null and status = 'awaiting_payment' and stage_reminded_at is null`),
     // At most one order per accepted bid.
     uniqueIndex('orders_bid_idx').on(t.bidId).where(sql`bid_id is not null`),
+    uniqueIndex('orders_offer_idx').on(t.offerId).where(sql`offer_id is not null`),
     index('orders_customer_idx').on(t.customerId, t.createdAt.desc(), t.id.desc()),
     index('orders_seller_idx').on(t.sellerId, t.createdAt.desc(), t.id.desc()),
     // The state tabs of /profile/orders for a person with many orders (bench/orders.ts).

@@ -202,9 +202,12 @@ describe('where an order stands', () => {
     expect(paidRows).toEqual(paid);
   });
 
-  it("a draft is a service's order never paid; an accepted bid's order never is one", () => {
-    expect(isDraft({ bidId: null, paidAt: null })).toBe(true);
-    expect(isDraft({ bidId: null, paidAt: PAID_AT })).toBe(false);
-    expect(isDraft({ bidId: 'bid', paidAt: null })).toBe(false);
+  it("a draft is a service's order never paid; an accepted bid's or offer's order and a stage never are", () => {
+    const none = { bidId: null, offerId: null, headId: null, paidAt: null };
+    expect(isDraft(none)).toBe(true);
+    expect(isDraft({ ...none, paidAt: PAID_AT })).toBe(false);
+    expect(isDraft({ ...none, bidId: 'bid' })).toBe(false);
+    expect(isDraft({ ...none, offerId: 'offer' })).toBe(false);
+    expect(isDraft({ ...none, headId: 'head' })).toBe(false);
   });
 });

@@ -184,14 +184,15 @@ export function allowedActions(userId: string, order: OrderFacts, at: Moment): O
 export { isAwaitingPayment, isCompleted, isDelivered, isDisputed, isInProgress, isOpenPaid } from '#contract/order-states';
 
 /**
- * An unpaid order of a service (not of an accepted bid): its seller does not know of it until it is paid
+ * An unpaid order of a service (not of an accepted bid, nor a stage, ADR 065): its seller does not know of it until it is paid
  * (ADR 042), so it has no chat yet and the seller is no party to it.
  */
-export const isDraft = (order: Pick<OrderRow, 'bidId' | 'paidAt'>) => order.bidId === null && order.paidAt === null;
+export const isDraft = (order: Pick<OrderRow, 'bidId' | 'offerId' | 'headId' | 'paidAt'>) =>
+  order.bidId === null && order.offerId === null && order.headId === null && order.paidAt === null;
 
 /** The same states as conditions on the orders table, for queries. */
 export const awaitingPaymentSql: SQL = eq(orders.status, 'awaiting_payment');
 export const completedSql: SQL = eq(orders.status, 'completed');
 export const notCancelledSql: SQL = ne(orders.status, 'cancelled');
 /** Not a draft (isDraft): a seller's orders are these. */
-export const notDraftSql: SQL = or(isNotNull(orders.bidId), isNotNull(orders.paidAt))!;
+export const notDraftSql: SQL = or(isNotNull(orders.bidId), isNotNull(orders.offerId), isNotNull(orders.headId), isNotNull(orders.paidAt))!;

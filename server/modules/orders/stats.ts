@@ -4,6 +4,7 @@ import { orders } from './schema.ts';
 import { DAY_OFFSET_MS } from '#contract/dashboard';
 import type { OrderStatus } from '#contract/money';
 import { notCancelledSql, notDraftSql } from './state.ts';
+import { listedOrders } from './queries.ts';
 
 // The orders' counts for the profile dashboard (ADR 031, 045) and the admin home (ADR 036), and the few facts of
 // an order that the referral page shows: read here so that no other module reads the orders table.
@@ -24,7 +25,7 @@ function scopeSql(scope: OrderScope): SQL | undefined {
 
 const createdSince = (since: Date) => sql`${orders.createdAt} >= ${since.toISOString()}::timestamptz`;
 
-/** The ids of the scope's orders, as a subquery (for the ledger's figures of them). */
+/** The ids of the scope's orders, as a subquery (for the ledger's figures of them: stages included, ADR 065). */
 export function orderIdsOf(scope: OrderScope): SQL {
   const where = scopeSql(scope);
   return where ? sql`select ${orders.id} from ${orders} where ${where}` : sql`select ${orders.id} from ${orders}`;
@@ -43,7 +44,7 @@ export async function placedByDay(db: Db, scope: OrderScope, since: Date): Promi
       serviceOrders: sql<number>`(count(${orders.serviceId}) filter (where ${orders.paidAt} is not null and ${notCancelledSql}))::int`.mapWith(Number),
     })
     .from(orders)
-    .where(and(scopeSql(scope), createdSince(since)))
+    .where(and(listedOrders(), scopeSql(scope), createdSince(since)))
     .groupBy(sql`1`);
 }
 
@@ -52,7 +53,7 @@ export async function countByStatus(db: Db, scope: OrderScope, since?: Date): Pr
   const rows = await db
     .select({ status: orders.status, count })
     .from(orders)
-    .where(and(scopeSql(scope), since ? createdSince(since) : undefined))
+    .where(and(listedOrders(), scopeSql(scope), since ? createdSince(since) : undefined))
     .groupBy(orders.status);
   return new Map(rows.map((r) => [r.status, r.count]));
 }

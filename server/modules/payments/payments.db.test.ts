@@ -590,6 +590,8 @@ describe('withdrawals', () => {
       min_withdrawal: 50_000,
       card_widget: { script_url: '/api/payments/sandbox-payouts/widget.js', account_id: 'sandbox' },
       saved_method: { method: 'card', payout_token: 'pt-sandbox-1', first6: '411111', last4: '1111', card_type: 'Visa' },
+      // The ways to top up (ADR 062): the sandbox serves all three.
+      top_up: [expect.objectContaining({ method: 'card' }), expect.objectContaining({ method: 'usdt' }), expect.objectContaining({ method: 'btc' })],
     });
     const widget = await t.app.inject({ method: 'GET', url: '/api/payments/sandbox-payouts/widget.js' });
     expect(widget.statusCode).toBe(200);

@@ -1,9 +1,21 @@
 import type { PaymentRow, WithdrawalRow } from './schema.ts';
 import type { CryptoMethod, FinanceDirection, FinanceEntry, Payment, Quote, Withdrawal } from '#contract/payments';
+import { orderLabel } from '#contract/order-name';
+import type { NamedOrder } from '../orders/index.ts';
+
+/** A payment's or a finance line's order: a stage named by its head's number and its own (ADR 065). */
+const presentOrder = (o: Pick<NamedOrder, 'id' | 'number' | 'title' | 'stage'>) => ({
+  _id: o.id,
+  number: o.number,
+  title: o.title,
+  stage: o.stage ?? null,
+  label: orderLabel(o),
+});
 
 export interface PaymentRecord {
   payment: PaymentRow;
-  order: { id: string; number: number; title: string };
+  /** Null for a top-up of the balance (ADR 062). */
+  order: Pick<NamedOrder, 'id' | 'number' | 'title' | 'stage'> | null;
   customer?: { id: string; name: string; email: string };
   createdKey: string;
   /** Its refunds to the card (ADR 051), summed; the latest one's state. */
@@ -16,7 +28,7 @@ export function presentPayment(r: PaymentRecord, now: Date): Payment {
   const lapsed = p.status === 'pending' && p.quoteExpiresAt !== null && p.quoteExpiresAt <= now;
   return {
     _id: p.id,
-    order: { _id: r.order.id, number: r.order.number, title: r.order.title },
+    order: r.order && presentOrder(r.order),
     ...(r.customer ? { customer: { _id: r.customer.id, name: r.customer.name, email: r.customer.email } } : {}),
     method: p.method,
     provider: p.provider,
@@ -37,7 +49,8 @@ export function presentPayment(r: PaymentRecord, now: Date): Payment {
 export function presentQuote(p: PaymentRow): Quote {
   return {
     _id: p.id,
-    order_id: p.orderId,
+    // Quotes are made for orders only.
+    order_id: p.orderId!,
     method: p.method as CryptoMethod,
     currency: p.currency as 'USDT' | 'BTC',
     amount: p.amount,
@@ -79,7 +92,7 @@ export interface FinanceEntryRecord {
   createdAt: Date;
   account: string;
   kind: string;
-  order: { id: string; number: number; title: string; sellerId: string } | null;
+  order: NamedOrder | null;
   /** The escrow's debit of the same transfer (the amount a settlement released), or null. */
   released: number | null;
   /** Whether the entry is a referral reward (it follows its referral_expense clearing debit). */
@@ -103,7 +116,7 @@ export function presentFinanceEntry(r: FinanceEntryRecord, userId: string): Fina
     amount: r.amount,
     balance_after: r.balanceAfter,
     created_at: r.createdAt.toISOString(),
-    order: r.order?.id ? { _id: r.order.id, number: r.order.number, title: r.order.title } : null,
+    order: r.order?.id ? presentOrder(r.order) : null,
     direction,
     settlement: sellerPay ? { price: r.released!, commission: r.released! - r.amount, net: r.amount } : null,
   };

@@ -164,7 +164,7 @@ async function coinAct(ref: string, payment: PaymentRow, step: Exclude<Script['s
  */
 async function cancelPaid(payment: PaymentRow, seller: UserRow): Promise<number> {
   await yookassa.pay(payment.providerRef!);
-  const [order] = await db().select().from(orders).where(eq(orders.id, payment.orderId));
+  const [order] = await db().select().from(orders).where(eq(orders.id, payment.orderId!));
   if (order?.status !== 'in_progress') return 0;
   const res = await post(seller, `/api/orders/${order.id}/cancel`, { reason: 'Не успеваю' });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -179,7 +179,7 @@ async function cancelPaid(payment: PaymentRow, seller: UserRow): Promise<number>
  */
 async function complete(payment: PaymentRow, s: Extract<Script, { method: 'card' }>, seller: UserRow, buyer: UserRow): Promise<string | null> {
   await yookassa.pay(payment.providerRef!);
-  const [order] = await db().select().from(orders).where(eq(orders.id, payment.orderId));
+  const [order] = await db().select().from(orders).where(eq(orders.id, payment.orderId!));
   if (order?.status !== 'in_progress') return null;
   const ok = (res: { status: number; body: unknown }) => expect(res.status, JSON.stringify(res.body)).toBe(200);
   ok(await post(seller, `/api/orders/${order.id}/deliver`, { message: 'Готово, файлы во вложении' }));
@@ -361,7 +361,7 @@ describe('money through ЮKassa and BTCPay Server, whatever the providers and th
         const payment = started[i];
         if (!payment || s.method !== 'card' || (s.then !== 'complete' && s.then !== 'split')) continue;
         if (!(await complete(payment, s, seller, buyer))) continue;
-        stories.set(payment.orderId, { then: s.then, sellerPercent: s.sellerPercent });
+        stories.set(payment.orderId!, { then: s.then, sellerPercent: s.sellerPercent });
         ended[s.then] += 1;
       }
       await check(buyer, seller, stories);

@@ -1,11 +1,13 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
 import { paymentRefunds, payments, withdrawals, type PaymentRow } from './schema.ts';
 import { people, type UserRow } from '../users/index.ts';
+import { orderNames } from '../orders/index.ts';
 import { cursorPosition, decodeCursor, keysetAfter, page, timestampKey, type SortKey } from '../../platform/listing/listing.ts';
 import { balancesOf, statementOf } from '../ledger/index.ts';
 import type { PaymentStatus, WithdrawalStatus } from '#contract/money';
 import type { FinanceBalance, FinanceEntry, Payment, Withdrawal } from '#contract/payments';
 import type { PaymentContext } from './deps.ts';
+import { topUpMethods } from './commands/top-up.ts';
 import { presentFinanceEntry, presentPayment, presentWithdrawal } from './presenter.ts';
 
 // The lists of payments and withdrawals (the person's and the admin's), the balance and the finance entries.
@@ -35,11 +37,11 @@ async function paymentPage(deps: PaymentContext, where: SQL | undefined, query: 
     .orderBy(desc(payments.createdAt), desc(payments.id))
     .limit(query.limit + 1);
   const { rows: kept, next } = page(rows, query.limit, (r) => ['payments', r.createdKey, r.payment.id]);
-  const orders = await deps.orders.labels(deps.db, kept.map((r) => r.payment.orderId));
+  const orders = await orderNames(deps.db, kept.flatMap((r) => (r.payment.orderId ? [r.payment.orderId] : [])));
   const now = deps.clock.now();
   const refunds = await refundsOf(deps, kept.map((r) => r.payment.id));
   const result = kept.map((r) =>
-    presentPayment({ ...r, order: orders.get(r.payment.orderId)!, customer: withCustomer ? r.customer : undefined, refund: refunds.get(r.payment.id) }, now),
+    presentPayment({ ...r, order: r.payment.orderId ? orders.get(r.payment.orderId)! : null, customer: withCustomer ? r.customer : undefined, refund: refunds.get(r.payment.id) }, now),
   );
   return { result, next };
 }
@@ -57,8 +59,9 @@ async function refundsOf(deps: PaymentContext, paymentIds: string[]): Promise<Ma
   return found;
 }
 
-export function myPayments(deps: PaymentContext, user: UserRow, query: PageQuery) {
-  return paymentPage(deps, eq(payments.customerId, user.id), query, false);
+export function myPayments(deps: PaymentContext, user: UserRow, query: PageQuery & { purpose?: 'order' | 'top_up' }) {
+  const purpose = query.purpose === 'top_up' ? isNull(payments.orderId) : query.purpose === 'order' ? isNotNull(payments.orderId) : undefined;
+  return paymentPage(deps, and(eq(payments.customerId, user.id), purpose), query, false);
 }
 
 export function adminPayments(deps: PaymentContext, query: PageQuery & { status?: PaymentStatus; method?: PaymentRow['method'] }) {
@@ -75,6 +78,7 @@ export async function balance(deps: PaymentContext, user: UserRow): Promise<Fina
     ...(await balancesOf(deps.db, user.id)),
     min_withdrawal: await deps.settings.get('withdrawals.minAmount'),
     card_widget: deps.providers.cardWidget(),
+    top_up: await topUpMethods(deps),
     saved_method: await savedPayoutMethod(deps.db, user.id, { forDeal: false, sharedTokens: deps.providers.payoutsFor('card')?.dealPayouts?.sharedTokens ?? true }),
   };
 }
@@ -109,7 +113,7 @@ export async function entries(deps: PaymentContext, user: UserRow, query: PageQu
   const beforeSeq = query.cursor ? Number(decodeCursor(query.cursor, ['text', 'int8'])[1]) : null;
   const lines = await statementOf(deps.db, user.id, { beforeSeq, limit: query.limit + 1 });
   const { rows: kept, next } = page(lines, query.limit, (r) => ['entries', r.seq]);
-  const orders = await deps.orders.labels(deps.db, kept.flatMap((r) => (r.orderId ? [r.orderId] : [])));
+  const orders = await orderNames(deps.db, kept.flatMap((r) => (r.orderId ? [r.orderId] : [])));
   const result = kept.map(({ orderId, ...line }) => presentFinanceEntry({ ...line, order: (orderId && orders.get(orderId)) || null }, user.id));
   return { result, next };
 }

@@ -30,6 +30,14 @@ export const paymentRoutes: FastifyPluginAsync<{ payments: PaymentService; reads
     return reply.status(answer.status).send(answer.status === 200 ? ok(answer.body) : answer.body);
   });
 
+  // A top-up (ADR 062) behind the same Idempotency-Key rule as paying.
+  raw('payments.topUp', async ({ body, user }, { request, reply }) => {
+    const key = idempotencyKeyOf(request.headers);
+    const answer = await payments.topUpIdempotent(user, key, body);
+    if (answer.replayed) reply.header('idempotent-replayed', 'true');
+    return reply.status(answer.status).send(answer.status === 200 ? ok(answer.body) : answer.body);
+  });
+
   on('payments.mine', async ({ query, user }) => {
     const { result, next } = await payments.myPayments(user, query);
     return { ...ok(result), next };

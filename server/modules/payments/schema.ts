@@ -21,16 +21,16 @@ export {
 // ---------------------------------------------------------------------------------------------------------------
 
 /**
- * One attempt to pay an order. From the balance it succeeds at once; through a provider it waits for the
- * provider's signed webhook. An order is paid at most once: one succeeded payment per order (a unique index).
+ * One attempt to pay an order, or a top-up of the customer's balance (no order, ADR 062). From the balance it
+ * succeeds at once; through a provider it waits for the provider's signed webhook. An order is paid at most once:
+ * one succeeded payment per order (a unique index).
  */
 export const payments = pgTable(
   'payments',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orderId: uuid('order_id')
-      .notNull()
-      .references(() => orders.id),
+    /** The order it pays; null for a top-up of the balance (ADR 062), which only a provider brings. */
+    orderId: uuid('order_id').references(() => orders.id),
     customerId: uuid('customer_id')
       .notNull()
       .references(() => users.id),
@@ -66,6 +66,8 @@ export const payments = pgTable(
   },
   (t) => [
     check('payments_amount_positive', sql`${t.amount} > 0 and ${t.fee} >= 0 and ${t.currencyAmount} > 0`),
+    // A top-up comes through a provider: the balance cannot top itself up.
+    check('payments_top_up_by_provider', sql`${t.orderId} is not null or ${t.method} <> 'balance'`),
     uniqueIndex('payments_paid_once_idx').on(t.orderId).where(sql`status = 'succeeded'`),
     uniqueIndex('payments_provider_ref_idx').on(t.provider, t.providerRef).where(sql`provider_ref is not null`),
     index('payments_customer_idx').on(t.customerId, t.createdAt.desc(), t.id.desc()),

@@ -4,7 +4,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { Idempotency } from '../../platform/idempotency.ts';
 import { orderPaymentPort } from '../orders/index.ts';
 import type { PaymentStatus, WithdrawalStatus } from '#contract/money';
-import type { CryptoMethod, PayInput, PayResult, PaymentRates, Quote, SelfEmployedInput, PayoutDetails, Withdrawal, WithdrawalInput } from '#contract/payments';
+import type { CryptoMethod, PayInput, PayResult, PaymentRates, Quote, SelfEmployedInput, PayoutDetails, TopUpInput, TopUpResult, Withdrawal, WithdrawalInput } from '#contract/payments';
 import { decideWithdrawal } from './commands/decide-withdrawal.ts';
 import { declareSelfEmployed, mySelfEmployed } from './commands/self-employed.ts';
 import { applyDifference, listDifferences, providerView, resolveDifference } from './commands/differences.ts';
@@ -16,6 +16,7 @@ import { pollPayouts, sendPayout } from './commands/payout.ts';
 import { dealPaymentOf, pollRefunds, sendRefund, takeRefund } from './commands/refund.ts';
 import { watchDeals } from './commands/deal-lifetime.ts';
 import { quote } from './commands/quote.ts';
+import { topUp } from './commands/top-up.ts';
 import { webhook } from './commands/webhook.ts';
 import { withdraw } from './commands/withdraw.ts';
 import { giveDetails, takeRelease } from './commands/deal-payout.ts';
@@ -130,6 +131,19 @@ export class PaymentService {
     return payCrypto(this.ctx, user, input.order_id, input.method, input.quote_id);
   }
 
+  /**
+   * POST /api/payments/top-up behind its Idempotency-Key (ADR 062): a retried top-up is the first one's answer, never
+   * a second payment.
+   */
+  topUpIdempotent(user: UserRow, key: string, input: TopUpInput) {
+    return this.idempotency.run(user.id, key, 'payments.topUp', input, () => this.topUp(user, input));
+  }
+
+  /** Starts a top-up of the caller's balance at the method's provider and answers its page. */
+  topUp(user: UserRow, input: TopUpInput): Promise<TopUpResult> {
+    return topUp(this.ctx, user, input);
+  }
+
   /** Asks the providers about the payments whose end has not come (the recurring job `payments-poll`). */
   pollProviders() {
     return pollProviderPayments(this.ctx);
@@ -175,7 +189,7 @@ export class PaymentService {
     return this.providers.sandbox.decide(paymentId, decision);
   }
 
-  myPayments(user: UserRow, query: PageQuery) {
+  myPayments(user: UserRow, query: PageQuery & { purpose?: 'order' | 'top_up' }) {
     return myPayments(this.ctx, user, query);
   }
 

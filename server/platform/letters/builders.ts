@@ -186,92 +186,6 @@ export function projectDecisionLetter(p: LetterParams & { title: string; decisio
   return renderLetter({ brand: p.brand, name: p.name, subject, paragraphs, action: { label: 'Открыть проект', link: p.link } });
 }
 
-// --- Money (issue 12) ------------------------------------------------------------------------------------
-
-export type WithdrawalDecision = 'approve' | 'reject';
-
-/** The letter telling a person what an admin decided about their withdrawal. */
-export function withdrawalDecisionLetter(p: LetterParams & { amount: string; decision: WithdrawalDecision; reason?: string | null }): Letter {
-  const approved = p.decision === 'approve';
-  return renderLetter({
-    brand: p.brand,
-    name: p.name,
-    subject: approved ? `Вывод ${p.amount} одобрен` : `Вывод ${p.amount} отклонён`,
-    paragraphs: approved
-      ? [`Заявка на вывод ${p.amount} одобрена: деньги отправлены на указанные реквизиты.`]
-      : [`Заявка на вывод ${p.amount} отклонена, деньги вернулись на ваш баланс.`, ...(p.reason ? [`Причина: ${p.reason}`] : [])],
-    action: { label: 'Финансы', link: p.link },
-  });
-}
-
-/** To a customer: the provider refused a refund to their card (ADR 051); the money is on their balance instead. */
-export function refundRefusedLetter(p: LetterParams & { amount: string; number: number; title: string }): Letter {
-  return renderLetter({
-    brand: p.brand,
-    name: p.name,
-    subject: `Возврат ${p.amount} зачислен на баланс`,
-    paragraphs: [
-      `Платёжная система не приняла возврат ${p.amount} на вашу карту по заказу №${p.number} «${p.title}».`,
-      'Деньги не потеряны: они зачислены на ваш баланс. Ими можно оплатить заказ или вывести их.',
-    ],
-    action: { label: 'Финансы', link: p.link },
-  });
-}
-
-/** To a seller: their share of a card-paid order waits in its safe deal for a card or wallet to go to (ADR 053). */
-export function payoutDetailsLetter(p: LetterParams & { amount: string; number: number; returned: boolean }): Letter {
-  return renderLetter({
-    brand: p.brand,
-    name: p.name,
-    subject: `Укажите, куда перевести ${p.amount} за заказ №${p.number}`,
-    paragraphs: [
-      p.returned
-        ? `Платёжная система не смогла перевести ${p.amount} за заказ №${p.number} на указанные реквизиты.`
-        : `Заказ №${p.number} завершён. Оплата картой хранится в безопасной сделке ЮKassa и переводится исполнителю напрямую.`,
-      'Укажите банковскую карту или кошелёк ЮMoney на странице «Финансы» — деньги уйдут сразу. До этого они надёжно хранятся в сделке.',
-    ],
-    action: { label: 'Указать реквизиты', link: p.link },
-  });
-}
-
-/**
- * To a party of a card-paid order whose safe deal ends soon (ADR 058): ЮKassa returns what the deal still holds to the
- * customer's card on `date`. `payout`: to a seller whose payout waits for a card or wallet; else the order is open.
- */
-export function dealEndingLetter(p: LetterParams & { number: number; title: string; date: string; payout: boolean; amount: string }): Letter {
-  return renderLetter({
-    brand: p.brand,
-    name: p.name,
-    subject: p.payout ? `Укажите реквизиты до ${p.date}: иначе ${p.amount} вернутся заказчику` : `Безопасная сделка по заказу №${p.number} закончится ${p.date}`,
-    paragraphs: p.payout
-      ? [
-          `Оплата ${p.amount} за заказ №${p.number} «${p.title}» ждёт в безопасной сделке ЮKassa, куда её перевести.`,
-          `Сделка действует до ${p.date}. Если до этого дня не указать карту или кошелёк ЮMoney, ЮKassa вернёт деньги заказчику, и получить их будет нельзя.`,
-        ]
-      : [
-          `Оплата заказа №${p.number} «${p.title}» хранится в безопасной сделке ЮKassa до ${p.date}.`,
-          'Если заказ не будет завершён до этого дня, ЮKassa сама вернёт оплату на карту заказчика, и заказ будет отменён.',
-        ],
-    action: { label: p.payout ? 'Указать реквизиты' : 'Открыть заказ', link: p.link },
-  });
-}
-
-/** To a party of an order whose safe deal ended with money in it (ADR 058): ЮKassa returned it to the customer's card. */
-export function dealEndedLetter(p: LetterParams & { number: number; title: string; amount: string; seller: boolean }): Letter {
-  return renderLetter({
-    brand: p.brand,
-    name: p.name,
-    subject: `Срок безопасной сделки по заказу №${p.number} истёк`,
-    paragraphs: [
-      p.seller
-        ? `Реквизиты для выплаты за заказ №${p.number} «${p.title}» не были указаны до конца срока безопасной сделки ЮKassa, и ЮKassa вернула ${p.amount} на карту заказчика.`
-        : `Срок безопасной сделки ЮKassa по заказу №${p.number} «${p.title}» истёк, и ЮKassa вернула ${p.amount} на вашу карту.`,
-      'Если это ошибка, напишите в поддержку.',
-    ],
-    action: { label: 'Финансы', link: p.link },
-  });
-}
-
 // --- Bids --------------------------------------------------------------------------------------------------
 
 /** To a customer: a seller bid on their project. */
@@ -310,63 +224,17 @@ export function bidRejectedLetter(p: LetterParams & { title: string }): Letter {
   });
 }
 
-// --- Orders ----------------------------------------------------------------------------------------------
-
-export type OrderLetterEvent =
-  | 'created'
-  | 'paid'
-  | 'delivered'
-  | 'revision'
-  | 'completed'
-  | 'autoCompleted'
-  | 'cancelled'
-  | 'cancelProposed'
-  | 'cancelDeclined';
-
-/** The letter telling a party what happened to an order (ADR 025): each state change, to whoever must act or know. */
-export function orderEventLetter(p: LetterParams & { number: number; title: string; event: OrderLetterEvent; reason?: string | null }): Letter {
-  const what = `№${p.number} «${p.title}»`;
-  const parts: Record<OrderLetterEvent, { subject: string; intro: string }> = {
-    // A service's order reaches its seller once it is paid (ADR 042).
-    created: { subject: `Новый заказ №${p.number}`, intro: `Вам поступил оплаченный заказ ${what}. Можно приступать к работе — срок идёт.` },
-    paid: { subject: `Заказ №${p.number} оплачен`, intro: `Заказ ${what} оплачен. Можно приступать к работе — срок идёт.` },
-    delivered: { subject: `Работа по заказу №${p.number} сдана`, intro: `Исполнитель сдал работу по заказу ${what}. Проверьте и примите её или запросите доработку.` },
-    revision: { subject: `Доработка по заказу №${p.number}`, intro: `Заказчик запросил доработку по заказу ${what}.` },
-    completed: { subject: `Заказ №${p.number} завершён`, intro: `Заказчик принял работу по заказу ${what}. Оплата зачислена на баланс.` },
-    autoCompleted: { subject: `Заказ №${p.number} завершён`, intro: `Заказ ${what} принят автоматически: заказчик не ответил вовремя.` },
-    cancelled: { subject: `Заказ №${p.number} отменён`, intro: `Заказ ${what} отменён. Если он был оплачен, деньги возвращаются заказчику: на баланс, а оплаченные картой — на карту.` },
-    cancelProposed: { subject: `Предложение отменить заказ №${p.number}`, intro: `Вторая сторона предлагает отменить заказ ${what}. Примите или отклоните предложение.` },
-    cancelDeclined: { subject: `Отмена заказа №${p.number} отклонена`, intro: `Ваше предложение отменить заказ ${what} отклонено. Работа продолжается.` },
-  };
-  const { subject, intro } = parts[p.event];
+/** A top-up of the balance arrived (ADR 062): what reached the balance, what was paid, how and when. */
+export function topUpReceiptLetter(p: LetterParams & { credited: string; amount: string; method: string; fee: string | null; paidAt: string }): Letter {
   return renderLetter({
     brand: p.brand,
     name: p.name,
-    subject,
-    paragraphs: [intro, ...(p.reason ? [`Причина: ${p.reason}`] : [])],
-    action: { label: 'Открыть заказ', link: p.link },
-  });
-}
-
-/**
- * The customer's receipt of a payment for an order (ADR 042): what was paid for, line by line, how and how much.
- * `credited`: the order had been paid otherwise meanwhile, so the money went to the balance.
- */
-export function paymentReceiptLetter(
-  p: LetterParams & { number: number; title: string; lines: string[]; amount: string; method: string; fee: string | null; paidAt: string; credited: boolean },
-): Letter {
-  return renderLetter({
-    brand: p.brand,
-    name: p.name,
-    subject: `Оплата заказа №${p.number} получена`,
+    subject: `Пополнение баланса на ${p.credited}`,
     paragraphs: [
-      p.credited
-        ? `Мы получили ваш платёж за заказ №${p.number} «${p.title}». Заказ к этому времени уже был оплачен, поэтому деньги зачислены на ваш баланс.`
-        : `Заказ №${p.number} «${p.title}» оплачен. Деньги хранятся на площадке и перейдут исполнителю только после приёмки работы.`,
-      ['Состав заказа:', ...p.lines].join('\n'),
-      [`Сумма: ${p.amount}`, ...(p.fee ? [`В том числе комиссия способа оплаты: ${p.fee}`] : []), `Способ оплаты: ${p.method}`, `Дата: ${p.paidAt}`].join('\n'),
+      `Ваш баланс пополнен на ${p.credited}. Этими деньгами можно оплачивать заказы.`,
+      ['Назначение: Пополнение баланса', `Оплачено: ${p.amount}`, ...(p.fee ? [`В том числе комиссия способа оплаты: ${p.fee}`] : []), `Способ оплаты: ${p.method}`, `Дата: ${p.paidAt}`].join('\n'),
     ],
-    action: { label: 'Открыть заказ', link: p.link },
+    action: { label: 'Открыть финансы', link: p.link },
     notes: ['Сохраните это письмо: оно подтверждает оплату.'],
   });
 }
@@ -408,28 +276,6 @@ export function appealAnsweredLetter(p: LetterParams & { number: number; subject
   });
 }
 
-// --- Disputes (ADR 034) ------------------------------------------------------------------------------------
-
-export type DisputeLetterEvent = 'opened' | 'cancelled' | 'resolved';
-
-/** A dispute over the addressee's order was opened by the other party, cancelled by its opener, or decided. */
-export function disputeEventLetter(p: LetterParams & { number: number; title: string; event: DisputeLetterEvent; decision: string | null }): Letter {
-  const what = `№${p.number} «${p.title}»`;
-  const parts: Record<DisputeLetterEvent, { subject: string; intro: string }> = {
-    opened: { subject: `Спор по заказу №${p.number}`, intro: `Другая сторона открыла спор по заказу ${what}. Заказ остановлен до решения арбитража; изложите свою позицию в чате спора.` },
-    cancelled: { subject: `Спор по заказу №${p.number} отменён`, intro: `Заявка на спор по заказу ${what} отменена. Заказ продолжается с того места, где остановился.` },
-    resolved: { subject: `Решение по спору, заказ №${p.number}`, intro: `Арбитраж принял решение по спору о заказе ${what}.` },
-  };
-  const { subject, intro } = parts[p.event];
-  return renderLetter({
-    brand: p.brand,
-    name: p.name,
-    subject,
-    paragraphs: [intro, ...(p.decision ? [p.decision] : [])],
-    action: { label: 'Открыть спор', link: p.link },
-  });
-}
-
 // --- Messages --------------------------------------------------------------------------------------------
 
 /** To a member who was offline: new messages wait in a chat (ADR 030), with their first lines. */
@@ -443,3 +289,6 @@ export function unreadMessagesLetter(p: LetterParams & { from: string; lines: st
     action: { label: 'Открыть переписку', link: p.link },
   });
 }
+
+export * from './money-letters.ts';
+export * from './order-letters.ts';

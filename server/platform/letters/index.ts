@@ -17,6 +17,7 @@ export {
   newDeviceLetter,
   type SignInDetails,
   paymentReceiptLetter,
+  topUpReceiptLetter,
   projectDecisionLetter,
   serviceDecisionLetter,
   unreadMessagesLetter,

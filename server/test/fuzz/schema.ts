@@ -158,7 +158,11 @@ export function setAt(value: Json, path: JsonPath, leaf: Json | undefined, schem
       break;
     }
     const next = node[key];
-    if (next === null || typeof next !== 'object') node[key] = validValue(childSchema, String(key), hints);
+    if (next === null || typeof next !== 'object') {
+      // A hint may say "none" (null) for a container the path goes into: the schema's own valid value then.
+      const made = validValue(childSchema, String(key), hints);
+      node[key] = made !== null && typeof made === 'object' ? made : validValue(childSchema, String(key), {});
+    }
     node = node[key] as Record<string | number, Json>;
     sub = childSchema;
   }

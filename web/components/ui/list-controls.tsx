@@ -1,4 +1,5 @@
-import { Form, useNavigation, useSearchParams } from 'react-router';
+import { useNavigation, useSearchParams } from 'react-router';
+import { GetForm } from './get-form.tsx';
 import { AppLink } from './app-link.tsx';
 import { TextField } from './form.tsx';
 
@@ -43,7 +44,7 @@ export function StateTabs({ tabs, current, link }: { tabs: readonly { value: str
 export function ListSearch({ q, status, placeholder, resetTo }: { q: string; status: string | null; placeholder: string; resetTo: string }) {
   const navigation = useNavigation();
   return (
-    <Form method="get" className="toolbar queue-search" role="search">
+    <GetForm className="toolbar queue-search" role="search">
       {status !== null && <input type="hidden" name="status" value={status} />}
       <TextField label="Поиск" name="q" defaultValue={q} placeholder={placeholder} key={q} />
       <button type="submit" className="btn btn--primary" disabled={navigation.state !== 'idle'}>
@@ -54,7 +55,7 @@ export function ListSearch({ q, status, placeholder, resetTo }: { q: string; sta
           Сбросить
         </AppLink>
       )}
-    </Form>
+    </GetForm>
   );
 }
 

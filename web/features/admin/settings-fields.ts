@@ -36,6 +36,7 @@ export const DESCRIPTORS: Partial<Record<keyof Settings, Descriptor>> = {
   'referrals.months': { group: 'money', label: 'Срок реферальных выплат', kind: 'int', unit: 'мес.', hint: 'С регистрации приведённого' },
   'orders.autoAcceptDays': { group: 'orders', label: 'Автоприёмка сданного заказа через', kind: 'int', unit: 'дн.' },
   'orders.cancelWindowMinutes': { group: 'orders', label: 'Отмена без причины после оплаты в течение', kind: 'int', unit: 'мин' },
+  'orders.stageFundingReminderDays': { group: 'orders', label: 'Напоминать об оплате следующего этапа через', kind: 'int', unit: 'дн.', hint: 'После завершения предыдущего этапа; один раз, заказчику и исполнителю' },
   'orders.draftHours': { group: 'orders', label: 'Неоплаченный заказ отменяется через', kind: 'int', unit: 'ч', hint: 'Исполнитель о нём не узнаёт' },
   'withdrawals.minAmount': { group: 'payments', label: 'Минимальный вывод', kind: 'rubles', unit: 'руб.' },
   'payments.quoteMinutes': { group: 'payments', label: 'Курс крипто-оплаты держится', kind: 'int', unit: 'мин' },

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Form, useNavigation, useSearchParams } from 'react-router';
+import { useNavigation, useSearchParams } from 'react-router';
+import { GetForm } from '../../components/ui/get-form.tsx';
 import type { Appeal } from '#contract/appeals';
 import { APPEAL_MAX_ANSWER, APPEAL_SUBJECT_LABELS, APPEAL_SUBJECTS } from '#contract/appeal-constants';
 import { api } from '../../lib/api.ts';
@@ -38,7 +39,7 @@ export function AdminAppeals({ appeals, total, next, failed }: { appeals: Appeal
     <section className="page admin-appeals">
       <h1 className="page__title">Обращения</h1>
       <StateTabs tabs={ADMIN_APPEAL_TABS} current={tab} link={link} />
-      <Form method="get" className="toolbar queue-search" role="search">
+      <GetForm className="toolbar queue-search" role="search">
         {tab !== 'new' && <input type="hidden" name="status" value={tab} />}
         <SelectField
           label="Тема"
@@ -57,7 +58,7 @@ export function AdminAppeals({ appeals, total, next, failed }: { appeals: Appeal
             Сбросить
           </AppLink>
         )}
-      </Form>
+      </GetForm>
       {failed ? (
         <p className="empty-state" role="alert">
           Не удалось загрузить обращения.

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Form, useRevalidator, useSearchParams } from 'react-router';
+import { useRevalidator, useSearchParams } from 'react-router';
+import { GetForm } from '../../components/ui/get-form.tsx';
 import type { Bid } from '#contract/bids';
 import { BID_STATUS_TITLES } from '#contract/bid-constants';
 import { BID_STATUSES } from '#contract/money';
@@ -53,7 +54,7 @@ export function AdminBids({ bids, total, next, failed }: AdminBidsData) {
   return (
     <section className="page">
       <h1 className="page__title">Отклики</h1>
-      <Form method="get" className="toolbar bid-filters" role="search">
+      <GetForm className="toolbar bid-filters" role="search">
         <div className="field">
           <label htmlFor="bid-status" className="field__label">
             Состояние
@@ -77,7 +78,7 @@ export function AdminBids({ bids, total, next, failed }: AdminBidsData) {
             Сбросить
           </AppLink>
         )}
-      </Form>
+      </GetForm>
       {failed ? (
         <p className="empty-state" role="alert">
           Не удалось загрузить список.

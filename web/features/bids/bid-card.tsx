@@ -59,6 +59,16 @@ export function BidCard({ bid, show, actions }: { bid: Bid; show: 'seller' | 'pr
         </div>
       </dl>
       <p className="bid-card__comment">{bid.comment}</p>
+      {bid.stages && (
+        <ol className="bid-card__stages" aria-label="Этапы работы">
+          {bid.stages.map((s, i) => (
+            <li key={i}>
+              {s.title} — <span className="bid-card__stage-terms"><Price kopecks={s.amount} />, {daysText(s.days)}</span>
+              <span className="bid-card__stage-deliverable">{s.deliverable}</span>
+            </li>
+          ))}
+        </ol>
+      )}
       {actions && <div className="bid-card__actions">{actions}</div>}
     </article>
   );

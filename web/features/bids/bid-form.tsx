@@ -3,16 +3,20 @@ import type { Bid } from '#contract/bids';
 import { BID_COMMENT_MAX, BID_COMMENT_MIN_DEFAULT } from '#contract/bid-constants';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast-store.ts';
-import { FormError, TextField } from '../../components/ui/form.tsx';
+import { Checkbox, FormError, TextField } from '../../components/ui/form.tsx';
 import { charCount } from './format.tsx';
 import { kopecksToRubles } from '../../lib/money.ts';
-import { checkBid, commentCounter, type BidErrors } from './bid-rules.ts';
+import { checkBidForm, commentCounter, emptyStage, stageDrafts, type BidErrors, type StageDraft } from './bid-rules.ts';
+import { StagesEditor } from './stages-editor.tsx';
 
-/** The seller's bid: a new one on the project, or an edit of theirs (price in rubles, days, a comment). */
+/** The seller's bid: a new one on the project, or an edit of theirs (price in rubles, days, a comment, maybe stages). */
 export function BidForm({ projectId, bid, onSaved, onCancel }: { projectId: string; bid?: Bid; onSaved: (bid: Bid) => void; onCancel?: () => void }) {
   const [price, setPrice] = useState(bid ? kopecksToRubles(bid.price) : '');
   const [days, setDays] = useState(bid ? String(bid.days) : '');
   const [comment, setComment] = useState(bid?.comment ?? '');
+  // The work in stages (ADR 065); off, the bid is one whole order as before.
+  const [split, setSplit] = useState(!!bid?.stages);
+  const [stages, setStages] = useState<StageDraft[]>(() => (bid?.stages ? stageDrafts(bid.stages) : [emptyStage(), emptyStage()]));
   const [errors, setErrors] = useState<BidErrors>({});
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -21,7 +25,7 @@ export function BidForm({ projectId, bid, onSaved, onCancel }: { projectId: stri
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const { errors: found, body } = checkBid({ price, days, comment }, min);
+    const { errors: found, body } = checkBidForm({ price, days, comment }, split ? stages : null, min);
     setErrors(found);
     setProblem(null);
     if (Object.keys(found).length) return;
@@ -43,6 +47,8 @@ export function BidForm({ projectId, bid, onSaved, onCancel }: { projectId: stri
         <TextField label="Цена, руб." name="price" inputMode="decimal" value={price} onChange={(e) => setPrice(e.target.value)} errors={errors} required />
         <TextField label="Срок, дней" name="days" inputMode="numeric" value={days} onChange={(e) => setDays(e.target.value)} errors={errors} required />
       </div>
+      <Checkbox label="Разбить на этапы" name="split" checked={split} onChange={(e) => setSplit(e.target.checked)} />
+      {split && <StagesEditor stages={stages} setStages={setStages} errors={errors} price={price} days={days} />}
       <div className={`field${errors.comment ? ' field--invalid' : ''}`}>
         <label htmlFor="bid-comment" className="field__label">
           Комментарий

@@ -8,3 +8,6 @@ export const ProjectBids = lazy(() => import('./project-bids.tsx'));
 export { useBidsFlag } from './flag.ts';
 export { AdminBids, loadAdminBids, type AdminBidsData } from './admin-bids.tsx';
 export { loadMyBids, MyBids, type BidsPageData } from './my-bids.tsx';
+/** The editor of a job's stages (ADR 065), shared with the order chat's offers (ADR 066); in a chunk of its own. */
+export const StagesEditor = lazy(() => import('./stages-editor.tsx').then((m) => ({ default: m.StagesEditor })));
+export type { StageDraft } from './bid-rules.ts';

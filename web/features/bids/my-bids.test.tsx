@@ -17,6 +17,7 @@ const bid = (over: Partial<Bid> = {}): Bid => ({
   price: 500_000,
   days: 5,
   comment: 'Сделаю за пять дней, покажу похожие работы.',
+  stages: null,
   status: 'active',
   created_at: '2026-11-24T10:00:00Z',
   updated_at: '2026-11-24T10:00:00Z',

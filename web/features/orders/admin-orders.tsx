@@ -9,6 +9,7 @@ import { ListSearch, StateTabs, NextPage, useListLink } from '../../components/u
 import { Modal } from '../../components/ui/dialog.tsx';
 import { OrderStatusBadge } from './status-badge.tsx';
 import { OrderItems } from './order-items.tsx';
+import { AdminStages } from './admin-stages.tsx';
 import { adminDeadlineText, foundText, messageAuthor, partyName } from './order-facts.ts';
 
 // /admin/orders: every order with filters (state, number or title); any of them opens with its deliveries and
@@ -140,6 +141,12 @@ function AdminOrderDetail({ id, onClose }: { id: string; onClose: () => void }) 
           </>
         )}
       </dl>
+      {order.stages && order.stages.length > 0 && (
+        <>
+          <h3 className="admin-order__sub">Этапы</h3>
+          <AdminStages stages={order.stages} />
+        </>
+      )}
       <h3 className="admin-order__sub">Переписка</h3>
       {messages.length === 0 ? (
         <p className="field__hint">Сообщений нет.</p>

@@ -16,10 +16,23 @@ export type CardStep =
   /** An answer to the other side's proposal to cancel, sent at once. */
   | { kind: 'answer'; accept: boolean; label: string; className: string };
 
-type StepOrder = Pick<Order, 'actions' | 'role' | 'status'>;
+type StepOrder = Pick<Order, 'actions' | 'role' | 'status'> & Partial<Pick<Order, 'stage' | 'stage_count'>>;
 
-/** Either party of a running order may open a dispute (ADR 034); an admin who is not a party may not. */
-export const canOpenDispute = (order: Pick<Order, 'role' | 'status'>) => order.role !== null && isOpenPaid(order);
+/**
+ * Either party of a running order may open a dispute (ADR 034); an admin who is not a party may not. A head's
+ * dispute is opened on one of its stages (ADR 065), never on the head.
+ */
+export const canOpenDispute = (order: Pick<Order, 'role' | 'status'> & Partial<Pick<Order, 'stage_count'>>) =>
+  order.role !== null && isOpenPaid(order) && !order.stage_count;
+
+/** A stage's buttons say «этап» (ADR 065); an unfunded stage is dropped rather than cancelled. */
+const STAGE_LABELS: Record<string, string> = {
+  pay: 'Оплатить этап',
+  deliver: 'Сдать этап',
+  accept: 'Принять этап',
+  cancel: 'Отменить этап',
+  dispute: 'Открыть спор по этапу',
+};
 
 /** The card's buttons, in the order shown. */
 export function cardSteps(order: StepOrder): CardStep[] {
@@ -36,5 +49,11 @@ export function cardSteps(order: StepOrder): CardStep[] {
   if (can('propose_cancel')) steps.push({ kind: 'dialog', dialog: 'propose', label: 'Предложить отмену', className: 'btn btn--quiet btn--sm' });
   if (can('cancel')) steps.push({ kind: 'dialog', dialog: 'cancel', label: 'Отменить заказ', className: 'btn btn--danger-text btn--sm' });
   if (canOpenDispute(order)) steps.push({ kind: 'dialog', dialog: 'dispute', label: 'Открыть спор', className: 'btn btn--danger-text btn--sm' });
-  return steps;
+  if (!order.stage) return steps;
+  const stage = order.stage;
+  return steps.map((step) => {
+    const key = step.kind === 'dialog' ? step.dialog : step.kind;
+    if (key === 'cancel' && stage.funds === 'unfunded') return { ...step, label: 'Снять этап' };
+    return STAGE_LABELS[key] ? { ...step, label: STAGE_LABELS[key] } : step;
+  });
 }

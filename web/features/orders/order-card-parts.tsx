@@ -5,18 +5,23 @@ import type { CardDialog, CardStep } from './card-steps.ts';
 import { Countdown } from './countdown.tsx';
 import { orderComplaintPath, orderCountdown, sellerEarnings } from './order-facts.ts';
 import { isOpenPaid } from '#contract/order-states';
+import { stageCountText } from './stage-facts.ts';
 
 // The order card's rows that only show: the facts under the title, and the steps' buttons.
 
 /** The price, the deadline, the revisions left, what the seller gets, and the complaint link. */
 export function OrderFacts({ order }: { order: OrderDetail }) {
   const deadline = orderCountdown(order);
-  const earnings = sellerEarnings(order);
+  // A head's revisions and earnings are its stages' (ADR 065): the timeline shows them stage by stage.
+  const head = order.stage_count > 0;
+  const earnings = head ? null : sellerEarnings(order);
+  const stages = stageCountText(order);
   return (
     <div className="order-card__facts">
       <Price kopecks={order.price} className="order-card__price" />
+      {stages && <span className="order-card__note">{stages}</span>}
       {deadline && <Countdown to={deadline.to} prefix={deadline.prefix} />}
-      {isOpenPaid(order) && <span className="order-card__note">Доработок осталось: {order.revisions_left}</span>}
+      {isOpenPaid(order) && !head && <span className="order-card__note">Доработок осталось: {order.revisions_left}</span>}
       {earnings?.kind === 'settled' && (
         <span className="order-card__note" data-testid="order-settlement">
           {earnings.text}

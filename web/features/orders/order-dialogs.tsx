@@ -1,5 +1,5 @@
 import type { Dispatch, SetStateAction } from 'react';
-import type { OrderDetail } from '#contract/orders';
+import type { Order, OrderDetail } from '#contract/orders';
 import type { PendingReview } from '#contract/reviews';
 import { api } from '../../lib/api.ts';
 import { ConfirmDialog, Modal } from '../../components/ui/dialog.tsx';
@@ -8,9 +8,10 @@ import { ReviewForm } from '../reviews/index.ts';
 import { DisputeForm } from '../disputes/index.ts';
 import { canOpenDispute, type CardDialog } from './card-steps.ts';
 import { cancelNote, reviewTargetName } from './order-facts.ts';
+import { stepWords } from './stage-facts.ts';
 
 // The order card's dialogs: each step that asks something first (a message, a reason, a confirmation, a review,
-// a dispute) before it is sent.
+// a dispute) before it is sent. The order is the card's, or one of its stages (ADR 065): the same steps, said of a stage.
 
 /** A step's request: the order as it is after it, or the error. */
 export type StepRequest = () => Promise<{ data?: { result: OrderDetail }; error?: { message: string } }>;
@@ -26,7 +27,7 @@ export interface DialogDraft {
 }
 
 export function OrderDialogs(props: {
-  order: OrderDetail;
+  order: Order;
   dialog: CardDialog | null;
   busy: boolean;
   draft: DialogDraft;
@@ -40,6 +41,7 @@ export function OrderDialogs(props: {
   const params = { id: order._id };
   const { text } = draft;
   const texts = { busy, text, setText: draft.setText, onClose: close };
+  const words = stepWords(order);
   return (
     <>
       {props.pendingReview && (
@@ -48,16 +50,17 @@ export function OrderDialogs(props: {
         </Modal>
       )}
       {canOpenDispute(order) && order.role && (
-        <Modal open={dialog === 'dispute'} title={`Спор по заказу №${order.number}`} onClose={close}>
+        <Modal open={dialog === 'dispute'} title={words.dispute} onClose={close}>
           <DisputeForm orderId={order._id} role={order.role} onCancel={close} onDone={props.onDisputed} />
         </Modal>
       )}
       <DeliverDialog
+        title={words.deliver}
         open={dialog === 'deliver'}
         busy={busy}
         draft={draft}
         onClose={close}
-        onSubmit={() => run(() => api.write('orders.deliver', { params, body: { message: text, files: draft.files } }), 'Работа сдана')}
+        onSubmit={() => run(() => api.write('orders.deliver', { params, body: { message: text, files: draft.files } }), words.delivered)}
       />
       <TextDialog
         {...texts}
@@ -66,17 +69,17 @@ export function OrderDialogs(props: {
         label="Что нужно доработать"
         required
         submit="Отправить на доработку"
-        onSubmit={() => run(() => api.write('orders.revision', { params, body: { message: text } }), 'Заказ отправлен на доработку')}
+        onSubmit={() => run(() => api.write('orders.revision', { params, body: { message: text } }), words.revised)}
       />
       <TextDialog
         {...texts}
         open={dialog === 'cancel'}
-        title="Отменить заказ?"
-        note={cancelNote(order)}
+        title={words.cancelTitle}
+        note={words.dropNote ?? cancelNote(order)}
         label="Причина (необязательно)"
-        submit="Отменить заказ"
+        submit={words.cancel}
         danger
-        onSubmit={() => run(() => api.write('orders.cancel', { params, body: { reason: text || null } }), 'Заказ отменён')}
+        onSubmit={() => run(() => api.write('orders.cancel', { params, body: { reason: text || null } }), words.cancelled)}
       />
       <TextDialog
         {...texts}
@@ -89,11 +92,11 @@ export function OrderDialogs(props: {
       />
       <ConfirmDialog
         open={dialog === 'accept'}
-        title="Принять работу?"
-        text="Заказ завершится, и исполнитель получит оплату. Отменить это будет нельзя."
+        title={words.acceptTitle}
+        text={words.acceptText}
         confirmLabel="Принять"
         busy={busy}
-        onConfirm={() => run(() => api.write('orders.accept', { params }), 'Работа принята')}
+        onConfirm={() => run(() => api.write('orders.accept', { params }), words.accepted)}
         onClose={close}
       />
     </>
@@ -101,10 +104,11 @@ export function OrderDialogs(props: {
 }
 
 /** The seller's delivery: a message to the customer and up to 10 result files. */
-export function DeliverDialog(props: { open: boolean; busy: boolean; draft: DialogDraft; onClose: () => void; onSubmit: () => void }) {
+export function DeliverDialog(props: { title?: string; open: boolean; busy: boolean; draft: DialogDraft; onClose: () => void; onSubmit: () => void }) {
   const { draft } = props;
+  const title = props.title ?? 'Сдать работу';
   return (
-    <Modal open={props.open} title="Сдать работу" onClose={props.onClose}>
+    <Modal open={props.open} title={title} onClose={props.onClose}>
       <form
         className="form"
         onSubmit={(e) => {
@@ -130,7 +134,7 @@ export function DeliverDialog(props: { open: boolean; busy: boolean; draft: Dial
             Отмена
           </button>
           <button type="submit" className="btn btn--primary" disabled={props.busy || draft.uploading || !draft.text.trim()}>
-            Сдать работу
+            {title}
           </button>
         </div>
       </form>

@@ -47,11 +47,12 @@ export function sellerEarnings(
 }
 
 /** A proposal to cancel, from the reader's side: made to them or by them, with its reason. */
-export function proposalText(o: Pick<Order, 'cancel_proposal' | 'role' | 'customer' | 'seller'>): string | null {
+export function proposalText(o: Pick<Order, 'cancel_proposal' | 'role' | 'customer' | 'seller'> & Partial<Pick<Order, 'stage'>>): string | null {
   const proposal = o.cancel_proposal;
   if (!proposal) return null;
   const mine = proposal.by === (o.role === 'customer' ? o.customer._id : o.seller._id);
-  return `${mine ? 'Вы предложили отменить заказ' : 'Вам предлагают отменить заказ'}. Причина: ${proposal.reason}`;
+  const what = o.stage ? `этап ${o.stage.number}` : 'заказ';
+  return `${mine ? `Вы предложили отменить ${what}` : `Вам предлагают отменить ${what}`}. Причина: ${proposal.reason}`;
 }
 
 /** What cancelling does, said before it is done: the refund, and for the seller that it counts against them. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { createRoutesStub } from 'react-router';
-import type { Order } from '#contract/orders';
+import { orderSchema, type Order } from '#contract/orders';
 import { ORDER_TABS, OrderRow } from './orders-list.tsx';
 
 const _ = '\u00a0';
@@ -68,6 +68,37 @@ describe('OrderRow', () => {
     const html = inShell(<OrderRow order={order({ status: 'delivered' })} role="selling" />);
     expect(html).toContain('автоприёмка через');
     expect(html).not.toContain('до срока');
+  });
+});
+
+describe('OrderRow of an order in stages', () => {
+  it('says beside the head’s price how many stages it has (ADR 065), and nothing for a one-stage order', () => {
+    const head = orderSchema.parse({
+      ...order({ status: 'in_progress', price: 1_500_000 }),
+      service_id: null,
+      project_id: 'p1',
+      package: null,
+      days: 15,
+      revisions_left: 2,
+      revisions_total: 2,
+      commission: 0,
+      settlement: null,
+      role: 'customer',
+      cancel_window_ends_at: null,
+      cancel_proposal: null,
+      cancelled_by: null,
+      paid_at: '2026-11-20T10:00:00Z',
+      delivered_at: null,
+      completed_at: null,
+      cancelled_at: null,
+      created_at: '2026-11-20T10:00:00Z',
+      updated_at: '2026-11-20T10:00:00Z',
+      stage: null,
+      stage_count: 3,
+    });
+    const html = inShell(<OrderRow order={head} role="buying" />);
+    expect(html).toContain(`<span class="price order-row__price">15${_}000${_}руб.</span><span class="order-row__stages">3${_}этапа</span>`);
+    expect(inShell(<OrderRow order={{ ...head, stage_count: 0 }} role="buying" />)).not.toContain('order-row__stages');
   });
 });
 

@@ -7,6 +7,7 @@ import { Countdown } from './countdown.tsx';
 import { OrderStatusBadge } from './status-badge.tsx';
 import { OrderItems } from './order-items.tsx';
 import { orderChatPath, orderCountdown, orderRowPath, partyName } from './order-facts.ts';
+import { stageCountText } from './stage-facts.ts';
 
 // /profile/orders: a person's orders as cards, buying or selling, by state.
 
@@ -26,6 +27,7 @@ export function OrderRow({ order, role }: { order: Order; role: OrdersRole }) {
   const other = role === 'buying' ? order.seller : order.customer;
   const path = orderRowPath(order);
   const deadline = orderCountdown(order);
+  const stages = stageCountText(order);
   return (
     <li className="card order-row">
       <div className="order-row__main">
@@ -50,6 +52,7 @@ export function OrderRow({ order, role }: { order: Order; role: OrdersRole }) {
       </div>
       <div className="order-row__side">
         <Price kopecks={order.price} className="order-row__price" />
+        {stages && <span className="order-row__stages">{stages}</span>}
         {deadline && <Countdown to={deadline.to} prefix={deadline.prefix} />}
         <div className="order-row__actions">
           {order.actions.includes('pay') && (

@@ -39,7 +39,7 @@ describe('EntriesTable', () => {
     const html = render(
       <EntriesTable
         entries={[
-          entry({ seq: 1, kind: 'escrow', direction: 'out', amount: -150_000, balance_after: 0, order: { _id: 'o1', number: 42, title: 'Логотип' } }),
+          entry({ seq: 1, kind: 'escrow', direction: 'out', amount: -150_000, balance_after: 0, order: { _id: 'o1', number: 42, title: 'Логотип', stage: null, label: 'Заказ №42 «Логотип»' } }),
           entry({ seq: 2, kind: 'withdrawal_hold', account: 'withdrawal_hold', direction: 'held', amount: 50_000, balance_after: 50_000 }),
         ]}
         next={null}
@@ -53,6 +53,12 @@ describe('EntriesTable', () => {
     expect(html).toContain(`<td data-label="Сумма" class="fin-held">500${_}руб.</td>`);
     expect(html).toContain(`<td data-label="Баланс после">на выводе 500${_}руб.</td>`);
     expect(html).not.toContain('Показать ещё');
+  });
+
+  it('names a stage’s order by its head’s number and the stage (ADR 065)', () => {
+    const stage = { _id: 's2', number: 1042, title: 'Лендинг', stage: { number: 2, title: 'Макеты' }, label: 'Заказ №1042, этап 2 «Макеты»' };
+    const html = render(<EntriesTable entries={[entry({ seq: 1, kind: 'escrow', direction: 'out', amount: -150_000, balance_after: 0, order: stage })]} next={null} onMore={noop} />);
+    expect(html).toContain('>Заказ №1042, этап 2 «Макеты»</a>');
   });
 
   it('itemises a seller’s settlement, a commission of zero without a minus', () => {

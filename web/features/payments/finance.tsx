@@ -1,5 +1,5 @@
 import type { FinanceBalance, FinanceEntry } from '#contract/payments';
-import { FINANCE_KIND_TITLES } from '#contract/payment-constants';
+import { FINANCE_KIND_TITLES, TOP_UP_TITLE } from '#contract/payment-constants';
 import { formatRubles } from '#contract/money-format';
 import { formatDate } from '../../lib/dates.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
@@ -43,14 +43,14 @@ export function EntriesTable({ entries, next, onMore }: { entries: FinanceEntry[
             <tr key={e.seq}>
               <td data-label="Дата">{formatDate(e.created_at)}</td>
               <td data-label="Операция">
-                {FINANCE_KIND_TITLES[e.kind]}
+                {/* Money in that pays no order is a top-up of the balance (ADR 062). */}
+                {e.kind === 'payment' && !e.order ? TOP_UP_TITLE : FINANCE_KIND_TITLES[e.kind]}
                 {heldNote(e) && <span className="muted"> ({heldNote(e)})</span>}
                 {e.order && (
                   <>
                     {' · '}
-                    <AppLink to={`/payments/${e.order._id}`}>
-                      Заказ №{e.order.number}
-                    </AppLink>
+                    {/* A stage names its head's number and itself (ADR 065). */}
+                    <AppLink to={`/payments/${e.order._id}`}>{e.order.stage ? e.order.label : `Заказ №${e.order.number}`}</AppLink>
                   </>
                 )}
                 {e.settlement && <Settlement {...e.settlement} />}

@@ -16,7 +16,7 @@ const cells = (html: string) =>
 
 const payment = (over: Partial<Payment> = {}): Payment => ({
   _id: 'p1',
-  order: { _id: 'o1', number: 42, title: 'Логотип' },
+  order: { _id: 'o1', number: 42, title: 'Логотип', stage: null, label: 'Заказ №42 «Логотип»' },
   method: 'card',
   provider: 'sandbox',
   status: 'succeeded',
@@ -57,6 +57,12 @@ describe('PaymentsTable', () => {
     expect(card).toMatchObject({ Заказ: '№42 Логотип', Способ: 'Банковская карта', Сумма: `1${_}500${_}руб.`, Статус: 'Оплачен' });
     expect(usdt).toMatchObject({ Способ: 'USDT (TRC-20)', Сумма: `1${_}500${_}руб. · 15,95${_}USDT`, Статус: 'Ожидает оплаты' });
     expect(html).toContain('<span class="badge badge--muted">Ожидает оплаты</span>');
+  });
+
+  it('names a stage’s payment by its head’s number and the stage (ADR 065)', () => {
+    const order = { _id: 's2', number: 1042, title: 'Лендинг', stage: { number: 2, title: 'Макеты' }, label: 'Заказ №1042, этап 2 «Макеты»' };
+    const [row] = cells(inRouter(<PaymentsTable payments={[payment({ order })]} />));
+    expect(row).toMatchObject({ Заказ: 'Заказ №1042, этап 2 «Макеты»' });
   });
 
   it('says where a card payment’s refund inside its deal went (ADR 051)', () => {

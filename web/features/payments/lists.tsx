@@ -1,5 +1,6 @@
 import type { Payment, Withdrawal } from '#contract/payments';
 import { formatCurrency, formatRubles } from '#contract/money-format';
+import { TOP_UP_TITLE } from '#contract/payment-constants';
 import { formatDate } from '../../lib/dates.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { METHOD_LABELS, PAYMENT_STATUS_LABELS, WITHDRAWAL_STATUS_LABELS, statusTone } from './labels.ts';
@@ -7,6 +8,9 @@ import { METHOD_LABELS, PAYMENT_STATUS_LABELS, WITHDRAWAL_STATUS_LABELS, statusT
 // The payments and withdrawals tables (/profile/payments, /admin/payments); cards below 900 px.
 
 /** Where a card payment's refund inside its safe deal stands (ADR 051). */
+/** A payment's order: a stage by its head's number and itself (ADR 065), a whole order by its number and title. */
+const paymentOrderText = (o: NonNullable<Payment['order']>) => (o.stage ? o.label : `№${o.number} ${o.title}`);
+
 const REFUND_LABELS: Record<NonNullable<Payment['refund']>['status'], string> = {
   succeeded: 'Возвращено на карту',
   pending: 'Возвращается на карту',
@@ -42,14 +46,12 @@ export function PaymentsTable({
           <tr key={p._id}>
             <td data-label="Дата">{formatDate(p.created_at)}</td>
             <td data-label="Заказ">
-              {admin ? (
-                <>
-                  №{p.order.number} {p.order.title}
-                </>
+              {!p.order ? (
+                TOP_UP_TITLE
+              ) : admin ? (
+                paymentOrderText(p.order)
               ) : (
-                <AppLink to={`/payments/${p.order._id}`}>
-                  №{p.order.number} {p.order.title}
-                </AppLink>
+                <AppLink to={`/payments/${p.order._id}`}>{paymentOrderText(p.order)}</AppLink>
               )}
             </td>
             {admin && <td data-label="Покупатель" className="fin-person">{p.customer ? `${p.customer.name} (${p.customer.email})` : ''}</td>}

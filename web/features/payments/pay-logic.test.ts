@@ -11,6 +11,8 @@ import {
   methodNote,
   orderChatLink,
   paidNote,
+  payCrumb,
+  payTitle,
   payButtonText,
   quoteState,
   returnedOutcome,
@@ -246,5 +248,15 @@ describe('back from the provider', () => {
   it('leads to the order’s chat, or to the orders tab while it has none', () => {
     expect(orderChatLink('c1')).toBe('/profile/messages?tab=orders&chat=c1');
     expect(orderChatLink(null)).toBe('/profile/messages?tab=orders');
+  });
+});
+
+describe('the payment page’s heading', () => {
+  it('names a stage by its number and title, of its head’s number; a whole order by its own', () => {
+    const stage = { number: 2, title: 'Макеты', head_number: 1042 };
+    expect(payTitle({ number: 1044 }, stage)).toBe('Оплата этапа 2 «Макеты» заказа №1042');
+    expect(payCrumb({ number: 1044 }, stage)).toBe('Заказ №1042 · этап 2');
+    expect(payTitle({ number: 42 }, null)).toBe('Оплата заказа №42');
+    expect(payCrumb({ number: 42 }, null)).toBe('Заказ №42');
   });
 });

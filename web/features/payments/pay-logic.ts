@@ -103,3 +103,13 @@ export const paidNote = (returnedPayment: string | null, last: LastPayment): str
 /** The order's chat on the messages page, or the orders tab while it has none. */
 export const orderChatLink = (chatId: string | null) =>
   chatId ? `/profile/messages?tab=orders&chat=${chatId}` : '/profile/messages?tab=orders';
+
+/** What a payment page's order is of its head (ADR 065): a stage, by its number and title, of order №N. */
+export type PayStage = { number: number; title: string; head_number: number } | null;
+
+/** The payment page's heading: the order's, or its stage's («Оплата этапа 2 «Макеты» заказа №1042»). */
+export const payTitle = (order: { number: number }, stage: PayStage) =>
+  stage ? `Оплата этапа ${stage.number} «${stage.title}» заказа №${stage.head_number}` : `Оплата заказа №${order.number}`;
+
+/** The page's last breadcrumb. */
+export const payCrumb = (order: { number: number }, stage: PayStage) => (stage ? `Заказ №${stage.head_number} · этап ${stage.number}` : `Заказ №${order.number}`);

@@ -8,8 +8,8 @@ import { PayPanel } from './pay-panel.tsx';
 
 const _ = '\u00a0';
 
-function render(page: OrderPaymentPage, returned: string | null = null) {
-  const Stub = createRoutesStub([{ path: '/payments/o1', Component: () => <PayPanel page={page} returnedPayment={returned} /> }]);
+function render(page: OrderPaymentPage, returned: string | null = null, stage = false) {
+  const Stub = createRoutesStub([{ path: '/payments/o1', Component: () => <PayPanel page={page} returnedPayment={returned} stage={stage} /> }]);
   return renderToStaticMarkup(<Stub initialEntries={['/payments/o1']} />).replace(/<!-- -->/g, '');
 }
 
@@ -88,5 +88,14 @@ describe('PayPanel', () => {
     expect(html).toContain('Заказ оплачен');
     expect(html).toContain('Заказ уже был оплачен раньше — деньги зачислены на ваш баланс.');
     expect(html).toContain('href="/profile/messages?tab=orders&amp;chat=ch1"');
+  });
+});
+
+describe('PayPanel of a stage (ADR 065)', () => {
+  it('says the stage is paid and leads back to its head’s chat', () => {
+    const html = render(page({ order: { ...page().order, status: 'in_progress' }, chat_id: 'head-chat' }), null, true);
+    expect(html).toContain('<h2 class="pay-done__title">Этап оплачен</h2>');
+    expect(html).toContain('href="/profile/messages?tab=orders&amp;chat=head-chat"');
+    expect(render(page({ order: { ...page().order, status: 'in_progress' } }))).toContain('<h2 class="pay-done__title">Заказ оплачен</h2>');
   });
 });

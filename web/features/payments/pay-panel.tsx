@@ -50,7 +50,8 @@ function useRevalidateWhile(waiting: boolean, revalidator: ReturnType<typeof use
   }, [waiting, revalidator]);
 }
 
-export function PayPanel({ page, returnedPayment }: { page: OrderPaymentPage; returnedPayment: string | null }) {
+/** `stage`: the order paid is a stage of an order in stages (ADR 065); `page.chat_id` is then its head's chat. */
+export function PayPanel({ page, returnedPayment, stage = false }: { page: OrderPaymentPage; returnedPayment: string | null; stage?: boolean }) {
   const { order, methods, last_payment: last } = page;
   const revalidator = useRevalidator();
   const [method, setMethod] = useState<string>(() => firstUsableMethod(methods));
@@ -68,7 +69,7 @@ export function PayPanel({ page, returnedPayment }: { page: OrderPaymentPage; re
   const [otherWay, setOtherWay] = useState(false);
   useRevalidateWhile(waiting, revalidator);
 
-  if (!isAwaitingPayment(order)) return <PayDone note={paidNote(returnedPayment, last)} chatId={page.chat_id} />;
+  if (!isAwaitingPayment(order)) return <PayDone note={paidNote(returnedPayment, last)} chatId={page.chat_id} stage={stage} />;
   if (waiting && !otherWay) {
     const check = () => void revalidator.revalidate();
     return <PayWait method={last.method} checking={revalidator.state !== 'idle'} onCheck={check} onOtherWay={() => setOtherWay(true)} />;

@@ -64,10 +64,10 @@ export function QuoteBox(props: {
   );
 }
 
-export function PayDone({ note, chatId }: { note: string; chatId: string | null }) {
+export function PayDone({ note, chatId, stage = false }: { note: string; chatId: string | null; stage?: boolean }) {
   return (
     <div className="card pay-done" role="status">
-      <h2 className="pay-done__title">Заказ оплачен</h2>
+      <h2 className="pay-done__title">{stage ? 'Этап оплачен' : 'Заказ оплачен'}</h2>
       <p className="muted">{note}</p>
       <p className="pay-done__actions">
         <AppLink className="btn btn--primary" to={orderChatLink(chatId)}>

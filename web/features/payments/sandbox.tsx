@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { formatCurrency } from '#contract/money-format';
+import { TOP_UP_TITLE } from '#contract/payment-constants';
 import { api } from '../../lib/api.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
 
@@ -11,7 +12,8 @@ export interface SandboxPayment {
   status: string;
   currency: 'RUB' | 'USDT' | 'BTC';
   currency_amount: number;
-  order: { _id: string; number: number; title: string };
+  /** Null for a top-up of the balance (ADR 062). */
+  order: { _id: string; number: number; title: string } | null;
   return_url: string;
 }
 
@@ -35,9 +37,7 @@ export function SandboxPage({ payment }: { payment: SandboxPayment }) {
       <div className="card sandbox__card">
         <p className="sandbox__badge">Песочница · деньги не списываются</p>
         <h1 className="page__title">Тестовая оплата</h1>
-        <p className="muted">
-          Заказ №{payment.order.number} · {payment.order.title}
-        </p>
+        <p className="muted">{payment.order ? `Заказ №${payment.order.number} · ${payment.order.title}` : TOP_UP_TITLE}</p>
         <p className="sandbox__amount">{formatCurrency(payment.currency_amount, payment.currency)}</p>
         {payment.status === 'pending' ? (
           <div className="sandbox__actions">

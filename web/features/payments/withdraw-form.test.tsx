@@ -17,6 +17,7 @@ const balance = (over: Partial<FinanceBalance> = {}): FinanceBalance => ({
   held: 50_000,
   min_withdrawal: 50_000,
   card_widget: widget,
+  top_up: [],
   saved_method: null,
   ...over,
 });

@@ -1,8 +1,8 @@
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
-import { NavLink, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import { ChevronDown, Icon } from '../../components/ui/icons.tsx';
 import { CURRENCIES, type Currency } from '#contract/constants';
-import { AppLink } from '../../components/ui/app-link.tsx';
+import { AppLink, NavLink } from '../../components/ui/app-link.tsx';
 import { useShell } from '../../lib/use-shell.ts';
 import { deferred } from '../../lib/deferred.tsx';
 import { currencyStore, useCurrency } from '../../lib/currency-store.ts';

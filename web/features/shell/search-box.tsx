@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Form, useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
+import { GetForm } from '../../components/ui/get-form.tsx';
 import { Folder, Search } from '../../components/ui/icons.tsx';
 import { useShell } from '../../lib/use-shell.ts';
 import { api } from '../../lib/api.ts';
@@ -49,7 +50,7 @@ export function SearchBox() {
 
   return (
     <div className="search-box">
-      <Form method="get" action="/services/all" role="search" className="search" onSubmit={() => setOpen(false)}>
+      <GetForm action="/services/all" role="search" className="search" onSubmit={() => setOpen(false)}>
         <label htmlFor="site-search" className="visually-hidden">
           Поиск услуг
         </label>
@@ -95,7 +96,7 @@ export function SearchBox() {
         <button type="submit" className="search__button" aria-label="Найти">
           <Search size={18} aria-hidden />
         </button>
-      </Form>
+      </GetForm>
       <ul id="site-search-suggestions" role="listbox" aria-label="Подсказки поиска" className="search__suggestions" hidden={!expanded}>
         {expanded &&
           options.map((option, i) => (

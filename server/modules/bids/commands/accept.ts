@@ -5,7 +5,7 @@ import { people, type UserRow } from '../../users/index.ts';
 import { userActor } from '../../../platform/actor.ts';
 import { pagesChanged } from '../../../platform/page-cache.ts';
 import type { TxContext } from '../../../platform/tx.ts';
-import { BID_MESSAGES, type AcceptBidInput } from '#contract/bids';
+import { BID_MESSAGES, type AcceptBidInput, type BidStage } from '#contract/bids';
 import type { BidServiceDeps } from '../deps.ts';
 import { bidPolicy } from '../policy.ts';
 import { bidSubject } from '../records.ts';
@@ -32,13 +32,20 @@ export async function acceptBid(deps: BidServiceDeps, user: UserRow, id: string,
   }
 }
 
+/** The bid's stages are those the customer saw: field by field (jsonb keeps no key order). */
+function sameStages(stored: readonly BidStage[] | null, seen: readonly BidStage[] | null | undefined): boolean {
+  const a = stored ?? [];
+  const b = seen ?? [];
+  return a.length === b.length && a.every((s, i) => s.title === b[i]!.title && s.deliverable === b[i]!.deliverable && s.amount === b[i]!.amount && s.days === b[i]!.days);
+}
+
 async function acceptInTx(deps: BidServiceDeps, ctx: TxContext, user: UserRow, id: string, seen: AcceptBidInput) {
   const { tx, outbox, clock } = ctx;
   const now = clock.now();
   const { bid, project } = bidPolicy.authorize(user, 'accept', await bidSubject(tx, id, true));
   if (project.status !== 'active') throw conflict(BID_MESSAGES.closed);
   if (bid.status !== 'active') throw conflict(BID_MESSAGES.notActive);
-  if (bid.price !== seen.price || bid.days !== seen.days) throw conflict(BID_MESSAGES.changed);
+  if (bid.price !== seen.price || bid.days !== seen.days || !sameStages(bid.stages, seen.stages)) throw conflict(BID_MESSAGES.changed);
   const [seller] = await tx.select({ blockedAt: sellers.blockedAt }).from(sellers).where(eq(sellers.id, bid.sellerId));
   if (!seller || seller.blockedAt) throw conflict(BID_MESSAGES.sellerBlocked);
 
@@ -51,6 +58,8 @@ async function acceptInTx(deps: BidServiceDeps, ctx: TxContext, user: UserRow, i
     price: bid.price,
     days: bid.days,
     revisions: BID_ORDER_REVISIONS,
+    // In stages, the order is their head and each stage an order of its own (ADR 065).
+    stages: bid.stages?.map((s) => ({ title: s.title, deliverable: s.deliverable, price: s.amount, days: s.days })) ?? null,
   });
   // An accepted bid's order comes with its chat (only a service's unpaid order waits for one: ADR 042).
   const chatId = openedChat!;

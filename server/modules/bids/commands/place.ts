@@ -75,7 +75,7 @@ async function insertBid({ tx, clock }: TxContext, user: UserRow, projectId: str
   try {
     const [row] = (await tx
       .insert(bids)
-      .values({ projectId, sellerId: user.id, ...input, createdAt: now, updatedAt: now })
+      .values({ projectId, sellerId: user.id, ...input, stages: input.stages ?? null, createdAt: now, updatedAt: now })
       .returning()) as [BidRow];
     return row;
   } catch (err) {

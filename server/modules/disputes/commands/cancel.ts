@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { disputes } from '../schema.ts';
 import type { UserRow } from '../../users/index.ts';
+import { orderNameOf } from '../../orders/index.ts';
 import { HttpError } from '../../../lib/http.ts';
 import { userActor } from '../../../platform/actor.ts';
 import { DISPUTE_MESSAGES } from '#contract/disputes';
@@ -20,7 +21,7 @@ export async function cancelDispute(deps: DisputeServiceDeps, user: UserRow, id:
     await deps.orders.unfreezeAfterDispute(ctx, order, user.id, now.getTime() - dispute.createdAt.getTime(), 'Спор отменён тем, кто его открыл. Работа по заказу продолжается.');
     await ctx.tx.update(disputes).set({ status: 'cancelled', cancelledAt: now, updatedAt: now }).where(eq(disputes.id, id));
     await deps.chat.postInTx(ctx, { chatId: await disputeChatId(ctx, id), senderId: user.id, kind: 'system', message: 'Заявка отменена: спор закрыт без решения.' });
-    await tellParties(deps, ctx, [dispute.respondentId], { id, number: order.number, title: order.title, event: 'cancelled', decision: null });
+    await tellParties(deps, ctx, [dispute.respondentId], { id, ...(await orderNameOf(ctx.tx, order)), event: 'cancelled', decision: null });
     ctx.outbox.job(DISPUTE_ANNOUNCE_JOB, { disputeId: id });
   });
 }

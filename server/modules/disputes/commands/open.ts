@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { disputes } from '../schema.ts';
-import { isDisputed, isOpenPaid } from '../../orders/index.ts';
+import { isDisputed, isOpenPaid, orderNameOf } from '../../orders/index.ts';
 import type { UserRow } from '../../users/index.ts';
 import { HttpError, badRequest } from '../../../lib/http.ts';
 import { userActor } from '../../../platform/actor.ts';
@@ -43,7 +43,7 @@ export async function openDispute(deps: DisputeServiceDeps, user: UserRow, input
       message: `Спор по заказу №${order.number} «${order.title}».\n\nПричина: ${DISPUTE_REASON_LABELS[input.reason]}\n\n${input.description}`,
       files,
     });
-    await tellParties(deps, ctx, [respondentId], { id: dispute!.id, number: order.number, title: order.title, event: 'opened', decision: null });
+    await tellParties(deps, ctx, [respondentId], { id: dispute!.id, ...(await orderNameOf(ctx.tx, order)), event: 'opened', decision: null });
     ctx.outbox.job(DISPUTE_ANNOUNCE_JOB, { disputeId: dispute!.id });
     return dispute!.id;
   });

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { disputes } from '../schema.ts';
 import { markLostDispute, type UserRow } from '../../users/index.ts';
+import { orderNameOf } from '../../orders/index.ts';
 import { HttpError } from '../../../lib/http.ts';
 import { userActor } from '../../../platform/actor.ts';
 import { audit } from '../../../platform/audit.ts';
@@ -55,7 +56,7 @@ export async function resolveDispute(deps: DisputeServiceDeps, admin: UserRow, i
     if (percent < LOST_BELOW_PERCENT) await markLostDispute(ctx.tx, order.sellerId, now);
     await joinDispute(deps, ctx, admin, { ...dispute, adminId: dispute.adminId ?? admin.id });
     await deps.chat.postInTx(ctx, { chatId: await disputeChatId(ctx, id), senderId: admin.id, kind: 'system', message: `Решение по спору. ${summary}` });
-    await tellParties(deps, ctx, [order.customerId, order.sellerId], { id, number: order.number, title: order.title, event: 'resolved', decision: summary });
+    await tellParties(deps, ctx, [order.customerId, order.sellerId], { id, ...(await orderNameOf(ctx.tx, order)), event: 'resolved', decision: summary });
     await audit(ctx.tx, { actorId: admin.id, action: 'dispute.resolve', targetType: 'dispute', targetId: id, details: { outcome: input.outcome, sellerPercent: percent, sellerAmount, customerAmount, commission } });
     ctx.outbox.job(DISPUTE_ANNOUNCE_JOB, { disputeId: id });
   });

@@ -2,7 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { disputes, type DisputeRow } from '../schema.ts';
 import { addChatMember, disputeChatRow } from '../../chat/index.ts';
 import { people, type UserRow } from '../../users/index.ts';
-import type { DisputeLetterEvent } from '../../../platform/letters/index.ts';
+import type { LetterData } from '../../../platform/letters/index.ts';
 import type { TxContext } from '../../../platform/tx.ts';
 import type { DisputeServiceDeps } from '../deps.ts';
 
@@ -37,7 +37,7 @@ export async function tellParties(
   deps: DisputeServiceDeps,
   ctx: TxContext,
   to: string[],
-  data: { id: string; number: number; title: string; event: DisputeLetterEvent; decision: string | null },
+  data: LetterData<'dispute.event'>,
 ) {
   const addressees = await ctx.tx
     .select({ id: party.id, email: party.email, name: party.name, preferences: party.preferences })

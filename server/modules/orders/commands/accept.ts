@@ -8,7 +8,7 @@ import type { OrderServiceDeps } from '../deps.ts';
 import { autoAcceptDue, scheduleAutoAccept } from '../jobs.ts';
 import { isDelivered } from '../state.ts';
 import { countCompletion, releaseLegs } from './settlement.ts';
-import { announce, lockOrder, NO_PROPOSAL, runTransition, updateOrder } from './transition.ts';
+import { announce, jobWord, lockOrder, NO_PROPOSAL, runTransition, updateOrder } from './transition.ts';
 
 // A delivery accepted: by the customer, or by the clock when they do not answer (ADR 025).
 
@@ -40,8 +40,8 @@ async function complete(ctx: TxContext, deps: OrderServiceDeps, order: OrderRow,
   await countCompletion(ctx, order);
   await announce(ctx, deps, updated, actorId, {
     message: automatic
-      ? 'Заказ принят автоматически: заказчик не ответил вовремя. Оплата зачислена исполнителю.'
-      : 'Заказчик принял работу. Заказ завершён, оплата зачислена исполнителю.',
+      ? `${jobWord(order, true)} принят автоматически: заказчик не ответил вовремя. Оплата зачислена исполнителю.`
+      : `Заказчик принял работу. ${jobWord(order, true)} завершён, оплата зачислена исполнителю.`,
     letter: { to: automatic ? 'both' : 'seller', event: automatic ? 'autoCompleted' : 'completed' },
   });
   // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025).

@@ -6,6 +6,7 @@ import { ORDER_MESSAGES } from '#contract/orders';
 import { postTransfer } from '../../ledger/index.ts';
 import type { OrderServiceDeps } from '../deps.ts';
 import { isOpenPaid } from '../state.ts';
+import { isAwaitingPayment } from '#contract/order-states';
 import { routeRefund } from '../refund-route.ts';
 import { actorWord, announce, lockOrder, NO_PROPOSAL, otherSide, runTransition, updateOrder } from './transition.ts';
 
@@ -15,7 +16,14 @@ import { actorWord, announce, lockOrder, NO_PROPOSAL, otherSide, runTransition, 
  */
 export function cancelOrder(deps: OrderServiceDeps, user: UserRow, id: string, input: { reason: string | null }): Promise<void> {
   return runTransition(deps, user, id, 'cancel', async (ctx, order) => {
-    await cancelNow(ctx, deps, order, user.id, input.reason, `${actorWord(order, user.id)} отменил заказ.`);
+    // A stage not yet funded is dropped from the plan (ADR 065): no money moved, no agreement needed.
+    if (order.headId && isAwaitingPayment(order)) {
+      const reason = input.reason ? `${ORDER_MESSAGES.stageDropped}: ${input.reason}` : ORDER_MESSAGES.stageDropped;
+      // The message says the drop itself; only the person's own words are added as its reason.
+      await cancelNow(ctx, deps, order, user.id, reason, `${actorWord(order, user.id)} снял этап до оплаты.`, input.reason);
+      return;
+    }
+    await cancelNow(ctx, deps, order, user.id, input.reason, `${actorWord(order, user.id)} отменил ${order.headId ? 'этап' : 'заказ'}.`);
   });
 }
 
@@ -30,13 +38,15 @@ export async function cancelNow(
   actorId: string,
   reason: string | null,
   text: string,
+  /** The reason the chat shows, when it differs from the one kept. */
+  shownReason: string | null = reason,
 ): Promise<void> {
   const paid = isOpenPaid(order);
   const refund = paid ? await routeRefund(ctx, deps.refundRoute, order, order.price, `settle:${order.id}`, `Заказ №${order.number} отменён`) : null;
   const back = refund?.toCard ? ' Деньги возвращаются на карту заказчика.' : ' Деньги вернулись на баланс заказчика.';
   const updated = await updateOrder(ctx, order.id, { status: 'cancelled', cancelledAt: ctx.clock.now(), cancelledBy: actorId, cancelReason: reason, ...NO_PROPOSAL });
   await announce(ctx, deps, updated, actorId, {
-    message: `${text}${paid ? back : ''}${reason ? `\n\nПричина: ${reason}` : ''}`,
+    message: `${text}${paid ? back : ''}${shownReason ? `\n\nПричина: ${shownReason}` : ''}`,
     letter: { to: otherSide(order, actorId), event: 'cancelled', reason },
   });
   // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025).

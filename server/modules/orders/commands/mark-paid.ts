@@ -7,7 +7,7 @@ import { ORDER_MESSAGES } from '#contract/orders';
 import { openOrderChat } from '../../chat/index.ts';
 import type { OrderServiceDeps } from '../deps.ts';
 import { awaitingPaymentSql } from '../state.ts';
-import { announce } from './transition.ts';
+import { announce, jobWord, stageChanged } from './transition.ts';
 
 /**
  * awaiting_payment → in_progress, in the payment's transaction (the payments module's step); the deadline clock
@@ -16,11 +16,11 @@ import { announce } from './transition.ts';
  */
 export async function markOrderPaid(ctx: TxContext, deps: Pick<OrderServiceDeps, 'chat' | 'letters'>, orderId: string): Promise<OrderRow> {
   const order = await startClock(ctx, orderId);
-  // Its workspace chat, opened once: a draft's now that it is paid.
-  await openOrderChat(ctx.tx, order);
+  // Its workspace chat, opened once: a draft's now that it is paid. A stage's chat is its head's (ADR 065).
+  if (!order.headId) await openOrderChat(ctx.tx, order);
   await announce(ctx, deps, order, order.customerId, {
-    message: `Заказ оплачен, деньги зарезервированы. Исполнитель приступает к работе; срок — ${moscowDateTime(order.deadlineAt!)}.`,
-    letter: { to: 'seller', event: order.bidId ? 'paid' : 'created' },
+    message: `${jobWord(order, true)} оплачен, деньги зарезервированы. Исполнитель приступает к работе; срок — ${moscowDateTime(order.deadlineAt!)}.`,
+    letter: { to: 'seller', event: order.bidId || order.headId ? 'paid' : 'created' },
   });
   return order;
 }
@@ -29,7 +29,8 @@ export async function markOrderPaid(ctx: TxContext, deps: Pick<OrderServiceDeps,
  * The state change, exactly once: a second call (another payment that raced this one) finds no order awaiting
  * payment and is refused with 409, rolling its transaction back.
  */
-async function startClock({ tx, clock }: TxContext, orderId: string): Promise<OrderRow> {
+async function startClock(ctx: TxContext, orderId: string): Promise<OrderRow> {
+  const { tx, clock } = ctx;
   const now = clock.now();
   const [order] = await tx
     .update(orders)
@@ -37,5 +38,6 @@ async function startClock({ tx, clock }: TxContext, orderId: string): Promise<Or
     .where(and(eq(orders.id, orderId), awaitingPaymentSql))
     .returning();
   if (!order) throw new HttpError(409, ORDER_MESSAGES.notAwaitingPayment);
+  await stageChanged(ctx, order);
   return order;
 }

@@ -16,6 +16,8 @@ export interface OpenOrderInput {
   serviceId?: string | null;
   projectId?: string | null;
   bidId?: string | null;
+  /** The custom offer it is opened from (ADR 066): no draft, like an accepted bid's. */
+  offerId?: string | null;
   title: string;
   package?: string | null;
   extras?: OrderExtra[];
@@ -23,6 +25,19 @@ export interface OpenOrderInput {
   price: number;
   days: number;
   revisions: number;
+  /**
+   * The work in stages (ADR 065): the order is their head, each a stage order of its own. Their prices and days
+   * sum to the head's (the database checks it at commit).
+   */
+  stages?: readonly StageInput[] | null;
+}
+
+export interface StageInput {
+  title: string;
+  deliverable: string;
+  /** Kopecks. */
+  price: number;
+  days: number;
 }
 
 /**
@@ -32,6 +47,7 @@ export interface OpenOrderInput {
  */
 export async function openOrder(ctx: TxContext, deps: Deps, input: OpenOrderInput): Promise<{ order: OrderRow; chatId: string | null }> {
   const opened = await insertOrder(ctx, deps, input);
+  if (input.stages) await insertStages(ctx, opened.order, input.stages);
   if (isDraft(opened.order)) scheduleDraftExpiry(ctx, opened.order.id, await draftExpiryDue(ctx, deps.settings, opened.order.createdAt));
   await announce(ctx, deps, opened.order, input.customerId, {
     message: `Заказ №${opened.order.number} создан. Он ждёт оплаты: после неё исполнитель приступит к работе.`,
@@ -53,6 +69,7 @@ async function insertOrder({ tx, clock }: TxContext, deps: Deps, input: OpenOrde
       serviceId: input.serviceId ?? null,
       projectId: input.projectId ?? null,
       bidId: input.bidId ?? null,
+      offerId: input.offerId ?? null,
       title: input.title,
       package: input.package ?? null,
       extras: input.extras ?? [],
@@ -67,4 +84,33 @@ async function insertOrder({ tx, clock }: TxContext, deps: Deps, input: OpenOrde
     .returning();
   if (isDraft(order!)) return { order: order!, chatId: null };
   return { order: order!, chatId: await openOrderChat(tx, order!) };
+}
+
+/**
+ * The stages of a head, in the head's transaction: each a complete order (price, days, revisions and commission
+ * copied), all awaiting payment; stage 1 is paid like an order today, the later ones are planned until funded. A
+ * stage is no draft and has no chat of its own: its head's chat is the workspace.
+ */
+async function insertStages({ tx, clock }: TxContext, head: OrderRow, stages: readonly StageInput[]): Promise<void> {
+  const now = clock.now();
+  await tx.insert(orders).values(
+    stages.map((s, i) => ({
+      headId: head.id,
+      stage: i + 1,
+      stageTitle: s.title,
+      stageDeliverable: s.deliverable,
+      customerId: head.customerId,
+      sellerId: head.sellerId,
+      serviceId: head.serviceId,
+      projectId: head.projectId,
+      title: head.title,
+      price: s.price,
+      days: s.days,
+      revisionsLeft: head.revisionsTotal,
+      revisionsTotal: head.revisionsTotal,
+      commissionBp: head.commissionBp,
+      createdAt: now,
+      updatedAt: now,
+    })),
+  );
 }

@@ -49,7 +49,9 @@ export async function releaseLegs(ctx: TxContext, deps: Settings, order: OrderRo
 }
 
 /** A completed order counts for its seller and its service. */
-export async function countCompletion(ctx: TxContext, order: OrderRow): Promise<void> {
+export async function countCompletion(ctx: TxContext, order: Pick<OrderRow, 'headId' | 'sellerId' | 'serviceId'>): Promise<void> {
+  // An order in stages counts once, when its head completes (rollUp), not per stage (ADR 065).
+  if (order.headId) return;
   await countCompletedOrder(ctx.tx, order.sellerId);
   if (order.serviceId) await countServiceOrder(ctx.tx, order.serviceId);
 }

@@ -6,10 +6,12 @@ import { HttpError } from '../../../lib/http.ts';
 import { userActor } from '../../../platform/actor.ts';
 import type { OrderLetterEvent } from '../../../platform/letters/index.ts';
 import type { TxContext } from '../../../platform/tx.ts';
-import type { OrderAction } from '#contract/orders';
+import { ORDER_MESSAGES, type OrderAction } from '#contract/orders';
 import type { OrderServiceDeps } from '../deps.ts';
 import { orderPolicy } from '../policy.ts';
 import { isDraft, refusalOf, sideOf } from '../state.ts';
+import { rollUp } from '../stages.ts';
+import { orderChatPath, orderNameOf } from '../naming.ts';
 
 // What every step of an order shares: the row locked and the step checked (policy, then the lifecycle's table),
 // the row written, and the step announced in the order's chat, to both parties and by letter.
@@ -68,13 +70,25 @@ export async function lockOrder(ctx: TxContext, id: string): Promise<OrderRow | 
   return order ?? null;
 }
 
+/**
+ * Every step's write of an order: a stage's head is rolled up with it, and a head is refused, its state being its
+ * stages' roll-up (ADR 065; 409, and the caller's transaction rolls back).
+ */
 export async function updateOrder(ctx: TxContext, id: string, values: Partial<typeof orders.$inferInsert>): Promise<OrderRow> {
+  const [stage] = await ctx.tx.select({ id: orders.id }).from(orders).where(eq(orders.headId, id)).limit(1);
+  if (stage) throw new HttpError(409, ORDER_MESSAGES.headByStages);
   const [row] = await ctx.tx
     .update(orders)
     .set({ ...values, updatedAt: ctx.clock.now() })
     .where(eq(orders.id, id))
     .returning();
+  await stageChanged(ctx, row!);
   return row!;
+}
+
+/** After any write of an order's state: a stage's head follows it, in the same transaction. */
+export async function stageChanged(ctx: TxContext, order: Pick<OrderRow, 'headId'>): Promise<void> {
+  if (order.headId) await rollUp(ctx, order.headId);
 }
 
 /**
@@ -88,11 +102,18 @@ export async function announce(
   actorId: string,
   a: Announcement,
 ): Promise<void> {
-  const chatId = await orderChatId(ctx.tx, order.id);
-  if (chatId && a.message) await deps.chat.postInTx(ctx, { chatId, senderId: actorId, kind: a.kind ?? 'system', message: a.message, files: a.files });
+  // A stage's steps are told in its head's chat, the job's workspace, and name the stage (ADR 065).
+  const chatId = await orderChatId(ctx.tx, order.headId ?? order.id);
+  const message = a.message && order.stage ? `Этап ${order.stage} «${order.stageTitle ?? ''}»: ${a.message}` : a.message;
+  if (chatId && message) await deps.chat.postInTx(ctx, { chatId, senderId: actorId, kind: a.kind ?? 'system', message, files: a.files });
   // A draft concerns its customer alone: its seller learns of the order once it is paid (ADR 042).
   const parties = isDraft(order) ? [order.customerId] : [order.customerId, order.sellerId];
   ctx.outbox.emit(parties, 'order_updated', { _id: order.id, number: order.number, status: order.status });
+  if (order.headId) {
+    // The head's card follows its stages: its roll-up was written in this transaction.
+    const [head] = await ctx.tx.select({ id: orders.id, number: orders.number, status: orders.status }).from(orders).where(eq(orders.id, order.headId));
+    if (head) ctx.outbox.emit(parties, 'order_updated', { _id: head.id, number: head.number, status: head.status });
+  }
   if (!a.letter) return;
   const letter = a.letter;
   const to = (letter.to === 'both' ? [order.customerId, order.sellerId] : [letter.to === 'customer' ? order.customerId : order.sellerId]).filter((id) => parties.includes(id));
@@ -101,19 +122,23 @@ export async function announce(
     .select({ id: recipient.id, email: recipient.email, name: recipient.name, preferences: recipient.preferences })
     .from(recipient)
     .where(inArray(recipient.id, to));
+  // A stage is named as one; its letter opens its head's chat like its message (ADR 065).
+  const name = await orderNameOf(ctx.tx, order);
   for (const person of recipients) {
     deps.letters.notify(ctx.outbox, person, 'order.event', {
-      number: order.number,
-      title: order.title,
+      ...name,
       event: letter.event,
       reason: letter.reason ?? null,
-      path: chatId ? `/profile/messages?tab=orders&chat=${chatId}` : '/profile/orders',
+      path: chatId ? orderChatPath(chatId) : '/profile/orders',
     });
   }
 }
 
 /** The other party of the one acting, as the letters name them. */
 export const otherSide = (order: OrderRow, actorId: string): 'customer' | 'seller' => (actorId === order.customerId ? 'seller' : 'customer');
+
+/** What a system message calls the order: a stage is «этап» (ADR 065; announce names which one). */
+export const jobWord = (order: Pick<OrderRow, 'headId'>, capital = false) => (order.headId ? (capital ? 'Этап' : 'этап') : capital ? 'Заказ' : 'заказ');
 
 /** The acting party as the chat's system messages name them. */
 export const actorWord = (order: OrderRow, actorId: string) => (actorId === order.customerId ? 'Заказчик' : 'Исполнитель');

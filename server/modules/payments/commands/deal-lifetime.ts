@@ -1,5 +1,12 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lt } from 'drizzle-orm';
-import { paymentDifferences, paymentRefunds, payments, withdrawals, type PaymentRow, type WithdrawalRow } from '../schema.ts';
+import {
+  paymentDifferences,
+  paymentRefunds,
+  payments,
+  withdrawals,
+  type PaymentRow,
+  type WithdrawalRow,
+} from '../schema.ts';
 import { systemActor } from '../../../platform/actor.ts';
 import type { TxContext } from '../../../platform/tx.ts';
 import { postTransfer, type Leg } from '../../ledger/index.ts';
@@ -11,6 +18,7 @@ import type { PaymentContext } from '../deps.ts';
 import type { RefundProvider, RefundRecord } from '../providers/provider.ts';
 import { recipientOf } from '../recipients.ts';
 import type { LetterData } from '../../../platform/letters/index.ts';
+import { orderNameOf } from '../../orders/index.ts';
 
 // A safe deal's lifetime (ADR 058). ЮKassa closes a deal that has neither paid its seller out nor refunded its payer
 // within the shop's lifetime (at most 180 days) and returns what it still holds to the payer by itself. Before that,
@@ -36,7 +44,14 @@ export async function watchDeals(deps: PaymentContext): Promise<{ reminded: numb
     .from(payments)
     // Only the payment that paid its order: a card payment cancelled or never made left an empty deal, and its
     // order, perhaps paid by another, is none of that deal's business.
-    .where(and(isNotNull(payments.dealExpiresAt), isNull(payments.dealEndedAt), eq(payments.status, 'succeeded'), lt(payments.dealExpiresAt, horizon)))
+    .where(
+      and(
+        isNotNull(payments.dealExpiresAt),
+        isNull(payments.dealEndedAt),
+        eq(payments.status, 'succeeded'),
+        lt(payments.dealExpiresAt, horizon),
+      ),
+    )
     .orderBy(asc(payments.dealExpiresAt))
     .limit(BATCH);
   const done = { reminded: 0, ended: 0 };
@@ -53,11 +68,19 @@ export async function watchDeals(deps: PaymentContext): Promise<{ reminded: numb
 
 /** What of ours is still in the deal: the order while open (or in a dispute), the seller's payout while it waits. */
 async function heldIn(deps: PaymentContext, tx: TxContext['tx'], payment: PaymentRow) {
-  const order = await deps.orders.find(tx, payment.orderId);
+  // A deal is made for an order only (a top-up never has one, ADR 062).
+  const orderId = payment.orderId!;
+  const order = await deps.orders.find(tx, orderId);
   const [payout] = await tx
     .select()
     .from(withdrawals)
-    .where(and(eq(withdrawals.orderId, payment.orderId), eq(withdrawals.dealRef, payment.providerDealRef!), inArray(withdrawals.status, ['awaiting_details', 'sending'])))
+    .where(
+      and(
+        eq(withdrawals.orderId, orderId),
+        eq(withdrawals.dealRef, payment.providerDealRef!),
+        inArray(withdrawals.status, ['awaiting_details', 'sending']),
+      ),
+    )
     // Locked: the payout's own settlement (paid, or returned for new details) waits for this transaction, or comes first.
     .for('update');
   const open = order && (isOpenPaid(order) || isDisputed(order)) ? order : null;
@@ -80,13 +103,24 @@ async function remind(deps: PaymentContext, payment: PaymentRow): Promise<boolea
     }
     await ctx.tx.update(payments).set({ dealReminders: stage }).where(eq(payments.id, locked.id));
     const date = moscowDateTime(locked.dealExpiresAt!);
-    const about = { number: order.number, title: order.title, date };
+    // A stage is named as one, under its head's number (ADR 065).
+    const about = { ...(await orderNameOf(ctx.tx, order.id)), date };
     if (payout?.status === 'awaiting_details') {
-      await tell(ctx, deps, payout.userId, 'deal.ending', { ...about, payout: true, amount: formatRubles(payout.amount), path: '/profile/finance' });
+      await tell(ctx, deps, payout.userId, 'deal.ending', {
+        ...about,
+        payout: true,
+        amount: formatRubles(payout.amount),
+        path: '/profile/finance',
+      });
     }
     if (open) {
       for (const id of [order.customerId, order.sellerId]) {
-        await tell(ctx, deps, id, 'deal.ending', { ...about, payout: false, amount: formatRubles(order.price), path: '/profile/orders' });
+        await tell(ctx, deps, id, 'deal.ending', {
+          ...about,
+          payout: false,
+          amount: formatRubles(order.price),
+          path: '/profile/orders',
+        });
       }
     }
     return true;
@@ -119,16 +153,28 @@ async function endDeal(deps: PaymentContext, payment: PaymentRow): Promise<boole
     await ctx.tx
       .update(paymentDifferences)
       .set({ resolvedAt: ctx.clock.now(), resolution: DISPUTE_DECIDED })
-      .where(and(eq(paymentDifferences.kind, 'deal_ended_in_dispute'), eq(paymentDifferences.providerRef, locked.providerDealRef!), isNull(paymentDifferences.resolvedAt)));
+      .where(
+        and(
+          eq(paymentDifferences.kind, 'deal_ended_in_dispute'),
+          eq(paymentDifferences.providerRef, locked.providerDealRef!),
+          isNull(paymentDifferences.resolvedAt),
+        ),
+      );
     // What ЮKassa returned is what follows it: a deal closed with nothing returned was closed by a payout or a
     // refund of ours (one settling now, perhaps on the lifetime's last day), whose own settlement comes its way.
     let refund = returned.shift();
     if (open && refund && (await deps.orders.cancelAtDealEnd(ctx, open.id))) {
       // The cancellation's refund (the refund route's, pending) is ЮKassa's: its job reads it rather than makes one.
-      await ctx.tx.update(paymentRefunds).set({ providerRef: refund.ref }).where(eq(paymentRefunds.key, `settle:${open.id}`));
+      await ctx.tx
+        .update(paymentRefunds)
+        .set({ providerRef: refund.ref })
+        .where(eq(paymentRefunds.key, `settle:${open.id}`));
       refund = returned.shift();
     } else if (open) {
-      deps.log.error({ payment: locked.id }, "a closed deal's open order has no refund of ЮKassa's to follow: watched again");
+      deps.log.error(
+        { payment: locked.id },
+        "a closed deal's open order has no refund of ЮKassa's to follow: watched again",
+      );
       return false;
     }
     if (payout && order) {
@@ -141,14 +187,20 @@ async function endDeal(deps: PaymentContext, payment: PaymentRow): Promise<boole
 }
 
 /** ЮKassa's succeeded refunds of the payment that none of ours names: the deal's end's own, largest first. */
-export async function unmatchedRefunds(deps: PaymentContext, provider: RefundProvider, payment: PaymentRow): Promise<RefundRecord[]> {
+export async function unmatchedRefunds(
+  deps: PaymentContext,
+  provider: RefundProvider,
+  payment: PaymentRow,
+): Promise<RefundRecord[]> {
   const theirs = (await provider.refundsOfPayment(payment.providerRef!)).filter((r) => r.state === 'succeeded');
   const ours = await deps.db
     .select({ ref: paymentRefunds.providerRef, id: paymentRefunds.id })
     .from(paymentRefunds)
     .where(eq(paymentRefunds.paymentId, payment.id));
   const known = new Set(ours.flatMap((r) => [r.ref, r.id]));
-  return theirs.filter((r) => !known.has(r.ref) && !(r.refundId && known.has(r.refundId))).sort((a, b) => b.amount - a.amount);
+  return theirs
+    .filter((r) => !known.has(r.ref) && !(r.refundId && known.has(r.refundId)))
+    .sort((a, b) => b.amount - a.amount);
 }
 
 /**
@@ -156,15 +208,25 @@ export async function unmatchedRefunds(deps: PaymentContext, provider: RefundPro
  * returned (not to the balance: the money is gone), and ЮKassa's refund is recorded as ours for the reconciliation,
  * the platform's fee it carried leaving the revenue with it.
  */
-async function returnPayout(ctx: TxContext, deps: PaymentContext, payment: PaymentRow, payout: WithdrawalRow, refund: RefundRecord, order: { number: number; title: string; customerId: string }) {
+async function returnPayout(
+  ctx: TxContext,
+  deps: PaymentContext,
+  payment: PaymentRow,
+  payout: WithdrawalRow,
+  refund: RefundRecord,
+  order: { number: number; title: string; customerId: string },
+) {
   const amount = refund.amount;
   const fee = Math.max(0, amount - payout.amount);
   const now = ctx.clock.now();
-  await ctx.tx.update(withdrawals).set({ status: 'returned', rejectReason: PAYMENT_MESSAGES.dealEnded, reviewedAt: now }).where(eq(withdrawals.id, payout.id));
+  await ctx.tx
+    .update(withdrawals)
+    .set({ status: 'returned', rejectReason: PAYMENT_MESSAGES.dealEnded, reviewedAt: now })
+    .where(eq(withdrawals.id, payout.id));
   const description = `Заказ №${order.number}: срок безопасной сделки истёк, ЮKassa вернула оплату на карту`;
   await ctx.tx.insert(paymentRefunds).values({
     paymentId: payment.id,
-    orderId: payment.orderId,
+    orderId: payment.orderId!,
     customerId: payment.customerId,
     provider: payment.provider!,
     providerRef: refund.ref,
@@ -177,8 +239,15 @@ async function returnPayout(ctx: TxContext, deps: PaymentContext, payment: Payme
     createdAt: now,
     updatedAt: now,
   });
-  for (const [id, seller] of [[payout.userId, true], [order.customerId, false]] as const) {
-    await tell(ctx, deps, id, 'deal.ended', { number: order.number, title: order.title, amount: formatRubles(amount), seller });
+  for (const [id, seller] of [
+    [payout.userId, true],
+    [order.customerId, false],
+  ] as const) {
+    await tell(ctx, deps, id, 'deal.ended', {
+      ...(await orderNameOf(ctx.tx, payment.orderId!)),
+      amount: formatRubles(amount),
+      seller,
+    });
   }
   const legs: Leg[] = [
     { account: { kind: 'withdrawal_hold', userId: payout.userId }, amount: -payout.amount },
@@ -186,7 +255,13 @@ async function returnPayout(ctx: TxContext, deps: PaymentContext, payment: Payme
   ];
   if (fee > 0) legs.push({ account: { kind: 'revenue' }, amount: -fee });
   // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025).
-  await postTransfer(ctx.tx, { kind: 'refund', key: `deal-end:${payment.id}`, orderId: payment.orderId, description, legs });
+  await postTransfer(ctx.tx, {
+    kind: 'refund',
+    key: `deal-end:${payment.id}`,
+    orderId: payment.orderId,
+    description,
+    legs,
+  });
 }
 
 /** A dispute still open when the deal ended: the admin is shown it on /admin/payments, once. */
@@ -206,7 +281,13 @@ async function putBeforeAdmin(ctx: TxContext, payment: PaymentRow, returned: Ref
     .onConflictDoNothing();
 }
 
-async function tell<K extends 'deal.ending' | 'deal.ended'>(ctx: TxContext, deps: PaymentContext, userId: string, kind: K, data: LetterData<K>) {
+async function tell<K extends 'deal.ending' | 'deal.ended'>(
+  ctx: TxContext,
+  deps: PaymentContext,
+  userId: string,
+  kind: K,
+  data: LetterData<K>,
+) {
   const person = await recipientOf(ctx.tx, userId);
   if (person) deps.letters.notify(ctx.outbox, person, kind, data);
 }

@@ -2,7 +2,7 @@ import type { PaymentRow } from '../schema.ts';
 import { recipientOf } from '../recipients.ts';
 import { HttpError } from '../../../lib/http.ts';
 import type { TxContext } from '../../../platform/tx.ts';
-import type { OrderToPay } from '../../orders/index.ts';
+import { orderNameOf, type OrderToPay } from '../../orders/index.ts';
 import { postTransfer } from '../../ledger/index.ts';
 import { formatCurrency, formatRubles } from '#contract/money-format';
 import { orderItems, type OrderPackage } from '#contract/orders';
@@ -44,16 +44,39 @@ export async function escrowTransfer(ctx: TxContext, order: OrderToPay, customer
 export async function receipt(deps: PaymentContext, ctx: TxContext, order: OrderToPay, payment: PaymentRow, credited: boolean): Promise<void> {
   const customer = await recipientOf(ctx.tx, payment.customerId);
   if (!customer) return;
-  const method = payment.method === 'balance' ? 'Баланс' : ((await paymentMethods(deps))[payment.method]?.title ?? payment.method);
+  const method = await methodTitle(deps, payment);
+  // A stage's receipt says which stage of which order was paid (ADR 065).
+  const name = await orderNameOf(ctx.tx, order.id);
   deps.letters.notify(ctx.outbox, customer, 'payment.receipt', {
-    number: order.number,
-    title: order.title,
+    ...name,
     lines: orderItems({ package: order.package as OrderPackage | null, extras: order.extras, price: order.price }).map((i) => `${i.label} — ${formatRubles(i.price)}`),
     amount: formatCurrency(payment.currencyAmount, payment.currency),
     method,
     fee: payment.fee > 0 ? formatRubles(payment.fee) : null,
-    paidAt: new Intl.DateTimeFormat('ru-RU', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Moscow' }).format(ctx.clock.now()),
+    paidAt: moscowTime(ctx.clock.now()),
     credited,
     path: `/payments/${order.id}`,
   });
 }
+
+/**
+ * The customer's receipt of a top-up that arrived (ADR 062), in its transaction: what reached the balance (kopecks),
+ * what was paid for it (minor units of the payment's currency), the method; the same letter an order's payment gets, saying it paid no order.
+ */
+export async function topUpReceipt(deps: PaymentContext, ctx: TxContext, payment: PaymentRow, credited: number, paid: number): Promise<void> {
+  const customer = await recipientOf(ctx.tx, payment.customerId);
+  if (!customer) return;
+  deps.letters.notify(ctx.outbox, customer, 'payment.topUpReceipt', {
+    credited: formatRubles(credited),
+    amount: formatCurrency(paid, payment.currency),
+    method: await methodTitle(deps, payment),
+    fee: payment.fee > 0 ? formatRubles(payment.fee) : null,
+    paidAt: moscowTime(ctx.clock.now()),
+    path: '/profile/finance',
+  });
+}
+
+const methodTitle = async (deps: PaymentContext, payment: PaymentRow) =>
+  payment.method === 'balance' ? 'Баланс' : ((await paymentMethods(deps))[payment.method]?.title ?? payment.method);
+
+const moscowTime = (at: Date) => new Intl.DateTimeFormat('ru-RU', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Moscow' }).format(at);

@@ -3,14 +3,14 @@ import { payments, type PaymentRow } from '../schema.ts';
 import type { UserRow } from '../../users/index.ts';
 import { HttpError, badRequest } from '../../../lib/http.ts';
 import { userActor } from '../../../platform/actor.ts';
-import { PAYMENT_MESSAGES, type CryptoMethod, type PayResult } from '#contract/payments';
+import { PAYMENT_MESSAGES, TOP_UP_TITLE, type CryptoMethod, type PayResult } from '#contract/payments';
 import type { PaymentContext } from '../deps.ts';
 import { quotePolicy } from '../policy.ts';
 import { convert, providerMethod } from '../pricing.ts';
 import { payable } from './payable.ts';
 import { commissionOn } from '#contract/money';
 import type { OrderToPay } from '../../orders/index.ts';
-import { ProviderUnavailable, type CreatedPayment, type ProviderPayment } from '../providers/provider.ts';
+import { paymentReturnPath, ProviderUnavailable, type CreatedPayment, type ProviderPayment } from '../providers/provider.ts';
 
 // Paying through a provider: the payment is made pending in our database, then on the provider's side, and the
 // customer is sent to its confirmation page. The provider's webhook settles it (webhook.ts).
@@ -60,21 +60,30 @@ export async function payCrypto(deps: PaymentContext, user: UserRow, orderId: st
   return startWithProvider(deps, outcome.quote, outcome.order, outcome.quote.providerRef === null);
 }
 
-/** What a provider is told of a payment (its description, the seller's share, where the customer returns). */
-export function providerPayment(deps: Pick<PaymentContext, 'siteUrl'>, payment: PaymentRow, order: Pick<OrderToPay, 'number' | 'title' | 'price' | 'commissionBp'>): ProviderPayment {
+/**
+ * What a provider is told of a payment (its description, the seller's share, where the customer returns). A top-up
+ * (no order, ADR 062) says so, has no seller, and returns to the finance page.
+ */
+export function providerPayment(deps: Pick<PaymentContext, 'siteUrl'>, payment: PaymentRow, order: Pick<OrderToPay, 'number' | 'title' | 'price' | 'commissionBp'> | null): ProviderPayment {
   return {
     id: payment.id,
     orderId: payment.orderId,
-    description: `Заказ №${order.number}: ${order.title}`.slice(0, 128),
+    description: (order ? `Заказ №${order.number}: ${order.title}` : TOP_UP_TITLE).slice(0, 128),
     currency: payment.currency,
     currencyAmount: payment.currencyAmount,
-    sellerShare: order.price - commissionOn(order.price, order.commissionBp),
-    returnUrl: `${deps.siteUrl()}/payments/${payment.orderId}?payment=${payment.id}`,
+    sellerShare: order ? order.price - commissionOn(order.price, order.commissionBp) : 0,
+    returnUrl: `${deps.siteUrl()}${paymentReturnPath(payment)}`,
   };
 }
 
 /** Makes the payment on its provider's side (outside any transaction) and answers its confirmation page. */
 async function startWithProvider(deps: PaymentContext, payment: PaymentRow, order: OrderToPay, fresh: boolean): Promise<PayResult> {
+  const redirectUrl = await createAtProvider(deps, payment, order, fresh);
+  return { payment_id: payment.id, order_id: order.id, status: 'pending', redirect_url: redirectUrl };
+}
+
+/** Makes the payment (an order's, or a top-up's without an order) at its provider, notes its ids, answers its page. */
+export async function createAtProvider(deps: PaymentContext, payment: PaymentRow, order: OrderToPay | null, fresh: boolean): Promise<string> {
   const provider = deps.providers.byName(payment.provider ?? '');
   if (!provider) throw new HttpError(409, PAYMENT_MESSAGES.methodUnavailable);
   let created;
@@ -90,7 +99,7 @@ async function startWithProvider(deps: PaymentContext, payment: PaymentRow, orde
     throw new HttpError(502, PAYMENT_MESSAGES.providerRefused);
   }
   if (fresh || payment.providerRef !== created.providerRef) await recordCreated(deps, payment, created);
-  return { payment_id: payment.id, order_id: payment.orderId, status: 'pending', redirect_url: created.redirectUrl };
+  return created.redirectUrl;
 }
 
 /**

@@ -9,6 +9,7 @@ import { PAYMENT_MESSAGES } from '#contract/payments';
 import type { PaymentContext } from '../deps.ts';
 import { PayoutRefused, type PayoutProvider } from '../providers/provider.ts';
 import { selfEmployedIdOf } from './self-employed.ts';
+import { orderNameOf } from '../../orders/index.ts';
 
 // Withdrawals sent by a provider (ADR 048, 050): crypto through BTCPay, cards (by their widget token) and ЮMoney
 // wallets through ЮKassa. Approved, the money stays held while the provider sends it; it leaves the ledger when the
@@ -20,7 +21,8 @@ import { selfEmployedIdOf } from './self-employed.ts';
 export const PAYOUT_JOB = 'payments.payout';
 
 /** The job's key of one try: a payout sent again to new details is a new job (and a new payout at the provider). */
-export const payoutJobKey = (w: Pick<WithdrawalRow, 'id' | 'payoutAttempt'>) => (w.payoutAttempt > 1 ? `payout:${w.id}:${w.payoutAttempt}` : `payout:${w.id}`);
+export const payoutJobKey = (w: Pick<WithdrawalRow, 'id' | 'payoutAttempt'>) =>
+  w.payoutAttempt > 1 ? `payout:${w.id}:${w.payoutAttempt}` : `payout:${w.id}`;
 
 const CURRENCY = { btc: 'BTC', usdt: 'USDT', card: 'RUB', yoomoney: 'RUB' } as const;
 const DECIMALS = { btc: 8, usdt: 2 } as const;
@@ -57,15 +59,28 @@ export async function sendPayout(deps: PaymentContext, withdrawalId: string): Pr
     });
   } catch (error) {
     if (!(error instanceof PayoutRefused)) throw error;
-    deps.log.warn({ withdrawal: w.id, why: error.reason }, 'payout refused by the provider: the money returns to the balance');
+    deps.log.warn(
+      { withdrawal: w.id, why: error.reason },
+      'payout refused by the provider: the money returns to the balance',
+    );
     await settlePayout(deps, provider, w.id, 'cancelled', { attempt: w.payoutAttempt });
     return;
   }
   // A duplicate of this job (the outbox's retry, the poll's resend) may have settled this try meanwhile, and the
   // seller may have given new details for the next: the answer is this try's, and touches no other.
-  const sameTry = and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'sending'), eq(withdrawals.payoutAttempt, w.payoutAttempt));
-  await deps.db.update(withdrawals).set({ payoutRef: sent.payoutId }).where(and(sameTry, isNull(withdrawals.payoutRef)));
-  await settlePayout(deps, provider, w.id, provider.payoutOutcome(sent.state), { attempt: w.payoutAttempt, ref: sent.payoutId });
+  const sameTry = and(
+    eq(withdrawals.id, w.id),
+    eq(withdrawals.status, 'sending'),
+    eq(withdrawals.payoutAttempt, w.payoutAttempt),
+  );
+  await deps.db
+    .update(withdrawals)
+    .set({ payoutRef: sent.payoutId })
+    .where(and(sameTry, isNull(withdrawals.payoutRef)));
+  await settlePayout(deps, provider, w.id, provider.payoutOutcome(sent.state), {
+    attempt: w.payoutAttempt,
+    ref: sent.payoutId,
+  });
 }
 
 /** A provider's webhook about a payout: its state is asked of the provider. */
@@ -77,7 +92,11 @@ export async function payoutNews(deps: PaymentContext, providerName: string, pay
     .where(and(eq(withdrawals.payoutProvider, providerName), eq(withdrawals.payoutRef, payoutRef)));
   if (!provider || !w) return;
   const state = await provider.payoutState(payoutRef, { inDeal: w.dealRef !== null });
-  if (state) await settlePayout(deps, provider, w.id, provider.payoutOutcome(state.state), { attempt: w.payoutAttempt, ref: payoutRef });
+  if (state)
+    await settlePayout(deps, provider, w.id, provider.payoutOutcome(state.state), {
+      attempt: w.payoutAttempt,
+      ref: payoutRef,
+    });
 }
 
 /** A withdrawal approved this long ago and still not handed to its provider is sent again by the poll. */
@@ -92,10 +111,18 @@ export async function pollPayouts(deps: PaymentContext): Promise<number> {
   const unsent = await deps.db
     .select({ id: withdrawals.id })
     .from(withdrawals)
-    .where(and(eq(withdrawals.status, 'sending'), isNull(withdrawals.payoutRef), lt(withdrawals.reviewedAt, new Date(deps.clock.now().getTime() - RESEND_AFTER_MS))))
+    .where(
+      and(
+        eq(withdrawals.status, 'sending'),
+        isNull(withdrawals.payoutRef),
+        lt(withdrawals.reviewedAt, new Date(deps.clock.now().getTime() - RESEND_AFTER_MS)),
+      ),
+    )
     .limit(20);
   for (const w of unsent) {
-    await sendPayout(deps, w.id).catch((error: unknown) => deps.log.warn({ err: error, withdrawal: w.id }, 'payout not sent: tried again next time'));
+    await sendPayout(deps, w.id).catch((error: unknown) =>
+      deps.log.warn({ err: error, withdrawal: w.id }, 'payout not sent: tried again next time'),
+    );
   }
   const sending = await deps.db
     .select()
@@ -105,9 +132,11 @@ export async function pollPayouts(deps: PaymentContext): Promise<number> {
   let settled = 0;
   for (const w of sending) {
     const provider = deps.providers.payoutsByName(w.payoutProvider ?? '');
-    const state = provider && (await provider.payoutState(w.payoutRef!, { inDeal: w.dealRef !== null }).catch(() => null));
+    const state =
+      provider && (await provider.payoutState(w.payoutRef!, { inDeal: w.dealRef !== null }).catch(() => null));
     const which = { attempt: w.payoutAttempt, ref: w.payoutRef! };
-    if (provider && state && (await settlePayout(deps, provider, w.id, provider.payoutOutcome(state.state), which))) settled++;
+    if (provider && state && (await settlePayout(deps, provider, w.id, provider.payoutOutcome(state.state), which)))
+      settled++;
   }
   return settled;
 }
@@ -133,7 +162,12 @@ async function settlePayout(
     if (!paid && w.dealRef) {
       const [row] = await tx
         .update(withdrawals)
-        .set({ status: 'awaiting_details', rejectReason: PAYMENT_MESSAGES.dealPayoutReturned, payoutRef: null, payoutAttempt: w.payoutAttempt + 1 })
+        .set({
+          status: 'awaiting_details',
+          rejectReason: PAYMENT_MESSAGES.dealPayoutReturned,
+          payoutRef: null,
+          payoutAttempt: w.payoutAttempt + 1,
+        })
         .where(eq(withdrawals.id, w.id))
         .returning();
       await askForDetails(deps, { tx, outbox }, row!, true);
@@ -146,10 +180,14 @@ async function settlePayout(
     await postTransfer(tx, {
       kind: paid ? 'withdrawal_paid' : 'withdrawal_return',
       key: `withdrawal:${w.id}:decide`,
-      description: paid ? `Вывод ${formatRubles(w.amount)} выполнен` : `Вывод ${formatRubles(w.amount)} возвращён на баланс`,
+      description: paid
+        ? `Вывод ${formatRubles(w.amount)} выполнен`
+        : `Вывод ${formatRubles(w.amount)} возвращён на баланс`,
       legs: [
         { account: { kind: 'withdrawal_hold', userId: w.userId }, amount: -w.amount },
-        paid ? { account: { kind: 'external', method: w.method }, amount: w.amount } : { account: { kind: 'available', userId: w.userId }, amount: w.amount },
+        paid
+          ? { account: { kind: 'external', method: w.method }, amount: w.amount }
+          : { account: { kind: 'available', userId: w.userId }, amount: w.amount },
       ],
     });
     if (!paid) await tellReturned(deps, { tx, outbox }, w);
@@ -159,7 +197,12 @@ async function settlePayout(
 
 async function tellReturned(deps: PaymentContext, { tx, outbox }: Pick<TxContext, 'tx' | 'outbox'>, w: WithdrawalRow) {
   const owner = await recipientOf(tx, w.userId);
-  if (owner) deps.letters.notify(outbox, owner, 'withdrawal.decision', { amount: formatRubles(w.amount), decision: 'reject', reason: PAYMENT_MESSAGES.payoutReturned });
+  if (owner)
+    deps.letters.notify(outbox, owner, 'withdrawal.decision', {
+      amount: formatRubles(w.amount),
+      decision: 'reject',
+      reason: PAYMENT_MESSAGES.payoutReturned,
+    });
 }
 
 // Payouts out of a safe deal (ADR 053; deal-payout.ts records them).
@@ -184,7 +227,15 @@ export async function wakeDealPayout({ tx, outbox }: Pick<TxContext, 'tx' | 'out
 }
 
 /** The seller is asked for a card or wallet: their share waits in the deal until they give one. */
-export async function askForDetails(deps: PaymentContext, { tx, outbox }: Pick<TxContext, 'tx' | 'outbox'>, w: WithdrawalRow, returned: boolean): Promise<void> {
+export async function askForDetails(
+  deps: PaymentContext,
+  { tx, outbox }: Pick<TxContext, 'tx' | 'outbox'>,
+  w: WithdrawalRow,
+  returned: boolean,
+): Promise<void> {
   const seller = await recipientOf(tx, w.userId);
-  if (seller) deps.letters.notify(outbox, seller, 'payout.detailsNeeded', { amount: formatRubles(w.amount), number: w.orderNumber ?? 0, returned });
+  if (!seller) return;
+  // A stage's payout names the stage under its head's number (ADR 065).
+  const name = w.orderId ? await orderNameOf(tx, w.orderId) : { number: w.orderNumber ?? 0, title: '', stage: null };
+  deps.letters.notify(outbox, seller, 'payout.detailsNeeded', { ...name, amount: formatRubles(w.amount), returned });
 }

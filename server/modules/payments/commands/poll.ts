@@ -42,8 +42,9 @@ export async function pollProviderPayments(deps: PaymentContext): Promise<{ aske
       asked++;
       if (!ref) {
         // Made at the provider, perhaps, and the answer lost: the same key finds it.
-        const order = await deps.orders.find(deps.db, payment.orderId);
-        if (!order) continue;
+        // A top-up (ADR 062) has no order: it is described as one.
+        const order = payment.orderId ? await deps.orders.find(deps.db, payment.orderId) : null;
+        if (payment.orderId && !order) continue;
         const created = await provider.createPayment(providerPayment(deps, payment, order));
         await recordCreated(deps, payment, created);
         ref = created.providerRef;

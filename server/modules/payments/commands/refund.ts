@@ -5,7 +5,7 @@ import type { TxContext } from '../../../platform/tx.ts';
 import { postTransfer } from '../../ledger/index.ts';
 import { commissionOn } from '#contract/money';
 import type { PaymentContext } from '../deps.ts';
-import type { EscrowRefund, OrderToPay } from '../../orders/index.ts';
+import { orderNames, type EscrowRefund, type OrderToPay } from '../../orders/index.ts';
 import { PAYMENT_MESSAGES } from '#contract/payments';
 import { formatRubles } from '#contract/money-format';
 import { recipientOf } from '../recipients.ts';
@@ -254,6 +254,7 @@ export async function settleRefund(deps: PaymentContext, refundId: string, answe
 /** The customer's letter of a refused refund: where the money is now. */
 async function tellRefused(deps: PaymentContext, { tx, outbox }: Pick<TxContext, 'tx' | 'outbox'>, refund: PaymentRefundRow) {
   const customer = await recipientOf(tx, refund.customerId);
-  const [order] = (await deps.orders.labels(tx, [refund.orderId])).values();
-  if (customer && order) deps.letters.notify(outbox, customer, 'payment.refundRefused', { amount: formatRubles(refund.amount), number: order.number, title: order.title });
+  // Named as people see it: a stage by its head's number (ADR 065).
+  const order = (await orderNames(tx, [refund.orderId])).get(refund.orderId);
+  if (customer && order) deps.letters.notify(outbox, customer, 'payment.refundRefused', { amount: formatRubles(refund.amount), number: order.number, title: order.title, stage: order.stage });
 }

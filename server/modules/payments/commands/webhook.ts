@@ -4,10 +4,10 @@ import { HttpError, badRequest, notFound } from '../../../lib/http.ts';
 import { systemActor } from '../../../platform/actor.ts';
 import type { TxContext } from '../../../platform/tx.ts';
 import { postTransfer } from '../../ledger/index.ts';
-import { PAYMENT_MESSAGES, type WebhookEvent } from '#contract/payments';
+import { PAYMENT_MESSAGES, TOP_UP_TITLE, type WebhookEvent } from '#contract/payments';
 import { ProviderUnavailable, type PaymentProvider, type WebhookRequest } from '../providers/provider.ts';
 import type { PaymentContext } from '../deps.ts';
-import { escrowTransfer, receipt } from './escrow.ts';
+import { escrowTransfer, receipt, topUpReceipt } from './escrow.ts';
 import { payoutNews } from './payout.ts';
 import { refundArrival, refundNews } from './refund.ts';
 
@@ -100,6 +100,7 @@ function kopecksOf(payment: PaymentRow, minor: number): number {
 
 /** The money arrived: to the customer's balance, and on into escrow when it still pays the order; a surplus stays on the balance. */
 async function settle(deps: PaymentContext, ctx: TxContext, payment: PaymentRow, received: number): Promise<void> {
+  if (!payment.orderId) return settleTopUp(deps, ctx, payment, received);
   const { tx } = ctx;
   const now = ctx.clock.now();
   const order = (await deps.orders.lockForPayment(tx, payment.orderId))!;
@@ -126,6 +127,19 @@ async function settle(deps: PaymentContext, ctx: TxContext, payment: PaymentRow,
 }
 
 /**
+ * A top-up arrived (ADR 062): all of it to the customer's balance under the same key an order's payment uses
+ * (`payment:<id>`: a replayed or raced webhook credits once), any overpayment beside it, and the receipt.
+ */
+async function settleTopUp(deps: PaymentContext, ctx: TxContext, payment: PaymentRow, received: number): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.tx.update(payments).set({ status: 'succeeded', receivedAmount: received, paidAt: now, updatedAt: now }).where(eq(payments.id, payment.id));
+  await arrival(ctx, payment, `payment:${payment.id}`, payment.amount, `${TOP_UP_TITLE} (${payment.method})`, null);
+  const surplus = kopecksOf(payment, received) - payment.amount;
+  if (surplus > 0) await arrival(ctx, payment, `payment:${payment.id}:${received}`, surplus, `${TOP_UP_TITLE}: переплата`, null);
+  await topUpReceipt(deps, ctx, payment, payment.amount + Math.max(0, surplus), received);
+}
+
+/**
  * Money that does not pay the order (too little, after its time, or more after the end): it is the customer's, on
  * their balance, and the order can be paid from it (ADR 048).
  */
@@ -140,10 +154,12 @@ async function creditArrival(deps: PaymentContext, ctx: TxContext, payment: Paym
   const credit = kopecksOf(payment, event.amount) - kopecksOf(payment, already);
   deps.log.info({ payment: payment.id, received: event.amount, expected: payment.currencyAmount, late: event.late ?? false }, 'payment credited to the balance');
   if (credit > 0) await arrival(ctx, payment, `payment:${payment.id}:${event.amount}`, credit, reason, payment.orderId);
+  // A top-up's every arrival is receipted (ADR 062), what it credited named.
+  if (credit > 0 && !payment.orderId) await topUpReceipt(deps, ctx, payment, credit, event.amount - already);
 }
 
 /** A provider's money in: from the method's external account to the customer's balance. */
-function arrival(ctx: TxContext, payment: PaymentRow, key: string, amount: number, description: string, orderId: string) {
+function arrival(ctx: TxContext, payment: PaymentRow, key: string, amount: number, description: string, orderId: string | null) {
   return postTransfer(ctx.tx, {
     kind: 'payment',
     key,

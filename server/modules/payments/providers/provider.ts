@@ -8,8 +8,9 @@ import type { WebhookEvent } from '#contract/payments';
 export interface ProviderPayment {
   /** Our payment's id: the provider keeps it as its metadata, and it is the idempotency key of every call about it. */
   id: string;
-  orderId: string;
-  /** «Заказ №12: Логотип» — what the customer sees at the provider. */
+  /** The order it pays; null for a top-up of the balance (ADR 062). */
+  orderId: string | null;
+  /** «Заказ №12: Логотип» or «Пополнение баланса» — what the customer sees at the provider. */
   description: string;
   currency: 'RUB' | 'USDT' | 'BTC';
   /** Minor units of the currency. */
@@ -18,6 +19,11 @@ export interface ProviderPayment {
   sellerShare: number;
   /** Where the customer comes back to after the provider's page (absolute). */
   returnUrl: string;
+}
+
+/** Where the customer comes back to from a provider's page: the order's payment page, or a top-up's finance page (ADR 062). */
+export function paymentReturnPath(payment: { id: string; orderId: string | null }): string {
+  return payment.orderId ? `/payments/${payment.orderId}?payment=${payment.id}` : `/profile/finance?top_up=${payment.id}`;
 }
 
 export interface CreatedPayment {
@@ -137,6 +143,11 @@ export interface ProviderView {
 
 export interface PaymentProvider {
   readonly name: string;
+  /**
+   * Its payments are each held in a safe deal for an order (ЮKassa's, ADR 048/051): such money belongs to its order
+   * and is never kept on the balance, so the provider takes no top-ups (ADR 062).
+   */
+  readonly safeDeal?: boolean;
   /**
    * Makes the payment on the provider's side, called outside any transaction. Calling it again for the same
    * payment gives the same payment (the provider's idempotency key is ours): after a crash, or a lost answer, the

@@ -11,6 +11,7 @@ import { JobDeferred } from '../../../../platform/dispatcher.ts';
 import type { OrderPaymentPort } from '../../../orders/index.ts';
 import { PAYMENT_MESSAGES } from '#contract/payments';
 import { SANDBOX, SandboxProvider } from './provider.ts';
+import { paymentReturnPath } from '../provider.ts';
 
 // The sandbox's side of a payment (ADR 026): its confirmation page, its "pay" and "decline" buttons, and the
 // outbox job by which it sends the signed webhook to our endpoint through the HTTP loopback.
@@ -71,20 +72,21 @@ export class SandboxDesk {
     return payment;
   }
 
-  private returnUrl = (p: PaymentRow) => `/payments/${p.orderId}?payment=${p.id}`;
+  private returnUrl = (p: PaymentRow) => paymentReturnPath(p);
 
   private expired = (p: PaymentRow) => p.status === 'pending' && p.quoteExpiresAt !== null && p.quoteExpiresAt <= this.deps.clock.now();
 
   /** The confirmation page: what is to be paid, for which order, and where to return. */
   async page(paymentId: string) {
     const payment = await this.payment(paymentId);
-    const order = (await this.deps.orders.labels(this.deps.db, [payment.orderId])).get(payment.orderId)!;
+    // A top-up (ADR 062) pays no order.
+    const order = payment.orderId ? (await this.deps.orders.labels(this.deps.db, [payment.orderId])).get(payment.orderId)! : null;
     return {
       _id: payment.id,
       status: this.expired(payment) ? 'expired' : payment.status,
       currency: payment.currency,
       currency_amount: payment.currencyAmount,
-      order: { _id: order.id, number: order.number, title: order.title },
+      order: order && { _id: order.id, number: order.number, title: order.title },
       return_url: this.returnUrl(payment),
     };
   }

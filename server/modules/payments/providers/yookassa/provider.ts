@@ -62,6 +62,8 @@ function allowed(list: BlockList, ip: string): boolean {
 
 export class YookassaProvider implements PaymentProvider, PayoutProvider {
   readonly name = YOOKASSA;
+  /** Every card payment is made in a safe deal: it takes no top-ups of the balance (ADR 062). */
+  readonly safeDeal = true;
   readonly client: YookassaClient;
   /** Payouts to cards and ЮMoney wallets, with the payouts gateway's credentials (the shop's unless told). */
   readonly payouts: YookassaPayouts;
@@ -122,6 +124,8 @@ export class YookassaProvider implements PaymentProvider, PayoutProvider {
    */
   async createPayment(payment: ProviderPayment): Promise<CreatedPayment> {
     if (payment.currency !== 'RUB') throw new Error('ЮKassa takes rubles only');
+    // A deal is made for an order's seller; a top-up has none (ADR 062: refused before it gets here).
+    if (!payment.orderId) throw new Error('ЮKassa makes card payments in a safe deal: a top-up has no order');
     const deal = await this.client.createDeal(`deal-${payment.id}`, {
       type: 'safe_deal',
       // The platform's fee is taken when the deal closes, so a refund can return the whole payment.

@@ -1,0 +1,79 @@
+/**
+ * Where a request's CPU goes: the demo server (production build, PGlite unless DATABASE_URL) in this process answers
+ * BENCH_REQUESTS (default 500) sequential GETs of one target under V8's sampling profiler; prints the self time by
+ * package (or our own folder) and the top functions. `npm run build` first, then:
+ *   node --import tsx bench/profile.ts '/services/<category>/<id>?q=bench'   (a page rendered every time)
+ * Without a target it profiles a demo service's page with `?q=bench`. BENCH_PROFILE=file.cpuprofile keeps the raw
+ * profile for Chrome's DevTools.
+ */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { register } from 'node:module';
+
+process.env.NODE_ENV = 'production';
+register('../scripts/production-builds.mjs', import.meta.url);
+const { startDemoServer } = await import('./demo-server.ts');
+const demo = await startDemoServer({ databaseUrl: process.env.DATABASE_URL });
+const base = demo.server.url;
+const n = Number(process.env.BENCH_REQUESTS ?? 500);
+
+let target = process.argv[2];
+if (!target) {
+  const listed = (await (await fetch(`${base}/api/services?limit=1`)).json()) as { result: { _id: string; category: string }[] };
+  target = `/services/${listed.result[0]!.category}/${listed.result[0]!._id}?q=bench`;
+}
+const get = async () => {
+  const res = await fetch(base + target, { headers: { 'accept-encoding': 'gzip' } });
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`${target}: ${res.status}`);
+};
+for (let i = 0; i < 50; i++) await get();
+
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount: number;
+}
+const session = new Session();
+session.connect();
+await session.post('Profiler.enable');
+await session.post('Profiler.setSamplingInterval', { interval: 200 });
+await session.post('Profiler.start');
+const cpu = process.cpuUsage();
+for (let i = 0; i < n; i++) await get();
+const used = process.cpuUsage(cpu);
+const { profile } = (await session.post('Profiler.stop')) as { profile: { nodes: Node[] } };
+if (process.env.BENCH_PROFILE) writeFileSync(process.env.BENCH_PROFILE, JSON.stringify(profile));
+
+/** A frame's owner: the npm package, our top folders (server/…, web/…), node's internals, or V8 itself. */
+function owner(url: string, name: string): string {
+  if (!url) return name.startsWith('(') ? name : '(native)';
+  if (url.startsWith('node:')) return 'node';
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (pkg) return pkg[1]!;
+  const ours = /\/(server\/(?:modules\/)?[^/]+|web\/[^/]+|build\/[^/]+|contract)/.exec(url);
+  return ours ? ours[1]! : url;
+}
+const total = profile.nodes.reduce((sum, node) => sum + node.hitCount, 0);
+const byOwner = new Map<string, number>();
+const byFunction = new Map<string, number>();
+for (const node of profile.nodes) {
+  const { functionName, url, lineNumber } = node.callFrame;
+  const who = owner(url, functionName);
+  byOwner.set(who, (byOwner.get(who) ?? 0) + node.hitCount);
+  const key = `${functionName || '(anonymous)'} ${who}:${lineNumber + 1}`;
+  byFunction.set(key, (byFunction.get(key) ?? 0) + node.hitCount);
+}
+const pct = (hits: number) => `${((hits / total) * 100).toFixed(1)} %`;
+const top = (map: Map<string, number>, count: number) =>
+  [...map.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([k, v]) => `| ${k} | ${pct(v)} |`)
+    .join('\n');
+console.log(`${target}: ${n} requests, ${((used.user + used.system) / 1000 / n).toFixed(2)} ms CPU each (server, database and client)\n`);
+console.log(`| Self time by owner | share |\n|---|---|\n${top(byOwner, 25)}\n`);
+console.log(`| Self time by function | share |\n|---|---|\n${top(byFunction, 40)}`);
+session.disconnect();
+await demo.close();
+process.exit(0);

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { formatRubles } from './money-format.ts';
+import { MAX_PRICE, MIN_SERVICE_PRICE } from './catalog.ts';
+import { bidStageSchema, bidStagesSchema, STAGE_MESSAGES } from './bids.ts';
+import { okSchema } from './api.ts';
+
+// Custom offers in an order chat (ADR 066): the seller offers the customer a new job, whole or in stages; the
+// customer accepts it (a new order) or asks to change it; an edited offer replaces the earlier one.
+
+export const OFFER_STATUSES = ['open', 'change_requested', 'accepted', 'replaced', 'withdrawn'] as const;
+export type OfferStatus = (typeof OFFER_STATUSES)[number];
+
+export const OFFER_STATUS_LABELS: Record<OfferStatus, string> = {
+  open: 'Ждёт ответа',
+  change_requested: 'Просят изменить',
+  accepted: 'Принято',
+  replaced: 'Заменено',
+  withdrawn: 'Отозвано',
+};
+
+export const OFFER_MESSAGES = {
+  notFound: 'Предложение не найдено',
+  notLive: 'Предложение уже принято, заменено или отозвано',
+  sellerOnly: 'Предлагать заказ может только исполнитель',
+  customerOnly: 'Ответить на предложение может только заказчик',
+  sumPrice: 'Сумма этапов должна быть равна цене предложения',
+  sumDays: 'Сроки этапов в сумме должны быть равны сроку предложения',
+  commentEmpty: 'Напишите, что изменить',
+} as const;
+
+export const OFFER_TITLE_MAX = 120;
+export const OFFER_DESCRIPTION_MAX = 2000;
+
+export const offerInputSchema = z
+  .object({
+    title: z
+      .string({ error: 'Назовите работу' })
+      .trim()
+      .min(1, 'Назовите работу')
+      .max(OFFER_TITLE_MAX, `Название — до ${OFFER_TITLE_MAX} символов`),
+    description: z
+      .string({ error: 'Опишите работу' })
+      .trim()
+      .min(1, 'Опишите работу')
+      .max(OFFER_DESCRIPTION_MAX, `Описание — до ${OFFER_DESCRIPTION_MAX} символов`),
+    price: z
+      .number({ error: 'Укажите цену' })
+      .int('Цена — целое число копеек')
+      .min(MIN_SERVICE_PRICE, `Цена — от ${formatRubles(MIN_SERVICE_PRICE)}`)
+      .max(MAX_PRICE, 'Слишком большая сумма'),
+    days: z
+      .number({ error: 'Укажите срок' })
+      .int('Срок — целое число дней')
+      .min(1, 'Срок — от 1 дня')
+      .max(365, 'Срок — не больше 365 дней'),
+    /** The work in stages (ADR 065); absent or null for one whole order. */
+    stages: bidStagesSchema.nullish(),
+  })
+  .superRefine((o, ctx) => {
+    if (!o.stages) return;
+    if (o.stages.reduce((sum, s) => sum + s.amount, 0) !== o.price)
+      ctx.addIssue({ code: 'custom', path: ['stages'], message: OFFER_MESSAGES.sumPrice });
+    if (o.stages.reduce((sum, s) => sum + s.days, 0) !== o.days)
+      ctx.addIssue({ code: 'custom', path: ['stages'], message: OFFER_MESSAGES.sumDays });
+  });
+export type OfferInput = z.input<typeof offerInputSchema>;
+
+export const offerChangeSchema = z.object({
+  comment: z
+    .string({ error: OFFER_MESSAGES.commentEmpty })
+    .trim()
+    .min(1, OFFER_MESSAGES.commentEmpty)
+    .max(1000, 'Не длиннее 1000 символов'),
+});
+
+export const offerSchema = z.object({
+  _id: z.string(),
+  /** The order whose chat the offer was made in. */
+  order_id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  price: z.number().int(),
+  days: z.number().int(),
+  stages: z.array(bidStageSchema).nullable(),
+  status: z.enum(OFFER_STATUSES),
+  /** The customer's words when they asked for a change. */
+  change_comment: z.string().nullable(),
+  /** The order the accepted offer opened, and the one to pay first (its stage 1, or itself). */
+  new_order_id: z.string().nullable(),
+  pay_order_id: z.string().nullable(),
+  /** The caller's side. */
+  role: z.enum(['customer', 'seller']).nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Offer = z.infer<typeof offerSchema>;
+
+export const offerAnswerSchema = okSchema(offerSchema);
+export const offerListSchema = okSchema(z.array(offerSchema));
+export { STAGE_MESSAGES };

@@ -1,0 +1,2 @@
+ALTER TABLE "payments" ALTER COLUMN "order_id" DROP NOT NULL;--> statement-breakpoint
+ALTER TABLE "payments" ADD CONSTRAINT "payments_top_up_by_provider" CHECK ("payments"."order_id" is not null or "payments"."method" <> 'balance');

@@ -1,0 +1,2 @@
+ALTER TABLE "orders" ADD COLUMN "stage_reminded_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "orders_stage_reminder_idx" ON "orders" USING btree ("head_id","stage") WHERE head_id is not null and status = 'awaiting_payment' and stage_reminded_at is null;

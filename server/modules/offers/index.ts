@@ -1,0 +1,4 @@
+// Custom offers in an order chat (ADR 066).
+export { OfferService } from './service.ts';
+export { offerPolicy } from './policy.ts';
+export { offersModule } from './module.ts';

@@ -1,0 +1,40 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../test/database.ts';
+import type { Db } from '../db/client.ts';
+import { createPlatform } from './platform.ts';
+import { SettingsService } from './settings.ts';
+import { settings as settingsTable } from './schema.ts';
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+beforeAll(async () => {
+  database = await createTestDatabase({ reference: false });
+});
+afterAll(() => database.drop());
+
+/** Fails with a clear message instead of hanging the test until its timeout. */
+const within = <T>(promise: Promise<T>, ms: number) =>
+  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still waiting after ${ms} ms`)), ms))]);
+
+describe('the settings cache', () => {
+  it('does not hand a transaction a read that waits behind it (a deadlock on PGlite)', async () => {
+    const { db } = database;
+    const platform = createPlatform({ db, log: pino({ level: 'silent' }), dispatcher: { pollMs: 3_600_000 } });
+    const service = new SettingsService(db, platform.withTx, pino({ level: 'silent' }));
+    await db.insert(settingsTable).values({ key: 'orders.autoAcceptDays', value: 5 }).onConflictDoUpdate({ target: settingsTable.key, set: { value: 5 } });
+    // A page's read through the pool starts while a webhook's transaction is open; on PGlite it waits for the
+    // transaction's end. The transaction then needs the settings too: it must read them itself.
+    let outside: Promise<unknown> | undefined;
+    const inside = await within(
+      db.transaction(async (tx) => {
+        outside = service.all();
+        return service.get('orders.autoAcceptDays', tx as unknown as Db);
+      }),
+      10_000,
+    );
+    expect(inside).toBe(5);
+    expect(await outside).toMatchObject({ 'orders.autoAcceptDays': 5 });
+    // Once settled, the cached read serves transactions too.
+    expect(await within(db.transaction(async (tx) => service.get('orders.autoAcceptDays', tx as unknown as Db)), 10_000)).toBe(5);
+  });
+});
