@@ -42,25 +42,36 @@ export const STAGE_MESSAGES = {
   sumDays: 'Сроки этапов в сумме должны быть равны сроку отклика',
 } as const;
 
-export const bidInputSchema = z.object({
-  price: z
-    .number({ error: 'Укажите цену' })
-    .int('Цена — целое число копеек')
-    .min(MIN_SERVICE_PRICE, `Цена — от ${formatRubles(MIN_SERVICE_PRICE)}`)
-    .max(MAX_PRICE, 'Слишком большая сумма'),
-  days: z.number({ error: 'Укажите срок' }).int('Срок — целое число дней').min(1, 'Срок — от 1 дня').max(365, 'Срок — не больше 365 дней'),
-  comment: z
-    .string({ error: 'Расскажите о себе и о том, как выполните задачу' })
-    .trim()
-    .min(1, 'Расскажите о себе и о том, как выполните задачу')
-    .max(BID_COMMENT_MAX, `Комментарий — до ${BID_COMMENT_MAX} символов`),
-  /** The work in stages; absent or null for one whole order. */
-  stages: bidStagesSchema.nullish(),
-}).superRefine((bid, ctx) => {
-  if (!bid.stages) return;
-  if (bid.stages.reduce((sum, s) => sum + s.amount, 0) !== bid.price) ctx.addIssue({ code: 'custom', path: ['stages'], message: STAGE_MESSAGES.sumPrice });
-  if (bid.stages.reduce((sum, s) => sum + s.days, 0) !== bid.days) ctx.addIssue({ code: 'custom', path: ['stages'], message: STAGE_MESSAGES.sumDays });
-});
+/** A whole job's price and term, as a bid and a custom offer (contract/offers.ts) name them. */
+export const workPriceSchema = z
+  .number({ error: 'Укажите цену' })
+  .int('Цена — целое число копеек')
+  .min(MIN_SERVICE_PRICE, `Цена — от ${formatRubles(MIN_SERVICE_PRICE)}`)
+  .max(MAX_PRICE, 'Слишком большая сумма');
+export const workDaysSchema = z.number({ error: 'Укажите срок' }).int('Срок — целое число дней').min(1, 'Срок — от 1 дня').max(365, 'Срок — не больше 365 дней');
+
+/** The stages' amounts and terms add up to the whole's (a superRefine of a bid's or an offer's schema). */
+export const checkStageTotals =
+  (messages: { sumPrice: string; sumDays: string }) =>
+  (work: { price: number; days: number; stages?: BidStage[] | null }, ctx: z.RefinementCtx) => {
+    if (!work.stages) return;
+    if (work.stages.reduce((sum, s) => sum + s.amount, 0) !== work.price) ctx.addIssue({ code: 'custom', path: ['stages'], message: messages.sumPrice });
+    if (work.stages.reduce((sum, s) => sum + s.days, 0) !== work.days) ctx.addIssue({ code: 'custom', path: ['stages'], message: messages.sumDays });
+  };
+
+export const bidInputSchema = z
+  .object({
+    price: workPriceSchema,
+    days: workDaysSchema,
+    comment: z
+      .string({ error: 'Расскажите о себе и о том, как выполните задачу' })
+      .trim()
+      .min(1, 'Расскажите о себе и о том, как выполните задачу')
+      .max(BID_COMMENT_MAX, `Комментарий — до ${BID_COMMENT_MAX} символов`),
+    /** The work in stages; absent or null for one whole order. */
+    stages: bidStagesSchema.nullish(),
+  })
+  .superRefine(checkStageTotals(STAGE_MESSAGES));
 export type BidInput = z.input<typeof bidInputSchema>;
 
 /** The project a bid is on, as the seller's and the admin's lists show it. */

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { formatRubles } from './money-format.ts';
-import { MAX_PRICE, MIN_SERVICE_PRICE } from './catalog.ts';
-import { bidStageSchema, bidStagesSchema, STAGE_MESSAGES } from './bids.ts';
+import { bidStageSchema, bidStagesSchema, checkStageTotals, workDaysSchema, workPriceSchema } from './bids.ts';
 import { okSchema } from './api.ts';
 
 // Custom offers in an order chat (ADR 066): the seller offers the customer a new job, whole or in stages; the
@@ -9,6 +7,8 @@ import { okSchema } from './api.ts';
 
 export const OFFER_STATUSES = ['open', 'change_requested', 'accepted', 'replaced', 'withdrawn'] as const;
 export type OfferStatus = (typeof OFFER_STATUSES)[number];
+/** The states the customer may still answer: one such offer per order chat (a partial unique index). */
+export const LIVE_OFFER_STATUSES = ['open', 'change_requested'] as const satisfies readonly OfferStatus[];
 
 export const OFFER_STATUS_LABELS: Record<OfferStatus, string> = {
   open: 'Ждёт ответа',
@@ -26,7 +26,15 @@ export const OFFER_MESSAGES = {
   sumPrice: 'Сумма этапов должна быть равна цене предложения',
   sumDays: 'Сроки этапов в сумме должны быть равны сроку предложения',
   commentEmpty: 'Напишите, что изменить',
+  tooMany: 'Слишком много предложений и просьб подряд. Попробуйте через час',
 } as const;
+
+/**
+ * Offers made and changes asked per hour, per account (each posts a chat line and may write a letter); an address
+ * gets ten times as many (several people behind one NAT).
+ */
+export const OFFERS_PER_HOUR = 30;
+export const OFFERS_ADDRESS_FACTOR = 10;
 
 export const OFFER_TITLE_MAX = 120;
 export const OFFER_DESCRIPTION_MAX = 2000;
@@ -43,26 +51,12 @@ export const offerInputSchema = z
       .trim()
       .min(1, 'Опишите работу')
       .max(OFFER_DESCRIPTION_MAX, `Описание — до ${OFFER_DESCRIPTION_MAX} символов`),
-    price: z
-      .number({ error: 'Укажите цену' })
-      .int('Цена — целое число копеек')
-      .min(MIN_SERVICE_PRICE, `Цена — от ${formatRubles(MIN_SERVICE_PRICE)}`)
-      .max(MAX_PRICE, 'Слишком большая сумма'),
-    days: z
-      .number({ error: 'Укажите срок' })
-      .int('Срок — целое число дней')
-      .min(1, 'Срок — от 1 дня')
-      .max(365, 'Срок — не больше 365 дней'),
+    price: workPriceSchema,
+    days: workDaysSchema,
     /** The work in stages (ADR 065); absent or null for one whole order. */
     stages: bidStagesSchema.nullish(),
   })
-  .superRefine((o, ctx) => {
-    if (!o.stages) return;
-    if (o.stages.reduce((sum, s) => sum + s.amount, 0) !== o.price)
-      ctx.addIssue({ code: 'custom', path: ['stages'], message: OFFER_MESSAGES.sumPrice });
-    if (o.stages.reduce((sum, s) => sum + s.days, 0) !== o.days)
-      ctx.addIssue({ code: 'custom', path: ['stages'], message: OFFER_MESSAGES.sumDays });
-  });
+  .superRefine(checkStageTotals(OFFER_MESSAGES));
 export type OfferInput = z.input<typeof offerInputSchema>;
 
 export const offerChangeSchema = z.object({
@@ -97,4 +91,3 @@ export type Offer = z.infer<typeof offerSchema>;
 
 export const offerAnswerSchema = okSchema(offerSchema);
 export const offerListSchema = okSchema(z.array(offerSchema));
-export { STAGE_MESSAGES };

@@ -317,7 +317,7 @@ const offerInput = {
 };
 async function freshOffer(w: MatrixWorld): Promise<string> {
   const orderId = await freshOrder(w);
-  return (await w.app.services.offers.create(w.user('owner'), orderId, offerInput))._id;
+  return (await w.app.services.offers.create(w.user('owner'), orderId, offerInput, '203.0.113.1'))._id;
 }
 
 /** Disputes (issue 14): a dispute the owner (the seller) opened on a fresh paid order of theirs with `other`. */

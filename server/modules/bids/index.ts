@@ -3,3 +3,4 @@ export { BidService, BID_ORDER_REVISIONS, type BidServiceDeps } from './service.
 export { bidRoutes } from './routes.ts';
 export { bidPolicy } from './policy.ts';
 export { bidsModule } from './module.ts';
+export { bidsPlacedBy, eraseBidsOf } from './personal-data.ts';

@@ -141,7 +141,7 @@ export class ChatService {
   /** A message the platform writes inside another module's transaction, announced after its commit (see postInTx). */
   postInTx(
     ctx: Pick<TxContext, 'tx' | 'outbox'>,
-    input: { chatId: string; senderId: string; kind: Exclude<MessageKind, 'text'>; message: string; files?: string[] },
+    input: { chatId: string; senderId: string; kind: MessageKind; message: string; files?: string[] },
   ): Promise<MessageRow> {
     return postInTx(ctx, input);
   }

@@ -3,4 +3,4 @@ export { NotificationService } from './service.ts';
 export { UNREAD_LETTER_JOB } from './unread-letter.ts';
 export { notificationRoutes } from './routes.ts';
 export { notificationsModule } from './module.ts';
-export { notificationsOfPerson, dropNotificationsOf } from './personal-data.ts';
+export { notificationsOfPerson, dropNotificationsOf, unnameInNotifications } from './personal-data.ts';

@@ -10,8 +10,8 @@ declare module '../../platform/module.ts' {
 
 export const offersModule = defineModule({
   name: 'offers',
-  create: ({ db, services: { platform, orders, chat } }) => ({
-    offers: new OfferService({ db, platform, orders, chat }),
+  create: ({ db, services: { platform, orders, chat, limiter } }) => ({
+    offers: new OfferService({ db, platform, orders, chat, limiter }),
   }),
   routes: (app, { services: { offers }, reads }) => app.register(offerRoutes, { offers, reads }),
 });

@@ -8,7 +8,7 @@ import { orders } from '../orders/schema.ts';
 import { messages } from '../chat/schema.ts';
 import { offers } from './schema.ts';
 import { payOrderForTest } from '../orders/testing.ts';
-import { OFFER_MESSAGES, type Offer } from '#contract/offers';
+import { OFFER_MESSAGES, OFFERS_PER_HOUR, type Offer } from '#contract/offers';
 import type { OrderDetail } from '#contract/orders';
 
 // Custom offers in an order chat (ADR 066, issue 30): the seller offers a new job (whole or in stages), the customer
@@ -119,10 +119,10 @@ describe('custom offers in an order chat', () => {
     // Compared with plain spaces: money and counts are written with no-break spaces.
     const texts = (await chatTexts(chatId)).map((t) => t.replace(/[\u00a0\u202f]/g, ' '));
     expect(
-      texts.filter((t) => /предложил новый заказ|попросил изменить|изменил предложение|принял предложение/.test(t)),
+      texts.filter((t) => /предложил новый заказ|изменить предложение|изменил предложение|принял предложение/.test(t)),
     ).toEqual([
       'Исполнитель предложил новый заказ «Фирменный стиль»: 8 000 руб., 5 дней. Ответить можно в карточке заказа.',
-      'Заказчик попросил изменить предложение «Фирменный стиль»: Давайте по этапам: сначала логотип',
+      'Прошу изменить предложение «Фирменный стиль»: Давайте по этапам: сначала логотип',
       'Исполнитель изменил предложение «Фирменный стиль»: 8 000 руб., 5 дней, в 2 этапа. Ответить можно в карточке заказа.',
       `Заказчик принял предложение «Фирменный стиль»: заказ №${made[0]!.number} ждёт оплаты.`,
     ]);
@@ -148,5 +148,22 @@ describe('custom offers in an order chat', () => {
     expect((await post(customer, `/api/offers/${made._id}/accept`)).status).toBe(409);
     const [row] = await server.db.select().from(offers).where(eq(offers.id, made._id));
     expect([row!.status, row!.newOrderId]).toEqual(['withdrawn', null]);
+  });
+
+  it(`takes ${OFFERS_PER_HOUR} offers an hour from a seller, then answers 429 in Russian; the customer's own limit is untouched`, async () => {
+    const { seller, customer, orderId } = await workingPair();
+    let last: Offer | undefined;
+    for (let i = 0; i < OFFERS_PER_HOUR; i++) {
+      const made = await post(seller, `/api/orders/${orderId}/offers`, { ...OFFER, title: `Предложение ${i}` });
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+      last = made.body.result;
+    }
+    const refused = await post(seller, `/api/orders/${orderId}/offers`, OFFER);
+    expect([refused.status, refused.body]).toEqual([429, expect.objectContaining({ message: OFFER_MESSAGES.tooMany })]);
+    // Nothing written by the refused one: the live offer is still the last accepted request's.
+    const live = await server.db.select().from(offers).where(eq(offers.status, 'open'));
+    expect(live.filter((o) => o.orderId === orderId).map((o) => o.id)).toEqual([last!._id]);
+    // The customer answers as usual: the seller's limit is not theirs.
+    expect((await post(customer, `/api/offers/${last!._id}/change`, { comment: 'Дешевле' })).status).toBe(200);
   });
 });

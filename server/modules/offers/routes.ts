@@ -10,8 +10,8 @@ export const offerRoutes: FastifyPluginAsync<{ offers: OfferService; reads: Read
 ) => {
   const { on } = endpointsOf(app, reads);
   on('offers.ofOrder', async ({ params, user }) => ok(await offers.ofOrder(user, params.id)));
-  on('offers.create', async ({ params, body, user }) => ok(await offers.create(user, params.id, body)));
+  on('offers.create', async ({ params, body, user, ip }) => ok(await offers.create(user, params.id, body, ip)));
   on('offers.accept', async ({ params, user }) => ok(await offers.accept(user, params.id)));
-  on('offers.change', async ({ params, body, user }) => ok(await offers.change(user, params.id, body)));
+  on('offers.change', async ({ params, body, user, ip }) => ok(await offers.change(user, params.id, body, ip)));
   on('offers.withdraw', async ({ params, user }) => ok(await offers.withdraw(user, params.id)));
 };

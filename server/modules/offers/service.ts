@@ -8,7 +8,7 @@ import type { UserRow } from '../users/index.ts';
 import { BID_ORDER_REVISIONS } from '../bids/index.ts';
 import { formatRubles } from '#contract/money-format';
 import { pluralWithCount } from '#contract/plural';
-import { OFFER_MESSAGES, type Offer, type offerChangeSchema, type offerInputSchema } from '#contract/offers';
+import { LIVE_OFFER_STATUSES, OFFER_MESSAGES, OFFERS_ADDRESS_FACTOR, OFFERS_PER_HOUR, type Offer, type offerChangeSchema, type offerInputSchema } from '#contract/offers';
 import type { OfferServiceDeps } from './deps.ts';
 import { offerPolicy } from './policy.ts';
 import { chatOrderOf, offersOf, offerWithOrder, payOrderOf, presentOffer } from './records.ts';
@@ -17,8 +17,8 @@ import { chatOrderOf, offersOf, offerWithOrder, payOrderOf, presentOffer } from 
 // writes, and tells the chat in the same transaction. Nothing here moves money: an accepted offer opens an order
 // (OrdersPort.open), paid as any order is.
 
-const LIVE = ['open', 'change_requested'] as const;
 const conflict = (message: string) => new HttpError(409, message);
+const HOUR_MS = 3_600_000;
 
 /** «5 000 руб., 3 дня, в 2 этапа» */
 const terms = (o: Pick<OfferRow, 'price' | 'days' | 'stages'>) =>
@@ -34,7 +34,8 @@ export class OfferService {
   }
 
   /** POST /api/orders/{id}/offers: the seller's new offer; a live one is replaced by it. */
-  async create(user: UserRow, orderId: string, input: z.output<typeof offerInputSchema>): Promise<Offer> {
+  async create(user: UserRow, orderId: string, input: z.output<typeof offerInputSchema>, ip: string): Promise<Offer> {
+    await this.limit(user, ip);
     const row = await this.deps.platform.withTx(userActor(user), async (ctx) => {
       const order = offerPolicy.authorize(user, 'make', wrap(await chatOrderOf(ctx.tx, orderId))).order;
       // Two offers sent at once take turns: the later replaces the earlier.
@@ -42,7 +43,7 @@ export class OfferService {
       const replaced = await ctx.tx
         .update(offers)
         .set({ status: 'replaced', updatedAt: ctx.clock.now() })
-        .where(and(eq(offers.orderId, orderId), inArray(offers.status, [...LIVE])))
+        .where(and(eq(offers.orderId, orderId), inArray(offers.status, [...LIVE_OFFER_STATUSES])))
         .returning({ id: offers.id });
       const [made] = await ctx.tx
         .insert(offers)
@@ -95,14 +96,16 @@ export class OfferService {
   }
 
   /** POST /api/offers/{id}/change: the customer asks for a change, in words. */
-  async change(user: UserRow, id: string, input: z.output<typeof offerChangeSchema>): Promise<Offer> {
+  async change(user: UserRow, id: string, input: z.output<typeof offerChangeSchema>, ip: string): Promise<Offer> {
+    await this.limit(user, ip);
     const row = await this.step(user, id, 'answer', async (ctx, offer, chatId) => {
-      await this.tell(
-        ctx,
+      // The customer's own words: their message (exported and erased with their account, ADR 052), not a system line.
+      await this.deps.chat.postInTx(ctx, {
         chatId,
-        user.id,
-        `Заказчик попросил изменить предложение «${offer.title}»: ${input.comment}`,
-      );
+        senderId: user.id,
+        kind: 'text',
+        message: `Прошу изменить предложение «${offer.title}»: ${input.comment}`,
+      });
       return { status: 'change_requested', changeComment: input.comment };
     });
     return presentOffer({ ...row, payOrderId: null }, user);
@@ -126,7 +129,7 @@ export class OfferService {
   ) {
     return this.deps.platform.withTx(userActor(user), async (ctx) => {
       const found = offerPolicy.authorize(user, action, await offerWithOrder(ctx.tx, id, true));
-      if (!(LIVE as readonly string[]).includes(found.offer.status)) throw conflict(OFFER_MESSAGES.notLive);
+      if (!(LIVE_OFFER_STATUSES as readonly string[]).includes(found.offer.status)) throw conflict(OFFER_MESSAGES.notLive);
       const values = await write(ctx, found.offer, found.order.chatId);
       const [row] = await ctx.tx
         .update(offers)
@@ -135,6 +138,14 @@ export class OfferService {
         .returning();
       return row!;
     });
+  }
+
+  /** The offers and change requests a person and an address may send in an hour (a 429 past that). */
+  private async limit(user: UserRow, ip: string) {
+    const { limiter } = this.deps;
+    const mine = await limiter.hit(`offers:user:${user.id}`, OFFERS_PER_HOUR, HOUR_MS);
+    const address = mine.allowed && (await limiter.hit(`offers:ip:${ip}`, OFFERS_PER_HOUR * OFFERS_ADDRESS_FACTOR, HOUR_MS));
+    if (!mine.allowed || !address || !address.allowed) throw new HttpError(429, OFFER_MESSAGES.tooMany);
   }
 
   private async tell(ctx: TxContext, chatId: string, senderId: string, message: string) {

@@ -15,6 +15,9 @@ import type { OrderDetail } from '#contract/orders';
 import { PRIVACY_MESSAGES, type DeletionRequest } from '#contract/privacy';
 import { privacyConsents } from './schema.ts';
 import { selfEmployed } from '../payments/schema.ts';
+import { bids } from '../bids/schema.ts';
+import { offers } from '../offers/schema.ts';
+import { projects } from '../projects/schema.ts';
 
 const server = useTestApp({}, { dispatch: false });
 const post = <T>(who: Person, url: string, body: unknown = {}) => call<T>(server.app, 'POST', url, { token: who.token, body });
@@ -38,7 +41,10 @@ async function columnsHolding(needle: string): Promise<string[]> {
   return found;
 }
 
-/** A customer who completed an order, wrote to the seller (with a phone number) and reviewed; they have a project too. */
+/**
+ * A customer who completed an order, wrote to the seller (with a phone number), asked to change the seller's offer
+ * (with it again) and reviewed; they have a project too.
+ */
 async function customerWithHistory() {
   const seller = await server.person({ role: 'seller' });
   const customer = await server.person({ name: 'Феофания', surname: 'Удаляева' });
@@ -51,6 +57,9 @@ async function customerWithHistory() {
   expect((await post(seller, `/api/orders/${orderId}/deliver`, { message: 'Готово' })).status).toBe(200);
   expect((await post(customer, `/api/orders/${orderId}/accept`)).status).toBe(200);
   expect((await post(customer, `/api/orders/${orderId}/reviews`, { rating: 5, text: 'Спасибо, Феофания довольна' })).status).toBe(200);
+  const offer = await post<{ _id: string }>(seller, `/api/orders/${orderId}/offers`, { title: 'Визитки', description: 'Визитки к логотипу', price: 50_000, days: 2 });
+  expect(offer.status, JSON.stringify(offer.body)).toBe(200);
+  expect((await post(customer, `/api/offers/${offer.body.result._id}/change`, { comment: `Феофания: обсудим по ${PHONE}` })).status).toBe(200);
   const [chat] = await server.db.select().from(chats).where(eq(chats.orderId, orderId));
   await server.db.insert(messages).values({ chatId: chat!.id, senderId: customer.user.id, message: `Феофания Удаляева, звоните ${PHONE}` });
   return { seller, customer, service, own, project, orderId };
@@ -99,6 +108,8 @@ describe('account deletion', () => {
       expect(await columnsHolding(needle), needle).toEqual([]);
     }
     expect((await checkLedger(server.db)).problems).toEqual([]);
+    // The offer she had asked to change waits for nobody now (ADR 066).
+    expect((await server.db.select({ status: offers.status }).from(offers).where(eq(offers.customerId, customer.user.id))).map((o) => o.status)).toEqual(['withdrawn']);
     const factorsLeft = await server.db.execute(sql`select (select count(*) from two_factor_totp where user_id = ${customer.user.id}) + (select count(*) from passkeys where user_id = ${customer.user.id}) as n`);
     expect(Number((factorsLeft as unknown as { rows: { n: number | string }[] }).rows[0]!.n)).toBe(0);
     // Consents stay, without address and browser.
@@ -114,6 +125,24 @@ describe('account deletion', () => {
     expect((await login(server.app, customer.user.email, DEFAULT_PASSWORD)).status).toBe(400);
     const steps = await server.db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.targetId, customer.user.id));
     expect(steps.map((s) => s.action).sort()).toEqual(['privacy.anonymise', 'privacy.deletion_cancel', 'privacy.deletion_request', 'privacy.deletion_request']);
+  });
+
+  it("erases a seller's bids: their words gone, a live one withdrawn and no longer counted on the project", async () => {
+    const customer = await server.person();
+    const seller = await server.person({ role: 'seller', name: 'Пафнутий', surname: 'Откликов' });
+    const project = await createProject(server.db, customer.user.id, {});
+    const phone = '+7 916 111-22-33';
+    const bid = await post(seller, `/api/projects/${project.id}/bids`, { price: 150_000, days: 4, comment: `Пафнутий Откликов, звоните ${phone}` });
+    expect(bid.status, JSON.stringify(bid.body)).toBe(200);
+    const count = async () => (await server.db.select({ n: projects.bidsCount }).from(projects).where(eq(projects.id, project.id)))[0]!.n;
+    expect(await count()).toBe(1);
+    const requested = await post<DeletionRequest>(seller, '/api/privacy/deletion', { password: DEFAULT_PASSWORD });
+    expect(requested.status, JSON.stringify(requested.body)).toBe(200);
+    expect(await server.app.services.privacy.anonymiseDue(new Date(Date.parse(requested.body.result.due_at) + DAY))).toBe(1);
+    for (const needle of [phone, 'Пафнутий', 'Откликов']) expect(await columnsHolding(needle), needle).toEqual([]);
+    const [row] = await server.db.select().from(bids).where(eq(bids.sellerId, seller.user.id));
+    expect([row!.status, row!.comment, row!.price]).toEqual(['withdrawn', '', 150_000]);
+    expect(await count()).toBe(0);
   });
 
   it('limits wrong password guesses like sign-ins (429 after ten), forgets self-employed details, and never drops a job or another person\'s letter', async () => {

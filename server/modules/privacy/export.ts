@@ -4,6 +4,8 @@ import { profileOfPerson } from '../users/index.ts';
 import { servicesOfPerson } from '../services/index.ts';
 import { projectsOfPerson } from '../projects/index.ts';
 import { ordersOfPerson } from '../orders/index.ts';
+import { bidsPlacedBy } from '../bids/index.ts';
+import { offersOfPerson } from '../offers/index.ts';
 import { messagesSentBy } from '../chat/index.ts';
 import { reviewsWrittenBy } from '../reviews/index.ts';
 import { notificationsOfPerson } from '../notifications/index.ts';
@@ -30,12 +32,14 @@ function consentsOf(db: Db, userId: string) {
  * that are theirs (messages they sent, reviews they wrote), another person named by id at most.
  */
 export async function personalDataOf(db: Db, userId: string, factors: Pick<PersonFactors, 'factorsOfPerson'>) {
-  const [profile, consents, services, projects, orders, messages, reviews, notifications, payments, deletions, signIns, secondFactors] = await Promise.all([
+  const [profile, consents, services, projects, bids, orders, offers, messages, reviews, notifications, payments, deletions, signIns, secondFactors] = await Promise.all([
     profileOfPerson(db, userId),
     consentsOf(db, userId),
     servicesOfPerson(db, userId),
     projectsOfPerson(db, userId),
+    bidsPlacedBy(db, userId),
     ordersOfPerson(db, userId),
+    offersOfPerson(db, userId),
     messagesSentBy(db, userId),
     reviewsWrittenBy(db, userId),
     notificationsOfPerson(db, userId),
@@ -51,7 +55,9 @@ export async function personalDataOf(db: Db, userId: string, factors: Pick<Perso
     consents,
     services,
     projects,
+    bids,
     orders,
+    offers,
     messages,
     reviews,
     payments: payments.map(({ seq, amount, balanceAfter, createdAt, account, kind, orderId }) => ({ seq, amount, balanceAfter, createdAt, account, kind, orderId })),

@@ -10,11 +10,12 @@ import { movedUp } from '../query-parts.ts';
  * A message the platform writes in a chat inside another module's transaction (an order's state change, a
  * delivery), in the name of `senderId` (the member who acted). The chat moves up and comes back for members who
  * had deleted it, as with any message; the members hear of it (new_message, get_counters) once the transaction
- * has committed, through the outbox (CHAT_ANNOUNCE_JOB). Files must be checked by the caller (ownFilesOf).
+ * has committed, through the outbox (CHAT_ANNOUNCE_JOB). Files must be checked by the caller (ownFilesOf). A 'text'
+ * message is the member's own words sent through another module's step (a custom offer's change request).
  */
 export async function postInTx(
   { tx, outbox }: Pick<TxContext, 'tx' | 'outbox'>,
-  input: { chatId: string; senderId: string; kind: Exclude<MessageKind, 'text'>; message: string; files?: string[] },
+  input: { chatId: string; senderId: string; kind: MessageKind; message: string; files?: string[] },
 ): Promise<MessageRow> {
   await tx.update(chats).set({ lastMessageAt: movedUp }).where(eq(chats.id, input.chatId));
   await tx

@@ -6,8 +6,11 @@ import { forgetSessionsOf } from '../../../platform/sessions.ts';
 import { eraseMessagesOf } from '../../chat/index.ts';
 import { hideServicesOf } from '../../services/index.ts';
 import { hideProjectsOf } from '../../projects/index.ts';
+import { eraseBidsOf } from '../../bids/index.ts';
+import { eraseOffersOf } from '../../offers/index.ts';
 import { eraseReviewTextsOf } from '../../reviews/index.ts';
-import { dropNotificationsOf } from '../../notifications/index.ts';
+import { dropNotificationsOf, unnameInNotifications } from '../../notifications/index.ts';
+import { displayName } from '../../../lib/text.ts';
 import { openOrdersOf } from '../../orders/index.ts';
 import { forgetSelfEmployedOf } from '../../payments/index.ts';
 import { balanceOf } from '../../ledger/index.ts';
@@ -23,7 +26,7 @@ export const ANONYMISE_JOB = 'privacy-anonymise-due';
 
 /**
  * Anonymises every account whose deletion is due, each in one transaction of the owners' ports: the account, its
- * messages' text, its reviews' words, its notifications, its services and projects hidden, its consents without
+ * messages' text, its name in others' notifications, its reviews' words, its bids' and offers' words (a live one withdrawn), its notifications, its services and projects hidden, its consents without
  * address and browser. The ledger, the orders' amounts and the consent records stay. A request whose person got an
  * order or money meanwhile waits (it is checked again on the next run). Answers how many were anonymised.
  */
@@ -41,13 +44,18 @@ export async function anonymiseDue(db: Db, withTx: WithTx, now: Date, factors: P
         (await balanceOf(tx, { kind: 'available', userId: request.userId })) + (await balanceOf(tx, { kind: 'withdrawal_hold', userId: request.userId }));
       if (orders.open > 0 || money !== 0) return false;
       const before = await accountById(tx, request.userId);
-      if (before) await forgetInOutbox(tx, { email: before.email, fullName: `${before.name} ${before.surname}`, login: before.userName });
+      if (before) {
+        await forgetInOutbox(tx, { email: before.email, fullName: `${before.name} ${before.surname}`, login: before.userName });
+        await unnameInNotifications(tx, request.userId, displayName(before));
+      }
       await anonymiseAccount(tx, request.userId);
       await eraseMessagesOf(tx, request.userId);
       await eraseReviewTextsOf(tx, request.userId);
       await dropNotificationsOf(tx, request.userId);
       await hideServicesOf(tx, request.userId);
       await hideProjectsOf(tx, request.userId);
+      await eraseBidsOf(tx, request.userId);
+      await eraseOffersOf(tx, request.userId);
       await forgetSelfEmployedOf(tx, request.userId);
       await forgetSessionsOf(tx, request.userId);
       await factors.forgetFactorsOf(tx, request.userId);
