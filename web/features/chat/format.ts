@@ -40,6 +40,7 @@ export function linkify(text: string): TextPart[] {
 const dayMonth = new Intl.DateTimeFormat(LOCALE, { day: 'numeric', month: 'long' });
 const dayMonthYear = new Intl.DateTimeFormat(LOCALE, { day: 'numeric', month: 'long', year: 'numeric' });
 const time = new Intl.DateTimeFormat(LOCALE, { hour: '2-digit', minute: '2-digit' });
+const sizeFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 1 });
 
 const midnight = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
 
@@ -74,7 +75,7 @@ export function fileSize(bytes: number): string {
     n /= 1024;
     i += 1;
   }
-  return `${n.toLocaleString(LOCALE, { maximumFractionDigits: 1 })} ${units[i]}`;
+  return `${sizeFormat.format(n)} ${units[i]}`;
 }
 
 export const isImage = (mime: string) => /^image\/(png|jpe?g|gif|webp|avif)$/i.test(mime);

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { Service } from '#contract/catalog';
 import { PACKAGE_TITLES } from '#contract/catalog-constants';
+import { formatPercent } from '#contract/money-format';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast-store.ts';
 import { Price } from '../../components/ui/price.tsx';
@@ -94,7 +95,7 @@ export default function OrderForm({ service }: { service: Service }) {
                 <span>{w.title}</span>{' '}
                 {w.percent > 0 ? (
                   <span>
-                    +{new Intl.NumberFormat('ru-RU').format(w.percent)}&nbsp;%: <Price kopecks={w.withFee} />
+                    +{formatPercent(w.percent)}: <Price kopecks={w.withFee} />
                   </span>
                 ) : (
                   <span>без комиссии</span>
