@@ -42,8 +42,14 @@ const envNumber = (name: string, fallback: number) => {
   return Number.isFinite(value) && value > 0 ? value : fallback;
 };
 
-/** What a browser says it accepts: every request of a run sends it, to ours and to the bare twin alike. */
-export const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br' } as const;
+/**
+ * What a browser sends that changes the answer: its encodings, and a browser's user agent (Node's own is a crawler's,
+ * whose pages are rendered whole every time). Every request of a run sends it, to ours and to the bare twin alike.
+ */
+export const BROWSER_HEADERS = {
+  'accept-encoding': 'gzip, deflate, br',
+  'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36',
+} as const;
 
 export const defaults = {
   seconds: envNumber('BENCH_SECONDS', 10),

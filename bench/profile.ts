@@ -13,6 +13,7 @@ import { register } from 'node:module';
 process.env.NODE_ENV = 'production';
 register('../scripts/production-builds.mjs', import.meta.url);
 const { startDemoServer } = await import('./demo-server.ts');
+const { BROWSER_HEADERS } = await import('./lib.ts');
 const demo = await startDemoServer({ databaseUrl: process.env.DATABASE_URL });
 const base = demo.server.url;
 const n = Number(process.env.BENCH_REQUESTS ?? 500);
@@ -23,7 +24,8 @@ if (!target) {
   target = `/services/${listed.result[0]!.category}/${listed.result[0]!._id}?q=bench`;
 }
 const get = async () => {
-  const res = await fetch(base + target, { headers: { 'accept-encoding': 'gzip' } });
+  // As a browser asks: Node's own user agent is a crawler's, whose pages are rendered whole every time.
+  const res = await fetch(base + target, { headers: { ...BROWSER_HEADERS, 'accept-encoding': 'gzip' } });
   await res.arrayBuffer();
   if (res.status !== 200) throw new Error(`${target}: ${res.status}`);
 };
