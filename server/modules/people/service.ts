@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
+import { builtOnce } from '../../db/prepared.ts';
 import { cityRefs, countryRefs } from '../lookups/index.ts';
 import { notFound } from '../../lib/http.ts';
 import { isUuid } from '../../lib/text.ts';
@@ -41,6 +42,22 @@ export type { PublicProfile } from '#contract/catalog';
 const person = people('person');
 const cityRef = cityRefs('city');
 const countryRef = countryRefs('country');
+
+/** A person's public page: their card, about, city and country (every service page reads it too). */
+const profileOf = builtOnce((db) =>
+  db
+    .select({
+      user: { ...publicPersonColumns(person), about: person.about, blockedAt: person.blockedAt, createdAt: person.createdAt },
+      city: cityRef.title,
+      country: countryRef.title,
+    })
+    .from(person)
+    .leftJoin(cityRef, eq(cityRef.id, person.cityId))
+    .leftJoin(countryRef, eq(countryRef.id, person.countryId))
+    .where(eq(person.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('person_profile'),
+);
 
 /** Those of these people who are public freelancers, presented, in the order of `ids`. */
 export async function publicFreelancersByIds(db: Db, presence: Presence, ids: string[]): Promise<PublicUser[]> {
@@ -125,17 +142,7 @@ export class PeopleService {
   /** GET /api/users/{id}: a person's public page, as personPolicy lets the viewer see it (unknown and malformed ids are 404). */
   async profile(id: string, viewer: Actor = null): Promise<PublicProfile> {
     if (!isUuid(id)) throw notFound(PEOPLE_MESSAGES.userNotFound);
-    const [row] = await this.db
-      .select({
-        user: { ...publicPersonColumns(person), about: person.about, blockedAt: person.blockedAt, createdAt: person.createdAt },
-        city: cityRef.title,
-        country: countryRef.title,
-      })
-      .from(person)
-      .leftJoin(cityRef, eq(cityRef.id, person.cityId))
-      .leftJoin(countryRef, eq(countryRef.id, person.countryId))
-      .where(eq(person.id, id))
-      .limit(1);
+    const [row] = await profileOf(this.db).execute({ id });
     const { user, city, country } = personPolicy.authorize(viewer, 'view', row && { ...row, blockedAt: row.user.blockedAt });
     const [online, offered] = await Promise.all([
       this.deps.presence.onlineAmong([user.id]),

@@ -1,6 +1,7 @@
-import { and, eq, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, isNotNull, isNull, ne, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
+import { builtOnce } from '../../db/prepared.ts';
 import { reviews } from './schema.ts';
 import { isPublicServiceId, serviceRefs } from '../services/index.ts';
 import { people, personPolicy, type People, type UserRow } from '../users/index.ts';
@@ -14,7 +15,7 @@ import type { Actor } from '../../platform/policy.ts';
 import { userActor } from '../../platform/actor.ts';
 import type { TxContext } from '../../platform/tx.ts';
 import { audit } from '../../platform/audit.ts';
-import { cappedTotal, cursorPosition, keysetAfter, orderBy, page, timestampKey, type CursorValue, type SortKey } from '../../platform/listing/listing.ts';
+import { cappedTotal, cursorPosition, keysetAfter, orderBy, page, timestampKey, TOTAL_CAP, type CursorValue, type SortKey } from '../../platform/listing/listing.ts';
 import { completedOrdersOf, isCompleted, lockOrder, orderCompletedAt, orderHeadline } from '../orders/index.ts';
 import { reviewOrderPolicy, reviewPolicy } from './policy.ts';
 import { presentReview, type ReviewRecord } from './presenter.ts';
@@ -57,6 +58,56 @@ const WRITTEN_SORT: readonly SortKey[] = [
   { expr: reviews.id, dir: 'desc', kind: 'uuid' },
 ];
 
+/** Whether a service is public: its list of reviews is (GET /api/services/{id}/reviews). */
+const publicServiceById = builtOnce((db) =>
+  db
+    .select({ id: reviewed.id })
+    .from(reviewed)
+    .where(and(eq(reviewed.id, sql.placeholder('id')), isPublicServiceId(reviewed.id)))
+    .limit(1)
+    .prepare('public_service_by_id'),
+);
+
+/** Reviews with their author, subject, service and the keys of their sorts (a ReviewRecord). */
+function selectRecords(db: Db | TxContext['tx']) {
+  return db
+    .select({
+      review: reviews,
+      author: personOf(author),
+      target: personOf(target),
+      service: { id: reviewed.id, title: reviewed.title },
+      completedAt: orderCompletedAt(reviews.orderId),
+      publishedKey: timestampKey(reviews.publishedAt),
+      createdKey: timestampKey(reviews.createdAt),
+    })
+    .from(reviews)
+    .innerJoin(author, eq(author.id, reviews.authorId))
+    .innerJoin(target, eq(target.id, reviews.targetId))
+    .leftJoin(reviewed, eq(reviewed.id, reviews.serviceId))
+    .$dynamic();
+}
+
+const visible = and(isNotNull(reviews.publishedAt), isNull(reviews.removedAt))!;
+
+/** A service's reviews as its page lists them: the customers' (a seller's review is about the customer), published. */
+const aboutService = (serviceId: SQLWrapper | string) => and(eq(reviews.serviceId, serviceId), eq(reviews.authorRole, 'customer'), visible)!;
+
+/**
+ * The first page of a service's reviews and their count (up to TOTAL_CAP + 1), built once: every service page reads
+ * them. Later pages take listPage's way, and count again (the first page's count is not kept for them to reuse).
+ */
+const serviceReviewsFirst = builtOnce((db) => ({
+  rows: selectRecords(db)
+    .where(aboutService(sql.placeholder('id')))
+    .orderBy(...orderBy(PUBLISHED_SORT))
+    .limit(sql.placeholder('limit'))
+    .prepare('service_reviews_first'),
+  total: db
+    .select({ n: count() })
+    .from(db.select({ one: sql`1` }).from(reviews).where(aboutService(sql.placeholder('id'))).limit(TOTAL_CAP + 1).as('capped'))
+    .prepare('service_reviews_total'),
+}));
+
 type Page<T> = { result: T[]; total: number; next: string | null };
 type Query = z.output<typeof reviewsQuerySchema>;
 
@@ -80,21 +131,7 @@ export class ReviewService {
   // -------------------------------------------------------------------------------------------------------
 
   private records(db: Db | TxContext['tx'] = this.db) {
-    return db
-      .select({
-        review: reviews,
-        author: personOf(author),
-        target: personOf(target),
-        service: { id: reviewed.id, title: reviewed.title },
-        completedAt: orderCompletedAt(reviews.orderId),
-        publishedKey: timestampKey(reviews.publishedAt),
-        createdKey: timestampKey(reviews.createdAt),
-      })
-      .from(reviews)
-      .innerJoin(author, eq(author.id, reviews.authorId))
-      .innerJoin(target, eq(target.id, reviews.targetId))
-      .leftJoin(reviewed, eq(reviewed.id, reviews.serviceId))
-      .$dynamic();
+    return selectRecords(db);
   }
 
   private async present(records: ReviewRecord[], viewer: Actor): Promise<Review[]> {
@@ -112,23 +149,27 @@ export class ReviewService {
         .limit(query.limit + 1),
       cappedTotal(this.db, this.db.select({ one: sql`1` }).from(reviews).where(where).$dynamic()),
     ]);
-    const { rows: kept, next } = page(rows, query.limit, (r): CursorValue[] => [name, sort === PUBLISHED_SORT ? r.publishedKey : r.createdKey, r.review.id]);
-    return { result: await this.present(kept, viewer), total, next };
+    return this.pageOf(rows, query.limit, sort, total, viewer);
   }
 
-  private static readonly visible = and(isNotNull(reviews.publishedAt), isNull(reviews.removedAt))!;
+  /** A page of `limit` of these rows (one more tells there is a next page), presented for the viewer. */
+  private async pageOf(rows: (ReviewRecord & { publishedKey: string; createdKey: string })[], limit: number, sort: readonly SortKey[], total: number, viewer: Actor): Promise<Page<Review>> {
+    const name = sort === PUBLISHED_SORT ? 'published' : 'written';
+    const { rows: kept, next } = page(rows, limit, (r): CursorValue[] => [name, sort === PUBLISHED_SORT ? r.publishedKey : r.createdKey, r.review.id]);
+    return { result: await this.present(kept, viewer), total, next };
+  }
 
   /** GET /api/services/{id}/reviews: a public service's published customer reviews (unknown, malformed or hidden: 404). */
   async ofService(id: string, query: Query, viewer: Actor): Promise<Page<Review>> {
     if (!isUuid(id)) throw notFound(MESSAGES.notFound);
-    const [service] = await this.db
-      .select({ id: reviewed.id })
-      .from(reviewed)
-      .where(and(eq(reviewed.id, id), isPublicServiceId(reviewed.id)))
-      .limit(1);
+    const [service] = await publicServiceById(this.db).execute({ id });
     if (!service) throw notFound('Услуга не найдена');
-    // The customers' reviews: a seller's review of the customer is about the customer, not the service.
-    return this.listPage(and(eq(reviews.serviceId, id), eq(reviews.authorRole, 'customer'), ReviewService.visible)!, query, PUBLISHED_SORT, viewer);
+    if (!query.cursor) {
+      const first = serviceReviewsFirst(this.db);
+      const [rows, [counted]] = await Promise.all([first.rows.execute({ id, limit: query.limit + 1 }), first.total.execute({ id })]);
+      return this.pageOf(rows, query.limit, PUBLISHED_SORT, counted?.n ?? 0, viewer);
+    }
+    return this.listPage(aboutService(id), query, PUBLISHED_SORT, viewer);
   }
 
   /** GET /api/users/{id}/reviews: published reviews about a person the viewer may see (personPolicy). */
@@ -136,12 +177,12 @@ export class ReviewService {
     if (!isUuid(id)) throw notFound(REVIEW_MESSAGES.notFound);
     const [found] = await this.db.select({ blockedAt: person.blockedAt }).from(person).where(eq(person.id, id)).limit(1);
     personPolicy.authorize(viewer, 'view', found);
-    return this.listPage(and(eq(reviews.targetId, id), ReviewService.visible)!, query, PUBLISHED_SORT, viewer);
+    return this.listPage(and(eq(reviews.targetId, id), visible)!, query, PUBLISHED_SORT, viewer);
   }
 
   /** GET /api/reviews/my: received (published) or given (hidden ones too; not those an admin removed). */
   async mine(user: UserRow, query: z.output<typeof myReviewsQuerySchema>): Promise<Page<Review>> {
-    if (query.box === 'received') return this.listPage(and(eq(reviews.targetId, user.id), ReviewService.visible)!, query, PUBLISHED_SORT, user);
+    if (query.box === 'received') return this.listPage(and(eq(reviews.targetId, user.id), visible)!, query, PUBLISHED_SORT, user);
     return this.listPage(and(eq(reviews.authorId, user.id), isNull(reviews.removedAt))!, query, WRITTEN_SORT, user);
   }
 

@@ -1,5 +1,6 @@
-import { and, count, desc, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { builtOnce } from '../../db/prepared.ts';
 import { services } from './schema.ts';
 import { recentViews } from './schema.ts';
 import { categoryRefs } from '../lookups/index.ts';
@@ -20,17 +21,19 @@ type Presence = Pick<Realtime, 'onlineAmong'>;
 const sellerRef = people('seller');
 const categoryRef = categoryRefs('category');
 
-/** Service cards of public services matching `where`, with their sellers and categories. */
-async function publicCards(db: Db, presence: Presence, where: SQL, opts: { order?: SQL[]; limit?: number } = {}): Promise<ServiceCard[]> {
-  const query = db
-    .select({ ...cardColumns(services), categorySlug: categoryRef.slug, seller: publicPersonColumns(sellerRef) })
+/** Service cards of public services, with their sellers and categories (publicCards' query). */
+function selectCards<E extends Record<string, SQL.Aliased>>(db: Db, extra: E = {} as E) {
+  return db
+    .select({ ...cardColumns(services), categorySlug: categoryRef.slug, seller: publicPersonColumns(sellerRef), ...extra })
     .from(services)
     .innerJoin(sellerRef, eq(sellerRef.id, services.sellerId))
     .innerJoin(categoryRef, eq(categoryRef.id, services.categoryId))
-    .where(and(publicService(), where))
-    .orderBy(...(opts.order ?? []))
     .$dynamic();
-  const rows = await (opts.limit ? query.limit(opts.limit) : query);
+}
+
+/** Service cards of public services matching `where`. */
+async function publicCards(db: Db, presence: Presence, where: SQL): Promise<ServiceCard[]> {
+  const rows = await selectCards(db).where(and(publicService(), where));
   const online = await presence.onlineAmong(rows.map((r) => r.seller.id));
   return rows.map((row) => presentServiceCard(row, online.has(row.seller.id)));
 }
@@ -42,6 +45,18 @@ export async function publicServiceCardsByIds(db: Db, presence: Presence, ids: s
   return ids.flatMap((id) => cards.get(id) ?? []);
 }
 
+/**
+ * A seller's public services, most popular first, with how many there are in all (counted before the limit, by
+ * the window, in the same statement): a person's page and every service page read it.
+ */
+const sellerCards = builtOnce((db) =>
+  selectCards(db, { total: sql<number>`count(*) over ()`.mapWith(Number).as('total') })
+    .where(and(publicService(), eq(services.sellerId, sql.placeholder('sellerId'))))
+    .orderBy(desc(services.popularity), desc(services.id))
+    .limit(sql.placeholder('limit'))
+    .prepare('seller_service_cards'),
+);
+
 /** A seller's public services, most popular first, at most `limit`, and how many there are in all. */
 export async function sellerServiceCards(
   db: Db,
@@ -49,14 +64,9 @@ export async function sellerServiceCards(
   sellerId: string,
   limit: number,
 ): Promise<{ cards: ServiceCard[]; total: number }> {
-  const [cards, [counted]] = await Promise.all([
-    publicCards(db, presence, eq(services.sellerId, sellerId), { order: [desc(services.popularity), desc(services.id)], limit }),
-    db
-      .select({ n: count() })
-      .from(services)
-      .where(and(publicService(), eq(services.sellerId, sellerId))),
-  ]);
-  return { cards, total: counted?.n ?? 0 };
+  const rows = await sellerCards(db).execute({ sellerId, limit });
+  const online = await presence.onlineAmong(rows.length ? [sellerId] : []);
+  return { cards: rows.map((row) => presentServiceCard(row, online.has(row.seller.id))), total: rows[0]?.total ?? 0 };
 }
 
 /**
