@@ -56,10 +56,15 @@ function parseInWorker(source: string, timeLimitMs: number): Promise<string> {
   const run = () =>
     new Promise<string>((resolve, reject) => {
       const worker = new Worker(WORKER_FILE, { workerData: source });
-      const timer = setTimeout(() => {
-        reject(new MarkdownRefused(BLOG_MESSAGES.bodyComplex));
-        void worker.terminate();
-      }, timeLimitMs);
+      // The limit is marked's own time: counted from the worker's start, a loaded machine's slow boot of a worker
+      // would refuse any article.
+      let timer: NodeJS.Timeout | undefined;
+      worker.once('online', () => {
+        timer = setTimeout(() => {
+          reject(new MarkdownRefused(BLOG_MESSAGES.bodyComplex));
+          void worker.terminate();
+        }, timeLimitMs);
+      });
       worker.once('message', (html: string) => {
         clearTimeout(timer);
         resolve(html);
