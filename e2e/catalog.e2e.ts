@@ -279,7 +279,7 @@ describe('catalog', { timeout: 120_000 }, () => {
     const s = await e2e.open({ token: sellerToken, viewport });
     await visit(s.page, `/profile/items/${service.id}/edit`);
     const form = s.page.getByRole('form', { name: 'Ваша услуга' });
-    expect(await s.page.getByRole('note').filter({ hasText: 'покупатели видят текущую версию' }).count()).toBe(1);
+    await expect.poll(() => s.page.getByRole('note').filter({ hasText: 'покупатели видят текущую версию' }).count(), POLL).toBe(1);
     await form.getByLabel('Название', { exact: true }).fill(after);
     await form.getByRole('button', { name: 'Отправить на модерацию' }).click();
     await s.page.waitForURL('**/profile/items');

@@ -109,10 +109,13 @@ describe('over-long page addresses (ADR 040)', () => {
   it('are answered with the 404 page in under 50 ms, whatever their shape', async () => {
     await get(shapes['one long segment']!); // the 404 page is rendered once, then kept
     for (const [shape, url] of Object.entries(shapes)) {
-      const res = await get(url);
-      expect(res.status, shape).toBe(404);
-      expect(res.body, shape).toContain(PAGE_MESSAGES.notFoundTitle);
-      expect(res.ms, shape).toBeLessThan(50);
+      // The quickest of three: a freeze takes seconds every time, a loaded machine delays only some requests.
+      const tries = [await get(url), await get(url), await get(url)];
+      for (const res of tries) {
+        expect(res.status, shape).toBe(404);
+        expect(res.body, shape).toContain(PAGE_MESSAGES.notFoundTitle);
+      }
+      expect(Math.min(...tries.map((res) => res.ms)), shape).toBeLessThan(50);
     }
     // A signed-in visitor gets their own 404 page; a crawler the bare 404.
     const signedIn = await get(shapes['many short segments']!, { cookie });
