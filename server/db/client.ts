@@ -35,12 +35,14 @@ export const PGLITE_SETTINGS = ['shared_buffers=16MB'];
 export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   // Loaded only for PGlite: a start on PostgreSQL skips them (ADR 018).
-  const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
-    import('@electric-sql/pglite'),
-    import('@electric-sql/pglite/contrib/pg_trgm'),
-    import('drizzle-orm/pglite'),
-    import('drizzle-orm/pglite/migrator'),
-  ]);
+  const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }, { withNamedStatements }] =
+    await Promise.all([
+      import('@electric-sql/pglite'),
+      import('@electric-sql/pglite/contrib/pg_trgm'),
+      import('drizzle-orm/pglite'),
+      import('drizzle-orm/pglite/migrator'),
+      import('./pglite-statements.ts'),
+    ]);
   // pg_trgm: the search's typo correction (ADR 028); PostgreSQL has it as a contrib extension.
   const client = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
@@ -48,7 +50,9 @@ export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<
     extensions: { pg_trgm },
     startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ['-c', setting])],
   });
-  const db = drizzlePglite(client) as unknown as Db;
+  // drizzle's reads and writes go through named statements (issue 31); `$client` stays PGlite itself (tests dump it).
+  const db = drizzlePglite(withNamedStatements(client) as typeof client) as unknown as Db;
+  (db as unknown as { $client: typeof client }).$client = client;
   return {
     db,
     kind: 'pglite',
