@@ -10,6 +10,7 @@ import { offers } from './schema.ts';
 import { payOrderForTest } from '../orders/testing.ts';
 import { OFFER_MESSAGES, OFFERS_PER_HOUR, type Offer } from '#contract/offers';
 import type { OrderDetail } from '#contract/orders';
+import { ORDER_MESSAGES } from '#contract/order-constants';
 
 // Custom offers in an order chat (ADR 066, issue 30): the seller offers a new job (whole or in stages), the customer
 // asks for a change, the edited offer replaces it, and the customer accepts: a new order, in stages, with its chat,
@@ -134,8 +135,17 @@ describe('custom offers in an order chat', () => {
     const admin = await server.person({ role: 'admin' });
     expect((await post(customer, `/api/orders/${orderId}/offers`, OFFER)).status).toBe(403);
     expect((await post(admin, `/api/orders/${orderId}/offers`, OFFER)).status).toBe(403);
-    expect((await post(stranger, `/api/orders/${orderId}/offers`, OFFER)).status).toBe(404);
-    expect((await get(stranger, `/api/orders/${orderId}/offers`)).status).toBe(404);
+    // Addressed by the order, a stranger (or an unknown order) is told there is no such order; by the offer, no offer.
+    for (const refused of [
+      await post(stranger, `/api/orders/${orderId}/offers`, OFFER),
+      await get(stranger, `/api/orders/${orderId}/offers`),
+      await get(seller, `/api/orders/${crypto.randomUUID()}/offers`),
+    ]) {
+      expect(refused.status).toBe(404);
+      expect(JSON.stringify(refused.body)).toContain(ORDER_MESSAGES.notFound);
+    }
+    const unknownOffer = await post(customer, `/api/offers/${crypto.randomUUID()}/accept`);
+    expect([unknownOffer.status, JSON.stringify(unknownOffer.body)]).toEqual([404, expect.stringContaining(OFFER_MESSAGES.notFound)]);
     const bad = await post(seller, `/api/orders/${orderId}/offers`, { ...OFFER, price: 900_000 });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain(OFFER_MESSAGES.sumPrice);

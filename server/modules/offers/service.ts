@@ -10,7 +10,7 @@ import { formatRubles } from '#contract/money-format';
 import { pluralWithCount } from '#contract/plural';
 import { LIVE_OFFER_STATUSES, OFFER_MESSAGES, OFFERS_ADDRESS_FACTOR, OFFERS_PER_HOUR, type Offer, type offerChangeSchema, type offerInputSchema } from '#contract/offers';
 import type { OfferServiceDeps } from './deps.ts';
-import { offerPolicy } from './policy.ts';
+import { offerPolicy, orderOffersPolicy } from './policy.ts';
 import { chatOrderOf, offersOf, offerWithOrder, payOrderOf, presentOffer } from './records.ts';
 
 // Custom offers in an order chat (ADR 066): each step locks what it changes, checks the policy and the offer's state,
@@ -29,7 +29,7 @@ export class OfferService {
 
   /** GET /api/orders/{id}/offers: the order's parties. */
   async ofOrder(user: UserRow, orderId: string): Promise<Offer[]> {
-    offerPolicy.authorize(user, 'view', wrap(await chatOrderOf(this.deps.db, orderId)));
+    orderOffersPolicy.authorize(user, 'view', wrap(await chatOrderOf(this.deps.db, orderId)));
     return (await offersOf(this.deps.db, orderId)).map((r) => presentOffer(r, user));
   }
 
@@ -37,7 +37,7 @@ export class OfferService {
   async create(user: UserRow, orderId: string, input: z.output<typeof offerInputSchema>, ip: string): Promise<Offer> {
     await this.limit(user, ip);
     const row = await this.deps.platform.withTx(userActor(user), async (ctx) => {
-      const order = offerPolicy.authorize(user, 'make', wrap(await chatOrderOf(ctx.tx, orderId))).order;
+      const order = orderOffersPolicy.authorize(user, 'make', wrap(await chatOrderOf(ctx.tx, orderId))).order;
       // Two offers sent at once take turns: the later replaces the earlier.
       await ctx.tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`offers:${orderId}`}))`);
       const replaced = await ctx.tx
