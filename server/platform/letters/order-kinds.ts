@@ -36,6 +36,9 @@ const DISPUTE_NOTICES: Record<DisputeLetterEvent, (o: OrderName) => string> = {
   resolved: (o) => `Решение по спору ${orderName(o, 'about')}`,
 };
 
+/** What a letter names an order (or a stage of it) by, from its kind's data. */
+const orderOf = (d: OrderName) => ({ number: d.number, title: d.title, stage: d.stage ?? null });
+
 /** The letters of bids, orders, their payments, safe deals and disputes: spread into LETTER_KINDS (notify.ts). */
 export const ORDER_LETTER_KINDS = {
   // A refund to the card the provider refused (ADR 051): sent whatever the preferences say, as money moved.
@@ -98,9 +101,7 @@ export const ORDER_LETTER_KINDS = {
         brand: s.brand,
         name,
         link: s.url(d.path),
-        number: d.number,
-        title: d.title,
-        stage: d.stage ?? null,
+        ...orderOf(d),
         event: d.event,
         reason: d.reason,
       }),
@@ -115,9 +116,7 @@ export const ORDER_LETTER_KINDS = {
         brand: s.brand,
         name,
         link: s.url(d.path),
-        number: d.number,
-        title: d.title,
-        stage: d.stage ?? null,
+        ...orderOf(d),
         seller: d.seller,
       }),
     (d) => ({
@@ -158,9 +157,7 @@ export const ORDER_LETTER_KINDS = {
         brand: s.brand,
         name,
         link: s.url(disputePath(d.id)),
-        number: d.number,
-        title: d.title,
-        stage: d.stage ?? null,
+        ...orderOf(d),
         event: d.event,
         decision: d.decision,
       }),
