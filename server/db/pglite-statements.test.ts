@@ -34,6 +34,8 @@ describe('withNamedStatements', () => {
       expect(ours).toEqual(theirs);
       expect(ours.rows).toHaveLength(2);
     }
+    const noChange = 'update t set n = n where name = $1';
+    expect(await client.query(noChange, ['а'])).toEqual(await pg.query(noChange, ['а']));
     const updated = await client.query('update t set n = $1 where name = $2', ['2', 'а']);
     expect(updated).toMatchObject({ command: 'UPDATE', affectedRows: 1, rows: [] });
     expect(await prepared()).toEqual(expect.arrayContaining([insert, 'update t set n = $1 where name = $2']));
