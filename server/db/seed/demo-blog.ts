@@ -104,12 +104,6 @@ export const DEMO_POSTS: DemoPost[] = [
   },
 ];
 
-/**
- * The demo's own articles get a minute to render: the limit is against authors' input, and on a loaded machine the
- * worker alone once took more than 3 s to start, which stopped the demo's first start.
- */
-const SEED_RENDER_LIMIT_MS = 60_000;
-
 export async function seedDemoBlog(db: Db, uploads: FileService, admin: UserRow, coverPath: (name: string) => string): Promise<void> {
   const now = Date.now();
   for (const post of DEMO_POSTS) {
@@ -120,7 +114,7 @@ export async function seedDemoBlog(db: Db, uploads: FileService, admin: UserRow,
       title: post.title,
       description: post.description,
       body: post.body,
-      html: await renderMarkdown(post.body, SEED_RENDER_LIMIT_MS),
+      html: await renderMarkdown(post.body),
       cover,
       status: publishedAt ? 'published' : 'draft',
       publishedAt,

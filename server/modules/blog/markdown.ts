@@ -51,8 +51,8 @@ const WORKER_FILE = path.join(projectRoot, 'server', 'modules', 'blog', 'markdow
 
 let previous: Promise<unknown> = Promise.resolve();
 
-/** marked's HTML of `source`, from a worker given `timeLimitMs`; one render at a time. */
-function parseInWorker(source: string, timeLimitMs: number): Promise<string> {
+/** marked's HTML of `source`, from a worker given MARKDOWN_TIME_LIMIT_MS; one render at a time. */
+function parseInWorker(source: string): Promise<string> {
   const run = () =>
     new Promise<string>((resolve, reject) => {
       const worker = new Worker(WORKER_FILE, { workerData: source });
@@ -63,7 +63,7 @@ function parseInWorker(source: string, timeLimitMs: number): Promise<string> {
         timer = setTimeout(() => {
           reject(new MarkdownRefused(BLOG_MESSAGES.bodyComplex));
           void worker.terminate();
-        }, timeLimitMs);
+        }, MARKDOWN_TIME_LIMIT_MS);
       });
       worker.once('message', (html: string) => {
         clearTimeout(timer);
@@ -162,7 +162,7 @@ export async function sanitizeArticleHtml(html: string): Promise<string> {
 }
 
 /** A post's Markdown as the HTML its page shows; MarkdownRefused when it is nested too deep or takes too long. */
-export async function renderMarkdown(source: string, timeLimitMs = MARKDOWN_TIME_LIMIT_MS): Promise<string> {
+export async function renderMarkdown(source: string): Promise<string> {
   if (deepestNesting(source) > BLOG_LIMITS.nesting) throw new MarkdownRefused(BLOG_MESSAGES.bodyDeep);
-  return await sanitizeArticleHtml(await parseInWorker(source, timeLimitMs));
+  return await sanitizeArticleHtml(await parseInWorker(source));
 }
