@@ -1,4 +1,5 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { union } from 'drizzle-orm/pg-core';
 import type { Db } from '../../../db/client.ts';
 import { services } from '../schema.ts';
 import { categoryRefs } from '../../lookups/index.ts';
@@ -46,29 +47,34 @@ const matchColumns = () => ({
 /**
  * A page of the partial matches of a search that found nothing as a whole (ADR 044): services matching any of
  * its words, the most words first, then by rank and popularity, as one keyset order (cursor `partial`).
- * Bounded work: each word's matches are read from the search index, at most its share of PARTIAL_LIMIT,
- * then counted, scored and sorted together.
+ * Bounded work: each word's matches are read from the search index, at most its share of PARTIAL_LIMIT, and
+ * scored as they are read (the row is at hand then: reading the ids first and the rows again by id cost a third
+ * of the query at a million services), then merged and sorted together.
  */
 export async function partialPage(deps: Pick<ServiceCatalogDeps, 'db' | 'realtime'>, query: ServicesQuery, partial: PartialQuery): Promise<ServiceListing> {
   const { db } = deps;
   const base = publicFilter(query, null);
   const share = Math.ceil(PARTIAL_LIMIT / partial.words.length);
-  const reads = partial.words.map(
-    (word) => sql`(select ${services.id} from ${services} where ${and(...base, matches(services.search, [word, ...partial.excluded].join(' & ')))} limit ${share})`,
-  );
   const hits = sql.join(
     partial.words.map((word) => sql`(${services.search} @@ ${searchQuery(word)})::int`),
     sql` + `,
   );
+  const read = (word: string) =>
+    db
+      .select({
+        ...matchColumns(),
+        hits: sql<number>`${hits}`.as('hits'),
+        rank: searchRank(services.search, partial.any).as('rank'),
+      })
+      .from(services)
+      .where(and(...base, matches(services.search, [word, ...partial.excluded].join(' & '))))
+      .limit(share);
+  // A service matching several words is read by each of them, alike: `union` keeps it once.
+  const [first, second, ...rest] = partial.words.map(read);
+  const candidates = union(first!, second!, ...rest).as('candidates');
   const found = db
-    .select({
-      ...matchColumns(),
-      hits: sql<number>`${hits}`.as('hits'),
-      rank: searchRank(services.search, partial.any).as('rank'),
-      matches: sql<number>`(count(*) over ())::int`.as('matches'),
-    })
-    .from(services)
-    .where(sql`${services.id} in (${sql.join(reads, sql` union all `)})`)
+    .select({ ...candidates._.selectedFields, matches: sql<number>`(count(*) over ())::int`.as('matches') })
+    .from(candidates)
     .as('found');
   const keys: SortKey[] = [
     { expr: found.hits, dir: 'desc', kind: 'int4' },
