@@ -4,9 +4,11 @@
  * package (or our own folder) and the top functions. `npm run build` first, then:
  *   node --import tsx bench/profile.ts '/services/<category>/<id>?q=bench'   (a page rendered every time)
  * Without a target it profiles a demo service's page with `?q=bench`. BENCH_PROFILE=file.cpuprofile keeps the raw
- * profile for Chrome's DevTools.
+ * profile for Chrome's DevTools. BENCH_WRK_SECONDS=N loads the server with wrk (its own process, one connection) for N
+ * seconds instead: the profile and the CPU per request are then the server's alone, without this process's client.
  */
 import { writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { Session } from 'node:inspector/promises';
 import { register } from 'node:module';
 
@@ -31,6 +33,23 @@ const get = async () => {
 };
 for (let i = 0; i < 50; i++) await get();
 
+async function loadInProcess(): Promise<number> {
+  for (let i = 0; i < n; i++) await get();
+  return n;
+}
+
+/** wrk, one connection: its process is outside the profile. Run asynchronously, so that this server answers it. */
+async function loadWithWrk(seconds: number): Promise<number> {
+  const headers = Object.entries({ ...BROWSER_HEADERS, 'accept-encoding': 'gzip' }).flatMap(([k, v]) => ['-H', `${k}: ${v}`]);
+  const out = await new Promise<string>((resolve, reject) =>
+    execFile('wrk', ['-t', '1', '-c', '1', '-d', `${seconds}s`, ...headers, base + target], (err, stdout) => (err ? reject(err) : resolve(stdout))),
+  );
+  // wrk's summary: "  1234 requests in 10.00s, …".
+  const done = out.split('\n').find((line) => line.includes(' requests in '));
+  if (!done || out.includes('Non-2xx')) throw new Error(`wrk: ${out}`);
+  return Number.parseInt(done.trim(), 10);
+}
+
 interface Node {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -42,7 +61,8 @@ await session.post('Profiler.enable');
 await session.post('Profiler.setSamplingInterval', { interval: 200 });
 await session.post('Profiler.start');
 const cpu = process.cpuUsage();
-for (let i = 0; i < n; i++) await get();
+const wrkSeconds = Number(process.env.BENCH_WRK_SECONDS ?? 0);
+const requests = wrkSeconds > 0 ? await loadWithWrk(wrkSeconds) : await loadInProcess();
 const used = process.cpuUsage(cpu);
 const { profile } = (await session.post('Profiler.stop')) as { profile: { nodes: Node[] } };
 if (process.env.BENCH_PROFILE) writeFileSync(process.env.BENCH_PROFILE, JSON.stringify(profile));
@@ -73,7 +93,8 @@ const top = (map: Map<string, number>, count: number) =>
     .slice(0, count)
     .map(([k, v]) => `| ${k} | ${pct(v)} |`)
     .join('\n');
-console.log(`${target}: ${n} requests, ${((used.user + used.system) / 1000 / n).toFixed(2)} ms CPU each (server, database and client)\n`);
+const whose = wrkSeconds > 0 ? 'server and database; wrk outside' : 'server, database and client';
+console.log(`${target}: ${requests} requests, ${((used.user + used.system) / 1000 / requests).toFixed(2)} ms CPU each (${whose})\n`);
 console.log(`| Self time by owner | share |\n|---|---|\n${top(byOwner, 25)}\n`);
 console.log(`| Self time by function | share |\n|---|---|\n${top(byFunction, 40)}`);
 session.disconnect();

@@ -39,7 +39,9 @@ export function SearchBox() {
     };
   }, [typed, open]);
 
-  const options = suggestionOptions(catalogue, typed, popular);
+  // Folded from the catalogue only while the list is open: a page rendered on the server never shows it.
+  const optionsNow = () => suggestionOptions(catalogue, typed, popular);
+  const options = open ? optionsNow() : [];
   const expanded = open && options.length > 0;
   const choose = (option: SuggestionOption) => {
     setOpen(false);
@@ -72,11 +74,12 @@ export function SearchBox() {
               if (expanded) e.preventDefault();
               setOpen(false);
             } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-              if (!options.length) return;
+              const shown = open ? options : optionsNow();
+              if (!shown.length) return;
               e.preventDefault();
               setOpen(true);
               // -1 is the text itself: the arrows go round the options through it.
-              const last = options.length - 1;
+              const last = shown.length - 1;
               const down = e.key === 'ArrowDown';
               setActive((i) => (down ? (i >= last ? -1 : i + 1) : i <= -1 ? last : i - 1));
             } else if (e.key === 'Enter' && expanded && active >= 0 && options[active]) {
