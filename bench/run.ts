@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: the real server in this process, each target beside a bare node:http twin
  * (same process, same bytes from memory), plus the gzipped JavaScript of the home page.
- * BENCH_SECONDS (10) and BENCH_CONNECTIONS (10) tune the runs, BENCH_RATE (100) the even-rate runs;
+ * BENCH_SECONDS (10) and BENCH_CONNECTIONS (10) tune the runs, BENCH_RATE (100) the even-rate runs of cached pages,
+ * BENCH_RENDER_RATE (150) the even-rate run of a page rendered every time;
  * DATABASE_URL picks PostgreSQL over PGlite.
  * BENCH_CATALOG=1 adds the catalog benchmark (bench/catalog.ts, PostgreSQL only) after it;
  * BENCH_CHAT=1 the chat benchmark (bench/chat.ts, PostgreSQL only).
@@ -84,6 +85,10 @@ try {
   // A page the cache does not keep (a search's `q`): what a render costs on a miss.
   console.error(`measuring GET ${servicePage}?q=… (rendered every time)…`);
   rows.push(await measure('GET a service page, rendered every time', `${server.url}${servicePage}?q=bench`));
+  // And the latency at an even load below that capacity (issue 31: 150 req/s over 10 connections).
+  const renderRate = Number(process.env.BENCH_RENDER_RATE) || 150;
+  console.error(`measuring GET ${servicePage}?q=… at ${renderRate} req/s…`);
+  rows.push(await measure(`GET a service page, rendered every time, at an even ${renderRate} req/s`, `${server.url}${servicePage}?q=bench`, { rate: renderRate }));
   printTable(rows);
 
   const home = captured.get('/')!;
