@@ -33,8 +33,9 @@ async function generate(client: pg.Client, n: number, usersN: number, passwordHa
        from generate_series(1, $2) g`,
     [passwordHash, usersN],
   );
-  await client.query(`insert into users (user_name, email, name, surname, password_hash, roles, active_role, referral_code, email_confirmed_at)
-    values ('bench_admin', 'bench_admin@example.com', 'Админ', 'Тестовый', $1, array['customer','admin'], 'customer', 'BADMIN00', now())`, [passwordHash]);
+  // With a second factor set up: administrators must have one before the admin API answers them (ADR 054).
+  await client.query(`insert into users (user_name, email, name, surname, password_hash, roles, active_role, referral_code, email_confirmed_at, two_factor_at)
+    values ('bench_admin', 'bench_admin@example.com', 'Админ', 'Тестовый', $1, array['customer','admin'], 'customer', 'BADMIN00', now(), now())`, [passwordHash]);
   await client.query(
     `with c as (select array_agg(id order by user_name) a from users where active_role = 'customer' and user_name <> 'bench_1'),
           s as (select array_agg(id order by user_name) a from users where active_role = 'seller' and user_name <> 'bench_2'),

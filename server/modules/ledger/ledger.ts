@@ -118,9 +118,13 @@ export async function balanceOf(db: Db | Tx, ref: AccountRef, { lock = false } =
   return row?.balance ?? 0;
 }
 
-/** Spends from an internal account: locks it, refuses with a clear 409 when the money is not there. */
-export async function requireBalance(tx: Tx, ref: AccountRef, amount: number): Promise<void> {
-  const balance = await balanceOf(tx, ref, { lock: true });
+/**
+ * Spends from an internal account: locks it (and the chain's head before it), refuses with a clear 409 when the money
+ * is not there. `lock: false` only looks, for a refusal before the command's other steps: the spend itself is checked
+ * again with the lock, just before its transfer.
+ */
+export async function requireBalance(tx: Tx, ref: AccountRef, amount: number, { lock = true } = {}): Promise<void> {
+  const balance = await balanceOf(tx, ref, { lock });
   if (balance < amount) throw new HttpError(409, LEDGER_MESSAGES.insufficientFunds);
 }
 
