@@ -179,7 +179,7 @@ describe('paying from the balance', () => {
 
   // ADR 025: the chain's one lock is held from a payment's transfer to its commit, not for the whole command. While
   // another transaction holds the chain's head, a payment from the balance has done its other steps (the payment's
-  // row is written) before it waits: taken first, as it was for a while, it halved the payments per second under load.
+  // row is written) before it waits: taken first, as it was for a while, it cost a quarter of the payments per second.
   // PostgreSQL only: PGlite runs one transaction at a time.
   it.runIf(process.env.TEST_DB === 'postgres')('takes the ledger\'s lock last, for its transfer only', async () => {
     const buyer = await customer(200_000);
