@@ -14,15 +14,9 @@ import { paymentMethods } from '../pricing.ts';
 // customer's receipt.
 
 /**
- * The order's awaiting_payment → in_progress and available:customer → escrow:order, in the caller's
- * transaction. The ledger comes last: its entries take the chain's one lock, held until the commit (ADR 025).
+ * available:customer → escrow:order (`escrow:<order>`: once, whatever races), in the caller's transaction, after the
+ * order's own steps: the ledger comes last, as its entries take the chain's one lock until the commit (ADR 025).
  */
-export async function escrow(deps: PaymentContext, ctx: TxContext, order: OrderToPay, customerId: string): Promise<void> {
-  await deps.orders.markPaid(ctx, order);
-  await escrowTransfer(ctx, order, customerId);
-}
-
-/** available:customer → escrow:order (`escrow:<order>`: once, whatever races). */
 export async function escrowTransfer(ctx: TxContext, order: OrderToPay, customerId: string): Promise<void> {
   const posted = await postTransfer(ctx.tx, {
     kind: 'escrow',

@@ -118,12 +118,12 @@ async function settle(deps: PaymentContext, ctx: TxContext, payment: PaymentRow,
       updatedAt: now,
     })
     .where(eq(payments.id, payment.id));
+  await receipt(deps, ctx, order, payment, !paysOrder);
   // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025).
   await arrival(ctx, payment, `payment:${payment.id}`, payment.amount, `Платёж (${payment.method}) за заказ №${order.number}`, order.id);
   const surplus = kopecksOf(payment, received) - payment.amount;
   if (surplus > 0) await arrival(ctx, payment, `payment:${payment.id}:${received}`, surplus, `Переплата по заказу №${order.number} — на баланс`, order.id);
   if (paysOrder) await escrowTransfer(ctx, order, payment.customerId);
-  await receipt(deps, ctx, order, payment, !paysOrder);
 }
 
 /**
@@ -133,10 +133,11 @@ async function settle(deps: PaymentContext, ctx: TxContext, payment: PaymentRow,
 async function settleTopUp(deps: PaymentContext, ctx: TxContext, payment: PaymentRow, received: number): Promise<void> {
   const now = ctx.clock.now();
   await ctx.tx.update(payments).set({ status: 'succeeded', receivedAmount: received, paidAt: now, updatedAt: now }).where(eq(payments.id, payment.id));
-  await arrival(ctx, payment, `payment:${payment.id}`, payment.amount, `${TOP_UP_TITLE} (${payment.method})`, null);
   const surplus = kopecksOf(payment, received) - payment.amount;
-  if (surplus > 0) await arrival(ctx, payment, `payment:${payment.id}:${received}`, surplus, `${TOP_UP_TITLE}: переплата`, null);
   await topUpReceipt(deps, ctx, payment, payment.amount + Math.max(0, surplus), received);
+  // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025).
+  await arrival(ctx, payment, `payment:${payment.id}`, payment.amount, `${TOP_UP_TITLE} (${payment.method})`, null);
+  if (surplus > 0) await arrival(ctx, payment, `payment:${payment.id}:${received}`, surplus, `${TOP_UP_TITLE}: переплата`, null);
 }
 
 /**
