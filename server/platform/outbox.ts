@@ -93,9 +93,9 @@ export class OutboxBuffer implements OutboxWriter {
     this.rows.push({ ...row, dueAt: row.dueAt ?? this.clock.now() });
   }
 
-  /** The queued rows; the buffer takes no more writes afterwards. */
-  take(): NewOutboxRow[] {
-    this.closed = true;
+  /** The rows queued since the last take; with `last`, the buffer takes no more writes afterwards. */
+  take(last = true): NewOutboxRow[] {
+    if (last) this.closed = true;
     const rows = this.rows;
     this.rows = [];
     return rows;

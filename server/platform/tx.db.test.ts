@@ -143,6 +143,47 @@ describe('withTx and the outbox', () => {
     expect(rows[0]).toMatchObject({ kind: 'job', name: 'order.autoAccept', payload: { orderId: 'o1', i: 0 }, state: 'pending', attempts: 0 });
   });
 
+  it('writes what is queued so far when asked (before a lock held to the commit), the rest at the commit', async () => {
+    const written = (tx: Tx) => tx.select({ name: outbox.name, payload: outbox.payload }).from(outbox);
+    const job = (i: number) => ['order.autoAccept', { i }, { delayMs: 60_000, dedupeKey: 'order.autoAccept:o1' }] as const;
+    await platform.withTx(actor, async ({ tx, outbox: out, writeQueued }) => {
+      out.mail('first@example.org', letter);
+      out.job(...job(1));
+      await writeQueued();
+      expect(await written(tx)).toHaveLength(2);
+      // Nothing is written twice; a later job with the same dedupe key is dropped, as within one write.
+      await writeQueued();
+      expect(await written(tx)).toHaveLength(2);
+      out.mail('second@example.org', letter);
+      out.job(...job(2));
+      // A joined transaction writes the outer one's queue.
+      await platform.withTx(systemActor('inner'), async ({ outbox: inner, writeQueued: innerWrite }) => {
+        inner.mail('inner@example.org', letter);
+        await innerWrite();
+      });
+      expect(await written(tx)).toHaveLength(4);
+    });
+    await until(() => letters.length === 3);
+    expect(letters.map((l) => l.to).sort()).toEqual(['first@example.org', 'inner@example.org', 'second@example.org']);
+    // The letters' rows go once delivered; the job stays, the first of its dedupe key.
+    await until(async () => (await pendingRows()).length === 1);
+    expect((await pendingRows()).map((r) => r.payload)).toEqual([{ i: 1 }]);
+
+    // Written early, still undone by a rollback.
+    await database.db.delete(outbox);
+    letters.length = 0;
+    await expect(
+      platform.withTx(actor, async ({ outbox: out, writeQueued }) => {
+        out.mail('never@example.org', letter);
+        await writeQueued();
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(await pendingRows()).toEqual([]);
+    expect(await platform.dispatcher.runDue()).toBe(0);
+    expect(letters).toEqual([]);
+  });
+
   it('hands the command a transaction that is a Db, without a cast', async () => {
     const countSettings = async (db: Db) => (await db.select().from(settings)).length;
     const n = await platform.withTx(actor, async ({ tx }: { tx: Tx }) => {

@@ -16,6 +16,12 @@ export interface TxContext {
   actor: Actor;
   outbox: OutboxWriter;
   clock: Clock;
+  /**
+   * Writes the notifications and outbox rows queued so far now, not at the commit: before a lock held until the
+   * commit (the ledger chain's, ADR 025), so that the lock is not held while they are written. What is queued
+   * afterwards is written at the commit, as usual.
+   */
+  writeQueued: () => Promise<void>;
 }
 
 /**
@@ -33,6 +39,7 @@ interface Open {
   buffer: OutboxBuffer;
   /** False once the outer transaction has ended: work that outlived it must not join it. */
   open: boolean;
+  writeQueued: () => Promise<void>;
 }
 
 export interface WithTxDeps {
@@ -47,22 +54,28 @@ export function createWithTx(deps: WithTxDeps): WithTx {
 
   return async function withTx<T>(actor: Actor, fn: (ctx: TxContext) => Promise<T>, config?: PgTransactionConfig): Promise<T> {
     const outer = current.getStore();
-    if (outer?.open) return fn({ tx: outer.tx, actor, outbox: outer.buffer, clock: deps.clock });
+    if (outer?.open) return fn({ tx: outer.tx, actor, outbox: outer.buffer, clock: deps.clock, writeQueued: outer.writeQueued });
 
     const buffer = new OutboxBuffer(deps.clock);
-    let rows: NewOutboxRow[] = [];
+    const rows: NewOutboxRow[] = [];
     let state: Open | undefined;
     try {
       const result = await deps.db.transaction(async (tx) => {
-        const open: Open = { tx, buffer, open: true };
+        /** Writes what is queued; `last` at the commit, after which the buffer takes no more. */
+        const write = async (last: boolean) => {
+          // In-app notifications: their rows in this transaction, their socket events as outbox rows.
+          const notices = buffer.takeNotices();
+          if (notices.length) await writeNotices(tx, buffer, notices);
+          const queued = buffer.take(last);
+          // Without a target: a job whose dedupe key is already pending is dropped, whichever index says so.
+          if (queued.length) await tx.insert(outboxTable).values(queued).onConflictDoNothing();
+          rows.push(...queued);
+        };
+        const writeQueued = () => write(false);
+        const open: Open = { tx, buffer, open: true, writeQueued };
         state = open;
-        const value = await current.run(open, () => fn({ tx, actor, outbox: buffer, clock: deps.clock }));
-        // In-app notifications: their rows in this transaction, their socket events as outbox rows.
-        const notices = buffer.takeNotices();
-        if (notices.length) await writeNotices(tx, buffer, notices);
-        rows = buffer.take();
-        // Without a target: a job whose dedupe key is already pending is dropped, whichever index says so.
-        if (rows.length) await tx.insert(outboxTable).values(rows).onConflictDoNothing();
+        const value = await current.run(open, () => fn({ tx, actor, outbox: buffer, clock: deps.clock, writeQueued }));
+        await write(true);
         return value;
       }, config);
       if (rows.length) {

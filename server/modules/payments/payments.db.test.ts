@@ -178,8 +178,9 @@ describe('paying from the balance', () => {
   });
 
   // ADR 025: the chain's one lock is held from a payment's transfer to its commit, not for the whole command. While
-  // another transaction holds the chain's head, a payment from the balance has done its other steps (the payment's
-  // row is written) before it waits: taken first, as it was for a while, it cost a quarter of the payments per second.
+  // another transaction holds the chain's head, a payment from the balance has done its other steps before it waits:
+  // the payment's row, and the seller's notification and the outbox rows its transaction queued (written at the
+  // commit, they were written under the lock). Taken first, the lock cost a quarter of the payments per second.
   // PostgreSQL only: PGlite runs one transaction at a time.
   it.runIf(process.env.TEST_DB === 'postgres')('takes the ledger\'s lock last, for its transfer only', async () => {
     const buyer = await customer(200_000);
@@ -195,13 +196,14 @@ describe('paying from the balance', () => {
     });
     await headLocked;
     const paying = pay(buyer, { order_id: order.id, method: 'balance' });
-    // The payment's backend waits for a lock while holding the row it inserted into payments.
+    // The payment's backend waits for a lock while holding the rows it inserted into payments, notifications and
+    // the outbox.
     const waitingWithPayment = async () => {
       const rows = await db().execute(sql`
-        select 1 from pg_locks l join pg_stat_activity a on a.pid = l.pid
-        where a.wait_event_type = 'Lock' and a.datname = current_database() and l.relation = 'payments'::regclass
-          and l.mode = 'RowExclusiveLock' and l.granted`);
-      return (rows as unknown as { rows: unknown[] }).rows.length > 0;
+        select distinct l.relation from pg_locks l join pg_stat_activity a on a.pid = l.pid
+        where a.wait_event_type = 'Lock' and a.datname = current_database() and l.mode = 'RowExclusiveLock' and l.granted
+          and l.relation in ('payments'::regclass, 'notifications'::regclass, 'outbox'::regclass)`);
+      return (rows as unknown as { rows: unknown[] }).rows.length === 3;
     };
     try {
       await until(waitingWithPayment);

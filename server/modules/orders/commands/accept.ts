@@ -44,7 +44,9 @@ async function complete(ctx: TxContext, deps: OrderServiceDeps, order: OrderRow,
       : `Заказчик принял работу. ${jobWord(order, true)} завершён, оплата зачислена исполнителю.`,
     letter: { to: automatic ? 'both' : 'seller', event: automatic ? 'autoCompleted' : 'completed' },
   });
-  // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025).
+  // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025); what is queued so far is
+  // written before it.
+  await ctx.writeQueued();
   const posted = await postTransfer(ctx.tx, { kind: 'release', key: `settle:${order.id}`, orderId: order.id, description: `Заказ №${order.number} завершён`, legs });
   if (!posted) throw new HttpError(409, ORDER_MESSAGES.cannotCancel);
 }

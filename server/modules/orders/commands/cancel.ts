@@ -49,8 +49,10 @@ export async function cancelNow(
     message: `${text}${paid ? back : ''}${shownReason ? `\n\nПричина: ${shownReason}` : ''}`,
     letter: { to: otherSide(order, actorId), event: 'cancelled', reason },
   });
-  // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025).
+  // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025); what is queued so far is
+  // written before it.
   if (refund?.legs.length) {
+    await ctx.writeQueued();
     const posted = await postTransfer(ctx.tx, {
       kind: 'refund',
       key: `settle:${order.id}`,

@@ -68,7 +68,9 @@ export async function settleDispute(
   if (completed) await countCompletion(ctx, order);
   await announce(ctx, deps, updated, actorId, { message: text });
   // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025). Two transfers of one
-  // transaction when split, so that each side reads as what it is (a payment for the order, a refund).
+  // transaction when split, so that each side reads as what it is (a payment for the order, a refund). What is queued
+  // so far is written before it.
+  await ctx.writeQueued();
   if (completed) {
     const posted = await postTransfer(ctx.tx, { kind: 'release', key: `settle:${order.id}`, orderId: order.id, description: `Заказ №${order.number}: решение по спору`, legs: release.legs });
     if (!posted) throw new HttpError(409, ORDER_MESSAGES.cannotCancel);

@@ -254,7 +254,9 @@ async function returnPayout(
     { account: { kind: 'external', method: 'card' }, amount },
   ];
   if (fee > 0) legs.push({ account: { kind: 'revenue' }, amount: -fee });
-  // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025).
+  // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025); what is queued so far is
+  // written before it.
+  await ctx.writeQueued();
   await postTransfer(ctx.tx, {
     kind: 'refund',
     key: `deal-end:${payment.id}`,

@@ -24,7 +24,9 @@ export async function payFromBalance(deps: PaymentContext, user: UserRow, orderI
     await receipt(deps, ctx, order, payment!, false);
     // The ledger last: the chain's head and the account are locked from here to the commit, not for the whole
     // command (ADR 025; locked first, they cost a quarter of the payments per second under load). The balance is
-    // checked again under the lock: another payment of the same customer may have spent it meanwhile.
+    // checked again under the lock: another payment of the same customer may have spent it meanwhile. What is queued
+    // so far (the chat's notifications, the receipt) is written before it.
+    await ctx.writeQueued();
     await requireBalance(tx, account, order.price);
     await escrowTransfer(ctx, order, user.id);
     return { payment_id: payment!.id, order_id: order.id, status: 'succeeded' as const, redirect_url: null };

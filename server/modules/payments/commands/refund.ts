@@ -85,7 +85,9 @@ export async function refundArrival(deps: PaymentContext, ctx: TxContext, paymen
   // The seller's whole payout of this payment's deal goes with it (the share it was made with).
   const sellerReduction = order.price - commissionOn(order.price, order.commissionBp);
   await record(ctx, { paymentId: payment.id, orderId: order.id, customerId: payment.customerId, provider: payment.provider!, amount: payment.amount, sellerReduction: Math.min(sellerReduction, payment.amount), key: `payment:${payment.id}:refund`, description });
-  // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025).
+  // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025); what is queued so far is
+  // written before it.
+  await ctx.writeQueued();
   await postTransfer(ctx.tx, {
     kind: 'payment',
     key: `payment:${payment.id}`,
@@ -212,7 +214,7 @@ export async function pollRefunds(deps: PaymentContext): Promise<number> {
  */
 export async function settleRefund(deps: PaymentContext, refundId: string, answer: ProviderRefund): Promise<boolean> {
   if (answer.state === 'pending') return false;
-  return deps.platform.withTx(systemActor('payments.refund'), async ({ tx, clock, outbox }) => {
+  return deps.platform.withTx(systemActor('payments.refund'), async ({ tx, clock, outbox, writeQueued }) => {
     const [refund] = await tx.select().from(paymentRefunds).where(eq(paymentRefunds.id, refundId)).for('update');
     if (!refund || refund.status !== 'pending') return false;
     const succeeded = answer.state === 'succeeded';
@@ -232,7 +234,9 @@ export async function settleRefund(deps: PaymentContext, refundId: string, answe
     }
     // The seller's payout out of the same deal waited for it (a payout closes the deal): it goes now (ADR 053).
     await wakeDealPayout({ tx, outbox }, refund.orderId);
-    // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025).
+    // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025); what is queued so far
+    // is written before it.
+    await writeQueued();
     await postTransfer(tx, {
       kind: 'refund',
       key: `refund:${refund.id}`,

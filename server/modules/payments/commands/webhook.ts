@@ -119,7 +119,9 @@ async function settle(deps: PaymentContext, ctx: TxContext, payment: PaymentRow,
     })
     .where(eq(payments.id, payment.id));
   await receipt(deps, ctx, order, payment, !paysOrder);
-  // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025).
+  // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025); what is queued so far is
+  // written before it.
+  await ctx.writeQueued();
   await arrival(ctx, payment, `payment:${payment.id}`, payment.amount, `Платёж (${payment.method}) за заказ №${order.number}`, order.id);
   const surplus = kopecksOf(payment, received) - payment.amount;
   if (surplus > 0) await arrival(ctx, payment, `payment:${payment.id}:${received}`, surplus, `Переплата по заказу №${order.number} — на баланс`, order.id);
@@ -135,7 +137,9 @@ async function settleTopUp(deps: PaymentContext, ctx: TxContext, payment: Paymen
   await ctx.tx.update(payments).set({ status: 'succeeded', receivedAmount: received, paidAt: now, updatedAt: now }).where(eq(payments.id, payment.id));
   const surplus = kopecksOf(payment, received) - payment.amount;
   await topUpReceipt(deps, ctx, payment, payment.amount + Math.max(0, surplus), received);
-  // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025).
+  // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025); what is queued so far is
+  // written before it.
+  await ctx.writeQueued();
   await arrival(ctx, payment, `payment:${payment.id}`, payment.amount, `${TOP_UP_TITLE} (${payment.method})`, null);
   if (surplus > 0) await arrival(ctx, payment, `payment:${payment.id}:${received}`, surplus, `${TOP_UP_TITLE}: переплата`, null);
 }
