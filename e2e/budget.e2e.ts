@@ -9,6 +9,9 @@ import { JS_BUDGET_KIB, guestScripts, totalKib } from './js-budget.ts';
 // inline scripts of the HTML) stays under the budget on the home page, a service page and /projects.
 // bench/js-budget.ts prints the same figures per file (docs/decisions/020).
 
+/** A signed-in person's favourites store: a chunk of its own, which their hearts load (favorite-button.tsx). */
+const FAVORITES_CODE = /\/assets\/use-favorites-[^/]+\.js$/;
+
 /** Holds back the files whose address matches until open() is called. */
 async function hold(page: Page, pattern: RegExp) {
   let open = () => {};
@@ -173,6 +176,36 @@ describe('a first-time guest’s JavaScript', () => {
     await page.waitForURL((url) => url.pathname === '/services/design', { timeout: 10_000 });
     await hydrated(page);
     expect(documents, 'a navigation in the page').toEqual([path]);
+  });
+
+  it('keeps a signed-in person’s heart pressed while the favourites’ code comes: the release marks it', async () => {
+    const { user: seller } = await e2e.user({ role: 'seller' });
+    const service = await createService(e2e.server.database.db, seller.id, { category: 'design' });
+    const { token } = await e2e.user({ role: 'customer' });
+    const { page } = await e2e.open({ token });
+    const code = await hold(page, FAVORITES_CODE);
+    await page.goto(`/services/design/${service.id}`);
+    await hydrated(page);
+    // The page is live at once for a signed-in person; its heart waits for the favourites' code.
+    await expect.poll(() => code.asked, { timeout: 10_000 }).toBe(true);
+    const heart = page.locator('.order-box .fav-btn');
+    await expect.poll(() => heart.evaluate((el) => Object.keys(el).some((key) => key.startsWith('__reactFiber'))), { timeout: 10_000 }).toBe(true);
+    const box = (await heart.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    const loaded = page.waitForResponse(FAVORITES_CODE);
+    code.open();
+    await loaded;
+    // The code came during the press: a heart replaced now would take neither the press nor the release.
+    await page.waitForTimeout(300);
+    await page.mouse.up();
+    await expect.poll(() => heart.getAttribute('aria-pressed'), { timeout: 10_000 }).toBe('true');
+    await expect
+      .poll(async () => {
+        const res = await fetch(`${e2e.url}/api/favorites`, { headers: { authorization: `Bearer ${token}` } });
+        return ((await res.json()) as { result: { id: string }[] }).result.map((f) => f.id);
+      })
+      .toEqual([service.id]);
   });
 
   it('makes a signed-in person’s early click on the same link, though the real page still lacks the order form', async () => {
