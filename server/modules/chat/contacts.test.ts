@@ -242,7 +242,9 @@ describe('maskContacts: linear time (docs/decisions/007)', () => {
     'times': fill('1:'),
   };
 
-  it.each(Object.entries(adversarial))('%s: 4,000 characters masked in under 50 ms', (_name, text) => {
+  // The bound tells a blow-up (54 s before the fix) from linear work, not a fast machine from a slow one: 10–25 ms
+  // here on a loaded 2-core CI machine, ~60 ms beside another test run; the speed itself is a benchmark's business.
+  it.each(Object.entries(adversarial))('%s: 4,000 characters masked in under 250 ms', (_name, text) => {
     expect(text.length).toBe(LENGTH);
     maskContacts(text);
     const times: number[] = [];
@@ -252,7 +254,7 @@ describe('maskContacts: linear time (docs/decisions/007)', () => {
       times.push(performance.now() - started);
     }
     // The median, so that one pause of a shared machine does not decide.
-    expect(times.sort((a, b) => a - b)[2]).toBeLessThan(50);
+    expect(times.sort((a, b) => a - b)[2]).toBeLessThan(250);
   });
 
   it('no pattern can backtrack super-linearly (scslre, the analyser of the lint rules, on the built RegExps)', () => {
