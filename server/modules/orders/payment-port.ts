@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { orders, type OrderRow } from './schema.ts';
 import { isUuid } from '../../lib/text.ts';
@@ -12,7 +12,7 @@ import type { OrderService } from './service.ts';
 // awaiting_payment → in_progress. Payments neither reads nor locks the orders table itself.
 
 /** An order as payments sees it. */
-export interface OrderToPay extends Pick<OrderRow, 'id' | 'number' | 'title' | 'package' | 'extras' | 'price' | 'commissionBp' | 'customerId' | 'sellerId' | 'status'> {
+export interface OrderToPay extends Pick<OrderRow, 'id' | 'number' | 'title' | 'headId' | 'package' | 'extras' | 'price' | 'commissionBp' | 'customerId' | 'sellerId' | 'status'> {
   /** Why it cannot be paid now (the state table's refusal of the customer's `pay`), or null when it can. */
   payRefusal: string | null;
 }
@@ -44,11 +44,11 @@ const ANY_MOMENT = { now: new Date(0), cancelWindowMinutes: 0 };
  * (`fundingRefusal`: a stage waits for the earlier ones not dropped).
  */
 function toPay(row: OrderRow & { isHead: boolean; siblings: readonly FundingFacts[] }): OrderToPay {
-  const { id, number, title, package: pkg, extras, price, commissionBp, customerId, sellerId, status } = row;
+  const { id, number, title, headId, package: pkg, extras, price, commissionBp, customerId, sellerId, status } = row;
   const payRefusal = row.isHead
     ? ORDER_MESSAGES.headNotPayable
     : (refusalOf('pay', 'customer', row, ANY_MOMENT) ?? (row.stage ? fundingRefusal(row.siblings, row.stage) : null));
-  return { id, number, title, package: pkg, extras, price, commissionBp, customerId, sellerId, status, payRefusal };
+  return { id, number, title, headId, package: pkg, extras, price, commissionBp, customerId, sellerId, status, payRefusal };
 }
 
 
@@ -56,16 +56,19 @@ function toPay(row: OrderRow & { isHead: boolean; siblings: readonly FundingFact
 export function orderPaymentPort(service: Pick<OrderService, 'markPaid' | 'cancelAtDealEnd'>): OrderPaymentPort {
   const read = async (db: Db | Tx, orderId: string, lock: boolean) => {
     if (!isUuid(orderId)) return null;
-    const query = db.select().from(orders).where(eq(orders.id, orderId)).limit(1);
-    const [row] = lock ? await query.for('update') : await query;
-    if (!row) return null;
+    // Whether it is a head of stages, in the same statement (a head is never paid itself).
+    // Spelled out: a one-table select writes its columns without their table, which the subquery's would shadow.
+    const isHead = sql<boolean>`exists (select 1 from ${orders} as "stage" where "stage"."head_id" = "orders"."id")`;
+    const query = db.select({ order: orders, isHead }).from(orders).where(eq(orders.id, orderId)).limit(1);
+    const [found] = lock ? await query.for('update', { of: orders }) : await query;
+    if (!found) return null;
+    const row = found.order;
     // A stage's payment rolls its head up after the ledger's locks; every other step of a stage locks the head first
     // (rollUp). The head is locked here, before the ledger, so that all take stage → head → ledger (a deadlock else).
     if (lock && row.headId) await db.select({ id: orders.id }).from(orders).where(eq(orders.id, row.headId)).for('update');
-    const [stage] = await db.select({ id: orders.id }).from(orders).where(eq(orders.headId, row.id)).limit(1);
     // A stage's earlier stages are read, not locked: a stage paid or dropped meanwhile only refuses more, never less.
     const siblings = row.headId ? await stagesOf(db, row.headId) : [];
-    return toPay({ ...row, isHead: stage !== undefined, siblings });
+    return toPay({ ...row, isHead: found.isHead, siblings });
   };
   return {
     find: (db, orderId) => read(db, orderId, false),

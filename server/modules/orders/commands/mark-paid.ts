@@ -17,8 +17,9 @@ import { announce, jobWord, stageChanged } from './transition.ts';
 export async function markOrderPaid(ctx: TxContext, deps: Pick<OrderServiceDeps, 'chat' | 'letters'>, orderId: string): Promise<OrderRow> {
   const order = await startClock(ctx, orderId);
   // Its workspace chat, opened once: a draft's now that it is paid. A stage's chat is its head's (ADR 065).
-  if (!order.headId) await openOrderChat(ctx.tx, order);
+  const chatId = order.headId ? undefined : await openOrderChat(ctx.tx, order);
   await announce(ctx, deps, order, order.customerId, {
+    chatId,
     message: `${jobWord(order, true)} оплачен, деньги зарезервированы. Исполнитель приступает к работе; срок — ${moscowDateTime(order.deadlineAt!)}.`,
     letter: { to: 'seller', event: order.bidId || order.headId ? 'paid' : 'created' },
   });

@@ -25,6 +25,8 @@ export interface Announcement {
   kind?: 'system' | 'delivery';
   files?: string[];
   letter?: { to: 'customer' | 'seller' | 'both'; event: OrderLetterEvent; reason?: string | null };
+  /** The order's chat when the caller has it at hand (it just opened it); read otherwise. */
+  chatId?: string;
 }
 
 /** Who an order's letter goes to, read through the users module's read model. */
@@ -103,7 +105,7 @@ export async function announce(
   a: Announcement,
 ): Promise<void> {
   // A stage's steps are told in its head's chat, the job's workspace, and name the stage (ADR 065).
-  const chatId = await orderChatId(ctx.tx, order.headId ?? order.id);
+  const chatId = a.chatId ?? (await orderChatId(ctx.tx, order.headId ?? order.id));
   const message = a.message && order.stage ? `Этап ${order.stage} «${order.stageTitle ?? ''}»: ${a.message}` : a.message;
   if (chatId && message) await deps.chat.postInTx(ctx, { chatId, senderId: actorId, kind: a.kind ?? 'system', message, files: a.files });
   // A draft concerns its customer alone: its seller learns of the order once it is paid (ADR 042).

@@ -40,7 +40,7 @@ export async function receipt(deps: PaymentContext, ctx: TxContext, order: Order
   if (!customer) return;
   const method = await methodTitle(deps, payment);
   // A stage's receipt says which stage of which order was paid (ADR 065).
-  const name = await orderNameOf(ctx.tx, order.id);
+  const name = await orderNameOf(ctx.tx, order);
   deps.letters.notify(ctx.outbox, customer, 'payment.receipt', {
     ...name,
     lines: orderItems({ package: order.package as OrderPackage | null, extras: order.extras, price: order.price }).map((i) => `${i.label} — ${formatRubles(i.price)}`),
