@@ -214,6 +214,45 @@ describe('paying from the balance', () => {
     expect((await paying).status).toBe(200);
     expect((await orderRow(order.id)).status).toBe('in_progress');
   });
+
+  // The balance is looked at without a lock; two payments of one customer that both saw enough meet at the ledger,
+  // where the database's no-overdraft CHECK refuses the second: the same 409, nothing of it kept.
+  it.runIf(process.env.TEST_DB === 'postgres')('refuses the second of two payments that both saw the balance, with the same 409', async () => {
+    const buyer = await customer(150_000);
+    const first = await openOrder(buyer, 150_000);
+    const second = await openOrder(buyer, 150_000);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const headLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = t.app.services.platform.withTx(actor, async ({ tx }) => {
+      await tx.select({ id: ledgerHead.id }).from(ledgerHead).where(eq(ledgerHead.id, 1)).for('update');
+      locked();
+      await held;
+    });
+    await headLocked;
+    const payments = [pay(buyer, { order_id: first.id, method: 'balance' }), pay(buyer, { order_id: second.id, method: 'balance' })];
+    // Both have looked at the balance and wait at the ledger.
+    const waiting = async () => {
+      const rows = await db().execute(sql`
+        select 1 from pg_locks l join pg_stat_activity a on a.pid = l.pid
+        where a.wait_event_type = 'Lock' and a.datname = current_database() and l.relation = 'payments'::regclass
+          and l.mode = 'RowExclusiveLock' and l.granted`);
+      return (rows as unknown as { rows: unknown[] }).rows.length === 2;
+    };
+    try {
+      await until(waiting);
+    } finally {
+      release();
+      await holder;
+    }
+    const answers = await Promise.all(payments);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(answers.find((a) => a.status === 409)!.body.message).toBe('Недостаточно средств на балансе');
+    expect([(await orderRow(first.id)).status, (await orderRow(second.id)).status].sort()).toEqual(['awaiting_payment', 'in_progress']);
+    expect(await balanceOf(db(), { kind: 'available', userId: buyer.id })).toBe(0);
+    expect((await checkLedger(db())).problems).toEqual([]);
+  });
 });
 
 describe('receipts', () => {

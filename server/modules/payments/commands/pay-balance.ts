@@ -1,7 +1,9 @@
 import { payments } from '../schema.ts';
 import type { UserRow } from '../../users/index.ts';
 import { userActor } from '../../../platform/actor.ts';
-import { requireBalance } from '../../ledger/index.ts';
+import { isOverdraft, requireBalance } from '../../ledger/index.ts';
+import { HttpError } from '../../../lib/http.ts';
+import { LEDGER_MESSAGES } from '#contract/money';
 import type { PayResult } from '#contract/payments';
 import type { PaymentContext } from '../deps.ts';
 import { escrowTransfer, receipt } from './escrow.ts';
@@ -11,7 +13,8 @@ import { payable } from './payable.ts';
 export async function payFromBalance(deps: PaymentContext, user: UserRow, orderId: string): Promise<PayResult> {
   return deps.platform.withTx(userActor(user), async (ctx) => {
     const { tx } = ctx;
-    // The order's row lock first, then the ledger's (requireBalance): every payer takes them in this order.
+    // The order's row lock first, then the ledger's (its entries): every payer takes them in this order. The balance
+    // is looked at without a lock, for a refusal before any other step.
     const order = payable(user, await deps.orders.lockForPayment(tx, orderId));
     const account = { kind: 'available', userId: user.id } as const;
     await requireBalance(tx, account, order.price, { lock: false });
@@ -22,13 +25,15 @@ export async function payFromBalance(deps: PaymentContext, user: UserRow, orderI
       .returning();
     await deps.orders.markPaid(ctx, order);
     await receipt(deps, ctx, order, payment!, false);
-    // The ledger last: the chain's head and the account are locked from here to the commit, not for the whole
-    // command (ADR 025; locked first, they cost a quarter of the payments per second under load). The balance is
-    // checked again under the lock: another payment of the same customer may have spent it meanwhile. What is queued
-    // so far (the chat's notifications, the receipt) is written before it.
+    // The ledger last: its entries lock the chain's head (and then the accounts) from here to the commit, not for
+    // the whole command (ADR 025; locked first, they cost a quarter of the payments per second under load). What is
+    // queued so far (the chat's notifications, the receipt) is written before. Another payment of the same customer
+    // may have spent the balance since the look above: the database's no-overdraft CHECK refuses this transfer
+    // then, answered as the same 409.
     await ctx.writeQueued();
-    await requireBalance(tx, account, order.price);
-    await escrowTransfer(ctx, order, user.id);
+    await escrowTransfer(ctx, order, user.id).catch((error: unknown) => {
+      throw isOverdraft(error) ? new HttpError(409, LEDGER_MESSAGES.insufficientFunds) : error;
+    });
     return { payment_id: payment!.id, order_id: order.id, status: 'succeeded' as const, redirect_url: null };
   });
 }
