@@ -177,14 +177,11 @@ describe('paying from the balance', () => {
     expect((await orderRow(order.id)).status).toBe('awaiting_payment');
   });
 
-  // ADR 025: the chain's one lock is held from a payment's transfer to its commit, not for the whole command. While
-  // another transaction holds the chain's head, a payment from the balance has done its other steps before it waits:
-  // the payment's row, and the seller's notification and the outbox rows its transaction queued (written at the
-  // commit, they were written under the lock). Taken first, the lock cost a quarter of the payments per second.
-  // PostgreSQL only: PGlite runs one transaction at a time.
-  it.runIf(process.env.TEST_DB === 'postgres')('takes the ledger\'s lock last, for its transfer only', async () => {
-    const buyer = await customer(200_000);
-    const order = await openOrder(buyer, 150_000);
+  /**
+   * Runs `whilePaying` while another transaction holds the ledger chain's head, and releases it once the backends
+   * waiting for a lock hold, all together, `count` row-write locks on `tables` (what the waiting payments wrote).
+   */
+  async function withChainHeld<T>(tables: string[], count: number, whilePaying: () => T): Promise<T> {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let locked!: () => void;
@@ -195,22 +192,32 @@ describe('paying from the balance', () => {
       await held;
     });
     await headLocked;
-    const paying = pay(buyer, { order_id: order.id, method: 'balance' });
-    // The payment's backend waits for a lock while holding the rows it inserted into payments, notifications and
-    // the outbox.
-    const waitingWithPayment = async () => {
+    const paying = whilePaying();
+    const waiting = async () => {
       const rows = await db().execute(sql`
-        select distinct l.relation from pg_locks l join pg_stat_activity a on a.pid = l.pid
+        select l.pid, l.relation from pg_locks l join pg_stat_activity a on a.pid = l.pid
         where a.wait_event_type = 'Lock' and a.datname = current_database() and l.mode = 'RowExclusiveLock' and l.granted
-          and l.relation in ('payments'::regclass, 'notifications'::regclass, 'outbox'::regclass)`);
-      return (rows as unknown as { rows: unknown[] }).rows.length === 3;
+          and l.relation::regclass::text in ${tables}`);
+      return (rows as unknown as { rows: unknown[] }).rows.length === count;
     };
     try {
-      await until(waitingWithPayment);
+      await until(waiting);
     } finally {
       release();
       await holder;
     }
+    return paying;
+  }
+
+  // ADR 025: the chain's one lock is held from a payment's transfer to its commit, not for the whole command. While
+  // another transaction holds the chain's head, a payment from the balance has done its other steps before it waits:
+  // the payment's row, and the seller's notification and the outbox rows its transaction queued (written at the
+  // commit, they were written under the lock). Taken first, the lock cost a quarter of the payments per second.
+  // PostgreSQL only: PGlite runs one transaction at a time.
+  it.runIf(process.env.TEST_DB === 'postgres')('takes the ledger\'s lock last, for its transfer only', async () => {
+    const buyer = await customer(200_000);
+    const order = await openOrder(buyer, 150_000);
+    const paying = await withChainHeld(['payments', 'notifications', 'outbox'], 3, () => pay(buyer, { order_id: order.id, method: 'balance' }));
     expect((await paying).status).toBe(200);
     expect((await orderRow(order.id)).status).toBe('in_progress');
   });
@@ -221,31 +228,11 @@ describe('paying from the balance', () => {
     const buyer = await customer(150_000);
     const first = await openOrder(buyer, 150_000);
     const second = await openOrder(buyer, 150_000);
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const headLocked = new Promise<void>((resolve) => (locked = resolve));
-    const holder = t.app.services.platform.withTx(actor, async ({ tx }) => {
-      await tx.select({ id: ledgerHead.id }).from(ledgerHead).where(eq(ledgerHead.id, 1)).for('update');
-      locked();
-      await held;
-    });
-    await headLocked;
-    const payments = [pay(buyer, { order_id: first.id, method: 'balance' }), pay(buyer, { order_id: second.id, method: 'balance' })];
-    // Both have looked at the balance and wait at the ledger.
-    const waiting = async () => {
-      const rows = await db().execute(sql`
-        select 1 from pg_locks l join pg_stat_activity a on a.pid = l.pid
-        where a.wait_event_type = 'Lock' and a.datname = current_database() and l.relation = 'payments'::regclass
-          and l.mode = 'RowExclusiveLock' and l.granted`);
-      return (rows as unknown as { rows: unknown[] }).rows.length === 2;
-    };
-    try {
-      await until(waiting);
-    } finally {
-      release();
-      await holder;
-    }
+    // Both have looked at the balance and wait at the ledger, each holding its payment's row.
+    const payments = await withChainHeld(['payments'], 2, () => [
+      pay(buyer, { order_id: first.id, method: 'balance' }),
+      pay(buyer, { order_id: second.id, method: 'balance' }),
+    ]);
     const answers = await Promise.all(payments);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
     expect(answers.find((a) => a.status === 409)!.body.message).toBe('Недостаточно средств на балансе');
