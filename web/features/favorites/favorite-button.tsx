@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { Heart } from '../../components/ui/icons.tsx';
 import { useShell } from '../../lib/use-shell.ts';
 import { loginPath } from '../../lib/safe-target.ts';
-import { useStore, type ReadableStore } from '../../lib/store.ts';
+import { createStore, useStore, type ReadableStore } from '../../lib/store.ts';
 import { hasFavorite, type FavoriteItem, type FavoriteType } from './store.ts';
 import type * as LiveModule from './use-favorites.ts';
 
@@ -21,9 +21,8 @@ const loadLive = () =>
     },
   ));
 
-/** The list before the store's code came: nothing is a favourite yet (one array: a snapshot must stay the same). */
-const NO_ITEMS: readonly FavoriteItem[] = Object.freeze([]);
-const NONE: ReadableStore<readonly FavoriteItem[]> = { get: () => NO_ITEMS, getServerSnapshot: () => NO_ITEMS, subscribe: () => () => {} };
+/** The list before the store's code came: nothing is a favourite yet. */
+const NONE: ReadableStore<readonly FavoriteItem[]> = createStore<readonly FavoriteItem[]>(Object.freeze([]));
 
 export interface FavoriteButtonProps {
   id: string;
