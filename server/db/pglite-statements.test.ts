@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withNamedStatements } from './pglite-statements.ts';
+import { WaitsForItsOwnTransaction, withNamedStatements } from './pglite-statements.ts';
 
 // PGlite as drizzle sees it, with a named statement per SQL text (issue 31): it must answer exactly as PGlite's own
 // query() does, rows, types, errors and locks included. Every database test runs the app through it too.
@@ -96,6 +96,25 @@ describe('withNamedStatements', () => {
     release();
     await transaction;
     expect(await outside).toBe('5');
+  });
+
+  it("refuses at once a query through itself from inside a transaction's work, which would wait for it forever", async () => {
+    const client = withNamedStatements(pg);
+    let late: Promise<unknown> | undefined;
+    const done = client.transaction(async (tx) => {
+      await tx.query('update t set n = $1 where name = $2', ['6', 'а']);
+      await expect(client.query('select n from t where name = $1', ['а'])).rejects.toBeInstanceOf(WaitsForItsOwnTransaction);
+      await expect(client.query('select 1 as one')).rejects.toBeInstanceOf(WaitsForItsOwnTransaction);
+      await expect(client.transaction(async () => {})).rejects.toBeInstanceOf(WaitsForItsOwnTransaction);
+      // Work the transaction started and did not wait for: it runs once the transaction has ended.
+      late = Promise.resolve().then(async () => {
+        await done;
+        return (await client.query<{ n: string }>('select n from t where name = $1', ['а'])).rows[0]!.n;
+      });
+      return 'committed';
+    });
+    expect(await done).toBe('committed');
+    expect(await late).toBe('6');
   });
 
   it('parses again a statement whose table changed under it, and refuses a closed transaction', async () => {

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   messages,
   parse,
@@ -18,12 +19,19 @@ import {
  *
  * It takes PGlite's locks as `query()` does: outside a transaction, the transaction lock and then the query lock,
  * and the file system synced after the run; inside one, the query lock only.
+ *
+ * A query made outside the transaction from inside its work (through the pool, not its `tx`) would wait for that
+ * transaction, which waits for it: the one connection, and with it the whole server, would hang for good. It is
+ * refused at once instead, with an error that says so (a 500 for one request, logged with the query).
  */
 export function withNamedStatements(pg: PGlite, { max = 256 } = {}): Pick<PGlite, 'query' | 'transaction'> {
   const statements = new Statements(pg, max);
   const cached = (text: string, options?: QueryOptions) => NAMED.test(text) && !options?.blob && !options?.paramTypes;
+  /** The transaction whose work is running in this async context, while it is open. */
+  const working = new AsyncLocalStorage<{ open: boolean }>();
   return {
     async query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
+      if (working.getStore()?.open) throw new WaitsForItsOwnTransaction(text);
       if (!cached(text, options)) return await pg.query<T>(text, params, options);
       await pg._checkReady();
       return await pg._runExclusiveTransaction(() =>
@@ -37,8 +45,10 @@ export function withNamedStatements(pg: PGlite, { max = 256 } = {}): Pick<PGlite
       );
     },
     async transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T> {
+      if (working.getStore()?.open) throw new WaitsForItsOwnTransaction('begin');
+      const work = { open: true };
       return await pg.transaction((tx) =>
-        callback({
+        working.run(work, () => callback({
           ...tx,
           rollback: () => tx.rollback(),
           listen: (channel, listener) => tx.listen(channel, listener),
@@ -50,10 +60,19 @@ export function withNamedStatements(pg: PGlite, { max = 256 } = {}): Pick<PGlite
             if (tx.closed) throw new Error('Transaction is closed');
             return await pg._runExclusiveQuery(() => statements.run<R>(text, params, options));
           },
-        }),
+        }).finally(() => {
+          work.open = false;
+        })),
       );
     },
   } as Pick<PGlite, 'query' | 'transaction'>;
+}
+
+/** A query through the pool from inside a transaction's work, which on PGlite would wait for that transaction forever. */
+export class WaitsForItsOwnTransaction extends Error {
+  constructor(readonly query: string) {
+    super(`A query through the pool inside a transaction's work would wait for that transaction forever on PGlite: use its tx. Query: ${query.slice(0, 200)}`);
+  }
 }
 
 /** The named statements of one PGlite, by SQL text; every method runs under PGlite's query lock. */

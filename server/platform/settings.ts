@@ -40,10 +40,10 @@ export class SettingsService {
   }
 
   /**
-   * Every setting. Inside a transaction pass its `tx` as `db`: on PGlite (one connection) a read through the pool
-   * would wait for that very transaction to end.
+   * Every setting. Inside a transaction a read goes through it (`db`, or else the transaction open in the caller's
+   * context): on PGlite (one connection) a read through the pool would wait for that very transaction to end.
    */
-  all(db: Db = this.db): Promise<Settings> {
+  all(db: Db = this.withTx.current() ?? this.db): Promise<Settings> {
     const hit = this.cached;
     if (hit && Date.now() - hit.at < SETTINGS_CACHE_MS) {
       // A read still in flight through the pool is not shared with a transaction: on PGlite it waits for that very

@@ -32,7 +32,14 @@ export interface TxContext {
  * PGlite has a single connection and every other query waits while a transaction is open: do no slow I/O (mail,
  * HTTP, files) inside `fn`; queue it on the outbox instead.
  */
-export type WithTx = <T>(actor: Actor, fn: (ctx: TxContext) => Promise<T>, config?: PgTransactionConfig) => Promise<T>;
+export interface WithTx {
+  <T>(actor: Actor, fn: (ctx: TxContext) => Promise<T>, config?: PgTransactionConfig): Promise<T>;
+  /**
+   * The transaction open in the caller's async context, if any. A read made inside it must go through it: on
+   * PGlite (one connection) a read through the pool waits for that very transaction, which waits for the read.
+   */
+  current(): Tx | undefined;
+}
 
 interface Open {
   tx: Tx;
@@ -52,7 +59,7 @@ export interface WithTxDeps {
 export function createWithTx(deps: WithTxDeps): WithTx {
   const current = new AsyncLocalStorage<Open>();
 
-  return async function withTx<T>(actor: Actor, fn: (ctx: TxContext) => Promise<T>, config?: PgTransactionConfig): Promise<T> {
+  const withTx = async function withTx<T>(actor: Actor, fn: (ctx: TxContext) => Promise<T>, config?: PgTransactionConfig): Promise<T> {
     const outer = current.getStore();
     if (outer?.open) return fn({ tx: outer.tx, actor, outbox: outer.buffer, clock: deps.clock, writeQueued: outer.writeQueued });
 
@@ -88,4 +95,10 @@ export function createWithTx(deps: WithTxDeps): WithTx {
       buffer.close();
     }
   };
+  return Object.assign(withTx, {
+    current: () => {
+      const open = current.getStore();
+      return open?.open ? open.tx : undefined;
+    },
+  });
 }

@@ -61,9 +61,6 @@ async function fund(user: UserRow, amount: number) {
 }
 
 async function openOrder(buyer: UserRow, price = 150_000) {
-  // openOrder reads the settings outside its transaction: on PGlite (one connection) a cold cache would wait for
-  // the transaction that waits for it. Warmed here; reported to the orders module.
-  await t.app.services.settings.all();
   const { order } = await t.app.services.platform.withTx(actor, (ctx) =>
     t.app.services.orders.open(ctx, { customerId: buyer.id, sellerId: seller.id, title: `Логотип №${++n}`, price, days: 3, revisions: 2 }),
   );
@@ -278,6 +275,19 @@ describe('receipts', () => {
     expect(letters).toHaveLength(2);
     expect(letters[1]!.subject).toMatch(new RegExp(`^Оплата заказа №${second.number} получена`));
     expect(letters[1]!.text).toContain('Способ оплаты: Банковская карта');
+  });
+
+  it('a payment arriving once the settings are no longer cached still lands, its receipt naming the method', async () => {
+    // The receipt reads the ways to pay inside the webhook's transaction. Through the pool, on PGlite (one
+    // connection) that read waited for the transaction that waited for it, and every request after it hung.
+    const buyer = await customer();
+    const order = await openOrder(buyer, 150_000);
+    const { payment_id } = (await pay(buyer, { order_id: order.id, method: 'card' })).body.result;
+    t.app.services.settings.forget();
+    expect((await call(null, 'POST', `/api/payments/sandbox/${payment_id}/pay`)).status).toBe(200);
+    await until(async () => (await orderRow(order.id)).status === 'in_progress');
+    await until(async () => lettersTo(buyer).length === 1);
+    expect(lettersTo(buyer)[0]!.text).toContain('Способ оплаты: Банковская карта');
   });
 });
 

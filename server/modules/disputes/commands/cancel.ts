@@ -12,7 +12,6 @@ import { disputeChatId, lockDispute, tellParties } from './steps.ts';
 
 /** DELETE /api/disputes/{id}: the opener withdraws it; the order returns to the state it froze (ADR 034). */
 export async function cancelDispute(deps: DisputeServiceDeps, user: UserRow, id: string): Promise<void> {
-  await deps.settings.all();
   await deps.platform.withTx(userActor(user), async (ctx) => {
     const dispute = disputePolicy.authorize(user, 'cancel', await lockDispute(ctx, id));
     if (dispute.status !== 'open') throw new HttpError(409, DISPUTE_MESSAGES.notOpen);

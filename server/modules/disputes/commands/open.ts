@@ -16,7 +16,6 @@ export async function openDispute(deps: DisputeServiceDeps, user: UserRow, input
   const files = await deps.chat.ownFilesOf(user.id, input.files);
   const { allowed } = await deps.limiter.hit(`disputes:open:${user.id}`, DISPUTES_PER_DAY, DAY_MS);
   if (!allowed) throw new HttpError(429, DISPUTE_MESSAGES.tooMany);
-  await deps.settings.all();
 
   return deps.platform.withTx(userActor(user), async (ctx) => {
     const order = disputeOrderPolicy.authorize(user, 'open', await deps.orders.lockForDispute(ctx, input.order_id));

@@ -21,7 +21,6 @@ import { disputeChatId, joinDispute, lockDispute, tellParties } from './steps.ts
  * of two admins deciding at once one decides and the other gets 409.
  */
 export async function resolveDispute(deps: DisputeServiceDeps, admin: UserRow, id: string, input: z.output<typeof resolveDisputeSchema>): Promise<void> {
-  await deps.settings.all();
   await deps.platform.withTx(userActor(admin), async (ctx) => {
     const dispute = disputePolicy.authorize(admin, 'arbitrate', await lockDispute(ctx, id));
     if (dispute.status === 'resolved') throw new HttpError(409, DISPUTE_MESSAGES.alreadyResolved);
