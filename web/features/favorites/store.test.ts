@@ -124,6 +124,30 @@ describe('favourites store', () => {
     expect(store.getSnapshot()).toEqual([A]);
   });
 
+  it('keeps a toggle made before the synchronisation began (a heart pressed as the code arrived)', async () => {
+    const storage = memoryStorage({ favorites: JSON.stringify([]), [SYNCED_FOR_KEY]: 'u1' });
+    let answer: (list: unknown) => void = () => {};
+    let toggled: (result: { ok: boolean }) => void = () => {};
+    const api = fakeApi({
+      list: vi.fn(() => new Promise<unknown>((resolve) => (answer = resolve))),
+      toggle: vi
+        .fn<FavoritesApi['toggle']>(async () => ({ ok: true }))
+        .mockImplementationOnce(() => new Promise((resolve) => (toggled = resolve))),
+    });
+    const store = createFavoritesStore({ storage: () => storage, api });
+    const toggle = store.toggle(A);
+    const connected = store.connect('u1');
+    // The account's list was read before the toggle reached the server.
+    answer([]);
+    await connected;
+    toggled({ ok: true });
+    expect(await toggle).toBe(true);
+    expect(store.getSnapshot()).toEqual([A]);
+    // Synchronised now: the account's next list is taken as it is.
+    await store.toggle(A);
+    expect(store.getSnapshot()).toEqual([]);
+  });
+
   it('falls back to the account list when the sync answer has none, and retries after a failure', async () => {
     const storage = memoryStorage({ favorites: JSON.stringify([A]) });
     const sync = vi.fn().mockResolvedValueOnce({ ok: false, message: 'down' }).mockResolvedValueOnce({ ok: true, result: { merged: 1 } });

@@ -80,8 +80,9 @@ const EMPTY: readonly FavoriteItem[] = Object.freeze([]);
 export function createFavoritesStore(deps: FavoritesDeps) {
   let syncedWith: string | null = null;
   let syncing: Promise<void> | null = null;
-  // Items toggled while a synchronisation is under way: the account's list it brings may be older than the toggle
-  // (read before the toggle reached the server), so these keep the state they have here.
+  // Items toggled before a synchronisation with the account ended (under way, or not begun: a heart pressed as the
+  // page's code arrived): the account's list it brings may be older than the toggle (read before the toggle reached
+  // the server), so these keep the state they have here.
   const touched = new Map<string, FavoriteItem>();
   const syncListeners = new Set<(merged: boolean) => void>();
   const list = createStore<readonly FavoriteItem[]>(EMPTY, {
@@ -123,7 +124,7 @@ export function createFavoritesStore(deps: FavoritesDeps) {
     async toggle(item: FavoriteItem): Promise<boolean> {
       const wanted = !hasFavorite(read(), item);
       write(setFavorite(read(), item, wanted));
-      if (syncing) touched.set(`${item.type}:${item.id}`, item);
+      if (syncing || syncedWith === null) touched.set(`${item.type}:${item.id}`, item);
       const answer = await deps.api.toggle(item).catch(() => ({ ok: false, message: undefined }) as const);
       if (!answer.ok) {
         write(setFavorite(read(), item, !wanted));
