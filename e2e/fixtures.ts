@@ -145,17 +145,32 @@ export async function newContext(browser: Browser, opts: ContextOptions = {}): P
 // ---------------------------------------------------------------------------------------------
 // Checks
 
-/**
- * Fails on any serious or critical axe violation on the page as it is now.
- * Legacy mode runs axe in the page itself: the default mode opens an extra page per run to merge
- * frame results, which costs ~1 s per check, and our pages have no frames of their own.
- */
-export async function checkA11y(page: Page) {
+/** The page's serious and critical axe violations as it is now. */
+async function violations(page: Page) {
   const results = await new AxeBuilder({ page })
     .setLegacyMode(true)
     .options({ resultTypes: ['violations'] })
     .analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Until no animation runs on the page (at most 5 s). */
+const animationsEnded = (page: Page) =>
+  page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, { timeout: 5_000 }).catch(() => {});
+
+/**
+ * Fails on any serious or critical axe violation on the page as it is now.
+ * Legacy mode runs axe in the page itself: the default mode opens an extra page per run to merge
+ * frame results, which costs ~1 s per check, and our pages have no frames of their own.
+ * A violation must still be there once the animations have ended: a toast that began to fade out while axe ran
+ * (its auto-close) was measured at a colour nobody reads it in.
+ */
+export async function checkA11y(page: Page) {
+  let bad = await violations(page);
+  if (bad.length) {
+    await animationsEnded(page);
+    bad = await violations(page);
+  }
   if (bad.length) {
     const list = bad
       .map((v) => `  - ${v.id} (${v.impact}): ${v.help} — ${JSON.stringify(v.nodes[0]?.target ?? [])} (${v.nodes.length} node(s))`)
@@ -178,9 +193,7 @@ export function shotsDir(flow: string): string {
 export function pageCheck(dir: string, { settle = false } = {}) {
   return async (page: Page, name: string) => {
     const width = page.viewportSize()!.width;
-    if (settle) {
-      await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, { timeout: 5_000 }).catch(() => {});
-    }
+    if (settle) await animationsEnded(page);
     await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage: true });
     const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(scrollWidth, `${pathOf(page)} is wider than the ${width} px screen`).toBeLessThanOrEqual(width);
