@@ -1,4 +1,5 @@
 import { AsyncResource } from 'node:async_hooks';
+import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../test/database.ts';
@@ -7,7 +8,6 @@ import { createPlatform } from './platform.ts';
 import { SettingsService } from './settings.ts';
 import { settings as settingsTable } from './schema.ts';
 import { systemActor } from './actor.ts';
-import { eq } from 'drizzle-orm';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 beforeAll(async () => {
