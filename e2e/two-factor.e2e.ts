@@ -66,7 +66,8 @@ describe('two-factor sign-in', { timeout: 180_000 }, () => {
     await dialog.getByRole('button', { name: 'Подтвердить', exact: true }).click();
     await expect.poll(() => page.locator('.toast').first().textContent()).toBe('Письмо для подтверждения отправлено');
     await dialog.waitFor({ state: 'hidden' });
-    expect(await emailForm.textContent()).toContain(`new_${user.userName}@example.com`);
+    // The form shows the address waiting for confirmation once the page's data is read again.
+    await expect.poll(() => emailForm.textContent()).toContain(`new_${user.userName}@example.com`);
   });
 
   it.each(WIDTHS)('a withdrawal is refused without a fresh code and accepted with one (%i px)', async (width) => {
