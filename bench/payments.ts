@@ -8,6 +8,8 @@
  * The benchmark makes its own database, podryad_bench_payments, and drops it after. The real server runs in this
  * process (as bench/catalog.ts); the clients run in a worker thread with their own event loop (fetch, kept-alive
  * connections), so the server's loop is not the load generator's too, though they share the machine's cores.
+ * BENCH_PAY_PROFILE=1 runs the levels under V8's sampling profiler on the server's thread and prints where its CPU
+ * went (BENCH_PAY_PROFILE=file.cpuprofile also keeps the raw profile).
  * Every payment is a full command: the idempotency claim, the order's and the balance's row locks, the ledger
  * transfer `escrow:<order>` (its hash chain serialises ledger writes on one row lock, ADR 025), the order's state,
  * the system message in its chat and the outbox rows, then the stored answer. The orders are made beforehand
@@ -17,7 +19,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
-import { startBenchServer, tsWorker } from './lib.ts';
+import { startBenchServer, startProfile, tsWorker } from './lib.ts';
 
 const log = (message: string) => console.error(message); // progress on stderr keeps stdout pasteable
 
@@ -126,6 +128,8 @@ export async function runPaymentsBench(): Promise<void> {
     log(`prepared in ${((performance.now() - prepStarted) / 1000).toFixed(1)} s`);
 
     const rows: string[][] = [];
+    const profileTo = process.env.BENCH_PAY_PROFILE;
+    const profiler = profileTo ? await startProfile() : null;
     for (const [i, concurrency] of levels.entries()) {
       const share = payments.slice(i * perLevel, (i + 1) * perLevel);
       log(`paying ${share.length} orders with ${concurrency} concurrent clients…`);
@@ -146,6 +150,8 @@ export async function runPaymentsBench(): Promise<void> {
         String(result.failed) + (result.failed ? ` (${JSON.stringify(result.statuses)})` : ''),
       ]);
     }
+
+    const profile = await profiler?.stop(profileTo === '1' ? undefined : profileTo);
 
     const check = await checkLedger(db);
     const counts = (await db.execute(
@@ -171,6 +177,7 @@ export async function runPaymentsBench(): Promise<void> {
     console.log(format(lines[0]!));
     console.log(`|${widths.map((w) => ` ${'-'.repeat(w - 1)}: `).join('|')}|`);
     for (const line of lines.slice(1)) console.log(format(line));
+    if (profile) console.log(`\nThe server's thread during the levels:\n\n${profile}`);
   } finally {
     await bench.close();
   }

@@ -7,15 +7,13 @@
  * profile for Chrome's DevTools. BENCH_WRK_SECONDS=N loads the server with wrk (its own process, one connection) for N
  * seconds instead: the profile and the CPU per request are then the server's alone, without this process's client.
  */
-import { writeFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
-import { Session } from 'node:inspector/promises';
 import { register } from 'node:module';
 
 process.env.NODE_ENV = 'production';
 register('../scripts/production-builds.mjs', import.meta.url);
 const { startDemoServer } = await import('./demo-server.ts');
-const { BROWSER_HEADERS } = await import('./lib.ts');
+const { BROWSER_HEADERS, startProfile } = await import('./lib.ts');
 const demo = await startDemoServer({ databaseUrl: process.env.DATABASE_URL });
 const base = demo.server.url;
 const n = Number(process.env.BENCH_REQUESTS ?? 500);
@@ -50,53 +48,15 @@ async function loadWithWrk(seconds: number): Promise<number> {
   return Number.parseInt(done.trim(), 10);
 }
 
-interface Node {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  hitCount: number;
-}
-const session = new Session();
-session.connect();
-await session.post('Profiler.enable');
-await session.post('Profiler.setSamplingInterval', { interval: 200 });
-await session.post('Profiler.start');
+const profiler = await startProfile();
 const cpu = process.cpuUsage();
 const wrkSeconds = Number(process.env.BENCH_WRK_SECONDS ?? 0);
 const requests = wrkSeconds > 0 ? await loadWithWrk(wrkSeconds) : await loadInProcess();
 const used = process.cpuUsage(cpu);
-const { profile } = (await session.post('Profiler.stop')) as { profile: { nodes: Node[] } };
-if (process.env.BENCH_PROFILE) writeFileSync(process.env.BENCH_PROFILE, JSON.stringify(profile));
+const summary = await profiler.stop(process.env.BENCH_PROFILE);
 
-/** A frame's owner: the npm package, our top folders (server/…, web/…), node's internals, or V8 itself. */
-function owner(url: string, name: string): string {
-  if (!url) return name.startsWith('(') ? name : '(native)';
-  if (url.startsWith('node:')) return 'node';
-  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (pkg) return pkg[1]!;
-  const ours = /\/(server\/(?:modules\/)?[^/]+|web\/[^/]+|build\/[^/]+|contract)/.exec(url);
-  return ours ? ours[1]! : url;
-}
-const total = profile.nodes.reduce((sum, node) => sum + node.hitCount, 0);
-const byOwner = new Map<string, number>();
-const byFunction = new Map<string, number>();
-for (const node of profile.nodes) {
-  const { functionName, url, lineNumber } = node.callFrame;
-  const who = owner(url, functionName);
-  byOwner.set(who, (byOwner.get(who) ?? 0) + node.hitCount);
-  const key = `${functionName || '(anonymous)'} ${who}:${lineNumber + 1}`;
-  byFunction.set(key, (byFunction.get(key) ?? 0) + node.hitCount);
-}
-const pct = (hits: number) => `${((hits / total) * 100).toFixed(1)} %`;
-const top = (map: Map<string, number>, count: number) =>
-  [...map.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, count)
-    .map(([k, v]) => `| ${k} | ${pct(v)} |`)
-    .join('\n');
 const whose = wrkSeconds > 0 ? 'server and database; wrk outside' : 'server, database and client';
 console.log(`${target}: ${requests} requests, ${((used.user + used.system) / 1000 / requests).toFixed(2)} ms CPU each (${whose})\n`);
-console.log(`| Self time by owner | share |\n|---|---|\n${top(byOwner, 25)}\n`);
-console.log(`| Self time by function | share |\n|---|---|\n${top(byFunction, 40)}`);
-session.disconnect();
+console.log(summary);
 await demo.close();
 process.exit(0);
