@@ -1,4 +1,5 @@
 import type { PaymentRow } from '../schema.ts';
+import type { Recipient } from '../../../platform/letters/index.ts';
 import { recipientOf } from '../recipients.ts';
 import { HttpError } from '../../../lib/http.ts';
 import type { TxContext } from '../../../platform/tx.ts';
@@ -34,9 +35,10 @@ export async function escrowTransfer(ctx: TxContext, order: OrderToPay, customer
 /**
  * The customer's receipt letter of a payment that arrived (ADR 042), in its transaction: what the order
  * consists of, the amount and the fee in the payment's currency, the method; or that it went to the balance.
+ * `payer` is the customer when the caller has them at hand (a payment from the balance is their own request).
  */
-export async function receipt(deps: PaymentContext, ctx: TxContext, order: OrderToPay, payment: PaymentRow, credited: boolean): Promise<void> {
-  const customer = await recipientOf(ctx.tx, payment.customerId);
+export async function receipt(deps: PaymentContext, ctx: TxContext, order: OrderToPay, payment: PaymentRow, credited: boolean, payer?: Recipient): Promise<void> {
+  const customer = payer ?? (await recipientOf(ctx.tx, payment.customerId));
   if (!customer) return;
   const method = await methodTitle(deps, payment);
   // A stage's receipt says which stage of which order was paid (ADR 065).
@@ -73,4 +75,6 @@ export async function topUpReceipt(deps: PaymentContext, ctx: TxContext, payment
 const methodTitle = async (deps: PaymentContext, payment: PaymentRow) =>
   payment.method === 'balance' ? 'Баланс' : ((await paymentMethods(deps))[payment.method]?.title ?? payment.method);
 
-const moscowTime = (at: Date) => new Intl.DateTimeFormat('ru-RU', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Moscow' }).format(at);
+// Made once: a formatter with a time zone costs more to build than the rest of the receipt (2.6 % of a payment's CPU).
+const moscow = new Intl.DateTimeFormat('ru-RU', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Moscow' });
+const moscowTime = (at: Date) => moscow.format(at);

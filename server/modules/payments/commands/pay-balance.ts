@@ -24,7 +24,7 @@ export async function payFromBalance(deps: PaymentContext, user: UserRow, orderI
       .values({ orderId: order.id, customerId: user.id, method: 'balance', status: 'succeeded', amount: order.price, currency: 'RUB', currencyAmount: order.price, paidAt: now, createdAt: now, updatedAt: now })
       .returning();
     await deps.orders.markPaid(ctx, order);
-    await receipt(deps, ctx, order, payment!, false);
+    await receipt(deps, ctx, order, payment!, false, user);
     // The ledger last: its entries lock the chain's head (and then the accounts) from here to the commit, not for
     // the whole command (ADR 025; locked first, they cost a quarter of the payments per second under load). What is
     // queued so far (the chat's notifications, the receipt) is written before. Another payment of the same customer
