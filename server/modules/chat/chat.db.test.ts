@@ -8,6 +8,7 @@ import { buildApp } from '../../app.ts';
 import { createTestDatabase } from '../../test/database.ts';
 import { signedInPerson, testEnv, type Person } from '../../test/app.ts';
 import { type UserOverrides } from '../../db/factories.ts';
+import { userActor } from '../../platform/actor.ts';
 import { chatMembers, chats, messages } from './schema.ts';
 import { services } from '../services/schema.ts';
 import { categories } from '../lookups/schema.ts';
@@ -537,6 +538,20 @@ describe('deleting a chat', () => {
     await sent(alice, { message: 'Передумала', recipient: bob.user.id });
     expect((await myChats(alice)).body.result.map((c) => c._id)).toEqual([chatId]);
     expect((await chatMessages(alice, chatId)).body.result.map((m) => m.message)).toEqual(['Передумала']);
+  });
+
+  it("a message written in another module's transaction (postInTx) brings it back and moves it up too", async () => {
+    const alice = await person();
+    const bob = await person();
+    const chatId = await directChat(alice, bob, 'Первое');
+    const newer = await directChat(alice, await person(), 'Другой чат');
+    await call(app, 'DELETE', `/api/chat/${chatId}`, { token: alice.token });
+    const stored = await app.services.platform.withTx(userActor(bob.user), (ctx) =>
+      chat.postInTx(ctx, { chatId, senderId: bob.user.id, kind: 'text', message: '  Изменения  к предложению ' }),
+    );
+    expect(stored).toMatchObject({ chatId, senderId: bob.user.id, kind: 'text', message: 'Изменения  к предложению', masked: false, serviceId: null });
+    expect((await myChats(alice)).body.result.map((c) => c._id)).toEqual([chatId, newer]);
+    expect((await chatMessages(alice, chatId)).body.result.map((m) => m.message)).toEqual(['Изменения  к предложению']);
   });
 
   it('order and dispute chats cannot be deleted', async () => {

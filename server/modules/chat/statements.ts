@@ -13,7 +13,8 @@ const recipient = people('recipient');
 
 /**
  * Stores a message in chat `chatId` and, in the same statement (so in the same transaction), moves the chat up and
- * brings it back for the members who had deleted it.
+ * brings it back for the members who had deleted it: a member's message, or a system one written inside another
+ * module's transaction (postInTx).
  */
 export function insertMessageQuery(db: Db) {
   const moved = db.$with('moved').as(
@@ -40,6 +41,7 @@ export function insertMessageQuery(db: Db) {
       files: p('files'),
       serviceId: p('serviceId'),
       masked: p('masked'),
+      kind: p('kind'),
     })
     .returning();
 }

@@ -1,10 +1,9 @@
-import { and, eq, isNotNull } from 'drizzle-orm';
-import { chatMembers, chats, messages, type MessageKind } from '../schema.ts';
+import type { MessageKind } from '../schema.ts';
 import type { TxContext } from '../../../platform/tx.ts';
 import { cleanText } from '../clean-text.ts';
 import { CHAT_ANNOUNCE_JOB } from '../context.ts';
 import type { MessageRow } from '../presenter.ts';
-import { movedUp } from '../query-parts.ts';
+import { insertMessageQuery } from '../statements.ts';
 
 /**
  * A message the platform writes in a chat inside another module's transaction (an order's state change, a
@@ -17,21 +16,17 @@ export async function postInTx(
   { tx, outbox }: Pick<TxContext, 'tx' | 'outbox'>,
   input: { chatId: string; senderId: string; kind: MessageKind; message: string; files?: string[] },
 ): Promise<MessageRow> {
-  await tx.update(chats).set({ lastMessageAt: movedUp }).where(eq(chats.id, input.chatId));
-  await tx
-    .update(chatMembers)
-    .set({ deletedAt: null })
-    .where(and(eq(chatMembers.chatId, input.chatId), isNotNull(chatMembers.deletedAt)));
-  const [row] = await tx
-    .insert(messages)
-    .values({
-      chatId: input.chatId,
-      senderId: input.senderId,
-      message: cleanText(input.message),
-      files: input.files ?? [],
-      kind: input.kind,
-    })
-    .returning();
+  // One statement: the chat moved up and revived with the message (the send path's own query, built in this
+  // transaction: a prepared statement belongs to the pool's connections).
+  const [row] = await insertMessageQuery(tx).execute({
+    chatId: input.chatId,
+    senderId: input.senderId,
+    message: cleanText(input.message),
+    files: input.files ?? [],
+    serviceId: null,
+    masked: false,
+    kind: input.kind,
+  });
   outbox.job(CHAT_ANNOUNCE_JOB, { messageId: row!.id });
   return row!;
 }

@@ -33,6 +33,7 @@ type MessageValues = (chat: ChatRow) => {
   files: string[];
   serviceId: string | null;
   masked: boolean;
+  kind: 'text';
 };
 
 interface Stored {
@@ -71,6 +72,7 @@ export async function sendMessage(env: ChatEnv, user: UserRow, input: SendMessag
     files: attachments,
     serviceId,
     masked: chat.kind === 'direct' && masked,
+    kind: 'text',
   });
   const fields = { senderId: user.id, text, maskedText, masked, files: attachments, serviceId };
 
