@@ -1,4 +1,4 @@
-import { and, count, inArray, isNull } from 'drizzle-orm';
+import { and, count, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { notifications, type NotificationRow } from '../modules/notifications/schema.ts';
 import type { Db } from '../db/client.ts';
 import type { Notification } from '#contract/notifications';
@@ -31,14 +31,18 @@ export async function unreadCounts(db: Db, userIds: string[]): Promise<Map<strin
 /**
  * Writes a transaction's notifications (ADR 030), just before its commit, and queues for each one the
  * `notifications` socket event to its person with their unread count: it leaves after the commit, never on a
- * rollback.
+ * rollback. One statement: the rows it inserts are not yet visible to its own count, so they are added to it.
  */
 export async function writeNotices(tx: Db, outbox: OutboxWriter, notices: QueuedNotice[]): Promise<void> {
-  const rows = await tx.insert(notifications).values(notices).returning();
-  const counts = await unreadCounts(tx, [...new Set(rows.map((r) => r.userId))]);
-  for (const row of rows)
-    outbox.emit([row.userId], 'notifications', {
-      unread: counts.get(row.userId) ?? 1,
-      notification: presentNotification(row),
-    });
+  const inserted = tx.$with('inserted').as(tx.insert(notifications).values(notices).returning());
+  const mine = (table: SQL, unreadOnly: boolean) =>
+    sql`(select count(*)::int from ${table} as n where n.user_id = ${inserted.userId}${unreadOnly ? sql` and n.read_at is null` : sql``})`;
+  const rows = await tx
+    .with(inserted)
+    .select({
+      row: { id: inserted.id, userId: inserted.userId, kind: inserted.kind, text: inserted.text, link: inserted.link, readAt: inserted.readAt, createdAt: inserted.createdAt },
+      unread: sql<number>`${mine(sql`${notifications}`, true)} + ${mine(sql`inserted`, false)}`,
+    })
+    .from(inserted);
+  for (const { row, unread } of rows) outbox.emit([row.userId], 'notifications', { unread, notification: presentNotification(row) });
 }

@@ -266,6 +266,26 @@ describe('preferences', () => {
       notification: { _id: row!.id, read: false, link: '/profile/bids' },
     });
   });
+
+  it("each event's unread count is its person's after the change: the unread they had and every one it wrote", async () => {
+    const [p, other] = [await person(), await person()];
+    const letters = server.app.services.letters;
+    const socketEvents = async (who: Person) =>
+      (await server.db.select().from(outbox).where(and(eq(outbox.kind, 'socket'), eq(outbox.name, 'notifications'))))
+        .map((r) => r.payload as SocketPayload)
+        .filter((e) => e.userIds.includes(who.user.id))
+        .map((e) => (e.payload as NotificationsEvent).unread);
+    // Two unread and one read before.
+    for (const readAt of [null, null, new Date()])
+      await server.db.insert(notifications).values({ userId: p.user.id, kind: 'bid.new', text: 'Раньше', link: '/profile/bids', readAt });
+    await server.app.services.platform.withTx(userActor(p.user), async ({ outbox: out }) => {
+      letters.notify(out, p.user, 'bid.rejected', { title: 'Первый' });
+      letters.notify(out, other.user, 'bid.rejected', { title: 'Чужой' });
+      letters.notify(out, p.user, 'bid.rejected', { title: 'Второй' });
+    });
+    expect(await socketEvents(p)).toEqual([4, 4]);
+    expect(await socketEvents(other)).toEqual([1]);
+  });
 });
 
 describe('the list, read marks and the count', () => {
