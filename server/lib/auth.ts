@@ -1,7 +1,8 @@
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.ts';
+import { statement } from '../db/prepared.ts';
 import { users, type UserRow } from '../modules/users/schema.ts';
 import { sessions } from '../platform/schema.ts';
 import { SESSION_SEEN_EVERY_MS, touchSession } from '../platform/sessions.ts';
@@ -68,6 +69,18 @@ export interface SignedIn {
   sessionId: string | null;
 }
 
+// Every signed-in request's reads, built once (server/db/prepared.ts).
+const userById = statement((db) => db.select().from(users).where(eq(users.id, sql.placeholder('id'))).limit(1).prepare('auth_user'));
+const userWithSession = statement((db) =>
+  db
+    .select({ user: users, session: { id: sessions.id, endedAt: sessions.endedAt, lastSeenAt: sessions.lastSeenAt } })
+    .from(users)
+    .leftJoin(sessions, and(eq(sessions.id, sql.placeholder('sid')), eq(sessions.userId, users.id)))
+    .where(eq(users.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('auth_user_session'),
+);
+
 /**
  * Resolves a token to an active user and their session, or null when the token is invalid, revoked, its session
  * ended or the user blocked. One query on every signed-in request: the user joined with the token's session; a
@@ -78,17 +91,12 @@ export async function sessionForToken(db: Db, tokens: Tokens, token: string | nu
   const claims = await tokens.verify(token);
   if (!claims || !UUID.test(claims.sub)) return null;
   if (claims.sid === undefined) {
-    const [user] = await db.select().from(users).where(eq(users.id, claims.sub)).limit(1);
+    const [user] = await userById(db).execute({ id: claims.sub });
     if (!user || user.tokenVersion !== claims.ver || user.blockedAt) return null;
     return { user, sessionId: null };
   }
   if (!UUID.test(claims.sid)) return null;
-  const [row] = await db
-    .select({ user: users, session: { id: sessions.id, endedAt: sessions.endedAt, lastSeenAt: sessions.lastSeenAt } })
-    .from(users)
-    .leftJoin(sessions, and(eq(sessions.id, claims.sid), eq(sessions.userId, users.id)))
-    .where(eq(users.id, claims.sub))
-    .limit(1);
+  const [row] = await userWithSession(db).execute({ id: claims.sub, sid: claims.sid });
   if (!row || row.user.tokenVersion !== claims.ver || row.user.blockedAt) return null;
   if (!row.session?.id || row.session.endedAt) return null;
   if (Date.now() - row.session.lastSeenAt.getTime() > SESSION_SEEN_EVERY_MS) await touchSession(db, row.session.id);

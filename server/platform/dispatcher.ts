@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { isServerEvent, serverEventSchemas, type ServerEvent, type ServerEventArgs } from '#contract/events';
 import type { Db } from '../db/client.ts';
+import { statement } from '../db/prepared.ts';
 import { outbox, type OutboxRow } from './schema.ts';
 import type { Letter } from '../lib/mail.ts';
 import { systemActor } from './actor.ts';
@@ -280,23 +281,13 @@ export class Dispatcher {
 
   private async claim(limit: number): Promise<OutboxRow[]> {
     const now = this.clock.now();
-    const due = this.db
-      .select({ id: outbox.id })
-      .from(outbox)
-      .where(and(eq(outbox.state, 'pending'), lte(outbox.dueAt, now), this.unleased(now)))
-      .orderBy(asc(outbox.dueAt), asc(outbox.id))
-      .limit(limit)
-      .for('update', { skipLocked: true });
-    const rows = await this.db
-      .update(outbox)
-      .set({
-        lockedUntil: new Date(now.getTime() + this.opts.leaseMs),
-        attempts: sql`${outbox.attempts} + 1`,
-        leasedBy: this.identity.instanceId,
-        leasedBoot: this.identity.bootId,
-      })
-      .where(inArray(outbox.id, due))
-      .returning();
+    const rows = await claimDue(this.db).execute({
+      now: now.toISOString(),
+      limit,
+      lockedUntil: new Date(now.getTime() + this.opts.leaseMs).toISOString(),
+      leasedBy: this.identity.instanceId,
+      leasedBoot: this.identity.bootId,
+    });
     // Socket events of one transaction go out in the order they were written.
     return rows.sort((a, b) => a.id - b.id);
   }
@@ -457,3 +448,30 @@ function sendSocketEvent<E extends ServerEvent>(send: SocketTransport, userIds: 
 export function backoffMs(attempts: number, opts: { backoffMs: number; maxBackoffMs: number } = DISPATCHER_DEFAULTS): number {
   return Math.min(opts.maxBackoffMs, opts.backoffMs * 2 ** (attempts - 1));
 }
+
+/**
+ * The due rows nobody holds, leased to this process (`claim`): every pass of every instance makes it, built once
+ * (server/db/prepared.ts). The times are ISO text.
+ */
+const claimDue = statement((db) => {
+  const p = sql.placeholder;
+  const now = sql`${p('now')}::timestamptz`;
+  const due = db
+    .select({ id: outbox.id })
+    .from(outbox)
+    .where(and(eq(outbox.state, 'pending'), lte(outbox.dueAt, now), or(isNull(outbox.lockedUntil), lte(outbox.lockedUntil, now))))
+    .orderBy(asc(outbox.dueAt), asc(outbox.id))
+    .limit(p('limit'))
+    .for('update', { skipLocked: true });
+  return db
+    .update(outbox)
+    .set({
+      lockedUntil: sql`${p('lockedUntil')}::timestamptz`,
+      attempts: sql`${outbox.attempts} + 1`,
+      leasedBy: sql`${p('leasedBy')}`,
+      leasedBoot: sql`${p('leasedBoot')}`,
+    })
+    .where(inArray(outbox.id, due))
+    .returning()
+    .prepare('outbox_claim');
+});

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { statement } from '../db/prepared.ts';
 import { idempotencyKeys } from './schema.ts';
 import { HttpError, badRequest } from '../lib/http.ts';
 import type { Clock } from './clock.ts';
@@ -132,11 +133,8 @@ export class Idempotency {
   /** Claims the key: true when this request is the first (or takes over a dead claim). */
   private async claim(userId: string, key: string, scope: string, hash: string): Promise<boolean> {
     const now = this.clock.now();
-    const inserted = await this.db
-      .insert(idempotencyKeys)
-      .values({ userId, key, scope, requestHash: hash, createdAt: now, ...this.owner(now) })
-      .onConflictDoNothing()
-      .returning({ key: idempotencyKeys.key });
+    const { ownerInstance, ownerBoot, leaseUntil } = this.owner(now);
+    const inserted = await claimKey(this.db).execute({ userId, key, scope, hash, now, ownerInstance, ownerBoot, leaseUntil });
     if (inserted.length) return true;
     // A claim left by a request that died: take it over, once (the update is the race's referee). Dead is: made
     // by this instance's previous process (this one holds the instance's address: ADR 061), or not renewed within
@@ -183,9 +181,41 @@ export class Idempotency {
   }
 
   private async store(userId: string, key: string, status: number, response: unknown): Promise<void> {
-    await this.db
-      .update(idempotencyKeys)
-      .set({ statusCode: status, response: sql`${JSON.stringify(response)}::jsonb`, leaseUntil: null })
-      .where(this.mine(userId, key));
+    await storeAnswer(this.db).execute({ status, response: JSON.stringify(response), userId, key, ownerBoot: this.identity.bootId });
   }
 }
+
+// Every paying request's claim and answer, built once (server/db/prepared.ts).
+const p = sql.placeholder;
+const claimKey = statement((db) =>
+  db
+    .insert(idempotencyKeys)
+    .values({
+      userId: p('userId'),
+      key: p('key'),
+      scope: p('scope'),
+      requestHash: p('hash'),
+      createdAt: p('now'),
+      ownerInstance: p('ownerInstance'),
+      ownerBoot: p('ownerBoot'),
+      leaseUntil: p('leaseUntil'),
+    })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key })
+    .prepare('idempotency_claim'),
+);
+/** As `mine()`: this process's claim, unanswered. */
+const storeAnswer = statement((db) =>
+  db
+    .update(idempotencyKeys)
+    .set({ statusCode: sql`${p('status')}::int`, response: sql`${p('response')}::jsonb`, leaseUntil: null })
+    .where(
+      and(
+        eq(idempotencyKeys.userId, p('userId')),
+        eq(idempotencyKeys.key, p('key')),
+        eq(idempotencyKeys.ownerBoot, p('ownerBoot')),
+        isNull(idempotencyKeys.response),
+      ),
+    )
+    .prepare('idempotency_answer'),
+);

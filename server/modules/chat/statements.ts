@@ -1,6 +1,7 @@
 import { and, asc, eq, getTableColumns, gt, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
+import { statement } from '../../db/prepared.ts';
 import { chatMembers, chats, messages } from './schema.ts';
 import { people } from '../users/index.ts';
 import type { ChatPerson, ChatRow } from './presenter.ts';
@@ -16,7 +17,7 @@ const recipient = people('recipient');
  * brings it back for the members who had deleted it: a member's message, or a system one written inside another
  * module's transaction (postInTx).
  */
-export function insertMessageQuery(db: Db) {
+function insertMessageQuery(db: Db) {
   const moved = db.$with('moved').as(
     db
       .update(chats)
@@ -45,6 +46,9 @@ export function insertMessageQuery(db: Db) {
     })
     .returning();
 }
+
+/** insertMessageQuery built once, on the database or in a transaction (server/db/prepared.ts). */
+export const insertMessage = statement((db) => insertMessageQuery(db).prepare('chat_insert_message'));
 
 /**
  * The usual message in one statement: into the chat `target` picks (none when the sender may not write there, or it
@@ -183,7 +187,6 @@ export function prepareStatements(db: Db) {
       .where(eq(chats.id, p('chatId')))
       .limit(1)
       .prepare('chat_send_access'),
-    insert: insertMessageQuery(db).prepare('chat_send_insert'),
     sendDirect: sendQuery(db, 'direct').prepare('chat_send_fast_direct'),
     sendToChat: sendQuery(db, 'chat').prepare('chat_send_fast_chat'),
     fanout: fanoutQuery(db).prepare('chat_fanout'),

@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { statement } from '../../db/prepared.ts';
 import { ledgerAccounts, ledgerEntries, ledgerHead, ledgerTransfers, type LedgerAccountKind, type LedgerTransferKind } from './schema.ts';
 import type { WithdrawalMethod } from '#contract/money';
 import { HttpError } from '../../lib/http.ts';
@@ -63,12 +64,29 @@ async function openAccounts(tx: Tx, refs: AccountRef[]): Promise<Map<string, str
     orderId: 'orderId' in ref ? ref.orderId : null,
   }));
   await tx.insert(ledgerAccounts).values(rows).onConflictDoNothing({ target: ledgerAccounts.code });
-  const found = await tx
-    .select({ id: ledgerAccounts.id, code: ledgerAccounts.code })
-    .from(ledgerAccounts)
-    .where(inArray(ledgerAccounts.code, rows.map((r) => r.code)));
+  const found = await accountIds(tx).execute({ codes: rows.map((r) => r.code) });
   return new Map(found.map((r) => [r.code, r.id]));
 }
+
+// Every transfer's statements of one shape, built once (server/db/prepared.ts).
+const accountIds = statement((db) =>
+  db
+    .select({ id: ledgerAccounts.id, code: ledgerAccounts.code })
+    .from(ledgerAccounts)
+    .where(sql`${ledgerAccounts.code} = any(${sql.placeholder('codes')}::text[])`)
+    .prepare('ledger_account_ids'),
+);
+const newTransfer = statement((db) =>
+  db
+    .insert(ledgerTransfers)
+    .values({ kind: sql.placeholder('kind'), key: sql.placeholder('key'), orderId: sql.placeholder('orderId'), description: sql.placeholder('description') })
+    .onConflictDoNothing({ target: ledgerTransfers.key })
+    .returning({ id: ledgerTransfers.id })
+    .prepare('ledger_transfer'),
+);
+const balanceByCode = (db: Db) => db.select({ balance: ledgerAccounts.balance }).from(ledgerAccounts).where(eq(ledgerAccounts.code, sql.placeholder('code')));
+const balance = statement((db) => balanceByCode(db).prepare('ledger_balance'));
+const lockedBalance = statement((db) => balanceByCode(db).for('update').prepare('ledger_balance_locked'));
 
 /**
  * Posts a transfer in the caller's transaction. Answers its id, or null when a transfer with this key was posted
@@ -84,11 +102,7 @@ export async function postTransfer(tx: Tx, input: TransferInput): Promise<string
   if (legs.length < 2 || legs.reduce((sum, l) => sum + l.amount, 0) !== 0) {
     throw new Error(`ledger: ${input.key} does not balance`);
   }
-  const [transfer] = await tx
-    .insert(ledgerTransfers)
-    .values({ kind: input.kind, key: input.key, orderId: input.orderId ?? null, description: input.description ?? '' })
-    .onConflictDoNothing({ target: ledgerTransfers.key })
-    .returning({ id: ledgerTransfers.id });
+  const [transfer] = await newTransfer(tx).execute({ kind: input.kind, key: input.key, orderId: input.orderId ?? null, description: input.description ?? '' });
   if (!transfer) return null;
   const ids = await openAccounts(tx, legs.map((l) => l.account));
   // One statement: the entry trigger runs per row, in this order.
@@ -113,8 +127,7 @@ export async function transferPosted(db: Db | Tx, key: string): Promise<boolean>
  */
 export async function balanceOf(db: Db | Tx, ref: AccountRef, { lock = false } = {}): Promise<number> {
   if (lock) await db.select({ id: ledgerHead.id }).from(ledgerHead).where(eq(ledgerHead.id, 1)).for('update');
-  const query = db.select({ balance: ledgerAccounts.balance }).from(ledgerAccounts).where(eq(ledgerAccounts.code, accountCode(ref)));
-  const [row] = lock ? await query.for('update') : await query;
+  const [row] = await (lock ? lockedBalance : balance)(db).execute({ code: accountCode(ref) });
   return row?.balance ?? 0;
 }
 

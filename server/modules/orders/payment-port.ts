@@ -1,5 +1,6 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { statement } from '../../db/prepared.ts';
 import { orders, type OrderRow } from './schema.ts';
 import { isUuid } from '../../lib/text.ts';
 import type { Tx, TxContext } from '../../platform/tx.ts';
@@ -52,15 +53,19 @@ function toPay(row: OrderRow & { isHead: boolean; siblings: readonly FundingFact
 }
 
 
+// Whether it is a head of stages, in the same statement (a head is never paid itself).
+// Spelled out: a one-table select writes its columns without their table, which the subquery's would shadow.
+const isHead = sql<boolean>`exists (select 1 from ${orders} as "stage" where "stage"."head_id" = "orders"."id")`;
+const selectToPay = (db: Db) => db.select({ order: orders, isHead }).from(orders).where(eq(orders.id, sql.placeholder('id'))).limit(1);
+// Every payment reads its order so, many with its lock: built once (server/db/prepared.ts).
+const orderToPay = statement((db) => selectToPay(db).prepare('order_to_pay'));
+const orderToPayLocked = statement((db) => selectToPay(db).for('update', { of: orders }).prepare('order_to_pay_locked'));
+
 /** The port over the order service: its markPaid is called on the instance, so a wrapper put on it is honoured. */
 export function orderPaymentPort(service: Pick<OrderService, 'markPaid' | 'cancelAtDealEnd'>): OrderPaymentPort {
   const read = async (db: Db | Tx, orderId: string, lock: boolean) => {
     if (!isUuid(orderId)) return null;
-    // Whether it is a head of stages, in the same statement (a head is never paid itself).
-    // Spelled out: a one-table select writes its columns without their table, which the subquery's would shadow.
-    const isHead = sql<boolean>`exists (select 1 from ${orders} as "stage" where "stage"."head_id" = "orders"."id")`;
-    const query = db.select({ order: orders, isHead }).from(orders).where(eq(orders.id, orderId)).limit(1);
-    const [found] = lock ? await query.for('update', { of: orders }) : await query;
+    const [found] = await (lock ? orderToPayLocked : orderToPay)(db).execute({ id: orderId });
     if (!found) return null;
     const row = found.order;
     // A stage's payment rolls its head up after the ledger's locks; every other step of a stage locks the head first

@@ -3,7 +3,7 @@ import type { TxContext } from '../../../platform/tx.ts';
 import { cleanText } from '../clean-text.ts';
 import { CHAT_ANNOUNCE_JOB } from '../context.ts';
 import type { MessageRow } from '../presenter.ts';
-import { insertMessageQuery } from '../statements.ts';
+import { insertMessage } from '../statements.ts';
 
 /**
  * A message the platform writes in a chat inside another module's transaction (an order's state change, a
@@ -16,9 +16,8 @@ export async function postInTx(
   { tx, outbox }: Pick<TxContext, 'tx' | 'outbox'>,
   input: { chatId: string; senderId: string; kind: MessageKind; message: string; files?: string[] },
 ): Promise<MessageRow> {
-  // One statement: the chat moved up and revived with the message (the send path's own query, built in this
-  // transaction: a prepared statement belongs to the pool's connections).
-  const [row] = await insertMessageQuery(tx).execute({
+  // One statement: the chat moved up and revived with the message (the send path's own).
+  const [row] = await insertMessage(tx).execute({
     chatId: input.chatId,
     senderId: input.senderId,
     message: cleanText(input.message),

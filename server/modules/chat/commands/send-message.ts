@@ -19,7 +19,7 @@ import { recipientPolicy, writesContactsUnmasked } from '../policy.ts';
 import { presentMessage, type ChatRow, type MessageRow } from '../presenter.ts';
 import { filesOf } from '../queries/present-messages.ts';
 import { directKey } from '../query-parts.ts';
-import { insertMessageQuery } from '../statements.ts';
+import { insertMessage } from '../statements.ts';
 import { openDirect } from './open-chat.ts';
 
 /** The service a message is about (the services module's read model). */
@@ -113,7 +113,7 @@ async function sendSlowly(
 ): Promise<Stored> {
   if (input.chat_id) {
     const { chat, memberIds } = await chatToTakePartWithMembers(env, user, input.chat_id);
-    const [row] = await env.statements.insert.execute(values(chat));
+    const [row] = await insertMessage(env.db).execute(values(chat));
     return { chatId: chat.id, row: row!, memberIds };
   }
   if (!input.recipient) throw badRequest(CHAT_MESSAGES.noRecipient, { recipient: [CHAT_MESSAGES.noRecipient] });
@@ -126,14 +126,14 @@ async function sendSlowly(
   const { recipient, chat: existing, memberIds: members } = recipientPolicy.authorize(user, 'write', direct);
   const memberIds = members ?? [];
   if (existing && memberIds.includes(user.id) && memberIds.includes(recipient.id)) {
-    const [row] = await env.statements.insert.execute(values(existing));
+    const [row] = await insertMessage(env.db).execute(values(existing));
     return { chatId: existing.id, row: row!, memberIds };
   }
   // The first message of the two (or a chat that lost a member): opened, then written to, in one transaction
   // (it queues nothing on the outbox: the members hear of it from sendMessage's fan-out, after the commit).
   return env.withTx(userActor(user), async ({ tx }) => {
     const chat = await openDirect(tx, user.id, recipient.id, serviceId);
-    const [row] = await insertMessageQuery(tx).execute(values(chat));
+    const [row] = await insertMessage(tx).execute(values(chat));
     return { chatId: chat.id, row: row!, memberIds: [user.id, recipient.id] };
   });
 }

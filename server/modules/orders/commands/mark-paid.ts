@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { orders, type OrderRow } from '../schema.ts';
+import { statement } from '../../../db/prepared.ts';
 import { HttpError } from '../../../lib/http.ts';
 import { moscowDateTime } from '../../../lib/text.ts';
 import type { TxContext } from '../../../platform/tx.ts';
@@ -31,14 +32,24 @@ export async function markOrderPaid(ctx: TxContext, deps: Pick<OrderServiceDeps,
  * payment and is refused with 409, rolling its transaction back.
  */
 async function startClock(ctx: TxContext, orderId: string): Promise<OrderRow> {
-  const { tx, clock } = ctx;
-  const now = clock.now();
-  const [order] = await tx
-    .update(orders)
-    .set({ status: 'in_progress', paidAt: now, deadlineAt: sql`${now.toISOString()}::timestamptz + make_interval(days => ${orders.days})`, updatedAt: now })
-    .where(and(eq(orders.id, orderId), awaitingPaymentSql))
-    .returning();
+  const [order] = await paid(ctx.tx).execute({ id: orderId, at: ctx.clock.now().toISOString() });
   if (!order) throw new HttpError(409, ORDER_MESSAGES.notAwaitingPayment);
   await stageChanged(ctx, order);
   return order;
 }
+
+/** The state change of every payment, built once (server/db/prepared.ts); `at` is the moment, as ISO text. */
+const at = sql<Date>`${sql.placeholder('at')}::timestamptz`;
+const paid = statement((db) =>
+  db
+    .update(orders)
+    .set({
+      status: 'in_progress',
+      paidAt: at,
+      deadlineAt: sql`${at} + make_interval(days => ${orders.days})`,
+      updatedAt: at,
+    })
+    .where(and(eq(orders.id, sql.placeholder('id')), awaitingPaymentSql))
+    .returning()
+    .prepare('order_paid'),
+);

@@ -1,4 +1,5 @@
-import { eq, inArray } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { statement } from '../../../db/prepared.ts';
 import { orders, type OrderRow } from '../schema.ts';
 import { orderChatId } from '../../chat/index.ts';
 import { people, type UserRow } from '../../users/index.ts';
@@ -29,8 +30,15 @@ export interface Announcement {
   chatId?: string;
 }
 
-/** Who an order's letter goes to, read through the users module's read model. */
+/** Who an order's letter goes to, read through the users module's read model; every step reads them. */
 const recipient = people('recipient');
+const recipientsOf = statement((db) =>
+  db
+    .select({ id: recipient.id, email: recipient.email, name: recipient.name, preferences: recipient.preferences })
+    .from(recipient)
+    .where(sql`${recipient.id} = any(${sql.placeholder('ids')}::uuid[])`)
+    .prepare('order_letter_recipients'),
+);
 
 /** A party's step of the lifecycle's table (pay is the payments module's). */
 export type PartyAction = Exclude<OrderAction, 'pay'>;
@@ -120,10 +128,7 @@ export async function announce(
   const letter = a.letter;
   const to = (letter.to === 'both' ? [order.customerId, order.sellerId] : [letter.to === 'customer' ? order.customerId : order.sellerId]).filter((id) => parties.includes(id));
   if (to.length === 0) return;
-  const recipients = await ctx.tx
-    .select({ id: recipient.id, email: recipient.email, name: recipient.name, preferences: recipient.preferences })
-    .from(recipient)
-    .where(inArray(recipient.id, to));
+  const recipients = await recipientsOf(ctx.tx).execute({ ids: to });
   // A stage is named as one; its letter opens its head's chat like its message (ADR 065).
   const name = await orderNameOf(ctx.tx, order);
   for (const person of recipients) {

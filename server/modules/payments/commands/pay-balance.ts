@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { payments } from '../schema.ts';
+import { statement } from '../../../db/prepared.ts';
 import type { UserRow } from '../../users/index.ts';
 import { userActor } from '../../../platform/actor.ts';
 import { isOverdraft, requireBalance } from '../../ledger/index.ts';
@@ -9,6 +11,27 @@ import type { PaymentContext } from '../deps.ts';
 import { escrowTransfer, receipt } from './escrow.ts';
 import { payable } from './payable.ts';
 
+/** The payment's row, built once (server/db/prepared.ts): paid in rubles from the balance, at `at` (ISO text). */
+const at = sql<Date>`${sql.placeholder('at')}::timestamptz`;
+const balancePayment = statement((db) =>
+  db
+    .insert(payments)
+    .values({
+      orderId: sql.placeholder('orderId'),
+      customerId: sql.placeholder('customerId'),
+      method: 'balance',
+      status: 'succeeded',
+      amount: sql.placeholder('amount'),
+      currency: 'RUB',
+      currencyAmount: sql.placeholder('amount'),
+      paidAt: at,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .returning()
+    .prepare('payment_from_balance'),
+);
+
 /** Pays the order from the customer's available balance at once, into escrow. */
 export async function payFromBalance(deps: PaymentContext, user: UserRow, orderId: string): Promise<PayResult> {
   return deps.platform.withTx(userActor(user), async (ctx) => {
@@ -18,11 +41,7 @@ export async function payFromBalance(deps: PaymentContext, user: UserRow, orderI
     const order = payable(user, await deps.orders.lockForPayment(tx, orderId));
     const account = { kind: 'available', userId: user.id } as const;
     await requireBalance(tx, account, order.price, { lock: false });
-    const now = ctx.clock.now();
-    const [payment] = await tx
-      .insert(payments)
-      .values({ orderId: order.id, customerId: user.id, method: 'balance', status: 'succeeded', amount: order.price, currency: 'RUB', currencyAmount: order.price, paidAt: now, createdAt: now, updatedAt: now })
-      .returning();
+    const [payment] = await balancePayment(tx).execute({ orderId: order.id, customerId: user.id, amount: order.price, at: ctx.clock.now().toISOString() });
     await deps.orders.markPaid(ctx, order);
     await receipt(deps, ctx, order, payment!, false, user);
     // The ledger last: its entries lock the chain's head (and then the accounts) from here to the commit, not for
