@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { builtOnce } from '../../db/prepared.ts';
+import { statement } from '../../db/prepared.ts';
 import { cityRefs, countryRefs } from '../lookups/index.ts';
 import { notFound } from '../../lib/http.ts';
 import { isUuid } from '../../lib/text.ts';
@@ -44,7 +44,7 @@ const cityRef = cityRefs('city');
 const countryRef = countryRefs('country');
 
 /** A person's public page: their card, about, city and country (every service page reads it too). */
-const profileOf = builtOnce((db) =>
+const profileOf = statement((db) =>
   db
     .select({
       user: { ...publicPersonColumns(person), about: person.about, blockedAt: person.blockedAt, createdAt: person.createdAt },

@@ -1,7 +1,7 @@
 import { and, count, eq, isNotNull, isNull, ne, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { builtOnce } from '../../db/prepared.ts';
+import { statement } from '../../db/prepared.ts';
 import { reviews } from './schema.ts';
 import { isPublicServiceId, serviceRefs } from '../services/index.ts';
 import { people, personPolicy, type People, type UserRow } from '../users/index.ts';
@@ -59,7 +59,7 @@ const WRITTEN_SORT: readonly SortKey[] = [
 ];
 
 /** Whether a service is public: its list of reviews is (GET /api/services/{id}/reviews). */
-const publicServiceById = builtOnce((db) =>
+const publicServiceById = statement((db) =>
   db
     .select({ id: reviewed.id })
     .from(reviewed)
@@ -96,17 +96,19 @@ const aboutService = (serviceId: SQLWrapper | string) => and(eq(reviews.serviceI
  * The first page of a service's reviews and their count (up to TOTAL_CAP + 1), built once: every service page reads
  * them. Later pages take listPage's way, and count again (the first page's count is not kept for them to reuse).
  */
-const serviceReviewsFirst = builtOnce((db) => ({
-  rows: selectRecords(db)
+const serviceReviewsFirst = statement((db) =>
+  selectRecords(db)
     .where(aboutService(sql.placeholder('id')))
     .orderBy(...orderBy(PUBLISHED_SORT))
     .limit(sql.placeholder('limit'))
     .prepare('service_reviews_first'),
-  total: db
+);
+const serviceReviewsTotal = statement((db) =>
+  db
     .select({ n: count() })
     .from(db.select({ one: sql`1` }).from(reviews).where(aboutService(sql.placeholder('id'))).limit(TOTAL_CAP + 1).as('capped'))
     .prepare('service_reviews_total'),
-}));
+);
 
 type Page<T> = { result: T[]; total: number; next: string | null };
 type Query = z.output<typeof reviewsQuerySchema>;
@@ -165,8 +167,10 @@ export class ReviewService {
     const [service] = await publicServiceById(this.db).execute({ id });
     if (!service) throw notFound('Услуга не найдена');
     if (!query.cursor) {
-      const first = serviceReviewsFirst(this.db);
-      const [rows, [counted]] = await Promise.all([first.rows.execute({ id, limit: query.limit + 1 }), first.total.execute({ id })]);
+      const [rows, [counted]] = await Promise.all([
+        serviceReviewsFirst(this.db).execute({ id, limit: query.limit + 1 }),
+        serviceReviewsTotal(this.db).execute({ id }),
+      ]);
       return this.pageOf(rows, query.limit, PUBLISHED_SORT, counted?.n ?? 0, viewer);
     }
     return this.listPage(aboutService(id), query, PUBLISHED_SORT, viewer);

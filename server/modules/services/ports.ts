@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { builtOnce } from '../../db/prepared.ts';
+import { statement } from '../../db/prepared.ts';
 import { services } from './schema.ts';
 import { recentViews } from './schema.ts';
 import { categoryRefs } from '../lookups/index.ts';
@@ -49,7 +49,7 @@ export async function publicServiceCardsByIds(db: Db, presence: Presence, ids: s
  * A seller's public services, most popular first, with how many there are in all (counted before the limit, by
  * the window, in the same statement): a person's page and every service page read it.
  */
-const sellerCards = builtOnce((db) =>
+const sellerCards = statement((db) =>
   selectCards(db, { total: sql<number>`count(*) over ()`.mapWith(Number).as('total') })
     .where(and(publicService(), eq(services.sellerId, sql.placeholder('sellerId'))))
     .orderBy(desc(services.popularity), desc(services.id))

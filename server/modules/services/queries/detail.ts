@@ -1,6 +1,6 @@
 import { desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client.ts';
-import { builtOnce } from '../../../db/prepared.ts';
+import { statement } from '../../../db/prepared.ts';
 import { services } from '../schema.ts';
 import type { UserRow } from '../../users/index.ts';
 import { notFound } from '../../../lib/http.ts';
@@ -24,7 +24,7 @@ export function selectDetail<E extends Record<string, SQL.Aliased | SQL>>(db: Db
 }
 
 /** One service by its id: every page view reads it. */
-const serviceById = builtOnce((db) => selectDetail(db).where(eq(services.id, sql.placeholder('id'))).limit(1).prepare('service_by_id'));
+const serviceById = statement((db) => selectDetail(db).where(eq(services.id, sql.placeholder('id'))).limit(1).prepare('service_by_id'));
 
 export async function findService(db: Db, id: string): Promise<ServiceJoined | null> {
   const [row] = await serviceById(db).execute({ id });
