@@ -10,10 +10,11 @@
  * and over every state; one heavy customer and one heavy seller have a tenth of them each (10 000 at the default),
  * so that their lists have deep pages; the other users have a few dozen each. Latency is measured with one
  * connection (p50/p95/p99 are the time a request takes); BENCH_SECONDS (5) per target after 2 s of warm-up.
+ * BENCH_ORDERS_PROFILE=1 prints where the server's thread spent its CPU during the targets (=file.cpuprofile keeps it).
  */
 import os from 'node:os';
 import pg from 'pg';
-import { measure, startBenchServer, type Row } from './lib.ts';
+import { measure, startBenchServer, startProfile, type Row } from './lib.ts';
 
 const DEEP_ROWS = 5_000;
 const log = (message: string) => console.error(message); // progress on stderr keeps stdout pasteable
@@ -132,10 +133,14 @@ export async function runOrdersBench(): Promise<void> {
       [`Admin, status=completed, deep page (after ${DEEP_ROWS.toLocaleString('en-US')} rows)`, `${api}/admin/orders?status=completed&limit=20&cursor=${encodeURIComponent(adminDeep)}`, adminToken!],
     ];
     const results: Row[] = [];
+    const profileTo = process.env.BENCH_ORDERS_PROFILE;
+    const profiler = profileTo ? await startProfile() : null;
     for (const [name, url, token] of targets) {
       log(`measuring ${name}…`);
       results.push(await measure(name, url, { connections: 1, seconds, request: { headers: { authorization: `Bearer ${token}` } } }));
     }
+    const profile = await profiler?.stop(profileTo === '1' ? undefined : profileTo);
+    if (profile) console.log(`The server's thread during the targets:\n\n${profile}\n`);
 
     console.log(`## Подряд order list benchmark, ${n.toLocaleString('en-US')} orders\n`);
     console.log(`- Machine: ${os.availableParallelism()} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${version}`);
