@@ -190,6 +190,12 @@ describe('a first-time guest’s JavaScript', () => {
     await expect.poll(() => code.asked, { timeout: 10_000 }).toBe(true);
     const heart = page.locator('.order-box .fav-btn');
     await expect.poll(() => heart.evaluate((el) => Object.keys(el).some((key) => key.startsWith('__reactFiber'))), { timeout: 10_000 }).toBe(true);
+    // The order form (a chunk of its own) is a placeholder in the live page until its code comes, then taller: the
+    // heart below it moves down, and a press begun before would end beside it (no click at all).
+    const form = page.locator('.order-box form');
+    await expect
+      .poll(() => form.evaluate((el) => Object.keys(el).some((key) => key.startsWith('__reactFiber'))).catch(() => false), { timeout: 10_000 })
+      .toBe(true);
     const box = (await heart.boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.down();
