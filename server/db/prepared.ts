@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
 
 /** What drizzle's `.prepare(name)` answers: a query whose run goes through its `client`. */
@@ -35,3 +36,6 @@ export function statement<P extends Prepared>(build: (db: Db) => P): (db: Db) =>
     return Object.create(prepared, { client: { value: session.client } }) as P;
   };
 }
+
+/** A moment as a statement's parameter `name`, given as ISO text: one SQL text whatever the driver makes of a Date. */
+export const momentParam = (name: string) => sql<Date>`${sql.placeholder(name)}::timestamptz`;

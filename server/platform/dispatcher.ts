@@ -1,9 +1,9 @@
-import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { isServerEvent, serverEventSchemas, type ServerEvent, type ServerEventArgs } from '#contract/events';
 import type { Db } from '../db/client.ts';
-import { statement } from '../db/prepared.ts';
+import { momentParam, statement } from '../db/prepared.ts';
 import { outbox, type OutboxRow } from './schema.ts';
 import type { Letter } from '../lib/mail.ts';
 import { systemActor } from './actor.ts';
@@ -207,7 +207,7 @@ export class Dispatcher {
     const moved = await this.db
       .update(outbox)
       .set({ dueAt: now })
-      .where(and(eq(outbox.dedupeKey, dedupeKey), eq(outbox.state, 'pending'), this.unleased(now)))
+      .where(and(eq(outbox.dedupeKey, dedupeKey), eq(outbox.state, 'pending'), unleased(now)))
       .returning({ id: outbox.id });
     if (moved.length) this.nudge();
     return moved.length > 0;
@@ -273,10 +273,6 @@ export class Dispatcher {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.draining;
-  }
-
-  private unleased(now: Date) {
-    return or(isNull(outbox.lockedUntil), lte(outbox.lockedUntil, now));
   }
 
   private async claim(limit: number): Promise<OutboxRow[]> {
@@ -449,24 +445,27 @@ export function backoffMs(attempts: number, opts: { backoffMs: number; maxBackof
   return Math.min(opts.maxBackoffMs, opts.backoffMs * 2 ** (attempts - 1));
 }
 
+/** A row no instance holds (its lease ran out, or it never had one) at `now`. */
+const unleased = (now: Date | SQL) => or(isNull(outbox.lockedUntil), lte(outbox.lockedUntil, now));
+
 /**
  * The due rows nobody holds, leased to this process (`claim`): every pass of every instance makes it, built once
  * (server/db/prepared.ts). The times are ISO text.
  */
 const claimDue = statement((db) => {
   const p = sql.placeholder;
-  const now = sql`${p('now')}::timestamptz`;
+  const now = momentParam('now');
   const due = db
     .select({ id: outbox.id })
     .from(outbox)
-    .where(and(eq(outbox.state, 'pending'), lte(outbox.dueAt, now), or(isNull(outbox.lockedUntil), lte(outbox.lockedUntil, now))))
+    .where(and(eq(outbox.state, 'pending'), lte(outbox.dueAt, now), unleased(now)))
     .orderBy(asc(outbox.dueAt), asc(outbox.id))
     .limit(p('limit'))
     .for('update', { skipLocked: true });
   return db
     .update(outbox)
     .set({
-      lockedUntil: sql`${p('lockedUntil')}::timestamptz`,
+      lockedUntil: momentParam('lockedUntil'),
       attempts: sql`${outbox.attempts} + 1`,
       leasedBy: sql`${p('leasedBy')}`,
       leasedBoot: sql`${p('leasedBoot')}`,

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { orders, type OrderRow } from '../schema.ts';
-import { statement } from '../../../db/prepared.ts';
+import { momentParam, statement } from '../../../db/prepared.ts';
 import { HttpError } from '../../../lib/http.ts';
 import { moscowDateTime } from '../../../lib/text.ts';
 import type { TxContext } from '../../../platform/tx.ts';
@@ -39,7 +39,7 @@ async function startClock(ctx: TxContext, orderId: string): Promise<OrderRow> {
 }
 
 /** The state change of every payment, built once (server/db/prepared.ts); `at` is the moment, as ISO text. */
-const at = sql<Date>`${sql.placeholder('at')}::timestamptz`;
+const at = momentParam('at');
 const paid = statement((db) =>
   db
     .update(orders)

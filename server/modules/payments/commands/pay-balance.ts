@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { payments } from '../schema.ts';
-import { statement } from '../../../db/prepared.ts';
+import { momentParam, statement } from '../../../db/prepared.ts';
 import type { UserRow } from '../../users/index.ts';
 import { userActor } from '../../../platform/actor.ts';
 import { isOverdraft, requireBalance } from '../../ledger/index.ts';
@@ -12,7 +12,7 @@ import { escrowTransfer, receipt } from './escrow.ts';
 import { payable } from './payable.ts';
 
 /** The payment's row, built once (server/db/prepared.ts): paid in rubles from the balance, at `at` (ISO text). */
-const at = sql<Date>`${sql.placeholder('at')}::timestamptz`;
+const at = momentParam('at');
 const balancePayment = statement((db) =>
   db
     .insert(payments)
