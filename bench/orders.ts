@@ -23,6 +23,8 @@ const log = (message: string) => console.error(message); // progress on stderr k
 /**
  * Users and orders in bulk, in SQL. Users 1 and 2 (by their index) are the heavy customer and the heavy seller;
  * the first two thirds are customers, the rest sellers. Every state of an order gets the timestamps it would have.
+ * The state turns with g / 10 too: the heavy ones' orders (every tenth g) are in every state, so that their tabs are
+ * not empty (before session 30, the heavy customer's were all awaiting payment and the heavy seller's all completed).
  */
 async function generate(client: pg.Client, n: number, usersN: number, passwordHash: string) {
   await client.query(
@@ -45,7 +47,7 @@ async function generate(client: pg.Client, n: number, usersN: number, passwordHa
             select g,
                    case when g % 10 = 0 then heavy.buyer else c.a[1 + (g::bigint * 7919) % array_length(c.a, 1)] end customer_id,
                    case when g % 10 = 5 then heavy.seller else s.a[1 + (g::bigint * 104729) % array_length(s.a, 1)] end seller_id,
-                   (array['awaiting_payment','in_progress','in_progress','delivered','completed','completed','completed','completed','cancelled','in_progress'])[1 + (g * 31) % 10] status,
+                   (array['awaiting_payment','in_progress','in_progress','delivered','completed','completed','completed','completed','cancelled','in_progress'])[1 + (g * 31 + g / 10) % 10] status,
                    now() - make_interval(secs => (g::double precision / $1) * 365 * 86400) created_at
               from generate_series(1, $1) g, c, s, heavy
           )
@@ -109,9 +111,11 @@ export async function runOrdersBench(): Promise<void> {
     const rows = await server.database.db.select().from(users).where(inArray(users.id, people.map((p) => p.id)));
     const tokenOf = async (userName: string) => server.app.services.tokens.sign(rows.find((r) => r.userName === userName)!);
     const [buyer, seller, adminToken, light] = await Promise.all(['bench_1', 'bench_2', 'bench_admin', 'bench_3'].map(tokenOf));
-    const counts = (await client.query<{ buyer: string; seller: string; light: string; completed: string; size: string }>(
+    const counts = (await client.query<{ buyer: string; seller: string; light: string; completed: string; size: string; bought: string; working: string }>(
       `select (select count(*) from orders o join users u on u.id = o.customer_id where u.user_name = 'bench_1') buyer,
               (select count(*) from orders o join users u on u.id = o.seller_id where u.user_name = 'bench_2') seller,
+              (select count(*) from orders o join users u on u.id = o.customer_id where u.user_name = 'bench_1' and o.status = 'completed') bought,
+              (select count(*) from orders o join users u on u.id = o.seller_id where u.user_name = 'bench_2' and o.status = 'in_progress') working,
               (select count(*) from orders o join users u on u.id = o.customer_id where u.user_name = 'bench_3') light,
               (select count(*) from orders where status = 'completed') completed,
               pg_size_pretty(pg_table_size('orders')) || ' + indexes ' || pg_size_pretty(pg_indexes_size('orders')) size`,
@@ -125,10 +129,10 @@ export async function runOrdersBench(): Promise<void> {
     const targets: [string, string, string][] = [
       [`Buying, first page (a customer with ${Number(counts.buyer).toLocaleString('en-US')} orders)`, `${api}/orders?role=buying&limit=20`, buyer!],
       [`Buying, deep page (after ${DEEP_ROWS.toLocaleString('en-US')} rows)`, `${api}/orders?role=buying&limit=20&cursor=${encodeURIComponent(buyerDeep)}`, buyer!],
-      ['Buying, tab "completed", first page', `${api}/orders?role=buying&status=completed&limit=20`, buyer!],
+      [`Buying, tab "completed" (${Number(counts.bought).toLocaleString('en-US')}), first page`, `${api}/orders?role=buying&status=completed&limit=20`, buyer!],
       [`Buying, first page (a customer with ${counts.light} orders)`, `${api}/orders?role=buying&limit=20`, light!],
       [`Selling, first page (a seller with ${Number(counts.seller).toLocaleString('en-US')} orders)`, `${api}/orders?role=selling&limit=20`, seller!],
-      ['Selling, tab "in_progress", first page', `${api}/orders?role=selling&status=in_progress&limit=20`, seller!],
+      [`Selling, tab "in_progress" (${Number(counts.working).toLocaleString('en-US')}), first page`, `${api}/orders?role=selling&status=in_progress&limit=20`, seller!],
       ['Admin, all orders, first page', `${api}/admin/orders?limit=20`, adminToken!],
       [`Admin, status=completed (${Number(counts.completed).toLocaleString('en-US')}), first page`, `${api}/admin/orders?status=completed&limit=20`, adminToken!],
       [`Admin, status=completed, deep page (after ${DEEP_ROWS.toLocaleString('en-US')} rows)`, `${api}/admin/orders?status=completed&limit=20&cursor=${encodeURIComponent(adminDeep)}`, adminToken!],
