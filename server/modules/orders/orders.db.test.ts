@@ -230,6 +230,52 @@ describe('reading orders', () => {
     expect((await get(customer, '/api/admin/orders')).status).toBe(403);
   });
 
+  it('answers each shape of a list (role, tab, search, page after a cursor) with its own rows and total', async () => {
+    const { seller, customer, service } = await party();
+    const admin = await person({ role: 'admin' });
+    // Other terms than the paid ones: «Заказать» with the same terms would give this draft back (ADR 042).
+    const draft = await ordered(customer, service.id, { extras: [0] });
+    const paid: OrderDetail[] = [];
+    for (let i = 0; i < 3; i++) {
+      clock.advance(1000);
+      paid.push(await ordered(customer, service.id));
+      await payOrderForTest(server.app, paid[i]!._id);
+    }
+    // A title search takes `%` and `_` as themselves: "50%" does not find "500".
+    const tag = randomBytes(6).toString('hex');
+    await server.db.update(orders).set({ title: `Скидка 50% ${tag}` }).where(eq(orders.id, paid[0]!._id));
+    await server.db.update(orders).set({ title: `Скидка 500 ${tag}` }).where(eq(orders.id, paid[1]!._id));
+    type Listed = { result: Order[]; total: number; next: string | null };
+    const list = async (who: Person, url: string, query: Record<string, string>) => {
+      const res = await get<Order[]>(who, url, query);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const body = res.body as unknown as Listed;
+      return { ids: body.result.map((o) => o._id), total: body.total, next: body.next };
+    };
+    const [p0, p1, p2] = paid.map((o) => o._id);
+
+    const buying = await list(customer, '/api/orders', { role: 'buying', limit: '2' });
+    expect(buying).toMatchObject({ ids: [p2, p1], total: 4 });
+    expect(await list(customer, '/api/orders', { role: 'buying', limit: '2', cursor: buying.next! })).toEqual({ ids: [p0, draft._id], total: 4, next: null });
+    expect(await list(customer, '/api/orders', { role: 'buying', status: 'awaiting_payment' })).toMatchObject({ ids: [draft._id], total: 1 });
+    // The seller does not know of the draft (ADR 042).
+    const selling = await list(seller, '/api/orders', { role: 'selling', limit: '2' });
+    expect(selling).toMatchObject({ ids: [p2, p1], total: 3 });
+    expect(await list(seller, '/api/orders', { role: 'selling', limit: '2', cursor: selling.next! })).toEqual({ ids: [p0], total: 3, next: null });
+    const tab = await list(seller, '/api/orders', { role: 'selling', status: 'in_progress', limit: '1' });
+    expect(tab).toMatchObject({ ids: [p2], total: 3 });
+    expect(await list(seller, '/api/orders', { role: 'selling', status: 'in_progress', limit: '1', cursor: tab.next! })).toMatchObject({ ids: [p1], total: 3 });
+    expect(await list(customer, '/api/orders', { role: 'selling' })).toEqual({ ids: [], total: 0, next: null });
+
+    expect(await list(admin, '/api/admin/orders', { q: `50% ${tag}` })).toEqual({ ids: [p0], total: 1, next: null });
+    const titled = await list(admin, '/api/admin/orders', { q: tag, limit: '1' });
+    expect(titled).toMatchObject({ ids: [p1], total: 2 });
+    expect(await list(admin, '/api/admin/orders', { q: tag, limit: '1', cursor: titled.next! })).toEqual({ ids: [p0], total: 2, next: null });
+    expect(await list(admin, '/api/admin/orders', { q: tag, status: 'completed' })).toEqual({ ids: [], total: 0, next: null });
+    expect(await list(admin, '/api/admin/orders', { q: `№${paid[1]!.number}`, status: 'in_progress' })).toEqual({ ids: [p1], total: 1, next: null });
+    expect(await list(admin, '/api/admin/orders', { q: `№${draft.number}`, status: 'awaiting_payment' })).toEqual({ ids: [draft._id], total: 1, next: null });
+  });
+
   it("gives order chats their order card with each member's actions", async () => {
     const { seller, customer, order } = await paidOrder();
     const chatsOf = async (who: Person) => (await get<Chat[]>(who, '/api/chat/my_by_order')).body.result.find((c) => c.order?._id === order._id)!;

@@ -2,9 +2,11 @@ import { and, asc, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'd
 import type { z } from 'zod';
 import { orderDeliveries, orders } from './schema.ts';
 import { people, type People, type UserRow } from '../users/index.ts';
+import type { Db } from '../../db/client.ts';
+import { statement } from '../../db/prepared.ts';
 import { notFound } from '../../lib/http.ts';
 import { filesByPaths } from '../../platform/files.ts';
-import { cappedTotal, cursorPosition, keysetAfter, orderBy, page, timestampKey, type CursorValue, type SortKey } from '../../platform/listing/listing.ts';
+import { countUpToQuery, cursorPosition, keysetAfter, orderBy, page, timestampKey, type CursorValue, type SortKey } from '../../platform/listing/listing.ts';
 import { orderChatIdOf, type OrderView } from '../chat/index.ts';
 import { releasedFromEscrow } from '../ledger/index.ts';
 import { ORDER_MESSAGES, type Order, type OrderDetail } from '#contract/orders';
@@ -41,8 +43,8 @@ async function times(deps: Deps): Promise<OrderTimes> {
   return { now: deps.platform.clock.now(), cancelWindowMinutes, autoAcceptDays };
 }
 
-function records(deps: Deps) {
-  return deps.db
+function records(db: Db) {
+  return db
     .select({
       order: orders,
       customer: personOf(customerUser),
@@ -63,7 +65,7 @@ function records(deps: Deps) {
 
 /** One order with its parties, chat and settlement, as presenting reads it. */
 export async function orderRecord(deps: Deps, id: string): Promise<OrderRecord | undefined> {
-  const [row] = await records(deps).where(eq(orders.id, id)).limit(1);
+  const [row] = await records(deps.db).where(eq(orders.id, id)).limit(1);
   return row;
 }
 
@@ -74,7 +76,7 @@ export async function orderRecord(deps: Deps, id: string): Promise<OrderRecord |
 async function detail(deps: Deps, record: OrderRecord, viewerId: string | null): Promise<OrderDetail> {
   const o = record.order;
   const headId = o.headId ?? (record.stageCount ? o.id : null);
-  const [stages, now] = await Promise.all([headId ? records(deps).where(eq(orders.headId, headId)).orderBy(asc(orders.stage)) : [], times(deps)]);
+  const [stages, now] = await Promise.all([headId ? records(deps.db).where(eq(orders.headId, headId)).orderBy(asc(orders.stage)) : [], times(deps)]);
   const stageRows = stages.map((s) => s.order);
   const funding = (r: OrderRecord): OrderRecord => (r.order.stage ? { ...r, fundingRefusal: fundingRefusal(stageRows, r.order.stage) } : r);
   const shown = record.stageCount ? stages : [];
@@ -106,47 +108,88 @@ export async function adminGetOrder(deps: Deps, admin: UserRow, id: string): Pro
   return detail(deps, record, admin.id);
 }
 
-async function listPage(deps: Deps, filter: SQL | undefined, query: { cursor?: string; limit: number }, viewerId: string): Promise<Page<Order>> {
-  const where = and(listedOrders(), filter);
-  const position = query.cursor ? keysetAfter(SORT, cursorPosition(query.cursor, 'new', SORT)) : undefined;
-  const [rows, total, now] = await Promise.all([
-    records(deps)
-      .where(and(where, position))
-      .orderBy(...orderBy(SORT))
-      .limit(query.limit + 1),
-    cappedTotal(deps.db, deps.db.select({ one: sql`1` }).from(orders).where(where).$dynamic()),
+/**
+ * What narrows a list, as a shape: each shape's page and count are statements built once (ADR 070), with the values
+ * as parameters: `viewer`, `status`, `number`, `like`, the cursor's `afterCreated` and `afterId`, and `limit`.
+ */
+interface ListShape {
+  role: 'buying' | 'selling' | 'admin';
+  status: boolean;
+  q: 'number' | 'title' | null;
+}
+type ListParams = Record<string, string | number>;
+
+const param = sql.placeholder;
+function shapeFilter(shape: ListShape): SQL | undefined {
+  return and(
+    listedOrders(),
+    shape.role === 'buying' ? eq(orders.customerId, param('viewer')) : undefined,
+    // A seller's list has no drafts: they do not know of them (ADR 042).
+    shape.role === 'selling' ? and(eq(orders.sellerId, param('viewer')), notDraftSql) : undefined,
+    shape.status ? eq(orders.status, param('status')) : undefined,
+    shape.q === 'number' ? or(eq(orders.number, param('number')), ilike(orders.title, param('like'))) : undefined,
+    shape.q === 'title' ? ilike(orders.title, param('like')) : undefined,
+  );
+}
+
+function shapeStatements(shape: ListShape, name: string) {
+  const pageOf = (after: boolean) =>
+    statement((db) =>
+      records(db)
+        .where(and(shapeFilter(shape), after ? keysetAfter(SORT, [param('afterCreated'), param('afterId')]) : undefined))
+        .orderBy(...orderBy(SORT))
+        .limit(param('limit'))
+        .prepare(`${name}${after ? '_after' : ''}_page`),
+    );
+  return {
+    first: pageOf(false),
+    after: pageOf(true),
+    count: statement((db) => countUpToQuery(db, db.select({ one: sql`1` }).from(orders).where(shapeFilter(shape)).$dynamic()).prepare(`${name}_count`)),
+  };
+}
+const statementsByShape = new Map<string, ReturnType<typeof shapeStatements>>();
+function statementsOf(shape: ListShape) {
+  const name = `orders_${shape.role}${shape.status ? '_status' : ''}${shape.q ? `_${shape.q}` : ''}`;
+  let made = statementsByShape.get(name);
+  if (!made) statementsByShape.set(name, (made = shapeStatements(shape, name)));
+  return made;
+}
+
+async function listPage(deps: Deps, shape: ListShape, params: ListParams, query: { cursor?: string; limit: number }, viewerId: string): Promise<Page<Order>> {
+  const made = statementsOf(shape);
+  const [afterCreated, afterId] = query.cursor ? cursorPosition(query.cursor, 'new', SORT) : [];
+  const [rows, counted, now] = await Promise.all([
+    query.cursor ? made.after(deps.db).execute({ ...params, afterCreated, afterId, limit: query.limit + 1 }) : made.first(deps.db).execute({ ...params, limit: query.limit + 1 }),
+    made.count(deps.db).execute(params),
     times(deps),
   ]);
   const { rows: kept, next } = page(rows, query.limit, (r): CursorValue[] => ['new', r.createdKey, r.order.id]);
-  return { result: kept.map((r) => presentOrder(r, viewerId, now)), total, next };
+  return { result: kept.map((r) => presentOrder(r, viewerId, now)), total: counted[0]?.n ?? 0, next };
 }
 
 /** GET /api/orders: the caller's orders as the customer (buying) or the seller (selling), newest first. */
 export function listOrders(deps: Deps, user: UserRow, query: z.output<typeof ordersQuerySchema>): Promise<Page<Order>> {
-  const where = and(
-    // A seller's list has no drafts: they do not know of them (ADR 042).
-    query.role === 'selling' ? and(eq(orders.sellerId, user.id), notDraftSql) : eq(orders.customerId, user.id),
-    query.status ? eq(orders.status, query.status) : undefined,
-  );
-  return listPage(deps, where, query, user.id);
+  const params: ListParams = { viewer: user.id, ...(query.status && { status: query.status }) };
+  return listPage(deps, { role: query.role, status: !!query.status, q: null }, params, query, user.id);
 }
 
 /** GET /api/admin/orders: every order; q finds by number (digits, "№12") or words of the title. */
 export function adminListOrders(deps: Deps, admin: UserRow, query: z.output<typeof adminOrdersQuerySchema>): Promise<Page<Order>> {
-  const where: SQL[] = [];
-  if (query.status) where.push(eq(orders.status, query.status));
+  const params: ListParams = query.status ? { status: query.status } : {};
   const q = query.q?.trim();
+  let found: ListShape['q'] = null;
   if (q) {
     const digits = /^№?\s*(\d{1,15})$/.exec(q);
-    const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    where.push(digits ? or(eq(orders.number, Number(digits[1])), ilike(orders.title, like))! : ilike(orders.title, like));
+    params.like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    if (digits) params.number = Number(digits[1]);
+    found = digits ? 'number' : 'title';
   }
-  return listPage(deps, where.length ? and(...where) : undefined, query, admin.id);
+  return listPage(deps, { role: 'admin', status: !!query.status, q: found }, params, query, admin.id);
 }
 
 /** The order cards of order chats (ChatService's describeOrders): per order, the view of each member. */
 export async function describeOrders(deps: Deps, orderIds: string[]): Promise<Map<string, OrderView>> {
   if (orderIds.length === 0) return new Map();
-  const [rows, now] = await Promise.all([records(deps).where(inArray(orders.id, orderIds)), times(deps)]);
+  const [rows, now] = await Promise.all([records(deps.db).where(inArray(orders.id, orderIds)), times(deps)]);
   return new Map(rows.map((r) => [r.order.id, (viewerId: string) => presentChatOrder(r, viewerId, now)]));
 }

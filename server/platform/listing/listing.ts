@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, or, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { badRequest } from '../../lib/http.ts';
@@ -142,7 +142,7 @@ export function cursorPosition(cursor: string, sort: string, keys: readonly Sort
 export const orderBy = (keys: readonly SortKey[]): SQL[] => keys.map((k) => (k.dir === 'asc' ? asc(k.expr) : sql`${desc(k.expr)} nulls last`));
 
 /** A cursor value as a parameter of the key's type (text goes as it is). */
-export const cursorParam = (key: Pick<SortKey, 'kind'>, value: CursorValue): SQL => {
+export const cursorParam = (key: Pick<SortKey, 'kind'>, value: CursorValue | Placeholder): SQL => {
   const type = key.kind.replace('?', '');
   return type === 'text' ? sql`${value}` : sql`cast(${value} as ${sql.raw(type)})`;
 };
@@ -151,9 +151,9 @@ const param = cursorParam;
 /**
  * "Strictly after the row with these sort values". One direction throughout is a row comparison
  * (`(a, b) < (x, y)`), which PostgreSQL answers from a matching index; mixed directions expand to
- * `a > x or (a = x and b < y) …`.
+ * `a > x or (a = x and b < y) …`. The values may be placeholders, for a statement built once (ADR 070).
  */
-export function keysetAfter(keys: readonly SortKey[], values: readonly CursorValue[]): SQL {
+export function keysetAfter(keys: readonly SortKey[], values: readonly (CursorValue | Placeholder)[]): SQL {
   if (keys.length !== values.length || keys.length === 0) throw new Error('keysetAfter: one value per key');
   const uniform = keys.every((k) => k.dir === keys[0]!.dir);
   if (uniform) {
@@ -272,9 +272,11 @@ export function roughly(n: number): number {
   return Math.round(n / unit) * unit;
 }
 
-/** `select count(*) from (<rows> limit cap + 1)`. */
+/** `select count(*) as n from (<rows> limit cap + 1)`, not yet run: a list's count can be a statement (ADR 070). */
+export const countUpToQuery = (db: Db, rows: PgSelect, cap = TOTAL_CAP) => db.select({ n: count() }).from(rows.limit(cap + 1).as('capped'));
+
 async function countUpTo(db: Db, rows: PgSelect, cap: number): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(rows.limit(cap + 1).as('capped'));
+  const [row] = await countUpToQuery(db, rows, cap);
   return row?.n ?? 0;
 }
 
