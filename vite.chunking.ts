@@ -14,7 +14,7 @@ import type { Plugin, Rolldown } from 'vite';
 type CodeSplitting = Exclude<NonNullable<Rolldown.OutputOptions['codeSplitting']>, boolean>;
 
 const SHELL = [
-  /[\\/]web[\\/]lib[\\/](?!api-client|upload|socket|dates\.|live-refresh|money\.|people\.)[^\\/]+\.tsx?$/,
+  /[\\/]web[\\/]lib[\\/](?!api-client|upload|socket|dates\.|live-refresh|money\.|people\.|preloadable\.)[^\\/]+\.tsx?$/,
   /[\\/]web[\\/]components[\\/]ui[\\/](app-link|progress-bar|toaster)\.tsx$/,
   /[\\/]web[\\/]features[\\/]shell[\\/](?!signed-in\.|logout-|role-toggle|page-titles|error-screen|search-)[^\\/]+\.tsx?$/,
   // Pages' meta (the listings' and the detail pages'), without the cards; the listings' deferred page and loader.

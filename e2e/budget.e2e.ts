@@ -190,8 +190,7 @@ describe('a first-time guest’s JavaScript', () => {
     await expect.poll(() => code.asked, { timeout: 10_000 }).toBe(true);
     const heart = page.locator('.order-box .fav-btn');
     await expect.poll(() => heart.evaluate((el) => Object.keys(el).some((key) => key.startsWith('__reactFiber'))), { timeout: 10_000 }).toBe(true);
-    // The order form (a chunk of its own) is a placeholder in the live page until its code comes, then taller: the
-    // heart below it moves down, and a press begun before would end beside it (no click at all).
+    // The live page comes with its order form (the form's code with the page's: routes/service-page.tsx).
     const form = page.locator('.order-box form');
     await expect
       .poll(() => form.evaluate((el) => Object.keys(el).some((key) => key.startsWith('__reactFiber'))).catch(() => false), { timeout: 10_000 })
@@ -214,24 +213,40 @@ describe('a first-time guest’s JavaScript', () => {
       .toEqual([service.id]);
   });
 
-  it('makes a signed-in person’s early click on the same link, though the real page still lacks the order form', async () => {
+  it('keeps a signed-in person’s page as the server drew it until the order form’s code and fees are there, and makes an early click', async () => {
     const { user: seller } = await e2e.user({ role: 'seller' });
     const service = await createService(e2e.server.database.db, seller.id, { category: 'design' });
     const { token } = await e2e.user({ role: 'customer' });
     const { page } = await e2e.open({ token });
-    // The page's code comes after the click; the order form's (its own chunk) only after the navigation: the real
-    // page shows a placeholder where the server's HTML had the form's fields and buttons.
-    const pageCode = await hold(page, /\/assets\/service-page-[^/]+\.js$/);
+    // Shown without its code, the form would be a placeholder that grows into it, and then grow again by the ways to
+    // pay's fees: each moves the page (a heart below it would slip from under a press). Any such state of the live
+    // page's order box, however brief, is seen here. (The server's stream has a placeholder too, until the form's
+    // stylesheet is there: React's own, before the page is live.)
+    await page.addInitScript(() => {
+      new MutationObserver(() => {
+        const live = Object.keys(document.querySelector('.service-page') ?? {}).some((key) => key.startsWith('__reactFiber'));
+        const unfinished = document.querySelector('.order-box .skeleton') || !document.querySelector('.order-box .order-form__ways');
+        if (live && unfinished) (window as unknown as { placeholder?: boolean }).placeholder = true;
+      }).observe(document, { subtree: true, childList: true });
+    });
     const formCode = await hold(page, /\/assets\/order-form-[^/]+\.js$/);
+    const rates = await hold(page, /\/api\/payments\/rates$/);
     await page.goto(`/services/design/${service.id}`);
     await hydrated(page);
     expect(await page.locator('.order-box form').count(), 'the server rendered the order form').toBe(1);
-    await expect.poll(() => pageCode.asked).toBe(true);
+    // The page's code asks for the form's (servicePage()): it is there.
+    await expect.poll(() => formCode.asked, { timeout: 10_000 }).toBe(true);
+    await page.waitForTimeout(300);
+    const live = () => page.locator('.service-page').evaluate((el) => Object.keys(el).some((key) => key.startsWith('__reactFiber')));
+    expect(await live(), 'the page’s code is there, the form’s not: the server’s page stays').toBe(false);
+    // A click meanwhile is made once all is there.
     await page.getByRole('link', { name: 'Написать продавцу' }).click();
-    const loaded = page.waitForResponse(/\/assets\/service-page-/);
-    pageCode.open();
-    await loaded;
-    await page.waitForURL((url) => url.pathname === '/profile/messages' && url.searchParams.get('to') === seller.id, { timeout: 10_000 });
     formCode.open();
+    await page.waitForTimeout(300);
+    expect(await live(), 'the form’s code is there, the fees not: the server’s page stays').toBe(false);
+    expect(new URL(page.url()).pathname).toBe(`/services/design/${service.id}`);
+    rates.open();
+    await page.waitForURL((url) => url.pathname === '/profile/messages' && url.searchParams.get('to') === seller.id, { timeout: 10_000 });
+    expect(await page.evaluate(() => (window as unknown as { placeholder?: boolean }).placeholder ?? false), 'the live form grew').toBe(false);
   });
 });

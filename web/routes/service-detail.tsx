@@ -68,7 +68,7 @@ type Data = Awaited<ReturnType<Route.ClientLoaderArgs['serverLoader']>>;
 
 const Page = deferred<{ data: Data; currency: Currency }>(
   'service',
-  () => import('./service-page.tsx').then((m) => m.ServicePage),
+  () => import('./service-page.tsx').then((m) => m.servicePage()),
   '.service-page',
   () => currentUser() !== null,
 );

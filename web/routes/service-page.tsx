@@ -25,6 +25,8 @@ import {
 } from '../features/catalog/index.ts';
 import { messagesPath, userPath } from '../lib/people.ts';
 import { loginPath } from '../lib/safe-target.ts';
+import { currentUser } from '../lib/current-user.ts';
+import { paymentRatesReady } from '../lib/payment-rates.ts';
 import { trimEnd } from '#contract/text';
 
 // A service's page (web/routes/service-detail.tsx renders it through deferred(): a guest's first page keeps the
@@ -142,6 +144,17 @@ function ExtrasSection({ extras }: { extras: Service['extras'] }) {
       </ul>
     </section>
   );
+}
+
+/**
+ * The page, with the order form's code and the ways to pay's fees when a signed-in person opens it. Shown without
+ * them, the page would show the form's placeholder, which grows into the form when its code comes, and then the fees
+ * under the total: each moved what is below from under the pointer. A form whose code failed to come loads itself
+ * when it renders; rates that failed to come leave the fees out.
+ */
+export async function servicePage(): Promise<typeof ServicePage> {
+  if (currentUser()) await Promise.all([OrderForm.load().catch(() => {}), paymentRatesReady()]);
+  return ServicePage;
 }
 
 export function ServicePage({ data }: { data: Route.ComponentProps['loaderData'] }) {
