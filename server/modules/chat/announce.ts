@@ -1,11 +1,11 @@
-import { eq, inArray } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import { messages } from './schema.ts';
 import { SOCKET_EVENTS, type CountersEvent } from '#contract/chat';
 import type { ChatEnv, CountersJob, FanoutJob, MessageJob, OrderView } from './context.ts';
 import { presentChat } from './presenter.ts';
 import { presentMessages } from './queries/present-messages.ts';
 import { unseenInDisputes, unseenPerChat, unseenTotal } from './queries/unseen.ts';
-import type { FanoutRow } from './statements.ts';
+import { messageById, type FanoutRow } from './statements.ts';
 
 // Telling the members (SPEC §7 socket events): new_message with the chat as each member sees it, and get_counters.
 // Everything goes through the service's fan-out queue (env.fanout), after the transaction that caused it committed.
@@ -19,7 +19,7 @@ export function sendCounters(env: ChatEnv, userId: string, chatId: string): Prom
 
 /** The fan-out of a message stored by postInTx (its job's handler); resolves once its events have left. */
 export async function announceStored(env: ChatEnv, messageId: string): Promise<void> {
-  const [row] = await env.db.select().from(messages).where(eq(messages.id, messageId)).limit(1);
+  const [row] = await messageById(env.db).execute({ id: messageId });
   if (!row) return;
   const [message] = await presentMessages(env, [row]);
   env.fanout.push({ kind: 'message', chatId: row.chatId, row, message: message! });

@@ -50,6 +50,9 @@ function insertMessageQuery(db: Db) {
 /** insertMessageQuery built once, on the database or in a transaction (server/db/prepared.ts). */
 export const insertMessage = statement((db) => insertMessageQuery(db).prepare('chat_insert_message'));
 
+/** A stored message, read again for its fan-out (announceStored). */
+export const messageById = statement((db) => db.select().from(messages).where(eq(messages.id, p('id'))).limit(1).prepare('chat_message_by_id'));
+
 /**
  * The usual message in one statement: into the chat `target` picks (none when the sender may not write there, or it
  * does not exist yet), masked if it is a direct chat, with the chat moved up and revived as insertMessageQuery does.

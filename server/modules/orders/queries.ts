@@ -63,9 +63,17 @@ function records(db: Db) {
     .$dynamic();
 }
 
+// Built once (ADR 070): the order cards of order chats are read on every message sent in one (a payment's too).
+const recordById = statement((db) => records(db).where(eq(orders.id, sql.placeholder('id'))).limit(1).prepare('order_record'));
+const recordsByIds = statement((db) =>
+  records(db)
+    .where(sql`${orders.id} = any(${sql.placeholder('ids')}::uuid[])`)
+    .prepare('order_records'),
+);
+
 /** One order with its parties, chat and settlement, as presenting reads it. */
 export async function orderRecord(deps: Deps, id: string): Promise<OrderRecord | undefined> {
-  const [row] = await records(deps.db).where(eq(orders.id, id)).limit(1);
+  const [row] = await recordById(deps.db).execute({ id });
   return row;
 }
 
@@ -194,6 +202,6 @@ export function adminListOrders(deps: Deps, admin: UserRow, query: z.output<type
 /** The order cards of order chats (ChatService's describeOrders): per order, the view of each member. */
 export async function describeOrders(deps: Deps, orderIds: string[]): Promise<Map<string, OrderView>> {
   if (orderIds.length === 0) return new Map();
-  const [rows, now] = await Promise.all([records(deps.db).where(inArray(orders.id, orderIds)), times(deps)]);
+  const [rows, now] = await Promise.all([recordsByIds(deps.db).execute({ ids: orderIds }), times(deps)]);
   return new Map(rows.map((r) => [r.order.id, (viewerId: string) => presentChatOrder(r, viewerId, now)]));
 }

@@ -1,4 +1,5 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { statement } from '../../../db/prepared.ts';
 import { chatMembers } from '../schema.ts';
 import { filesByPaths, type FileRow } from '../../../platform/files.ts';
 import type { Message } from '#contract/chat';
@@ -8,17 +9,22 @@ import { chatPeople, person } from '../query-parts.ts';
 
 // What presenting messages and chats needs looked up: the chats' members, the senders, the attached files.
 
+// Built once (ADR 070): every message sent is presented with its chat's members.
+const members = statement((db) =>
+  db
+    .select({ chatId: chatMembers.chatId, user: person })
+    .from(chatMembers)
+    .innerJoin(chatPeople, eq(chatPeople.id, chatMembers.userId))
+    .where(sql`${chatMembers.chatId} = any(${sql.placeholder('chats')}::uuid[])`)
+    .orderBy(asc(chatMembers.joinedAt), asc(chatMembers.userId))
+    .prepare('chat_members_of'),
+);
+
 /** Members of the chats (what is shown of them), in the order they joined. */
 export async function membersOf({ db }: ChatEnv, chatIds: string[]): Promise<Map<string, ChatPerson[]>> {
   const byChat = new Map<string, ChatPerson[]>(chatIds.map((id) => [id, []]));
   if (chatIds.length === 0) return byChat;
-  const rows = await db
-    .select({ chatId: chatMembers.chatId, user: person })
-    .from(chatMembers)
-    .innerJoin(chatPeople, eq(chatPeople.id, chatMembers.userId))
-    .where(inArray(chatMembers.chatId, chatIds))
-    .orderBy(asc(chatMembers.joinedAt), asc(chatMembers.userId));
-  for (const r of rows) byChat.get(r.chatId)?.push(r.user);
+  for (const r of await members(db).execute({ chats: chatIds })) byChat.get(r.chatId)?.push(r.user);
   return byChat;
 }
 
