@@ -231,6 +231,11 @@ describe('a first-time guest’s JavaScript', () => {
     });
     const formCode = await hold(page, /\/assets\/order-form-[^/]+\.js$/);
     const rates = await hold(page, /\/api\/payments\/rates$/);
+    // The server's page has the form whole: inline (not a placeholder swapped for it by a script at the end of the
+    // document) and styled at the first paint (its stylesheets in <head>).
+    const html = await (await page.request.get(`/services/design/${service.id}`)).text();
+    expect(html).not.toContain('$RC(');
+    expect(html.slice(0, html.indexOf('</head>'))).toMatch(/<link[^>]*href="\/assets\/order-form-[^"]*\.css"/);
     await page.goto(`/services/design/${service.id}`);
     await hydrated(page);
     expect(await page.locator('.order-box form').count(), 'the server rendered the order form').toBe(1);
