@@ -1,4 +1,4 @@
-import { createElement, lazy, type ComponentType } from 'react';
+import { createElement, lazy, useState, type ComponentType } from 'react';
 
 /**
  * `React.lazy` whose code can be fetched ahead of its first render: `Part.load()`. Once loaded, the part renders at
@@ -17,6 +17,11 @@ export function preloadable<P extends object>(factory: () => Promise<{ default: 
       },
     ));
   const Lazy = lazy(() => load().then((component) => ({ default: component })));
-  const Part = (props: P) => createElement(loaded ?? Lazy, props);
+  const Part = (props: P) => {
+    // Each instance keeps the type it began with: one that began lazy and switched to the loaded component when it
+    // came would be mounted anew, and lose what the person had chosen in it.
+    const [type] = useState<ComponentType<P>>(() => loaded ?? Lazy);
+    return createElement(type, props);
+  };
   return Object.assign(Part, { load });
 }
