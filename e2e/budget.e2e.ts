@@ -213,6 +213,24 @@ describe('a first-time guest’s JavaScript', () => {
       .toEqual([service.id]);
   });
 
+  it('makes a signed-in person’s page live without the fees when their request stalls', async () => {
+    const { user: seller } = await e2e.user({ role: 'seller' });
+    const service = await createService(e2e.server.database.db, seller.id, { category: 'design' });
+    const { token } = await e2e.user({ role: 'customer' });
+    const { page } = await e2e.open({ token });
+    const rates = await hold(page, /\/api\/payments\/rates$/);
+    await page.goto(`/services/design/${service.id}`);
+    await hydrated(page);
+    await expect.poll(() => rates.asked, { timeout: 10_000 }).toBe(true);
+    const form = page.locator('.order-box form');
+    await expect
+      .poll(() => form.evaluate((el) => Object.keys(el).some((key) => key.startsWith('__reactFiber'))).catch(() => false), { timeout: 10_000 })
+      .toBe(true);
+    expect(await page.locator('.order-form__ways').count(), 'no fees yet').toBe(0);
+    rates.open();
+    await expect.poll(() => page.locator('.order-form__ways').count(), { timeout: 10_000 }).toBe(1);
+  });
+
   it('keeps a signed-in person’s page as the server drew it until the order form’s code and fees are there, and makes an early click', async () => {
     const { user: seller } = await e2e.user({ role: 'seller' });
     const service = await createService(e2e.server.database.db, seller.id, { category: 'design' });

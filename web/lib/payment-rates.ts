@@ -17,7 +17,13 @@ export function loadPaymentRates(): Promise<void> {
   return loading;
 }
 
-/** The rates for a page that shows them at once (the order form's fees): those there, or the fetch under way. */
-export const paymentRatesReady = (): Promise<void> => (rates.get() ? Promise.resolve() : loadPaymentRates());
+/**
+ * The rates for a page that shows them at once (the order form's fees): those there, or the fetch under way, waited for
+ * at most `maxWaitMs` (a stalled request must not hold the page back; the fees then appear when they come).
+ */
+export function paymentRatesReady(maxWaitMs: number): Promise<void> {
+  if (rates.get()) return Promise.resolve();
+  return Promise.race([loadPaymentRates(), new Promise<void>((resolve) => setTimeout(resolve, maxWaitMs))]);
+}
 
 export const usePaymentRates = () => useStore(rates);

@@ -146,14 +146,17 @@ function ExtrasSection({ extras }: { extras: Service['extras'] }) {
   );
 }
 
+/** How long a signed-in person's page waits for the ways to pay's fees before it goes live without them. */
+const FEES_WAIT_MS = 3_000;
+
 /**
  * The page, with the order form's code and the ways to pay's fees when a signed-in person opens it. Shown without
  * them, the page would show the form's placeholder, which grows into the form when its code comes, and then the fees
  * under the total: each moved what is below from under the pointer. A form whose code failed to come loads itself
- * when it renders; rates that failed to come leave the fees out.
+ * when it renders; fees that failed to come (or are late) are left out until they come.
  */
 export async function servicePage(): Promise<typeof ServicePage> {
-  if (currentUser()) await Promise.all([OrderForm.load().catch(() => {}), paymentRatesReady()]);
+  if (currentUser()) await Promise.all([OrderForm.load().catch(() => {}), paymentRatesReady(FEES_WAIT_MS)]);
   return ServicePage;
 }
 
