@@ -2,8 +2,8 @@
  * Idle memory (`npm run bench -- memory`, after `npm run build`; issue 31): the server as `npm start` runs it
  * (package.json's start command with its Node flags, with no NODE_ENV: production, embedded PGlite, demo data) in a fresh data folder, measured
  * twice per run: after its first start (migrations and the demo seed) and after a restart on that folder. Each time it
- * waits until ready, opens a few pages and API reads (so the caches hold something), waits until the process's CPU is
- * quiet (the seed's picture variants are made in the background), stays idle BENCH_IDLE_SECONDS (10),
+ * waits until ready, opens a few pages, their pictures and API reads (so the caches hold something), waits until the
+ * CPU of the process and of those it started is quiet (the seed's picture variants are made in the background), stays idle BENCH_IDLE_SECONDS (10),
  * then reads the process's memory: VmRSS (anonymous and file-backed), V8's heap, external memory and ArrayBuffers, and
  * PGlite's WebAssembly memory (its size and the part of it resident), through bench/memory-probe.mjs (--import).
  * After the restart's measure, latencies of a few reads the caches do not answer (sequential, BENCH_REQUESTS (60) each)
@@ -13,7 +13,7 @@
  * keeps every sample.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -31,6 +31,8 @@ interface Probe {
   mappings: { wasmRss: number; others: { size: number; rss: number; perms: string; name: string }[] };
   spaces: Record<string, number>;
   status: Record<'VmRSS' | 'VmHWM' | 'RssAnon' | 'RssFile', number>;
+  /** The resident memory of the processes the server started and that still run (bench side, not the probe's). */
+  childrenRss: number;
 }
 
 interface Sample {
@@ -58,6 +60,10 @@ async function warm(origin: string): Promise<string> {
   for (const p of ['/', '/services', servicePage, '/api/categories/', '/api/services?limit=20', `/api/services?q=${encodeURIComponent('логотип')}`]) {
     await get(origin + p);
   }
+  // The pictures a browser would load with those pages: after a first start, their variants may not be made yet.
+  const pages = await Promise.all(['/', '/services', servicePage].map(async (p) => (await fetch(origin + p)).text()));
+  const pictures = new Set(pages.flatMap((html) => html.match(/\/uploads\/[^"' ,?]+/g) ?? []));
+  for (const picture of pictures) await get(origin + picture);
   return servicePage;
 }
 
@@ -96,14 +102,57 @@ function cpuTicks(pid: number): number {
   return Number(fields[11]) + Number(fields[12]);
 }
 
-/** Waits until the process used under 5 % of a core over 2 s (at most 5 minutes). */
+/** The processes a process started, and theirs (the picture worker, ADR 072), from /proc/<pid>/task/<tid>/children. */
+function descendants(pid: number): number[] {
+  const attempt = (list: () => string[]) => {
+    try {
+      return list();
+    } catch {
+      return []; // the process (or thread) ended meanwhile
+    }
+  };
+  return attempt(() => readdirSync(`/proc/${pid}/task`)).flatMap((tid) =>
+    attempt(() => readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean))
+      .map(Number)
+      .flatMap((child) => [child, ...descendants(child)]),
+  );
+}
+
+/** CPU ticks of a process and of those it started (a process that is gone counts nothing). */
+function treeTicks(pid: number): { ticks: number; members: string } {
+  const members = [pid, ...descendants(pid)];
+  let ticks = 0;
+  for (const member of members) {
+    try {
+      ticks += cpuTicks(member);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return { ticks, members: members.join(',') };
+}
+
+/** The resident memory of the processes a process started (none when they have ended). */
+function descendantsRss(pid: number): number {
+  let rss = 0;
+  for (const child of descendants(pid)) {
+    try {
+      rss += Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${child}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return rss;
+}
+
+/** Waits until the process and those it started used under 5 % of a core over 2 s (at most 5 minutes). */
 async function quiet(pid: number) {
   const deadline = Date.now() + 300_000;
-  let before = cpuTicks(pid);
+  let before = treeTicks(pid);
   while (Date.now() < deadline) {
     await sleep(2000);
-    const now = cpuTicks(pid);
-    if (now - before < 10) return; // 100 ticks a second: 10 ticks in 2 s is 5 %
+    const now = treeTicks(pid);
+    if (now.members === before.members && now.ticks - before.ticks < 10) return; // 100 ticks a second: 10 in 2 s is 5 %
     before = now;
   }
   throw new Error('the server did not quieten in 5 minutes');
@@ -153,7 +202,7 @@ async function startAndMeasure(env: Record<string, string>, withLatency: boolean
     child.kill('SIGUSR2');
     for (let i = 0; i < 100 && !existsSync(out); i++) await sleep(50);
     await sleep(100); // the probe writes in one call; let it finish
-    const probe = JSON.parse(readFileSync(out, 'utf8')) as Probe;
+    const probe = { ...(JSON.parse(readFileSync(out, 'utf8')) as Probe), childrenRss: descendantsRss(child.pid!) };
     const latency = withLatency ? await latencies(origin, servicePage) : undefined;
     return { readyMs, probe, latency };
   } finally {
@@ -219,6 +268,7 @@ const figures: [string, (p: Probe) => number][] = [
   ['  file-backed (RssFile: code, mapped files)', (p) => p.status.RssFile],
   ['  WebAssembly memory resident (PGlite)', (p) => p.mappings.wasmRss],
   ['Peak RSS (VmHWM)', (p) => p.status.VmHWM],
+  ["RSS of the server's child processes still running", (p) => p.childrenRss],
   ['WebAssembly memory size (live memories)', (p) => p.wasm.reduce((a, b) => a + b, 0)],
   ['V8 heap used', (p) => p.usage.heapUsed],
   ['V8 heap total', (p) => p.usage.heapTotal],

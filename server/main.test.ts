@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -28,19 +28,37 @@ describe('server/main.ts', () => {
     expect(output()).toContain('JWT_SECRET');
   });
 
-  it('prints the URL and the demo accounts, serves, and shuts down cleanly on SIGTERM', async () => {
+  it('prints the URL and the demo accounts, serves, and shuts down cleanly on SIGTERM; a restart names them again', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'podryad-main-'));
-    const { child, exited, output } = run({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: '1' });
-    const deadline = Date.now() + 60_000;
-    while (!/running at (http:\/\/\S+)/.test(output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-    const url = output().match(/running at (http:\/\/\S+)/)![1]!;
-    expect(output()).toContain('seller@example.com');
+    const env = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: '1' };
+    const first = run(env);
+    const url = await runningAt(first.output);
+    expect(first.output()).toContain('seller@example.com');
     // The data folder's own password, not a published one.
     const password = readFileSync(path.join(dataDir, 'demo-password'), 'utf8').trim();
-    expect(output()).toContain(`admin@example.com  ${password}`);
-    expect(output()).not.toContain('demo12345');
+    expect(first.output()).toContain(`admin@example.com  ${password}`);
+    expect(first.output()).not.toContain('demo12345');
     expect((await fetch(`${url}/api/health`)).status).toBe(200);
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-  }, 90_000);
+    // ADR 072: the first start seeded the embedded database in a process of its own, and the demo pictures' variants
+    // are made by sharp in another: the process that serves never loads libvips.
+    const variantMade = () => readdirSync(path.join(dataDir, 'uploads'), { recursive: true }).some((f) => String(f).endsWith('.webp'));
+    for (const deadline = Date.now() + 60_000; !variantMade() && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 200));
+    expect(variantMade()).toBe(true);
+    if (existsSync('/proc/self/maps')) expect(readFileSync(`/proc/${first.child.pid}/maps`, 'utf8')).not.toContain('libvips');
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+
+    const again = run(env);
+    await runningAt(again.output);
+    expect(again.output()).toContain(`seller@example.com  ${password}`);
+    again.child.kill('SIGTERM');
+    expect(await again.exited).toBe(0);
+  }, 150_000);
 });
+
+/** The URL a started server prints, once it does (within 60 s). */
+async function runningAt(output: () => string): Promise<string> {
+  const deadline = Date.now() + 60_000;
+  while (!/running at (http:\/\/\S+)/.test(output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  return output().match(/running at (http:\/\/\S+)/)![1]!;
+}

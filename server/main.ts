@@ -1,7 +1,12 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { EnvError, loadEnv } from './env.ts';
 import { createLogger } from './logger.ts';
-import { startServer } from './server.ts';
+import { prepareServer, startServer } from './server.ts';
+
+/** Run with this argument, the process prepares the database (migrations, seed) and exits instead of serving. */
+const PREPARE = '--prepare';
 
 let env;
 try {
@@ -15,6 +20,16 @@ try {
 }
 
 const logger = createLogger(env);
+if (process.argv.includes(PREPARE)) {
+  await prepareServer(env, logger);
+  process.exit(0);
+}
+// The first start on an embedded database prepares it in a child process (ADR 072): the seed's garbage, the picture
+// library it loads and the allocator's arenas it grows leave with that process, and this one starts as a restart does.
+if (!env.DATABASE_URL && !existsSync(path.join(env.DATA_DIR, 'db'))) {
+  const prepared = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, PREPARE], { stdio: 'inherit' });
+  if (prepared.status !== 0) process.exit(prepared.status ?? 1);
+}
 const server = await startServer(env, logger);
 
 const where = env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${env.DATA_DIR}/db`;

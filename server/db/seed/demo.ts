@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { createReadStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { FileService } from '../../modules/files/index.ts';
 import { FILE_USES } from '../../file-uses.ts';
@@ -35,6 +35,23 @@ export const DEMO_ACCOUNTS: Omit<DemoAccount, 'password'>[] = [
 
 /** Where the demo accounts' password is kept: one per data folder, so no two demos share a known one. */
 export const demoPasswordFile = (dataDir: string) => path.join(dataDir, 'demo-password');
+
+/**
+ * The demo accounts of a database seeded before (a restart, or a first start seeded by its `--prepare` process): their
+ * password from the data folder, when the folder has one and the demo's users are there; null otherwise.
+ */
+export async function seededDemoAccounts(db: Db, dataDir: string): Promise<DemoAccount[] | null> {
+  let password: string;
+  try {
+    password = readFileSync(demoPasswordFile(dataDir), 'utf8').trim();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  const emails = DEMO_ACCOUNTS.map((a) => a.email);
+  const [{ count }] = (await db.select({ count: sql<number>`count(*)::int` }).from(users).where(inArray(sql`lower(${users.email})`, emails))) as [{ count: number }];
+  return count === emails.length ? DEMO_ACCOUNTS.map((a) => ({ ...a, password })) : null;
+}
 
 // Letters and digits that cannot be mistaken for one another when copied from a terminal.
 const PASSWORD_LETTERS = 'abcdefghjkmnpqrstuvwxyz';

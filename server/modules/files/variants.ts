@@ -11,11 +11,11 @@ import {
   type VariantWidth,
 } from '#contract/image-variants';
 import type { Storage } from '../../lib/storage.ts';
-import type Sharp from 'sharp';
+import { PictureEncoder } from './encoder.ts';
 
-// Responsive sizes of uploaded pictures (docs/decisions/022), made with sharp (libvips) once: in the background
-// right after the upload, or on the first request for one that is not there yet (an upload from before, or one
-// still waiting in the queue). Each is stored beside its picture as "<owner>/<hex>.w<width>.<format>", in the local
+// Responsive sizes of uploaded pictures (docs/decisions/022), made with sharp (libvips, in a child process: ADR 072)
+// once: in the background right after the upload, or on the first request for one that is not there yet (an upload
+// from before, or one still waiting in the queue). Each is stored beside its picture as "<owner>/<hex>.w<width>.<format>", in the local
 // folder or the bucket alike (ADR 060): made from the stored original, stored back.
 
 /** Pictures whose variants are made; GIFs may be animated and SVGs scale by themselves. */
@@ -26,30 +26,39 @@ const MAX_INPUT_PIXELS = 50_000_000;
 /** The variant stored path's base: "<owner>/<hex>" of "<owner>/<hex>.<ext>". */
 const baseOf = (key: string) => key.slice(0, key.lastIndexOf('.'));
 
-let sharpLoaded: Promise<typeof Sharp> | null = null;
-/**
- * sharp, with libvips' operation cache off (ADR 064): each variant streams its original in once, so the cache (up to
- * 50 MB by default) never served a hit and only stayed as idle memory after the demo seed's pictures.
- */
-function loadSharp(): Promise<typeof Sharp> {
-  return (sharpLoaded ??= import('sharp').then(({ default: sharp }) => {
-    sharp.cache(false);
-    return sharp;
-  }));
+/** A variant to make: its size, its format, and where it is stored. */
+interface Wanted {
+  width: VariantWidth;
+  format: VariantFormat;
+  target: string;
 }
 
 export class PictureVariants {
+  /** A variant being made, by its stored key: its key once stored, null when it could not be made. */
   private readonly making = new Map<string, Promise<string | null>>();
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
+  /** sharp, in a child process of its own while there is work (ADR 072). */
+  private readonly encoder: PictureEncoder;
 
-  constructor(private readonly storage: Storage) {}
+  constructor(
+    private readonly storage: Storage,
+    encoder = new PictureEncoder(),
+  ) {
+    this.encoder = encoder;
+  }
 
   /** Every variant of a just-stored picture, one picture at a time so that uploads never crowd out pages. */
   schedule(key: string): void {
     this.queue = this.queue.then(async () => {
+      if (this.closed) return;
+      const missing: Wanted[] = [];
       for (const width of VARIANT_WIDTHS)
-        for (const format of VARIANT_FORMATS) if (!this.closed) await this.ensure(key, width, format);
+        for (const format of VARIANT_FORMATS) {
+          const target = variantPath(baseOf(key), width, format);
+          if (!this.making.has(target) && !(await this.stored(target))) missing.push({ width, format, target });
+        }
+      if (missing.length) await this.make(key, missing);
     });
   }
 
@@ -62,6 +71,7 @@ export class PictureVariants {
   async close(): Promise<void> {
     this.closed = true;
     await this.queue;
+    this.encoder.stop();
   }
 
   /**
@@ -70,40 +80,56 @@ export class PictureVariants {
    */
   async ensure(key: string, width: VariantWidth, format: VariantFormat): Promise<string | null> {
     const target = variantPath(baseOf(key), width, format);
-    if (await this.storage.stat(target).catch(() => null)) return target;
-    let pending = this.making.get(target);
-    if (!pending) {
-      pending = this.make(key, target, width, format).finally(() => this.making.delete(target));
-      this.making.set(target, pending);
-    }
-    return pending;
+    if (await this.stored(target)) return target;
+    if (!this.making.has(target)) void this.make(key, [{ width, format, target }]);
+    return this.making.get(target)!;
   }
 
-  private async make(key: string, target: string, width: VariantWidth, format: VariantFormat): Promise<string | null> {
-    const { tmpDir } = this.storage;
-    await mkdir(tmpDir, { recursive: true });
-    const tmp = path.join(tmpDir, `${randomBytes(16).toString('hex')}.${format}`);
-    try {
-      // Loaded with the first picture: a start does not pay for libvips (ADR 018).
-      const sharp = await loadSharp();
-      const source = await this.storage.read(key);
-      if (!source) return null;
-      // rotate(): EXIF orientation applied; metadata (EXIF, GPS) is not copied into the variant.
-      const picture = sharp({ limitInputPixels: MAX_INPUT_PIXELS })
-        .rotate()
-        .resize({ width, withoutEnlargement: true });
-      // AVIF at effort 2: 20–25% below WebP at a quarter of the default effort's time (ADR 022's table).
-      const encoded = format === 'avif' ? picture.avif({ quality: 50, effort: 2 }) : picture.webp({ quality: 75 });
-      // The original streams in from the storage (a file or the bucket), the variant out to a temporary file.
-      await pipeline(source.body, encoded, createWriteStream(tmp, { flags: 'wx', mode: 0o600 }));
-      await this.storage.put(tmp, target);
-      return target;
-    } catch {
-      // Not a picture libvips can read (a truncated upload, a bomb), or the file went meanwhile: no variant.
-      return null;
-    } finally {
-      await rm(tmp, { force: true });
+  private stored(target: string): Promise<boolean> {
+    return this.storage.stat(target).then(
+      (stat) => stat !== null,
+      () => false,
+    );
+  }
+
+  /**
+   * Makes the wanted variants of one picture at once (each is in `making` as soon as this returns): its original is
+   * copied to a local file once (it may live in a bucket), the worker writes each variant beside it, and each is
+   * stored from there.
+   */
+  private make(key: string, wanted: Wanted[]): Promise<void> {
+    const batch = this.encodeAll(key, wanted);
+    for (const { target } of wanted) {
+      const one = batch.then((stored) => (stored.has(target) ? target : null));
+      this.making.set(target, one);
+      void one.finally(() => this.making.delete(target));
     }
+    return batch.then(() => {});
+  }
+
+  private async encodeAll(key: string, wanted: Wanted[]): Promise<Set<string>> {
+    const stored = new Set<string>();
+    const { tmpDir } = this.storage;
+    const stem = path.join(tmpDir, randomBytes(16).toString('hex'));
+    const input = `${stem}.original`;
+    const outputs = wanted.map((w) => ({ ...w, output: `${stem}.w${w.width}.${w.format}` }));
+    try {
+      await mkdir(tmpDir, { recursive: true });
+      const source = await this.storage.read(key);
+      if (!source) return stored;
+      await pipeline(source.body, createWriteStream(input, { flags: 'wx', mode: 0o600 }));
+      const made = new Set(await this.encoder.encode({ input, max: MAX_INPUT_PIXELS, outputs: outputs.map(({ output, width, format }) => ({ output, width, format })) }));
+      for (const { output, target } of outputs) {
+        if (!made.has(output)) continue;
+        await this.storage.put(output, target);
+        stored.add(target);
+      }
+    } catch {
+      // The original went meanwhile, or the storage failed: the variants not stored are made on their first request.
+    } finally {
+      await Promise.all([input, ...outputs.map((o) => o.output)].map((file) => rm(file, { force: true })));
+    }
+    return stored;
   }
 
   /** Removes every variant of a picture (a missing one is fine). */
