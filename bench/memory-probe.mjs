@@ -62,7 +62,11 @@ function status() {
   return out;
 }
 
-process.on('SIGUSR2', () => {
+process.on('SIGUSR2', async () => {
+  if (process.env.MEMORY_PROBE_GC && typeof globalThis.gc === 'function') {
+    globalThis.gc();
+    await new Promise((r) => setTimeout(r, 1000));
+  }
   const live = [...memories].map((ref) => ref.deref()).filter(Boolean);
   const wasm = [...new Set(live)].map((memory) => memory.buffer.byteLength);
   const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, s.space_used_size]));

@@ -8,7 +8,7 @@ import { projectRoot } from '../../paths.ts';
 
 const WORKER_FILE = path.join(projectRoot, 'server', 'modules', 'files', 'picture-worker.mjs');
 /** With nothing asked for this long, the worker ends and its memory goes back to the system. */
-const IDLE_MS = 10_000;
+const IDLE_MS = 5_000;
 /** A picture that keeps the worker longer than this is given up: the worker is ended, the next job starts another. */
 const JOB_MS = 120_000;
 
