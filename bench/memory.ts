@@ -1,12 +1,14 @@
 /**
  * Idle memory (`npm run bench -- memory`, after `npm run build`; issue 31): the server as `npm start` runs it
- * (package.json's start command with its Node flags, with no NODE_ENV: production, embedded PGlite, demo data) in a fresh data folder, measured
- * twice per run: after its first start (migrations and the demo seed) and after a restart on that folder. Each time it
- * waits until ready, opens a few pages, their pictures and API reads (so the caches hold something), waits until the
- * CPU of the process and of those it started is quiet (the seed's picture variants are made in the background), stays idle BENCH_IDLE_SECONDS (10),
- * then reads the process's memory: VmRSS (anonymous and file-backed), V8's heap, external memory and ArrayBuffers, and
- * PGlite's WebAssembly memory (its size and the part of it resident), through bench/memory-probe.mjs (--import).
- * After the restart's measure, latencies of a few reads the caches do not answer (sequential, BENCH_REQUESTS (60) each)
+ * (package.json's start command with its Node flags, with no NODE_ENV: production, embedded PGlite, demo data) in a
+ * fresh data folder, measured twice per run: after its first start (migrations and the demo seed) and after a restart
+ * on that folder. Each time it waits until ready, opens a few pages, their pictures and API reads (so the caches hold
+ * something), waits until the CPU of the process and of those it started is quiet (the demo pictures' variants are
+ * made in the background, ADR 072), stays idle BENCH_IDLE_SECONDS (10), then reads the process's memory: VmRSS
+ * (anonymous and file-backed), V8's heap, external memory and ArrayBuffers, and PGlite's WebAssembly memory (its size
+ * and the part of it resident), through bench/memory-probe.mjs (--import), and the RSS of its child processes still
+ * running. MEMORY_PROBE_GC=1 with BENCH_NODE_OPTIONS=--expose-gc runs a full GC first. After the restart's measure,
+ * latencies of a few reads the caches do not answer (sequential, BENCH_REQUESTS (60) each)
  * show what a memory setting costs in speed: compare them only between runs in the same conditions (load average
  * printed). Prints the median of BENCH_RUNS (3) runs. DATABASE_URL=… measures on PostgreSQL instead (a fresh database
  * made beside the one named, dropped at the end). BENCH_NODE_OPTIONS adds Node flags to the server; BENCH_JSON=file

@@ -38,15 +38,12 @@ export class PictureVariants {
   private readonly making = new Map<string, Promise<string | null>>();
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
-  /** sharp, in a child process of its own while there is work (ADR 072). */
-  private readonly encoder: PictureEncoder;
 
   constructor(
     private readonly storage: Storage,
-    encoder = new PictureEncoder(),
-  ) {
-    this.encoder = encoder;
-  }
+    /** sharp, in a child process of its own while there is work (ADR 072). */
+    private readonly encoder = new PictureEncoder(),
+  ) {}
 
   /** Every variant of a just-stored picture, one picture at a time so that uploads never crowd out pages. */
   schedule(key: string): void {
@@ -118,7 +115,8 @@ export class PictureVariants {
       const source = await this.storage.read(key);
       if (!source) return stored;
       await pipeline(source.body, createWriteStream(input, { flags: 'wx', mode: 0o600 }));
-      const made = new Set(await this.encoder.encode({ input, max: MAX_INPUT_PIXELS, outputs: outputs.map(({ output, width, format }) => ({ output, width, format })) }));
+      const asked = outputs.map(({ output, width, format }) => ({ output, width, format }));
+      const made = new Set(await this.encoder.encode({ input, max: MAX_INPUT_PIXELS, outputs: asked }));
       for (const { output, target } of outputs) {
         if (!made.has(output)) continue;
         await this.storage.put(output, target);
