@@ -24,8 +24,8 @@ if (process.argv.includes(PREPARE)) {
   await prepareServer(env, logger);
   process.exit(0);
 }
-// The first start on an embedded database prepares it in a child process (ADR 072): the seed's garbage, the picture
-// library it loads and the allocator's arenas it grows leave with that process, and this one starts as a restart does.
+// The first start on an embedded database prepares it in a child process (ADR 072): the seed's garbage and the
+// allocator's arenas it grows leave with that process, and this one starts as a restart does.
 if (!env.DATABASE_URL && !existsSync(path.join(env.DATA_DIR, 'db'))) {
   const prepared = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, PREPARE], { stdio: 'inherit' });
   if (prepared.status !== 0) process.exit(prepared.status ?? 1);
