@@ -46,11 +46,12 @@ interface Sample {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function get(url: string): Promise<Response> {
+/** The body of a GET that must answer 200. */
+async function get(url: string): Promise<Buffer> {
   const res = await fetch(url, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
-  await res.arrayBuffer();
+  const body = Buffer.from(await res.arrayBuffer());
   if (res.status !== 200) throw new Error(`GET ${url}: ${res.status}`);
-  return res;
+  return body;
 }
 
 /** What a visitor's first minutes load: pages (rendered, then cached), the catalogue's reads, a search. */
@@ -59,11 +60,10 @@ async function warm(origin: string): Promise<string> {
   const first = listed.result[0];
   if (!first) throw new Error('no demo service to open');
   const servicePage = `/services/${first.category}/${first._id}`;
-  for (const p of ['/', '/services', servicePage, '/api/categories/', '/api/services?limit=20', `/api/services?q=${encodeURIComponent('логотип')}`]) {
-    await get(origin + p);
-  }
+  const pages: string[] = [];
+  for (const p of ['/', '/services', servicePage]) pages.push((await get(origin + p)).toString());
+  for (const p of ['/api/categories/', '/api/services?limit=20', `/api/services?q=${encodeURIComponent('логотип')}`]) await get(origin + p);
   // The pictures a browser would load with those pages: after a first start, their variants may not be made yet.
-  const pages = await Promise.all(['/', '/services', servicePage].map(async (p) => (await fetch(origin + p)).text()));
   const pictures = new Set(pages.flatMap((html) => html.match(/\/uploads\/[^"' ,?]+/g) ?? []));
   for (const picture of pictures) await get(origin + picture);
   return servicePage;
