@@ -16,6 +16,7 @@ import type { Realtime } from './realtime/socket.ts';
 import { MODULES } from './modules/index.ts';
 import { RATES_REFRESH_JOB } from './modules/rates/index.ts';
 import { instanceIdOf } from './platform/instance.ts';
+import { releaseMemoryWhenIdle } from './lib/idle-memory.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -120,6 +121,8 @@ export async function startServer(
     // A failure only leaves those rows to their lease: no reason to refuse to start.
     await dispatcher.reclaimOwn().catch((err: unknown) => logger.error({ err }, 'outbox: taking back the previous process rows failed'));
   }
+  // What the start and each burst of work leave in malloc's arenas goes back to the system when idle (ADR 073).
+  const stopReleasing = await releaseMemoryWhenIdle(logger);
 
   let closing: Promise<void> | null = null;
   return {
@@ -130,6 +133,7 @@ export async function startServer(
     demoAccounts,
     close: () =>
       (closing ??= (async () => {
+        stopReleasing?.();
         // Drops sockets, stops accepting, lets in-flight requests finish, then stops the dispatcher (its handlers
         // in flight finish) before the mailer, Redis and the database close.
         await app.close();
