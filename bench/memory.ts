@@ -8,8 +8,8 @@
  * (anonymous and file-backed), V8's heap, external memory and ArrayBuffers, and PGlite's WebAssembly memory (its size
  * and the part of it resident), through bench/memory-probe.mjs (--import), and the RSS of its child processes still
  * running. MEMORY_PROBE_GC=1 with BENCH_NODE_OPTIONS=--expose-gc runs a full GC first. After the restart's measure,
- * latencies of a few reads the caches do not answer (sequential, BENCH_REQUESTS (60) each)
- * show what a memory setting costs in speed: compare them only between runs in the same conditions (load average
+ * latencies of a few reads the caches do not answer (sequential, BENCH_REQUESTS (60) each), and of the first renders
+ * after 8 s idle, show what a memory setting costs in speed: compare them only between runs in the same conditions (load average
  * printed). Prints the median of BENCH_RUNS (3) runs. DATABASE_URL=… measures on PostgreSQL instead (a fresh database
  * made beside the one named, dropped at the end). BENCH_NODE_OPTIONS adds Node flags to the server; BENCH_JSON=file
  * keeps every sample.
@@ -78,18 +78,37 @@ async function latencies(origin: string, servicePage: string) {
     'listing /api/services?sort=…&price_min=…': (i) => `/api/services?limit=20&sort=${sorts[i % sorts.length]}&price_min=${(i % 7) * 10_000}`,
     'service page, rendered every time': (i) => `${servicePage}?q=bench${i}`,
   };
+  const timed = async (url: string) => {
+    const started = performance.now();
+    await get(origin + url);
+    return performance.now() - started;
+  };
   const out: Record<string, { p50: number; p95: number }> = {};
   for (const [name, url] of Object.entries(kinds)) {
     const times: number[] = [];
-    for (let i = 0; i < requests; i++) {
-      const started = performance.now();
-      await get(origin + url(i));
-      times.push(performance.now() - started);
-    }
-    times.sort((a, b) => a - b);
-    out[name] = { p50: times[Math.floor(times.length / 2)]!, p95: times[Math.ceil(times.length * 0.95) - 1]! };
+    for (let i = 0; i < requests; i++) times.push(await timed(url(i)));
+    out[name] = percentiles(times);
   }
+  // The first renders after an idle spell, which a server that gives memory back when idle (ADR 073) has just done.
+  const afterIdle: number[] = [];
+  for (let spell = 0; spell < IDLE_SPELLS; spell++) {
+    await sleep(IDLE_SPELL_MS);
+    for (let i = 0; i < 20; i++) {
+      const ms = await timed(`${servicePage}?q=idle${spell}-${i}`);
+      if (i < 3) afterIdle.push(ms);
+    }
+  }
+  out[`service page, the first 3 renders after ${IDLE_SPELL_MS / 1000} s idle (${IDLE_SPELLS} times)`] = percentiles(afterIdle);
   return out;
+}
+
+/** Idle spells before the renders timed after them, each long enough for ADR 073's release (5 s of quiet). */
+const IDLE_SPELLS = 6;
+const IDLE_SPELL_MS = 8_000;
+
+function percentiles(times: number[]) {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { p50: sorted[Math.floor(sorted.length / 2)]!, p95: sorted[Math.ceil(sorted.length * 0.95) - 1]! };
 }
 
 /** What `npm start` runs (package.json), with its Node flags, without npm: the measured process is the server itself. */
