@@ -9,8 +9,8 @@
  * and the part of it resident), through bench/memory-probe.mjs (--import), and the RSS of its child processes still
  * running. MEMORY_PROBE_GC=1 with BENCH_NODE_OPTIONS=--expose-gc runs a full GC first. After the restart's measure,
  * latencies of a few reads the caches do not answer (sequential, BENCH_REQUESTS (60) each), and of the first renders
- * after 8 s idle, show what a memory setting costs in speed: compare them only between runs in the same conditions (load average
- * printed). Prints the median of BENCH_RUNS (3) runs. DATABASE_URL=… measures on PostgreSQL instead (a fresh database
+ * after 8 s idle, show what a memory setting costs in speed: compare them only between runs in the same conditions
+ * (load average printed). Prints the median of BENCH_RUNS (3) runs. DATABASE_URL=… measures on PostgreSQL instead (a fresh database
  * made beside the one named, dropped at the end). BENCH_NODE_OPTIONS adds Node flags to the server; BENCH_JSON=file
  * keeps every sample.
  */
