@@ -23,8 +23,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { isMainThread, parentPort, workerData, type Worker } from 'node:worker_threads';
 import type { ChildProcess } from 'node:child_process';
 import { Fetch, io, type Socket } from 'socket.io-client';
-import { tsWorker } from './lib.ts';
-import { databaseUrl, next, percentile, startChild, stopChild } from './chat.ts';
+import { percentile, tsWorker } from './lib.ts';
+import { databaseUrl, next, startChild, stopChild } from './chat.ts';
 
 const DB_NAME = 'podryad_bench_failover';
 const JWT_SECRET = 'bench-only-secret-bench-only-secret-bench-only-s';

@@ -35,7 +35,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { isMainThread, parentPort, workerData, type Worker } from 'node:worker_threads';
 import { Fetch, io, NodeXHR, type Socket } from 'socket.io-client';
-import { tsWorker } from './lib.ts';
+import { percentile, tsWorker } from './lib.ts';
 
 const TARGETS = { p99Ms: 150, rssMb: 400, atClients: 1000 } as const;
 const DB_NAME = 'podryad_bench_chat';
@@ -302,7 +302,6 @@ export function next<T extends { type: string }>(worker: Worker, type: T['type']
 // Main thread
 // ---------------------------------------------------------------------------------------------------------
 
-export const percentile = (sorted: number[], p: number) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? NaN;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '–');
 

@@ -302,6 +302,9 @@ export function freePort(): Promise<number> {
 /** The middle of the runs (the upper one of an even count). */
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+/** The value at fraction `p` (0.95: p95) of an ascending list: the smallest that at least that share of it is under. */
+export const percentile = (sorted: number[], p: number) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? NaN;
+
 interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
   hitCount: number;

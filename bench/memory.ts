@@ -10,8 +10,8 @@
  * running. MEMORY_PROBE_GC=1 with BENCH_NODE_OPTIONS=--expose-gc runs a full GC first. After the restart's measure,
  * latencies of a few reads the caches do not answer (sequential, BENCH_REQUESTS (60) each), and of the first renders
  * after 8 s idle, show what a memory setting costs in speed: compare them only between runs in the same conditions
- * (load average printed). Prints the median of BENCH_RUNS (3) runs. DATABASE_URL=… measures on PostgreSQL instead (a fresh database
- * made beside the one named, dropped at the end). BENCH_NODE_OPTIONS adds Node flags to the server; BENCH_JSON=file
+ * (load average printed). Prints the median of BENCH_RUNS (3) runs. DATABASE_URL=… measures on PostgreSQL instead
+ * (a fresh database made beside the one named, dropped at the end). BENCH_NODE_OPTIONS adds Node flags to the server; BENCH_JSON=file
  * keeps every sample.
  */
 import { spawn } from 'node:child_process';
@@ -19,7 +19,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort, median } from './lib.ts';
+import { freePort, median, percentile } from './lib.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const runs = Number(process.env.BENCH_RUNS) || 3;
@@ -106,10 +106,7 @@ async function latencies(origin: string, servicePage: string) {
 const IDLE_SPELLS = 6;
 const IDLE_SPELL_MS = 8_000;
 
-function percentiles(times: number[]) {
-  const sorted = [...times].sort((a, b) => a - b);
-  return { p50: sorted[Math.floor(sorted.length / 2)]!, p95: sorted[Math.ceil(sorted.length * 0.95) - 1]! };
-}
+const percentiles = (times: number[]) => ({ p50: median(times), p95: percentile([...times].sort((a, b) => a - b), 0.95) });
 
 /** What `npm start` runs (package.json), with its Node flags, without npm: the measured process is the server itself. */
 const startScript = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;

@@ -19,7 +19,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
-import { startBenchServer, startProfile, tsWorker } from './lib.ts';
+import { percentile, startBenchServer, startProfile, tsWorker } from './lib.ts';
 
 const log = (message: string) => console.error(message); // progress on stderr keeps stdout pasteable
 
@@ -71,7 +71,6 @@ if (!isMainThread) {
 }
 
 
-const percentile = (sorted: number[], p: number) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? NaN;
 const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '–');
 
 export async function runPaymentsBench(): Promise<void> {

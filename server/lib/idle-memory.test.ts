@@ -122,7 +122,7 @@ describe('releaseMemoryWhenIdle', () => {
 });
 
 describe('mallocTrim', () => {
-  const glibc = process.platform === 'linux' && onGlibc();
+  const glibc = onGlibc();
 
   it.runIf(glibc)("calls glibc's malloc_trim on Linux with glibc", async () => {
     const trim = await mallocTrim();

@@ -29,8 +29,9 @@ type Trim = () => boolean;
 
 let loaded: Promise<Trim | null> | undefined;
 
-/** Whether this process runs on glibc: Node's own way to tell it from musl (what detect-libc reads too). */
+/** Whether this process runs on Linux with glibc: Node's own way to tell it from musl (what detect-libc reads too). */
 export function onGlibc(): boolean {
+  if (process.platform !== 'linux') return false;
   const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined;
   return Boolean(report?.header?.glibcVersionRuntime);
 }
@@ -38,7 +39,7 @@ export function onGlibc(): boolean {
 /** glibc's `malloc_trim(0)`, or null where there is none (not Linux, not glibc, koffi not installed for this platform). */
 export function mallocTrim(): Promise<Trim | null> {
   loaded ??= (async () => {
-    if (process.platform !== 'linux' || !onGlibc()) return null;
+    if (!onGlibc()) return null;
     try {
       const { load } = await import('koffi');
       const trim = load('libc.so.6').func('int malloc_trim(size_t pad)') as (pad: number) => number;
