@@ -123,6 +123,11 @@ export interface SortKey {
   dir: 'asc' | 'desc';
   /** The SQL type of the key: the cursor value is checked against it and cast to it. */
   kind: CursorSpec;
+  /**
+   * A descending key of a column that is never null, read by walking an ascending index backwards: ordered NULLS
+   * FIRST, the order such a walk gives (the same rows in the same order, as nothing is null).
+   */
+  backwards?: true;
 }
 
 /**
@@ -137,9 +142,10 @@ export function cursorPosition(cursor: string, sort: string, keys: readonly Sort
 
 /**
  * ORDER BY of a sort. Descending keys are NULLS LAST, as the listing indexes are declared (PostgreSQL's own
- * default for DESC is NULLS FIRST, which such an index cannot serve).
+ * default for DESC is NULLS FIRST, which such an index cannot serve), except those read `backwards`.
  */
-export const orderBy = (keys: readonly SortKey[]): SQL[] => keys.map((k) => (k.dir === 'asc' ? asc(k.expr) : sql`${desc(k.expr)} nulls last`));
+export const orderBy = (keys: readonly SortKey[]): SQL[] =>
+  keys.map((k) => (k.dir === 'asc' ? asc(k.expr) : k.backwards ? desc(k.expr) : sql`${desc(k.expr)} nulls last`));
 
 /** A cursor value as a parameter of the key's type (text goes as it is). */
 export const cursorParam = (key: Pick<SortKey, 'kind'>, value: CursorValue | Placeholder): SQL => {

@@ -90,8 +90,12 @@ export function sortPlan(sort: ListingSort, q: string | null): SortPlan<ListingR
       };
     case 'price_asc':
       return by(services.price, 'asc', (r) => r.price);
-    case 'price_desc':
-      return by(services.price, 'desc', (r) => r.price);
+    case 'price_desc': {
+      // The price indexes ascend (price, id): walked backwards. Ordered NULLS LAST, as other descending keys are,
+      // no index would serve it and a page sorted every service of the catalogue (1.2 s at a million).
+      const plan = by(services.price, 'desc', (r) => r.price);
+      return { ...plan, keys: plan.keys.map((key) => ({ ...key, backwards: true as const })) };
+    }
     case 'rating':
       return by(services.rating, 'desc', (r) => r.rating);
     case 'relevance':
