@@ -244,6 +244,19 @@ export const TOTAL_CAP = 10_000;
  */
 export const EXACT_TOTAL_LIMIT = 1_000;
 
+/**
+ * Rows to estimate or count: a select, or one built only when a count or an estimate must run, named by `key` (its
+ * shape and values, unique to it among every listing's keys): most requests find their total kept, and building a
+ * select's SQL only to look it up cost as much as running a statement built once (ADR 070).
+ */
+export type Countable = PgSelect | KeyedRows;
+export interface KeyedRows {
+  key: string;
+  rows: () => PgSelect;
+}
+const isKeyed = (rows: Countable): rows is KeyedRows => typeof (rows as Partial<KeyedRows>).key === 'string';
+const builtRows = (rows: Countable): PgSelect => (isKeyed(rows) ? rows.rows() : rows);
+
 export interface ListingTotal {
   total: number;
   exact: boolean;
@@ -256,12 +269,12 @@ export interface ListingTotal {
  * the estimate sees the real values) and runs nothing. Sub-millisecond, whatever the size of the table. The
  * estimate only changes when the table is analyzed, so it is kept for a minute per select.
  */
-export async function estimateRows(db: Db, rows: PgSelect): Promise<number> {
+export async function estimateRows(db: Db, rows: Countable): Promise<number> {
   const key = selectKey(rows);
   const estimates = cacheOf(estimatesByDb, db);
   const kept = estimates.get(key);
   if (kept && Date.now() - kept.at < REUSE_MS) return kept.value;
-  const result = (await db.execute(sql`explain (format json) ${rows.getSQL()}`)) as unknown as {
+  const result = (await db.execute(sql`explain (format json) ${builtRows(rows).getSQL()}`)) as unknown as {
     rows: { 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] | string }[];
   };
   const plan = result.rows[0]?.['QUERY PLAN'];
@@ -293,12 +306,12 @@ async function countUpTo(db: Db, rows: PgSelect, cap: number): Promise<number> {
  * bounded either way: one plan, and a count of at most EXACT_TOTAL_LIMIT + 1 rows. Pass `estimate` when the
  * caller already asked the planner, `counted` when it has counted the rows (then that is the total, exact).
  */
-export async function listingTotal(db: Db, rows: PgSelect, cursor?: string, estimate?: number, counted?: number): Promise<ListingTotal> {
+export async function listingTotal(db: Db, rows: Countable, cursor?: string, estimate?: number, counted?: number): Promise<ListingTotal> {
   return reusedTotal(db, rows, cursor, async () => {
     if (counted !== undefined) return { total: counted, exact: true, estimate: counted };
     const expected = estimate ?? (await estimateRows(db, rows));
     if (expected > EXACT_TOTAL_LIMIT) return { total: roughly(expected), exact: false, estimate: expected };
-    const n = await countUpTo(db, rows, EXACT_TOTAL_LIMIT);
+    const n = await countUpTo(db, builtRows(rows), EXACT_TOTAL_LIMIT);
     if (n > EXACT_TOTAL_LIMIT) return { total: roughly(Math.max(n, expected)), exact: false, estimate: expected };
     return { total: n, exact: true, estimate: expected };
   });
@@ -318,7 +331,7 @@ export async function cappedTotal(db: Db, rows: PgSelect, cursor?: string): Prom
  * and a listing paged through should not change its total under the reader. An approximate total is reused
  * by first pages too: it is an estimate anyway, and a count that overflowed once would overflow again.
  */
-async function reusedTotal(db: Db, rows: PgSelect, cursor: string | undefined, compute: () => Promise<ListingTotal>): Promise<ListingTotal> {
+async function reusedTotal(db: Db, rows: Countable, cursor: string | undefined, compute: () => Promise<ListingTotal>): Promise<ListingTotal> {
   const key = selectKey(rows);
   const totals = cacheOf(totalsByDb, db);
   const kept = totals.get(key);
@@ -346,9 +359,10 @@ function remember<T>(cache: Kept<T>, key: string, value: T) {
   cache.set(key, { at: Date.now(), value });
 }
 
-/** The cache key of a select: its SQL and parameters, built once per select (building is not free). */
+/** The cache key of a select: its SQL and parameters, built once per select (building is not free), or its given key. */
 const keys = new WeakMap<PgSelect, string>();
-function selectKey(rows: PgSelect): string {
+function selectKey(rows: Countable): string {
+  if (isKeyed(rows)) return rows.key;
   let key = keys.get(rows);
   if (key === undefined) {
     const { sql: text, params } = rows.toSQL();

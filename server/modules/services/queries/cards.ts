@@ -1,5 +1,6 @@
-import { inArray } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.ts';
+import { statement } from '../../../db/prepared.ts';
 import { people, publicPersonColumns, type PublicUserRow } from '../../users/index.ts';
 import type { ServiceCard } from '#contract/catalog';
 import type { ServiceCatalogDeps } from '../deps.ts';
@@ -8,9 +9,16 @@ import type { ListingRow } from './listing-plan.ts';
 
 const sellerRef = people('seller');
 
-/** The public faces of these sellers. */
+/** The public faces of a page's sellers: built once (ADR 070), every listing reads them. */
+const sellersById = statement((db) =>
+  db
+    .select(publicPersonColumns(sellerRef))
+    .from(sellerRef)
+    .where(sql`${sellerRef.id} = any(${sql.placeholder('ids')}::uuid[])`)
+    .prepare('listing_sellers'),
+);
 async function sellersOf(db: Db, ids: string[]): Promise<PublicUserRow[]> {
-  return ids.length ? db.select(publicPersonColumns(sellerRef)).from(sellerRef).where(inArray(sellerRef.id, ids)) : [];
+  return ids.length ? sellersById(db).execute({ ids }) : [];
 }
 
 /** The cards of a page's rows, with their sellers (only the page's sellers are read). */

@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { services } from '../schema.ts';
 import { categoryRefs, subCategoryRefs } from '../../lookups/index.ts';
 import { people } from '../../users/index.ts';
@@ -160,16 +160,24 @@ const categoryRef = categoryRefs('category');
 const subRef = subCategoryRefs('sub');
 const sellerRef = people('seller');
 
+/** A filter's values as the query gives them, or placeholders for them in a statement built once (plain-listing.ts). */
+export type ListingFilter = {
+  [K in 'category' | 'sub' | 'tag' | 'price_min' | 'price_max' | 'days_max']?: ServicesQuery[K] | Placeholder;
+} & Pick<ServicesQuery, 'level' | 'online'>;
+
+/** The tag a listing filters by, as services store their tags. */
+export const listedTag = (tag: string) => normalizeTags([tag])[0] ?? '';
+
 /** The conditions of the public listing on `services` alone (sellers' conditions are semi-joins). */
-export function publicFilter(query: ServicesQuery, q: string | null): SQL[] {
+export function publicFilter(query: ListingFilter, q: string | null): SQL[] {
   const where: SQL[] = [publicService()];
-  if (query.category)
+  if (query.category !== undefined)
     where.push(sql`${services.categoryId} = (select ${categoryRef.id} from ${categoryRef} where ${categoryRef.slug} = ${query.category})`);
-  if (query.sub)
+  if (query.sub !== undefined)
     where.push(
       sql`${services.subCategoryId} = (select ${subRef.id} from ${subRef} where ${subRef.slug} = ${query.sub})`,
     );
-  if (query.tag) where.push(sql`${services.tags} @> array[${normalizeTags([query.tag])[0] ?? ''}]::text[]`);
+  if (query.tag !== undefined) where.push(sql`${services.tags} @> array[${typeof query.tag === 'string' ? listedTag(query.tag) : query.tag}]::text[]`);
   if (q) where.push(matches(services.search, q));
   if (query.price_min !== undefined) where.push(sql`${services.price} >= ${query.price_min}`);
   if (query.price_max !== undefined) where.push(sql`${services.price} <= ${query.price_max}`);

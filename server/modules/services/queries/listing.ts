@@ -16,6 +16,7 @@ import {
 import type { ServiceCatalogDeps, ServicesQuery } from '../deps.ts';
 import { listingCards } from './cards.ts';
 import { after, cardColumns, PARTIAL, publicFilter, RANK_LIMIT, sortPlan, walkFrom, type ListingRow, type ListingSort, type ServiceListing } from './listing-plan.ts';
+import { plainPage } from './plain-listing.ts';
 import { matchesUpTo, partialPage, popularAmongFew, rareEstimate } from './search-reads.ts';
 
 type ListingDeps = Pick<ServiceCatalogDeps, 'db' | 'realtime' | 'synonyms'>;
@@ -111,6 +112,7 @@ async function searchOrder(deps: ListingDeps, query: ServicesQuery, q: string, u
 
 /** `unknown`: the search has a word that no title, tag or category title has (see unknownWords). */
 async function listPage(deps: ListingDeps, query: ServicesQuery, q: string | null, unknown = false): Promise<ServiceListing> {
+  if (!q) return plainPage(deps, query);
   const { db } = deps;
   const filter = and(...publicFilter(query, q))!;
   // The filter is on services alone (sellers' conditions are semi-joins), so a page is sorted and cut

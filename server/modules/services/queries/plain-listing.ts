@@ -1,0 +1,103 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { services } from '../schema.ts';
+import { categoryRefs } from '../../lookups/index.ts';
+import { statement } from '../../../db/prepared.ts';
+import { cursorPosition, keysetAfter, listingTotal, orderBy, page, timestampKey } from '../../../platform/listing/listing.ts';
+import { LISTING_DEFAULT_LIMIT } from '#contract/catalog-constants';
+import type { ServiceCatalogDeps, ServicesQuery } from '../deps.ts';
+import { listingCards } from './cards.ts';
+import { cardColumns, listedTag, publicFilter, sortPlan, type ListingFilter, type ServiceListing } from './listing-plan.ts';
+
+// The public listing without a search (the catalogue's pages, its filters, every later page): the most frequent read
+// of the marketplace, as statements built once per shape (ADR 070). drizzle building the page's SQL anew was a fifth
+// of a listing's CPU at a million services (bench/README.md).
+
+/** The cards' categories (their slug is the card's). */
+const categoryRef = categoryRefs('category');
+
+/** The filters whose values are parameters of a shape's statement (level and online change its text instead). */
+const VALUED = ['category', 'sub', 'tag', 'price_min', 'price_max', 'days_max'] as const;
+/**
+ * Shapes whose filters are among these, at the default page size, are named statements on PostgreSQL, planned once
+ * per connection: the catalogue's own pages (a category, a sub-category, any sort, later pages), 40 statements at
+ * most. Any other shape is built once too but sent unnamed, planned for its values each time: a price range or a tag
+ * is planned better for its values, and a connection does not keep a plan for each of the thousands of combinations
+ * of filters and page sizes.
+ */
+const NAMED = new Set<string>(['category', 'sub']);
+/** Shapes kept built, at most (every combination of filters and page sizes is some 300,000). */
+const KEPT_SHAPES = 500;
+
+/**
+ * The page's LIMIT written into the statement: with `limit $n` PostgreSQL costs a generic plan for a tenth of the
+ * table and never prefers it, so a named statement was planned again at every run, half of the database's CPU for a
+ * listing at a million services (bench/README.md). A number from the validated query, so safe as SQL text; drizzle's
+ * `limit()` takes it as an SQL chunk.
+ */
+const literalLimit = (n: number) => sql.raw(String(Math.trunc(n))) as unknown as number;
+
+const param = sql.placeholder;
+
+/** The name of a listing's statement on PostgreSQL, or '' for one sent unnamed (see NAMED). */
+export function statementName(query: ServicesQuery): string {
+  const valued = VALUED.filter((k) => query[k] !== undefined);
+  const named = valued.every((k) => NAMED.has(k)) && !query.level && !query.online && query.limit === LISTING_DEFAULT_LIMIT;
+  return named ? ['services_list', query.sort, ...valued, ...(query.cursor ? ['after'] : [])].join('_') : '';
+}
+
+function shapeStatement(query: ServicesQuery) {
+  const after = query.cursor !== undefined;
+  const filter: ListingFilter = { level: query.level, online: query.online };
+  for (const k of VALUED) if (query[k] !== undefined) filter[k] = param(k);
+  const plan = sortPlan(query.sort, null);
+  const name = statementName(query);
+  return statement((db) =>
+    db
+      .select({
+        ...cardColumns(services),
+        publishedKey: timestampKey(services.publishedAt),
+        rank: sql<number>`0`,
+        categorySlug: categoryRef.slug,
+      })
+      .from(services)
+      .innerJoin(categoryRef, eq(categoryRef.id, services.categoryId))
+      .where(and(...publicFilter(filter, null), after ? keysetAfter(plan.keys, plan.keys.map((_, i) => param(`after${i}`))) : undefined))
+      .orderBy(...orderBy(plan.keys))
+      .limit(literalLimit(query.limit + 1))
+      .prepare(name),
+  );
+}
+
+const statementsByShape = new Map<string, ReturnType<typeof shapeStatement>>();
+
+/** The statement of a listing's shape: which filters it has, its sort, a first page or a later one. */
+function statementOf(query: ServicesQuery, key: string) {
+  let made = statementsByShape.get(key);
+  if (!made) {
+    if (statementsByShape.size >= KEPT_SHAPES) statementsByShape.clear();
+    statementsByShape.set(key, (made = shapeStatement(query)));
+  }
+  return made;
+}
+
+/** One page of the public listing without a search, in the query's sort (see listServices). */
+export async function plainPage(deps: Pick<ServiceCatalogDeps, 'db' | 'realtime'>, query: ServicesQuery): Promise<ServiceListing> {
+  const { db } = deps;
+  const plan = sortPlan(query.sort, null);
+  const values: Record<string, unknown> = {};
+  for (const k of VALUED) if (query[k] !== undefined) values[k] = k === 'tag' ? listedTag(query.tag!) : query[k];
+  const filters = `${Object.keys(values).join(',')}|${query.level ?? ''}|${query.online ? 'online' : ''}`;
+  const key = `${query.sort}|${query.cursor ? 'after' : ''}|${query.limit}|${filters}`;
+  const position = query.cursor ? cursorPosition(query.cursor, query.sort, plan.keys) : [];
+  const [rows, total] = await Promise.all([
+    statementOf(query, key)(db).execute({ ...values, ...Object.fromEntries(position.map((v, i) => [`after${i}`, v])) }),
+    // The total does not depend on the sort or the page: one per filter and its values.
+    listingTotal(
+      db,
+      { key: `services_list|${filters}|${JSON.stringify(values)}`, rows: () => db.select({ one: sql`1` }).from(services).where(and(...publicFilter(query, null))).$dynamic() },
+      query.cursor,
+    ),
+  ]);
+  const { rows: kept, next } = page(rows, query.limit, (row) => [query.sort, ...plan.values(row)]);
+  return { ...(await listingCards(deps, kept)), total: total.total, total_exact: total.exact, next };
+}
