@@ -46,7 +46,8 @@ export function statementName(query: ServicesQuery): string {
 }
 
 function shapeStatement(query: ServicesQuery) {
-  const after = query.cursor !== undefined;
+  // An empty cursor is a first page, as everywhere (`cursor=` in a link).
+  const after = Boolean(query.cursor);
   const filter: ListingFilter = { level: query.level, online: query.online };
   for (const k of VALUED) if (query[k] !== undefined) filter[k] = param(k);
   const plan = sortPlan(query.sort, null);
