@@ -12,37 +12,20 @@
  * `next` cursor of the same path's first page. BENCH_PROFILE=file.cpuprofile also profiles each target (V8's sampling
  * profiler; the summary is printed). Linux only (/proc).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { register } from 'node:module';
-import os from 'node:os';
-import path from 'node:path';
 
 process.env.NODE_ENV = 'production';
 // As `npm start` runs: production builds of React and React Router.
 register('../scripts/production-builds.mjs', import.meta.url);
-const { BROWSER_HEADERS, startProfile } = await import('./lib.ts');
+const { BROWSER_HEADERS, startProfile, startServerOn } = await import('./lib.ts');
 const { ensureBenchDatabase } = await import('./generate-services.ts');
-const { loadEnv } = await import('../server/env.ts');
-const { createLogger } = await import('../server/logger.ts');
-const { startServer } = await import('../server/server.ts');
 
 const adminUrl = process.env.DATABASE_URL;
 if (!adminUrl) throw new Error('PostgreSQL only: set DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres)');
 const bench = await ensureBenchDatabase(adminUrl, Number(process.env.BENCH_SERVICES ?? 1_000_000));
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'podryad-catalog-cpu-'));
-const env = loadEnv({
-  NODE_ENV: 'production',
-  PORT: '0',
-  HOST: '127.0.0.1',
-  RATES_URL: '',
-  SEED_DEMO: '0',
-  TURNSTILE_DISABLED: 'true',
-  JWT_SECRET: 'bench-only-secret-bench-only-secret-bench-only-secret',
-  DATA_DIR: dataDir,
-  DATABASE_URL: bench.url,
-  LOG_LEVEL: 'silent',
-});
-const server = await startServer(env, createLogger(env));
+const running = await startServerOn(bench.url, 'catalog-cpu');
+const { server } = running;
 
 /** CPU time (ms) of each `postgres` process now, by pid: a process's own counters, so one that ends is not subtracted. */
 function postgresCpu(): Map<string, number> {
@@ -100,7 +83,6 @@ try {
   }
   console.log(rows.join('\n'));
 } finally {
-  await server.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await running.close();
 }
 process.exit(0);

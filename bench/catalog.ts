@@ -14,11 +14,11 @@
  * p95 is mostly time spent queueing behind the other clients (about connections ÷ req/s).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { defaults, measure, type Row } from './lib.ts';
+import { defaults, measure, startServerOn, type Row } from './lib.ts';
 import { ensureBenchDatabase } from './generate-services.ts';
 
 // React picks its production build from this when first imported, so set it before loading the server.
@@ -56,24 +56,8 @@ export async function runCatalogBench(): Promise<void> {
   const dataset = await describeDataset(bench.url);
   const scale = n >= 1_000_000 ? 1 : 1.2;
 
-  const { loadEnv } = await import('../server/env.ts');
-  const { createLogger } = await import('../server/logger.ts');
-  const { startServer } = await import('../server/server.ts');
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'podryad-catalog-bench-'));
-  const env = loadEnv({
-    NODE_ENV: 'production',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    RATES_URL: '',
-    SEED_DEMO: '0',
-    // Registration is not measured: no bot check.
-    TURNSTILE_DISABLED: 'true',
-    JWT_SECRET: 'bench-only-secret-bench-only-secret-bench-only-secret',
-    DATA_DIR: dataDir,
-    DATABASE_URL: bench.url,
-    LOG_LEVEL: 'silent',
-  });
-  const server = await startServer(env, createLogger(env));
+  const running = await startServerOn(bench.url, 'catalog');
+  const { server } = running;
 
   try {
     const base = `${server.url}/api/services`;
@@ -132,8 +116,7 @@ export async function runCatalogBench(): Promise<void> {
     printCatalogTable(rows, scale);
     if (rows.some((r) => r.failed + r.load.failed > 0)) console.log('\n**Warning:** some requests failed (see the "failed" column).');
   } finally {
-    await server.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await running.close();
   }
 }
 

@@ -242,7 +242,7 @@ export function printTable(rows: Row[]) {
  * and drops the database.
  */
 export async function startBenchServer(adminUrl: string, name: string) {
-  const [{ mkdtempSync, rmSync }, os, path, { default: pg }] = await Promise.all([import('node:fs'), import('node:os'), import('node:path'), import('pg')]);
+  const { default: pg } = await import('pg');
   const database = `podryad_bench_${name}`;
   const dropAndCreate = async (create: boolean) => {
     const admin = new pg.Client({ connectionString: adminUrl });
@@ -257,8 +257,24 @@ export async function startBenchServer(adminUrl: string, name: string) {
   await dropAndCreate(true);
   const url = new URL(adminUrl);
   url.pathname = `/${database}`;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), `podryad-${name}-bench-`));
+  const running = await startServerOn(url.toString(), name);
+  return {
+    server: running.server,
+    databaseUrl: url.toString(),
+    async close() {
+      await running.close();
+      await dropAndCreate(false).catch(() => {});
+    },
+  };
+}
 
+/**
+ * The production server running in this process on the database at `databaseUrl`, as it is: no demo data, no bot
+ * check, no rates service, a fresh data folder. `close()` stops the server and removes the folder.
+ */
+export async function startServerOn(databaseUrl: string, name: string) {
+  const [{ mkdtempSync, rmSync }, os, path] = await Promise.all([import('node:fs'), import('node:os'), import('node:path')]);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `podryad-${name}-bench-`));
   process.env.NODE_ENV = 'production';
   const { loadEnv } = await import('../server/env.ts');
   const { createLogger } = await import('../server/logger.ts');
@@ -272,17 +288,15 @@ export async function startBenchServer(adminUrl: string, name: string) {
     TURNSTILE_DISABLED: 'true',
     JWT_SECRET: 'bench-only-secret-bench-only-secret-bench-only-secret',
     DATA_DIR: dataDir,
-    DATABASE_URL: url.toString(),
+    DATABASE_URL: databaseUrl,
     LOG_LEVEL: 'silent',
   });
   const server = await startServer(env, createLogger(env));
   return {
     server,
-    databaseUrl: url.toString(),
     async close() {
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
-      await dropAndCreate(false).catch(() => {});
     },
   };
 }
