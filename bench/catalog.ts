@@ -69,6 +69,8 @@ export async function runCatalogBench(): Promise<void> {
         kind: 'listing',
         path: '?category=design&price_min=500000&price_max=3000000&days_max=7&sort=price_asc',
       },
+      // Every sort must walk an index: this one sorted the whole catalogue until session 33 (ADR 070).
+      { name: 'All services, most expensive first: ?sort=price_desc', kind: 'listing', path: '?sort=price_desc' },
       { name: 'Search: q=логотипа', kind: 'search', path: `?q=${encodeURIComponent('логотипа')}` },
       { name: 'Search: q=лендинг для кофейни', kind: 'search', path: `?q=${encodeURIComponent('лендинг для кофейни')}` },
       // ADR 028: a prefix being typed, a synonym, a category word, a rare prefix, a typo (corrected).
