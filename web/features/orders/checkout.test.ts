@@ -54,6 +54,11 @@ describe('toggleExtra', () => {
     expect(toggleExtra([0, 10, 2], 1, true)).toEqual([0, 1, 2, 10]);
   });
 
+  it('ticks an extra once however often it is ticked (a replayed click)', () => {
+    expect(toggleExtra([1], 1, true)).toEqual([1]);
+    expect(toggleExtra(toggleExtra([0], 2, true), 2, true)).toEqual([0, 2]);
+  });
+
   it('unticks one without touching the others', () => {
     expect(toggleExtra([0, 1, 2], 1, false)).toEqual([0, 2]);
     expect(toggleExtra([0, 2], 1, false)).toEqual([0, 2]);

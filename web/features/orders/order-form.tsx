@@ -85,7 +85,11 @@ export default function OrderForm({ service }: { service: Service }) {
                 <input
                   type="checkbox"
                   checked={extras.includes(i)}
-                  onChange={(e) => setExtras((list) => toggleExtra(list, i, e.target.checked))}
+                  onChange={(e) => {
+                    // Read now: the updater runs at the render, when React may have put the field back already.
+                    const on = e.target.checked;
+                    setExtras((list) => toggleExtra(list, i, on));
+                  }}
                 />
                 <span className="order-form__name">{x.title}</span>
                 <Price kopecks={x.price} prefix="+" />
