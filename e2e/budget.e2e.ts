@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createService } from '../server/db/catalog-factories.ts';
 import { unique } from '../server/test/api.ts';
-import { hydrated, useE2E } from './fixtures.ts';
+import { hydrated, useE2E, PACKAGED_SERVICE } from './fixtures.ts';
 import { JS_BUDGET_KIB, guestScripts, totalKib } from './js-budget.ts';
 
 // Issue 11: the JavaScript a first-time guest downloads (gzip, every file the page fetches, and since issue 31 the
@@ -236,19 +236,7 @@ describe('a first-time guest’s JavaScript', () => {
   // run of money.e2e.ts at 375 px). Holding the page's code makes the choice come before it every time.
   it('carries a package and an extra chosen in the server’s order form before the page’s code came', async () => {
     const { user: seller } = await e2e.user({ role: 'seller' });
-    const service = await createService(e2e.server.database.db, seller.id, {
-      category: 'design',
-      price: 200_000,
-      days: 3,
-      packages: [
-        { kind: 'economy', price: 200_000, days: 3, revisions: 1, description: 'Логотип' },
-        { kind: 'business', price: 400_000, days: 7, revisions: 2, description: 'Логотип и фирменный стиль' },
-      ],
-      extras: [
-        { title: 'Срочно', price: 50_000, days: 0 },
-        { title: 'Исходники', price: 30_000, days: 1 },
-      ],
-    });
+    const service = await createService(e2e.server.database.db, seller.id, { category: 'design', ...PACKAGED_SERVICE });
     const { token } = await e2e.user({ role: 'customer' });
     const { page } = await e2e.open({ token });
     const pageCode = await hold(page, /\/assets\/service-page-[^/]+\.js$/);

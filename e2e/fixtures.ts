@@ -202,6 +202,24 @@ export function pageCheck(dir: string, { settle = false } = {}) {
 }
 
 /** The two screens a flow is checked at: a desktop and a 375 px phone. */
+/**
+ * A service with two packages and two extras, for the checkout's flows: «Бизнес» with «Исходники» is 4 300 руб. and
+ * 8 days (4 000 + 300, 7 + 1), the economy package (the one chosen at first) 2 000 руб. and 3 days.
+ */
+export const PACKAGED_SERVICE = {
+  price: 200_000,
+  days: 3,
+  revisions: 1,
+  packages: [
+    { kind: 'economy' as const, price: 200_000, days: 3, revisions: 1, description: 'Логотип' },
+    { kind: 'business' as const, price: 400_000, days: 7, revisions: 2, description: 'Логотип и фирменный стиль' },
+  ],
+  extras: [
+    { title: 'Срочно', price: 50_000, days: 0 },
+    { title: 'Исходники', price: 30_000, days: 1 },
+  ],
+};
+
 export const WIDTHS = [1280, 375] as const;
 export type Width = (typeof WIDTHS)[number];
 /** The browser options of a screen: the phone with its user agent and touch. */

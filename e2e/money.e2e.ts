@@ -7,7 +7,7 @@ import { postTransfer } from '../server/modules/ledger/index.ts';
 import { systemActor } from '../server/platform/actor.ts';
 import { formatCurrency, formatRubles } from '../contract/money-format.ts';
 import { unique } from '../server/test/api.ts';
-import { hydrated, useE2E, visit, pageCheck, WIDTHS, device, norm, shotsDir } from './fixtures.ts';
+import { hydrated, useE2E, visit, pageCheck, WIDTHS, device, norm, shotsDir, PACKAGED_SERVICE } from './fixtures.ts';
 
 /** Rubles as the site writes them, its no-break spaces made plain like the texts `norm` reads. */
 const rubles = (kopecks: number) => norm(formatRubles(kopecks));
@@ -79,20 +79,7 @@ describe('money', { timeout: 150_000 }, () => {
       const { token: customerToken } = await e2e.user({ name: 'Анна', surname: 'Заказова' });
       const { token: adminToken } = await e2e.user({ role: 'admin' });
       const title = `Сделаю фирменный стиль для пекарни ${unique()}`;
-      const service = await createService(e2e.server.database.db, seller.id, {
-        title,
-        price: 200_000,
-        days: 3,
-        revisions: 1,
-        packages: [
-          { kind: 'economy', price: 200_000, days: 3, revisions: 1, description: 'Логотип' },
-          { kind: 'business', price: 400_000, days: 7, revisions: 2, description: 'Логотип и фирменный стиль' },
-        ],
-        extras: [
-          { title: 'Срочно', price: 50_000, days: 0 },
-          { title: 'Исходники', price: 30_000, days: 1 },
-        ],
-      });
+      const service = await createService(e2e.server.database.db, seller.id, { title, ...PACKAGED_SERVICE });
       // The business package and the sources: 4 000 + 300 руб., 7 + 1 days; the seller gets the price less 15 %.
       const price = 430_000;
       const sellerGets = price - Math.round((price * 1500) / 10_000);
