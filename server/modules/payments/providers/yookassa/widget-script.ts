@@ -25,7 +25,7 @@ export function payoutWidgetScript(tokenUrl: string | null): string {
     if (/^(5[1-5]|2[2-7])/.test(d)) return 'MasterCard';
     return 'Unknown';
   }
-  // A UUID's shape, as the fake's and ЮKassa's tokens: its groups hold at most 12 digits in a row, so the contract's
+  // A UUID's shape, as the fake ЮKassa's tokens: its groups hold at most 12 digits in a row, so the contract's
   // card-number check (a Luhn-valid run of 13–19) can never refuse it. 32 hex digits in one run could (1 in 580).
   function token() {
     var bytes = new Uint8Array(16);
