@@ -279,12 +279,8 @@ export function deferred<P extends object>(
 
     useLayoutEffect(() => {
       if (!live || !carried.current || !wrapper.current) return;
-      const [root, what] = [wrapper.current, carried.current];
+      restore(wrapper.current, carried.current);
       carried.current = null;
-      // Right after the commit (before the paint), not inside it: a click on a controlled field in a layout effect
-      // comes while React cannot render, so React puts the field back before the component's update has read it
-      // (a package and an extra chosen in the copy came back as the package alone).
-      queueMicrotask(() => restore(root, what));
     }, [live]);
 
     if (!live && kept !== null) {
