@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createService } from '../server/db/catalog-factories.ts';
 import { unique } from '../server/test/api.ts';
-import { hydrated, useE2E, PACKAGED_SERVICE } from './fixtures.ts';
+import { hydrated, norm, useE2E, PACKAGED_SERVICE } from './fixtures.ts';
 import { JS_BUDGET_KIB, guestScripts, totalKib } from './js-budget.ts';
 
 // Issue 11: the JavaScript a first-time guest downloads (gzip, every file the page fetches, and since issue 31 the
@@ -248,7 +248,7 @@ describe('a first-time guest’s JavaScript', () => {
     pageCode.open();
     const live = () => page.locator('.service-page').evaluate((el) => Object.keys(el).some((key) => key.startsWith('__reactFiber')));
     await expect.poll(live, { timeout: 10_000 }).toBe(true);
-    const total = () => page.locator('.order-form__total').textContent().then((t) => t?.replace(/\s+/g, ' '));
+    const total = () => page.locator('.order-form__total').textContent().then(norm);
     await expect.poll(total, { timeout: 10_000 }).toBe('Итого: 4 300 руб. · срок 8 дн.');
     expect(await page.getByRole('checkbox', { name: /Исходники/ }).isChecked()).toBe(true);
     expect(await page.getByRole('checkbox', { name: /Срочно/ }).isChecked()).toBe(false);

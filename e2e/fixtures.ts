@@ -201,7 +201,6 @@ export function pageCheck(dir: string, { settle = false } = {}) {
   };
 }
 
-/** The two screens a flow is checked at: a desktop and a 375 px phone. */
 /**
  * A service with two packages and two extras, for the checkout's flows: «Бизнес» with «Исходники» is 4 300 руб. and
  * 8 days (4 000 + 300, 7 + 1), the economy package (the one chosen at first) 2 000 руб. and 3 days.
@@ -220,6 +219,7 @@ export const PACKAGED_SERVICE = {
   ],
 };
 
+/** The two screens a flow is checked at: a desktop and a 375 px phone. */
 export const WIDTHS = [1280, 375] as const;
 export type Width = (typeof WIDTHS)[number];
 /** The browser options of a screen: the phone with its user agent and touch. */

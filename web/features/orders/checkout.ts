@@ -23,8 +23,10 @@ export function checkoutTotals(service: Priced, chosen: PackageKind | null, extr
 }
 
 /** The extras ticked, in the service's order, after one is ticked or unticked. */
-export const toggleExtra = (list: number[], index: number, on: boolean): number[] =>
-  on ? [...list.filter((v) => v !== index), index].sort((a, b) => a - b) : list.filter((v) => v !== index);
+export function toggleExtra(list: number[], index: number, on: boolean): number[] {
+  const others = list.filter((v) => v !== index);
+  return on ? [...others, index].sort((a, b) => a - b) : others;
+}
 
 /** The ways to pay this total (within each way's limits), each with its fee as the payment page computes it. */
 export const paymentWays = (rates: PaymentRates | null | undefined, total: number) =>
