@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase } from '../test/database.ts';
 import { settings } from '../platform/schema.ts';
@@ -26,6 +27,17 @@ const upsert = statement((db) =>
     .returning({ key: settings.key, value: settings.value })
     .prepare('test_setting_upsert'),
 );
+
+// A self-join whose other side may be missing: drizzle nulls that side's object.
+const child = alias(settings, 'child');
+const withChild = (db: Parameters<Parameters<typeof statement>[0]>[0]) =>
+  db
+    .select({ key: settings.key, value: settings.value, child: { key: child.key, value: child.value }, n: sql<number>`length(${settings.key})`.mapWith(Number) })
+    .from(settings)
+    .leftJoin(child, eq(child.key, sql`${settings.key} || '.child'`))
+    .where(sql`${settings.key} like 'prepared.m%'`)
+    .orderBy(settings.key);
+const settingsWithChild = statement((db) => withChild(db).prepare('test_settings_with_child'));
 
 describe('statement', () => {
   it("runs in the transaction it is handed: it sees the transaction's rows, and its writes go with its rollback", async () => {
@@ -64,5 +76,21 @@ describe('statement', () => {
     await db.transaction(async () => {
       await expect(settingByKey(db).execute({ key: 'prepared.b' })).rejects.toMatchObject({ cause: expect.any(WaitsForItsOwnTransaction) });
     });
+  });
+
+  it("maps its rows with a mapper made once for its fields, to the objects drizzle's own run gives", async () => {
+    const { db } = database;
+    await upsert(db).execute({ key: 'prepared.m1', value: { a: [1, 'два'] } });
+    await upsert(db).execute({ key: 'prepared.m1.child', value: 7 });
+    await upsert(db).execute({ key: 'prepared.m2', value: null });
+    const rows = await settingsWithChild(db).execute();
+    expect(rows).toEqual(await withChild(db));
+    expect(rows).toEqual([
+      { key: 'prepared.m1', value: { a: [1, 'два'] }, child: { key: 'prepared.m1.child', value: 7 }, n: 11 },
+      { key: 'prepared.m1.child', value: 7, child: null, n: 17 },
+      { key: 'prepared.m2', value: null, child: null, n: 11 },
+    ]);
+    // Installed where drizzle's execute reads it (a renamed field in a new drizzle would leave it unused).
+    expect((settingsWithChild(db) as unknown as { customResultMapper?: unknown }).customResultMapper).toBeTypeOf('function');
   });
 });
