@@ -1,4 +1,5 @@
-import { eq, mapResultRow, orderSelectedFields, sql } from 'drizzle-orm';
+import * as drizzle from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { integer, jsonb, pgTable, QueryBuilder, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +9,12 @@ import { rowsMapper, type OrderedField } from './row-mapper.ts';
 // of field (columns with and without a decoder, SQL with one, aliased SQL, nested objects) and for left joins whose
 // missing side drizzle turns into null.
 //   npx vitest run server/db/row-mapper.test.ts            CI: fixed seed, ROW_MAPPER_RUNS (default 300)
+
+// drizzle's own mapping and field ordering: exported at run time, internal to its types.
+const { mapResultRow, orderSelectedFields } = drizzle as unknown as {
+  mapResultRow(fields: OrderedField[], row: unknown[], joins: Record<string, boolean> | undefined): Record<string, unknown>;
+  orderSelectedFields(fields: Record<string, unknown>): OrderedField[];
+};
 
 const SEED = Number(process.env.ROW_MAPPER_SEED ?? 20261127);
 const RUNS = Number(process.env.ROW_MAPPER_RUNS ?? 300);
@@ -29,7 +36,7 @@ const notes = pgTable('notes', { itemId: uuid('item_id'), body: text('body') });
 /** A select's fields in drizzle's order and its joins' map, as its `_prepare` hands them to the prepared query. */
 function shapeOf(select: unknown): { fields: OrderedField[]; joins: Record<string, boolean> } {
   const built = select as { config: { fields: Record<string, unknown> }; joinsNotNullableMap: Record<string, boolean> };
-  return { fields: orderSelectedFields(built.config.fields as never) as unknown as OrderedField[], joins: built.joinsNotNullableMap };
+  return { fields: orderSelectedFields(built.config.fields), joins: built.joinsNotNullableMap };
 }
 
 const qb = new QueryBuilder();
@@ -76,7 +83,7 @@ describe('rowsMapper', () => {
       const mapped = rowsMapper(fields, joins);
       fc.assert(
         fc.property(fc.array(fc.array(cell, { minLength: fields.length, maxLength: fields.length }), { maxLength: 4 }), (rows) => {
-          expect(mapped(rows)).toEqual(rows.map((row) => mapResultRow(fields as never, row, joins)));
+          expect(mapped(rows)).toEqual(rows.map((row) => mapResultRow(fields, row, joins)));
         }),
         { seed: SEED, numRuns: RUNS },
       );
