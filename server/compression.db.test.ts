@@ -136,6 +136,30 @@ describe('dynamic answers', () => {
     expect((await call('/api/health', { headers: BROWSER })).headers['content-encoding']).toBeUndefined();
   });
 
+  it('whole in memory, are compressed in one piece: the coding negotiated, its length told, Vary kept', async () => {
+    const plain = await call('/api/docs/json');
+    // Over @fastify/compress's synchronous limit, which would have streamed it (no length, chunked).
+    expect(plain.raw.length).toBeGreaterThan(64 * 1024);
+    for (const [accept, coding] of [
+      ['gzip, deflate, br, zstd', 'br'],
+      ['gzip', 'gzip'],
+      ['br;q=0, gzip', 'gzip'],
+      ['*', 'gzip'],
+      ['x-gzip', 'gzip'],
+      ['identity', undefined],
+      ['deflate', undefined],
+    ] as const) {
+      const answer = await call('/api/docs/json', { headers: { 'accept-encoding': accept } });
+      expect(answer.headers['content-encoding'], accept).toBe(coding);
+      expect(answer.text, accept).toBe(plain.text);
+      expect(answer.headers['content-length'], accept).toBe(String(answer.raw.length));
+      expect(answer.headers['transfer-encoding'], accept).toBeUndefined();
+      if (coding) expect(answer.headers.vary, accept).toMatch(/accept-encoding/i);
+    }
+    // Asked not to.
+    expect((await call('/api/docs/json', { headers: { ...BROWSER, 'x-no-compression': '1' } })).headers['content-encoding']).toBeUndefined();
+  });
+
   it('do not inflate a compressed request body: a clear 4xx, nothing done', async () => {
     const body = gzipSync(JSON.stringify({ email: 'nobody@example.com', password: 'x'.repeat(12) }));
     const answer = await call('/api/auth/login', {

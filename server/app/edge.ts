@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { constants as zlib } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
@@ -10,6 +9,7 @@ import type { Env } from '../env.ts';
 import type { Db } from '../db/client.ts';
 import { forbidden } from '../lib/http.ts';
 import { normaliseStrings } from '../lib/text.ts';
+import { compressBufferedAnswers, DYNAMIC_COMPRESSION } from './compress-buffered.ts';
 import type { PublicOrigin } from '../lib/public-origin.ts';
 import { CROSS_SITE_MESSAGE, cookieAuthenticated, crossSiteWrite } from '../lib/same-origin.ts';
 import { requireAdmin, sessionForToken, tokenOf, type Tokens } from '../lib/auth.ts';
@@ -28,16 +28,11 @@ export async function registerEdgePlugins(app: FastifyInstance): Promise<void> {
     crossOriginEmbedderPolicy: false,
   });
   // Dynamic answers (JSON over 1 KiB, rendered pages) are compressed per response at a quality that costs little
-  // CPU; built assets and lookup lists were compressed once, at their strongest (ADR 019). Request bodies are not
-  // inflated: no client of ours compresses them, and an inflater is one more way to make the server work.
-  await app.register(compress, {
-    global: true,
-    globalDecompression: false,
-    threshold: 1024,
-    encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } },
-    zlibOptions: { level: 6 },
-  });
+  // CPU; built assets and lookup lists were compressed once, at their strongest (ADR 019). An answer whole in memory
+  // is compressed in one call (compress-buffered.ts), a stream by @fastify/compress. Request bodies are not inflated:
+  // no client of ours compresses them, and an inflater is one more way to make the server work.
+  compressBufferedAnswers(app);
+  await app.register(compress, { global: true, globalDecompression: false, ...DYNAMIC_COMPRESSION });
 }
 
 /**

@@ -1,0 +1,64 @@
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip, type BrotliOptions, type ZlibOptions } from 'node:zlib';
+import { Negotiator } from '@fastify/accept-negotiator';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+// How dynamic answers are compressed (ADR 019). An answer already whole in memory (every JSON answer) is compressed by
+// one call of zlib on libuv's thread pool. @fastify/compress pushes one over its synchronous limit (8 KiB on two
+// cores: a listing page is 11 KiB) through a chain of streams, and that chain cost the event loop more than the
+// compression it hands off: a quarter of a saturated listing's CPU at a million services (bench/README.md). Streams
+// (a rendered page, a file) and anything this hook leaves alone still go to @fastify/compress, with the same settings.
+
+/** The settings of every dynamic answer's compression, this hook's and @fastify/compress's. */
+export const DYNAMIC_COMPRESSION = {
+  /** Smaller answers are not worth a compressor. */
+  threshold: 1024,
+  encodings: ['br', 'gzip'] as ('br' | 'gzip')[],
+  brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } } as BrotliOptions,
+  zlibOptions: { level: 6 } as ZlibOptions,
+};
+
+const [brotliCompressing, gzipping] = [promisify(brotliCompress), promisify(gzip)];
+const compressors = {
+  br: (input: Buffer) => brotliCompressing(input, DYNAMIC_COMPRESSION.brotliOptions),
+  gzip: (input: Buffer) => gzipping(input, DYNAMIC_COMPRESSION.zlibOptions),
+};
+
+const negotiator = new Negotiator({ supportedValues: DYNAMIC_COMPRESSION.encodings });
+/** As @fastify/compress reads the header: `*` (no preference) and `x-gzip` mean gzip. */
+const GZIP_ALIASES = /\*|x-gzip/gu;
+
+/** What this hook compresses (the rest is @fastify/compress's to judge with mime-db): text, JSON and XML. */
+const TEXTUAL = /^(?:text\/(?!event-stream)|application\/(?:[\w.+-]*\+)?(?:json|xml)(?:;|$))/u;
+
+/** The coding to compress `payload` with, or null to leave it to @fastify/compress (which then passes over it). */
+function codingFor(request: FastifyRequest, reply: FastifyReply, payload: unknown): 'br' | 'gzip' | null {
+  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return null;
+  if (Buffer.byteLength(payload) < DYNAMIC_COMPRESSION.threshold) return null;
+  const accepted = request.headers['accept-encoding'];
+  if (!accepted || request.headers['x-no-compression'] !== undefined) return null;
+  const coding = reply.getHeader('content-encoding');
+  if ((coding && coding !== 'identity') || reply.statusCode === 206 || reply.hasHeader('content-range')) return null;
+  const type = reply.getHeader('content-type');
+  if (typeof type !== 'string' || !TEXTUAL.test(type)) return null;
+  return negotiator.negotiate(accepted.toLowerCase().replace(GZIP_ALIASES, 'gzip'));
+}
+
+function varyOnEncoding(reply: FastifyReply) {
+  const vary = reply.getHeader('vary');
+  const values = vary === undefined ? [] : Array.isArray(vary) ? vary : [String(vary)];
+  if (!values.some((v) => v.toLowerCase().includes('accept-encoding'))) reply.header('vary', [...values, 'accept-encoding'].join(', '));
+}
+
+/** Registers the hook: before @fastify/compress's (an app's hooks run before a route's), which it leaves nothing to. */
+export function compressBufferedAnswers(app: FastifyInstance) {
+  app.addHook('onSend', async (request, reply, payload) => {
+    const coding = codingFor(request, reply, payload);
+    if (!coding) return payload;
+    const compressed = await compressors[coding](Buffer.isBuffer(payload) ? payload : Buffer.from(payload as string));
+    varyOnEncoding(reply);
+    reply.header('content-encoding', coding);
+    reply.header('content-length', compressed.length);
+    return compressed;
+  });
+}
