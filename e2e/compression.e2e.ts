@@ -83,4 +83,17 @@ describe('rendered pages', () => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body.toString()).toContain('</html>');
   });
+
+  it('rendered for one request (a search) are compressed in one piece: their length told, not chunked', async () => {
+    for (const [accept, coding] of [
+      [BROWSER['accept-encoding'], 'br'],
+      ['gzip', 'gzip'],
+    ] as const) {
+      const page = await get(`/projects?q=${encodeURIComponent('сайт')}`, { 'accept-encoding': accept });
+      expect([page.status, page.headers['content-encoding']]).toEqual([200, coding]);
+      expect(page.headers['content-length']).toBe(String(page.body.length));
+      expect(page.headers['transfer-encoding']).toBeUndefined();
+      expect((coding === 'br' ? brotliDecompressSync(page.body) : gunzipSync(page.body)).toString()).toContain('</html>');
+    }
+  });
 });

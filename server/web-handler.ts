@@ -102,14 +102,16 @@ function standInContext(ssr: SsrContext): SsrContext {
 }
 
 /** A render's answer through Fastify's reply, with the headers its hooks set (security headers, request id). */
-function sendRendered(request: FastifyRequest, reply: FastifyReply, response: Response, ssr: SsrContext) {
-  // Compressed like any other answer (@fastify/compress, ADR 019).
+async function sendRendered(request: FastifyRequest, reply: FastifyReply, response: Response, ssr: SsrContext) {
   reply.code(response.status);
   for (const [name, value] of response.headers) if (name !== 'set-cookie') reply.header(name, value);
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) reply.header('set-cookie', cookies);
   const cacheControl = pageCacheControl(decodedPath(request.url), ssr.user !== null);
   if (cacheControl) reply.header('cache-control', cacheControl);
+  // Compressed like any other answer (ADR 019). A document is whole already (one buffer, ADR 068): sent as one, it is
+  // compressed in one call (server/app/compress-buffered.ts). Data requests may stream, and are sent as they come.
+  if (response.body && response.headers.get('content-type')?.startsWith('text/html')) return reply.send(Buffer.from(await response.arrayBuffer()));
   return reply.send(response.body ? Readable.fromWeb(response.body as WebReadableStream) : null);
 }
 
