@@ -18,7 +18,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { defaults, measure, startServerOn, type Row } from './lib.ts';
+import { defaults, loadClient, measure, startServerOn, type Row } from './lib.ts';
 import { ensureBenchDatabase } from './generate-services.ts';
 
 // React picks its production build from this when first imported, so set it before loading the server.
@@ -107,7 +107,8 @@ export async function runCatalogBench(): Promise<void> {
         `services table ${dataset.tableSize}, its indexes ${dataset.indexSize}`,
     );
     console.log(
-      `- autocannon from a worker thread of the same process, ${defaults.seconds} s per run after ${defaults.warmupSeconds} s warm-up: ` +
+      `- ${loadClient() === 'wrk' ? 'wrk (a process of its own; the rotating service pages: autocannon from a worker thread)' : 'autocannon from a worker thread of the same process'}, ` +
+        `${defaults.seconds} s per run after ${defaults.warmupSeconds} s warm-up: ` +
         `latency with 1 connection (p50/p95/p99, judged against the targets), load with ${defaults.connections} connections; deep-page cursor found in ` +
         `${deep.requests} requests of limit=60 (${deep.ms.toFixed(0)} ms)`,
     );
