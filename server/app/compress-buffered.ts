@@ -34,11 +34,12 @@ const TEXTUAL = /^(?:text\/(?!event-stream)|application\/(?:[\w.+-]*\+)?(?:json|
 /** The coding to compress `payload` with, or null to leave it to @fastify/compress (which then passes over it). */
 function codingFor(request: FastifyRequest, reply: FastifyReply, payload: unknown): 'br' | 'gzip' | null {
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return null;
-  if (Buffer.byteLength(payload) < DYNAMIC_COMPRESSION.threshold) return null;
   const accepted = request.headers['accept-encoding'];
   if (!accepted || request.headers['x-no-compression'] !== undefined) return null;
+  // Already coded (a kept page, ADR 021) or a range: as it is.
   const coding = reply.getHeader('content-encoding');
   if ((coding && coding !== 'identity') || reply.statusCode === 206 || reply.hasHeader('content-range')) return null;
+  if (Buffer.byteLength(payload) < DYNAMIC_COMPRESSION.threshold) return null;
   const type = reply.getHeader('content-type');
   if (typeof type !== 'string' || !TEXTUAL.test(type)) return null;
   return negotiator.negotiate(accepted.toLowerCase().replace(GZIP_ALIASES, 'gzip'));
