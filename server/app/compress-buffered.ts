@@ -3,11 +3,12 @@ import { brotliCompress, constants, gzip, type BrotliOptions, type ZlibOptions }
 import { Negotiator } from '@fastify/accept-negotiator';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-// How dynamic answers are compressed (ADR 019). An answer already whole in memory (every JSON answer) is compressed by
-// one call of zlib on libuv's thread pool. @fastify/compress pushes one over its synchronous limit (8 KiB on two
-// cores: a listing page is 11 KiB) through a chain of streams, and that chain cost the event loop more than the
-// compression it hands off: a quarter of a saturated listing's CPU at a million services (bench/README.md). Streams
-// (a rendered page, a file) and anything this hook leaves alone still go to @fastify/compress, with the same settings.
+// How dynamic answers are compressed (ADR 019). An answer already whole in memory (every JSON answer, a rendered
+// document) is compressed by one call of zlib on libuv's thread pool. @fastify/compress pushes one over its synchronous
+// limit (8 KiB on two cores: a listing page is 11 KiB) through a chain of streams, and that chain cost the event loop
+// more than the compression it hands off: a sixth to a fifth of a saturated listing's CPU at a million services
+// (bench/README.md). Streams (a data request, a file) and anything this hook leaves alone still go to
+// @fastify/compress, with the same settings.
 
 /** The settings of every dynamic answer's compression, this hook's and @fastify/compress's. */
 export const DYNAMIC_COMPRESSION = {

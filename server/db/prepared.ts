@@ -28,8 +28,9 @@ interface Handle {
  * drizzle's own `.prepare()` binds a statement to the handle it was built on, so one built on the database would run
  * outside the caller's transaction, and one built on a transaction dies with it. Here the SQL text and its parameters
  * are drizzle's, built at the first run, and its rows are mapped by a mapper made once for its fields (row-mapper.ts);
- * each run is that prepared query with the connection of the handle it is given. On PostgreSQL it is a named statement, parsed and planned once per connection (the name
- * must be unique per SQL text); on PGlite every statement is kept by its text anyway (ADR 067).
+ * each run is that prepared query with the connection of the handle it is given. On PostgreSQL it is a named
+ * statement, parsed and planned once per connection (the name must be unique per SQL text); on PGlite every statement
+ * is kept by its text anyway (ADR 067).
  *
  * Built once per driver (PGlite's and node-postgres' prepared queries are different classes; a test process may
  * open both): the text is the same for every database of this schema.
