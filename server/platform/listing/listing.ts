@@ -158,13 +158,19 @@ const param = cursorParam;
  * "Strictly after the row with these sort values". One direction throughout is a row comparison
  * (`(a, b) < (x, y)`), which PostgreSQL answers from a matching index; mixed directions expand to
  * `a > x or (a = x and b < y) …`. The values may be placeholders, for a statement built once (ADR 070).
+ *
+ * `planOnce` (a named statement's placeholders, one direction): the values are read by a subselect, `(a, b) <
+ * (select x, y)`, an InitPlan whose values no plan can see. A custom plan sees a cursor near the top of the list let
+ * nearly every row through, so it looks cheaper than the generic plan, which guesses a third: PostgreSQL then plans
+ * a later page at every run. Priced alike, the generic plan is kept from the sixth run (the same index walk).
  */
-export function keysetAfter(keys: readonly SortKey[], values: readonly (CursorValue | Placeholder)[]): SQL {
+export function keysetAfter(keys: readonly SortKey[], values: readonly (CursorValue | Placeholder)[], { planOnce = false } = {}): SQL {
   if (keys.length !== values.length || keys.length === 0) throw new Error('keysetAfter: one value per key');
   const uniform = keys.every((k) => k.dir === keys[0]!.dir);
   if (uniform) {
     const columns = sql.join(keys.map((k) => sql`${k.expr}`), sql`, `);
-    const params = sql.join(keys.map((k, i) => param(k, values[i]!)), sql`, `);
+    const joined = sql.join(keys.map((k, i) => param(k, values[i]!)), sql`, `);
+    const params = planOnce ? sql`select ${joined}` : joined;
     return keys[0]!.dir === 'asc' ? sql`(${columns}) > (${params})` : sql`(${columns}) < (${params})`;
   }
   const branches: SQL[] = keys.map((key, i) => {

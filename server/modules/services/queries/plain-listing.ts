@@ -62,7 +62,13 @@ function shapeStatement(query: ServicesQuery) {
       })
       .from(services)
       .innerJoin(categoryRef, eq(categoryRef.id, services.categoryId))
-      .where(and(...publicFilter(filter, null), after ? keysetAfter(plan.keys, plan.keys.map((_, i) => param(`after${i}`))) : undefined))
+      .where(
+        and(
+          ...publicFilter(filter, null),
+          // A named statement's later pages keep one plan (see keysetAfter); an unnamed one is planned for its values.
+          after ? keysetAfter(plan.keys, plan.keys.map((_, i) => param(`after${i}`)), { planOnce: name !== '' }) : undefined,
+        ),
+      )
       .orderBy(...orderBy(plan.keys))
       .limit(literalLimit(query.limit + 1))
       .prepare(name),
