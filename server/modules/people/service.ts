@@ -9,19 +9,8 @@ import type { Realtime } from '../../realtime/socket.ts';
 import { offersServices, sellerServiceCards } from '../services/index.ts';
 import { people, personPolicy, presentPublicUser, publicPersonColumns, visibleFreelancerOf, type PublicUserRow } from '../users/index.ts';
 import type { Actor } from '../../platform/policy.ts';
-import {
-  cappedTotal,
-  TOTAL_CAP,
-  cursorPosition,
-  keysetAfter,
-  levelCondition,
-  onlineCondition,
-  orderBy,
-  page,
-  timestampKey,
-  type CursorValue,
-  type SortKey,
-} from '../../platform/listing/listing.ts';
+import { cursorPosition, keysetAfter, levelCondition, onlineCondition, orderBy, page, timestampKey, type CursorValue, type SortKey } from '../../platform/listing/listing.ts';
+import { cappedTotal, TOTAL_CAP } from '../../platform/listing/totals.ts';
 import { CATALOG_MESSAGES, type freelancersQuerySchema, type PublicProfile, type PublicUser } from '#contract/catalog';
 
 // People in the catalogue: the freelancers listing and a person's public page. Both show what people offer, so

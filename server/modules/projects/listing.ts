@@ -2,20 +2,8 @@ import { and, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { projects } from './schema.ts';
 import { searchPartialQuery, searchTsQuery, type PartialQuery, type SynonymGroups } from '../../platform/listing/search.ts';
-import {
-  cappedTotal,
-  cursorPosition,
-  cursorTag,
-  keysetAfter,
-  listingTotal,
-  matches,
-  orderBy,
-  page,
-  searchQuery,
-  searchText,
-  timestampKey,
-  type SortKey,
-} from '../../platform/listing/listing.ts';
+import { cursorPosition, cursorTag, keysetAfter, matches, orderBy, page, searchQuery, searchText, timestampKey, type SortKey } from '../../platform/listing/listing.ts';
+import { cappedTotal, listingTotal } from '../../platform/listing/totals.ts';
 import type { Project, projectsQuerySchema } from '#contract/catalog';
 import type { Page, ProjectDeps } from './deps.ts';
 import { listedProject } from './policy.ts';

@@ -15,7 +15,8 @@ import { CATALOG_MESSAGES, type Service, type ServiceCard } from '#contract/cata
 import { MESSAGES } from '#contract/messages';
 import { call } from '../../test/api.ts';
 import { FILE_MESSAGES } from '../../platform/files.ts';
-import { encodeCursor, EXACT_TOTAL_LIMIT, orderBy } from '../../platform/listing/listing.ts';
+import { encodeCursor, orderBy } from '../../platform/listing/listing.ts';
+import { EXACT_TOTAL_LIMIT } from '../../platform/listing/totals.ts';
 import { sortPlan, type ListingSort } from './queries/listing-plan.ts';
 import { sellerLevel } from '../users/index.ts';
 import { createService } from '../../db/catalog-factories.ts';

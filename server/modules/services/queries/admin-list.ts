@@ -1,7 +1,8 @@
 import { and, eq, ilike, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import { services, type ServiceStatus } from '../schema.ts';
 import { searchTsQuery } from '../../../platform/listing/search.ts';
-import { cappedTotal, escapeLike, matches, orderBy, page, searchText, timestampKey } from '../../../platform/listing/listing.ts';
+import { escapeLike, matches, orderBy, page, searchText, timestampKey } from '../../../platform/listing/listing.ts';
+import { cappedTotal } from '../../../platform/listing/totals.ts';
 import type { Service } from '#contract/catalog';
 import type { ServiceCatalogDeps } from '../deps.ts';
 import { presentService } from '../presenter.ts';

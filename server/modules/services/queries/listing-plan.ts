@@ -2,17 +2,8 @@ import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { services } from '../schema.ts';
 import { categoryRefs, subCategoryRefs } from '../../lookups/index.ts';
 import { people } from '../../users/index.ts';
-import {
-  cursorPosition,
-  EXACT_TOTAL_LIMIT,
-  keysetAfter,
-  levelCondition,
-  matches,
-  onlineCondition,
-  searchRank,
-  type CursorValue,
-  type SortKey,
-} from '../../../platform/listing/listing.ts';
+import { cursorPosition, keysetAfter, levelCondition, matches, onlineCondition, searchRank, type CursorValue, type SortKey } from '../../../platform/listing/listing.ts';
+import { EXACT_TOTAL_LIMIT } from '../../../platform/listing/totals.ts';
 import type { ServiceCard } from '#contract/catalog';
 import type { ServicesQuery } from '../deps.ts';
 import { publicService } from '../policy.ts';

@@ -2,17 +2,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { services } from '../schema.ts';
 import { categoryRefs } from '../../lookups/index.ts';
 import { correctedQuery, searchPartialQuery, searchTsQuery, synonymIndex, unknownWords } from '../../../platform/listing/search.ts';
-import {
-  badCursor,
-  cursorTag,
-  estimateRows,
-  listingTotal,
-  orderBy,
-  page,
-  searchRank,
-  searchText,
-  timestampKey,
-} from '../../../platform/listing/listing.ts';
+import { badCursor, cursorTag, orderBy, page, searchRank, searchText, timestampKey } from '../../../platform/listing/listing.ts';
+import { estimateRows, listingTotal } from '../../../platform/listing/totals.ts';
 import type { ServiceCatalogDeps, ServicesQuery } from '../deps.ts';
 import { listingCards } from './cards.ts';
 import { after, cardColumns, PARTIAL, publicFilter, RANK_LIMIT, sortPlan, walkFrom, type ListingRow, type ListingSort, type ServiceListing } from './listing-plan.ts';

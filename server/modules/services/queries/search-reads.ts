@@ -4,18 +4,8 @@ import type { Db } from '../../../db/client.ts';
 import { services } from '../schema.ts';
 import { categoryRefs } from '../../lookups/index.ts';
 import type { PartialQuery } from '../../../platform/listing/search.ts';
-import {
-  cursorPosition,
-  estimateRows,
-  keysetAfter,
-  matches,
-  orderBy,
-  page,
-  searchQuery,
-  searchRank,
-  timestampKey,
-  type SortKey,
-} from '../../../platform/listing/listing.ts';
+import { cursorPosition, keysetAfter, matches, orderBy, page, searchQuery, searchRank, timestampKey, type SortKey } from '../../../platform/listing/listing.ts';
+import { estimateRows } from '../../../platform/listing/totals.ts';
 import type { ServiceCatalogDeps, ServicesQuery } from '../deps.ts';
 import { publicService } from '../policy.ts';
 import { listingCards } from './cards.ts';
