@@ -2,7 +2,7 @@
 // routes and those matching each of its path's ancestors ("/", "/services", "/services/design" for a service page),
 // found by matching those paths against every route of the app, on every render. That was 5.6 % of a rendered
 // service page's CPU (bench/profile.ts, issue 31) for an answer that depends only on the build, the page's matched
-// routes and the ancestors. production-builds.mjs wraps React Router's function with this memo on the server.
+// routes and the ancestors. production-builds.mjs wraps React Router's function with this memo on the server (ADR 074).
 
 /** Distinct pages' keys kept per build: the app's route shapes times the ancestors people visit, and a bound. */
 const MAX_KEYS = 512;
