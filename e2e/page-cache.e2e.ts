@@ -38,6 +38,16 @@ describe('guests’ pages', () => {
     expect(mine.headers.etag).toBeUndefined();
   });
 
+  it('rendered every time leave no timer behind once sent (one held the whole render for six seconds)', async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    // A search's page is never kept: each of these is a render of its own (entry.server.tsx).
+    expect((await inject('/projects?q=warm')).statusCode).toBe(200);
+    const before = timers();
+    for (let i = 0; i < 20; i++) expect((await inject(`/projects?q=render${i}`)).statusCode).toBe(200);
+    // The server's own timers come and go meanwhile; a render's would be one more each.
+    expect(timers() - before).toBeLessThan(10);
+  });
+
   it('hydrate in the browser from the kept page with no CSP issue', async () => {
     const { page } = await e2e.open();
     for (let i = 0; i < 2; i++) {
