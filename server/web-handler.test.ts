@@ -1,6 +1,7 @@
+import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { isbot } from 'isbot';
-import { PAGE_PATH_MAX_SEGMENTS, PAGE_URL_MAX_LENGTH, isCrawler, overlongPageUrl, pageCacheControl } from './web-handler.ts';
+import { PAGE_PATH_MAX_SEGMENTS, PAGE_URL_MAX_LENGTH, isCrawler, overlongPageUrl, pageCacheControl, pageRequest } from './web-handler.ts';
 
 describe('pageCacheControl', () => {
   it('keeps every page rendered for a signed-in user out of caches', () => {
@@ -56,5 +57,37 @@ describe('isCrawler', () => {
     expect(isCrawler(browser)).toBe(false);
     // Many distinct strings: still right after the kept verdicts were forgotten.
     for (let i = 0; i < 2_100; i++) expect(isCrawler(`${i % 2 ? browser : crawler} #${i}`)).toBe(i % 2 === 0);
+  });
+});
+
+describe('pageRequest', () => {
+  type Fake = Parameters<typeof pageRequest>;
+  const fake = (url: string, rawHeaders: string[]) => {
+    const raw = Object.assign(new EventEmitter(), { writableFinished: false });
+    const request = { protocol: 'https', host: 'podryad.example', url, method: 'GET', raw: { rawHeaders } } as unknown as Fake[0];
+    return { request, reply: { raw } as unknown as Fake[1], raw };
+  };
+
+  it('carries the address, the method and every header, repeated ones too', () => {
+    const { request, reply } = fake('/services?q=%D0%BB%D0%BE%D0%B3%D0%BE', ['Host', 'podryad.example', 'Cookie', 'a=1', 'Accept-Language', 'ru', 'X-Many', '1', 'X-Many', '2']);
+    const built = pageRequest(request, reply);
+    expect(built.url).toBe('https://podryad.example/services?q=%D0%BB%D0%BE%D0%B3%D0%BE');
+    expect(built.method).toBe('GET');
+    expect(built.headers.get('cookie')).toBe('a=1');
+    expect(built.headers.get('accept-language')).toBe('ru');
+    expect(built.headers.get('x-many')).toBe('1, 2');
+  });
+
+  it('is aborted when the client goes away before the answer has left, not after', () => {
+    const gone = fake('/', []);
+    const early = pageRequest(gone.request, gone.reply);
+    gone.raw.emit('close');
+    expect(early.signal.aborted).toBe(true);
+
+    const served = fake('/', []);
+    const finished = pageRequest(served.request, served.reply);
+    served.raw.writableFinished = true;
+    served.raw.emit('close');
+    expect(finished.signal.aborted).toBe(false);
   });
 });
