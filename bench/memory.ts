@@ -15,11 +15,11 @@
  * keeps every sample.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort, median, percentile } from './lib.ts';
+import { descendants, freePort, median, percentile, quiet } from './lib.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const runs = Number(process.env.BENCH_RUNS) || 3;
@@ -113,43 +113,6 @@ const startScript = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'u
 const [startNode, ...startArgs] = startScript.split(' ');
 if (startNode !== 'node') throw new Error(`unexpected start script: ${startScript}`);
 
-/** CPU time (user + system) of a process so far, in clock ticks (/proc/<pid>/stat fields 14 and 15). */
-function cpuTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
-/** The processes a process started, and theirs (the picture worker, ADR 072), from /proc/<pid>/task/<tid>/children. */
-function descendants(pid: number): number[] {
-  const attempt = (list: () => string[]) => {
-    try {
-      return list();
-    } catch {
-      return []; // the process (or thread) ended meanwhile
-    }
-  };
-  return attempt(() => readdirSync(`/proc/${pid}/task`)).flatMap((tid) =>
-    attempt(() => readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean))
-      .map(Number)
-      .flatMap((child) => [child, ...descendants(child)]),
-  );
-}
-
-/** CPU ticks of a process and of those it started (a process that is gone counts nothing). */
-function treeTicks(pid: number): { ticks: number; members: string } {
-  const members = [pid, ...descendants(pid)];
-  let ticks = 0;
-  for (const member of members) {
-    try {
-      ticks += cpuTicks(member);
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return { ticks, members: members.join(',') };
-}
-
 /** The resident memory of the processes a process started (none when they have ended). */
 function descendantsRss(pid: number): number {
   let rss = 0;
@@ -161,19 +124,6 @@ function descendantsRss(pid: number): number {
     }
   }
   return rss;
-}
-
-/** Waits until the process and those it started used under 5 % of a core over 2 s (at most 5 minutes). */
-async function quiet(pid: number) {
-  const deadline = Date.now() + 300_000;
-  let before = treeTicks(pid);
-  while (Date.now() < deadline) {
-    await sleep(2000);
-    const now = treeTicks(pid);
-    if (now.members === before.members && now.ticks - before.ticks < 10) return; // 100 ticks a second: 10 in 2 s is 5 %
-    before = now;
-  }
-  throw new Error('the server did not quieten in 5 minutes');
 }
 
 /** Starts the server as `npm start` does, measures it idle (and its latencies when asked), stops it. */
