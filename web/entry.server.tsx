@@ -32,10 +32,6 @@ export default async function handleRequest(
   await deferredReady();
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
-    // Cleared once the document is whole: a pending timer holds `abort`, and with it React's whole render (its
-    // segments, its state), for six seconds. At 150 renders a second that kept some 900 renders alive: the heap left
-    // by a full collection was 132 MB with them, 96 MB without (issue 31).
-    let timeout: ReturnType<typeof setTimeout> | undefined;
     // Everybody gets the whole document at once, as crawlers always did. The loaders have run before the render and
     // nothing else suspends for long (the deferred parts are imported above, lazy parts resolve from memory), so
     // the wait is a moment; sent at the shell, React Router's stream transfer is a streamed boundary, and its
@@ -80,6 +76,10 @@ export default async function handleRequest(
         },
       },
     );
-    timeout = setTimeout(abort, streamTimeout + 1000);
+    // Cleared once the document is whole (above; React calls back only after this line): a pending timer holds
+    // `abort`, and with it React's whole render (its segments, its state), for six seconds. At 150 renders a second
+    // that kept some 900 renders alive: the heap left by a full collection was 132 MB with them, 96 MB without
+    // (issue 31, ADR 075).
+    const timeout = setTimeout(abort, streamTimeout + 1000);
   });
 }
