@@ -9,6 +9,7 @@ import {
   type TestServer,
 } from './fixtures.ts';
 import { AUTH_TOKEN_KEY } from '../contract/constants.ts';
+import { MESSAGES } from '../contract/messages.ts';
 import { PAGE_MESSAGES } from '../contract/page-messages.ts';
 
 // The rendered pages at the HTTP edge (docs/decisions/009): in production without PUBLIC_URL, canonical and
@@ -48,6 +49,19 @@ describe('links in production without PUBLIC_URL', () => {
       const listing = await page('/services', { host });
       expect(canonical(listing.body)).toMatch(/^http:\/\/podryad\.example\//);
     }
+  });
+});
+
+describe('a Host header that names no host', () => {
+  it('is answered 400 with a Russian message, never a failed render (RFC 9112 §3.2)', async () => {
+    for (const host of ['a b', 'podryad.example:99999', '[::1', 'evil.example/path']) {
+      for (const url of ['/', '/services?q=логотип', servicePath]) {
+        const res = await page(url, { host });
+        expect(res.statusCode, `${JSON.stringify(host)} ${url}`).toBe(400);
+        expect(res.json()).toEqual({ status: 400, message: MESSAGES.badHost });
+      }
+    }
+    expect((await page('/', { host: 'podryad.example:8443' })).statusCode).toBe(200);
   });
 });
 

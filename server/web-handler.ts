@@ -9,6 +9,8 @@ import { createRequestHandler, type ServerBuild } from 'react-router';
 import { isbot } from 'isbot';
 import type { SsrContext } from '#contract/ssr';
 import { Precompressed } from './lib/precompressed.ts';
+import { requestOrigin } from './lib/public-origin.ts';
+import { MESSAGES } from '#contract/messages';
 import { projectRoot } from './paths.ts';
 import { inlineScriptHashes, type CachedPage, type PageCache, type VisitRead } from './platform/page-cache.ts';
 
@@ -108,6 +110,17 @@ export function pageRequest(request: FastifyRequest, reply: FastifyReply): Reque
   const raw = request.raw.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) if (!raw[i]!.startsWith(':')) headers.append(raw[i]!, raw[i + 1]!);
   return new Request(`${request.protocol}://${request.host}${request.url}`, { method: request.method, headers, signal: controller.signal });
+}
+
+/** The last Host header that named a host: a site is addressed by one or two, so a page parses it once per change. */
+let knownHost: string | undefined;
+
+/** Whether the request's Host (or, behind a trusted proxy, X-Forwarded-Host) names a host a URL can be built on. */
+function namesHost(request: FastifyRequest): boolean {
+  if (request.host === knownHost) return true;
+  if (!requestOrigin(request)) return false;
+  knownHost = request.host;
+  return true;
 }
 
 /** The 404 page for the stand-in address: no route rule applies to it (the over-long address had none). */
@@ -259,6 +272,9 @@ export async function mountWebApp(
   };
 
   const render = async (request: FastifyRequest, reply: FastifyReply) => {
+    // A page's address is built from the Host header: one that names no host (`a b`, `x:99999`, empty) is the
+    // client's error (RFC 9112 §3.2: 400), not a failed render.
+    if (!namesHost(request)) return reply.code(400).send({ status: 400, message: MESSAGES.badHost });
     if (overlongPageUrl(request.url)) return renderNotFound(request, reply);
     const key = guestPageKey(request, pages);
     if (key) {
