@@ -84,14 +84,10 @@ try {
     console.error(`measuring GET ${target}…`); // progress on stderr keeps stdout pasteable
     const ours: Row[] = [];
     const twins: Row[] = [];
+    const runOurs = async () => ours.push(await measure(`GET ${label(target)} (ours)`, server.url + target));
+    const runTwin = async () => twins.push(await measure(`GET ${label(target)} (bare, same process)`, bare!.url + target));
     // Ours and the twin in turns, the first of each pair alternating, so that neither is always first after the other.
-    for (let round = 0; round < rounds; round++) {
-      const pair = [() => measure(`GET ${label(target)} (ours)`, server.url + target), () => measure(`GET ${label(target)} (bare, same process)`, bare!.url + target)];
-      for (const run of round % 2 ? pair.reverse() : pair) {
-        const row = await run();
-        (row.name.endsWith('(ours)') ? ours : twins).push(row);
-      }
-    }
+    for (let round = 0; round < rounds; round++) for (const run of round % 2 ? [runTwin, runOurs] : [runOurs, runTwin]) await run();
     const [mine, twin] = [medianRun(ours), medianRun(twins)];
     rows.push({ ...mine, ratio: mine.rps / twin.rps }, twin);
   }
