@@ -1,6 +1,6 @@
 /** Benchmark helpers: load measurement, TypeScript worker threads, bare twin server, page script size, markdown table. */
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, get } from 'node:http';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -375,54 +375,4 @@ function summarizeProfile(nodes: ProfileNode[]): string {
       .map(([k, v]) => `| ${k} | ${pct(v)} |`)
       .join('\n');
   return `| Self time by owner | share |\n|---|---|\n${top(byOwner, 25)}\n\n| Self time by function | share |\n|---|---|\n${top(byFunction, 40)}`;
-}
-
-/** CPU time (user + system) of a process so far, in clock ticks (/proc/<pid>/stat fields 14 and 15). */
-function cpuTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
-/** The processes a process started, and theirs (the picture worker, ADR 072), from /proc/<pid>/task/<tid>/children. */
-export function descendants(pid: number): number[] {
-  const attempt = (list: () => string[]) => {
-    try {
-      return list();
-    } catch {
-      return []; // the process (or thread) ended meanwhile
-    }
-  };
-  return attempt(() => readdirSync(`/proc/${pid}/task`)).flatMap((tid) =>
-    attempt(() => readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean))
-      .map(Number)
-      .flatMap((child) => [child, ...descendants(child)]),
-  );
-}
-
-/** CPU ticks of a process and of those it started (a process that is gone counts nothing). */
-function treeTicks(pid: number): { ticks: number; members: string } {
-  const members = [pid, ...descendants(pid)];
-  let ticks = 0;
-  for (const member of members) {
-    try {
-      ticks += cpuTicks(member);
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return { ticks, members: members.join(',') };
-}
-
-/** Waits until the process and those it started used under 5 % of a core over 2 s (at most 5 minutes). */
-export async function quiet(pid: number) {
-  const deadline = Date.now() + 300_000;
-  let before = treeTicks(pid);
-  while (Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    const now = treeTicks(pid);
-    if (now.members === before.members && now.ticks - before.ticks < 10) return; // 100 ticks a second: 10 in 2 s is 5 %
-    before = now;
-  }
-  throw new Error('the server did not quieten in 5 minutes');
 }

@@ -19,7 +19,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { descendants, freePort, median, percentile, quiet } from './lib.ts';
+import { freePort, median, percentile } from './lib.ts';
+import { descendants, quiet } from './processes.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const runs = Number(process.env.BENCH_RUNS) || 3;

@@ -19,7 +19,8 @@ import { existsSync } from 'node:fs';
 import { register } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { capture, decoded, defaults, loadClient, measure, pageScripts, printTable, quiet, scriptSizes, startBareServer, type Row } from './lib.ts';
+import { capture, decoded, defaults, loadClient, measure, pageScripts, printTable, scriptSizes, startBareServer, type Row } from './lib.ts';
+import { quiet } from './processes.ts';
 
 // `npm run bench -- chat-failover`: only the chat failover benchmark (bench/chat-failover.ts, issue 29).
 if (process.argv[2] === 'chat-failover') {
