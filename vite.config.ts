@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { reactRouter } from '@react-router/dev/vite';
 import { defineConfig, type Plugin } from 'vite';
+import { bootScript } from './vite.boot.ts';
 import { guestChunks } from './vite.chunking.ts';
 import { iconSprite } from './vite.sprite.ts';
 
@@ -18,7 +19,7 @@ function buildInfo(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [reactRouter(), buildInfo(), guestChunks(), iconSprite()],
+  plugins: [reactRouter(), buildInfo(), guestChunks(), iconSprite(), bootScript()],
   build: {
     target: 'es2022',
     rollupOptions: {

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { bootScript } from './vite.boot.ts';
 
 // Unit tests run once; database tests (*.db.test.ts) run on PGlite always and again on PostgreSQL
 // when DATABASE_URL is set, each test file in a database of its own (server/test/database.ts).
@@ -19,6 +20,8 @@ const dbProject = (name: 'pglite' | 'postgres') => ({
 });
 
 export default defineConfig({
+  // The server's document rendering imports the boot script's text (web/lib/boot-on-intent.ts).
+  plugins: [bootScript()],
   test: {
     environment: 'node',
     // Vitest's default is one worker fewer than the cores: one worker on the 2-core machines this runs on. Two

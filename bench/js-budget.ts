@@ -4,8 +4,9 @@
  * Builds nothing: run `npm run build && node --import tsx bench/js-budget.ts`. Starts the production server on the
  * demo data, opens each page in a fresh chromium context (no cookies, empty cache), and sums the gzip -9 size of every
  * JavaScript response the page fetched until the network went idle (entry, modulepreloads, lazy chunks) and of each
- * inline script of its HTML (e2e/js-budget.ts: JSON-LD is not counted), then prints a table per page, the biggest
- * files and the inline scripts.
+ * inline script of its HTML (e2e/js-budget.ts: JSON-LD is not counted), at load and again once a pointer over the
+ * page has started the app (web/lib/boot-on-intent.ts), then prints a table per page, the biggest files and the
+ * inline scripts.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -42,18 +43,20 @@ try {
     '| Page | JS files | raw KiB | gzip KiB | inline scripts | inline gzip KiB | total gzip KiB | HTML KiB | HTML gzip KiB | inline <svg> |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   );
   for (const [label, url] of Object.entries(pages)) {
-    const scripts = await guestScripts(browser, server.url, url);
-    const files = scripts.filter((s) => !s.inline);
-    for (const s of files) all.set(s.url, s);
-    for (const s of scripts.filter((s) => s.inline)) inline.push(`- ${label}: ${kib(s.gzip).padStart(5)}  ${s.url}`);
-    const raw = files.reduce((sum, s) => sum + s.raw, 0);
-    const inlineCount = scripts.length - files.length;
+    const { atLoad, withApp } = await guestScripts(browser, server.url, url);
     // The guest's HTML as the server renders it: its size, and how many inline <svg> elements it carries.
     const html = Buffer.from(await (await fetch(server.url + url)).arrayBuffer());
     const svgs = html.toString().match(/<svg\b/g)?.length ?? 0;
-    console.log(
-      `| ${label} | ${files.length} | ${kib(raw)} | ${totalKib(scripts, false).toFixed(1)} | ${inlineCount} | ${totalKib(scripts, true).toFixed(1)} | ${totalKib(scripts).toFixed(1)} | ${kib(html.length)} | ${kib(gzipSync(html, { level: 9 }).length)} | ${svgs} |`,
-    );
+    for (const s of withApp.filter((s) => s.inline)) inline.push(`- ${label}: ${kib(s.gzip).padStart(5)}  ${s.url}`);
+    for (const [phase, scripts] of [['at load', atLoad], ['with the app', withApp]] as const) {
+      const files = scripts.filter((s) => !s.inline);
+      for (const s of files) all.set(s.url, s);
+      const raw = files.reduce((sum, s) => sum + s.raw, 0);
+      const inlineCount = scripts.length - files.length;
+      console.log(
+        `| ${label}, ${phase} | ${files.length} | ${kib(raw)} | ${totalKib(scripts, false).toFixed(1)} | ${inlineCount} | ${totalKib(scripts, true).toFixed(1)} | ${totalKib(scripts).toFixed(1)} | ${kib(html.length)} | ${kib(gzipSync(html, { level: 9 }).length)} | ${svgs} |`,
+      );
+    }
   }
   console.log('\nBiggest files (gzip KiB) over the three pages:\n');
   const biggest = [...all.values()].sort((a, b) => b.gzip - a.gzip);

@@ -392,6 +392,8 @@ export async function hydrated(page: Page) {
       __e2eCommitted?: { key: string | null };
     };
     const router = w.__reactRouterDataRouter;
+    // A guest's reading page starts the app on the first sign of intent (web/lib/boot-on-intent.ts): a pointer over it.
+    if (!router && document.getElementById('app-modules')) document.body.dispatchEvent(new PointerEvent('pointerover', { bubbles: true }));
     if (!router || !router.state.initialized || router.state.navigation.state !== 'idle') return false;
     // The URL changes before React commits the page (in a transition): the page on screen must be the router's.
     if (w.__e2eCommitted && w.__e2eCommitted.key !== router.state.location.key) return false;
@@ -444,6 +446,13 @@ export async function clientNavigate(page: Page, to: string) {
     await router.navigate(target);
   }, to);
   await hydrated(page);
+}
+
+/** The preloads a guest's reading page hands to its boot script (web/lib/boot-on-intent.ts), as HTML. */
+export function bootLinks(html: string): string {
+  const attribute = /<script[^>]* data-boot="([^"]*)"/.exec(html)?.[1];
+  if (!attribute) return '';
+  return (JSON.parse(attribute.replace(/&quot;/g, '"').replace(/&amp;/g, '&')) as { links: string }).links;
 }
 
 /** Puts a marker on window: it survives client navigations and disappears with a document load. */

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { settings } from '../server/platform/schema.ts';
-import { BRAND, checkA11y, h1Of, hydrated, pathOf, useE2E, userMenuToggle, visit } from './fixtures.ts';
+import { BRAND, bootLinks, checkA11y, h1Of, hydrated, pathOf, useE2E, userMenuToggle, visit } from './fixtures.ts';
 
 // The foundation shell: server-rendered document, header (logo, catalogue, search, currency, guest
 // links), footer pages and the mobile menu.
@@ -62,7 +62,8 @@ describe('shell', () => {
     const catalogue = await e2e.server.app.services.lookups.catalogue();
     const { path } = await e2e.server.app.services.lookups.catalogueFile();
     const html = await (await fetch(`${e2e.url}/projects`)).text();
-    expect(html).toContain(`<link rel="preload" as="fetch" href="${path}" crossorigin="anonymous"/>`);
+    // A guest's reading page hands its preloads to the boot script, which adds them as the app starts (ADR 020).
+    expect(bootLinks(html)).toContain(`<link rel="preload" as="fetch" href="${path}" crossorigin="anonymous"/>`);
     // The tree is not in the hydration data (its 23.6 KB were, in every page).
     expect(html).not.toContain('"subs"');
 

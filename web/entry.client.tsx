@@ -1,7 +1,18 @@
-import { startTransition, StrictMode } from 'react';
+import { startTransition, StrictMode, useEffect, type ReactNode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { HydratedRouter } from 'react-router/dom';
+import { HYDRATED_EVENT } from './lib/boot-names.ts';
 import { loadCatalogue } from './lib/catalogue.ts';
+
+/**
+ * Tells a guest's boot script (web/lib/boot-on-intent.ts) that the page is the app's: a parent's effect runs after
+ * its children's. A wrapper, not a sibling of the router: a second child would change every useId (React derives
+ * them from the tree's forks), and the ids would no longer match the server's.
+ */
+function Hydrated({ children }: { children: ReactNode }) {
+  useEffect(() => void dispatchEvent(new Event(HYDRATED_EVENT)), []);
+  return children;
+}
 
 // React Router's own entry, but the catalogue tree comes first: the server rendered the page with it, and it is
 // not in the hydration data (web/lib/catalogue.ts). Its fetch started with the page's preload.
@@ -10,7 +21,9 @@ void loadCatalogue().then(() =>
     hydrateRoot(
       document,
       <StrictMode>
-        <HydratedRouter />
+        <Hydrated>
+          <HydratedRouter />
+        </Hydrated>
       </StrictMode>,
     );
   }),

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { ServerRouter, type AppLoadContext, type EntryContext } from 'react-router';
+import { BOOT_ON_INTENT_ROUTES, bootOnIntent } from './lib/boot-on-intent.ts';
 import { CatalogueContext } from './lib/catalogue.ts';
 import { deferredReady } from './lib/deferred.tsx';
 import { NonceContext } from './lib/nonce.ts';
@@ -28,6 +29,9 @@ export default async function handleRequest(
   }
 
   const nonce = loadContext.nonce;
+  // A guest's reading page starts the app when they reach for it (web/lib/boot-on-intent.ts).
+  const leaf = routerContext.staticHandlerContext.matches.at(-1)?.route.id;
+  const onIntent = !loadContext.user && !!leaf && BOOT_ON_INTENT_ROUTES.has(leaf);
   const catalogue = await loadContext.catalogue();
   await deferredReady();
   return new Promise<Response>((resolve, reject) => {
@@ -62,7 +66,8 @@ export default async function handleRequest(
           });
           body.on('finish', () => {
             clearTimeout(timeout);
-            resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }));
+            const whole = Buffer.concat(chunks);
+            resolve(new Response(onIntent ? bootOnIntent(whole.toString(), nonce) : whole, { headers: responseHeaders, status: responseStatusCode }));
           });
           pipe(body);
         },

@@ -1,4 +1,5 @@
 import { use, useEffect, useLayoutEffect, useRef, useState, type ComponentType } from 'react';
+import { REPLAYED } from './boot-names.ts';
 
 // A part of a page whose server HTML works without scripts (a GET form) and whose code a guest need not download
 // before they use it (issue 11, docs/decisions/020). The server renders it inside a `<div class="deferred">` (no box
@@ -253,7 +254,8 @@ export function deferred<P extends object>(
       const onClick = (event: MouseEvent) => {
         // Only a person's click is held: the replay of a held click (restore(), run before this listener is
         // removed) must reach the real part, or a plain link would never be followed.
-        if (!event.isTrusted) return;
+        // A guest's click held until the app was there (web/lib/boot-on-intent.ts) counts as theirs.
+        if (!event.isTrusted && !(REPLAYED in event)) return;
         const target = wrapper.current && waits(event, wrapper.current);
         if (!target) return;
         event.preventDefault();
