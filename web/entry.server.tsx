@@ -67,7 +67,7 @@ export default async function handleRequest(
           body.on('finish', () => {
             clearTimeout(timeout);
             const whole = Buffer.concat(chunks);
-            resolve(new Response(onIntent ? bootOnIntent(whole.toString(), nonce) : whole, { headers: responseHeaders, status: responseStatusCode }));
+            resolve(new Response(onIntent ? bootOnIntent(whole, nonce) : whole, { headers: responseHeaders, status: responseStatusCode }));
           });
           pipe(body);
         },

@@ -38,6 +38,14 @@ const BOOT = {
   replayed: REPLAYED,
 };
 
+const MODULE_TYPE = ' type="module" async=""';
+const MODULE_PRELOAD = '<link rel="modulepreload"';
+const FETCH_PRELOAD = '<link rel="preload" as="fetch"';
+const INERT_TYPE = Buffer.from(` type="text/x-app-modules" id="${APP_MODULES_ID}"`);
+const BOOT_CODE = Buffer.from(`${bootCode}</script>`);
+
+const startsAt = (html: Buffer, at: number, text: string) => html.toString('latin1', at, at + text.length) === text;
+
 const attribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
 /**
@@ -47,38 +55,38 @@ const attribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&
  * inline JSON escapes it, so `<link` and `<script` occur only as tags here: plain scans, linear whatever the page
  * holds. A document without the module script (an error) is left as it is.
  */
-export function bootOnIntent(html: string, nonce: string): string {
+export function bootOnIntent(html: Buffer<ArrayBuffer>, nonce: string): Buffer<ArrayBuffer> {
   const head = html.indexOf('</head>');
-  const moduleAt = html.indexOf(' type="module" async=""', head);
+  const moduleAt = html.indexOf(MODULE_TYPE, head);
   const scriptAt = html.lastIndexOf('<script', moduleAt);
   if (head < 0 || moduleAt < 0 || scriptAt < 0 || html.indexOf('>', scriptAt) < moduleAt) return html;
 
-  let moved = '';
-  let kept = '';
+  // Bytes, not text: decoding the page and encoding it again would cost more than the scans (issue 31).
+  const parts: Buffer[] = [];
+  const moved: Buffer[] = [];
   let at = 0;
   for (;;) {
     const open = html.indexOf('<link rel="', at);
     if (open < 0 || open > head) break;
     const end = html.indexOf('>', open) + 1;
-    const tag = html.slice(open, end);
-    const preload = tag.startsWith('<link rel="modulepreload"') || tag.startsWith('<link rel="preload" as="fetch"');
-    kept += html.slice(at, preload ? open : end);
-    if (preload) moved += tag;
+    const preload = startsAt(html, open, MODULE_PRELOAD) || startsAt(html, open, FETCH_PRELOAD);
+    parts.push(html.subarray(at, preload ? open : end));
+    if (preload) moved.push(html.subarray(open, end));
     at = end;
   }
   const closeAt = html.indexOf('</script>', moduleAt) + '</script>'.length;
   // No `<` nor `>` in the attribute, even decoded: Chromium takes no nonce from a script with `<` in an attribute
   // (dangling markup), and the kept pages' CSP scan (inlineScriptHashes) ends a tag at its first `>`.
-  const config = JSON.stringify({ ...BOOT, links: moved } satisfies BootConfig)
+  const config = JSON.stringify({ ...BOOT, links: Buffer.concat(moved).toString() } satisfies BootConfig)
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e');
-  return (
-    kept +
-    html.slice(at, scriptAt) +
-    html.slice(scriptAt, moduleAt) +
-    ` type="text/x-app-modules" id="${APP_MODULES_ID}"` +
-    html.slice(moduleAt + ' type="module" async=""'.length, closeAt) +
-    `<script nonce="${nonce}" data-boot="${attribute(config)}">${bootCode}</script>` +
-    html.slice(closeAt)
+  parts.push(
+    html.subarray(at, moduleAt),
+    INERT_TYPE,
+    html.subarray(moduleAt + MODULE_TYPE.length, closeAt),
+    Buffer.from(`<script nonce="${nonce}" data-boot="${attribute(config)}">`),
+    BOOT_CODE,
+    html.subarray(closeAt),
   );
+  return Buffer.concat(parts);
 }
