@@ -109,10 +109,14 @@ try {
 
   const home = captured.get('/')!;
   const html = decoded(home);
-  const js = await scriptSizes(server.url, pageScripts(html.toString('utf8')));
+  // A guest's page hands the app's preloads to its boot script (web/lib/boot-on-intent.ts, as in e2e/fixtures.ts's
+  // bootLinks): they are the files the app loads when it starts, on the first sign of intent.
+  const text = html.toString('utf8');
+  const boot = /data-boot="([^"]*)"/.exec(text)?.[1]?.replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+  const js = await scriptSizes(server.url, pageScripts(text + (boot ? (JSON.parse(boot) as { links: string }).links : '')));
   const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
   console.log(`\n- Home page HTML: ${kib(html.length)}, ${kib(home.body.length)} as sent (${home.contentEncoding ?? 'identity'})`);
-  console.log(`- Home page JavaScript: ${js.files} files, ${kib(js.raw)} raw, ${kib(js.gzip)} gzip -9`);
+  console.log(`- Home page JavaScript when the app starts: ${js.files} files, ${kib(js.raw)} raw, ${kib(js.gzip)} gzip -9`);
   if (rows.some((r) => r.failed > 0)) console.log('\n**Warning:** some requests failed (see the "failed" column).');
 } finally {
   await bare?.close();
