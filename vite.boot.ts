@@ -1,4 +1,4 @@
-// The boot script of a guest's reading page (web/lib/boot-script.ts, docs/decisions/020) as one minified inline
+// The boot script of a guest's reading page (web/lib/boot-script.ts, docs/decisions/076) as one minified inline
 // script: `import bootCode from 'virtual:boot-script'` is its text, which calls bootWhenAsked with the JSON of its
 // own `data-boot` attribute. esbuild (already the server bundle's compiler) compiles and minifies it at build time;
 // the same text goes on every page, so a kept page's CSP hash of it is always the same too.

@@ -4,7 +4,7 @@ import { createService } from '../server/db/catalog-factories.ts';
 import { settings } from '../server/platform/schema.ts';
 import { hasMarker, hydrated, setMarker, useE2E } from './fixtures.ts';
 
-// A guest's reading page starts the app on the first sign of intent (web/lib/boot-on-intent.ts, docs/decisions/020):
+// A guest's reading page starts the app on the first sign of intent (web/lib/boot-on-intent.ts, docs/decisions/076):
 // what they download at load, what starts the app, and that nothing done before it is lost or done twice.
 
 const APP_CODE = /\/assets\/entry\.client-[^/]+\.js$/;

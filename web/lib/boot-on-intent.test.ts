@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import bootCode from 'virtual:boot-script';
 import { bootOnIntent } from './boot-on-intent.ts';
 
-// The server's side of a guest's reading page started on intent (docs/decisions/020): the document React Router
+// The server's side of a guest's reading page started on intent (docs/decisions/076): the document React Router
 // rendered, with its modules made inert and their preloads handed to the boot script. What the browser then does
 // with it is e2e/boot-on-intent.e2e.ts's.
 

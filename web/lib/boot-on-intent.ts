@@ -1,8 +1,8 @@
 // A guest's reading pages start the app on the first sign that the visitor wants more than to read (issue 31,
-// docs/decisions/020). The server's HTML of these pages works without scripts: links are links, the search and the
+// docs/decisions/076). The server's HTML of these pages works without scripts: links are links, the search and the
 // filters are GET forms. So a guest's document carries React Router's modules inert, without their preloads, and a
-// small inline script (web/lib/boot-script.ts) starts them on the first pointer over the page, touch, key, focus or change. A
-// guest who only reads downloads no application code; one who reaches for the page has it while their hand moves.
+// small inline script (web/lib/boot-script.ts) starts them on the first pointer over the page, touch, key, focus or
+// change. A guest who only reads downloads no application code; one who reaches for the page has it as they move.
 
 import { DEFAULT_CURRENCY, STORAGE_KEYS } from '#contract/constants';
 import bootCode from 'virtual:boot-script';
@@ -26,7 +26,6 @@ export const BOOT_ON_INTENT_ROUTES: ReadonlySet<string> = new Set([
   'privacy',
   'consent',
 ]);
-
 
 /** What the boot script is told, but the preloads (JSON in its `data-boot`). */
 const BOOT = {
