@@ -1,7 +1,7 @@
 import { startTransition, StrictMode, useEffect, type ReactNode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { HydratedRouter } from 'react-router/dom';
-import { HYDRATED_EVENT } from './lib/boot-names.ts';
+import { HYDRATED_EVENT, HYDRATING_EVENT } from './lib/boot-names.ts';
 import { loadCatalogue } from './lib/catalogue.ts';
 
 /**
@@ -18,6 +18,8 @@ function Hydrated({ children }: { children: ReactNode }) {
 // not in the hydration data (web/lib/catalogue.ts). Its fetch started with the page's preload.
 void loadCatalogue().then(() =>
   startTransition(() => {
+    // From here React takes the page's events (hydrating first what they reach): the boot script stops holding them.
+    dispatchEvent(new Event(HYDRATING_EVENT));
     hydrateRoot(
       document,
       <StrictMode>

@@ -6,7 +6,7 @@
 
 import { DEFAULT_CURRENCY, STORAGE_KEYS } from '#contract/constants';
 import bootCode from 'virtual:boot-script';
-import { APP_MODULES_ID, HYDRATED_EVENT, REPLAYED } from './boot-names.ts';
+import { APP_MODULES_ID, HYDRATED_EVENT, HYDRATING_EVENT, REPLAYED } from './boot-names.ts';
 import type { BootConfig } from './boot-script.ts';
 
 /** Route ids whose page a guest can read and use as server HTML (the catalogue, profiles, the blog, texts). */
@@ -33,6 +33,7 @@ const BOOT = {
   currency: DEFAULT_CURRENCY,
   currencyKey: STORAGE_KEYS.selectedCurrency,
   referralParam: 'referralCode',
+  hydrating: HYDRATING_EVENT,
   hydrated: HYDRATED_EVENT,
   replayed: REPLAYED,
 };

@@ -11,6 +11,8 @@ export interface BootConfig {
   currencyKey: string;
   /** A referral link's parameter: the app remembers it (SPEC §2). */
   referralParam: string;
+  /** React takes the page's events from this event on; what was held before is made again after `hydrated`. */
+  hydrating: string;
   hydrated: string;
   replayed: string;
 }
@@ -27,6 +29,7 @@ export function bootWhenAsked(config: BootConfig) {
   const held: (() => void)[] = [];
   const options = { capture: true, passive: true };
   let started = false;
+  // React answers events from `hydrating` on: one held after it as well would happen twice.
   let live = false;
 
   const start = () => {
@@ -117,6 +120,7 @@ export function bootWhenAsked(config: BootConfig) {
     }
   };
 
+  addEventListener(config.hydrating, () => void (live = true));
   addEventListener(config.hydrated, () => {
     live = true;
     removeEventListener('click', onClick, true);
