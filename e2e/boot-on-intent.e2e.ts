@@ -1,8 +1,7 @@
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createService } from '../server/db/catalog-factories.ts';
-import { settings } from '../server/platform/schema.ts';
-import { hasMarker, hydrated, setMarker, useE2E } from './fixtures.ts';
+import { hasMarker, hold, hydrated, setMarker, useE2E, useFallbackRates } from './fixtures.ts';
 
 // A guest's reading page starts the app on the first sign of intent (web/lib/boot-on-intent.ts, docs/decisions/076):
 // what they download at load, what starts the app, and that nothing done before it is lost or done twice.
@@ -19,17 +18,7 @@ function scriptsOf(page: Page) {
 }
 
 /** Holds the app's entry back until open() is called. */
-async function holdApp(page: Page) {
-  let open = () => {};
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  const gate = { asked: false, open: () => open() };
-  await page.route(APP_CODE, async (route) => {
-    gate.asked = true;
-    await opened;
-    await route.continue();
-  });
-  return gate;
-}
+const holdApp = (page: Page) => hold(page, APP_CODE);
 
 const started = (page: Page) =>
   page.evaluate(() => !!(window as { __reactRouterDataRouter?: { state: { initialized: boolean } } }).__reactRouterDataRouter?.state.initialized);
@@ -137,14 +126,7 @@ describe('a guest’s reading page, started on intent', () => {
 
 describe('a guest’s reading page with currency rates, started on intent', () => {
   const e2e = useE2E();
-  beforeAll(async () => {
-    // The operator's fallback rates (PRODUCT.md): the currency list is on.
-    await e2e.server.database.db.insert(settings).values([
-      { key: 'rates.fallbackUSDT', value: 95 },
-      { key: 'rates.fallbackBTC', value: 9_000_000 },
-    ]);
-    e2e.server.app.services.settings.forget();
-  });
+  useFallbackRates(e2e);
 
   it('keeps a currency chosen before the app: the list shows it and the choice is stored', async () => {
     const { page } = await e2e.open();

@@ -1,8 +1,7 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createService } from '../server/db/catalog-factories.ts';
 import { unique } from '../server/test/api.ts';
-import { hydrated, norm, useE2E, PACKAGED_SERVICE } from './fixtures.ts';
+import { hold, hydrated, norm, useE2E, PACKAGED_SERVICE } from './fixtures.ts';
 import { APP_JS_BUDGET_KIB, JS_BUDGET_KIB, guestScripts, totalKib } from './js-budget.ts';
 
 // Issue 11: the JavaScript a first-time guest downloads (gzip, every file the page fetches, and since issue 31 the
@@ -12,19 +11,6 @@ import { APP_JS_BUDGET_KIB, JS_BUDGET_KIB, guestScripts, totalKib } from './js-b
 
 /** A signed-in person's favourites store: a chunk of its own, which their hearts load (favorite-button.tsx). */
 const FAVORITES_CODE = /\/assets\/use-favorites-[^/]+\.js$/;
-
-/** Holds back the files whose address matches until open() is called. */
-async function hold(page: Page, pattern: RegExp) {
-  let open = () => {};
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  const gate = { asked: false, open: () => open() };
-  await page.route(pattern, async (route) => {
-    gate.asked = true;
-    await opened;
-    await route.continue();
-  });
-  return gate;
-}
 
 describe('a first-time guest’s JavaScript', () => {
   const e2e = useE2E();

@@ -13,6 +13,7 @@ import { pgliteTemplate } from '../server/test/database.ts';
 import { createUser, type UserOverrides } from '../server/db/factories.ts';
 import type { UserRow } from '../server/modules/users/schema.ts';
 import { AUTH_TOKEN_KEY } from '../contract/constants.ts';
+import { settings } from '../server/platform/schema.ts';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const BRAND = 'Подряд';
@@ -357,6 +358,17 @@ export function useE2E(envOverrides: Record<string, string> = {}): E2E {
   return harness;
 }
 
+/** The operator's fallback rates (PRODUCT.md), as the admin settings store them: the currency list is on. */
+export function useFallbackRates(e2e: E2E) {
+  beforeAll(async () => {
+    await e2e.server.database.db.insert(settings).values([
+      { key: 'rates.fallbackUSDT', value: 95 },
+      { key: 'rates.fallbackBTC', value: 9_000_000 },
+    ]);
+    e2e.server.app.services.settings.forget();
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Page helpers
 
@@ -446,6 +458,19 @@ export async function clientNavigate(page: Page, to: string) {
     await router.navigate(target);
   }, to);
   await hydrated(page);
+}
+
+/** Holds back the files whose address matches until open() is called. */
+export async function hold(page: Page, pattern: RegExp) {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  const gate = { asked: false, open: () => open() };
+  await page.route(pattern, async (route) => {
+    gate.asked = true;
+    await opened;
+    await route.continue();
+  });
+  return gate;
 }
 
 /** The preloads a guest's reading page hands to its boot script (web/lib/boot-on-intent.ts), as HTML. */

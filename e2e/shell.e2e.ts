@@ -1,6 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { settings } from '../server/platform/schema.ts';
-import { BRAND, bootLinks, checkA11y, h1Of, hydrated, pathOf, useE2E, userMenuToggle, visit } from './fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { BRAND, bootLinks, checkA11y, h1Of, hydrated, pathOf, useE2E, useFallbackRates, userMenuToggle, visit } from './fixtures.ts';
 
 // The foundation shell: server-rendered document, header (logo, catalogue, search, currency, guest
 // links), footer pages and the mobile menu.
@@ -156,14 +155,7 @@ describe('shell', () => {
 
 describe('shell with currency rates', () => {
   const e2e = useE2E();
-  beforeAll(async () => {
-    // The operator's fallback rates (PRODUCT.md), as the admin settings store them.
-    await e2e.server.database.db.insert(settings).values([
-      { key: 'rates.fallbackUSDT', value: 95 },
-      { key: 'rates.fallbackBTC', value: 9_000_000 },
-    ]);
-    e2e.server.app.services.settings.forget();
-  });
+  useFallbackRates(e2e);
 
   it('keeps the selected currency across reloads (localStorage selectedCurrency)', async () => {
     const { page } = await e2e.open();
