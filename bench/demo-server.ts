@@ -26,6 +26,8 @@ export async function startDemoServer(opts: { databaseUrl?: string } = {}) {
     DATA_DIR: dataDir,
     DATABASE_URL: opts.databaseUrl,
     LOG_LEVEL: 'silent',
+    // RENDER_THREADS=0 renders every page on the server's thread (ADR 077): the same build with and without threads.
+    RENDER_THREADS: process.env.RENDER_THREADS,
   });
   const server = await startServer(env, createLogger(env));
   await settled(server.database.db);

@@ -5,7 +5,8 @@
  *   node --import tsx bench/profile.ts '/services/<category>/<id>?q=bench'   (a page rendered every time)
  * Without a target it profiles a demo service's page with `?q=bench`. BENCH_PROFILE=file.cpuprofile keeps the raw
  * profile for Chrome's DevTools. BENCH_WRK_SECONDS=N loads the server with wrk (its own process, one connection) for N
- * seconds instead: the profile and the CPU per request are then the server's alone, without this process's client.
+ * seconds instead: the profile and the CPU per request are then the server's alone, without this process's client
+ * (BENCH_WRK_CONNECTIONS=10 for ten; the profile is the server's thread's, not its render threads').
  */
 import { execFile } from 'node:child_process';
 import { register } from 'node:module';
@@ -36,11 +37,11 @@ async function loadInProcess(): Promise<number> {
   return n;
 }
 
-/** wrk, one connection: its process is outside the profile. Run asynchronously, so that this server answers it. */
+/** wrk (BENCH_WRK_CONNECTIONS, default one): its process is outside the profile. Run asynchronously, so that this server answers it. */
 async function loadWithWrk(seconds: number): Promise<number> {
   const headers = Object.entries({ ...BROWSER_HEADERS, 'accept-encoding': 'gzip' }).flatMap(([k, v]) => ['-H', `${k}: ${v}`]);
   const out = await new Promise<string>((resolve, reject) =>
-    execFile('wrk', ['-t', '1', '-c', '1', '-d', `${seconds}s`, ...headers, base + target], (err, stdout) => (err ? reject(err) : resolve(stdout))),
+    execFile('wrk', ['-t', '1', '-c', process.env.BENCH_WRK_CONNECTIONS ?? '1', '-d', `${seconds}s`, ...headers, base + target], (err, stdout) => (err ? reject(err) : resolve(stdout))),
   );
   // wrk's summary: "  1234 requests in 10.00s, …".
   const done = out.split('\n').find((line) => line.includes(' requests in '));

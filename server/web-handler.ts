@@ -5,13 +5,13 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { createRequestHandler, type ServerBuild } from 'react-router';
 import { isbot } from 'isbot';
 import type { SsrContext } from '#contract/ssr';
 import { Precompressed } from './lib/precompressed.ts';
 import { requestOrigin } from './lib/public-origin.ts';
 import { MESSAGES } from '#contract/messages';
 import { projectRoot } from './paths.ts';
+import { createRenderPool, type RenderPool } from './render-pool.ts';
 import { inlineScriptHashes, type CachedPage, type PageCache, type VisitRead } from './platform/page-cache.ts';
 
 export const buildDir = path.join(projectRoot, 'build');
@@ -212,6 +212,40 @@ function keptPage(status: number, headers: Record<string, string>, html: string,
 }
 
 /**
+ * The module hooks that give this thread React Router's production build (scripts/start.mjs registers them), when it
+ * runs that build: render threads load the same build as the server's thread.
+ */
+function productionBuildHooks(): string | null {
+  const hooks = pathToFileURL(path.join(projectRoot, 'scripts', 'production-builds.mjs')).href;
+  try {
+    return import.meta.resolve('react-router').includes('/dist/production/') ? hooks : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The pages' renderer (ADR 077), stopped with the app. */
+async function startRenderPool(app: FastifyInstance, serverEntry: string, threads: number): Promise<RenderPool> {
+  const pool = await createRenderPool({
+    serverEntry,
+    mode: process.env.NODE_ENV === 'development' ? 'development' : 'production',
+    threads,
+    hooks: productionBuildHooks(),
+    log: app.log,
+  });
+  app.decorate('renderPool', pool);
+  app.addHook('onClose', () => pool.close());
+  return pool;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The threads pages are rendered in (ADR 077); absent when there is no web build. */
+    renderPool?: RenderPool;
+  }
+}
+
+/**
  * Serves the built web app: hashed assets with immutable caching, other public files briefly cached,
  * and every other GET/HEAD rendered by React Router on the server (a guest's page from the cache when it can).
  */
@@ -219,14 +253,14 @@ export async function mountWebApp(
   app: FastifyInstance,
   context: (request: FastifyRequest, reported?: ReadReporter) => Promise<SsrContext>,
   pages?: GuestPages,
+  renderThreads = 0,
 ) {
   const serverEntry = path.join(buildDir, 'server', 'index.js');
   if (!existsSync(serverEntry)) {
     app.log.warn('no web build found (run `npm run build`): only the API is served');
     return;
   }
-  const build = (await import(pathToFileURL(serverEntry).href)) as ServerBuild;
-  const handle = createRequestHandler(build, process.env.NODE_ENV === 'development' ? 'development' : 'production');
+  const { handle } = await startRenderPool(app, serverEntry, renderThreads);
   await serveAssets(app);
 
   /**

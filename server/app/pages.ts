@@ -51,5 +51,5 @@ export async function mountPages(app: FastifyInstance, { env, db, log: logger, o
         return read(name, input ?? {}, { user, ip: request.ip, sessionId: signedIn?.sessionId ?? null });
       }) as SsrContext['read'],
     };
-  }, pages);
+  }, pages, env.RENDER_THREADS);
 }

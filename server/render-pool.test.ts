@@ -1,0 +1,145 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { SsrContext } from '#contract/ssr';
+import { createRenderPool, type RenderPool, type RenderPoolOptions } from './render-pool.ts';
+
+// The pool with a build of one route (server/test/render-pool-build.mjs) whose loader asks every part of the load
+// context and whose entry answers with the loader's data: what a page rendered in a thread was given, against the
+// same page rendered in process.
+const serverEntry = path.join(import.meta.dirname, 'test', 'render-pool-build.mjs');
+
+let pool: RenderPool | undefined;
+afterEach(async () => {
+  await pool?.close();
+  pool = undefined;
+});
+
+const log = { error: vi.fn() };
+async function open(options: Partial<RenderPoolOptions> = {}) {
+  pool = await createRenderPool({ serverEntry, mode: 'production', threads: 1, log, ...options });
+  return pool;
+}
+
+/** A load context like the server's (server/app/pages.ts), its calls counted. */
+function loadContext(catalogueUrl = '/catalogue.1.json') {
+  const calls: string[] = [];
+  const context: SsrContext = {
+    config: {
+      brand: 'Подряд',
+      description: 'Биржа услуг',
+      minServicePrice: 50_000,
+      dev: false,
+      apiBase: '',
+      siteUrl: 'http://localhost',
+      buildId: 'b1',
+      turnstileSiteKey: null,
+      twoFactorForAdmins: true,
+    },
+    nonce: 'nonce-1',
+    document: true,
+    user: { _id: 'u1', name: 'Анна' } as unknown as SsrContext['user'],
+    catalogue: async () => (calls.push('catalogue'), [{ slug: 'design', title: 'Дизайн', subs: [] }]),
+    catalogueUrl: async () => catalogueUrl,
+    rates: async () => (calls.push('rates'), { USDT: 9_500, BTC: 9_000_000_00 }) as unknown as Awaited<ReturnType<SsrContext['rates']>>,
+    routeRule: async (p) => (calls.push(`routeRule ${p}`), null),
+    read: (async (name: string, input: unknown) => {
+      calls.push(`read ${name}`);
+      if (name === 'broken') throw new Error('read failed');
+      return { ok: true, status: 200, body: { result: { name, input } } };
+    }) as SsrContext['read'],
+  };
+  return { context, calls };
+}
+
+const page = (query = 'id=s1', signal?: AbortSignal) =>
+  new Request(`http://localhost/?${query}`, { headers: { 'x-test': 'value-1' }, signal });
+
+/** Renders until a thread has started and is ready (the threshold is 0 ms: the first render starts it). */
+async function withThread(renderPool: RenderPool) {
+  await renderPool.handle(page(), loadContext().context);
+  await vi.waitFor(() => expect(renderPool.threads()).toBe(1), { timeout: 10_000, interval: 20 });
+}
+
+const answered = async (response: Response) => ({
+  status: response.status,
+  type: response.headers.get('content-type'),
+  rendered: response.headers.get('x-rendered'),
+  body: (await response.json()) as { root: Record<string, unknown> },
+});
+
+describe('render pool (ADR 077)', () => {
+  it('renders in process, and starts no thread, while renders take less than the threshold', async () => {
+    const renderPool = await open({ startAtMs: 60_000 });
+    for (let i = 0; i < 5; i++) expect((await renderPool.handle(page(), loadContext().context)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(renderPool.threads()).toBe(0);
+  });
+
+  it('gives a page rendered in a thread what it gets in process: the request, the load context, its calls', async () => {
+    const inProcess = await open({ threads: 0 });
+    const here = loadContext();
+    const expected = await answered(await inProcess.handle(page(), here.context));
+    await inProcess.close();
+
+    const renderPool = await open({ startAtMs: 0 });
+    await withThread(renderPool);
+    const there = loadContext();
+    const got = await answered(await renderPool.handle(page(), there.context));
+    expect(got).toEqual(expected);
+    expect(got.body.root).toMatchObject({
+      user: { _id: 'u1', name: 'Анна' },
+      nonce: 'nonce-1',
+      header: 'value-1',
+      read: { ok: true, body: { result: { name: 'services.get', input: { params: { id: 's1' } } } } },
+      missing: { failed: 'read failed' },
+      rule: null,
+      catalogue: [{ slug: 'design', title: 'Дизайн', subs: [] }],
+      catalogueUrl: '/catalogue.1.json',
+    });
+    // The calls were answered on this thread, by this render's own context.
+    expect(there.calls.filter((c) => c !== 'catalogue').sort()).toEqual(here.calls.filter((c) => c !== 'catalogue').sort());
+  });
+
+  it('sends a thread the catalogue again only when its address changes', async () => {
+    const renderPool = await open({ startAtMs: 0 });
+    await withThread(renderPool);
+    const first = loadContext('/catalogue.1.json');
+    await renderPool.handle(page(), first.context);
+    const same = loadContext('/catalogue.1.json');
+    await renderPool.handle(page(), same.context);
+    const changed = loadContext('/catalogue.2.json');
+    const body = (await answered(await renderPool.handle(page(), changed.context))).body;
+    expect([first, same, changed].map(({ calls }) => calls.filter((c) => c === 'catalogue').length)).toEqual([1, 0, 1]);
+    expect(body.root.catalogueUrl).toBe('/catalogue.2.json');
+  });
+
+  it('fails the renders of a thread that ends, and renders on without it', async () => {
+    const renderPool = await open({ startAtMs: 0 });
+    await withThread(renderPool);
+    await expect(renderPool.handle(page('exit'), loadContext().context)).rejects.toThrow('the render thread stopped');
+    expect(renderPool.threads()).toBe(0);
+    expect((await renderPool.handle(page(), loadContext().context)).status).toBe(200);
+    // And the next render starts another.
+    await vi.waitFor(() => expect(renderPool.threads()).toBe(1), { timeout: 10_000, interval: 20 });
+  });
+
+  it('aborts a render in a thread when its request is aborted', async () => {
+    const renderPool = await open({ startAtMs: 0 });
+    await withThread(renderPool);
+    const controller = new AbortController();
+    const { context, calls } = loadContext();
+    const rendering = renderPool.handle(page('wait', controller.signal), context);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort();
+    // The loader saw the abort, and React Router answers an aborted render as it does in process.
+    expect((await rendering).status).toBe(500);
+    expect(calls).toContain('read after.abort');
+  });
+
+  it('stops a thread that has had no page for the idle time', async () => {
+    const renderPool = await open({ startAtMs: 0, idleMs: 200 });
+    await withThread(renderPool);
+    await vi.waitFor(() => expect(renderPool.threads()).toBe(0), { timeout: 5_000, interval: 20 });
+    expect((await renderPool.handle(page(), loadContext().context)).status).toBe(200);
+  });
+});

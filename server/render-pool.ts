@@ -1,0 +1,221 @@
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
+import { createRequestHandler, type ServerBuild } from 'react-router';
+import type { SsrContext } from '#contract/ssr';
+import { projectRoot } from './paths.ts';
+
+/** React Router's request handler as the server calls it: a page's request and its load context, to its answer. */
+export type PageHandler = (request: Request, context: SsrContext) => Promise<Response>;
+
+export interface RenderPoolOptions {
+  /** The web app's server build (build/server/index.js). */
+  serverEntry: string;
+  mode: 'development' | 'production';
+  /** The most render threads; 0 renders every page on the server's own thread. */
+  threads: number;
+  /** Module hooks the threads register when their React Router is not the server thread's (production-builds.mjs). */
+  hooks?: string | null;
+  /** Renders taking this many milliseconds of the server's thread within a second start a thread. */
+  startAtMs?: number;
+  /** A thread given no page for this long is stopped, and its memory given back. */
+  idleMs?: number;
+  log: { error(details: object, message: string): void };
+}
+
+export interface RenderPool {
+  handle: PageHandler;
+  /** How many threads take renders now. */
+  threads(): number;
+  close(): Promise<void>;
+}
+
+/** Found from the project's root: the same from the sources and from the server bundle (build/server-app/). */
+const WORKER_FILE = path.join(projectRoot, 'server', 'render-worker.mjs');
+
+/** A quarter of the server's thread's time. */
+const START_AT_MS = 250;
+/** A minute without a page. */
+const IDLE_MS = 60_000;
+/** After a thread failed to start, none is started again for this long: a broken build is not retried under load. */
+const FAILED_START_PAUSE_MS = 60_000;
+
+/** The load context's functions a thread calls back (server/render-worker.mjs names the same). */
+type ContextCall = 'rates' | 'routeRule' | 'read';
+
+/** What a thread sends: ready, a call to a render's load context, a render's answer or its failure. */
+type FromThread =
+  | { type: 'ready' }
+  | { type: 'call'; render: number; id: number; name: ContextCall; args: unknown[] }
+  | { type: 'answer'; render: number; status: number; headers: [string, string][]; body: Uint8Array<ArrayBuffer> | null }
+  | { type: 'fail'; render: number; message: string };
+
+/** A render under way in a thread: its load context, and where its answer goes. */
+interface Rendering {
+  context: SsrContext;
+  resolve(response: Response): void;
+  reject(error: Error): void;
+}
+
+/** Statuses whose answer has no body (the Fetch standard's null body statuses). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+class RenderThread {
+  readonly worker: Worker;
+  readonly renders = new Map<number, Rendering>();
+  ready = false;
+  exited = false;
+  lastUsed = Date.now();
+  /** The address of the catalogue this thread was sent last: the tree goes again only when it changes. */
+  catalogueUrl: string | null = null;
+
+  constructor(workerData: object, onExit: (thread: RenderThread) => void, log: RenderPoolOptions['log']) {
+    this.worker = new Worker(WORKER_FILE, { workerData });
+    this.worker.on('message', (message: FromThread) => this.receive(message));
+    this.worker.on('error', (err) => log.error({ err }, 'a render thread failed'));
+    this.worker.once('exit', () => {
+      this.exited = true;
+      for (const rendering of this.renders.values()) rendering.reject(new Error('the render thread stopped'));
+      this.renders.clear();
+      onExit(this);
+    });
+  }
+
+  /** A page rendered in this thread: the load context's data goes with it, its functions are answered here. */
+  async render(id: number, request: Request, context: SsrContext): Promise<Response> {
+    this.lastUsed = Date.now();
+    // Every page reads the catalogue, twice: the thread keeps the tree, sent again only when its address changes.
+    const catalogueUrl = await context.catalogueUrl();
+    const tree = this.catalogueUrl === catalogueUrl ? null : await context.catalogue();
+    this.catalogueUrl = catalogueUrl;
+    if (this.exited) throw new Error('the render thread stopped');
+    const answer = new Promise<Response>((resolve, reject) => this.renders.set(id, { context, resolve, reject }));
+    const abort = () => this.renders.has(id) && this.worker.postMessage({ type: 'abort', render: id });
+    request.signal.addEventListener('abort', abort, { once: true });
+    const { config, nonce, document, user } = context;
+    this.worker.postMessage({
+      type: 'render',
+      id,
+      url: request.url,
+      method: request.method,
+      headers: [...request.headers],
+      context: { config, nonce, document, user },
+      catalogue: { url: catalogueUrl, tree },
+    });
+    try {
+      return await answer;
+    } finally {
+      request.signal.removeEventListener('abort', abort);
+    }
+  }
+
+  private receive(message: FromThread) {
+    if (message.type === 'ready') {
+      this.ready = true;
+      return;
+    }
+    const rendering = this.renders.get(message.render);
+    if (message.type === 'call') return this.called(message.id, rendering, message.name, message.args);
+    this.renders.delete(message.render);
+    if (message.type === 'fail') return rendering?.reject(new Error(message.message));
+    const { status, headers, body } = message;
+    rendering?.resolve(new Response(body && !NULL_BODY.has(status) ? body : null, { status, headers }));
+  }
+
+  /** A loader's call to its load context, answered on this thread as an in-process render's would be. */
+  private called(id: number, rendering: Rendering | undefined, name: ContextCall, args: unknown[]) {
+    const answer = (ok: boolean, value: unknown) => this.worker.postMessage(ok ? { type: 'called', id, ok, value } : { type: 'called', id, ok, error: value });
+    const call = rendering
+      ? Promise.resolve().then(() => (rendering.context[name] as (...a: unknown[]) => Promise<unknown>)(...args))
+      : Promise.reject(new Error('the render has ended'));
+    call.then(
+      (value) => {
+        try {
+          answer(true, value);
+        } catch (err) {
+          // Not a value a thread can be sent (a function, say): the loader gets the error, as it would a failed read.
+          answer(false, String(err));
+        }
+      },
+      (err: unknown) => answer(false, err instanceof Error ? err.message : String(err)),
+    );
+  }
+}
+
+/**
+ * Renders pages in worker threads once renders keep the server busy (ADR 077), on the server's thread otherwise. A
+ * few visitors' pages are rendered in process, as before: no thread is started for them, and an idle server holds
+ * none. Once renders take a quarter of the server's thread's time, threads are started (up to `threads`); renders
+ * then go to the ready thread with the fewest under way, and the server's thread keeps what only it can do: sockets,
+ * the database, the load context's reads and the compression.
+ */
+export async function createRenderPool(options: RenderPoolOptions): Promise<RenderPool> {
+  const { threads: most, startAtMs = START_AT_MS, idleMs = IDLE_MS, log } = options;
+  const build = (await import(pathToFileURL(options.serverEntry).href)) as ServerBuild;
+  const inProcess = createRequestHandler(build, options.mode);
+  const workerData = { serverEntry: pathToFileURL(options.serverEntry).href, mode: options.mode, hooks: options.hooks ?? null };
+  const running = new Set<RenderThread>();
+  let lastRender = 0;
+  let closed = false;
+  let failedStartAt = -Infinity;
+
+  const start = () => {
+    if (closed || running.size >= most || Date.now() - failedStartAt < FAILED_START_PAUSE_MS) return;
+    const thread = new RenderThread(
+      workerData,
+      (ended) => {
+        running.delete(ended);
+        if (!ended.ready && !closed) failedStartAt = Date.now();
+      },
+      log,
+    );
+    running.add(thread);
+  };
+
+  const stopIdle = setInterval(() => {
+    const now = Date.now();
+    for (const thread of running) {
+      if (thread.ready && thread.renders.size === 0 && now - thread.lastUsed >= idleMs) {
+        running.delete(thread);
+        void thread.worker.terminate();
+      }
+    }
+  }, Math.max(50, Math.min(idleMs / 2, 10_000))).unref();
+
+  /** The ready thread with the fewest renders under way, if any is ready. */
+  const leastBusy = () => {
+    let chosen: RenderThread | undefined;
+    for (const thread of running) if (thread.ready && (!chosen || thread.renders.size < chosen.renders.size)) chosen = thread;
+    return chosen;
+  };
+
+  // The time renders took on the server's thread in the current second. PGlite answers within the same turn of the
+  // event loop, so a render in process seldom waits: renders queue behind each other rather than overlap, and their
+  // share of the thread's time is what tells that a thread would pay for itself.
+  let second = 0;
+  let renderingMs = 0;
+  const handle: PageHandler = async (request, context) => {
+    const thread = leastBusy();
+    if (thread) return thread.render(++lastRender, request, context);
+    const started = performance.now();
+    try {
+      return await inProcess(request, context);
+    } finally {
+      const now = performance.now();
+      if (now - second >= 1000) [second, renderingMs] = [now, 0];
+      renderingMs += now - started;
+      if (renderingMs >= startAtMs) start();
+    }
+  };
+
+  return {
+    handle,
+    threads: () => [...running].filter((thread) => thread.ready).length,
+    async close() {
+      closed = true;
+      clearInterval(stopIdle);
+      await Promise.all([...running].map((thread) => thread.worker.terminate()));
+      running.clear();
+    },
+  };
+}

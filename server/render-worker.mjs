@@ -1,0 +1,93 @@
+// Renders pages in a worker thread (server/render-pool.ts, ADR 077): React Router and React run here, on another
+// core, while the server's own thread answers sockets and runs the database. Everything a loader asks of the server
+// goes through its load context (contract/ssr.ts): its data comes with each render, and its functions are calls to
+// the server's thread, answered there as they are for a render in process. Plain JavaScript: a worker does not go
+// through the TypeScript loader.
+import { register } from 'node:module';
+import { parentPort, workerData } from 'node:worker_threads';
+
+/** @type {{ serverEntry: string; mode: 'development' | 'production'; hooks: string | null }} */
+const { serverEntry, mode, hooks } = workerData;
+
+// Hooks registered on the server's thread do not reach a worker's imports on Node 20: React Router's production
+// build (scripts/production-builds.mjs) is asked for here too, unless the imports already resolve to it.
+if (hooks && import.meta.resolve('react-router').includes('/development/')) register(hooks);
+
+const { createRequestHandler } = await import('react-router');
+const handle = createRequestHandler(await import(serverEntry), mode);
+
+/** The load context's functions that are calls to the server's thread (server/render-pool.ts answers them). */
+const CALLS = ['rates', 'routeRule', 'read'];
+/** The catalogue's tree and address, kept from the last render that brought them: they are sent when they change. */
+let catalogue = { url: '', tree: [] };
+
+/** Calls waiting for the server's answer, by id. */
+const waiting = new Map();
+let lastCall = 0;
+/** The renders under way, by id: their requests' abort controllers. */
+const renders = new Map();
+
+function call(render, name, args) {
+  const id = ++lastCall;
+  return new Promise((resolve, reject) => {
+    waiting.set(id, { resolve, reject });
+    parentPort.postMessage({ type: 'call', render, id, name, args });
+  });
+}
+
+/** A body as one buffer of its own, moved to the server's thread rather than copied. */
+async function wholeBody(body) {
+  const chunks = [];
+  for await (const chunk of body) chunks.push(chunk);
+  if (chunks.length === 1 && chunks[0].byteOffset === 0 && chunks[0].byteLength === chunks[0].buffer.byteLength) return chunks[0];
+  const whole = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return whole;
+}
+
+async function render({ id, url, method, headers, context, catalogue: sent }) {
+  const controller = new AbortController();
+  renders.set(id, controller);
+  try {
+    if (sent.tree) catalogue = sent;
+    const { url: catalogueUrl, tree } = catalogue;
+    const loadContext = { ...context, catalogue: async () => tree, catalogueUrl: async () => catalogueUrl };
+    for (const name of CALLS) loadContext[name] = (...args) => call(id, name, args);
+    const response = await handle(new Request(url, { method, headers, signal: controller.signal }), loadContext);
+    // The whole answer in one message: a document is one buffer already (web/entry.server.tsx), and a data request's
+    // stream ends with its loaders.
+    const body = response.body ? await wholeBody(response.body) : null;
+    parentPort.postMessage(
+      { type: 'answer', render: id, status: response.status, headers: [...response.headers], body },
+      body ? [body.buffer] : [],
+    );
+  } catch (error) {
+    parentPort.postMessage({ type: 'fail', render: id, message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  } finally {
+    renders.delete(id);
+  }
+}
+
+parentPort.on('message', (message) => {
+  switch (message.type) {
+    case 'render':
+      void render(message);
+      break;
+    case 'called': {
+      const pending = waiting.get(message.id);
+      waiting.delete(message.id);
+      if (message.ok) pending?.resolve(message.value);
+      else pending?.reject(new Error(message.error));
+      break;
+    }
+    case 'abort':
+      renders.get(message.render)?.abort();
+      break;
+  }
+});
+
+parentPort.postMessage({ type: 'ready' });
