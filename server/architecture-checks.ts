@@ -205,6 +205,17 @@ export function importsIntoModules(sources: Source[]): string[] {
   });
 }
 
+/**
+ * Imports of the server's code from the web app, as `file:line → target`. Pages may be rendered in a worker thread
+ * (ADR 077): what a loader needs of the server goes through the load context (contract/ssr.ts), never an import, which
+ * would run a second copy of the server's state in that thread.
+ */
+export function serverImportsInWeb(sources: Source[]): string[] {
+  return sources
+    .filter((s) => s.path.startsWith('web/'))
+    .flatMap((s) => importsOf(s).filter(({ target }) => target.startsWith('server/')).map(({ target, line }) => `${s.path}:${line} → ${target}`));
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Foreign tables
 // ---------------------------------------------------------------------------------------------------------------

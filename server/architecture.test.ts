@@ -7,6 +7,7 @@ import {
   importsIntoModules,
   kindsWithoutTransport,
   readSources,
+  serverImportsInWeb,
   routesOutsideTable,
   shortestCycle,
   tablesIn,
@@ -144,6 +145,15 @@ describe('module cycles', () => {
     console.info(`lower layers: ${found.length} known import(s) of a module's table\n  ${found.join('\n  ')}`);
     expect(found.filter((edge) => !KNOWN_LOWER_IMPORTS.includes(edge)), 'new imports into a module').toEqual([]);
     expect(KNOWN_LOWER_IMPORTS.filter((edge) => !found.includes(edge)), 'gone: remove from KNOWN_LOWER_IMPORTS').toEqual([]);
+  });
+
+  test('the web app imports nothing of the server: a page rendered in a thread reads through its load context', () => {
+    const fixture = [
+      src('web/routes/a.tsx', "import { db } from '../../server/db/client.ts';\nimport { MESSAGES } from '#contract/messages';"),
+      src('web/lib/b.ts', "import { x } from './c.ts';"),
+    ];
+    expect(serverImportsInWeb(fixture)).toEqual(['web/routes/a.tsx:1 → server/db/client.ts']);
+    expect(serverImportsInWeb(web)).toEqual([]);
   });
 
   test('every module and feature folder has its face, index.ts', () => {
