@@ -16,7 +16,7 @@ afterEach(async () => {
 
 const log = { error: vi.fn() };
 async function open(options: Partial<RenderPoolOptions> = {}) {
-  pool = await createRenderPool({ serverEntry, mode: 'production', threads: 1, log, ...options });
+  pool = await createRenderPool({ serverEntry, mode: 'production', threads: 1, busySeconds: 1, log, ...options });
   return pool;
 }
 
@@ -73,6 +73,20 @@ describe('render pool (ADR 077)', () => {
     for (let i = 0; i < 5; i++) expect((await renderPool.handle(page(), loadContext().context)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(renderPool.threads()).toBe(0);
+  });
+
+  it('starts a thread when renders were busy in seconds in a row, not after a burst followed by a quiet second', async () => {
+    const renderPool = await open({ startAtMs: 0, busySeconds: 2 });
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    await renderPool.handle(page(), loadContext().context);
+    await sleep(2_100);
+    // The second before was followed by a quiet one: this second is the first of a new streak.
+    await renderPool.handle(page(), loadContext().context);
+    await sleep(300);
+    expect(renderPool.threads()).toBe(0);
+    await sleep(800);
+    await renderPool.handle(page(), loadContext().context);
+    await vi.waitFor(() => expect(renderPool.threads()).toBe(1), { timeout: 10_000, interval: 20 });
   });
 
   it('gives a page rendered in a thread what it gets in process: the request, the load context, its calls', async () => {

@@ -16,8 +16,9 @@ export interface RenderPoolOptions {
   threads: number;
   /** Module hooks the threads register when their React Router is not the server thread's (production-builds.mjs). */
   hooks?: string | null;
-  /** Renders taking this many milliseconds of the server's thread within a second start a thread. */
+  /** Renders taking this many milliseconds of the server's thread in each of `busySeconds` seconds in a row start a thread. */
   startAtMs?: number;
+  busySeconds?: number;
   /** A thread given no page for this long is stopped, and its memory given back. */
   idleMs?: number;
   log: { error(details: object, message: string): void };
@@ -33,8 +34,9 @@ export interface RenderPool {
 /** Found from the project's root: the same from the sources and from the server bundle (build/server-app/). */
 const WORKER_FILE = path.join(projectRoot, 'server', 'render-worker.mjs');
 
-/** A quarter of the server's thread's time. */
+/** A quarter of the server's thread's time, two seconds in a row: a load, not the burst of a cold start. */
 const START_AT_MS = 250;
+const BUSY_SECONDS = 2;
 /** A minute without a page. */
 const IDLE_MS = 60_000;
 /** After a thread failed to start, none is started again for this long: a broken build is not retried under load. */
@@ -145,12 +147,12 @@ class RenderThread {
 /**
  * Renders pages in worker threads once renders keep the server busy (ADR 077), on the server's thread otherwise. A
  * few visitors' pages are rendered in process, as before: no thread is started for them, and an idle server holds
- * none. Once renders take a quarter of the server's thread's time, threads are started (up to `threads`); renders
- * then go to the ready thread with the fewest under way, and the server's thread keeps what only it can do: sockets,
- * the database, the load context's reads and the compression.
+ * none. Once renders take a quarter of the server's thread's time, two seconds in a row, threads are started (up to
+ * `threads`); renders then go to the ready thread with the fewest under way, and the server's thread keeps what only
+ * it can do: sockets, the database, the load context's reads and the compression.
  */
 export async function createRenderPool(options: RenderPoolOptions): Promise<RenderPool> {
-  const { threads: most, startAtMs = START_AT_MS, idleMs = IDLE_MS, log } = options;
+  const { threads: most, startAtMs = START_AT_MS, busySeconds = BUSY_SECONDS, idleMs = IDLE_MS, log } = options;
   const build = (await import(pathToFileURL(options.serverEntry).href)) as ServerBuild;
   const inProcess = createRequestHandler(build, options.mode);
   const workerData = { serverEntry: pathToFileURL(options.serverEntry).href, mode: options.mode, hooks: options.hooks ?? null };
@@ -189,11 +191,14 @@ export async function createRenderPool(options: RenderPoolOptions): Promise<Rend
     return chosen;
   };
 
-  // The time renders took on the server's thread in the current second. PGlite answers within the same turn of the
+  // The time renders took on the server's thread in the current second (and how many seconds before it were as busy).
+  // PGlite answers within the same turn of the
   // event loop, so a render in process seldom waits: renders queue behind each other rather than overlap, and their
   // share of the thread's time is what tells that a thread would pay for itself.
-  let second = 0;
+  let second = -Infinity;
   let renderingMs = 0;
+  /** The seconds in a row before the current one in which renders took `startAtMs`. */
+  let busyBefore = 0;
   const handle: PageHandler = async (request, context) => {
     const thread = leastBusy();
     if (thread) return thread.render(++lastRender, request, context);
@@ -202,9 +207,13 @@ export async function createRenderPool(options: RenderPoolOptions): Promise<Rend
       return await inProcess(request, context);
     } finally {
       const now = performance.now();
-      if (now - second >= 1000) [second, renderingMs] = [now, 0];
+      if (now - second >= 1000) {
+        // The second that ended counts if it was busy and the current one follows it (no quiet second between).
+        busyBefore = renderingMs >= startAtMs && now - second < 2000 ? busyBefore + 1 : 0;
+        [second, renderingMs] = [now, 0];
+      }
       renderingMs += now - started;
-      if (renderingMs >= startAtMs) start();
+      if (renderingMs >= startAtMs && busyBefore + 1 >= busySeconds) start();
     }
   };
 
