@@ -35,20 +35,6 @@ function call(render, name, args) {
   });
 }
 
-/** A body as one buffer of its own, moved to the server's thread rather than copied. */
-async function wholeBody(body) {
-  const chunks = [];
-  for await (const chunk of body) chunks.push(chunk);
-  if (chunks.length === 1 && chunks[0].byteOffset === 0 && chunks[0].byteLength === chunks[0].buffer.byteLength) return chunks[0];
-  const whole = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    whole.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return whole;
-}
-
 async function render({ id, url, method, headers, context, catalogue: sent }) {
   const controller = new AbortController();
   renders.set(id, controller);
@@ -58,9 +44,9 @@ async function render({ id, url, method, headers, context, catalogue: sent }) {
     const loadContext = { ...context, catalogue: async () => tree, catalogueUrl: async () => catalogueUrl };
     for (const name of CALLS) loadContext[name] = (...args) => call(id, name, args);
     const response = await handle(new Request(url, { method, headers, signal: controller.signal }), loadContext);
-    // The whole answer in one message: a document is one buffer already (web/entry.server.tsx), and a data request's
-    // stream ends with its loaders.
-    const body = response.body ? await wholeBody(response.body) : null;
+    // The whole answer in one message, its body a buffer of its own moved rather than copied: a document is one buffer
+    // already (web/entry.server.tsx), and a data request's stream ends with its loaders.
+    const body = response.body ? new Uint8Array(await response.arrayBuffer()) : null;
     parentPort.postMessage(
       { type: 'answer', render: id, status: response.status, headers: [...response.headers], body },
       body ? [body.buffer] : [],
