@@ -191,10 +191,9 @@ export async function createRenderPool(options: RenderPoolOptions): Promise<Rend
     return chosen;
   };
 
-  // The time renders took on the server's thread in the current second (and how many seconds before it were as busy).
-  // PGlite answers within the same turn of the
-  // event loop, so a render in process seldom waits: renders queue behind each other rather than overlap, and their
-  // share of the thread's time is what tells that a thread would pay for itself.
+  // The time renders took on the server's thread in the current second, and how many seconds before it were as busy.
+  // PGlite answers within the same turn of the event loop, so a render in process seldom waits: renders queue behind
+  // each other rather than overlap, and their share of the thread's time is what tells that a thread would pay.
   let second = -Infinity;
   let renderingMs = 0;
   /** The seconds in a row before the current one in which renders took `startAtMs`. */
