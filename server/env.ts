@@ -180,8 +180,8 @@ function schemaFor(nodeEnv: string) {
       // A MaxMind-format City database (.mmdb: GeoLite2-City, DB-IP's IP to City Lite) that names the city of each
       // sign-in on the sessions list (ADR 059); read once at start, never fetched. Missing or unreadable: a warning.
       GEOIP_DB: z.string().optional().transform((v) => v || undefined),
-      // The most worker threads pages are rendered in when renders overlap (ADR 077); 0 renders on the server's own
-      // thread. Unset, one fewer than the machine's cores, at most 4.
+      // The most worker threads pages are rendered in once renders keep the server busy (ADR 077); 0 renders on the server's
+      // own thread. Unset, one fewer than the machine's cores, at most 4.
       RENDER_THREADS: z.coerce.number().int().min(0).max(64).default(Math.min(4, availableParallelism() - 1)),
     })
     .refine((e) => !e.YOOKASSA_SHOP_ID === !e.YOOKASSA_SECRET_KEY, {
