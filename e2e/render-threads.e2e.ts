@@ -53,6 +53,8 @@ describe('pages rendered in a thread', () => {
     expect(await h1Of(page)).toBe('Логотип для пекарни у дома');
     await page.getByRole('link', { name: 'Вера' }).first().click();
     await page.waitForURL(/\/user\//);
+    // The address changes before React commits the new page: wait until the router's page is on screen.
+    await hydrated(page);
     expect(await h1Of(page)).toContain('Вера');
     expect(pool.threads()).toBe(1);
   });
