@@ -65,6 +65,32 @@ describe('pages refresh on the events the bell receives', { timeout: 120_000 }, 
     await expectLive(page, main, `Оплата за заказ · Заказ №${order.result.number as number}`);
   });
 
+  it('finance: an order accepted before the page’s socket connects still shows', async () => {
+    const seller = await e2e.user({ role: 'seller', roles: ['customer', 'seller'] });
+    const customer = await e2e.user();
+    const service = await createService(e2e.server.database.db, seller.user.id, { price: 100_000, days: 3 });
+    const order = await apiCall(customer.token, 'POST', '/api/orders', { service_id: service.id });
+    const orderId = order.result._id as string;
+    await payOrderForTest(e2e.server.app, orderId);
+    await apiCall(seller.token, 'POST', `/api/orders/${orderId}/deliver`, { message: 'Готово, проверьте.' });
+    const { page } = await e2e.open({ token: seller.token });
+    // The socket's requests wait until the order is accepted: its notification is sent to nobody.
+    let accepted!: () => void;
+    const acceptance = new Promise<void>((resolve) => (accepted = resolve));
+    await page.route('**/socket.io/**', async (route) => {
+      await acceptance;
+      await route.continue();
+    });
+    const available = (p: Page) => p.getByTestId('balance-available').innerText();
+    await watch(page, '/profile/finance', available, '0');
+    const before = norm(await available(page));
+
+    await apiCall(customer.token, 'POST', `/api/orders/${orderId}/accept`, {});
+    accepted();
+    await expect.poll(async () => norm(await available(page)), POLL).not.toBe(before);
+    expect(await hasMarker(page), 'the page was reloaded').toBe(true);
+  });
+
   it('my projects: a seller bids on the customer’s project', async () => {
     const customer = await e2e.user();
     const seller = await e2e.user({ role: 'seller', roles: ['customer', 'seller'] });

@@ -36,7 +36,8 @@ export function useOnNotification(kinds: readonly string[], fn: () => void): voi
 
 /**
  * Runs the page's loaders again when a notification of one of these kinds arrives: the page shows the new state —
- * and when the socket comes back after a gap, in which such notifications may have been missed (issue 29).
+ * and when the socket comes back after a gap, in which such notifications may have been missed (issue 29), or
+ * first connects after the page was read (a slow connection would otherwise leave an early event unseen).
  */
 export function useRevalidateOn(kinds: readonly string[]): void {
   const { revalidate } = useRevalidator();
@@ -45,5 +46,5 @@ export function useRevalidateOn(kinds: readonly string[]): void {
   useEffect(() => {
     latest.current = revalidate;
   });
-  useEffect(() => onSocketReconnect(() => void latest.current()), []);
+  useEffect(() => onSocketReconnect(() => void latest.current(), { firstConnect: true }), []);
 }

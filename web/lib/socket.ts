@@ -63,16 +63,19 @@ function dispatch<E extends ServerEvent>(event: E, ...args: ServerEventArgs<E>) 
   for (const handler of [...eventHandlers[event]]) handler(...args);
 }
 
-/** Called when the socket connects again after it was connected: whoever shows live state reads it again. */
-const reconnectHandlers = new Set<() => void>();
+/** Whoever shows live state and reads it again when the socket (re)connects; `pending` waits for the first connect. */
+const reconnectHandlers = new Set<{ handler: () => void; pending: boolean }>();
 
 /**
  * Runs `handler` each time the socket comes back after a disconnect (issue 29): events sent while it was away are
- * not replayed (ADR 013), so what they would have changed must be read again. Returns the unsubscribe function.
+ * not replayed (ADR 013), so what they would have changed must be read again. With `firstConnect`, it also runs on
+ * the first connect after it subscribed, if the socket was not connected then: a page loaded before its socket had
+ * joined would miss an event sent in between (ADR 044). Returns the unsubscribe function.
  */
-export function onSocketReconnect(handler: () => void): () => void {
-  reconnectHandlers.add(handler);
-  return () => void reconnectHandlers.delete(handler);
+export function onSocketReconnect(handler: () => void, { firstConnect = false } = {}): () => void {
+  const entry = { handler, pending: firstConnect && !socket?.connected };
+  reconnectHandlers.add(entry);
+  return () => void reconnectHandlers.delete(entry);
 }
 
 /** The socket's transport ('polling', or 'N/A' while not connected), for the diagnostics page and the chat. */
@@ -100,7 +103,11 @@ export function connectSocket(apiBase: string, token: string, onDropped?: () => 
       let connectedBefore = false;
       created.on('connect', () => {
         transport.set(created.io.engine?.transport?.name ?? 'N/A');
-        if (connectedBefore) for (const handler of [...reconnectHandlers]) handler();
+        for (const entry of [...reconnectHandlers]) {
+          const run = connectedBefore || entry.pending;
+          entry.pending = false;
+          if (run) entry.handler();
+        }
         connectedBefore = true;
       });
       created.on('disconnect', (reason) => {

@@ -30,8 +30,8 @@ export function useLiveOrder(orderId: string, chatId: string) {
     const offOrder = onSocketEvent('order_updated', (e) => {
       if (e._id === orderId) load();
     });
-    // Back after a gap (issue 29): what changed meanwhile is read again.
-    const offReconnect = onSocketReconnect(load);
+    // Back after a gap (issue 29), or first connected after the order was read: what changed meanwhile is read again.
+    const offReconnect = onSocketReconnect(load, { firstConnect: true });
     return () => {
       offMessage();
       offOrder();
