@@ -135,6 +135,14 @@ export const myProjectsQuerySchema = z.object({
 /** A keyset page without a total estimate: SPEC's `{ status, result, total }` plus the cursor of the next page (null on the last). */
 export const keysetPageSchema = <T extends z.ZodType>(item: T) => okSchema(z.array(item)).extend({ next: z.string().nullable() });
 
+/** At most this many of a seller's services in one answer (their public page lists this many). */
+export const SELLER_SERVICES_MAX = 12;
+
+/** GET /api/users/{id}/services: how many of the seller's services, most popular first. */
+export const sellerServicesQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(SELLER_SERVICES_MAX).default(SELLER_SERVICES_MAX),
+});
+
 /** A project or a person is looked up like a page: a malformed id is a 404 (the service checks it), not a 400. */
 export const pageIdParams = z.object({ id: z.string().max(100) });
 

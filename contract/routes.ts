@@ -62,6 +62,7 @@ export const ROUTES = {
   'services.create': 'POST /api/services',
   'services.mine': 'GET /api/services/my',
   'services.get': 'GET /api/services/:id',
+  'services.ofSeller': 'GET /api/users/:id/services',
   'services.update': 'PUT /api/services/:id',
   'services.remove': 'DELETE /api/services/:id',
   'services.changeStatus': 'PATCH /api/services/:id/status',

@@ -650,6 +650,8 @@ const MATRIX = {
 
   'people.freelancers': { expect: everyone(), request: () => ({}) },
   'people.profile': { expect: everyone(), request: (w) => ({ params: { id: w.user('owner').id } }) },
+  // Public services only (their visibility: services.db.test.ts).
+  'services.ofSeller': { expect: everyone(), request: (w) => ({ params: { id: w.user('owner').id } }) },
 
   'chat.list': { expect: signedIn(), request: () => ({}) },
   'chat.listByOrder': { expect: signedIn(), request: () => ({}) },

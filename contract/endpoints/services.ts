@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { defineEndpoints } from '../endpoint.ts';
 import { idParams, okSchema, publicListingSchema } from '../api.ts';
-import { serviceCardSchema, serviceInputSchema, serviceSchema, servicesQuerySchema, serviceStatusActionSchema } from '../catalog.ts';
+import {
+  sellerServicesQuerySchema,
+  serviceCardSchema,
+  serviceInputSchema,
+  serviceSchema,
+  servicesQuerySchema,
+  serviceStatusActionSchema,
+} from '../catalog.ts';
 
 const tags = ['services'];
 
@@ -16,6 +23,16 @@ export const serviceEndpoints = defineEndpoints({
   },
   'services.mine': { access: 'user', tags, response: okSchema(z.array(serviceSchema)) },
   'services.get': { access: 'public', tags, params: idParams, response: okSchema(serviceSchema) },
+  // A seller's public services and how many there are (a service page's «Другие услуги продавца»): public services
+  // only, so an unknown or blocked seller has none.
+  'services.ofSeller': {
+    access: 'public',
+    tags,
+    summary: "A seller's public services, most popular first, with their total",
+    params: idParams,
+    query: sellerServicesQuerySchema,
+    response: okSchema(z.array(serviceCardSchema)),
+  },
   'services.create': { access: 'confirmed', tags, body: serviceInputSchema, response: okSchema(serviceSchema) },
   'services.update': { access: 'confirmed', tags, params: idParams, body: serviceInputSchema, response: okSchema(serviceSchema) },
   'services.remove': { access: 'user', tags, params: idParams, response: okSchema(z.literal(true)) },

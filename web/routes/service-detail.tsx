@@ -13,6 +13,9 @@ import { excerpt, findCategory, findSub, isUuid, seoMeta } from '../features/cat
 // /services/{slug}/{serviceId}: one service (kwork). The slug is its category's: any other slug answers with a
 // permanent redirect to the canonical address.
 
+/** How many of the seller's other services the page shows. */
+const OTHERS = 4;
+
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const id = params.serviceId;
   if (!isUuid(id)) throw pageNotFound();
@@ -30,12 +33,13 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const slug = category?.slug ?? params.slug;
   const sub = findSub(category, service.sub);
 
-  const [profile, reviewed] = await Promise.all([
-    context.read('people.profile', { params: { id: service.seller._id } }),
+  const [offered, reviewed] = await Promise.all([
+    // Four others: one more than that, in case this one is among them.
+    context.read('services.ofSeller', { params: { id: service.seller._id }, query: { limit: OTHERS + 1 } }),
     // Only a public service has a public list of reviews; its page for the seller and admins shows none.
     service.status === 'active' ? context.read('reviews.ofService', { params: { id }, query: { limit: 5 } }) : null,
   ]);
-  const others: ServiceCard[] = profile.ok ? profile.body.result.services.filter((s) => s._id !== service._id).slice(0, 4) : [];
+  const others: ServiceCard[] = offered.ok ? offered.body.result.filter((s) => s._id !== service._id).slice(0, OTHERS) : [];
   const reviews: ReviewsPage | null = reviewed?.ok ? { result: reviewed.body.result, total: reviewed.body.total, next: reviewed.body.next } : null;
 
   return {

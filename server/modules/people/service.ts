@@ -11,7 +11,7 @@ import { people, personPolicy, presentPublicUser, publicPersonColumns, visibleFr
 import type { Actor } from '../../platform/policy.ts';
 import { cursorPosition, keysetAfter, levelCondition, onlineCondition, orderBy, page, timestampKey, type CursorValue, type SortKey } from '../../platform/listing/listing.ts';
 import { cappedTotal, TOTAL_CAP } from '../../platform/listing/totals.ts';
-import { CATALOG_MESSAGES, type freelancersQuerySchema, type PublicProfile, type PublicUser } from '#contract/catalog';
+import { CATALOG_MESSAGES, SELLER_SERVICES_MAX, type freelancersQuerySchema, type PublicProfile, type PublicUser } from '#contract/catalog';
 
 // People in the catalogue: the freelancers listing and a person's public page. Both show what people offer, so
 // this module builds on services (their cards, "offers a service"), which build on the person's public card and
@@ -19,8 +19,8 @@ import { CATALOG_MESSAGES, type freelancersQuerySchema, type PublicProfile, type
 
 type Presence = Pick<Realtime, 'onlineAmong'>;
 
-/** How many of a person's services their public page shows. */
-export const PROFILE_SERVICES_MAX = 12;
+/** How many of a person's services their public page shows: as many as GET /api/users/{id}/services gives. */
+export const PROFILE_SERVICES_MAX = SELLER_SERVICES_MAX;
 
 // Candidates for contract/catalog.ts once the web client shows them.
 export const PEOPLE_MESSAGES = { userNotFound: CATALOG_MESSAGES.personNotFound } as const;

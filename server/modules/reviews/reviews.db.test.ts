@@ -28,11 +28,11 @@ const runJobs = () => server.app.services.platform.dispatcher.runDue();
 
 const GOOD = 'Отличная работа, всё в срок и аккуратно.';
 
-/** A completed order of a fresh seller's service (or of `seller`'s, when given), by a fresh customer. */
-async function completedOrder(opts: { seller?: Person; customer?: Person } = {}) {
+/** A completed order of a fresh seller's service (or of `seller`'s, or of `service`, when given), by a fresh customer. */
+async function completedOrder(opts: { seller?: Person; customer?: Person; service?: Awaited<ReturnType<typeof createService>> } = {}) {
   const seller = opts.seller ?? (await person({ role: 'seller' }));
   const customer = opts.customer ?? (await person());
-  const service = await createService(server.db, seller.user.id, { price: 100_000, days: 3, revisions: 1 });
+  const service = opts.service ?? (await createService(server.db, seller.user.id, { price: 100_000, days: 3, revisions: 1 }));
   const ordered = await post<OrderDetail>(customer, '/api/orders', { service_id: service.id });
   expect(ordered.status, JSON.stringify(ordered.body)).toBe(200);
   const order = ordered.body.result;
@@ -52,6 +52,36 @@ const noticesOf = async (userId: string, kind: string) =>
 const profile = async (id: string) => (await get<PublicProfile>(null, `/api/users/${id}`)).body.result;
 
 describe('double-blind reviews', () => {
+  it("lists a public service's reviews, counted on every first page, and none once it is not public", async () => {
+    const first = await completedOrder();
+    const { seller, service } = first;
+    const second = await completedOrder({ seller, service });
+    for (const { customer, order } of [first, second]) {
+      expect((await review(customer, order._id, 5)).status).toBe(200);
+      expect((await review(seller, order._id, 4, null)).status).toBe(200);
+    }
+    const url = `/api/services/${service.id}/reviews`;
+    type Listed = { result: Review[]; total: number; next: string | null };
+    // A page that holds them all, and the first of two pages: the same count.
+    const whole = (await get<Review[]>(null, url)).body as unknown as Listed;
+    expect([whole.result.length, whole.total, whole.next]).toEqual([2, 2, null]);
+    const firstOfTwo = (await get<Review[]>(null, url, { limit: '1' })).body as unknown as Listed;
+    expect([firstOfTwo.result.length, firstOfTwo.total]).toEqual([1, 2]);
+    const cursor = firstOfTwo.next!;
+    const rest = (await get<Review[]>(null, url, { limit: '1', cursor })).body as unknown as Listed;
+    expect([...firstOfTwo.result, ...rest.result].map((r) => r._id).sort()).toEqual(whole.result.map((r) => r._id).sort());
+
+    // Paused by its seller: its reviews are a 404 like an unknown service's, whichever page is asked.
+    await server.db.update(services).set({ status: 'paused' }).where(eq(services.id, service.id));
+    expect((await get(null, url)).status).toBe(404);
+    expect((await get(null, url, { limit: '1', cursor })).status).toBe(404);
+    expect((await get(null, '/api/services/00000000-0000-4000-8000-000000000000/reviews')).status).toBe(404);
+    // A public service nobody has reviewed: an empty list.
+    const bare = await createService(server.db, seller.user.id);
+    const none = (await get<Review[]>(null, `/api/services/${bare.id}/reviews`)).body as unknown as Listed;
+    expect([none.result, none.total, none.next]).toEqual([[], 0, null]);
+  });
+
   it('keeps a review hidden until the other party reviews, then publishes both, notifies and rates', async () => {
     const { seller, customer, service, order } = await completedOrder();
     const first = await review(customer, order._id, 5);

@@ -94,12 +94,13 @@ const visible = and(isNotNull(reviews.publishedAt), isNull(reviews.removedAt))!;
 const aboutService = (serviceId: SQLWrapper | string) => and(eq(reviews.serviceId, serviceId), eq(reviews.authorRole, 'customer'), visible)!;
 
 /**
- * The first page of a service's reviews and their count (up to TOTAL_CAP + 1), built once: every service page reads
- * them. Later pages take listPage's way, and count again (the first page's count is not kept for them to reuse).
+ * The first page of a service's reviews, only while the service is public (a condition PostgreSQL checks once, not
+ * per row), and their count (up to TOTAL_CAP + 1), built once: every service page reads them. Later pages take
+ * listPage's way, and count again (the first page's count is not kept for them to reuse).
  */
 const serviceReviewsFirst = statement((db) =>
   selectRecords(db)
-    .where(aboutService(sql.placeholder('id')))
+    .where(and(aboutService(sql.placeholder('id')), isPublicServiceId(sql.placeholder('id'))))
     .orderBy(...orderBy(PUBLISHED_SORT))
     .limit(sql.placeholder('limit'))
     .prepare('service_reviews_first'),
@@ -165,16 +166,22 @@ export class ReviewService {
   /** GET /api/services/{id}/reviews: a public service's published customer reviews (unknown, malformed or hidden: 404). */
   async ofService(id: string, query: Query, viewer: Actor): Promise<Page<Review>> {
     if (!isUuid(id)) throw notFound(MESSAGES.notFound);
+    if (!query.cursor) {
+      // A service page's read, so one query when it can be: rows prove the service public, and a first page with no
+      // next one is the whole list, its count its length.
+      const rows = await serviceReviewsFirst(this.db).execute({ id, limit: query.limit + 1 });
+      if (rows.length === 0) await this.publicService(id);
+      const total = rows.length > query.limit ? ((await serviceReviewsTotal(this.db).execute({ id }))[0]?.n ?? 0) : rows.length;
+      return this.pageOf(rows, query.limit, PUBLISHED_SORT, total, viewer);
+    }
+    await this.publicService(id);
+    return this.listPage(aboutService(id), query, PUBLISHED_SORT, viewer);
+  }
+
+  /** Throws the 404 of a service that is unknown or not public. */
+  private async publicService(id: string): Promise<void> {
     const [service] = await publicServiceById(this.db).execute({ id });
     if (!service) throw notFound('Услуга не найдена');
-    if (!query.cursor) {
-      const [rows, [counted]] = await Promise.all([
-        serviceReviewsFirst(this.db).execute({ id, limit: query.limit + 1 }),
-        serviceReviewsTotal(this.db).execute({ id }),
-      ]);
-      return this.pageOf(rows, query.limit, PUBLISHED_SORT, counted?.n ?? 0, viewer);
-    }
-    return this.listPage(aboutService(id), query, PUBLISHED_SORT, viewer);
   }
 
   /** GET /api/users/{id}/reviews: published reviews about a person the viewer may see (personPolicy). */

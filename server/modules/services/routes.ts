@@ -35,6 +35,11 @@ export const servicesRoutes: FastifyPluginAsync<{ catalog: ServiceCatalog; sugge
 
   on('services.get', async ({ params, user, ip }) => ok(await catalog.get(user, params.id, visitorOf(user, ip))));
 
+  on('services.ofSeller', async ({ params, query }) => {
+    const { cards, total } = await catalog.ofSeller(params.id, query.limit);
+    return ok(cards, total);
+  });
+
   on('services.create', async ({ body, user }) => ok(await catalog.create(user, body)));
 
   on('services.update', async ({ params, body, user }) => ok(await catalog.update(user, params.id, body)));

@@ -1,5 +1,5 @@
 import type { UserRow } from '../users/index.ts';
-import type { Service } from '#contract/catalog';
+import type { Service, ServiceCard } from '#contract/catalog';
 import { adminUpdateService } from './commands/admin-update.ts';
 import { changeServiceStatus } from './commands/change-status.ts';
 import { createService } from './commands/create.ts';
@@ -14,6 +14,7 @@ import { listServices } from './queries/listing.ts';
 import type { ServiceListing } from './queries/listing-plan.ts';
 import { servicePage } from './queries/page.ts';
 import { ServiceViews } from './views.ts';
+import { sellerServiceCards } from './ports.ts';
 
 // Services (kworks): the public listing and page, the seller's own services and their states, and moderation.
 // One file per command (commands/) and per group of reads (queries/); this class is their one face for the
@@ -50,6 +51,11 @@ export class ServiceCatalog {
   /** A service page, as servicePolicy lets the viewer see it; a view counts once a day per visitor. */
   get(viewer: UserRow | null, id: string, visitor: string): Promise<Service> {
     return servicePage(this.deps, this.views, viewer, id, visitor);
+  }
+
+  /** A seller's public services, most popular first, at most `limit`, and how many there are in all. */
+  ofSeller(sellerId: string, limit: number): Promise<{ cards: ServiceCard[]; total: number }> {
+    return sellerServiceCards(this.deps.db, this.deps.realtime, sellerId, limit);
   }
 
   /**

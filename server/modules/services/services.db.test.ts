@@ -441,6 +441,31 @@ describe('GET /api/services/{id}', () => {
   });
 });
 
+describe('GET /api/users/{id}/services', () => {
+  it("a seller's public services only, most popular first, whoever asks; none once the seller is blocked", async () => {
+    const owner = await seller();
+    const active = [];
+    for (let i = 0; i < 3; i++) active.push(await createService(db, owner.user.id, { popularity: i * 10 }));
+    for (const status of ['draft', 'moderation', 'paused', 'hidden', 'rejected'] as const) await createService(db, owner.user.id, { status, popularity: 10_000 });
+    const offered = (query: Record<string, string>, token: string | null = null) => call<ServiceCard[]>(app, 'GET', `/api/users/${owner.user.id}/services`, { query, token });
+    const expected = ids(active.map((s) => ({ _id: s.id })).reverse());
+    for (const token of [null, owner.token, admin.token]) {
+      const res = await offered({}, token);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect([ids(res.body.result), res.body.total]).toEqual([expected, 3]);
+    }
+    // At most `limit`, the total still all of them; a limit out of range is a 400.
+    const two = await offered({ limit: '2' });
+    expect([ids(two.body.result), two.body.total]).toEqual([expected.slice(0, 2), 3]);
+    for (const limit of ['0', '13', 'x']) expect((await offered({ limit })).status, limit).toBe(400);
+    expect((await call(app, 'GET', '/api/users/not-an-id/services')).status).toBe(400);
+
+    await db.update(users).set({ blockedAt: new Date() }).where(eq(users.id, owner.user.id));
+    const blocked = await offered({});
+    expect([blocked.body.result, blocked.body.total]).toEqual([[], 0]);
+  });
+});
+
 describe('GET /api/services: the public listing', () => {
   it('cards only, of active services of sellers who are not blocked', async () => {
     const tag = marker();
