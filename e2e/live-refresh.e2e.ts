@@ -31,6 +31,18 @@ async function expectLive(page: Page, text: (page: Page) => Promise<string>, the
 
 const main = (page: Page) => page.locator('main').innerText();
 
+/** A paid order of a fresh seller's service, delivered: the customer's acceptance pays the seller. */
+async function deliveredOrder() {
+  const seller = await e2e.user({ role: 'seller', roles: ['customer', 'seller'] });
+  const customer = await e2e.user();
+  const service = await createService(e2e.server.database.db, seller.user.id, { price: 100_000, days: 3 });
+  const order = await apiCall(customer.token, 'POST', '/api/orders', { service_id: service.id });
+  const orderId = order.result._id as string;
+  await payOrderForTest(e2e.server.app, orderId);
+  await apiCall(seller.token, 'POST', `/api/orders/${orderId}/deliver`, { message: 'Готово, проверьте.' });
+  return { seller, customer, orderId, number: order.result.number as number };
+}
+
 describe('pages refresh on the events the bell receives', { timeout: 120_000 }, () => {
   it('my services: an admin approves a service in moderation', async () => {
     const seller = await e2e.user({ role: 'seller', roles: ['customer', 'seller'] });
@@ -48,13 +60,7 @@ describe('pages refresh on the events the bell receives', { timeout: 120_000 }, 
   });
 
   it('finance: the customer accepts the order and the seller is paid', async () => {
-    const seller = await e2e.user({ role: 'seller', roles: ['customer', 'seller'] });
-    const customer = await e2e.user();
-    const service = await createService(e2e.server.database.db, seller.user.id, { price: 100_000, days: 3 });
-    const order = await apiCall(customer.token, 'POST', '/api/orders', { service_id: service.id });
-    const orderId = order.result._id as string;
-    await payOrderForTest(e2e.server.app, orderId);
-    await apiCall(seller.token, 'POST', `/api/orders/${orderId}/deliver`, { message: 'Готово, проверьте.' });
+    const { seller, customer, orderId, number } = await deliveredOrder();
     const { page } = await e2e.open({ token: seller.token });
     const available = (p: Page) => p.getByTestId('balance-available').innerText();
     await watch(page, '/profile/finance', available, '0');
@@ -62,17 +68,11 @@ describe('pages refresh on the events the bell receives', { timeout: 120_000 }, 
 
     await apiCall(customer.token, 'POST', `/api/orders/${orderId}/accept`, {});
     await expect.poll(async () => norm(await available(page)), POLL).not.toBe(before);
-    await expectLive(page, main, `Оплата за заказ · Заказ №${order.result.number as number}`);
+    await expectLive(page, main, `Оплата за заказ · Заказ №${number}`);
   });
 
   it('finance: an order accepted before the page’s socket connects still shows', async () => {
-    const seller = await e2e.user({ role: 'seller', roles: ['customer', 'seller'] });
-    const customer = await e2e.user();
-    const service = await createService(e2e.server.database.db, seller.user.id, { price: 100_000, days: 3 });
-    const order = await apiCall(customer.token, 'POST', '/api/orders', { service_id: service.id });
-    const orderId = order.result._id as string;
-    await payOrderForTest(e2e.server.app, orderId);
-    await apiCall(seller.token, 'POST', `/api/orders/${orderId}/deliver`, { message: 'Готово, проверьте.' });
+    const { seller, customer, orderId } = await deliveredOrder();
     const { page } = await e2e.open({ token: seller.token });
     // The socket's requests wait until the order is accepted: its notification is sent to nobody.
     let accepted!: () => void;
