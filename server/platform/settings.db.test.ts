@@ -20,6 +20,19 @@ const within = <T>(promise: Promise<T>, ms: number) =>
   Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still waiting after ${ms} ms`)), ms))]);
 
 describe('the settings cache', () => {
+  it('keeps the newest read as the latest, even when a change is forgotten while it is under way', async () => {
+    const { db } = database;
+    const platform = createPlatform({ db, log: pino({ level: 'silent' }), dispatcher: { pollMs: 3_600_000 } });
+    const service = new SettingsService(db, platform.withTx, pino({ level: 'silent' }));
+    await db.insert(settingsTable).values({ key: 'brand.name', value: 'Биржа задач' }).onConflictDoUpdate({ target: settingsTable.key, set: { value: 'Биржа задач' } });
+    // An admin's change reads the settings back while its own outbox job (every instance forgets) already runs.
+    const reading = service.all();
+    service.forget();
+    expect((await reading)['brand.name']).toBe('Биржа задач');
+    expect(service.latest()['brand.name']).toBe('Биржа задач');
+    await db.delete(settingsTable).where(eq(settingsTable.key, 'brand.name'));
+  });
+
   it('does not hand a transaction a read that waits behind it (a deadlock on PGlite)', async () => {
     const { db } = database;
     const platform = createPlatform({ db, log: pino({ level: 'silent' }), dispatcher: { pollMs: 3_600_000 } });

@@ -24,8 +24,13 @@ export const SETTINGS_CHANGED_JOB = 'settings-changed';
  */
 export class SettingsService {
   private cached: { at: number; value: Promise<Settings>; settled: boolean } | null = null;
-  /** Bumped by `forget`: a read that started before it must not be kept after it. */
-  private generation = 0;
+  /**
+   * Reads started so far, and the number of the one `last` holds: a read that started later replaces it, whatever
+   * order they settle in. (Dropping a read that a `forget` overtook instead left `last` stale for good when the
+   * change's own outbox job forgot during the admin's read.)
+   */
+  private started = 0;
+  private lastRead = 0;
   /** The last value read, for what must stay synchronous (letters' brand); the defaults until the first read. */
   private last: Settings;
 
@@ -51,14 +56,14 @@ export class SettingsService {
       if (hit.settled || db === this.db) return hit.value;
       return this.read(db);
     }
-    const generation = this.generation;
+    const read = ++this.started;
     const value = this.read(db);
     const entry = { at: Date.now(), value, settled: false };
     this.cached = entry;
     value.then(
       (v) => {
         entry.settled = true;
-        if (this.generation === generation) this.last = v;
+        if (read > this.lastRead) [this.lastRead, this.last] = [read, v];
       },
       () => {
         if (this.cached === entry) this.cached = null;
@@ -102,7 +107,6 @@ export class SettingsService {
 
   /** Drops the cached read, so that the next one sees the table (a change made here, or on another instance). */
   forget(): void {
-    this.generation += 1;
     this.cached = null;
   }
 
