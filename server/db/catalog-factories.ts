@@ -16,6 +16,8 @@ export interface ProjectOverrides extends Partial<typeof projects.$inferInsert> 
   sub?: string | null;
 }
 
+// Titles are numbered with "#", not "№": "№12" is how people search the admin area for order 12, and an order takes
+// its service's title, so a factory title "…№12" would also answer that search.
 let projectSequence = 0;
 
 /** A valid active project of `customerId` in a reference category; every column can be overridden. */
@@ -34,7 +36,7 @@ export async function createProject(db: Db, customerId: string, overrides: Proje
     .insert(projects)
     .values({
       customerId,
-      title: `Нужен лендинг для кофейни №${n}`,
+      title: `Нужен лендинг для кофейни #${n}`,
       description: 'Нужно сделать одностраничный сайт с меню, контактами и формой заказа столика.',
       categoryId: cat.id,
       subCategoryId,
@@ -79,7 +81,7 @@ export async function createService(db: Db, sellerId: string, overrides: Service
     .insert(services)
     .values({
       sellerId,
-      title: `Сделаю презентацию для вашего бизнеса №${n}`,
+      title: `Сделаю презентацию для вашего бизнеса #${n}`,
       description: 'Подготовлю презентацию до 15 слайдов в едином стиле: структура, инфографика, иконки и правки.',
       categoryId: cat.id,
       subCategoryId,
