@@ -11,6 +11,7 @@ import { serviceUrl } from '../test/services.ts';
 import { createUser } from '../db/factories.ts';
 import { createSession } from '../platform/sessions.ts';
 import { redisPrefix } from '../platform/deployment.ts';
+import { withTimeout } from '../lib/timeout.ts';
 
 // Two instances over one database and one Redis: an event emitted by one reaches a socket held by the other.
 const redisUrl = await serviceUrl('Redis', 'REDIS_URL', 'redis://127.0.0.1:6379');
@@ -97,10 +98,11 @@ describe.skipIf(!redisUrl)('several instances with REDIS_URL', () => {
       const open = async (server: RunningServer, token: string) => {
         const socket: Socket = connect(server.url, { transports: ['polling'], multiplex: false, reconnection: false, auth: { token: `Bearer ${token}` } });
         sockets.push(socket);
-        await new Promise<void>((resolve, reject) => {
+        const connected = new Promise<void>((resolve, reject) => {
           socket.once('connect', () => resolve());
           socket.once('connect_error', reject);
         });
+        await withTimeout(connected, 10_000, 'a socket did not connect');
         return socket;
       };
       const here = await open(b, await a.app.services.tokens.sign(user));
@@ -115,11 +117,12 @@ describe.skipIf(!redisUrl)('several instances with REDIS_URL', () => {
       const gotHere = new Promise((resolve) => here.once('delete_chat', resolve));
       a.realtime.emitToUsers([user.id], 'delete_chat', { id: 'from-a' });
       a.realtime.toOtherInstances('routeRulesChanged');
-      expect(await gotHere).toEqual({ id: 'from-a' });
+      // Each wait is bounded, so that a lost event fails here, naming itself, not at the test's timeout.
+      expect(await withTimeout(gotHere, 10_000, "the first deployment's event did not reach its other instance")).toEqual({ id: 'from-a' });
       await expect.poll(() => signalled).toContain('b');
       // ... then the second's: Redis delivers publishes in order, so had the first crossed, it would come first.
       d.realtime.emitToUsers([user.id], 'delete_chat', { id: 'from-d' });
-      expect(await firstThere).toEqual({ id: 'from-d' });
+      expect(await withTimeout(firstThere, 10_000, "the second deployment's event did not reach its other instance")).toEqual({ id: 'from-d' });
       expect(signalled).toEqual(['b']);
     } finally {
       for (const socket of sockets) socket.close();
