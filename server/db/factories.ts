@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from './client.ts';
 import { users, type NewUserRow, type Role, type UserRow } from '../modules/users/schema.ts';
+import { files } from '../modules/files/schema.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { recordConsent } from '../modules/privacy/index.ts';
 import { TEST_TOTP_SECRET, enrolTotp } from '../modules/auth/index.ts';
@@ -66,4 +67,11 @@ export async function createUser(db: Db, overrides: UserOverrides = {}): Promise
     return enrolled!;
   }
   return row!;
+}
+
+/** A file of `ownerId` as an upload records it (its bytes are not written), and its public url. */
+export async function createFileRow(db: Db, ownerId: string, kind: 'png' | 'pdf' = 'png'): Promise<string> {
+  const path = `${ownerId}/${randomBytes(16).toString('hex')}.${kind}`;
+  await db.insert(files).values({ ownerId, path, originalName: `файл.${kind}`, mime: kind === 'png' ? 'image/png' : 'application/pdf', size: 1234 });
+  return `/uploads/${path}`;
 }
