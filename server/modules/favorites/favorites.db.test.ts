@@ -301,6 +301,23 @@ describe('POST /api/favorites/sync', () => {
     expect((await sync(token, [])).body.result).toEqual(res.body.result);
   });
 
+  it("puts the merged list after the account's newest item, even one added in the same milliseconds", async () => {
+    const { seller, service, project } = await catalogue();
+    const { user, token } = await account();
+    await toggle(token, { id: service.id, type: 'service' });
+    // As a toggle a few milliseconds before the merge leaves it, or a database clock ahead of the server's.
+    await db.update(favorites).set({ createdAt: new Date(Date.now() + 60_000) }).where(eq(favorites.userId, user.id));
+    const res = await sync(token, [
+      { id: project.id, type: 'project' },
+      { id: seller.id, type: 'freelancer' },
+    ]);
+    expect(res.body.result).toEqual([
+      { id: seller.id, type: 'freelancer' },
+      { id: project.id, type: 'project' },
+      { id: service.id, type: 'service' },
+    ]);
+  });
+
   it('refuses malformed lists and more than 200 items at once', async () => {
     const { token } = await account();
     const many = Array.from({ length: 201 }, () => ({ id: randomUUID(), type: 'service' }));

@@ -139,16 +139,18 @@ export class FavoriteService {
       await this.deps.withTx(userActor(user), async ({ tx }) => {
         await lockPerson(tx, user.id);
         const mine = eq(favorites.userId, user.id);
-        const have = await tx.select({ id: favorites.itemId, type: favorites.type }).from(favorites).where(mine);
+        const have = await tx.select({ id: favorites.itemId, type: favorites.type, createdAt: favorites.createdAt }).from(favorites).where(mine);
         const known = new Set(have.map((f) => `${f.type}:${f.id}`));
         const fresh = unique.filter((i) => !known.has(`${i.type}:${i.id}`));
         if (fresh.length === 0) return;
 
-        // The last of the list is the newest.
-        const now = Date.now();
+        // The last of the list is the newest, and the whole list newer than what the account had: a millisecond apart,
+        // ending now, or starting just after the account's newest when that was added in those last milliseconds.
+        const newest = have.reduce((max, f) => Math.max(max, f.createdAt.getTime()), 0);
+        const first = Math.max(Date.now() - (fresh.length - 1), newest + 1);
         await tx
           .insert(favorites)
-          .values(fresh.map((i, n) => ({ userId: user.id, type: i.type, itemId: i.id, createdAt: new Date(now - (fresh.length - 1 - n)) })))
+          .values(fresh.map((i, n) => ({ userId: user.id, type: i.type, itemId: i.id, createdAt: new Date(first + n) })))
           .onConflictDoNothing();
         const freshIds = fresh.map((i) => i.id);
         await tx.delete(favorites).where(and(mine, inArray(favorites.itemId, freshIds), not(rowIsPublic)));
