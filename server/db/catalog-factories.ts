@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from './client.ts';
+import { tick } from './factories.ts';
 import { projects } from '../modules/projects/schema.ts';
 import { services } from '../modules/services/schema.ts';
 import { categories, subCategories } from '../modules/lookups/schema.ts';
@@ -32,6 +33,7 @@ export async function createProject(db: Db, customerId: string, overrides: Proje
     if (!row) throw new Error(`createProject: no sub-category ${sub}`);
     subCategoryId = row.id;
   }
+  await tick();
   const [row] = await db
     .insert(projects)
     .values({
@@ -77,6 +79,7 @@ export async function createService(db: Db, sellerId: string, overrides: Service
   }
   const tags = rest.tags ?? ['презентация'];
   const status = rest.status ?? 'active';
+  await tick();
   const [row] = await db
     .insert(services)
     .values({

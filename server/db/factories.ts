@@ -14,6 +14,18 @@ const SURNAMES_M = ['Смирнов', 'Иванов', 'Кузнецов', 'По�
 const FEMALE = new Set(['Мария', 'Анна', 'Екатерина', 'Ольга', 'Татьяна', 'Юлия', 'Наталья', 'Алёна']);
 
 let sequence = 0;
+let lastInsert = 0;
+
+/**
+ * Waits until the clock's millisecond is later than the last factory insert's. PGlite's now() counts whole
+ * milliseconds, so two rows made in one sort by their random ids in a "newest first" list, and a test expecting the
+ * later one first fails now and then on a fast machine. The row keeps the database's own now().
+ */
+export async function tick(): Promise<void> {
+  while (Date.now() <= lastInsert) await new Promise((resolve) => setTimeout(resolve, 1));
+  lastInsert = Date.now();
+}
+
 const pick = <T>(list: T[], i: number) => list[i % list.length]!;
 
 export const DEFAULT_PASSWORD = 'demo12345';
@@ -59,7 +71,9 @@ export async function buildUser(overrides: UserOverrides = {}): Promise<NewUserR
 
 /** A user as buildUser() makes them, who consented to the current consent text as a registration does (ADR 052). */
 export async function createUser(db: Db, overrides: UserOverrides = {}): Promise<UserRow> {
-  const [row] = await db.insert(users).values(await buildUser(overrides)).returning();
+  const values = await buildUser(overrides);
+  await tick();
+  const [row] = await db.insert(users).values(values).returning();
   await recordConsent(db, { userId: row!.id, ip: null, userAgent: null });
   if (overrides.twoFactor ?? row!.roles.includes('admin')) {
     await enrolTotp(db, row!.id, TEST_TOTP_SECRET);
