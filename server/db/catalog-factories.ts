@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from './client.ts';
-import { tick } from './factories.ts';
+import { inOwnMillisecond } from './factories.ts';
 import { projects } from '../modules/projects/schema.ts';
 import { services } from '../modules/services/schema.ts';
 import { categories, subCategories } from '../modules/lookups/schema.ts';
@@ -33,20 +33,21 @@ export async function createProject(db: Db, customerId: string, overrides: Proje
     if (!row) throw new Error(`createProject: no sub-category ${sub}`);
     subCategoryId = row.id;
   }
-  await tick();
-  const [row] = await db
-    .insert(projects)
-    .values({
-      customerId,
-      title: `Нужен лендинг для кофейни #${n}`,
-      description: 'Нужно сделать одностраничный сайт с меню, контактами и формой заказа столика.',
-      categoryId: cat.id,
-      subCategoryId,
-      budget: 1_500_000,
-      days: 7,
-      ...rest,
-    })
-    .returning();
+  const [row] = await inOwnMillisecond(() =>
+    db
+      .insert(projects)
+      .values({
+        customerId,
+        title: `Нужен лендинг для кофейни #${n}`,
+        description: 'Нужно сделать одностраничный сайт с меню, контактами и формой заказа столика.',
+        categoryId: cat.id,
+        subCategoryId,
+        budget: 1_500_000,
+        days: 7,
+        ...rest,
+      })
+      .returning(),
+  );
   return row!;
 }
 
@@ -79,23 +80,24 @@ export async function createService(db: Db, sellerId: string, overrides: Service
   }
   const tags = rest.tags ?? ['презентация'];
   const status = rest.status ?? 'active';
-  await tick();
-  const [row] = await db
-    .insert(services)
-    .values({
-      sellerId,
-      title: `Сделаю презентацию для вашего бизнеса #${n}`,
-      description: 'Подготовлю презентацию до 15 слайдов в едином стиле: структура, инфографика, иконки и правки.',
-      categoryId: cat.id,
-      subCategoryId,
-      price: 150_000,
-      days: 3,
-      publishedAt: status === 'active' || status === 'paused' ? new Date() : null,
-      ...rest,
-      status,
-      tags,
-      tagsText: rest.tagsText ?? tags.join(' '),
-    })
-    .returning();
+  const [row] = await inOwnMillisecond(() =>
+    db
+      .insert(services)
+      .values({
+        sellerId,
+        title: `Сделаю презентацию для вашего бизнеса #${n}`,
+        description: 'Подготовлю презентацию до 15 слайдов в едином стиле: структура, инфографика, иконки и правки.',
+        categoryId: cat.id,
+        subCategoryId,
+        price: 150_000,
+        days: 3,
+        publishedAt: status === 'active' || status === 'paused' ? new Date() : null,
+        ...rest,
+        status,
+        tags,
+        tagsText: rest.tagsText ?? tags.join(' '),
+      })
+      .returning(),
+  );
   return row!;
 }

@@ -17,13 +17,17 @@ let sequence = 0;
 let lastInsert = 0;
 
 /**
- * Waits until the clock's millisecond is later than the last factory insert's. PGlite's now() counts whole
- * milliseconds, so two rows made in one sort by their random ids in a "newest first" list, and a test expecting the
- * later one first fails now and then on a fast machine. The row keeps the database's own now().
+ * Runs a factory's insert in a millisecond later than the last one's end. PGlite's now() counts whole milliseconds, so
+ * two rows made in one sort by their random ids in a "newest first" list, and a test expecting the later one first
+ * fails now and then on a fast machine. The row keeps the database's own now().
  */
-export async function tick(): Promise<void> {
+export async function inOwnMillisecond<T>(insert: () => Promise<T>): Promise<T> {
   while (Date.now() <= lastInsert) await new Promise((resolve) => setTimeout(resolve, 1));
-  lastInsert = Date.now();
+  try {
+    return await insert();
+  } finally {
+    lastInsert = Date.now();
+  }
 }
 
 const pick = <T>(list: T[], i: number) => list[i % list.length]!;
@@ -72,8 +76,7 @@ export async function buildUser(overrides: UserOverrides = {}): Promise<NewUserR
 /** A user as buildUser() makes them, who consented to the current consent text as a registration does (ADR 052). */
 export async function createUser(db: Db, overrides: UserOverrides = {}): Promise<UserRow> {
   const values = await buildUser(overrides);
-  await tick();
-  const [row] = await db.insert(users).values(values).returning();
+  const [row] = await inOwnMillisecond(() => db.insert(users).values(values).returning());
   await recordConsent(db, { userId: row!.id, ip: null, userAgent: null });
   if (overrides.twoFactor ?? row!.roles.includes('admin')) {
     await enrolTotp(db, row!.id, TEST_TOTP_SECRET);
