@@ -4,6 +4,8 @@
 // service page's CPU (bench/profile.ts, issue 31) for an answer that depends only on the build, the page's matched
 // routes and the ancestors. production-builds.mjs wraps React Router's function with this memo on the server (ADR 074).
 
+import { wrapDeclaration } from './wrap-declaration.mjs';
+
 /** Distinct pages' keys kept per build: the app's route shapes times the ancestors people visit, and a bound. */
 const MAX_KEYS = 512;
 
@@ -31,24 +33,11 @@ export function memoizePartialManifest(build) {
   };
 }
 
-const DECLARATION = 'function getPartialManifest(';
-
 /**
- * React Router's module text with its `getPartialManifest` memoized: the function is renamed and the name bound at
- * the module's end to the memo around it (it is called only while a page renders, after the module has run). A text
- * without the function, or with it more than once (another version of React Router), is returned as it was;
+ * React Router's module text with its `getPartialManifest` memoized (wrap-declaration.mjs). A text without the
+ * function, or with it more than once (another version of React Router), is returned as it was;
  * server/react-router-partial-manifest.test.ts fails then, so an upgrade that drops the memo is noticed.
  */
 export function withMemoizedPartialManifest(source, memoUrl) {
-  const at = source.indexOf(DECLARATION);
-  if (at < 0 || source.indexOf(DECLARATION, at + 1) >= 0) return source;
-  return (
-    `import { memoizePartialManifest as __memoizePartialManifest } from ${JSON.stringify(memoUrl)};\n` +
-    source.slice(0, at) +
-    'function getPartialManifestEveryTime(' +
-    source.slice(at + DECLARATION.length) +
-    '\nvar getPartialManifest = __memoizePartialManifest(getPartialManifestEveryTime);\n' +
-    // For server/react-router-partial-manifest.test.ts, which compares the two on React Router's own matching.
-    'export { getPartialManifest as __getPartialManifest, getPartialManifestEveryTime as __getPartialManifestEveryTime };\n'
-  );
+  return wrapDeclaration(source, 'getPartialManifest', memoUrl, 'memoizePartialManifest');
 }

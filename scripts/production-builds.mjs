@@ -5,13 +5,16 @@
 // server rendered with the warnings' checks on. Every import of React Router (the server's, the built app's,
 // @react-router/node's) is sent to the production build beside it: still one copy of the router, now the right one.
 //
-// load: the production build's partial manifest, computed on every render, is memoized (partial-manifest.mjs).
+// load: what the production build computes on every render from the build alone is memoized: the partial manifest
+// (partial-manifest.mjs, ADR 074) and the route trees of the static router (static-routes.mjs, ADR 079).
 
 import { withMemoizedPartialManifest } from './partial-manifest.mjs';
+import { withMemoizedStaticRoutes } from './static-routes.mjs';
 
 const PACKAGES = new Set(['react-router', 'react-router/dom']);
 const PRODUCTION_BUILD = '/react-router/dist/production/';
 const MEMO_URL = new URL('./partial-manifest.mjs', import.meta.url).href;
+const ROUTES_MEMO_URL = new URL('./static-routes.mjs', import.meta.url).href;
 
 export async function resolve(specifier, context, nextResolve) {
   const resolved = await nextResolve(specifier, context);
@@ -23,6 +26,6 @@ export async function load(url, context, nextLoad) {
   const loaded = await nextLoad(url, context);
   if (!url.includes(PRODUCTION_BUILD) || loaded.format !== 'module' || loaded.source == null) return loaded;
   const source = Buffer.from(loaded.source).toString('utf8');
-  const rewritten = withMemoizedPartialManifest(source, MEMO_URL);
+  const rewritten = withMemoizedStaticRoutes(withMemoizedPartialManifest(source, MEMO_URL), ROUTES_MEMO_URL);
   return rewritten === source ? loaded : { ...loaded, source: rewritten };
 }
