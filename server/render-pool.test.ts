@@ -150,6 +150,32 @@ describe('render pool (ADR 077)', () => {
     expect(calls).toContain('read after.abort');
   });
 
+  it('lets the renders under way end before it stops its threads at close', async () => {
+    const renderPool = await open({ startAtMs: 0 });
+    await withThread(renderPool);
+    // A client gone at a shutdown: its render is aborted, and ends as React Router ends it, not as a stopped thread.
+    const controller = new AbortController();
+    const rendering = renderPool.handle(page('wait', controller.signal), loadContext().context);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const closing = renderPool.close();
+    controller.abort();
+    expect((await rendering).status).toBe(500);
+    await closing;
+    expect(renderPool.threads()).toBe(0);
+  });
+
+  it('stops its threads at close once the wait is over, failing a render that would not end', async () => {
+    const renderPool = await open({ startAtMs: 0, closeWaitMs: 200 });
+    await withThread(renderPool);
+    const rendering = renderPool.handle(page('wait'), loadContext().context);
+    const failed = expect(rendering).rejects.toThrow('the render thread stopped');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = performance.now();
+    await renderPool.close();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(150);
+    await failed;
+  });
+
   it('stops a thread that has had no page for the idle time', async () => {
     const renderPool = await open({ startAtMs: 0, idleMs: 200 });
     await withThread(renderPool);

@@ -21,6 +21,8 @@ export interface RenderPoolOptions {
   busySeconds?: number;
   /** A thread given no page for this long is stopped, and its memory given back. */
   idleMs?: number;
+  /** At close, the renders under way are given this long to end before their threads are stopped. */
+  closeWaitMs?: number;
   log: { error(details: object, message: string): void };
 }
 
@@ -39,6 +41,8 @@ const START_AT_MS = 250;
 const BUSY_SECONDS = 2;
 /** A minute without a page. */
 const IDLE_MS = 60_000;
+/** A render whose request was aborted ends at once; one under way ends within React Router's stream timeout (5 s). */
+const CLOSE_WAIT_MS = 5_000;
 /** After a thread failed to start, none is started again for this long: a broken build is not retried under load. */
 const FAILED_START_PAUSE_MS = 60_000;
 
@@ -65,6 +69,8 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 class RenderThread {
   readonly worker: Worker;
   readonly renders = new Map<number, Rendering>();
+  /** The answers of the renders under way, which close() lets end. */
+  readonly answers = new Set<Promise<Response>>();
   ready = false;
   exited = false;
   lastUsed = Date.now();
@@ -92,6 +98,9 @@ class RenderThread {
     this.catalogueUrl = catalogueUrl;
     if (this.exited) throw new Error('the render thread stopped');
     const answer = new Promise<Response>((resolve, reject) => this.renders.set(id, { context, resolve, reject }));
+    this.answers.add(answer);
+    const ended = () => this.answers.delete(answer);
+    answer.then(ended, ended);
     const abort = () => this.renders.has(id) && this.worker.postMessage({ type: 'abort', render: id });
     request.signal.addEventListener('abort', abort, { once: true });
     const { config, nonce, document, user } = context;
@@ -152,7 +161,7 @@ class RenderThread {
  * it can do: sockets, the database, the load context's reads and the compression.
  */
 export async function createRenderPool(options: RenderPoolOptions): Promise<RenderPool> {
-  const { threads: most, startAtMs = START_AT_MS, busySeconds = BUSY_SECONDS, idleMs = IDLE_MS, log } = options;
+  const { threads: most, startAtMs = START_AT_MS, busySeconds = BUSY_SECONDS, idleMs = IDLE_MS, closeWaitMs = CLOSE_WAIT_MS, log } = options;
   const build = (await import(pathToFileURL(options.serverEntry).href)) as ServerBuild;
   const inProcess = createRequestHandler(build, options.mode);
   const workerData = { serverEntry: pathToFileURL(options.serverEntry).href, mode: options.mode, hooks: options.hooks ?? null };
@@ -222,6 +231,14 @@ export async function createRenderPool(options: RenderPoolOptions): Promise<Rend
     async close() {
       closed = true;
       clearInterval(stopIdle);
+      // The renders under way end first: a thread stopped under them failed each (its client gone, at a shutdown after
+      // a load) with an error logged for nobody.
+      const underWay = [...running].flatMap((thread) => [...thread.answers]);
+      if (underWay.length > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([Promise.allSettled(underWay), new Promise((resolve) => (timer = setTimeout(resolve, closeWaitMs)))]);
+        clearTimeout(timer);
+      }
       await Promise.all([...running].map((thread) => thread.worker.terminate()));
       running.clear();
     },
