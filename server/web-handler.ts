@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { isbot } from 'isbot';
 import type { SsrContext } from '#contract/ssr';
+import { decodedPath } from './lib/http.ts';
 import { Precompressed } from './lib/precompressed.ts';
 import { requestOrigin } from './lib/public-origin.ts';
 import { MESSAGES } from '#contract/messages';
@@ -34,16 +35,6 @@ const PRIVATE_PAGES = /^\/(?:profile|admin)(?:[/.]|$)/;
  */
 export function pageCacheControl(path: string, signedIn: boolean): string | null {
   return signedIn || PRIVATE_PAGES.test(path) ? 'private, no-store' : null;
-}
-
-/** The path as the router matches it (decoded), so that `/%70rofile` is the profile too. */
-function decodedPath(url: string): string {
-  const path = url.split('?', 1)[0]!;
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return path;
-  }
 }
 
 /**

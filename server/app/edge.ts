@@ -14,7 +14,7 @@ import type { PublicOrigin } from '../lib/public-origin.ts';
 import { CROSS_SITE_MESSAGE, cookieAuthenticated, crossSiteWrite } from '../lib/same-origin.ts';
 import { requireAdmin, sessionForToken, tokenOf, type Tokens } from '../lib/auth.ts';
 import type { UserRow } from '../modules/users/index.ts';
-import { decodedPath } from './http.ts';
+import { decodedPath } from '../lib/http.ts';
 import { contentSecurityPolicy, PRIVATE_NO_STORE, SAFE_METHODS } from './security.ts';
 
 /** Cookies, security headers and compression: what every answer goes through. */

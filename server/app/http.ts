@@ -8,16 +8,6 @@ import { installErrorHandler } from '../lib/http.ts';
 import type { FastAnswers } from '../lib/fast-answers.ts';
 import { MESSAGES } from '#contract/messages';
 
-/** The path the router matches: decoded, without the query. */
-export function decodedPath(url: string): string {
-  const path = url.split('?', 1)[0] ?? '/';
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return path;
-  }
-}
-
 /**
  * The server's own address. Before it listens (the demo data and its letters are made then) it is the address it is
  * about to listen on: HOST and PORT, not a port it may never use.

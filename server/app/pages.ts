@@ -6,7 +6,7 @@ import { visitorOf } from '../platform/listing/visitors.ts';
 import { presentMe } from '../modules/users/index.ts';
 import { mountWebApp, readBuildId, type GuestPages } from '../web-handler.ts';
 import type { SsrContext } from '#contract/ssr';
-import { contentSecurityPolicy, widgetOriginsOf } from './security.ts';
+import { keptPagePolicy } from './security.ts';
 
 /** The built web app: pages rendered on the server read through the same handlers as the API (`reads`). */
 export async function mountPages(app: FastifyInstance, { env, db, log: logger, origin, services }: ModuleContext, reads: ReadHandlers): Promise<void> {
@@ -21,7 +21,7 @@ export async function mountPages(app: FastifyInstance, { env, db, log: logger, o
       const { params } = read.input as { params: { id: string } };
       await services.serviceCatalog.countView(params.id, visitorOf(null, request.ip));
     },
-    policy: (hashes) => contentSecurityPolicy({ hashes }, widgetOriginsOf(services.payments.providers.cardWidget())),
+    policy: keptPagePolicy(() => services.payments.providers.cardWidget()),
   };
   await mountWebApp(app, async (request, reported): Promise<SsrContext> => {
     const [signedIn, operator] = await Promise.all([sessionForToken(db, services.tokens, tokenOf(request)), settings.all()]);

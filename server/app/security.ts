@@ -55,3 +55,21 @@ export function widgetOriginsOf(widget: { script_url: string } | null): string[]
   if (!widget || !/^https?:\/\//.test(widget.script_url)) return [];
   return [new URL(widget.script_url).origin];
 }
+
+/**
+ * The policy of a kept page, whose inline scripts are allowed by their hashes (ADR 021), with the payout widget's
+ * origin when one is configured (ADR 050). A kept page's hashes are its own array, sent with every hit: its policy is
+ * made once, and again when the widget changes.
+ */
+export function keptPagePolicy(cardWidget: () => { script_url: string } | null): (hashes: string[]) => string {
+  const policies = new WeakMap<string[], { scriptUrl: string | null; policy: string }>();
+  return (hashes) => {
+    const widget = cardWidget();
+    const scriptUrl = widget?.script_url ?? null;
+    const kept = policies.get(hashes);
+    if (kept?.scriptUrl === scriptUrl) return kept.policy;
+    const policy = contentSecurityPolicy({ hashes }, widgetOriginsOf(widget));
+    policies.set(hashes, { scriptUrl, policy });
+    return policy;
+  };
+}

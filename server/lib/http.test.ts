@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { badRequest, installErrorHandler, ok } from './http.ts';
+import { badRequest, decodedPath, installErrorHandler, ok } from './http.ts';
 
 z.config(z.locales.ru());
 
@@ -83,5 +83,16 @@ describe('error answers', () => {
     }
     // Anything else from the database (a broken query, a lost connection) stays a 500.
     expect((await app.inject({ url: '/pg/42601' })).statusCode).toBe(500);
+  });
+});
+
+describe('decodedPath', () => {
+  it('is the path the router matches: decoded, without the query, a malformed escape left as it is', () => {
+    expect(decodedPath('/services/design?q=%D0%BB%D0%BE#x')).toBe('/services/design');
+    expect(decodedPath('/%70rofile/orders')).toBe('/profile/orders');
+    expect(decodedPath('/blog/%D0%BF%D0%BE%D1%81%D1%82?page=2')).toBe('/blog/пост');
+    expect(decodedPath('/broken/%E0%A4%A')).toBe('/broken/%E0%A4%A');
+    expect(decodedPath('/')).toBe('/');
+    expect(decodedPath('?q=1')).toBe('');
   });
 });

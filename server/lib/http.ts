@@ -3,6 +3,19 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ApiError, ApiOk } from '#contract/api';
 import { MESSAGES } from '#contract/messages';
 
+/** The path the router matches: decoded, without the query (so that `/%70rofile` is the profile too). */
+export function decodedPath(url: string): string {
+  const query = url.indexOf('?');
+  const path = query < 0 ? url : url.slice(0, query);
+  // Asked several times per request (the hooks, the pages): most paths have nothing to decode.
+  if (!path.includes('%')) return path;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
 /** An error whose message is meant for the user (Russian) and whose status is a 4xx. */
 export class HttpError extends Error {
   constructor(

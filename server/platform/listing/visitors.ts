@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
 import type { Logger } from 'pino';
 import type { RateLimiter } from '../../lib/rate-limiter.ts';
@@ -24,7 +24,8 @@ export function addressKey(ip: string): string {
   const address = ip.split('%', 1)[0]!;
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
   if (mapped && isIPv4(mapped[1]!)) return mapped[1]!;
-  if (!isIPv6(address)) return address;
+  // An IPv4 address has no colon: IPv6's long expression is not run for it.
+  if (!address.includes(':') || !isIPv6(address)) return address;
   const [head = '', tail] = address.split('::');
   const groups = (part: string) => (part ? part.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])) : []);
   const front = groups(head);
@@ -53,7 +54,7 @@ export class SeenToday {
   ) {}
 
   async first(key: string): Promise<boolean> {
-    const digest = createHash('sha256').update(key).digest('base64url').slice(0, 22);
+    const digest = hash('sha256', key, 'base64url').slice(0, 22);
     if (!this.shared) return this.remember(digest);
     try {
       return (await this.shared.hit(`seen:${digest}`, 1, this.windowMs)).allowed;
