@@ -158,10 +158,15 @@ describe('render pool (ADR 077)', () => {
     const rendering = renderPool.handle(page('wait', controller.signal), loadContext().context);
     await new Promise((resolve) => setTimeout(resolve, 50));
     const closing = renderPool.close();
+    // A page asked for while it closes is rendered in process, not in a thread about to stop: it outlives the wait.
+    const late = new AbortController();
+    const lateRendering = renderPool.handle(page('wait', late.signal), loadContext().context);
     controller.abort();
     expect((await rendering).status).toBe(500);
     await closing;
     expect(renderPool.threads()).toBe(0);
+    late.abort();
+    expect((await lateRendering).status).toBe(500);
   });
 
   it('stops its threads at close once the wait is over, failing a render that would not end', async () => {

@@ -208,7 +208,8 @@ export async function createRenderPool(options: RenderPoolOptions): Promise<Rend
   /** The seconds in a row before the current one in which renders took `startAtMs`. */
   let busyBefore = 0;
   const handle: PageHandler = async (request, context) => {
-    const thread = leastBusy();
+    // Once closing, its threads are about to stop: a page asked for meanwhile is rendered here.
+    const thread = closed ? undefined : leastBusy();
     if (thread) return thread.render(++lastRender, request, context);
     const started = performance.now();
     try {
