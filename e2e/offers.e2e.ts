@@ -35,7 +35,10 @@ describe('a custom offer in an order chat', { timeout: 180_000 }, () => {
     await visit(s.page, `/profile/messages?tab=orders&chat=${chatId}`);
     await hydrated(s.page);
     // On a phone the idle panel folds with the card's rarer steps.
-    const more = s.page.getByTestId('order-card').getByRole('button', { name: 'Подробнее' });
+    // The card comes with the chat's data after hydration: waited for, since isVisible() does not wait.
+    const card = s.page.getByTestId('order-card');
+    await card.waitFor();
+    const more = card.getByRole('button', { name: 'Подробнее' });
     if (await more.isVisible()) await more.click();
     await s.page.getByTestId('offer').getByRole('button', { name: 'Предложить новый заказ' }).click();
     const form = s.page.getByTestId('offer-form');

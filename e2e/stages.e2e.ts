@@ -36,7 +36,10 @@ const SELLER_PERCENT = 30;
 
 /** On a phone the folded card shows the current stage alone and folds the rarer steps: «Подробнее» shows all. */
 async function unfold(page: Page) {
-  const more = page.getByTestId('order-card').getByRole('button', { name: 'Подробнее' });
+  // Waited for, since isVisible() does not wait: the card comes with the chat's data after hydration.
+  const card = page.getByTestId('order-card');
+  await card.waitFor();
+  const more = card.getByRole('button', { name: 'Подробнее' });
   if (await more.isVisible()) await more.click();
 }
 
