@@ -6,7 +6,8 @@
  *
  * DATABASE_URL names any database of the server: the benchmark makes and keeps its own, podryad_bench_<N>
  * (see generate-services.ts), reused on the next run; BENCH_REGENERATE=1 makes it again. BENCH_SECONDS (10)
- * and BENCH_CONNECTIONS (10) tune the runs. `npm run bench` runs this too when BENCH_CATALOG=1.
+ * and BENCH_CONNECTIONS (10) tune the runs; BENCH_TARGETS=<text>[,<text>…] measures only the targets whose name
+ * contains one of them (e.g. `BENCH_TARGETS=Filtered,барбершопа`). `npm run bench` runs this too when BENCH_CATALOG=1.
  *
  * Each target is measured twice. Latency: one client at a time, so the percentiles are the time a request
  * takes, which is what the p95 targets are judged on. Load: BENCH_CONNECTIONS clients at once, which
@@ -88,8 +89,12 @@ export async function runCatalogBench(): Promise<void> {
       { name: `Service page: /api/services/{id}, ${dataset.ids.length} ids`, kind: 'page', paths: dataset.ids.map((id) => `/api/services/${id}`) },
     ];
 
+    // BENCH_TARGETS: only the targets whose name contains one of its parts (one row, measured again).
+    const wanted = process.env.BENCH_TARGETS?.split(',').map((part) => part.trim()).filter(Boolean);
+    const chosen = wanted?.length ? runs.filter((run) => wanted.some((part) => run.name.includes(part))) : runs;
+    if (chosen.length === 0) throw new Error(`BENCH_TARGETS matches none of: ${runs.map((run) => run.name).join('; ')}`);
     const rows: CatalogRow[] = [];
-    for (const run of runs) {
+    for (const run of chosen) {
       console.error(`measuring ${run.name}…`); // progress on stderr keeps stdout pasteable
       const url = run.paths ? `${server.url}${run.paths[0]}` : base + run.path;
       const paths = run.paths ? { paths: run.paths } : {};
