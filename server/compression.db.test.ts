@@ -1,10 +1,12 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from './test/app.ts';
 import { tags } from './modules/lookups/schema.ts';
 import { API_SECURITY_HEADERS } from './app.ts';
 import { createUser } from './db/factories.ts';
+import { createService } from './db/catalog-factories.ts';
+import { DYNAMIC_COMPRESSION, SMALL_ANSWER } from './app/compress-buffered.ts';
 
 // ADR 019: lookup lists served from memory before Fastify, pre-compressed, with ETags; dynamic JSON compressed per
 // response; compressed request bodies not inflated. Through a real socket: the early answers are not Fastify's,
@@ -155,9 +157,34 @@ describe('dynamic answers', () => {
       expect(answer.headers['content-length'], accept).toBe(String(answer.raw.length));
       expect(answer.headers['transfer-encoding'], accept).toBeUndefined();
       if (coding) expect(answer.headers.vary, accept).toMatch(/accept-encoding/i);
+      // Over SMALL_ANSWER's size: brotli's quality 4.
+      if (coding === 'br') expect(answer.raw.equals(brotliCompressSync(plain.raw, DYNAMIC_COMPRESSION.brotliOptions))).toBe(true);
     }
     // Asked not to.
     expect((await call('/api/docs/json', { headers: { ...BROWSER, 'x-no-compression': '1' } })).headers['content-encoding']).toBeUndefined();
+  });
+
+  it('small, are compressed at brotli quality 3, a large one at 4: the same negotiation, length and bytes', async () => {
+    const seller = await createUser(t.database.db, { role: 'seller' });
+    for (let n = 0; n < 12; n++) await createService(t.database.db, seller.id);
+    const path = '/api/services?limit=12';
+    const plain = await call(path);
+    expect(plain.status).toBe(200);
+    expect(JSON.parse(plain.text).result).toHaveLength(12);
+    expect(plain.raw.length).toBeGreaterThan(1024);
+    expect(plain.raw.length).toBeLessThanOrEqual(SMALL_ANSWER.bytes);
+    for (const [accept, coding] of [
+      ['gzip, deflate, br, zstd', 'br'],
+      ['gzip', 'gzip'],
+      ['identity', undefined],
+    ] as const) {
+      const answer = await call(path, { headers: { 'accept-encoding': accept } });
+      expect(answer.headers['content-encoding'], accept).toBe(coding);
+      expect(answer.text, accept).toBe(plain.text);
+      expect(answer.headers['content-length'], accept).toBe(String(answer.raw.length));
+      if (coding) expect(answer.headers.vary, accept).toMatch(/accept-encoding/i);
+      if (coding === 'br') expect(answer.raw.equals(brotliCompressSync(plain.raw, SMALL_ANSWER.brotliOptions))).toBe(true);
+    }
   });
 
   it('do not inflate a compressed request body: a clear 4xx, nothing done', async () => {
