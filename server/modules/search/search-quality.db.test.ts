@@ -13,7 +13,7 @@ import { categories, subCategories } from '../lookups/schema.ts';
 import { call } from '../../test/api.ts';
 import { DEFAULT_SEARCH_SYNONYMS } from '#contract/settings';
 import { MIN_SEARCHES } from './service.ts';
-import { synonymIndex, unknownWords } from '../../platform/listing/search.ts';
+import { correctedQuery, synonymIndex, unknownWords } from '../../platform/listing/search.ts';
 
 // Search quality (ADR 028): category titles in the document, the last word as a prefix, the operator's
 // synonyms, typo correction, suggestions that find something, and projects searched the same way.
@@ -188,6 +188,11 @@ describe('typos', () => {
     const none = await search('ъъъъъъ');
     expect(none.corrected).toBeUndefined();
     expect(none.result).toEqual([]);
+    // Another form of a known word is known, so never replaced: its nearest word would be its own lexeme (the same
+    // search again) or another word. Only the unknown words are looked up.
+    const correct = async (text: string) => correctedQuery(database.db, text, await unknownWords(database.db, text));
+    expect(await correct('эмблемами бот')).toBeNull();
+    expect(await correct('эмблемами сдеаю')).toBe('эмблемами сделаю');
   });
 
   it('a corrected search counts as its correction for the suggestions', async () => {

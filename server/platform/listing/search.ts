@@ -234,28 +234,23 @@ export async function unknownWords(db: Db, text: string, index: SynonymIndex = s
 const wordArray = (words: readonly string[]) => `{${words.map((w) => `"${w}"`).join(',')}}`;
 
 /**
- * The query with its unknown words replaced by the catalogue's nearest ones (trigram similarity over
- * search_words, pg_trgm's default threshold 0.3), or null when nothing was replaced. A word is known when the
- * vocabulary or the synonym dictionary has it, or — the last word, being typed — when a vocabulary word begins
- * with it. Words shorter than PREFIX_MIN are kept as they are.
+ * The query with its unknown words (as unknownWords finds them) replaced by the catalogue's nearest ones (trigram
+ * similarity over search_words, pg_trgm's default threshold 0.3), or null when nothing was replaced. A word the
+ * vocabulary has in another form ("логотипа") is not unknown, so it is never replaced: its nearest word is its own
+ * lexeme (the same search again) or another word (a search the user did not ask for).
  */
-export async function correctedQuery(db: Db, text: string, index: SynonymIndex = synonymIndex()): Promise<string | null> {
-  const words = wordsOf(text).slice(0, MAX_TERMS);
-  const asked = words.filter((w, i) => w.length >= PREFIX_MIN && !index.groupOf.has(w) && !/^\d+$/.test(w) && words.indexOf(w) === i);
-  if (!asked.length) return null;
-  const last = words[words.length - 1];
+export async function correctedQuery(db: Db, text: string, unknown: readonly string[]): Promise<string | null> {
+  if (!unknown.length) return null;
   const result = (await db.execute(sql`
-    select q.word,
-           exists (select 1 from search_words w where w.word = q.word) as known,
-           q.word = ${last ?? ''} and exists (select 1 from search_words w where w.word > q.word and w.word < q.word || chr(1114111)) as begun,
-           (select w.word from search_words w where w.word % q.word order by similarity(w.word, q.word) desc, w.word limit 1) as nearest
-      from unnest(cast(${wordArray(asked)} as text[])) as q(word)`)) as unknown as {
-    rows: { word: string; known: boolean; begun: boolean; nearest: string | null }[];
-  };
+    select q.word, (select w.word from search_words w where w.word % q.word order by similarity(w.word, q.word) desc, w.word limit 1) as nearest
+      from unnest(cast(${wordArray(unknown)} as text[])) as q(word)`)) as unknown as { rows: { word: string; nearest: string | null }[] };
   const replace = new Map<string, string>();
-  for (const row of result.rows) if (!row.known && !row.begun && row.nearest) replace.set(row.word, row.nearest);
+  for (const row of result.rows) if (row.nearest) replace.set(row.word, row.nearest);
   if (!replace.size) return null;
-  return words.map((w) => replace.get(w) ?? w).join(' ');
+  return wordsOf(text)
+    .slice(0, MAX_TERMS)
+    .map((w) => replace.get(w) ?? w)
+    .join(' ');
 }
 
 /**

@@ -35,19 +35,20 @@ export async function listServices(deps: ListingDeps, query: ServicesQuery): Pro
   const { db } = deps;
   const groups = (await deps.synonyms?.()) ?? [];
   const text = searchText(query.q);
+  const index = synonymIndex(groups);
   // A later page of partial matches: the same text, corrected the same way, read the same way.
   if (text && query.cursor && cursorTag(query.cursor) === PARTIAL) {
-    const corrected = await correctedQuery(db, text, synonymIndex(groups));
+    const corrected = await correctedQuery(db, text, await unknownWords(db, text, index));
     const partial = await searchPartialQuery(corrected ?? text, groups, db);
     if (!partial) throw badCursor();
     return partialPage(deps, query, partial);
   }
-  const unknown = text ? (await unknownWords(db, text, synonymIndex(groups))).length > 0 : false;
-  const found = await listPage(deps, query, await searchTsQuery(query.q, groups, db), unknown);
+  const unknown = text ? await unknownWords(db, text, index) : [];
+  const found = await listPage(deps, query, await searchTsQuery(query.q, groups, db), unknown.length > 0);
   if (!text || found.result.length || query.cursor) return found;
   // Nothing found: the query with mistyped words replaced by the catalogue's nearest ones, if that finds
   // something (ADR 028). Later pages ask with the same text and are corrected the same way.
-  const corrected = await correctedQuery(db, text, synonymIndex(groups));
+  const corrected = await correctedQuery(db, text, unknown);
   if (corrected) {
     const retried = await listPage(deps, query, await searchTsQuery(corrected, groups, db));
     if (retried.result.length) return { ...retried, corrected };
