@@ -14,6 +14,14 @@ function Hydrated({ children }: { children: ReactNode }) {
   return children;
 }
 
+// React Router 7.18 can leave the promise of a load it interrupted unhandled: when one revalidation interrupts another
+// (a decision and the notification it sends, in a row), the first load's rejection with the AbortError of its own
+// abort reaches the browser as an uncaught error (a CI run of e2e/money-loop saw it on /admin/disputes). An aborted
+// load is no error: it is not reported. Any other unhandled rejection still is.
+addEventListener('unhandledrejection', (event) => {
+  if (event.reason instanceof DOMException && event.reason.name === 'AbortError') event.preventDefault();
+});
+
 // React Router's own entry, but the catalogue tree comes first: the server rendered the page with it, and it is
 // not in the hydration data (web/lib/catalogue.ts). Its fetch started with the page's preload.
 void loadCatalogue().then(() =>
