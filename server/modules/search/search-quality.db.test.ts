@@ -225,6 +225,42 @@ describe('partial matches (ADR 044)', () => {
     expect((await search('ъъъъъъ ыыыыыы')).result).toEqual([]);
   });
 
+  it('waits for each read only where the next needs it', async () => {
+    // The statements a search starts and ends, in order.
+    const events = async (q: string) => {
+      const client = (database.db as unknown as { session: { client: { query: (...args: unknown[]) => Promise<unknown> } } }).session.client;
+      const query = client.query;
+      const seen: string[] = [];
+      client.query = (...args) => {
+        const text = String(args[0]);
+        seen.push(`start ${text}`);
+        return query.apply(client, args).finally(() => seen.push(`end ${text}`));
+      };
+      try {
+        await search(q);
+      } finally {
+        client.query = query;
+      }
+      return seen;
+    };
+    const completions = (e: string) => e.includes('from search_words where word >');
+    const unknown = (e: string) => e.includes('cross join lateral');
+    const correction = (e: string) => e.includes('similarity(');
+    const services = (e: string) => e.includes('from "services"');
+
+    // The words checked against the vocabulary and the last word's completions, together; the completions are
+    // read once, though the search goes on to its partial matches.
+    const partial = await events('эмблема сайта');
+    expect(partial.filter((e) => e.startsWith('start') && completions(e))).toHaveLength(1);
+    expect(partial.findIndex((e) => e.startsWith('start') && completions(e))).toBeLessThan(partial.findIndex((e) => e.startsWith('end') && unknown(e)));
+
+    // A search with an unknown word: its correction is looked up while the search itself runs.
+    const typo = await events('эмблема сайтф');
+    const corrected = typo.findIndex((e) => e.startsWith('start') && correction(e));
+    expect(corrected).toBeGreaterThan(-1);
+    expect(corrected).toBeLessThan(typo.findIndex((e) => e.startsWith('end') && services(e)));
+  });
+
   it('pages partial matches with their own cursor, keeping the filters', async () => {
     const seen: string[] = [];
     let cursor: string | null | undefined;

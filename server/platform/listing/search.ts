@@ -89,8 +89,14 @@ export function wordToComplete(text: string): string | null {
   return last?.kind === 'word' && last.words[0]!.length >= PREFIX_MIN ? last.words[0]! : null;
 }
 
+/** The catalogue's completions of a search's last word (completionsOf), none when it has no word to complete. */
+export async function lastWordCompletions(db: Db, text: string): Promise<string[]> {
+  const start = wordToComplete(text);
+  return start ? completionsOf(db, start) : [];
+}
+
 /** Words of the catalogue beginning with `start` (not `start` itself), shortest first: a few index reads. */
-export async function completionsOf(db: Db, start: string): Promise<string[]> {
+async function completionsOf(db: Db, start: string): Promise<string[]> {
   const result = (await db.execute(sql`
     select word from search_words where word > ${start} and word < ${start} || chr(1114111)
      order by length(word), word limit ${MAX_COMPLETIONS}`)) as unknown as { rows: { word: string }[] };
@@ -201,9 +207,7 @@ export function partialQuery(
 
 /** partialQuery of a listing's `q`, the last word completed from the catalogue's words as searchTsQuery does. */
 export async function searchPartialQuery(text: string, groups?: SynonymGroups, db?: Db): Promise<PartialQuery | null> {
-  const start = db ? wordToComplete(text) : null;
-  const completions = db ? (start ? await completionsOf(db, start) : []) : undefined;
-  return partialQuery(text, synonymIndex(groups), completions);
+  return partialQuery(text, synonymIndex(groups), db && (await lastWordCompletions(db, text)));
 }
 
 /**
@@ -260,7 +264,5 @@ export async function correctedQuery(db: Db, text: string, unknown: readonly str
 export async function searchTsQuery(q: string | null | undefined, groups?: SynonymGroups, db?: Db): Promise<string | null> {
   const text = searchText(q);
   if (!text) return null;
-  const start = db ? wordToComplete(text) : null;
-  const completions = db ? (start ? await completionsOf(db, start) : []) : undefined;
-  return tsQueryText(text, synonymIndex(groups), completions);
+  return tsQueryText(text, synonymIndex(groups), db && (await lastWordCompletions(db, text)));
 }

@@ -1,7 +1,15 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { services } from '../schema.ts';
 import { categoryRefs } from '../../lookups/index.ts';
-import { correctedQuery, searchPartialQuery, searchTsQuery, synonymIndex, unknownWords } from '../../../platform/listing/search.ts';
+import {
+  correctedQuery,
+  lastWordCompletions,
+  partialQuery,
+  synonymIndex,
+  tsQueryText,
+  unknownWords,
+} from '../../../platform/listing/search.ts';
+import type { Db } from '../../../db/client.ts';
 import { badCursor, cursorTag, orderBy, page, searchRank, searchText, timestampKey } from '../../../platform/listing/listing.ts';
 import { estimateRows, listingTotal } from '../../../platform/listing/totals.ts';
 import type { ServiceCatalogDeps, ServicesQuery } from '../deps.ts';
@@ -35,29 +43,49 @@ export async function listServices(deps: ListingDeps, query: ServicesQuery): Pro
   const { db } = deps;
   const groups = (await deps.synonyms?.()) ?? [];
   const text = searchText(query.q);
+  if (!text) return listPage(deps, query, null);
   const index = synonymIndex(groups);
+  // Each read below waits only for what it needs: the words checked against the vocabulary and the last word's
+  // completions together, and the correction of a search with an unknown word while its search runs (such a
+  // search often finds nothing; when it finds something, the correction's one lookup is not used).
+  const [unknown, completions] = await Promise.all([unknownWords(db, text, index), lastWordCompletions(db, text)]);
+  const laterPartial = query.cursor ? cursorTag(query.cursor) === PARTIAL : false;
+  const correcting = unknown.length && (!query.cursor || laterPartial) ? correctedQuery(db, text, unknown) : Promise.resolve(null);
+  // Awaited below, or not needed: the search's own error is the request's.
+  correcting.catch(() => {});
   // A later page of partial matches: the same text, corrected the same way, read the same way.
-  if (text && query.cursor && cursorTag(query.cursor) === PARTIAL) {
-    const corrected = await correctedQuery(db, text, await unknownWords(db, text, index));
-    const partial = await searchPartialQuery(corrected ?? text, groups, db);
+  if (laterPartial) {
+    const words = await withCorrection(db, { text, completions }, await correcting);
+    const partial = partialQuery(words.text, index, words.completions);
     if (!partial) throw badCursor();
     return partialPage(deps, query, partial);
   }
-  const unknown = text ? await unknownWords(db, text, index) : [];
-  const found = await listPage(deps, query, await searchTsQuery(query.q, groups, db), unknown.length > 0);
-  if (!text || found.result.length || query.cursor) return found;
+  const found = await listPage(deps, query, tsQueryText(text, index, completions), unknown.length > 0);
+  if (found.result.length || query.cursor) return found;
   // Nothing found: the query with mistyped words replaced by the catalogue's nearest ones, if that finds
   // something (ADR 028). Later pages ask with the same text and are corrected the same way.
-  const corrected = await correctedQuery(db, text, unknown);
+  const corrected = await correcting;
+  const words = await withCorrection(db, { text, completions }, corrected);
   if (corrected) {
-    const retried = await listPage(deps, query, await searchTsQuery(corrected, groups, db));
+    const retried = await listPage(deps, query, tsQueryText(words.text, index, words.completions));
     if (retried.result.length) return { ...retried, corrected };
   }
   // Still nothing: the services matching the most of its words (ADR 044).
-  const partial = await searchPartialQuery(corrected ?? text, groups, db);
+  const partial = partialQuery(words.text, index, words.completions);
   if (!partial) return found;
   const some = await partialPage(deps, query, partial);
   return some.result.length ? some : found;
+}
+
+/** A search's text and its last word's completions (lastWordCompletions). */
+interface SearchWords {
+  text: string;
+  completions: string[];
+}
+
+/** The words a search goes on with: its correction, if it has one (and its last word's completions), else its own. */
+async function withCorrection(db: Db, words: SearchWords, corrected: string | null): Promise<SearchWords> {
+  return corrected ? { text: corrected, completions: await lastWordCompletions(db, corrected) } : words;
 }
 
 /** The sort a search in popularity order takes, and what is known of its matches on the way. */
