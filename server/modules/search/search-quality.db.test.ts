@@ -232,7 +232,8 @@ describe('partial matches (ADR 044)', () => {
       const query = client.query;
       const seen: string[] = [];
       client.query = (...args) => {
-        const text = String(args[0]);
+        // PGlite is given the text, node-postgres' pool a query config.
+        const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string }).text);
         seen.push(`start ${text}`);
         return query.apply(client, args).finally(() => seen.push(`end ${text}`));
       };
