@@ -11,6 +11,30 @@ const api = useServicesApi();
 const { seller, upload, list } = api;
 
 describe('GET /api/services: the public listing', () => {
+  it("reads a catalogue page and its sellers in one statement, its total aside", async () => {
+    const tag = marker();
+    const owners = [await seller(), await seller()];
+    for (const [i, owner] of owners.entries()) await createService(api.db, owner.user.id, { tags: [tag], price: 100_000 * (i + 1) });
+    const client = (api.db as unknown as { session: { client: { query: (...args: unknown[]) => Promise<unknown> } } }).session.client;
+    const query = client.query;
+    const seen: string[] = [];
+    client.query = (...args) => {
+      // PGlite is given the text, node-postgres' pool a query config.
+      seen.push(typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string }).text));
+      return query.apply(client, args);
+    };
+    let res: Awaited<ReturnType<typeof list>>;
+    try {
+      res = await list({ tag, sort: 'price_asc', price_min: '50000' });
+    } finally {
+      client.query = query;
+    }
+    expect(res.body.result.map((card) => card.seller._id)).toEqual(owners.map((o) => o.user.id));
+    // The total (counted, or estimated) is kept apart: reused by later pages.
+    const reads = seen.filter((text) => !/^(select count|explain)/i.test(text.trim()) && !/"(outbox|leases)"/.test(text));
+    expect(reads, reads.join('\n\n')).toHaveLength(1);
+  });
+
   it('cards only, of active services of sellers who are not blocked', async () => {
     const tag = marker();
     const owner = await seller();

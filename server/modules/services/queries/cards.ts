@@ -21,11 +21,11 @@ async function sellersOf(db: Db, ids: string[]): Promise<PublicUserRow[]> {
   return ids.length ? sellersById(db).execute({ ids }) : [];
 }
 
+/** A page's row as its card shows it. */
+type CardRow = Pick<ListingRow, 'id' | 'title' | 'images' | 'price' | 'days' | 'rating' | 'reviewsCount' | 'categorySlug' | 'sellerId'>;
+
 /** The cards of a page's rows, with their sellers (only the page's sellers are read). */
-export async function listingCards(
-  { db, realtime }: Pick<ServiceCatalogDeps, 'db' | 'realtime'>,
-  rows: Pick<ListingRow, 'id' | 'title' | 'images' | 'price' | 'days' | 'rating' | 'reviewsCount' | 'categorySlug' | 'sellerId'>[],
-): Promise<{ result: ServiceCard[] }> {
+export async function listingCards({ db, realtime }: Pick<ServiceCatalogDeps, 'db' | 'realtime'>, rows: CardRow[]): Promise<{ result: ServiceCard[] }> {
   const sellerIds = [...new Set(rows.map((r) => r.sellerId))];
   const [sellers, online] = await Promise.all([sellersOf(db, sellerIds), realtime.onlineAmong(sellerIds)]);
   const sellerById = new Map(sellers.map((u) => [u.id, u]));
@@ -36,4 +36,13 @@ export async function listingCards(
       return seller ? [presentServiceCard({ ...row, seller }, online.has(row.sellerId))] : [];
     }),
   };
+}
+
+/** The cards of a page whose rows were read with their sellers (one statement: plain-listing.ts). */
+export async function cardsOfRowsWithSellers(
+  { realtime }: Pick<ServiceCatalogDeps, 'realtime'>,
+  rows: (CardRow & { seller: PublicUserRow })[],
+): Promise<{ result: ServiceCard[] }> {
+  const online = await realtime.onlineAmong([...new Set(rows.map((r) => r.sellerId))]);
+  return { result: rows.map((row) => presentServiceCard(row, online.has(row.sellerId))) };
 }
