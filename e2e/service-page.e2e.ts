@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { createService } from '../server/db/catalog-factories.ts';
 import { services } from '../server/modules/services/schema.ts';
 import { payOrderForTest } from '../server/modules/orders/testing.ts';
+import { statementsDuring } from '../server/test/statements.ts';
 import { apiCall as apiAs, DESKTOP_USER_AGENT, norm, useE2E, visit } from './fixtures.ts';
 
 // A service page as a guest reads it: the service, its reviews and the seller's other public services, read in
@@ -11,23 +12,6 @@ import { apiCall as apiAs, DESKTOP_USER_AGENT, norm, useE2E, visit } from './fix
 const e2e = useE2E();
 
 const apiCall = (token: string, method: string, url: string, body?: unknown) => apiAs(e2e.url, token, method, url, body);
-
-/** The SQL statements the server runs while `work` runs, but the outbox's and the leases' (background work). */
-async function statementsDuring(work: () => Promise<unknown>): Promise<string[]> {
-  const client = (e2e.server.database.db as unknown as { session: { client: { query: (...args: unknown[]) => Promise<unknown> } } }).session.client;
-  const query = client.query;
-  const seen: string[] = [];
-  client.query = (...args) => {
-    seen.push(String(args[0]));
-    return query.apply(client, args);
-  };
-  try {
-    await work();
-  } finally {
-    client.query = query;
-  }
-  return seen.filter((text) => !/"(outbox|leases)"/.test(text));
-}
 
 describe('a service page', { timeout: 120_000 }, () => {
   it("shows the seller's other public services and a review, read in three statements", async () => {
@@ -59,7 +43,7 @@ describe('a service page', { timeout: 120_000 }, () => {
 
     // Rendered every time (a query nobody asked before misses the page cache): the service with its seller, the
     // seller's services, the reviews — their count is the page's length when it holds them all.
-    const read = await statementsDuring(async () => {
+    const read = await statementsDuring(e2e.server.database.db, async () => {
       const res = await fetch(`${e2e.url}${path}?q=${Date.now()}`, { headers: { 'user-agent': DESKTOP_USER_AGENT } });
       expect(res.status).toBe(200);
       await res.text();

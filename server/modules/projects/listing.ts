@@ -1,7 +1,7 @@
 import { and, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { projects } from './schema.ts';
-import { searchPartialQuery, searchTsQuery, type PartialQuery, type SynonymGroups } from '../../platform/listing/search.ts';
+import { partialQuery, searchTsQuery, synonymIndex, type PartialQuery, type SynonymGroups } from '../../platform/listing/search.ts';
 import { cursorPosition, cursorTag, keysetAfter, matches, orderBy, page, searchQuery, searchText, timestampKey, type SortKey } from '../../platform/listing/listing.ts';
 import { cappedTotal, listingTotal } from '../../platform/listing/totals.ts';
 import type { Project, projectsQuerySchema } from '#contract/catalog';
@@ -25,7 +25,7 @@ export async function listProjects(deps: ProjectDeps, query: ProjectsQuery): Pro
   const text = searchText(query.q);
   const groups = (await deps.synonyms?.()) ?? [];
   if (text && query.cursor && cursorTag(query.cursor) === PARTIAL) {
-    const partial = await searchPartialQuery(text, groups);
+    const partial = partialQuery(text, synonymIndex(groups));
     const byCategory = await categoryFilter(deps.db, query.category, query.sub);
     if (!partial || !byCategory) return { result: [], total: 0, total_exact: true, next: null };
     return partialPage(deps, query, partial, byCategory);
@@ -33,7 +33,7 @@ export async function listProjects(deps: ProjectDeps, query: ProjectsQuery): Pro
   const found = await listPage(deps, query, groups);
   if (!text || found.result.length || query.cursor) return found;
   // Nothing matched every word: the projects matching the most of them (ADR 044).
-  const partial = await searchPartialQuery(text, groups);
+  const partial = partialQuery(text, synonymIndex(groups));
   const byCategory = await categoryFilter(deps.db, query.category, query.sub);
   if (!partial || !byCategory) return found;
   const some = await partialPage(deps, query, partial, byCategory);

@@ -13,6 +13,7 @@ import { categories, subCategories } from '../lookups/schema.ts';
 import { call } from '../../test/api.ts';
 import { DEFAULT_SEARCH_SYNONYMS } from '#contract/settings';
 import { MIN_SEARCHES } from './service.ts';
+import { statementEvents } from '../../test/statements.ts';
 import { correctedQuery, synonymIndex, unknownWords } from '../../platform/listing/search.ts';
 
 // Search quality (ADR 028): category titles in the document, the last word as a prefix, the operator's
@@ -227,23 +228,7 @@ describe('partial matches (ADR 044)', () => {
 
   it('waits for each read only where the next needs it', async () => {
     // The statements a search starts and ends, in order.
-    const events = async (q: string) => {
-      const client = (database.db as unknown as { session: { client: { query: (...args: unknown[]) => Promise<unknown> } } }).session.client;
-      const query = client.query;
-      const seen: string[] = [];
-      client.query = (...args) => {
-        // PGlite is given the text, node-postgres' pool a query config.
-        const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string }).text);
-        seen.push(`start ${text}`);
-        return query.apply(client, args).finally(() => seen.push(`end ${text}`));
-      };
-      try {
-        await search(q);
-      } finally {
-        client.query = query;
-      }
-      return seen;
-    };
+    const events = (q: string) => statementEvents(database.db, () => search(q));
     const completions = (e: string) => e.includes('from search_words where word >');
     const unknown = (e: string) => e.includes('cross join lateral');
     const correction = (e: string) => e.includes('similarity(');

@@ -205,11 +205,6 @@ export function partialQuery(
   return { words: unique, excluded, any: [`(${unique.join(' | ')})`, ...excluded].join(' & ') };
 }
 
-/** partialQuery of a listing's `q`, the last word completed from the catalogue's words as searchTsQuery does. */
-export async function searchPartialQuery(text: string, groups?: SynonymGroups, db?: Db): Promise<PartialQuery | null> {
-  return partialQuery(text, synonymIndex(groups), db && (await lastWordCompletions(db, text)));
-}
-
 /**
  * The words of a search (3+ letters, not numbers, not in the synonym dictionary) that the vocabulary does not
  * have: typos, or words found only in descriptions, if anywhere. A word is known in another form too ("логотипа"
