@@ -27,13 +27,6 @@ import {
 /** The cards' categories (their slug is the card's). */
 const categoryRef = categoryRefs('category');
 
-/** The columns of a match as the bounded reads select it, to sort and present it from a subquery. */
-const matchColumns = () => ({
-  ...cardColumns(services),
-  publishedKey: timestampKey(services.publishedAt).as('published_key'),
-  categoryId: services.categoryId,
-});
-
 /**
  * A page of the partial matches of a search that found nothing as a whole (ADR 044): services matching any of
  * its words, the most words first, then by rank and popularity, as one keyset order (cursor `partial`).
@@ -125,29 +118,34 @@ export async function popularAmongFew(
   limit: number,
   rankBy: string | null,
 ): Promise<{ rows: ListingRow[]; matches: number } | null> {
+  // The matches carry only what orders them (with their document, to rank): counting and sorting a few thousand
+  // whole cards cost a sixth of the query at a million services. The page's cards are read by id once it is cut.
   const found = db
-    .select({
-      ...matchColumns(),
-      search: services.search,
-    })
+    .select({ id: services.id, popularity: services.popularity, search: services.search })
     .from(services)
     .where(position ? and(where, position) : where)
     .limit(FEW_LIMIT + 1)
     .as('found');
   const count = sql`count(*) over ()`;
   const rank = rankBy ? sql<number>`case when ${count} <= ${RANK_LIMIT} then ${searchRank(found.search, rankBy)} else 0 end` : sql<number>`0`;
+  const cut = db
+    .select({ id: found.id, popularity: found.popularity, rank: rank.as('rank'), matches: sql<number>`${count}::int`.as('matches') })
+    .from(found)
+    .orderBy(...(rankBy ? [desc(rank)] : []), desc(found.popularity), desc(found.id))
+    .limit(limit + 1)
+    .as('cut');
   const rows = await db
     .select({
-      ...cardColumns(found),
-      publishedKey: found.publishedKey,
-      rank,
+      ...cardColumns(services),
+      publishedKey: timestampKey(services.publishedAt),
+      rank: cut.rank,
       categorySlug: categoryRef.slug,
-      matches: sql<number>`${count}::int`,
+      matches: cut.matches,
     })
-    .from(found)
-    .innerJoin(categoryRef, eq(categoryRef.id, found.categoryId))
-    .orderBy(...(rankBy ? [desc(rank)] : []), desc(found.popularity), desc(found.id))
-    .limit(limit + 1);
+    .from(cut)
+    .innerJoin(services, eq(services.id, cut.id))
+    .innerJoin(categoryRef, eq(categoryRef.id, services.categoryId))
+    .orderBy(...(rankBy ? [desc(cut.rank)] : []), desc(cut.popularity), desc(cut.id));
   const n = rows[0]?.matches ?? 0;
   return n > FEW_LIMIT ? null : { rows, matches: n };
 }
