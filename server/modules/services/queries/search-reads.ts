@@ -1,5 +1,5 @@
 import { and, desc, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { union } from 'drizzle-orm/pg-core';
+import { union, type SelectedFields, type SubqueryWithSelection } from 'drizzle-orm/pg-core';
 import type { Db } from '../../../db/client.ts';
 import { services } from '../schema.ts';
 import { categoryRefs } from '../../lookups/index.ts';
@@ -26,6 +26,24 @@ import {
 
 /** The cards' categories (their slug is the card's). */
 const categoryRef = categoryRefs('category');
+
+/**
+ * The cards of a page cut from a bounded read's matches (`cut`: their ids and what orders them), read by primary
+ * key once the page is cut, with `extra` columns of the cut, in `order` (a join keeps none of its own).
+ */
+function cardsOfCut<Cut extends SelectedFields & { id: SQLWrapper }, Extra extends SelectedFields>(
+  db: Db,
+  cut: SubqueryWithSelection<Cut, string>,
+  extra: Extra,
+  order: SQL[],
+) {
+  return db
+    .select({ ...cardColumns(services), publishedKey: timestampKey(services.publishedAt), categorySlug: categoryRef.slug, ...extra })
+    .from(cut as SubqueryWithSelection<SelectedFields, string>)
+    .innerJoin(services, eq(services.id, cut.id as never))
+    .innerJoin(categoryRef, eq(categoryRef.id, services.categoryId))
+    .orderBy(...order);
+}
 
 /**
  * A page of the partial matches of a search that found nothing as a whole (ADR 044): services matching any of
@@ -76,19 +94,7 @@ export async function partialPage(deps: Pick<ServiceCatalogDeps, 'db' | 'realtim
     .orderBy(...orderBy(keys))
     .limit(query.limit + 1)
     .as('cut');
-  const rows = await db
-    .select({
-      ...cardColumns(services),
-      publishedKey: timestampKey(services.publishedAt),
-      hits: cut.hits,
-      rank: cut.rank,
-      categorySlug: categoryRef.slug,
-      matches: cut.matches,
-    })
-    .from(cut)
-    .innerJoin(services, eq(services.id, cut.id))
-    .innerJoin(categoryRef, eq(categoryRef.id, services.categoryId))
-    .orderBy(...orderBy(keysOf(cut)));
+  const rows = await cardsOfCut(db, cut, { hits: cut.hits, rank: cut.rank, matches: cut.matches }, orderBy(keysOf(cut)));
   const { rows: kept, next } = page(rows, query.limit, (r) => [PARTIAL, r.hits, r.rank, r.popularity, r.id]);
   const matched = rows[0]?.matches ?? 0;
   return { ...(await listingCards(deps, kept)), total: matched, total_exact: matched < share, next, partial: true };
@@ -134,18 +140,11 @@ export async function popularAmongFew(
     .orderBy(...(rankBy ? [desc(rank)] : []), desc(found.popularity), desc(found.id))
     .limit(limit + 1)
     .as('cut');
-  const rows = await db
-    .select({
-      ...cardColumns(services),
-      publishedKey: timestampKey(services.publishedAt),
-      rank: cut.rank,
-      categorySlug: categoryRef.slug,
-      matches: cut.matches,
-    })
-    .from(cut)
-    .innerJoin(services, eq(services.id, cut.id))
-    .innerJoin(categoryRef, eq(categoryRef.id, services.categoryId))
-    .orderBy(...(rankBy ? [desc(cut.rank)] : []), desc(cut.popularity), desc(cut.id));
+  const rows = await cardsOfCut(db, cut, { rank: cut.rank, matches: cut.matches }, [
+    ...(rankBy ? [desc(cut.rank)] : []),
+    desc(cut.popularity),
+    desc(cut.id),
+  ]);
   const n = rows[0]?.matches ?? 0;
   return n > FEW_LIMIT ? null : { rows, matches: n };
 }
