@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import diagnostics from 'node:diagnostics_channel';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { readdirSync, type Dirent } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { eq, inArray, sql } from 'drizzle-orm';
@@ -291,7 +292,15 @@ export async function createWorld(): Promise<World> {
   async function storedFiles() {
     await app.services.files.variants.settled();
     const root = path.join(dataDir, 'uploads');
-    const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+    // Synchronous: the probe lists this handful of entries twice per write request, and Node 20's recursive
+    // `fs.promises.readdir` takes about 0.5 ms for it (a round trip through libuv's thread pool per folder), the
+    // synchronous one 0.04 ms. The fuzz suite ran in 88 s instead of 122 (FUZZ_BAD=30, on PostgreSQL).
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(root, { recursive: true, withFileTypes: true });
+    } catch {
+      entries = [];
+    }
     return entries.filter((e) => e.isFile() && !parseVariantPath(path.relative(root, path.join(e.parentPath, e.name)))).length;
   }
 
