@@ -3,7 +3,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { bootScript } from './vite.boot.ts';
 
 /**
- * The API fuzz suite runs first: it is the longest file by far (240–324 s on a slow 2-core machine, a fifth of
+ * The API fuzz suite runs first: it is the longest file by far (200–320 s on a slow 2-core machine, a fifth of
  * the phase's work), and Vitest's own order (by project, then by the last run's durations, or by size in a fresh
  * clone as in CI) can leave it for the end, where the other worker would wait for it. Longest first, the rest
  * share out around it.
