@@ -12,6 +12,14 @@ export type Db = PgDatabase<PgQueryResultHKT>;
 
 export interface Database {
   db: Db;
+  /**
+   * Connections that plan a named statement once, for whatever values (`plan_cache_mode = force_generic_plan`), for
+   * the hot reads whose best plan is the same for any value (a listing walking its order's index, ADR 070). `db`'s
+   * connections keep PostgreSQL's default, which goes on planning a named statement for its values while its generic
+   * plan is estimated dearer, as a price range's always is; everything else (transactions, searches) runs there,
+   * planned for its values. On PGlite, `db` itself.
+   */
+  plannedOnce: Db;
   kind: 'pglite' | 'postgres';
   /** Applies pending migrations; several instances starting together apply them once. */
   migrate(): Promise<void>;
@@ -55,6 +63,7 @@ export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<
   (db as unknown as { $client: typeof client }).$client = client;
   return {
     db,
+    plannedOnce: db,
     kind: 'pglite',
     // One PGlite directory belongs to one process, so there is nobody to race with.
     migrate: () => migratePglite(db as never, { migrationsFolder }),
@@ -63,8 +72,9 @@ export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<
   };
 }
 
-export function openPostgres(url: string, max = 10): Database {
-  const pool = new pg.Pool({ connectionString: url, max });
+/** A pool of connections to PostgreSQL that survives its connections' deaths; `options`: their settings. */
+function openPool(url: string, max: number, options?: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, ...(options ? { options } : {}) });
   // An idle connection the server closed (restart, failover, a dropped test database) must not crash the
   // process: the pool replaces it, and the next query reports any lasting problem.
   pool.on('error', () => {});
@@ -72,7 +82,14 @@ export function openPostgres(url: string, max = 10): Database {
   // over or is told pg_terminate_backend) emits on its client, which has no listener then: without this one, Node
   // ends the process (issue 29). The query in flight, or the next one, fails and the transaction rolls back.
   pool.on('connect', (client) => client.on('error', () => {}));
+  return pool;
+}
+
+export function openPostgres(url: string, max = 10): Database {
+  const pool = openPool(url, max);
   const db = drizzlePg(pool) as unknown as Db;
+  // Opens its connections only when first used; half as many, since only some reads run there.
+  const plannedOncePool = openPool(url, Math.ceil(max / 2), '-c plan_cache_mode=force_generic_plan');
   // drizzle's transaction on a pool releases its client only once `begin` has succeeded: a connection that died
   // while idle in the pool (a restart, pg_terminate_backend) and fails its `begin` was never given back — one slot
   // fewer each time, until every request waited for a connection and the pool could not end (issue 29). Here the
@@ -95,6 +112,7 @@ export function openPostgres(url: string, max = 10): Database {
   }) as Db['transaction'];
   return {
     db,
+    plannedOnce: drizzlePg(plannedOncePool) as unknown as Db,
     kind: 'postgres',
     async migrate() {
       const conn = await pool.connect();
@@ -107,7 +125,7 @@ export function openPostgres(url: string, max = 10): Database {
       }
     },
     ping: async () => void (await db.execute(sql`select 1`)),
-    close: once(() => pool.end()),
+    close: once(async () => void (await Promise.all([pool.end(), plannedOncePool.end()]))),
   };
 }
 

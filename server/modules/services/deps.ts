@@ -12,6 +12,8 @@ import type { serviceInputSchema, servicesQuerySchema, serviceStatusActionSchema
 
 export interface ServiceCatalogDeps {
   db: Db;
+  /** Where the catalogue's named statements run, each planned once (Database.plannedOnce); `db` when absent. */
+  plannedOnce?: Db;
   realtime: Pick<Realtime, 'onlineAmong'>;
   /** Transactions whose letters leave through the outbox after the commit. */
   withTx: WithTx;

@@ -12,9 +12,10 @@ declare module '../../platform/module.ts' {
 
 export const servicesModule = defineModule({
   name: 'services',
-  create: ({ db, log, seen, services: { realtime, platform, letters, settings } }) => ({
+  create: ({ db, database, log, seen, services: { realtime, platform, letters, settings } }) => ({
     serviceCatalog: new ServiceCatalog({
       db,
+      plannedOnce: database.plannedOnce,
       realtime,
       withTx: platform.withTx,
       letters,

@@ -18,7 +18,7 @@ import { after, cardColumns, PARTIAL, publicFilter, RANK_LIMIT, sortPlan, walkFr
 import { plainPage } from './plain-listing.ts';
 import { matchesUpTo, partialPage, popularAmongFew, rareEstimate } from './search-reads.ts';
 
-type ListingDeps = Pick<ServiceCatalogDeps, 'db' | 'realtime' | 'synonyms'>;
+type ListingDeps = Pick<ServiceCatalogDeps, 'db' | 'plannedOnce' | 'realtime' | 'synonyms'>;
 
 /** The cards' categories (their slug is the card's). */
 const categoryRef = categoryRefs('category');

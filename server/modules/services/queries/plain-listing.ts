@@ -22,13 +22,16 @@ const cardSeller = people('card_seller');
 /** The filters whose values are parameters of a shape's statement (level and online change its text instead). */
 const VALUED = ['category', 'sub', 'tag', 'price_min', 'price_max', 'days_max'] as const;
 /**
- * Shapes whose filters are among these, at the default page size, are named statements on PostgreSQL, planned once
- * per connection: the catalogue's own pages (a category, a sub-category, any sort, later pages), 40 statements at
- * most. Any other shape is built once too but sent unnamed, planned for its values each time: a price range or a tag
- * is planned better for its values, and a connection does not keep a plan for each of the thousands of combinations
- * of filters and page sizes.
+ * Filters that leave a page's best plan the same whatever their values: the category and the sub-category lead
+ * their order's indexes, and no index serves the days. A shape whose filters are among these (and the price range
+ * when sorted by price: it bounds the walk of the price index), at the default page size, is a named statement on
+ * PostgreSQL, planned once per connection (Database.plannedOnce), 176 at most. Any other shape is built once too but
+ * sent unnamed, planned for its values each time: a price range under another order is read from the price index or
+ * not by how narrow it is, a tag from the tags' index or not by how rare it is, and a connection does not keep a plan
+ * for each of the thousands of combinations of filters and page sizes.
  */
-const NAMED = new Set<string>(['category', 'sub']);
+const NAMED = new Set<string>(['category', 'sub', 'days_max']);
+const PRICE_RANGE = new Set<string>(['price_min', 'price_max']);
 /** Shapes kept built, at most (every combination of filters and page sizes is some 300,000). */
 const KEPT_SHAPES = 500;
 
@@ -45,7 +48,9 @@ const param = sql.placeholder;
 /** The name of a listing's statement on PostgreSQL, or '' for one sent unnamed (see NAMED). */
 export function statementName(query: ServicesQuery): string {
   const valued = VALUED.filter((k) => query[k] !== undefined);
-  const named = valued.every((k) => NAMED.has(k)) && !query.level && !query.online && query.limit === LISTING_DEFAULT_LIMIT;
+  const bySort = query.sort === 'price_asc' || query.sort === 'price_desc';
+  const planless = (k: string) => NAMED.has(k) || (bySort && PRICE_RANGE.has(k));
+  const named = valued.every(planless) && !query.level && !query.online && query.limit === LISTING_DEFAULT_LIMIT;
   return named ? ['services_list', query.sort, ...valued, ...(query.cursor ? ['after'] : [])].join('_') : '';
 }
 
@@ -107,7 +112,7 @@ function statementOf(query: ServicesQuery, key: string) {
 }
 
 /** One page of the public listing without a search, in the query's sort (see listServices). */
-export async function plainPage(deps: Pick<ServiceCatalogDeps, 'db' | 'realtime'>, query: ServicesQuery): Promise<ServiceListing> {
+export async function plainPage(deps: Pick<ServiceCatalogDeps, 'db' | 'plannedOnce' | 'realtime'>, query: ServicesQuery): Promise<ServiceListing> {
   const { db } = deps;
   const plan = sortPlan(query.sort, null);
   const values: Record<string, unknown> = {};
@@ -115,8 +120,10 @@ export async function plainPage(deps: Pick<ServiceCatalogDeps, 'db' | 'realtime'
   const filters = `${Object.keys(values).join(',')}|${query.level ?? ''}|${query.online ? 'online' : ''}`;
   const key = `${query.sort}|${query.cursor ? 'after' : ''}|${query.limit}|${filters}`;
   const position = query.cursor ? cursorPosition(query.cursor, query.sort, plan.keys) : [];
+  // A named statement runs where it is planned once; an unnamed one is planned for its values wherever it runs.
+  const runOn = statementName(query) ? (deps.plannedOnce ?? db) : db;
   const [rows, total] = await Promise.all([
-    statementOf(query, key)(db).execute({ ...values, ...Object.fromEntries(position.map((v, i) => [`after${i}`, v])) }),
+    statementOf(query, key)(runOn).execute({ ...values, ...Object.fromEntries(position.map((v, i) => [`after${i}`, v])) }),
     // The total does not depend on the sort or the page: one per filter and its values.
     listingTotal(
       db,
