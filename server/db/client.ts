@@ -72,24 +72,43 @@ export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<
   };
 }
 
-/** A pool of connections to PostgreSQL that survives its connections' deaths; `options`: their settings. */
-function openPool(url: string, max: number, options?: string): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max, ...(options ? { options } : {}) });
+/**
+ * A pool of connections to PostgreSQL that survives its connections' deaths; `keepsMemory`: see KEEP_MEMORY;
+ * `options`: the connections' settings.
+ */
+function openPool(url: string, max: number, keepsMemory: boolean, options?: string): pg.Pool {
+  // Connections are kept, not closed after 10 idle seconds (node-postgres' default): a new one's process is slow
+  // until it has touched the shared buffers (its first run of a search at a million services took 68 ms, then 33,
+  // then 16), so closing them after each lull made the first requests of the next one the slowest.
+  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 0, ...(options ? { options } : {}) });
   // An idle connection the server closed (restart, failover, a dropped test database) must not crash the
   // process: the pool replaces it, and the next query reports any lasting problem.
   pool.on('error', () => {});
   // A connection terminated while checked out (a transaction between two statements when the server restarts, fails
   // over or is told pg_terminate_backend) emits on its client, which has no listener then: without this one, Node
   // ends the process (issue 29). The query in flight, or the next one, fails and the transaction rolls back.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    // Sent before the connection's first statement, which waits for it; if it fails, so does that statement.
+    if (keepsMemory) client.query(KEEP_MEMORY).catch(() => {});
+  });
   return pool;
 }
 
-export function openPostgres(url: string, max = 10): Database {
-  const pool = openPool(url, max);
+/**
+ * A PostgreSQL process (with glibc's malloc) gives a query's big blocks of memory back to the system when the query
+ * ends, and asks for them again at the next: memory beyond twice its largest block freed so far. On a machine where a
+ * page fault is slow (11 µs on this project's machines, where bare hardware takes well under one), a search's bitmap
+ * of a common word (some 6 MB at a million services) cost 1,500 faults at every run, half of the read's time. One
+ * block of work_mem's size, made and freed when a connection opens, makes its process keep and reuse twice that.
+ */
+const KEEP_MEMORY = `select length(repeat('x', pg_size_bytes(current_setting('work_mem'))::int))`;
+
+export function openPostgres(url: string, max = 10, { keepsMemory = false } = {}): Database {
+  const pool = openPool(url, max, keepsMemory);
   const db = drizzlePg(pool) as unknown as Db;
   // Opens its connections only when first used; half as many, since only some reads run there.
-  const plannedOncePool = openPool(url, Math.ceil(max / 2), '-c plan_cache_mode=force_generic_plan');
+  const plannedOncePool = openPool(url, Math.ceil(max / 2), keepsMemory, '-c plan_cache_mode=force_generic_plan');
   // drizzle's transaction on a pool releases its client only once `begin` has succeeded: a connection that died
   // while idle in the pool (a restart, pg_terminate_backend) and fails its `begin` was never given back — one slot
   // fewer each time, until every request waited for a connection and the pool could not end (issue 29). Here the
@@ -137,6 +156,6 @@ function once(fn: () => Promise<void>): () => Promise<void> {
 
 export function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {
   return opts.databaseUrl
-    ? Promise.resolve(openPostgres(opts.databaseUrl))
+    ? Promise.resolve(openPostgres(opts.databaseUrl, undefined, { keepsMemory: true }))
     : openPglite(path.join(opts.dataDir, 'db'));
 }
