@@ -89,7 +89,7 @@ function openPool(url: string, max: number, keepsMemory: boolean, options?: stri
   // ends the process (issue 29). The query in flight, or the next one, fails and the transaction rolls back.
   pool.on('connect', (client) => {
     client.on('error', () => {});
-    // Sent before the connection's first statement, which waits for it; if it fails, so does that statement.
+    // Sent before the connection's first statement, which waits for it; a failure leaves the process as it was.
     if (keepsMemory) client.query(KEEP_MEMORY).catch(() => {});
   });
   return pool;
@@ -100,9 +100,10 @@ function openPool(url: string, max: number, keepsMemory: boolean, options?: stri
  * ends, and asks for them again at the next: memory beyond twice its largest block freed so far. On a machine where a
  * page fault is slow (11 µs on this project's machines, where bare hardware takes well under one), a search's bitmap
  * of a common word (some 6 MB at a million services) cost 1,500 faults at every run, half of the read's time. One
- * block of work_mem's size, made and freed when a connection opens, makes its process keep and reuse twice that.
+ * block of work_mem's size, made and freed when a connection opens, makes its process keep and reuse twice that
+ * (ADR 081). At most 32 MB: glibc raises its thresholds no further.
  */
-const KEEP_MEMORY = `select length(repeat('x', pg_size_bytes(current_setting('work_mem'))::int))`;
+const KEEP_MEMORY = `select length(repeat('x', least(pg_size_bytes(current_setting('work_mem')), 33554432)::int))`;
 
 export function openPostgres(url: string, max = 10, { keepsMemory = false } = {}): Database {
   const pool = openPool(url, max, keepsMemory);
