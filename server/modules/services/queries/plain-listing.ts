@@ -22,15 +22,16 @@ const cardSeller = people('card_seller');
 /** The filters whose values are parameters of a shape's statement (level and online change its text instead). */
 const VALUED = ['category', 'sub', 'tag', 'price_min', 'price_max', 'days_max'] as const;
 /**
- * Filters that leave a page's best plan the same whatever their values: the category and the sub-category lead
- * their order's indexes, and no index serves the days. A shape whose filters are among these (and the price range
- * when sorted by price: it bounds the walk of the price index), at the default page size, is a named statement on
- * PostgreSQL, planned once per connection (Database.plannedOnce), 176 at most. Any other shape is built once too but
- * sent unnamed, planned for its values each time: a price range under another order is read from the price index or
- * not by how narrow it is, a tag from the tags' index or not by how rare it is, and a connection does not keep a plan
- * for each of the thousands of combinations of filters and page sizes.
+ * Filters that leave a page's best plan the same whatever their values: the category leads every order's index, and
+ * no index serves the days. A shape whose filters are among these, at the default page size, is a named statement on
+ * PostgreSQL, planned once per connection (Database.plannedOnce); so is the sub-category when sorted by popularity
+ * (it leads that order's index), and the price range when sorted by price (it bounds the walk of the price index):
+ * 96 at most. Any other shape is built once too but sent unnamed, planned for its values each time: a rare
+ * sub-category under another order is read from its own index and sorted, a common one by walking the order's; a
+ * price range under another order is read from the price index or not by how narrow it is; a tag from the tags'
+ * index or not by how rare it is; and a connection does not keep a plan for each of the thousands of combinations.
  */
-const NAMED = new Set<string>(['category', 'sub', 'days_max']);
+const NAMED = new Set<string>(['category', 'days_max']);
 const PRICE_RANGE = new Set<string>(['price_min', 'price_max']);
 /** Shapes kept built, at most (every combination of filters and page sizes is some 300,000). */
 const KEPT_SHAPES = 500;
@@ -48,8 +49,8 @@ const param = sql.placeholder;
 /** The name of a listing's statement on PostgreSQL, or '' for one sent unnamed (see NAMED). */
 export function statementName(query: ServicesQuery): string {
   const valued = VALUED.filter((k) => query[k] !== undefined);
-  const bySort = query.sort === 'price_asc' || query.sort === 'price_desc';
-  const planless = (k: string) => NAMED.has(k) || (bySort && PRICE_RANGE.has(k));
+  const byPrice = query.sort === 'price_asc' || query.sort === 'price_desc';
+  const planless = (k: string) => NAMED.has(k) || (k === 'sub' && query.sort === 'popular') || (byPrice && PRICE_RANGE.has(k));
   const named = valued.every(planless) && !query.level && !query.online && query.limit === LISTING_DEFAULT_LIMIT;
   return named ? ['services_list', query.sort, ...valued, ...(query.cursor ? ['after'] : [])].join('_') : '';
 }
