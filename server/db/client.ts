@@ -80,7 +80,15 @@ function openPool(url: string, max: number, keepsMemory: boolean, options?: stri
   // Connections are kept, not closed after 10 idle seconds (node-postgres' default): a new one's process is slow
   // until it has touched the shared buffers (its first run of a search at a million services took 68 ms, then 33,
   // then 16), so closing them after each lull made the first requests of the next one the slowest.
-  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 0, ...(options ? { options } : {}) });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    idleTimeoutMillis: 0,
+    ...(options ? { options } : {}),
+    // Awaited before the connection is first handed out (a query sent alongside the first caller's is deprecated by
+    // node-postgres 8.23 and refused by 9); a failure leaves the process as it was, and the connection is used anyway.
+    ...(keepsMemory ? { onConnect: (client: pg.ClientBase) => client.query(KEEP_MEMORY).then(() => {}, () => {}) } : {}),
+  });
   // An idle connection the server closed (restart, failover, a dropped test database) must not crash the
   // process: the pool replaces it, and the next query reports any lasting problem.
   pool.on('error', () => {});
@@ -89,8 +97,6 @@ function openPool(url: string, max: number, keepsMemory: boolean, options?: stri
   // ends the process (issue 29). The query in flight, or the next one, fails and the transaction rolls back.
   pool.on('connect', (client) => {
     client.on('error', () => {});
-    // Sent before the connection's first statement, which waits for it; a failure leaves the process as it was.
-    if (keepsMemory) client.query(KEEP_MEMORY).catch(() => {});
   });
   return pool;
 }
