@@ -13,7 +13,8 @@ import { categories, subCategories } from '../lookups/schema.ts';
 import { call } from '../../test/api.ts';
 import { DEFAULT_SEARCH_SYNONYMS } from '#contract/settings';
 import { MIN_SEARCHES } from './service.ts';
-import { statementEvents } from '../../test/statements.ts';
+import { statementEvents, statementsDuring } from '../../test/statements.ts';
+import { deadWords } from '../services/queries/search-reads.ts';
 import { correctedQuery, synonymIndex, unknownWords } from '../../platform/listing/search.ts';
 
 // Search quality (ADR 028): category titles in the document, the last word as a prefix, the operator's
@@ -260,6 +261,57 @@ describe('partial matches (ADR 044)', () => {
     expect((await search('эмблема сайта', { category: 'design' })).result.map((s) => s._id)).toEqual([ids.logo]);
     const bad = await call(app, 'GET', '/api/services', { query: { q: 'сайта', cursor: 'WyJwYXJ0aWFsIl0' } });
     expect(bad.status).toBe(400);
+  });
+
+  it('leave out the words found nowhere: one word left is its own search, in the order asked, with its own cursor', async () => {
+    // «для» is a stop word and «барбершопа» is in no service: every match of the rest has «ролика» alone.
+    const answer = await search('ролика для барбершопа');
+    expect(answer.partial).toBe(true);
+    expect(answer.result.map((s) => s._id)).toEqual(await found('ролика'));
+    expect(answer.result.map((s) => s._id)).toEqual([ids.titleHit, ids.descHit]);
+    const cheapest = (await search('ролика', { sort: 'price_asc' })).result.map((s) => s._id);
+    expect((await search('ролика для барбершопа', { sort: 'price_asc' })).result.map((s) => s._id)).toEqual(cheapest);
+    // Without the partial read of several words (the union of each word's matches, its "candidates"), which the
+    // search of two words found nowhere together does make.
+    const statements = await statementsDuring(database.db, () => search('ролика для барбершопа'));
+    expect(statements.filter((text) => text.includes('"candidates"'))).toEqual([]);
+    expect((await statementsDuring(database.db, () => search('эмблема сайта'))).filter((text) => text.includes('"candidates"'))).toHaveLength(1);
+    expect(statements.filter((text) => text.includes('numnode('))).toHaveLength(1);
+
+    const seen: string[] = [];
+    const cursors: string[] = [];
+    let cursor: string | null | undefined;
+    do {
+      const page = await search('ролика для барбершопа', { limit: '1', ...(cursor ? { cursor } : {}) });
+      expect(page.partial).toBe(true);
+      seen.push(...page.result.map((s) => s._id));
+      cursor = page.next;
+      if (cursor) cursors.push(cursor);
+    } while (cursor);
+    expect(seen).toEqual([ids.titleHit, ids.descHit]);
+    expect(cursors.map((c) => (JSON.parse(Buffer.from(c, 'base64url').toString('utf8')) as unknown[])[0])).toEqual(['partial:relevance']);
+    // A cursor of one read is refused by the other.
+    const several = (await search('эмблема сайта', { limit: '1' })).next!;
+    for (const [q, wrong] of [
+      ['ролика для барбершопа', several],
+      ['эмблема сайта', cursors[0]!],
+    ] as const) {
+      const res = await call(app, 'GET', '/api/services', { query: { q, limit: '1', cursor: wrong } });
+      expect(res.status, q).toBe(400);
+    }
+  });
+
+  it('know the dead words: stop words, and unknown words no service has, whatever its state', async () => {
+    const words = ['для', 'барбершопа', 'плагины', 'ролика', 'ыыыыы'];
+    // «плагины» is in a description only; «ролика» is not asked about as unknown, so only its stop-wordness is.
+    expect([...(await deadWords(database.db, words, ['барбершопа', 'плагины', 'ыыыыы']))].sort()).toEqual(['барбершопа', 'для', 'ыыыыы']);
+    await database.db.update(services).set({ status: 'paused' }).where(eq(services.id, ids.wp!));
+    try {
+      expect(await deadWords(database.db, ['плагины'], ['плагины'])).toEqual(new Set());
+    } finally {
+      await database.db.update(services).set({ status: 'active' }).where(eq(services.id, ids.wp!));
+    }
+    expect(await deadWords(database.db, [], [])).toEqual(new Set());
   });
 
   it('are not offered as suggestions', async () => {

@@ -49,6 +49,21 @@ export function cursorTag(cursor: string): unknown {
   }
 }
 
+/**
+ * The cursor with its first value (the name of its sort) replaced by `tag`: a read that pages in another read's order
+ * under a name of its own (a search's partial matches of one word, ADR 044). The rest is checked where it is used.
+ */
+export function retagCursor(cursor: string, tag: string): string {
+  let values: unknown;
+  try {
+    values = cursor.length <= MAX_CURSOR_LENGTH ? JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) : null;
+  } catch {
+    throw badCursor();
+  }
+  if (!Array.isArray(values) || values.length === 0) throw badCursor();
+  return encodeCursor([tag, ...(values.slice(1) as CursorValue[])]);
+}
+
 /** The sort values of a row as an opaque page link: base64url of a JSON array. */
 export function encodeCursor(values: CursorValue[]): string {
   return Buffer.from(JSON.stringify(values), 'utf8').toString('base64url');

@@ -66,6 +66,28 @@ describe('partialQuery', () => {
     });
   });
 
+  it('leaves out the dead words searched for alone, but not one with synonyms or completions', () => {
+    const dead = new Set(['для', 'барбершопа', 'телеграм']);
+    // The last word is a prefix, but none of the catalogue's words begins with it (no completions).
+    expect(partialQuery('озвучку для барбершопа', index, [], dead)).toEqual({
+      words: [`'озвучку'`],
+      excluded: [],
+      any: `('озвучку')`,
+    });
+    // A synonym's group, and the last word's completions, still have words to find.
+    expect(partialQuery('телеграм барбершопа бот', index, undefined, dead)?.words).toEqual([`('телеграм' | 'telegram')`, `'бот':*`]);
+    expect(partialQuery('озвучку барбершопа', index, ['барбершопами'], dead)?.words).toEqual([`'озвучку'`, `('барбершопа' | 'барбершопами')`]);
+    // A word is dead only as a word: within a phrase, or excluded, it stays what it was.
+    expect(partialQuery('"для барбершопа" -барбершопа озвучку', index, [], dead)).toEqual({
+      words: [`('для' <-> 'барбершопа')`, `'озвучку'`],
+      excluded: [`!'барбершопа'`],
+      any: `(('для' <-> 'барбершопа') | 'озвучку') & !'барбершопа'`,
+    });
+    // Nothing left to find; and one word is still no partial search, dead or not.
+    expect(partialQuery('для барбершопа', index, [], dead)).toBeNull();
+    expect(partialQuery('озвучку', index, [], dead)).toBeNull();
+  });
+
   it('is null for one word and for a search with or', () => {
     expect(partialQuery('логотип')).toBeNull();
     expect(partialQuery('логотип -кафе')).toBeNull();

@@ -60,6 +60,9 @@ function lexemes(spelling: string, prefix: boolean): string {
   return parts.length === 1 ? parts[0]! : `(${parts.join(' <-> ')})`;
 }
 
+/** The `to_tsquery` text of a word searched for alone, as a query of several words has it when it has no alternative. */
+export const loneWordQuery = (word: string) => lexemes(word, false);
+
 /**
  * One word of the query with its alternatives: its synonyms, and as the last word, what it begins. `completions`:
  * the catalogue's words that begin the last word (completionsOf); given, they are matched as whole words instead
@@ -172,7 +175,10 @@ export function tsQueryText(text: string, index: SynonymIndex = synonymIndex(), 
 
 /** A search's words each as a query of its own, for the partial matches of a search that found nothing. */
 export interface PartialQuery {
-  /** `to_tsquery` text of each word or "phrase" (with its alternatives, as tsQueryText builds them). */
+  /**
+   * `to_tsquery` text of each word or "phrase" (with its alternatives, as tsQueryText builds them), but the dead
+   * ones: one at least.
+   */
   words: string[];
   /** `to_tsquery` text of each -excluded word (`!'word'`): excluded still. */
   excluded: string[];
@@ -183,26 +189,36 @@ export interface PartialQuery {
 /**
  * The partial form of a search of two or more words or phrases that found nothing as a whole (ADR 044): the
  * services matching any of them, to be ranked by how many they match. Null for one word (nothing is partial
- * about it) and for a search with `or` (it already asks for any of its parts).
+ * about it) and for a search with `or` (it already asks for any of its parts). `dead`: words that no document
+ * can match (stop words, words found nowhere: see the services' deadWords); a word searched for alone, without
+ * synonyms or completions, is left out when it is one of them, and the form is null when no word is left.
  */
 export function partialQuery(
   text: string,
   index: SynonymIndex = synonymIndex(),
   completions?: readonly string[],
+  dead: ReadonlySet<string> = new Set(),
 ): PartialQuery | null {
   const list = terms(text);
   if (list.some((t) => t.or)) return null;
   const lastWord = list.length - 1;
   const words: string[] = [];
+  const deadWords = new Set<string>();
   const excluded: string[] = [];
   for (const [n, term] of list.entries()) {
-    if (term.kind === 'word') words.push(alternatives(term.words[0]!, n === lastWord, index, completions));
-    else if (term.kind === 'phrase') words.push(lexemes(term.words.join(' '), false));
+    if (term.kind === 'word') {
+      const word = term.words[0]!;
+      const query = alternatives(word, n === lastWord, index, completions);
+      words.push(query);
+      if (dead.has(word) && query === loneWordQuery(word)) deadWords.add(query);
+    } else if (term.kind === 'phrase') words.push(lexemes(term.words.join(' '), false));
     else excluded.push(`!${lexemes(term.words.join(' '), false)}`);
   }
   const unique = [...new Set(words)];
   if (unique.length < 2) return null;
-  return { words: unique, excluded, any: [`(${unique.join(' | ')})`, ...excluded].join(' & ') };
+  const live = unique.filter((word) => !deadWords.has(word));
+  if (!live.length) return null;
+  return { words: live, excluded, any: [`(${live.join(' | ')})`, ...excluded].join(' & ') };
 }
 
 /**

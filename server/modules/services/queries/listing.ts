@@ -4,19 +4,22 @@ import { categoryRefs } from '../../lookups/index.ts';
 import {
   correctedQuery,
   lastWordCompletions,
+  loneWordQuery,
   partialQuery,
   synonymIndex,
   tsQueryText,
   unknownWords,
+  wordsOf,
+  type PartialQuery,
 } from '../../../platform/listing/search.ts';
 import type { Db } from '../../../db/client.ts';
-import { badCursor, cursorTag, orderBy, page, searchRank, searchText, timestampKey } from '../../../platform/listing/listing.ts';
+import { badCursor, cursorTag, orderBy, page, retagCursor, searchRank, searchText, timestampKey } from '../../../platform/listing/listing.ts';
 import { estimateRows, listingTotal } from '../../../platform/listing/totals.ts';
 import type { ServiceCatalogDeps, ServicesQuery } from '../deps.ts';
 import { listingCards } from './cards.ts';
 import { after, cardColumns, PARTIAL, publicFilter, RANK_LIMIT, sortPlan, walkFrom, type ListingRow, type ListingSort, type ServiceListing } from './listing-plan.ts';
 import { plainPage } from './plain-listing.ts';
-import { matchesUpTo, partialPage, popularAmongFew, rareEstimate } from './search-reads.ts';
+import { deadWords, matchesUpTo, partialPage, popularAmongFew, rareEstimate } from './search-reads.ts';
 
 type ListingDeps = Pick<ServiceCatalogDeps, 'db' | 'plannedOnce' | 'realtime' | 'synonyms'>;
 
@@ -49,16 +52,22 @@ export async function listServices(deps: ListingDeps, query: ServicesQuery): Pro
   // completions together, and the correction of a search with an unknown word while its search runs (such a
   // search often finds nothing; when it finds something, the correction's one lookup is not used).
   const [unknown, completions] = await Promise.all([unknownWords(db, text, index), lastWordCompletions(db, text)]);
-  const laterPartial = query.cursor ? cursorTag(query.cursor) === PARTIAL : false;
-  const correcting = unknown.length && (!query.cursor || laterPartial) ? correctedQuery(db, text, unknown) : Promise.resolve(null);
+  const laterPartial = query.cursor ? isPartialTag(cursorTag(query.cursor)) : false;
+  const mayBePartial = unknown.length > 0 && (!query.cursor || laterPartial);
+  const correcting = mayBePartial ? correctedQuery(db, text, unknown) : Promise.resolve(null);
+  // The words no service has, which partial matches leave out: a search with an unknown word often finds nothing,
+  // and a word found nowhere beside a common one left a partial read of the common word alone, its thousands of
+  // matches read from the search index and sorted (ADR 044, session 52). Asked while the search runs.
+  const dying = mayBePartial ? deadWords(db, wordsOf(text), unknown) : Promise.resolve(new Set<string>());
   // Awaited below, or not needed: the search's own error is the request's.
   correcting.catch(() => {});
+  dying.catch(() => {});
   // A later page of partial matches: the same text, corrected the same way, read the same way.
   if (laterPartial) {
     const words = await withCorrection(db, { text, completions }, await correcting);
-    const partial = partialQuery(words.text, index, words.completions);
+    const partial = partialQuery(words.text, index, words.completions, await dying);
     if (!partial) throw badCursor();
-    return partialPage(deps, query, partial);
+    return partialAnswer(deps, query, partial, unknown);
   }
   const found = await listPage(deps, query, tsQueryText(text, index, completions), unknown.length > 0);
   if (found.result.length || query.cursor) return found;
@@ -71,10 +80,37 @@ export async function listServices(deps: ListingDeps, query: ServicesQuery): Pro
     if (retried.result.length) return { ...retried, corrected };
   }
   // Still nothing: the services matching the most of its words (ADR 044).
-  const partial = partialQuery(words.text, index, words.completions);
+  const partial = partialQuery(words.text, index, words.completions, await dying);
   if (!partial) return found;
-  const some = await partialPage(deps, query, partial);
+  const some = await partialAnswer(deps, query, partial, unknown);
   return some.result.length ? some : found;
+}
+
+/**
+ * The cursor of partial matches: `partial` when several words are read together (partialPage), `partial:<sort>`
+ * when one is left, a page of its own search in that sort.
+ */
+const ONE_WORD = `${PARTIAL}:`;
+const isPartialTag = (tag: unknown) => tag === PARTIAL || (typeof tag === 'string' && tag.startsWith(ONE_WORD));
+
+/**
+ * The partial matches of a search (ADR 044). Of several words, those matching the most of them (partialPage). Of one
+ * word (the others are found nowhere), that word's own search, in the order asked, as a search of it alone would
+ * be: every match has the one word, and its search walks the popularity index where the partial read took the
+ * word's every match from the search index and sorted them. `unknown`: see unknownWords.
+ */
+async function partialAnswer(deps: ListingDeps, query: ServicesQuery, partial: PartialQuery, unknown: readonly string[]): Promise<ServiceListing> {
+  const tag = query.cursor ? cursorTag(query.cursor) : undefined;
+  if (partial.words.length > 1) {
+    if (tag !== undefined && tag !== PARTIAL) throw badCursor();
+    return partialPage(deps, query, partial);
+  }
+  const [word] = partial.words as [string];
+  if (tag !== undefined && !(typeof tag === 'string' && tag.startsWith(ONE_WORD))) throw badCursor();
+  const cursor = query.cursor && retagCursor(query.cursor, (tag as string).slice(ONE_WORD.length));
+  const lone = unknown.some((w) => loneWordQuery(w) === word);
+  const found = await listPage(deps, { ...query, cursor }, [word, ...partial.excluded].join(' & '), lone);
+  return { ...found, next: found.next && retagCursor(found.next, `${ONE_WORD}${String(cursorTag(found.next))}`), partial: true };
 }
 
 /** A search's text and its last word's completions (lastWordCompletions). */
