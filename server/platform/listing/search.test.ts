@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SEARCH_SYNONYMS, settingsSchema } from '#contract/settings';
-import { partialQuery, searchTsQuery, synonymIndex, tsQueryText, wordsOf, wordToComplete } from './search.ts';
+import { partialQuery, plainWords, searchTsQuery, synonymIndex, tsQueryText, wordsOf, wordToComplete } from './search.ts';
 
 const index = synonymIndex([
   ['telegram', 'Телеграм'],
@@ -86,6 +86,10 @@ describe('partialQuery', () => {
     // Nothing left to find; and one word is still no partial search, dead or not.
     expect(partialQuery('для барбершопа', index, [], dead)).toBeNull();
     expect(partialQuery('озвучку', index, [], dead)).toBeNull();
+  });
+
+  it('may leave out the plain words, each asked about once', () => {
+    expect(plainWords('озвучку для "для барбершопа" -кафе telegram-бот для')).toEqual(['озвучку', 'для', 'telegram', 'бот']);
   });
 
   it('is null for one word and for a search with or', () => {

@@ -85,6 +85,11 @@ function alternatives(word: string, last: boolean, index: SynonymIndex, completi
   return parts.length === 1 ? parts[0]! : `(${parts.join(' | ')})`;
 }
 
+/** The plain words of a search (not in a "phrase", not -excluded), each once: those a partial search may leave out. */
+export function plainWords(text: string): string[] {
+  return [...new Set(terms(text).flatMap((term) => (term.kind === 'word' ? term.words : [])))];
+}
+
 /** The last plain word of a search, when it is long enough to be completed (the word completionsOf is asked about). */
 export function wordToComplete(text: string): string | null {
   const list = terms(text);

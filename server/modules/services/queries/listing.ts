@@ -6,10 +6,10 @@ import {
   lastWordCompletions,
   loneWordQuery,
   partialQuery,
+  plainWords,
   synonymIndex,
   tsQueryText,
   unknownWords,
-  wordsOf,
   type PartialQuery,
 } from '../../../platform/listing/search.ts';
 import type { Db } from '../../../db/client.ts';
@@ -53,24 +53,26 @@ export async function listServices(deps: ListingDeps, query: ServicesQuery): Pro
   // search often finds nothing; when it finds something, the correction's one lookup is not used).
   const [unknown, completions] = await Promise.all([unknownWords(db, text, index), lastWordCompletions(db, text)]);
   const laterPartial = query.cursor ? isPartialTag(cursorTag(query.cursor)) : false;
-  const mayBePartial = unknown.length > 0 && (!query.cursor || laterPartial);
-  const correcting = mayBePartial ? correctedQuery(db, text, unknown) : Promise.resolve(null);
-  // The words no service has, which partial matches leave out: a search with an unknown word often finds nothing,
-  // and a word found nowhere beside a common one left a partial read of the common word alone, its thousands of
-  // matches read from the search index and sorted (ADR 044, session 52). Asked while the search runs.
-  const dying = mayBePartial ? deadWords(db, wordsOf(text), unknown) : Promise.resolve(new Set<string>());
+  const correcting = unknown.length && (!query.cursor || laterPartial) ? correctedQuery(db, text, unknown) : Promise.resolve(null);
   // Awaited below, or not needed: the search's own error is the request's.
   correcting.catch(() => {});
-  dying.catch(() => {});
+  // The words no service has, which partial matches leave out (ADR 044, session 52): a word found nowhere beside a
+  // common one left a partial read of the common word alone, its tens of thousands of matches taken from the search
+  // index and sorted. Only a search with an unknown word can have one; asked once its search found nothing, beside
+  // its correction, since a word found in descriptions costs the look-up more than one found nowhere.
+  const deadOnes = () => (unknown.length ? deadWords(db, plainWords(text), unknown) : Promise.resolve(new Set<string>()));
   // A later page of partial matches: the same text, corrected the same way, read the same way.
   if (laterPartial) {
-    const words = await withCorrection(db, { text, completions }, await correcting);
-    const partial = partialQuery(words.text, index, words.completions, await dying);
+    const [dead, corrected] = await Promise.all([deadOnes(), correcting]);
+    const words = await withCorrection(db, { text, completions }, corrected);
+    const partial = partialQuery(words.text, index, words.completions, dead);
     if (!partial) throw badCursor();
     return partialAnswer(deps, query, partial, unknown);
   }
   const found = await listPage(deps, query, tsQueryText(text, index, completions), unknown.length > 0);
   if (found.result.length || query.cursor) return found;
+  const dying = deadOnes();
+  dying.catch(() => {});
   // Nothing found: the query with mistyped words replaced by the catalogue's nearest ones, if that finds
   // something (ADR 028). Later pages ask with the same text and are corrected the same way.
   const corrected = await correcting;

@@ -100,15 +100,20 @@ export async function partialPage(deps: Pick<ServiceCatalogDeps, 'db' | 'realtim
   return { ...(await listingCards(deps, kept)), total: matched, total_exact: matched < share, next, partial: true };
 }
 
-/** Services of any state a word is looked for among until this many are found (see deadWords). */
-const PRESENCE_PROBE = 10;
+/**
+ * A word is looked for among services of any state until this many are found (see deadWords). Not fewer: the fewer
+ * asked for, the cheaper the planner thinks a walk of the table until they turn up, and it took that walk for a word
+ * its statistics lack once updates had grown the search index's pending list (its scan costed 1,514 instead of 110).
+ * With 10, a word that is nowhere took 1.8–2.4 s at a million services; a walk to a thousand costs 50 times more.
+ */
+const PRESENCE_PROBE = 1_000;
 
 /**
- * The words (of `words`) that no service's document can match: stop words, which the dictionary drops from a query,
- * and those of `unknown` (words no title, tag or category title has: see unknownWords) that no document of any state
- * has. One statement; each word's look-up is planned for its value, so that the planner takes the search index for a
- * word its statistics lack (nothing to read when no document has it) and the table's first rows for a common one.
- * With a LIMIT of one it took the table for both: two seconds at a million services for a word that is nowhere.
+ * The words of `words` (a search's plainWords) that no service's document can match: stop words, which the dictionary
+ * drops from a query, and those of `unknown` (no title, tag or category title has them: see unknownWords) that no
+ * document of any state has. One statement; each word's look-up is planned for its value, so that the planner takes
+ * the search index for a word its statistics lack (nothing to read when no document has it) and the table's first rows
+ * for a common one (see PRESENCE_PROBE).
  */
 export async function deadWords(db: Db, words: readonly string[], unknown: readonly string[]): Promise<Set<string>> {
   if (!words.length) return new Set();
