@@ -30,7 +30,11 @@ const freePort = () =>
     });
   });
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** The median of the runs that measured it (a run can lack a metric: Lighthouse once gave `/` no LCP). */
+const median = (values: number[]) => {
+  const measured = values.filter(Number.isFinite).sort((a, b) => a - b);
+  return measured.length ? measured[Math.floor(measured.length / 2)]! : NaN;
+};
 
 const port = await freePort();
 const origin = `http://127.0.0.1:${port}`;
