@@ -36,17 +36,22 @@ export const INT4 = { min: -(2 ** 31), max: 2 ** 31 - 1 } as const;
 const FLOAT4_MAX = 3.4028234663852886e38;
 const FLOAT4_MIN_NORMAL = 1.1754943508222875e-38;
 
+/** A cursor's values as read, unchecked, or undefined when it is not a JSON array; `decodeCursor` checks them. */
+function cursorValues(cursor: string): unknown[] | undefined {
+  try {
+    const parsed: unknown = cursor.length <= MAX_CURSOR_LENGTH ? JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) : null;
+    return Array.isArray(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The first value of a cursor (the listings put the name of their sort there), or undefined when the cursor
  * cannot be read; `decodeCursor` still checks the whole of it.
  */
 export function cursorTag(cursor: string): unknown {
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    return Array.isArray(parsed) ? parsed[0] : undefined;
-  } catch {
-    return undefined;
-  }
+  return cursorValues(cursor)?.[0];
 }
 
 /**
@@ -54,13 +59,8 @@ export function cursorTag(cursor: string): unknown {
  * under a name of its own (a search's partial matches of one word, ADR 044). The rest is checked where it is used.
  */
 export function retagCursor(cursor: string, tag: string): string {
-  let values: unknown;
-  try {
-    values = cursor.length <= MAX_CURSOR_LENGTH ? JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) : null;
-  } catch {
-    throw badCursor();
-  }
-  if (!Array.isArray(values) || values.length === 0) throw badCursor();
+  const values = cursorValues(cursor);
+  if (!values?.length) throw badCursor();
   return encodeCursor([tag, ...(values.slice(1) as CursorValue[])]);
 }
 

@@ -93,7 +93,8 @@ export async function listServices(deps: ListingDeps, query: ServicesQuery): Pro
  * when one is left, a page of its own search in that sort.
  */
 const ONE_WORD = `${PARTIAL}:`;
-const isPartialTag = (tag: unknown) => tag === PARTIAL || (typeof tag === 'string' && tag.startsWith(ONE_WORD));
+const isOneWordTag = (tag: unknown): tag is string => typeof tag === 'string' && tag.startsWith(ONE_WORD);
+const isPartialTag = (tag: unknown) => tag === PARTIAL || isOneWordTag(tag);
 
 /**
  * The partial matches of a search (ADR 044). Of several words, those matching the most of them (partialPage). Of one
@@ -108,8 +109,8 @@ async function partialAnswer(deps: ListingDeps, query: ServicesQuery, partial: P
     return partialPage(deps, query, partial);
   }
   const [word] = partial.words as [string];
-  if (tag !== undefined && !(typeof tag === 'string' && tag.startsWith(ONE_WORD))) throw badCursor();
-  const cursor = query.cursor && retagCursor(query.cursor, (tag as string).slice(ONE_WORD.length));
+  if (tag !== undefined && !isOneWordTag(tag)) throw badCursor();
+  const cursor = query.cursor && retagCursor(query.cursor, tag!.slice(ONE_WORD.length));
   const lone = unknown.some((w) => loneWordQuery(w) === word);
   const found = await listPage(deps, { ...query, cursor }, [word, ...partial.excluded].join(' & '), lone);
   return { ...found, next: found.next && retagCursor(found.next, `${ONE_WORD}${String(cursorTag(found.next))}`), partial: true };
