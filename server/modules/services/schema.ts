@@ -30,6 +30,9 @@ export interface ServiceExtra {
   days: number;
 }
 
+/** The pending list of the GIN indexes a counted view writes to, in kB (PostgreSQL's default is 4096). */
+const GIN_PENDING_LIST_KB = 256;
+
 export const services = pgTable(
   'services',
   {
@@ -82,7 +85,11 @@ export const services = pgTable(
   (t) => [
     // The floor of the operator's minimum price (setting services.minPrice, contract MIN_PRICE_FLOOR).
     check('services_price_min', sql`${t.price} >= 100`),
-    index('services_search_idx').using('gin', t.search),
+    // Each counted view rewrites the row (popularity is a listing key, so the update is not HOT), which adds the row's
+    // words to the GIN indexes' pending lists; every scan of the index reads its whole list. The default 4 MB cost
+    // a search about 2 ms per scan at its fullest; 256 kB bounds that at 1 M services for a sixth more write time
+    // on the views' batches, where `fastupdate = off` cost two fifths (ADR 028, session 53 amendment).
+    index('services_search_idx').using('gin', t.search).with({ gin_pending_list_limit: GIN_PENDING_LIST_KB }),
     index('services_seller_idx').on(t.sellerId, t.createdAt),
     index('services_status_idx').on(t.status, t.updatedAt),
     // Keyset pagination of the public listing, per sort, overall and within a category.
@@ -95,7 +102,7 @@ export const services = pgTable(
     index('services_active_cat_price_idx').on(t.categoryId, t.price, t.id).where(sql`status = 'active'`),
     index('services_active_cat_rating_idx').on(t.categoryId, t.rating.desc(), t.id.desc()).where(sql`status = 'active'`),
     index('services_active_sub_popular_idx').on(t.subCategoryId, t.popularity.desc(), t.id.desc()).where(sql`status = 'active'`),
-    index('services_tags_idx').using('gin', t.tags),
+    index('services_tags_idx').using('gin', t.tags).with({ gin_pending_list_limit: GIN_PENDING_LIST_KB }),
     // Whether a file is still used (uploads cleanup).
     index('services_images_idx').using('gin', t.images),
   ],

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,6 +80,20 @@ describe('service views', () => {
     expect((await viewService(s.id, '198.51.100.50')).body.result.views).toBe(11);
     expect((await viewService(s.id, '198.51.100.50')).body.result.views).toBe(11);
     expect((await viewService(s.id, '198.51.100.51', token)).body.result.views).toBe(11);
+  });
+});
+
+describe('the indexes a counted view writes to', () => {
+  // A view rewrites its service's row, and each GIN index queues the row's words in a pending list that every scan
+  // of the index reads whole: bounded at 256 kB instead of 4 MB (ADR 028, session 53 amendment).
+  it('keep the pending lists of the search and tag indexes at 256 kB', async () => {
+    const { rows } = (await database.db.execute(
+      sql`select relname, reloptions from pg_class where relname in ('services_search_idx', 'services_tags_idx') order by relname`,
+    )) as unknown as { rows: { relname: string; reloptions: string[] | null }[] };
+    expect(rows).toEqual([
+      { relname: 'services_search_idx', reloptions: ['gin_pending_list_limit=256'] },
+      { relname: 'services_tags_idx', reloptions: ['gin_pending_list_limit=256'] },
+    ]);
   });
 });
 
