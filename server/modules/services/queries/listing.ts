@@ -109,8 +109,11 @@ async function partialAnswer(deps: ListingDeps, query: ServicesQuery, partial: P
     return partialPage(deps, query, partial);
   }
   const [word] = partial.words as [string];
-  if (tag !== undefined && !isOneWordTag(tag)) throw badCursor();
-  const cursor = query.cursor && retagCursor(query.cursor, tag!.slice(ONE_WORD.length));
+  let cursor = query.cursor;
+  if (cursor) {
+    if (!isOneWordTag(tag)) throw badCursor();
+    cursor = retagCursor(cursor, tag.slice(ONE_WORD.length));
+  }
   const lone = unknown.some((w) => loneWordQuery(w) === word);
   const found = await listPage(deps, { ...query, cursor }, [word, ...partial.excluded].join(' & '), lone);
   return { ...found, next: found.next && retagCursor(found.next, `${ONE_WORD}${String(cursorTag(found.next))}`), partial: true };
