@@ -99,6 +99,10 @@ try {
     console.error(`measuring GET ${target} at ${rate} req/s…`);
     rows.push(await measure(`GET ${label(target)} at an even ${rate} req/s`, server.url + target, { rate }));
   }
+  // Visitors from an ad, each click with an id of its own (`yclid`): the page kept for `/`, not a render each (ADR 021).
+  console.error('measuring GET /?utm_source=…&yclid=… (a click id each)…');
+  const clicks = Array.from({ length: 100_000 }, (_, i) => `/?utm_source=yandex&utm_medium=cpc&yclid=${1e15 + i}`);
+  rows.push(await measure('GET / from an ad, a click id each', server.url, { paths: clicks }));
   // A page the cache does not keep (a search's `q`): what a render costs on a miss. Loaded for one run first, not
   // counted: a render thread (ADR 077) starts after two busy seconds, and its code is optimised over the next few.
   // Then BENCH_ROUNDS runs, the row being the run of median throughput, as for the targets above.

@@ -38,6 +38,27 @@ describe('guests’ pages', () => {
     expect(mine.headers.etag).toBeUndefined();
   });
 
+  it('are kept by their address without ad click ids, campaign tags and the referral code; a redirect keeps them', async () => {
+    const { pageCache } = e2e.server.app.services;
+    const plain = await inject('/freelancers/all?sort=rating');
+    expect(plain.statusCode).toBe(200);
+    const kept = pageCache.size;
+    for (const click of ['utm_source=yandex&yclid=1', 'gclid=2&utm_medium=cpc', 'ysclid=3&referralCode=ABC']) {
+      const landing = await inject(`/freelancers/all?${click}&sort=rating`);
+      expect(landing.statusCode).toBe(200);
+      expect(landing.headers.etag).toBe(plain.headers.etag);
+    }
+    // One page for all of them: the clicks rendered nothing and pushed nothing out.
+    expect(pageCache.size).toBe(kept);
+
+    const { db } = e2e.server.database;
+    const seller = await createUser(db, { role: 'seller' });
+    const service = await createService(db, seller.id);
+    const moved = await inject(`/services/not-its-category/${service.id}?utm_source=vk&yclid=9`);
+    expect(moved.statusCode).toBe(301);
+    expect(moved.headers.location).toBe(`/services/design/${service.id}?utm_source=vk&yclid=9`);
+  });
+
   it('rendered every time leave no timer behind once sent (one held the whole render for six seconds)', async () => {
     const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
     // A search's page is never kept: each of these is a render of its own (entry.server.tsx).
@@ -48,10 +69,11 @@ describe('guests’ pages', () => {
     expect(timers() - before).toBeLessThan(10);
   });
 
-  it('hydrate in the browser from the kept page with no CSP issue', async () => {
+  it('hydrate in the browser from the kept page with no CSP issue, at an ad click’s address too', async () => {
     const { page } = await e2e.open();
-    for (let i = 0; i < 2; i++) {
-      expect(await visit(page, '/')).toBe(200);
+    // The second visit is an ad click: the page kept for `/`, hydrated at the address with its parameters.
+    for (const url of ['/', '/?utm_source=yandex&utm_campaign=spring&yclid=1234567890']) {
+      expect(await visit(page, url)).toBe(200);
       await hydrated(page);
       await expect.poll(() => h1Of(page)).toBe('Все услуги');
     }

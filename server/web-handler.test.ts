@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { isbot } from 'isbot';
-import { PAGE_PATH_MAX_SEGMENTS, PAGE_URL_MAX_LENGTH, isCrawler, overlongPageUrl, pageCacheControl, pageRequest } from './web-handler.ts';
+import { PAGE_PATH_MAX_SEGMENTS, PAGE_URL_MAX_LENGTH, isCrawler, overlongPageUrl, pageCacheControl, pageRequest, withoutUnreadParams } from './web-handler.ts';
 
 describe('pageCacheControl', () => {
   it('keeps every page rendered for a signed-in user out of caches', () => {
@@ -42,6 +42,23 @@ describe('overlongPageUrl (ADR 040)', () => {
     expect(overlongPageUrl('/a' + '%2Fa'.repeat(PAGE_PATH_MAX_SEGMENTS))).toBe(true);
     expect(overlongPageUrl('/' + 'a'.repeat(PAGE_URL_MAX_LENGTH))).toBe(true);
     expect(overlongPageUrl('/services?q=' + 'a'.repeat(PAGE_URL_MAX_LENGTH))).toBe(true);
+  });
+});
+
+describe('withoutUnreadParams', () => {
+  it('drops ad click ids, campaign tags and the referral code, keeping the rest as it came and in its order', () => {
+    expect(withoutUnreadParams('/?utm_source=yandex&utm_medium=cpc&yclid=123')).toBe('/');
+    expect(withoutUnreadParams('/services/all?gclid=x&sort=price_asc&utm_campaign=a%20b&price_min=100')).toBe(
+      '/services/all?sort=price_asc&price_min=100',
+    );
+    expect(withoutUnreadParams('/projects?ysclid=lq1&_openstat=dGVzdA&fbclid=f&msclkid=m&referralCode=ABC')).toBe('/projects');
+    expect(withoutUnreadParams('/services/design/1?utm_content&q=%D0%BB%D0%BE%D0%B3%D0%BE&&')).toBe('/services/design/1?q=%D0%BB%D0%BE%D0%B3%D0%BE');
+  });
+
+  it('leaves an address with none of them as it is, to the byte', () => {
+    for (const url of ['/', '/?', '/services?sort=new&&page=2', '/login?from=%2Fprofile', '/unsubscribe?token=a.b.c', '/?utm=1&xutm_source=2&UTM_SOURCE=3']) {
+      expect(withoutUnreadParams(url), url).toBe(url);
+    }
   });
 });
 

@@ -168,16 +168,39 @@ export function isCrawler(userAgent: string | undefined): boolean {
 }
 
 /**
- * The cache key of a page every guest sees alike, or null: a signed-in visitor, a data request, the private areas,
- * a search (each one is counted), a crawler (bare 404s, whole documents). The origin is in the key: links carry it.
+ * Query parameters no page reads while rendering: ad systems' click ids and campaign tags, which analytics read in the
+ * browser, and our referral code, which the browser keeps (SPEC §2). Every ad click carries a unique id: a guest's
+ * page kept by its full address would make each click a render, and each render a page that pushes real ones out.
  */
-function guestPageKey(request: FastifyRequest, pages: GuestPages | undefined): string | null {
+const UNREAD_PARAMS = new Set(['yclid', 'ysclid', '_openstat', 'gclid', 'gbraid', 'wbraid', 'dclid', 'fbclid', 'msclkid', 'referralCode']);
+const unreadParam = (pair: string) => {
+  const end = pair.indexOf('=');
+  const name = end === -1 ? pair : pair.slice(0, end);
+  return name.startsWith('utm_') || UNREAD_PARAMS.has(name);
+};
+
+/** `url` without the parameters above, the others as they came and in their order; `url` itself when it has none. */
+export function withoutUnreadParams(url: string): string {
+  const mark = url.indexOf('?');
+  if (mark === -1) return url;
+  const pairs = url.slice(mark + 1).split('&');
+  if (!pairs.some(unreadParam)) return url;
+  const kept = pairs.filter((pair) => pair !== '' && !unreadParam(pair));
+  return kept.length === 0 ? url.slice(0, mark) : `${url.slice(0, mark)}?${kept.join('&')}`;
+}
+
+/**
+ * The address a page every guest sees alike is kept and rendered by (the request's, without the unread parameters),
+ * or null: a signed-in visitor, a data request, the private areas, a search (each one is counted), a crawler (bare
+ * 404s, whole documents).
+ */
+function guestPageAddress(request: FastifyRequest, pages: GuestPages | undefined): string | null {
   if (!pages?.guest(request)) return null;
   const [pathname, search = ''] = request.url.split('?', 2) as [string, string?];
   const path = decodedPath(pathname);
   if (path.endsWith('.data') || PRIVATE_PAGES.test(path) || new URLSearchParams(search).has('q')) return null;
   if (isCrawler(request.headers['user-agent'])) return null;
-  return `${request.protocol}://${request.host}${request.url}`;
+  return withoutUnreadParams(request.url);
 }
 
 /** A kept page, in the encoding the client takes, with the policy of its inline scripts' hashes. */
@@ -255,15 +278,15 @@ export async function mountWebApp(
   await serveAssets(app);
 
   /**
-   * Renders a guest's page whole, as the cache keeps it; `page` is null when it is not one to keep (not a 200, or
-   * the 404 page rendered for the stand-in address).
+   * Renders a guest's page at `url` whole, as the cache keeps it; `page` is null when it is not one to keep (not a
+   * 200, or the 404 page rendered for the stand-in address).
    */
-  const renderWhole = async (request: FastifyRequest, standIn = false) => {
+  const renderWhole = async (request: FastifyRequest, url: string) => {
+    const standIn = url === NOT_FOUND_STAND_IN;
     const visits: VisitRead[] = [];
     const ssr = await context(request, (name, input) => {
       if (pages!.counted.has(name)) visits.push({ name, input });
     });
-    const url = standIn ? NOT_FOUND_STAND_IN : request.url;
     const response = await handle(ownRequest(request, url), standIn ? standInContext(ssr) : ssr);
     const html = await response.text();
     const kept: Record<string, string> = {};
@@ -281,7 +304,7 @@ export async function mountWebApp(
       return reply.code(404).type('text/plain; charset=utf-8').send('Page not found');
     if (pages?.guest(request)) {
       const key = `${request.protocol}://${request.host}${NOT_FOUND_STAND_IN}`;
-      const fill = () => pages.cache.fill(key, async () => (await renderWhole(request, true)).page);
+      const fill = () => pages.cache.fill(key, async () => (await renderWhole(request, NOT_FOUND_STAND_IN)).page);
       const hit = pages.cache.get(key);
       if (hit?.stale) fill().catch((err: unknown) => request.log.error({ err }, 'rendering the 404 page again failed'));
       const page = hit?.page ?? (await fill());
@@ -301,8 +324,10 @@ export async function mountWebApp(
     // client's error (RFC 9112 §3.2: 400), not a failed render.
     if (!namesHost(request)) return reply.code(400).send({ status: 400, message: MESSAGES.badHost });
     if (overlongPageUrl(request.url)) return renderNotFound(request, reply);
-    const key = guestPageKey(request, pages);
-    if (key) {
+    const address = guestPageAddress(request, pages);
+    if (address !== null) {
+      // The origin is in the key: links in the page carry it.
+      const key = `${request.protocol}://${request.host}${address}`;
       const hit = pages!.cache.get(key);
       if (hit) {
         for (const read of hit.page.visits) {
@@ -310,16 +335,17 @@ export async function mountWebApp(
         }
         if (hit.stale) {
           pages!.cache
-            .fill(key, async () => (await renderWhole(request)).page)
+            .fill(key, async () => (await renderWhole(request, address)).page)
             .catch((err: unknown) => request.log.error({ err }, 'rendering a page again failed'));
         }
         return sendKept(request, reply, hit.page, pages!);
       }
       let own: Awaited<ReturnType<typeof renderWhole>> | undefined;
-      const page = await pages!.cache.fill(key, async () => (own = await renderWhole(request)).page);
+      const page = await pages!.cache.fill(key, async () => (own = await renderWhole(request, address)).page);
       if (page) return sendKept(request, reply, page, pages!);
-      // Not a page to keep (a 404, a redirect): this request's own render as it came, or its own render below.
-      if (own) return reply.code(own.status).headers(own.headers).send(own.html);
+      // Not a page to keep (a 404, a redirect): this request's own render as it came, or its own render below (for its
+      // own address: a redirect keeps the parameters the kept page's address went without).
+      if (own && address === request.url) return reply.code(own.status).headers(own.headers).send(own.html);
     }
     const ssr = await context(request);
     return sendRendered(request, reply, await handle(pageRequest(request, reply), ssr), ssr);
