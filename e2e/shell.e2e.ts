@@ -57,6 +57,17 @@ describe('shell', () => {
     await checkA11y(page);
   });
 
+  it('fails the accessibility check on a serious violation, with axe already in the page from an earlier check', async () => {
+    const { page } = await e2e.open();
+    expect(await visit(page, '/')).toBe(200);
+    await checkA11y(page);
+    // A picture without a text alternative (axe's image-alt, critical), added after axe was put into the page.
+    await page.evaluate(() => document.querySelector('main')!.append(Object.assign(document.createElement('img'), { id: 'no-alt' })));
+    await expect(checkA11y(page)).rejects.toThrow(/image-alt \(critical\)/);
+    await page.evaluate(() => document.getElementById('no-alt')!.remove());
+    await checkA11y(page);
+  });
+
   it('keeps the catalogue out of the page: the menu comes from its file, which the browser keeps', async () => {
     const catalogue = await e2e.server.app.services.lookups.catalogue();
     const { path } = await e2e.server.app.services.lookups.catalogueFile();
