@@ -7,6 +7,10 @@ export default defineConfig({
     environment: 'node',
     include: ['e2e/**/*.e2e.ts'],
     testTimeout: 60_000,
+    // A poll waits for what a click set off: a request, the server's answer and React's render, while two files'
+    // servers and Chromiums share two cores. Vitest's 1 s default failed once on a slow machine (sessions.e2e.ts,
+    // session 54: a list still showing an ended session). A poll that matches returns at once, so only a failure waits.
+    expect: { poll: { timeout: 5_000 } },
     hookTimeout: 120_000,
     fileParallelism: true,
     maxWorkers: 2,
