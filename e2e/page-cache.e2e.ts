@@ -57,6 +57,7 @@ describe('guests’ pages', () => {
     const moved = await inject(`/services/not-its-category/${service.id}?utm_source=vk&yclid=9`);
     expect(moved.statusCode).toBe(301);
     expect(moved.headers.location).toBe(`/services/design/${service.id}?utm_source=vk&yclid=9`);
+    expect((await inject('/no-such-page?utm_source=vk&yclid=9')).statusCode).toBe(404);
   });
 
   it('rendered every time leave no timer behind once sent (one held the whole render for six seconds)', async () => {

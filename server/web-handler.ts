@@ -343,9 +343,10 @@ export async function mountWebApp(
       let own: Awaited<ReturnType<typeof renderWhole>> | undefined;
       const page = await pages!.cache.fill(key, async () => (own = await renderWhole(request, address)).page);
       if (page) return sendKept(request, reply, page, pages!);
-      // Not a page to keep (a 404, a redirect): this request's own render as it came, or its own render below (for its
-      // own address: a redirect keeps the parameters the kept page's address went without).
-      if (own && address === request.url) return reply.code(own.status).headers(own.headers).send(own.html);
+      // Not a page to keep (a 404, a redirect): this request's render as it came, or its own render below. A redirect
+      // rendered for the address without the unread parameters is rendered again for its own: it keeps them.
+      const lostParams = address !== request.url && own !== undefined && own.status >= 300 && own.status < 400;
+      if (own && !lostParams) return reply.code(own.status).headers(own.headers).send(own.html);
     }
     const ssr = await context(request);
     return sendRendered(request, reply, await handle(pageRequest(request, reply), ssr), ssr);
