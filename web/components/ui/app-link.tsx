@@ -1,4 +1,4 @@
-import { useSyncExternalStore, type ComponentProps } from 'react';
+import { useSyncExternalStore, type ComponentProps, type ReactElement } from 'react';
 import { Link, useLocation, useResolvedPath } from 'react-router';
 import { getPrefetchAllowed, getServerPrefetchAllowed, subscribeConnection } from '../../lib/prefetch.ts';
 
@@ -22,10 +22,47 @@ export function resolvePrefetch(allowed: boolean, requested: PrefetchBehavior | 
 }
 
 /** React Router <Link> that prefetches on intent unless the user is on save-data / 2G. */
-export function AppLink({ prefetch, ...props }: AppLinkProps) {
+function ClientAppLink({ prefetch, ...props }: AppLinkProps) {
   const allowed = usePrefetchAllowed();
   return <Link {...props} prefetch={resolvePrefetch(allowed, prefetch)} />;
 }
+
+/**
+ * A path `<Link>` draws on the server exactly as written: absolute, without `//`, `.` or `..` segments or an empty
+ * query or fragment (React Router would resolve or drop those). Linear: a segment cannot contain the `/` after it.
+ */
+const PLAIN_PATH = /^\/(?:[^/?#.\\][^/?#\\]*(?:\/[^/?#.\\][^/?#\\]*)*\/?)?(?:\?[^#]+)?(?:#.+)?$/u;
+
+/**
+ * The anchor React Router's `<Link>` draws on the server, drawn without it, or null where it would draw something else
+ * (`app-link.test.tsx` compares the two). On the server `<Link>` runs eight hooks and resolves its path against
+ * the route's matches, JSON and all: a tenth of a rendered page's time for its twenty links (bench/README.md, session
+ * 55). Its attributes are its own, in its order: the props it does not take, then `href`, `target` and `data-discover`.
+ */
+export function serverAnchor(props: AppLinkProps): ReactElement | null {
+  const {
+    to,
+    target,
+    discover = 'render',
+    prefetch,
+    mask,
+    relative,
+    onClick: _onClick,
+    reloadDocument: _reloadDocument,
+    replace: _replace,
+    state: _state,
+    preventScrollReset: _preventScrollReset,
+    viewTransition: _viewTransition,
+    defaultShouldRevalidate: _defaultShouldRevalidate,
+    ...rest
+  } = props;
+  // `render` draws the page's prefetch links beside it; a mask or a relative path is resolved by the router.
+  if (typeof to !== 'string' || !PLAIN_PATH.test(to) || prefetch === 'render' || mask !== undefined || relative !== undefined) return null;
+  return <a {...rest} href={to} target={target} data-discover={discover === 'render' ? 'true' : undefined} />;
+}
+
+/** On the server, the plain anchor where `<Link>` would draw just that; in the browser, always `<Link>`. */
+export const AppLink = import.meta.env.SSR ? (props: AppLinkProps) => serverAnchor(props) ?? <ClientAppLink {...props} /> : ClientAppLink;
 
 export interface NavLinkProps extends Omit<ComponentProps<typeof Link>, 'className'> {
   /** Only the link's own address makes it current, not the addresses under it. */
@@ -33,21 +70,39 @@ export interface NavLinkProps extends Omit<ComponentProps<typeof Link>, 'classNa
   className?: string | ((state: { isActive: boolean }) => string);
 }
 
+function ClientNavLink({ end = false, className, ...props }: NavLinkProps) {
+  const current = useLocation().pathname.toLowerCase();
+  const path = useResolvedPath(props.to).pathname;
+  return <Link {...currentLinkProps(props, className, isCurrent(current, path, end))} />;
+}
+
+/** On the server, a plain path's `<NavLink>` is drawn without resolving it (as `serverAnchor` does `<Link>`'s). */
+function ServerNavLink({ end = false, className, ...props }: NavLinkProps) {
+  const current = useLocation().pathname.toLowerCase();
+  const { to } = props;
+  if (typeof to !== 'string' || !PLAIN_PATH.test(to)) return <ClientNavLink end={end} className={className} {...props} />;
+  const linkProps = currentLinkProps(props, className, isCurrent(current, to.split(/[?#]/u, 1)[0]!, end));
+  return serverAnchor(linkProps) ?? <Link {...linkProps} />;
+}
+
+/** Whether the address `current` (lower case) is the link's `path`, or with `end` unset one under it. */
+function isCurrent(current: string, path: string, end: boolean) {
+  const own = path.toLowerCase();
+  const prefix = own !== '/' && own.endsWith('/') ? own : `${own}/`;
+  return current === own || (!end && own !== '/' && current.startsWith(prefix));
+}
+
+function currentLinkProps(props: Omit<NavLinkProps, 'end' | 'className'>, className: NavLinkProps['className'], isActive: boolean): AppLinkProps {
+  return {
+    ...props,
+    'aria-current': isActive ? 'page' : undefined,
+    className: typeof className === 'function' ? className({ isActive }) : [className, isActive && 'active'].filter(Boolean).join(' ') || undefined,
+  };
+}
+
 /**
  * React Router's <NavLink> as the app uses it: `aria-current="page"` and the class `active` (or what `className`
  * makes of `isActive`) when the address is the link's or one under it, letters' case aside. Ours because React
  * Router's carries its pending and view-transition states into every page's code (0.5 KiB gzip, issue 31).
  */
-export function NavLink({ end = false, className, ...props }: NavLinkProps) {
-  const current = useLocation().pathname.toLowerCase();
-  const path = useResolvedPath(props.to).pathname.toLowerCase();
-  const prefix = path !== '/' && path.endsWith('/') ? path : `${path}/`;
-  const isActive = current === path || (!end && path !== '/' && current.startsWith(prefix));
-  return (
-    <Link
-      {...props}
-      aria-current={isActive ? 'page' : undefined}
-      className={typeof className === 'function' ? className({ isActive }) : [className, isActive && 'active'].filter(Boolean).join(' ') || undefined}
-    />
-  );
-}
+export const NavLink = import.meta.env.SSR ? ServerNavLink : ClientNavLink;
