@@ -1,7 +1,9 @@
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SsrContext } from '#contract/ssr';
 import { createRenderPool, type RenderPool, type RenderPoolOptions } from './render-pool.ts';
+import { DOCUMENT_COMPRESSION } from './app/compress-buffered.ts';
 
 // The pool with a build of one route (server/test/render-pool-build.mjs) whose loader asks every part of the load
 // context and whose entry answers with the loader's data: what a page rendered in a thread was given, against the
@@ -16,7 +18,7 @@ afterEach(async () => {
 
 const log = { error: vi.fn() };
 async function open(options: Partial<RenderPoolOptions> = {}) {
-  pool = await createRenderPool({ serverEntry, mode: 'production', threads: 1, busySeconds: 1, log, ...options });
+  pool = await createRenderPool({ serverEntry, mode: 'production', threads: 1, busySeconds: 1, compression: DOCUMENT_COMPRESSION, log, ...options });
   return pool;
 }
 
@@ -112,6 +114,42 @@ describe('render pool (ADR 077)', () => {
     });
     // The calls were answered on this thread, by this render's own context.
     expect(there.calls.filter((c) => c !== 'catalogue').sort()).toEqual(here.calls.filter((c) => c !== 'catalogue').sort());
+  });
+
+  it('compresses a document in the thread in the coding the server chose, with its settings (ADR 019)', async () => {
+    const renderPool = await open({ startAtMs: 0 });
+    await withThread(renderPool);
+    const html = (query: string, coding: 'br' | 'gzip' | null) => renderPool.handle(page(query), loadContext().context, coding);
+    const plain = await html('html=200', null);
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    const text = await plain.text();
+    expect(text.length).toBeGreaterThan(DOCUMENT_COMPRESSION.threshold);
+
+    const br = await html('html=200', 'br');
+    expect(br.headers.get('content-encoding')).toBe('br');
+    expect(br.headers.get('vary')).toBe('cookie, accept-encoding');
+    const brBytes = Buffer.from(await br.arrayBuffer());
+    expect(brotliDecompressSync(brBytes).toString()).toBe(text);
+    // The server's own settings: a document of this size at the small answers' quality, to the byte.
+    expect(brBytes.equals(brotliCompressSync(Buffer.from(text), DOCUMENT_COMPRESSION.smallBrotli))).toBe(true);
+    const gzip = await html('html=200', 'gzip');
+    expect(gzip.headers.get('content-encoding')).toBe('gzip');
+    expect(gunzipSync(Buffer.from(await gzip.arrayBuffer())).toString()).toBe(text);
+
+    // Below the threshold, and what is not a document (a data request streams on the server's thread): as they are.
+    const small = await html('html=1', 'br');
+    expect(small.headers.get('content-encoding')).toBeNull();
+    expect(await small.text()).toContain('Логотип');
+    const json = await html('id=s1', 'br');
+    expect(json.headers.get('content-encoding')).toBeNull();
+    expect((await answered(json)).rendered).toBe('yes');
+  });
+
+  it('leaves a document rendered in process to the server’s compression', async () => {
+    const renderPool = await open({ threads: 0 });
+    const response = await renderPool.handle(page('html=200'), loadContext().context, 'br');
+    expect(response.headers.get('content-encoding')).toBeNull();
+    expect(await response.text()).toContain('Логотип');
   });
 
   it('sends a thread the catalogue again only when its address changes', async () => {

@@ -1,12 +1,31 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { BrotliOptions, ZlibOptions } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { createRequestHandler, type ServerBuild } from 'react-router';
 import type { SsrContext } from '#contract/ssr';
 import { projectRoot } from './paths.ts';
 
-/** React Router's request handler as the server calls it: a page's request and its load context, to its answer. */
-export type PageHandler = (request: Request, context: SsrContext) => Promise<Response>;
+/**
+ * React Router's request handler as the server calls it: a page's request and its load context, to its answer. With
+ * `coding`, a document rendered in a thread comes compressed in it (its `content-encoding` says so); one rendered in
+ * process does not, and is compressed as every answer is (server/app/compress-buffered.ts).
+ */
+export type PageHandler = (request: Request, context: SsrContext, coding?: DocumentCoding | null) => Promise<Response>;
+
+/** A coding a render thread compresses a document in. */
+export type DocumentCoding = 'br' | 'gzip';
+
+/** How a render thread compresses a document: the server's settings for its answers (ADR 019), as plain data. */
+export interface DocumentCompression {
+  /** Smaller documents are sent as they are. */
+  threshold: number;
+  /** Documents up to this many bytes are brotli-compressed with `smallBrotli`, larger ones with `brotli`. */
+  smallBytes: number;
+  smallBrotli: BrotliOptions;
+  brotli: BrotliOptions;
+  gzip: ZlibOptions;
+}
 
 export interface RenderPoolOptions {
   /** The web app's server build (build/server/index.js). */
@@ -16,6 +35,8 @@ export interface RenderPoolOptions {
   threads: number;
   /** Module hooks the threads register when their React Router is not the server thread's (production-builds.mjs). */
   hooks?: string | null;
+  /** How threads compress a document asked for with a coding. */
+  compression: DocumentCompression;
   /** Renders taking this many milliseconds of the server's thread in each of `busySeconds` seconds in a row start a thread. */
   startAtMs?: number;
   busySeconds?: number;
@@ -90,7 +111,7 @@ class RenderThread {
   }
 
   /** A page rendered in this thread: the load context's data goes with it, its functions are answered here. */
-  async render(id: number, request: Request, context: SsrContext): Promise<Response> {
+  async render(id: number, request: Request, context: SsrContext, coding: DocumentCoding | null): Promise<Response> {
     this.lastUsed = Date.now();
     // Every page reads the catalogue, twice: the thread keeps the tree, sent again only when its address changes.
     const catalogueUrl = await context.catalogueUrl();
@@ -112,6 +133,7 @@ class RenderThread {
       headers: [...request.headers],
       context: { config, nonce, document, user },
       catalogue: { url: catalogueUrl, tree },
+      coding,
     });
     try {
       return await answer;
@@ -164,7 +186,12 @@ export async function createRenderPool(options: RenderPoolOptions): Promise<Rend
   const { threads: most, startAtMs = START_AT_MS, busySeconds = BUSY_SECONDS, idleMs = IDLE_MS, closeWaitMs = CLOSE_WAIT_MS, log } = options;
   const build = (await import(pathToFileURL(options.serverEntry).href)) as ServerBuild;
   const inProcess = createRequestHandler(build, options.mode);
-  const workerData = { serverEntry: pathToFileURL(options.serverEntry).href, mode: options.mode, hooks: options.hooks ?? null };
+  const workerData = {
+    serverEntry: pathToFileURL(options.serverEntry).href,
+    mode: options.mode,
+    hooks: options.hooks ?? null,
+    compression: options.compression,
+  };
   const running = new Set<RenderThread>();
   let lastRender = 0;
   let closed = false;
@@ -207,10 +234,10 @@ export async function createRenderPool(options: RenderPoolOptions): Promise<Rend
   let renderingMs = 0;
   /** The seconds in a row before the current one in which renders took `startAtMs`. */
   let busyBefore = 0;
-  const handle: PageHandler = async (request, context) => {
+  const handle: PageHandler = async (request, context, coding = null) => {
     // Once closing, its threads are about to stop: a page asked for meanwhile is rendered here.
     const thread = closed ? undefined : leastBusy();
-    if (thread) return thread.render(++lastRender, request, context);
+    if (thread) return thread.render(++lastRender, request, context, coding);
     const started = performance.now();
     try {
       return await inProcess(request, context);

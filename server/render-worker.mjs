@@ -5,9 +5,10 @@
 // through the TypeScript loader.
 import { register } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 
-/** @type {{ serverEntry: string; mode: 'development' | 'production'; hooks: string | null }} */
-const { serverEntry, mode, hooks } = workerData;
+/** @type {{ serverEntry: string; mode: 'development' | 'production'; hooks: string | null; compression: import('./render-pool.ts').DocumentCompression }} */
+const { serverEntry, mode, hooks, compression } = workerData;
 
 // Hooks registered on the server's thread do not reach a worker's imports on Node 20: React Router's production
 // build (scripts/production-builds.mjs) is asked for here too, unless the imports already resolve to it.
@@ -35,7 +36,18 @@ function call(render, name, args) {
   });
 }
 
-async function render({ id, url, method, headers, context, catalogue: sent }) {
+/**
+ * A document's body compressed in `coding`, or null when it is sent as it is (no coding asked for, too small). Here
+ * rather than on the server's thread: the server's thread is the busier one under renders, and one synchronous call
+ * costs half the CPU of a call on libuv's pool, a stream and a callback (ADR 019, session 55).
+ */
+function compressed(body, coding) {
+  if (!coding || body.length < compression.threshold) return null;
+  if (coding === 'gzip') return gzipSync(body, compression.gzip);
+  return brotliCompressSync(body, body.length <= compression.smallBytes ? compression.smallBrotli : compression.brotli);
+}
+
+async function render({ id, url, method, headers, context, catalogue: sent, coding }) {
   const controller = new AbortController();
   renders.set(id, controller);
   try {
@@ -46,9 +58,18 @@ async function render({ id, url, method, headers, context, catalogue: sent }) {
     const response = await handle(new Request(url, { method, headers, signal: controller.signal }), loadContext);
     // The whole answer in one message, its body a buffer of its own moved rather than copied: a document is one buffer
     // already (web/entry.server.tsx), and a data request's stream ends with its loaders.
-    const body = response.body ? new Uint8Array(await response.arrayBuffer()) : null;
+    let body = response.body ? new Uint8Array(await response.arrayBuffer()) : null;
+    const answerHeaders = new Headers(response.headers);
+    // A document, whole (a data request streams on the server's thread, and is compressed there).
+    const coded = body && response.headers.get('content-type')?.startsWith('text/html') && !response.headers.has('content-encoding') ? compressed(body, coding) : null;
+    if (coded) {
+      // A copy of its own to move: a small result of zlib's can be a slice of Node's shared pool of buffers.
+      body = new Uint8Array(coded);
+      answerHeaders.set('content-encoding', coding);
+      if (!/accept-encoding/iu.test(answerHeaders.get('vary') ?? '')) answerHeaders.append('vary', 'accept-encoding');
+    }
     parentPort.postMessage(
-      { type: 'answer', render: id, status: response.status, headers: [...response.headers], body },
+      { type: 'answer', render: id, status: response.status, headers: [...answerHeaders], body },
       body ? [body.buffer] : [],
     );
   } catch (error) {

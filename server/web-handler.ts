@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { isbot } from 'isbot';
 import type { SsrContext } from '#contract/ssr';
+import { acceptedCoding, DOCUMENT_COMPRESSION } from './app/compress-buffered.ts';
 import { decodedPath } from './lib/http.ts';
 import { Precompressed } from './lib/precompressed.ts';
 import { requestOrigin } from './lib/public-origin.ts';
@@ -245,6 +246,7 @@ async function startRenderPool(app: FastifyInstance, serverEntry: string, thread
     mode: process.env.NODE_ENV === 'development' ? 'development' : 'production',
     threads,
     hooks: productionBuildHooks(),
+    compression: DOCUMENT_COMPRESSION,
     log: app.log,
   });
   app.decorate('renderPool', pool);
@@ -314,7 +316,7 @@ export async function mountWebApp(
     return sendRendered(
       request,
       reply,
-      await handle(ownRequest(request, NOT_FOUND_STAND_IN), standInContext(ssr)),
+      await handle(ownRequest(request, NOT_FOUND_STAND_IN), standInContext(ssr), acceptedCoding(request)),
       ssr,
     );
   };
@@ -349,7 +351,7 @@ export async function mountWebApp(
       if (own && !lostParams) return reply.code(own.status).headers(own.headers).send(own.html);
     }
     const ssr = await context(request);
-    return sendRendered(request, reply, await handle(pageRequest(request, reply), ssr), ssr);
+    return sendRendered(request, reply, await handle(pageRequest(request, reply), ssr, acceptedCoding(request)), ssr);
   };
   // Pages only read: every change goes through /api, so React Router actions are not served.
   app.route({ method: ['GET', 'HEAD'], url: '/*', handler: render });

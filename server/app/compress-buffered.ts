@@ -43,18 +43,36 @@ const GZIP_ALIASES = /\*|x-gzip/gu;
 /** What this hook compresses (the rest is @fastify/compress's to judge with mime-db): text, JSON and XML. */
 const TEXTUAL = /^(?:text\/(?!event-stream)|application\/(?:[\w.+-]*\+)?(?:json|xml)(?:;|$))/u;
 
+/** The coding the client takes for a dynamic answer, if any: br before gzip, none without a header or on request. */
+export function acceptedCoding(request: FastifyRequest): 'br' | 'gzip' | null {
+  const accepted = request.headers['accept-encoding'];
+  if (!accepted || request.headers['x-no-compression'] !== undefined) return null;
+  return negotiator.negotiate(accepted.toLowerCase().replace(GZIP_ALIASES, 'gzip')) as 'br' | 'gzip' | null;
+}
+
+/**
+ * The settings a render thread compresses a document with (server/render-worker.mjs, ADR 019's session 55 amendment):
+ * this hook's, as plain data a thread can be sent.
+ */
+export const DOCUMENT_COMPRESSION = {
+  threshold: DYNAMIC_COMPRESSION.threshold,
+  smallBytes: SMALL_ANSWER.bytes,
+  smallBrotli: SMALL_ANSWER.brotliOptions,
+  brotli: DYNAMIC_COMPRESSION.brotliOptions,
+  gzip: DYNAMIC_COMPRESSION.zlibOptions,
+};
+
 /** The coding to compress `payload` with, or null to leave it to @fastify/compress (which then passes over it). */
 function codingFor(request: FastifyRequest, reply: FastifyReply, payload: unknown): 'br' | 'gzip' | null {
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return null;
-  const accepted = request.headers['accept-encoding'];
-  if (!accepted || request.headers['x-no-compression'] !== undefined) return null;
-  // Already coded (a kept page, ADR 021) or a range: as it is.
-  const coding = reply.getHeader('content-encoding');
-  if ((coding && coding !== 'identity') || reply.statusCode === 206 || reply.hasHeader('content-range')) return null;
+  if (!request.headers['accept-encoding'] || request.headers['x-no-compression'] !== undefined) return null;
+  // Already coded (a kept page, ADR 021, or a document a render thread compressed) or a range: as it is.
+  const coded = reply.getHeader('content-encoding');
+  if ((coded && coded !== 'identity') || reply.statusCode === 206 || reply.hasHeader('content-range')) return null;
   if (Buffer.byteLength(payload) < DYNAMIC_COMPRESSION.threshold) return null;
   const type = reply.getHeader('content-type');
   if (typeof type !== 'string' || !TEXTUAL.test(type)) return null;
-  return negotiator.negotiate(accepted.toLowerCase().replace(GZIP_ALIASES, 'gzip'));
+  return acceptedCoding(request);
 }
 
 function varyOnEncoding(reply: FastifyReply) {

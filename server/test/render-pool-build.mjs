@@ -1,6 +1,7 @@
 // A web app's server build for server/render-pool.test.ts: one route, whose loader asks every part of the load
 // context, and an entry that answers with the loader's data as JSON. A render in a thread can then be compared with
-// one in process. `?exit` ends the thread mid-render; `?wait` waits until the request is aborted.
+// one in process. `?exit` ends the thread mid-render; `?wait` waits until the request is aborted; `?html=N` answers a
+// document instead.
 const loader = async ({ request, context }) => {
   const url = new URL(request.url);
   if (url.searchParams.has('exit')) process.exit(1);
@@ -24,11 +25,18 @@ const loader = async ({ request, context }) => {
 
 export const entry = {
   module: {
-    default: (request, status, headers, routerContext) =>
-      new Response(JSON.stringify(routerContext.staticHandlerContext.loaderData), {
+    default: (request, status, headers, routerContext) => {
+      // `?html=N`: a document of N paragraphs instead, for the compression in a thread.
+      const paragraphs = Number(new URL(request.url).searchParams.get('html') ?? 0);
+      if (paragraphs > 0) {
+        const html = `<!DOCTYPE html><html><body>${'<p>Логотип для пекарни у дома</p>'.repeat(paragraphs)}</body></html>`;
+        return new Response(html, { status, headers: { 'content-type': 'text/html; charset=utf-8', vary: 'cookie' } });
+      }
+      return new Response(JSON.stringify(routerContext.staticHandlerContext.loaderData), {
         status,
         headers: { 'content-type': 'application/json', 'x-rendered': 'yes' },
-      }),
+      });
+    },
   },
 };
 export const routes = {
