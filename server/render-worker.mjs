@@ -59,9 +59,10 @@ async function render({ id, url, method, headers, context, catalogue: sent, codi
     // The whole answer in one message, its body a buffer of its own moved rather than copied: a document is one buffer
     // already (web/entry.server.tsx), and a data request's stream ends with its loaders.
     let body = response.body ? new Uint8Array(await response.arrayBuffer()) : null;
-    const answerHeaders = new Headers(response.headers);
-    // A document, whole (a data request streams on the server's thread, and is compressed there).
-    const coded = body && response.headers.get('content-type')?.startsWith('text/html') && !response.headers.has('content-encoding') ? compressed(body, coding) : null;
+    // A document is compressed here; a data request is sent on as a stream by the server's thread, and compressed there.
+    const document = response.headers.get('content-type')?.startsWith('text/html') && !response.headers.has('content-encoding');
+    const coded = body && document ? compressed(body, coding) : null;
+    const answerHeaders = coded ? new Headers(response.headers) : response.headers;
     if (coded) {
       // A copy of its own to move: a small result of zlib's can be a slice of Node's shared pool of buffers.
       body = new Uint8Array(coded);
