@@ -36,8 +36,8 @@ const PLAIN_PATH = /^\/(?:[^/?#.\\][^/?#\\]*(?:\/[^/?#.\\][^/?#\\]*)*\/?)?(?:\?[
 /**
  * The anchor React Router's `<Link>` draws on the server, drawn without it, or null where it would draw something else
  * (`app-link.test.tsx` compares the two). On the server `<Link>` runs eight hooks and resolves its path against
- * the route's matches, JSON and all: a tenth of a rendered page's time for its twenty links (bench/README.md, session
- * 55). Its attributes are its own, in its order: the props it does not take, then `href`, `target` and `data-discover`.
+ * the route's matches, JSON and all: 11 % of the render thread's time on a service page, for its twenty links (ADR
+ * 083). Its attributes are its own, in its order: the props it does not take, then `href`, `target` and `data-discover`.
  */
 export function serverAnchor(props: AppLinkProps): ReactElement | null {
   const {
