@@ -2,7 +2,7 @@ import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SsrContext } from '#contract/ssr';
-import { createRenderPool, type RenderPool, type RenderPoolOptions } from './render-pool.ts';
+import { createRenderPool, loaderPath, type RenderPool, type RenderPoolOptions } from './render-pool.ts';
 import { DOCUMENT_COMPRESSION } from './app/compress-buffered.ts';
 
 // The pool with a build of one route (server/test/render-pool-build.mjs) whose loader asks every part of the load
@@ -114,6 +114,49 @@ describe('render pool (ADR 077)', () => {
     });
     // The calls were answered on this thread, by this render's own context.
     expect(there.calls.filter((c) => c !== 'catalogue').sort()).toEqual(here.calls.filter((c) => c !== 'catalogue').sort());
+  });
+
+  it('sends the rates and the page’s route rule with the render, and asks for another path’s rule', async () => {
+    const renderPool = await open({ startAtMs: 0 });
+    await withThread(renderPool);
+    const sent = loadContext();
+    const got = await answered(await renderPool.handle(page(), sent.context));
+    expect(got.body.root).toMatchObject({ rates: { USDT: 9_500 }, rule: null });
+    // Looked up as the render was sent, before any of its loaders ran, and not asked for again.
+    expect(sent.calls.filter((c) => c !== 'catalogue').slice(0, 2).sort()).toEqual(['rates', 'routeRule /']);
+    expect(sent.calls.filter((c) => c.startsWith('routeRule') || c === 'rates')).toHaveLength(2);
+
+    const other = loadContext();
+    const redirected = { ...other.context, routeRule: async (p: string) => (other.calls.push(`routeRule ${p}`), p === '/old' ? { redirect: '/new' } : null) };
+    const asked = await answered(await renderPool.handle(page('id=s1&rule=/old'), redirected));
+    expect(asked.body.root.rule).toEqual({ redirect: '/new' });
+    expect(other.calls.filter((c) => c.startsWith('routeRule'))).toEqual(['routeRule /', 'routeRule /old']);
+  });
+
+  it('leaves a lookup that failed to the loader, whose error it is, as in process', async () => {
+    const failing = () => {
+      const { context } = loadContext();
+      return { ...context, rates: () => Promise.reject(new Error('rates failed')) };
+    };
+    const inProcess = await open({ threads: 0 });
+    const expected = await inProcess.handle(page(), failing());
+    await inProcess.close();
+    const renderPool = await open({ startAtMs: 0 });
+    await withThread(renderPool);
+    const got = await renderPool.handle(page(), failing());
+    expect(got.status).toBe(expected.status);
+    expect(got.status).toBe(500);
+  });
+
+  it('knows the path a loader sees for a request (React Router’s getNormalizedPath)', () => {
+    expect(['/', '/services/x', '/services/x/', '/services/x.data', '/_root.data', '/a/b.data?_routes=root'].map((p) => loaderPath(`http://h${p}`))).toEqual([
+      '/',
+      '/services/x',
+      '/services/x',
+      '/services/x',
+      '/',
+      '/a/b',
+    ]);
   });
 
   it('compresses a document in the thread in the coding the server chose, with its settings (ADR 019)', async () => {

@@ -84,6 +84,20 @@ interface Rendering {
   reject(error: Error): void;
 }
 
+/** A lookup's value, or undefined when it failed. */
+const answered = <T>(lookup: Promise<T>): Promise<{ value: T } | undefined> => lookup.then((value) => ({ value }), () => undefined);
+
+/**
+ * The path a loader sees for a request, as React Router gives it (its `getNormalizedPath`, no basename): a data
+ * request's address without `.data` (`/_root.data` is `/`), and no slash at the end but the root's.
+ */
+export function loaderPath(url: string): string {
+  let { pathname } = new URL(url);
+  if (pathname === '/_root.data') return '/';
+  if (pathname.endsWith('.data')) pathname = pathname.slice(0, -'.data'.length);
+  return pathname !== '/' && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+}
+
 /** Statuses whose answer has no body (the Fetch standard's null body statuses). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
@@ -114,7 +128,14 @@ class RenderThread {
   async render(id: number, request: Request, context: SsrContext, coding: DocumentCoding | null): Promise<Response> {
     this.lastUsed = Date.now();
     // Every page reads the catalogue, twice: the thread keeps the tree, sent again only when its address changes.
-    const catalogueUrl = await context.catalogueUrl();
+    const path = loaderPath(request.url);
+    const [catalogueUrl, rates, rule] = await Promise.all([
+      context.catalogueUrl(),
+      // What every page's loaders ask next, looked up now and sent with the render: two calls across threads fewer.
+      // A lookup that fails is not sent, and the loader asks for it as before (its error is then the loader's).
+      answered(context.rates()),
+      answered(context.routeRule(path)),
+    ]);
     const tree = this.catalogueUrl === catalogueUrl ? null : await context.catalogue();
     this.catalogueUrl = catalogueUrl;
     if (this.exited) throw new Error('the render thread stopped');
@@ -133,6 +154,7 @@ class RenderThread {
       headers: [...request.headers],
       context: { config, nonce, document, user },
       catalogue: { url: catalogueUrl, tree },
+      asked: { rates, routeRule: rule && { path, rule: rule.value } },
       coding,
     });
     try {

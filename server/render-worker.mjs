@@ -47,7 +47,7 @@ function compressed(body, coding) {
   return brotliCompressSync(body, body.length <= compression.smallBytes ? compression.smallBrotli : compression.brotli);
 }
 
-async function render({ id, url, method, headers, context, catalogue: sent, coding }) {
+async function render({ id, url, method, headers, context, catalogue: sent, asked, coding }) {
   const controller = new AbortController();
   renders.set(id, controller);
   try {
@@ -55,6 +55,12 @@ async function render({ id, url, method, headers, context, catalogue: sent, codi
     const { url: catalogueUrl, tree } = catalogue;
     const loadContext = { ...context, catalogue: async () => tree, catalogueUrl: async () => catalogueUrl };
     for (const name of CALLS) loadContext[name] = (...args) => call(id, name, args);
+    // What the server's thread sent with the render is answered here; anything else is asked for.
+    if (asked.rates) loadContext.rates = async () => asked.rates.value;
+    if (asked.routeRule) {
+      const { path, rule } = asked.routeRule;
+      loadContext.routeRule = (asking) => (asking === path ? Promise.resolve(rule) : call(id, 'routeRule', [asking]));
+    }
     const response = await handle(new Request(url, { method, headers, signal: controller.signal }), loadContext);
     // The whole answer in one message, its body a buffer of its own moved rather than copied: a document is one buffer
     // already (web/entry.server.tsx), and a data request's stream ends with its loaders.

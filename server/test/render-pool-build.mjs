@@ -1,7 +1,7 @@
 // A web app's server build for server/render-pool.test.ts: one route, whose loader asks every part of the load
 // context, and an entry that answers with the loader's data as JSON. A render in a thread can then be compared with
 // one in process. `?exit` ends the thread mid-render; `?wait` waits until the request is aborted; `?html=N` answers a
-// document instead.
+// document instead; `?rule=/path` asks the route rule of another path than the page's.
 const loader = async ({ request, context }) => {
   const url = new URL(request.url);
   if (url.searchParams.has('exit')) process.exit(1);
@@ -15,7 +15,7 @@ const loader = async ({ request, context }) => {
     context.read('services.get', { params: { id: url.searchParams.get('id') } }),
     context.read('broken', {}).catch(failed),
     context.rates(),
-    context.routeRule(url.pathname),
+    context.routeRule(url.searchParams.get('rule') ?? url.pathname),
     context.catalogue(),
     context.catalogueUrl(),
   ]);
