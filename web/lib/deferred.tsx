@@ -210,8 +210,9 @@ export function deferred<P extends object>(
     const pressed = useRef(false);
     // The go() of the newest effect, which a release calls.
     const latest = useRef<(() => void) | null>(null);
-    // What the server rendered from: other props later (functions aside) need the real part.
-    const shown = snapshot(props);
+    // What the server rendered from: other props later (functions aside) need the real part. Compared only in the
+    // browser: the server skips turning a page's data into JSON for nothing.
+    const shown = import.meta.env.SSR ? '' : snapshot(props);
     const first = useRef(shown);
 
     useEffect(() => {
