@@ -12,7 +12,8 @@
  * `npm run bench -- memory` runs only the idle memory benchmark (bench/memory.ts: `npm start`'s server, RSS and its parts).
  * The money loop's benchmarks run on their own (PostgreSQL only; commands in their headers): bench/payments.ts
  * (payments per second and p95) and bench/orders.ts (the order lists at 100,000 orders). So does bench/catalog-cpu.ts
- * (CPU per listing request, the server's and PostgreSQL's, at a million services).
+ * (CPU per listing request, the server's and PostgreSQL's, at a million services), and bench/render-threads.ts (a
+ * page rendered every time, each thread's share: the server's and the render threads').
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

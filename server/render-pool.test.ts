@@ -102,6 +102,9 @@ describe('render pool (ADR 077)', () => {
     const there = loadContext();
     const got = await answered(await renderPool.handle(page(), there.context));
     expect(got).toEqual(expected);
+    // The benchmarks' view of the thread: its event loop has worked.
+    expect(renderPool.utilization()).toEqual([expect.objectContaining({ active: expect.any(Number) })]);
+    expect(renderPool.utilization()[0]!.active).toBeGreaterThan(0);
     expect(got.body.root).toMatchObject({
       user: { _id: 'u1', name: 'Анна' },
       nonce: 'nonce-1',

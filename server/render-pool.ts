@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { BrotliOptions, ZlibOptions } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
@@ -51,6 +52,8 @@ export interface RenderPool {
   handle: PageHandler;
   /** How many threads take renders now. */
   threads(): number;
+  /** Each ready thread's event loop utilisation so far (its active and idle time), for the benchmarks. */
+  utilization(): EventLoopUtilization[];
   close(): Promise<void>;
 }
 
@@ -278,6 +281,7 @@ export async function createRenderPool(options: RenderPoolOptions): Promise<Rend
   return {
     handle,
     threads: () => [...running].filter((thread) => thread.ready).length,
+    utilization: () => [...running].filter((thread) => thread.ready).map((thread) => thread.worker.performance.eventLoopUtilization()),
     async close() {
       closed = true;
       clearInterval(stopIdle);
