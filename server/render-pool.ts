@@ -130,15 +130,11 @@ class RenderThread {
   /** A page rendered in this thread: the load context's data goes with it, its functions are answered here. */
   async render(id: number, request: Request, context: SsrContext, coding: DocumentCoding | null): Promise<Response> {
     this.lastUsed = Date.now();
-    // Every page reads the catalogue, twice: the thread keeps the tree, sent again only when its address changes.
+    // What every page's loaders ask, looked up now and sent with the render: two calls across threads fewer. A
+    // lookup that fails is not sent, and the loader asks for it as before (its error is then the loader's).
     const path = loaderPath(request.url);
-    const [catalogueUrl, rates, rule] = await Promise.all([
-      context.catalogueUrl(),
-      // What every page's loaders ask next, looked up now and sent with the render: two calls across threads fewer.
-      // A lookup that fails is not sent, and the loader asks for it as before (its error is then the loader's).
-      answered(context.rates()),
-      answered(context.routeRule(path)),
-    ]);
+    const [catalogueUrl, rates, rule] = await Promise.all([context.catalogueUrl(), answered(context.rates()), answered(context.routeRule(path))]);
+    // Every page reads the catalogue, twice: the thread keeps the tree, sent again only when its address changes.
     const tree = this.catalogueUrl === catalogueUrl ? null : await context.catalogue();
     this.catalogueUrl = catalogueUrl;
     if (this.exited) throw new Error('the render thread stopped');
