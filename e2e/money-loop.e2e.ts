@@ -220,8 +220,11 @@ describe('the whole order loop on the real adapters', { timeout: 180_000 }, () =
     await request.getByRole('button', { name: 'Одобрить' }).click();
     const payoutAt = () => [...btcpay.store.payouts.values()].find((p) => p.destination === BTC_ADDRESS);
     await expect.poll(() => payoutAt()?.currency ?? null, POLL).toBe('BTC');
+    // The server records the payout once BTCPay has answered: the fake holds it a moment before that.
+    const withdrawal = async () => (await db().select().from(withdrawals).where(eq(withdrawals.id, w!.id)))[0]!;
+    await expect.poll(async () => (await withdrawal()).payoutRef, POLL).toBe(payoutAt()!.id);
     // The withdrawal's amount in satoshi at the held rate (7 650 руб. at 9 000 000 руб. per BTC: 85 000 satoshi).
-    const approved = (await db().select().from(withdrawals).where(eq(withdrawals.id, w!.id)))[0]!;
+    const approved = await withdrawal();
     expect(approved).toMatchObject({ status: 'sending', payoutProvider: 'btcpay', payoutRef: payoutAt()!.id });
     expect(toMinorUnits(payoutAt()!.amount, 8)).toBe(approved.payoutAmount);
     expect(approved.payoutAmount).toBe(Math.floor((2 * share * 1e8) / 100 / 9_000_000));
