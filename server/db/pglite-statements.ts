@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   messages,
   parse,
@@ -8,6 +7,7 @@ import {
   type Results,
   type Transaction,
 } from '@electric-sql/pglite';
+import { ScopedStorage } from '../lib/scoped-storage.ts';
 
 /**
  * PGlite's `query()` sends every statement unnamed, so PostgreSQL parses and plans it on each run: on a rendered page
@@ -27,8 +27,8 @@ import {
 export function withNamedStatements(pg: PGlite, { max = 256 } = {}): Pick<PGlite, 'query' | 'transaction'> {
   const statements = new Statements(pg, max);
   const cached = (text: string, options?: QueryOptions) => NAMED.test(text) && !options?.blob && !options?.paramTypes;
-  /** The transaction whose work is running in this async context, while it is open. */
-  const working = new AsyncLocalStorage<{ open: boolean }>();
+  /** The transaction whose work is running in this async context, while it is open (enabled only then: ADR 084). */
+  const working = new ScopedStorage<{ open: boolean }>();
   return {
     async query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
       if (working.getStore()?.open) throw new WaitsForItsOwnTransaction(text);

@@ -1,6 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PgTransactionConfig } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
+import { ScopedStorage } from '../lib/scoped-storage.ts';
 import { outbox as outboxTable, type NewOutboxRow } from './schema.ts';
 import type { Actor } from './actor.ts';
 import type { Clock } from './clock.ts';
@@ -57,7 +57,8 @@ export interface WithTxDeps {
 }
 
 export function createWithTx(deps: WithTxDeps): WithTx {
-  const current = new AsyncLocalStorage<Open>();
+  // Enabled only while a transaction's work runs (ADR 084).
+  const current = new ScopedStorage<Open>();
 
   const withTx = async function withTx<T>(actor: Actor, fn: (ctx: TxContext) => Promise<T>, config?: PgTransactionConfig): Promise<T> {
     const outer = current.getStore();
