@@ -2,9 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { firstWordTest, skipBranchesOfOtherWords, withBranchesSkipped } from '../scripts/route-branches.mjs';
 import { memoizeServerRoutes, memoizeStaticDataRoutes, withMemoizedStaticRoutes } from '../scripts/static-routes.mjs';
 
-// The static router's route trees, built once per build on the production server (scripts/static-routes.mjs, ADR 079).
+// The static router's route trees, built once per build on the production server (scripts/static-routes.mjs, ADR 079),
+// and its route branches turned down by their first word (scripts/route-branches.mjs, ADR 085).
 
 const root = path.resolve(import.meta.dirname, '..');
 const productionBuild = path.join(root, 'node_modules', 'react-router', 'dist', 'production');
@@ -61,6 +63,84 @@ describe('memoizeServerRoutes and memoizeStaticDataRoutes', () => {
     expect(converted).toHaveLength(5);
   });
 });
+
+describe('skipBranchesOfOtherWords', () => {
+  /** A branch as React Router flattens one: its routes' paths relative to each other, root first. */
+  const branch = (...paths: (string | { path: string; caseSensitive: boolean })[]) => ({
+    routesMeta: paths.map((p) => (typeof p === 'string' ? { relativePath: p, caseSensitive: false } : { relativePath: p.path, caseSensitive: p.caseSensitive })),
+  });
+
+  it("tests a path's first segment against the first word of the branch, as React Router's matcher does", () => {
+    const services = firstWordTest(branch('', '', 'services', ':id'))!;
+    for (const path of ['/services', '/services/', '/services/abc', '/SERVICES/abc', '/Services']) expect(services.test(path), path).toBe(true);
+    for (const path of ['/', '/servicesx', '/service', '/x/services', '/services-x', '//services']) expect(services.test(path), path).toBe(false);
+    // A nested absolute path, several words in one route, a dot, case sensitivity.
+    expect(firstWordTest(branch('', '/admin/users'))!.test('/admin/users')).toBe(true);
+    expect(firstWordTest(branch('', 'sitemap.xml'))!.test('/sitemapxxml')).toBe(false);
+    expect(firstWordTest(branch('', 'sitemap.xml'))!.test('/sitemap.xml')).toBe(true);
+    expect(firstWordTest(branch({ path: 'Docs', caseSensitive: true }))!.test('/docs')).toBe(false);
+    // Nothing to tell by: a parameter, a splat, an optional word, an index or pathless branch, a word beyond ASCII.
+    for (const paths of [[':category', 'x'], ['*'], ['', 'lang?'], ['', ''], ['', 'услуги']]) expect(firstWordTest(branch(...paths)), paths.join('/')).toBeNull();
+  });
+
+  it('turns down a branch of another word before it is tried, and tries every other', () => {
+    const tried: unknown[] = [];
+    const match = skipBranchesOfOtherWords((b: unknown, pathname: string, allowPartial?: boolean) => {
+      tried.push([b, pathname, allowPartial]);
+      return ['matched'];
+    });
+    const services = branch('', 'services', ':id');
+    const anything = branch('', ':slug');
+    expect(match(services, '/projects/1')).toBeNull();
+    expect(tried).toHaveLength(0);
+    expect(match(services, '/services/1', true)).toEqual(['matched']);
+    expect(match(anything, '/projects/1')).toEqual(['matched']);
+    expect(tried).toEqual([
+      [services, '/services/1', true],
+      [anything, '/projects/1', undefined],
+    ]);
+  });
+});
+
+/** Each path's matched route ids, by React Router's `matchRoutes` on a route tree shaped like the app's, with the hooks. */
+function matchPaths(hooks: string, paths: string[]): (string[] | null)[] {
+  const script = `
+    import { register } from 'node:module';
+    import { pathToFileURL } from 'node:url';
+    register(${JSON.stringify(hooks)}, pathToFileURL(${JSON.stringify(root + '/')}));
+    const { matchRoutes } = await import('react-router');
+    const layout = (id, children) => ({ id, children });
+    const routes = [{ id: 'root', path: '', children: [
+      { id: 'sitemap', path: 'sitemap.xml' },
+      { id: 'api-like', path: '/api/health' },
+      layout('default', [
+        { id: 'home', index: true },
+        { id: 'services', path: 'services', children: [
+          { id: 'services-index', index: true },
+          { id: 'category', path: ':category' },
+          { id: 'service', path: ':category/:id' },
+        ] },
+        { id: 'projects', path: 'projects/:id?' },
+        { id: 'docs', path: 'Docs', caseSensitive: true },
+        { id: 'person', path: ':username' },
+        layout('account', [{ id: 'orders', path: 'orders' }, { id: 'order', path: 'orders/:id' }]),
+        { id: 'admin', path: 'admin', children: [{ id: 'admin-users', path: 'users' }, { id: 'admin-user', path: '/admin/users/:id' }] },
+        { id: 'not-found', path: '*' },
+      ]),
+    ] }];
+    console.log(JSON.stringify(${JSON.stringify(paths)}.map((path) => matchRoutes(routes, path)?.map((m) => m.route.id) ?? null)));
+  `;
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
+  expect(run.status, run.stderr).toBe(0);
+  return JSON.parse(run.stdout) as (string[] | null)[];
+}
+
+/** React Router's production build, without the load hook: only its resolution to it. */
+const PRODUCTION_ONLY =
+  'data:text/javascript,' +
+  encodeURIComponent(
+    "export async function resolve(specifier, context, next) { const resolved = await next(specifier, context); return ['react-router', 'react-router/dom'].includes(specifier) ? { ...resolved, url: resolved.url.replace('/dist/development/', '/dist/production/') } : resolved; }",
+  );
 
 /** Renders pages of a small app through React Router's request handler, with the given module hooks registered. */
 function renderPages(hooks: string): { status: number; html: string }[] {
@@ -131,24 +211,32 @@ function renderPages(hooks: string): { status: number; html: string }[] {
 }
 
 describe("React Router's production build through scripts/production-builds.mjs", () => {
-  it('has exactly one module whose route trees are memoized (an upgrade that moves them fails here)', () => {
-    const rewritten = readdirSync(productionBuild)
-      .filter((file) => file.endsWith('.mjs'))
-      .filter((file) => {
-        const source = readFileSync(path.join(productionBuild, file), 'utf8');
-        return withMemoizedStaticRoutes(source, 'file:///memo.mjs') !== source;
-      });
-    expect(rewritten).toHaveLength(1);
+  it('has exactly one module whose route trees are memoized and branches skipped (an upgrade that moves them fails here)', () => {
+    const rewrittenBy = (rewrite: (source: string, url: string) => string) =>
+      readdirSync(productionBuild)
+        .filter((file) => file.endsWith('.mjs'))
+        .filter((file) => {
+          const source = readFileSync(path.join(productionBuild, file), 'utf8');
+          return rewrite(source, 'file:///memo.mjs') !== source;
+        });
+    const trees = rewrittenBy(withMemoizedStaticRoutes);
+    expect(trees).toHaveLength(1);
+    expect(rewrittenBy(withBranchesSkipped)).toEqual(trees);
+  });
+
+  it("matches every path to the routes React Router matches trying every branch (ADR 085)", () => {
+    const paths = ['/', '/services', '/services/', '/SERVICES/design', '/services/design/1', '/services/design/1/extra', '/servicesx',
+      '/projects', '/projects/7', '/docs', '/Docs', '/orders', '/orders/3', '/admin', '/admin/users', '/admin/users/5', '/ivan',
+      '/sitemap.xml', '/sitemapXxml', '/api/health', '/api/other', '/%D1%83%D1%81%D0%BB%D1%83%D0%B3%D0%B8', '//services/x', '/a/b/c/d'];
+    const skipped = matchPaths('./scripts/production-builds.mjs', paths);
+    expect(skipped).toEqual(matchPaths(PRODUCTION_ONLY, paths));
+    expect(skipped[paths.indexOf('/services/design/1')]).toEqual(['root', 'default', 'services', 'service']);
+    expect(skipped[paths.indexOf('/Docs')]).toEqual(['root', 'default', 'docs']);
+    expect(skipped[paths.indexOf('/docs')]).toEqual(['root', 'default', 'person']);
   });
 
   it('renders, page after page, what React Router renders building the trees every time', () => {
-    // The same production build without the load hook: only React Router's resolution to it.
-    const everyTime = renderPages(
-      'data:text/javascript,' +
-        encodeURIComponent(
-          "export async function resolve(specifier, context, next) { const resolved = await next(specifier, context); return ['react-router', 'react-router/dom'].includes(specifier) ? { ...resolved, url: resolved.url.replace('/dist/development/', '/dist/production/') } : resolved; }",
-        ),
-    );
+    const everyTime = renderPages(PRODUCTION_ONLY);
     const memoized = renderPages('./scripts/production-builds.mjs');
     expect(memoized).toEqual(everyTime);
     const [a1, b2, services, home, nowhere, again] = memoized;
