@@ -53,7 +53,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['{server,web,contract}/**/*.test.{ts,tsx}'],
+          include: ['{server,web,contract,bench}/**/*.test.{ts,tsx}'],
           exclude: ['**/*.db.test.ts', 'node_modules/**'],
         },
       },

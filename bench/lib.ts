@@ -69,12 +69,13 @@ export function tsWorker(moduleUrl: string, workerData: unknown): Worker {
 
 /**
  * Loads `url` and returns the stats row. A plain GET runs with wrk (Debian's `wrk`, a separate process in C) when it
- * is installed: autocannon in a worker thread of this process topped out at ~7.7 k req/s against the bare twin, so
- * its ratios measured the load client, not the server (issue 31). Even-rate runs, other methods and rotating paths
- * (which plain wrk cannot do) and machines without wrk use autocannon. BENCH_CLIENT=autocannon forces it.
+ * is installed, as fast as the server answers or at an even rate (bench/even-rate.lua): autocannon in a worker thread
+ * of this process topped out at ~7.7 k req/s against the bare twin, so its ratios measured the load client, not the
+ * server, and its even rate shared the server's process and cores (issue 31). Other methods and rotating paths (which
+ * plain wrk cannot do) and machines without wrk use autocannon and load-worker.ts. BENCH_CLIENT=autocannon forces them.
  */
 export async function measure(name: string, url: string, opts: MeasureOptions = {}): Promise<Row> {
-  if (!opts.rate && !opts.paths && !opts.request?.method && !opts.request?.body && loadClient() === 'wrk') return measureWithWrk(name, url, opts);
+  if (!opts.paths && !opts.request?.method && !opts.request?.body && loadClient() === 'wrk') return measureWithWrk(name, url, opts);
   const job: LoadJob = { url, ...defaults, ...opts };
   job.request = { ...job.request, headers: { ...BROWSER_HEADERS, ...job.request?.headers } };
   const result = await new Promise<LoadResult>((resolve, reject) => {
@@ -111,24 +112,38 @@ const WRK_REPORT = `done = function(summary, latency, requests)
     latency:percentile(50), latency:percentile(95), latency:percentile(99)))
 end`;
 
-async function measureWithWrk(name: string, url: string, opts: MeasureOptions): Promise<Row> {
-  const { seconds, connections, warmupSeconds } = { ...defaults, ...opts };
+/** A file holding WRK_REPORT, for wrk's `-s`. */
+function reportScript(): string {
   const script = path.join(mkdtempSync(path.join(tmpdir(), 'bench-wrk-')), 'report.lua');
   writeFileSync(script, WRK_REPORT);
+  return script;
+}
+
+/** The even rate's wrk script: its own clock and its own percentiles, from when each request was due. */
+const EVEN_RATE_SCRIPT = path.join(import.meta.dirname, 'even-rate.lua');
+
+async function measureWithWrk(name: string, url: string, opts: MeasureOptions): Promise<Row> {
+  const { seconds, connections, warmupSeconds, rate } = { ...defaults, ...opts };
   const headers = Object.entries({ ...BROWSER_HEADERS, ...opts.request?.headers }).flatMap(([k, v]) => ['-H', `${k}: ${String(v)}`]);
-  // One thread per core, as wrk advises; never more threads than connections.
-  const threads = String(Math.min(connections, availableParallelism()));
+  // As fast as it goes: one thread per core, as wrk advises, and never more threads than connections. At an even rate:
+  // a thread for each connection, which keeps its own schedule (bench/even-rate.lua).
+  const threads = String(rate ? connections : Math.min(connections, availableParallelism()));
+  const load = rate ? ['-s', EVEN_RATE_SCRIPT, url, '--', String(rate), String(connections)] : ['-s', reportScript(), url];
   const run = (secs: number) =>
     new Promise<string>((resolve, reject) => {
-      execFile('wrk', ['-t', threads, '-c', String(connections), '-d', `${secs}s`, '--timeout', '10s', '-s', script, ...headers, url], { maxBuffer: 1 << 20 }, (err, stdout) =>
+      execFile('wrk', ['-t', threads, '-c', String(connections), '-d', `${secs}s`, '--timeout', '10s', ...headers, ...load], { maxBuffer: 1 << 20 }, (err, stdout) =>
         err ? reject(err) : resolve(stdout),
       );
     });
   if (warmupSeconds > 0) await run(warmupSeconds);
-  const line = (await run(seconds)).split('\n').find((l) => l.startsWith('WRK_JSON '));
+  const report = rate ? 'EVEN_JSON ' : 'WRK_JSON ';
+  const line = (await run(seconds)).split('\n').find((l) => l.startsWith(report));
   if (!line) throw new Error(`wrk printed no report for ${url}`);
-  const r = JSON.parse(line.slice('WRK_JSON '.length)) as { requests: number; duration_us: number; errors: number; status: number; p50: number; p95: number; p99: number };
-  return { name, rps: r.requests / (r.duration_us / 1e6), p50: r.p50 / 1000, p95: r.p95 / 1000, p99: r.p99 / 1000, failed: r.errors + r.status };
+  const r = JSON.parse(line.slice(report.length)) as { requests?: number; responses?: number; duration_us: number; errors: number; status: number; p50: number; p95: number; p99: number };
+  // wrk's own percentiles are in microseconds; the even rate's, timed by its script, in milliseconds.
+  const ms = rate ? 1 : 1 / 1000;
+  const done = r.responses ?? r.requests ?? 0;
+  return { name, rps: done / (r.duration_us / 1e6), p50: r.p50 * ms, p95: r.p95 * ms, p99: r.p99 * ms, failed: r.errors + r.status };
 }
 
 export interface Captured {
