@@ -1,5 +1,31 @@
-/** Benchmark helpers about processes: the ones a process started, and waiting until they are all quiet (/proc). */
+/**
+ * Benchmark helpers about processes: the ones a process started, waiting until they are all quiet (/proc), and running
+ * with `npm start`'s V8 flags.
+ */
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** The V8 flags `npm start` gives Node (package.json's start script): `--max-semi-space-size=8`, say. */
+export function startFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { scripts: { start: string } };
+  return pkg.scripts.start.split(/\s+/u).filter((word) => word.startsWith('--'));
+}
+
+/**
+ * A benchmark of the server in its own process measures it with `npm start`'s V8 flags: the young generation's size
+ * and V8's thread pool change how often, how long and on how many threads it collects garbage, which shows in the
+ * latencies (bench/README, session 58). Run without them, the benchmark runs itself again with them, in a child
+ * that shares its terminal, and exits with it. A flag given on the command line is kept as given.
+ */
+export function withStartFlags(): void {
+  const named = (flag: string) => flag.split('=', 1)[0]!;
+  const given = new Set(process.execArgv.map(named));
+  const missing = startFlags().filter((flag) => !given.has(named(flag)));
+  if (missing.length === 0) return;
+  const child = spawnSync(process.execPath, [...missing, ...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });
+  process.exit(child.status ?? 1);
+}
 
 /** CPU time (user + system) of a process so far, in clock ticks (/proc/<pid>/stat fields 14 and 15). */
 function cpuTicks(pid: number): number {

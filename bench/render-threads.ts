@@ -13,6 +13,10 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { register } from 'node:module';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+import { withStartFlags } from './processes.ts';
+
+// The server is measured as `npm start` runs it, V8 flags included.
+withStartFlags();
 
 process.env.NODE_ENV = 'production';
 register('../scripts/production-builds.mjs', import.meta.url);
