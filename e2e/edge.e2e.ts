@@ -65,6 +65,19 @@ describe('a Host header that names no host', () => {
   });
 });
 
+describe("a loader's address on a data request (ADR 086: React Router hands loaders the request as it came)", () => {
+  it("is the page's: no .data, no _routes, no index, the page's own query kept", async () => {
+    // A guest is sent to log in and come back to the page, not to its data.
+    const guarded = await page('/profile/orders.data?_routes=layouts%2Fprofile-layout&tab=active');
+    expect(guarded.body).toContain('"redirect","/login?from=%2Fprofile%2Forders%3Ftab%3Dactive"');
+    // A listing reads its filters from the page's query alone.
+    const listing = await page('/services.data?sort=new&index&_routes=services-root');
+    expect(listing.statusCode).toBe(200);
+    expect(listing.body).toContain('"search","?sort=new"');
+    expect(listing.body).not.toContain('_routes');
+  });
+});
+
 describe('Cache-Control of pages', () => {
   it('is private, no-store for every page rendered for a signed-in user, data requests included', async () => {
     for (const url of ['/', '/services', servicePath, '/profile/settings', '/_root.data']) {

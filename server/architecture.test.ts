@@ -7,6 +7,7 @@ import {
   importsIntoModules,
   kindsWithoutTransport,
   readSources,
+  requestUrlsInWeb,
   serverImportsInWeb,
   routesOutsideTable,
   shortestCycle,
@@ -154,6 +155,16 @@ describe('module cycles', () => {
     ];
     expect(serverImportsInWeb(fixture)).toEqual(['web/routes/a.tsx:1 → server/db/client.ts']);
     expect(serverImportsInWeb(web)).toEqual([]);
+  });
+
+  test("a loader reads its page's address from `url`, never from the request (ADR 086)", () => {
+    const fixture = [
+      src('web/routes/a.tsx', 'export function loader({ request }) {\n  return new URL(request.url).search;\n}'),
+      src('web/routes/b.tsx', 'export function loader({ url }) {\n  return url.search;\n}'),
+      src('web/entry.server.tsx', '<ServerRouter url={request.url} />'),
+    ];
+    expect(requestUrlsInWeb(fixture)).toEqual(['web/routes/a.tsx:2']);
+    expect(requestUrlsInWeb(web)).toEqual([]);
   });
 
   test('every module and feature folder has its face, index.ts', () => {

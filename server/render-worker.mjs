@@ -6,6 +6,7 @@
 import { register } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { PageRequest } from './lib/page-request.mjs';
 
 /** @type {{ serverEntry: string; mode: 'development' | 'production'; hooks: string | null; compression: import('./render-pool.ts').DocumentCompression }} */
 const { serverEntry, mode, hooks, compression } = workerData;
@@ -61,7 +62,7 @@ async function render({ id, url, method, headers, context, catalogue: sent, aske
       const { path, rule } = asked.routeRule;
       loadContext.routeRule = (asking) => (asking === path ? Promise.resolve(rule) : call(id, 'routeRule', [asking]));
     }
-    const response = await handle(new Request(url, { method, headers, signal: controller.signal }), loadContext);
+    const response = await handle(new PageRequest(url, { method, headers }, controller.signal), loadContext);
     // The whole answer in one message, its body a buffer of its own moved rather than copied: a document is one buffer
     // already (web/entry.server.tsx), and a data request's stream ends with its loaders.
     let body = response.body ? new Uint8Array(await response.arrayBuffer()) : null;

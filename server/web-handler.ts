@@ -9,6 +9,7 @@ import { isbot } from 'isbot';
 import type { SsrContext } from '#contract/ssr';
 import { acceptedCoding, DOCUMENT_COMPRESSION } from './app/compress-buffered.ts';
 import { decodedPath } from './lib/http.ts';
+import { PageRequest } from './lib/page-request.mjs';
 import { Precompressed } from './lib/precompressed.ts';
 import { requestOrigin } from './lib/public-origin.ts';
 import { MESSAGES } from '#contract/messages';
@@ -101,7 +102,7 @@ export function pageRequest(request: FastifyRequest, reply: FastifyReply): Reque
   const headers = new Headers();
   const raw = request.raw.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) if (!raw[i]!.startsWith(':')) headers.append(raw[i]!, raw[i + 1]!);
-  return new Request(`${request.protocol}://${request.host}${request.url}`, { method: request.method, headers, signal: controller.signal });
+  return new PageRequest(`${request.protocol}://${request.host}${request.url}`, { method: request.method, headers }, controller.signal);
 }
 
 /** The last Host header that named a host: a site is addressed by one or two, so a page parses it once per change. */

@@ -6,8 +6,8 @@ import { SideMenu } from './side-menu.tsx';
 // The moderation queues and item forms: linked on admin pages only (ADR 024).
 import '../styles/items.css';
 
-export function loader({ context, request }: Route.LoaderArgs) {
-  requireAdmin(context.user, request, context.config.twoFactorForAdmins);
+export function loader({ context, url }: Route.LoaderArgs) {
+  requireAdmin(context.user, url, context.config.twoFactorForAdmins);
   return null;
 }
 

@@ -2,8 +2,8 @@ import { Outlet } from 'react-router';
 import type { Route } from './+types/authenticated';
 import { requireSignedIn } from '../lib/guards.ts';
 
-export function loader({ context, request }: Route.LoaderArgs) {
-  requireSignedIn(context.user, request);
+export function loader({ context, url }: Route.LoaderArgs) {
+  requireSignedIn(context.user, url);
   return null;
 }
 

@@ -2,8 +2,8 @@ import { Outlet } from 'react-router';
 import type { Route } from './+types/guest-only';
 import { requireGuest } from '../lib/guards.ts';
 
-export function loader({ context, request }: Route.LoaderArgs) {
-  requireGuest(context.user, request);
+export function loader({ context, url }: Route.LoaderArgs) {
+  requireGuest(context.user, url);
   return null;
 }
 

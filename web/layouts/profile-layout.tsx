@@ -4,8 +4,8 @@ import { PROFILE_MENU, SiteChrome } from '../features/shell/index.ts';
 import { requireSignedIn } from '../lib/guards.ts';
 import { SideMenu } from './side-menu.tsx';
 
-export function loader({ context, request }: Route.LoaderArgs) {
-  requireSignedIn(context.user, request);
+export function loader({ context, url }: Route.LoaderArgs) {
+  requireSignedIn(context.user, url);
   return null;
 }
 

@@ -7,7 +7,7 @@ const me = { _id: '00000000-0000-4000-8000-000000000001', roles: ['customer'] } 
 /** Where requireGuest sends a signed-in visitor of `url` (the Location of the redirect it throws). */
 function redirectOf(url: string): string | null {
   try {
-    requireGuest(me, new Request(url));
+    requireGuest(me, new URL(url));
   } catch (thrown) {
     if (thrown instanceof Response) return thrown.headers.get('location');
     throw thrown;
@@ -17,7 +17,7 @@ function redirectOf(url: string): string | null {
 
 describe('requireGuest', () => {
   it('lets a guest stay', () => {
-    expect(requireGuest(null, new Request('https://podryad.test/login?from=%2Fprofile'))).toBeUndefined();
+    expect(requireGuest(null, new URL('https://podryad.test/login?from=%2Fprofile'))).toBeUndefined();
   });
 
   it('sends a signed-in visitor to ?from= when it is a path of our own', () => {
@@ -57,7 +57,7 @@ function thrownBy(fn: () => unknown): { location?: string | null; status?: numbe
 describe('requireSignedIn', () => {
   it('lets a signed-in person in and gives them back', () => {
     const me = person(['customer']);
-    expect(requireSignedIn(me, new Request('https://podryad.test/profile'))).toBe(me);
+    expect(requireSignedIn(me, new URL('https://podryad.test/profile'))).toBe(me);
   });
 
   it.each([
@@ -65,32 +65,32 @@ describe('requireSignedIn', () => {
     ['https://podryad.test/profile/orders?tab=paid&o=1', '/login?from=%2Fprofile%2Forders%3Ftab%3Dpaid%26o%3D1'],
     ['https://podryad.test/profile/items/create?kind=project#top', '/login?from=%2Fprofile%2Fitems%2Fcreate%3Fkind%3Dproject'],
   ])('sends a guest of %s to sign in and back', (url, location) => {
-    expect(thrownBy(() => requireSignedIn(null, new Request(url)))).toEqual({ location, status: 302 });
+    expect(thrownBy(() => requireSignedIn(null, new URL(url)))).toEqual({ location, status: 302 });
   });
 });
 
 describe('requireAdmin', () => {
   it('lets an admin in', () => {
     const me = person(['customer', 'admin']);
-    expect(requireAdmin(me, new Request('https://podryad.test/admin'))).toBe(me);
+    expect(requireAdmin(me, new URL('https://podryad.test/admin'))).toBe(me);
   });
 
   it('sends a guest to sign in first', () => {
-    expect(thrownBy(() => requireAdmin(null, new Request('https://podryad.test/admin/users')))?.location).toBe('/login?from=%2Fadmin%2Fusers');
+    expect(thrownBy(() => requireAdmin(null, new URL('https://podryad.test/admin/users')))?.location).toBe('/login?from=%2Fadmin%2Fusers');
   });
 
   it('sends an admin without a second factor to set one up while the policy asks for it (ADR 054)', () => {
     const plain = { ...person(['customer', 'admin']), two_factor: false };
-    expect(thrownBy(() => requireAdmin(plain, new Request('https://podryad.test/admin/users'), true))?.location).toBe(TWO_FACTOR_SETUP_PATH);
-    expect(requireAdmin(plain, new Request('https://podryad.test/admin'), false)).toBe(plain);
+    expect(thrownBy(() => requireAdmin(plain, new URL('https://podryad.test/admin/users'), true))?.location).toBe(TWO_FACTOR_SETUP_PATH);
+    expect(requireAdmin(plain, new URL('https://podryad.test/admin'), false)).toBe(plain);
     const guarded = { ...plain, two_factor: true };
-    expect(requireAdmin(guarded, new Request('https://podryad.test/admin'), true)).toBe(guarded);
+    expect(requireAdmin(guarded, new URL('https://podryad.test/admin'), true)).toBe(guarded);
     // Someone who is no admin learns nothing of the policy: still 404.
-    expect(thrownBy(() => requireAdmin({ ...person(['customer']), two_factor: false }, new Request('https://podryad.test/admin'), true))).toEqual({ status: 404 });
+    expect(thrownBy(() => requireAdmin({ ...person(['customer']), two_factor: false }, new URL('https://podryad.test/admin'), true))).toEqual({ status: 404 });
   });
 
   it.each([[['customer']], [['seller']], [['customer', 'seller']], [[]]])('answers 404 to a person with roles %j', (roles) => {
-    expect(thrownBy(() => requireAdmin(person(roles), new Request('https://podryad.test/admin')))).toEqual({ status: 404 });
+    expect(thrownBy(() => requireAdmin(person(roles), new URL('https://podryad.test/admin')))).toEqual({ status: 404 });
   });
 });
 

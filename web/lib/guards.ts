@@ -5,16 +5,14 @@ import { safeTarget } from './safe-target.ts';
 // SPEC §6 guards, enforced in loaders on the server (document requests and client navigations alike).
 
 /** authenticated: a guest goes to /login, coming back afterwards through ?from=. */
-export function requireSignedIn(user: Me | null, request: Request): Me {
+export function requireSignedIn(user: Me | null, url: URL): Me {
   if (user) return user;
-  const url = new URL(request.url);
   throw redirect(`/login?from=${encodeURIComponent(url.pathname + url.search)}`);
 }
 
 /** redirect-if-authenticated: a signed-in user leaves /login and /reg for ?from= or /. */
-export function requireGuest(user: Me | null, request: Request) {
+export function requireGuest(user: Me | null, url: URL) {
   if (!user) return;
-  const url = new URL(request.url);
   throw redirect(safeTarget(url.searchParams.get('from'), url.origin));
 }
 
@@ -25,8 +23,8 @@ export const TWO_FACTOR_SETUP_PATH = '/profile/settings?reason=two-factor#two-fa
  * is-admin: the admin area does not exist for anybody else; an administrator without a second factor, while the
  * operator's policy asks admins for one, is sent to set it up first.
  */
-export function requireAdmin(user: Me | null, request: Request, twoFactorRequired = false): Me {
-  const me = requireSignedIn(user, request);
+export function requireAdmin(user: Me | null, url: URL, twoFactorRequired = false): Me {
+  const me = requireSignedIn(user, url);
   if (!me.roles.includes('admin')) throw data('Page not found', { status: 404, statusText: 'Page not found' });
   if (twoFactorRequired && !me.two_factor) throw redirect(TWO_FACTOR_SETUP_PATH);
   return me;

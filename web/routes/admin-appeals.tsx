@@ -8,8 +8,7 @@ import { AdminAppeals } from '../features/appeals/index.ts';
 
 // /admin/appeals: the appeals queue (new ones first as the default tab), by state, subject and words.
 
-export async function clientLoader({ request }: Route.ClientLoaderArgs): Promise<{ appeals: Appeal[]; total: number; next: string | null; failed: boolean }> {
-  const url = new URL(request.url);
+export async function clientLoader({ url }: Route.ClientLoaderArgs): Promise<{ appeals: Appeal[]; total: number; next: string | null; failed: boolean }> {
   const status = url.searchParams.get('status') ?? 'new';
   const subject = url.searchParams.get('subject');
   const q = url.searchParams.get('q')?.trim();

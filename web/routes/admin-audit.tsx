@@ -10,8 +10,7 @@ import '../styles/admin.css';
 // /admin/audit: the audit log, newest first, filtered by who (?actor=), the action (?action=, exact or a prefix
 // ending with a dot) and the object (?target_type=&target_id=), keyset pages (?cursor=).
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+export async function loader({ context, url }: Route.LoaderArgs) {
   const f = auditFilters(url.searchParams);
   const [entries, admins] = await Promise.all([
     context.read('admin.audit.list', { query: auditQuery(f, url.searchParams.get('cursor')) }),

@@ -6,8 +6,8 @@ import '../styles/bids.css';
 
 // /admin/bids: every bid with filters by state, project and seller.
 
-export function clientLoader({ request }: Route.ClientLoaderArgs) {
-  return loadAdminBids(new URL(request.url));
+export function clientLoader({ url }: Route.ClientLoaderArgs) {
+  return loadAdminBids(url);
 }
 clientLoader.hydrate = true as const;
 

@@ -10,8 +10,8 @@ import '../styles/blog.css';
 
 // /admin/blog: every post, drafts included, last changed first; a new one, or one to edit.
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  const raw = new URL(request.url).searchParams.get('page');
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const raw = url.searchParams.get('page');
   const page = raw === null ? 1 : Number(raw);
   if (!Number.isInteger(page) || page < 1 || page > BLOG_LIMITS.maxPage) throw pageNotFound();
   const res = await context.read('admin.blog.list', { query: { page } });

@@ -12,8 +12,7 @@ import '../styles/disputes.css';
 
 // /admin/disputes (issue 14): the disputes queue; each opens with its order, chat and decision form.
 
-export async function clientLoader({ request }: Route.ClientLoaderArgs): Promise<{ disputes: AdminDisputeRow[]; total: number; next: string | null; failed: boolean }> {
-  const url = new URL(request.url);
+export async function clientLoader({ url }: Route.ClientLoaderArgs): Promise<{ disputes: AdminDisputeRow[]; total: number; next: string | null; failed: boolean }> {
   const tab = url.searchParams.get('status') ?? 'open';
   const q = url.searchParams.get('q')?.trim();
   const cursor = url.searchParams.get('cursor');

@@ -10,8 +10,8 @@ import '../styles/admin.css';
 
 const isPeriod = (v: string | null): v is OverviewPeriod => OVERVIEW_PERIODS.some((p) => p === v);
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  const asked = new URL(request.url).searchParams.get('period');
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const asked = url.searchParams.get('period');
   const period: OverviewPeriod = isPeriod(asked) ? asked : '30';
   const res = await context.read('admin.overview', { query: { period } });
   return { period, data: res.ok ? res.body.result : null };

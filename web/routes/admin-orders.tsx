@@ -13,8 +13,7 @@ import '../styles/order-items.css';
 
 type Status = (typeof ORDER_STATUSES)[number];
 
-export async function clientLoader({ request }: Route.ClientLoaderArgs): Promise<{ orders: Order[]; total: number; next: string | null; failed: boolean }> {
-  const url = new URL(request.url);
+export async function clientLoader({ url }: Route.ClientLoaderArgs): Promise<{ orders: Order[]; total: number; next: string | null; failed: boolean }> {
   const status = url.searchParams.get('status');
   const q = url.searchParams.get('q')?.trim();
   const cursor = url.searchParams.get('cursor');

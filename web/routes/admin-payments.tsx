@@ -19,8 +19,7 @@ const METHOD_LABELS: Record<(typeof METHOD_FILTERS)[number], string> = { balance
 const pick = <T extends string>(list: readonly T[], value: string | null): T | undefined => list.find((v) => v === value);
 const PAGE = 30;
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+export async function loader({ context, url }: Route.LoaderArgs) {
   const q = url.searchParams;
   const wStatus = q.has('w') ? pick(WITHDRAWAL_FILTERS, q.get('w')) : 'pending';
   const pStatus = pick(PAYMENT_FILTERS, q.get('p'));

@@ -20,8 +20,8 @@ const toRow = (p: AdminProject): QueueRow => ({
   created_at: p.created_at,
 });
 
-export function clientLoader({ request }: Route.ClientLoaderArgs) {
-  return loadQueue(new URL(request.url), { endpoint: 'admin.projects.list', tabs: PROJECT_TABS, fallback: 'active', toRow });
+export function clientLoader({ url }: Route.ClientLoaderArgs) {
+  return loadQueue(url, { endpoint: 'admin.projects.list', tabs: PROJECT_TABS, fallback: 'active', toRow });
 }
 clientLoader.hydrate = true as const;
 

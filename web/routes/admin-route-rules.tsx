@@ -11,8 +11,7 @@ import '../styles/admin.css';
 
 const TABS = [{ value: 'all', label: 'Все' }, ...ROUTE_RULE_KINDS.map((k) => ({ value: k, label: RULE_KIND_LABELS[k] }))];
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+export async function loader({ context, url }: Route.LoaderArgs) {
   const status = url.searchParams.get('status');
   const kind = ROUTE_RULE_KINDS.find((k) => k === status);
   const q = url.searchParams.get('q')?.trim() ?? '';

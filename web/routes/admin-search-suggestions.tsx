@@ -14,8 +14,8 @@ import { firstError, groupsText, parseGroups, suggestionsFilters, suggestionsTab
 // /admin/search-suggestions: what the header's search box suggests, and a way to remove a suggestion for good;
 // and the search's synonym dictionary (the operator setting search.synonyms, ADR 028).
 
-export async function clientLoader({ request }: Route.ClientLoaderArgs) {
-  const { hidden, q } = suggestionsFilters(new URL(request.url).searchParams);
+export async function clientLoader({ url }: Route.ClientLoaderArgs) {
+  const { hidden, q } = suggestionsFilters(url.searchParams);
   const [answer, settings] = await Promise.all([
     api.read('admin.searchSuggestions.list', { query: { q: q || undefined, hidden: hidden ? '1' : undefined } }, { fresh: true }).catch(() => null),
     api.read('admin.settings.get', {}, { fresh: true }).catch(() => null),

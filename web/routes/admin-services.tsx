@@ -21,8 +21,8 @@ const toRow = (s: Service): QueueRow => ({
   created_at: s.created_at,
 });
 
-export function clientLoader({ request }: Route.ClientLoaderArgs) {
-  return loadQueue(new URL(request.url), { endpoint: 'admin.services.list', tabs: SERVICE_TABS, fallback: 'moderation', toRow });
+export function clientLoader({ url }: Route.ClientLoaderArgs) {
+  return loadQueue(url, { endpoint: 'admin.services.list', tabs: SERVICE_TABS, fallback: 'moderation', toRow });
 }
 clientLoader.hydrate = true as const;
 

@@ -11,8 +11,8 @@ import { Avatar } from '../components/ui/avatar.tsx';
 import { SelectField, TextField } from '../components/ui/form.tsx';
 import { pageLink, pagesOf, ROLE_LABELS, roleList, USER_STATE_OPTIONS, USERS_PAGE_SIZE, userState, usersQuery } from '../features/admin/index.ts';
 
-export async function clientLoader({ request }: Route.ClientLoaderArgs) {
-  const { query, page } = usersQuery(new URL(request.url).searchParams);
+export async function clientLoader({ url }: Route.ClientLoaderArgs) {
+  const { query, page } = usersQuery(url.searchParams);
   const answer = await api.read('admin.users.list', { query: { ...query, limit: USERS_PAGE_SIZE } }, { fresh: true }).catch(
     (): ApiOk<AdminUser[]> => ({ status: 0, result: [], total: 0 }),
   );

@@ -12,8 +12,8 @@ import '../styles/blog.css';
 
 const DESCRIPTION = 'Статьи Подряда: как устроена безопасная сделка, как написать техническое задание и выбрать исполнителя.';
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  const raw = new URL(request.url).searchParams.get('page');
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const raw = url.searchParams.get('page');
   const page = raw === null ? 1 : Number(raw);
   // A page that cannot exist is a 404, not an empty list (crawlers would keep it).
   if (!Number.isInteger(page) || page < 1 || page > BLOG_LIMITS.maxPage || (raw !== null && raw !== String(page))) throw pageNotFound();

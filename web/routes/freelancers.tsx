@@ -3,12 +3,12 @@ import type { PublicUser } from '#contract/catalog';
 import { clientListing, ListingPage, listingSeo, loadListing } from '../features/catalog/index.ts';
 import { errorMeta } from '../lib/meta.ts';
 
-export async function loader({ params, context, request }: Route.LoaderArgs) {
-  return loadListing<PublicUser>('freelancers', params.slug, request, context);
+export async function loader({ params, context, url }: Route.LoaderArgs) {
+  return loadListing<PublicUser>('freelancers', params.slug, url, context);
 }
 
-export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
-  return clientListing('freelancers', request, serverLoader);
+export async function clientLoader({ url, serverLoader }: Route.ClientLoaderArgs) {
+  return clientListing('freelancers', url, serverLoader);
 }
 
 export const meta: Route.MetaFunction = ({ data, matches, error }) =>

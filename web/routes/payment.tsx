@@ -14,8 +14,8 @@ import '../styles/order-items.css';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function loader({ params, context, request }: Route.LoaderArgs) {
-  requireSignedIn(context.user, request);
+export async function loader({ params, context, url }: Route.LoaderArgs) {
+  requireSignedIn(context.user, url);
   if (!UUID.test(params.orderId)) throw pageNotFound();
   const [res, detail] = await Promise.all([
     context.read('payments.order', { params: { orderId: params.orderId } }),
@@ -32,7 +32,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     const chat = head.ok ? head.body.result.chat_id : null;
     if (chat) page = { ...page, chat_id: chat };
   }
-  return { page, stage, deliverable: info?.deliverable ?? null, returned: new URL(request.url).searchParams.get('payment') };
+  return { page, stage, deliverable: info?.deliverable ?? null, returned: url.searchParams.get('payment') };
 }
 
 export const meta: Route.MetaFunction = ({ matches, data, error }) =>

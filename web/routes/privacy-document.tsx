@@ -5,8 +5,8 @@ import { PrivacyDocumentView } from '../features/privacy/index.ts';
 
 // /privacy and /consent (ADR 052): the version of the operator's text in force, as the admin last published it.
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  const kind = new URL(request.url).pathname.startsWith('/privacy') ? 'policy' : 'consent';
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const kind = url.pathname.startsWith('/privacy') ? 'policy' : 'consent';
   const res = await context.read('privacy.document', { params: { kind } });
   if (!res.ok) throw answer('Server error', { status: res.status });
   return { document: res.body.result };

@@ -7,8 +7,8 @@ import '../styles/bids.css';
 
 // /profile/bids: a seller's own bids, or the bids a customer received (opening it clears the bids flag).
 
-export function clientLoader({ request }: Route.ClientLoaderArgs) {
-  return loadMyBids(new URL(request.url));
+export function clientLoader({ url }: Route.ClientLoaderArgs) {
+  return loadMyBids(url);
 }
 clientLoader.hydrate = true as const;
 

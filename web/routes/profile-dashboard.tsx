@@ -9,8 +9,8 @@ import '../styles/dashboard.css';
 
 const isPeriod = (v: string | null): v is DashboardPeriod => DASHBOARD_PERIODS.some((p) => p === v);
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  const asked = new URL(request.url).searchParams.get('period');
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const asked = url.searchParams.get('period');
   const period = isPeriod(asked) ? asked : DEFAULT_DASHBOARD_PERIOD;
   const role = context.user?.active_role === 'seller' ? 'seller' : 'customer';
   const res = await context.read('dashboard.mine', { query: { period, role } });

@@ -43,8 +43,8 @@ async function load(kind: 'service' | 'project', id: string, me: Me): Promise<Lo
  * someone else's service or project: ADR 038); the page's data is the browser's. The profile layout has already
  * sent a guest to /login.
  */
-export async function loader({ params, context, request }: Route.LoaderArgs) {
-  const me = requireSignedIn(context.user, request);
+export async function loader({ params, context, url }: Route.LoaderArgs) {
+  const me = requireSignedIn(context.user, url);
   if (!/^[0-9a-f-]{36}$/i.test(params.id)) throw pageNotFound();
   // An id is a service's or a project's, never both: the project is asked only when no service answers.
   const service = await context.read('services.get', { params: { id: params.id } });

@@ -31,8 +31,7 @@ async function load(role: OrdersRole, tab: OrderTab, cursor?: string) {
   return api.read('orders.list', { query: { role, ...(tab === 'all' ? {} : { status: tab }), ...(cursor ? { cursor } : {}), limit: 20 } }, { fresh: true });
 }
 
-export async function clientLoader({ request }: Route.ClientLoaderArgs): Promise<Page> {
-  const url = new URL(request.url);
+export async function clientLoader({ url }: Route.ClientLoaderArgs): Promise<Page> {
   const status = url.searchParams.get('status');
   const tab: OrderTab = isTab(status) ? status : 'all';
   let role: OrdersRole = url.searchParams.get('role') === 'selling' ? 'selling' : 'buying';

@@ -32,8 +32,7 @@ interface Page {
 
 const load = (box: Box, cursor?: string) => api.read('reviews.mine', { query: { box, ...(cursor ? { cursor } : {}), limit: 10 } }, { fresh: true });
 
-export async function clientLoader({ request }: Route.ClientLoaderArgs): Promise<Page> {
-  const url = new URL(request.url);
+export async function clientLoader({ url }: Route.ClientLoaderArgs): Promise<Page> {
   const box: Box = url.searchParams.get('box') === 'given' ? 'given' : 'received';
   try {
     const [pending, list] = await Promise.all([api.read('reviews.pending', {}, { fresh: true }), load(box)]);

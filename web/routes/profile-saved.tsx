@@ -36,10 +36,10 @@ const EMPTY: Record<FavoriteType, { text: string; to: string; label: string }> =
   },
 };
 
-const tabOf = (url: string): Tab => TABS.find((t) => t.tab === new URL(url).searchParams.get('tab')) ?? TABS[0];
+const tabOf = (url: URL): Tab => TABS.find((t) => t.tab === url.searchParams.get('tab')) ?? TABS[0];
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  const tab = tabOf(request.url);
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const tab = tabOf(url);
   const res = await context.read('favorites.items', { query: { type: tab.type } });
   const items: (ServiceCard | Project | PublicUser)[] = res.ok ? res.body.result : [];
   return { type: tab.type, items, error: res.ok ? null : 'Не удалось загрузить избранное. Обновите страницу через минуту.' };

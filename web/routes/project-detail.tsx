@@ -39,7 +39,7 @@ const STATUS_NOTES: Record<string, string> = {
   hidden: 'Проект скрыт администратором.',
 };
 
-export async function loader({ params, context, request }: Route.LoaderArgs) {
+export async function loader({ params, context, url }: Route.LoaderArgs) {
   const id = params.projectId;
   if (!isUuid(id)) throw pageNotFound();
   // Only the customer and admins see a project that is not public: the projects policy decides, a 404 otherwise.
@@ -51,7 +51,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
 
   const category = findCategory(await context.catalogue(), project.category);
   if (category && params.slug !== category.slug) {
-    throw redirect(`/projects/${category.slug}/${id}${new URL(request.url).search}`, 301);
+    throw redirect(`/projects/${category.slug}/${id}${url.search}`, 301);
   }
   const slug = category?.slug ?? params.slug;
   return {

@@ -5,8 +5,8 @@ import type { Route } from './+types/route-rules';
 // a blocked path answers the 404 screen with HTTP 404, as a page that never existed.
 // This pathless layout's loader revalidates on each navigation, so the lookup runs for document
 // requests and client navigations alike; an absolute redirect leaves by a full page load.
-export async function loader({ context, request }: Route.LoaderArgs) {
-  const rule = await context.routeRule(new URL(request.url).pathname);
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const rule = await context.routeRule(url.pathname);
   if (!rule) return null;
   if ('block' in rule) throw new Response('Page not found', { status: 404, statusText: 'Page not found' });
   throw /^https?:\/\//i.test(rule.redirect) ? redirectDocument(rule.redirect) : redirect(rule.redirect);

@@ -16,7 +16,7 @@ import { excerpt, findCategory, findSub, isUuid, seoMeta } from '../features/cat
 /** How many of the seller's other services the page shows. */
 const OTHERS = 4;
 
-export async function loader({ params, context, request }: Route.LoaderArgs) {
+export async function loader({ params, context, url }: Route.LoaderArgs) {
   const id = params.serviceId;
   if (!isUuid(id)) throw pageNotFound();
   // Only the seller and admins see a service that is not public: the services policy decides, a 404 otherwise.
@@ -28,7 +28,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
 
   const category = findCategory(await context.catalogue(), service.category);
   if (category && params.slug !== category.slug) {
-    throw redirect(`/services/${category.slug}/${id}${new URL(request.url).search}`, 301);
+    throw redirect(`/services/${category.slug}/${id}${url.search}`, 301);
   }
   const slug = category?.slug ?? params.slug;
   const sub = findSub(category, service.sub);

@@ -19,30 +19,30 @@ const PersonalRows = lazy(() => import('../features/home/index.ts').then((m) => 
 // SPEC §2: the services category page is the home page (/, /services, /services/all, /services/{slug}).
 const HOME_PATHS = new Set(['/', '/services', '/services/all']);
 
-const isHome = (url: string) => HOME_PATHS.has(new URL(url).pathname.replace(/(.)\/$/, '$1'));
+const isHome = (url: URL) => HOME_PATHS.has(url.pathname.replace(/(.)\/$/, '$1'));
 
-export async function loader({ params, context, request }: Route.LoaderArgs) {
+export async function loader({ params, context, url }: Route.LoaderArgs) {
   // A seller opening the home page with no earlier page goes to the projects exchange.
-  if (context.document && context.user?.active_role === 'seller' && isHome(request.url)) throw redirect('/projects');
+  if (context.document && context.user?.active_role === 'seller' && isHome(url)) throw redirect('/projects');
   const [listing, personal] = await Promise.all([
-    loadListing<ServiceCard>('services', params.slug, request, context),
-    context.user && new URL(request.url).pathname === '/'
+    loadListing<ServiceCard>('services', params.slug, url, context),
+    context.user && url.pathname === '/'
       ? readPersonal((name, input) => context.read(name, input as never).then((a) => (a.status === 200 ? a.body : null)))
       : null,
   ]);
   return { ...listing, personal };
 }
 
-export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+export async function clientLoader({ url, serverLoader }: Route.ClientLoaderArgs) {
   // …or from the home page itself.
   const from = currentPath();
-  if (currentUser()?.active_role === 'seller' && isHome(request.url) && (from === null || from === '/')) {
+  if (currentUser()?.active_role === 'seller' && isHome(url) && (from === null || from === '/')) {
     throw redirect('/projects');
   }
   // SPEC's kept state: coming back, the listing is as the person left it. A guest's welcome on / comes with it.
   const [data] = await Promise.all([
-    clientListing('services', request, serverLoader),
-    !currentUser() && new URL(request.url).pathname === '/' ? HomeHero.load().catch(() => {}) : null,
+    clientListing('services', url, serverLoader),
+    !currentUser() && url.pathname === '/' ? HomeHero.load().catch(() => {}) : null,
   ]);
   return data;
 }

@@ -5,8 +5,8 @@ import { pageMeta } from '../lib/meta.ts';
 
 const slugOf = (routeId: string) => routeId.replace('static-', '') as StaticPageSlug;
 
-export function loader({ context, request }: Route.LoaderArgs) {
-  const slug = new URL(request.url).pathname.replace(/^\/|\/$/g, '') as StaticPageSlug;
+export function loader({ context, url }: Route.LoaderArgs) {
+  const slug = url.pathname.replace(/^\/|\/$/g, '') as StaticPageSlug;
   return { slug, brand: context.config.brand };
 }
 

@@ -5,8 +5,8 @@ import { Unsubscribe, type UnsubscribeData } from '../features/notifications/ind
 // /unsubscribe?token=… (ADR 030): the link of a letter. It asks before switching the letters off, so a mail
 // scanner that opens links switches nothing.
 
-export async function loader({ context, request }: Route.LoaderArgs): Promise<UnsubscribeData> {
-  const token = new URL(request.url).searchParams.get('token') ?? '';
+export async function loader({ context, url }: Route.LoaderArgs): Promise<UnsubscribeData> {
+  const token = url.searchParams.get('token') ?? '';
   const invalid = { token: null, error: 'Ссылка для отписки недействительна' } as const;
   if (!token) return invalid;
   const answer = await context.read('notifications.unsubscribeInfo', { query: { token } });

@@ -104,11 +104,10 @@ function correctedOf(status: number, body: unknown): { corrected?: string; parti
 export async function loadListing<T extends ListingItem>(
   kind: ListingKind,
   slug: string | undefined,
-  request: Request,
+  url: URL,
   context: SsrContext,
 ): Promise<ListingData<T>> {
   const category = await categoryParam(slug, context.catalogue);
-  const url = new URL(request.url);
   const filters = parseFilters(url.searchParams, kind);
   // A sub-category belongs to the category on the page; any other one is ignored.
   if (filters.sub && !category?.subs.some((s) => s.slug === filters.sub)) delete filters.sub;
@@ -183,10 +182,9 @@ export function restorePlan(kind: ListingKind, url: URL, keptListing: KeptListin
  */
 export async function clientListing<T extends ListingItem>(
   kind: ListingKind,
-  request: Request,
+  url: URL,
   serverLoader: () => Promise<ListingData<T>>,
 ): Promise<ListingData<T>> {
-  const url = new URL(request.url);
   const keptListing = listingStore.get(kind);
   const plan = restorePlan(kind, url, keptListing);
   if (!plan || !keptListing) return serverLoader();

@@ -31,11 +31,11 @@ export function ListingPage(props: ListingPageProps) {
  */
 export async function clientListing<T extends ListingItem>(
   kind: ListingKind,
-  request: Request,
+  url: URL,
   serverLoader: () => Promise<ListingData<T>>,
 ): Promise<ListingData<T>> {
   const [data] = await Promise.all([
-    import('./listing-data.ts').then((m) => m.clientListing(kind, request, serverLoader)),
+    import('./listing-data.ts').then((m) => m.clientListing(kind, url, serverLoader)),
     Deferred.load().catch(() => {}),
   ]);
   return data;
