@@ -21,7 +21,7 @@ import { register } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { capture, decoded, defaults, loadClient, measure, pageScripts, printTable, scriptSizes, startBareServer, type Row } from './lib.ts';
-import { quiet, withStartFlags } from './processes.ts';
+import { quiet, startFlags, withStartFlags } from './processes.ts';
 
 // The server is measured as `npm start` runs it, V8 flags included.
 withStartFlags();
@@ -53,7 +53,8 @@ if (!existsSync(path.join(root, 'build', 'server', 'index.js'))) {
 
 /** Runs of each target against its twin (BENCH_ROUNDS, default 3): each row is the run of median throughput. */
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS) || 3);
-const medianRun = (runs: Row[]) => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!;
+/** The run of median throughput, or of the median of another figure (an even rate's p99). */
+const medianRun = (runs: Row[], by = (run: Row) => run.rps) => [...runs].sort((a, b) => by(a) - by(b))[Math.floor(runs.length / 2)]!;
 
 const { startDemoServer } = await import('./demo-server.ts');
 const demo = await startDemoServer({ databaseUrl: process.env.DATABASE_URL });
@@ -78,7 +79,7 @@ try {
       `${defaults.connections} connections, ${defaults.seconds} s per run after ${defaults.warmupSeconds} s warm-up; ` +
       `the even-rate rows time each request from when it was due (${loadClient() === 'wrk' ? 'bench/even-rate.lua' : 'bench/load-worker.ts, a worker thread'})`,
   );
-  console.log(`- Node flags: ${process.execArgv.filter((flag) => flag.startsWith('--max') || flag.startsWith('--v8') || flag.startsWith('--expose')).join(' ')} (npm start's)`);
+  console.log(`- Node flags: npm start's, ${startFlags().join(' ')}`);
   console.log(`- render threads (ADR 077): at most ${process.env.RENDER_THREADS ?? 'the default (cores − 1, at most 4)'}; RENDER_THREADS=0 renders in process`);
   console.log('- "bare" = a plain node:http server in the same process answering the captured bytes from memory');
   console.log(`- ours and bare: ${rounds} runs each, in turns, once the server and its children were quiet; a row is the run of median req/s\n`);
@@ -126,7 +127,7 @@ try {
   for (let round = 0; round < rounds; round++) {
     even.push(await measure(`GET a service page, rendered every time, at an even ${renderRate} req/s`, rendered, { rate: renderRate }));
   }
-  rows.push([...even].sort((a, b) => a.p99 - b.p99)[Math.floor(even.length / 2)]!);
+  rows.push(medianRun(even, (run) => run.p99));
   printTable(rows);
   const p99s = (runs: Row[]) => runs.map((run) => `${run.p99.toFixed(1)} ms`).join(', ');
   console.log(`\n- A service page rendered every time, p99 of each run: ${p99s(renders)}; at an even ${renderRate} req/s: ${p99s(even)}`);

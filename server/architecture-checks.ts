@@ -216,9 +216,6 @@ export function serverImportsInWeb(sources: Source[]): string[] {
     .flatMap((s) => importsOf(s).filter(({ target }) => target.startsWith('server/')).map(({ target, line }) => `${s.path}:${line} → ${target}`));
 }
 
-/** Where the web app reads `request.url`, as `file:line`; the document's entry (entry.server.tsx) may. */
-const REQUEST_URL_RE = /\brequest\.url\b/g;
-
 /**
  * Reads of a request's address in the web app, as `file:line`. React Router hands a loader the request as it came
  * (ADR 086): a data request's address ends in `.data` and carries `_routes`, so a loader reads its page's address from
@@ -227,7 +224,7 @@ const REQUEST_URL_RE = /\brequest\.url\b/g;
 export function requestUrlsInWeb(sources: Source[]): string[] {
   return sources
     .filter((s) => s.path.startsWith('web/') && s.path !== 'web/entry.server.tsx')
-    .flatMap((s) => [...s.text.matchAll(REQUEST_URL_RE)].map((m) => `${s.path}:${s.text.slice(0, m.index).split('\n').length}`));
+    .flatMap((s) => [...s.text.matchAll(/\brequest\.url\b/g)].map((m) => `${s.path}:${lineAt(s.text, m.index)}`));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
