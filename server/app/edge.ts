@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { Env } from '../env.ts';
@@ -15,17 +14,15 @@ import { CROSS_SITE_MESSAGE, cookieAuthenticated, crossSiteWrite } from '../lib/
 import { requireAdmin, sessionForToken, tokenOf, type Tokens } from '../lib/auth.ts';
 import type { UserRow } from '../modules/users/index.ts';
 import { decodedPath } from '../lib/http.ts';
-import { contentSecurityPolicy, PRIVATE_NO_STORE, SAFE_METHODS } from './security.ts';
+import { contentSecurityPolicy, PRIVATE_NO_STORE, SAFE_METHODS, SECURITY_HEADERS } from './security.ts';
 
 /** Cookies, security headers and compression: what every answer goes through. */
 export async function registerEdgePlugins(app: FastifyInstance): Promise<void> {
   await app.register(cookie);
-  await app.register(helmet, {
-    // Set per request below, with a fresh script nonce.
-    contentSecurityPolicy: false,
-    frameguard: { action: 'deny' },
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    crossOriginEmbedderPolicy: false,
+  // Helmet's headers, the policy aside: it is set per answer below, with a fresh script nonce.
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(SECURITY_HEADERS);
+    done();
   });
   // Dynamic answers (JSON over 1 KiB, rendered pages) are compressed per response at a quality that costs little
   // CPU; built assets and lookup lists were compressed once, at their strongest (ADR 019). An answer whole in memory

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy, keptPagePolicy, widgetOriginsOf } from './security.ts';
+import { API_SECURITY_HEADERS, contentSecurityPolicy, keptPagePolicy, SECURITY_HEADERS, widgetOriginsOf } from './security.ts';
 
 // The pages' policy allows ЮKassa's payout widget only when it is configured (ADR 050).
 
@@ -35,5 +35,24 @@ describe('a kept page’s policy', () => {
     expect(policy(page)).toBe(contentSecurityPolicy({ hashes: page }, ['https://yookassa.ru']));
     widget = null;
     expect(policy(page)).toBe(first);
+  });
+});
+
+describe('helmet’s headers, read once', () => {
+  it('are every header helmet sets with our options, the policy left to us', () => {
+    expect(SECURITY_HEADERS).toEqual({
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      'origin-agent-cluster': '?1',
+      'referrer-policy': 'strict-origin-when-cross-origin',
+      'strict-transport-security': 'max-age=31536000; includeSubDomains',
+      'x-content-type-options': 'nosniff',
+      'x-dns-prefetch-control': 'off',
+      'x-download-options': 'noopen',
+      'x-frame-options': 'DENY',
+      'x-permitted-cross-domain-policies': 'none',
+      'x-xss-protection': '0',
+    });
+    expect(API_SECURITY_HEADERS).toEqual({ ...SECURITY_HEADERS, 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" });
   });
 });
