@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { and, eq, lte, sql } from 'drizzle-orm';
 import type { Db } from '../server/db/client.ts';
+import { benchLogLevel } from './lib.ts';
 
 /**
  * The real server in this process on the demo's data, as `npm start` loads it (production mode, marked as the demo,
@@ -25,11 +26,11 @@ export async function startDemoServer(opts: { databaseUrl?: string } = {}) {
     JWT_SECRET: 'bench-only-secret-bench-only-secret-bench-only-secret',
     DATA_DIR: dataDir,
     DATABASE_URL: opts.databaseUrl,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: benchLogLevel(),
     // RENDER_THREADS=0 renders every page on the server's thread (ADR 077): the same build with and without threads.
     RENDER_THREADS: process.env.RENDER_THREADS,
   });
-  const server = await startServer(env, createLogger(env));
+  const server = await startServer(env, createLogger(env, path.join(dataDir, 'server.log')));
   await settled(server.database.db);
   return {
     server,

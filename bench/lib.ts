@@ -284,6 +284,17 @@ export async function startBenchServer(adminUrl: string, name: string) {
 }
 
 /**
+ * The level a benchmark's server logs at: npm start's default, `info` (one access line a request), unless
+ * BENCH_LOG_LEVEL names another; `silent` measures as the benchmarks did until session 59. The lines go to
+ * server.log in the server's data folder, as pino writes stdout, which carries the report.
+ */
+export function benchLogLevel(): 'info' | 'silent' | 'warn' | 'error' {
+  const level = process.env.BENCH_LOG_LEVEL ?? 'info';
+  if (level !== 'info' && level !== 'silent' && level !== 'warn' && level !== 'error') throw new Error('BENCH_LOG_LEVEL: info, warn, error or silent');
+  return level;
+}
+
+/**
  * The production server running in this process on the database at `databaseUrl`, as it is: no demo data, no bot
  * check, no rates service, a fresh data folder. `close()` stops the server and removes the folder.
  */
@@ -304,9 +315,9 @@ export async function startServerOn(databaseUrl: string, name: string) {
     JWT_SECRET: 'bench-only-secret-bench-only-secret-bench-only-secret',
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: benchLogLevel(),
   });
-  const server = await startServer(env, createLogger(env));
+  const server = await startServer(env, createLogger(env, path.join(dataDir, 'server.log')));
   return {
     server,
     async close() {
