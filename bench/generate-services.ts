@@ -186,6 +186,10 @@ async function generate(url: string, n: number): Promise<number> {
     log('vacuum analyze…');
     await client.query('vacuum analyze services');
     await client.query('vacuum analyze users');
+    // A load this size leaves the next checkpoint hundreds of MB to write, spread over minutes: without this one, vmstat
+    // showed 118–210 MB/s of writes in the middle of the first measurements (session 59), whose first run was the slow
+    // one in sessions 51 and 58. It needs a superuser or pg_checkpoint; without them the server's checkpoint comes later.
+    await client.query('checkpoint').catch((err: unknown) => log(`no checkpoint (${(err as Error).message}): the first runs may pay for it`));
     await client.query('create table bench_meta (services integer not null, sellers integer not null, generated_at timestamptz not null default now())');
     await client.query('insert into bench_meta (services, sellers) values ($1, $2)', [n, sellerIds.length]);
     return sellerIds.length;
