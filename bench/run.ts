@@ -20,7 +20,7 @@ import { existsSync } from 'node:fs';
 import { register } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { capture, decoded, defaults, loadClient, measure, pageScripts, printTable, scriptSizes, startBareServer, type Row } from './lib.ts';
+import { benchLogLevel, capture, decoded, defaults, loadClient, measure, pageScripts, printTable, scriptSizes, startBareServer, type Row } from './lib.ts';
 import { quiet, startFlags, withStartFlags } from './processes.ts';
 
 // The server is measured as `npm start` runs it, V8 flags included.
@@ -80,6 +80,7 @@ try {
       `the even-rate rows time each request from when it was due (${loadClient() === 'wrk' ? 'bench/even-rate.lua' : 'bench/load-worker.ts, a worker thread'})`,
   );
   console.log(`- Node flags: npm start's, ${startFlags().join(' ')}`);
+  console.log(`- server log: ${benchLogLevel()}${benchLogLevel() === 'info' ? ", npm start's (one access line a request)" : ''}, to a file (BENCH_LOG_LEVEL)`);
   console.log(`- render threads (ADR 077): at most ${process.env.RENDER_THREADS ?? 'the default (cores − 1, at most 4)'}; RENDER_THREADS=0 renders in process`);
   console.log('- "bare" = a plain node:http server in the same process answering the captured bytes from memory');
   console.log(`- ours and bare: ${rounds} runs each, in turns, once the server and its children were quiet; a row is the run of median req/s\n`);
