@@ -77,7 +77,7 @@ export function installRequestHooks(
   });
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
-  const signIn = async (request: FastifyRequest, path: string) => {
+  const identifyCaller = async (request: FastifyRequest, path: string) => {
     // Refused before anything is read or written.
     if (crossSiteWrite(request, env.PUBLIC_URL)) throw forbidden(CROSS_SITE_MESSAGE);
     const signedIn = await sessionForToken(db, tokens, tokenOf(request));
@@ -91,7 +91,7 @@ export function installRequestHooks(
     const path = decodedPath(request.url);
     // Pages resolve their user in the SSR context; assets need none.
     if (!path.startsWith('/api/')) return done();
-    signIn(request, path).then(() => done(), done);
+    identifyCaller(request, path).then(() => done(), done);
   });
 
   // Every string of a request, before any schema sees it: PostgreSQL cannot store a lone surrogate in jsonb nor
