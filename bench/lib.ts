@@ -1,6 +1,6 @@
 /** Benchmark helpers: load measurement, TypeScript worker threads, bare twin server, page script size, markdown table. */
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, get } from 'node:http';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -71,11 +71,14 @@ export function tsWorker(moduleUrl: string, workerData: unknown): Worker {
  * Loads `url` and returns the stats row. A plain GET runs with wrk (Debian's `wrk`, a separate process in C) when it
  * is installed, as fast as the server answers or at an even rate (bench/even-rate.lua): autocannon in a worker thread
  * of this process topped out at ~7.7 k req/s against the bare twin, so its ratios measured the load client, not the
- * server, and its even rate shared the server's process and cores (issue 31). Other methods and rotating paths (which
- * plain wrk cannot do) and machines without wrk use autocannon and load-worker.ts. BENCH_CLIENT=autocannon forces them.
+ * server, and its even rate shared the server's process and cores (issue 31). Rotating paths go through wrk too
+ * (bench/paths.lua): in autocannon an ad's click ids measured 5.2 k req/s where wrk measures the same page at 12 k.
+ * Other methods, paths at an even rate, and machines without wrk use autocannon and load-worker.ts.
+ * BENCH_CLIENT=autocannon forces them.
  */
 export async function measure(name: string, url: string, opts: MeasureOptions = {}): Promise<Row> {
-  if (!opts.paths && !opts.request?.method && !opts.request?.body && loadClient() === 'wrk') return measureWithWrk(name, url, opts);
+  const plainGet = !opts.request?.method && !opts.request?.body && !(opts.paths && opts.rate);
+  if (plainGet && loadClient() === 'wrk') return measureWithWrk(name, url, opts);
   const job: LoadJob = { url, ...defaults, ...opts };
   job.request = { ...job.request, headers: { ...BROWSER_HEADERS, ...job.request?.headers } };
   const result = await new Promise<LoadResult>((resolve, reject) => {
@@ -112,11 +115,21 @@ const WRK_REPORT = `done = function(summary, latency, requests)
     latency:percentile(50), latency:percentile(95), latency:percentile(99)))
 end`;
 
-/** A file holding WRK_REPORT, for wrk's `-s`. */
-function reportScript(): string {
+/** A file holding WRK_REPORT, for wrk's `-s`, after `before` (a script of ours that makes the requests). */
+function reportScript(before = ''): string {
   const script = path.join(mkdtempSync(path.join(tmpdir(), 'bench-wrk-')), 'report.lua');
-  writeFileSync(script, WRK_REPORT);
+  writeFileSync(script, `${before}\n${WRK_REPORT}`);
   return script;
+}
+
+/** A path of its own for each request: bench/paths.lua reads them from a file, one a line. */
+const PATHS_SCRIPT = path.join(import.meta.dirname, 'paths.lua');
+
+/** wrk's `-s` and arguments for a run over `paths`, each in turn, from `threads` threads. */
+function pathsLoad(origin: string, paths: string[], threads: string): string[] {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'bench-paths-')), 'paths.txt');
+  writeFileSync(file, paths.join('\n'));
+  return ['-s', reportScript(readFileSync(PATHS_SCRIPT, 'utf8')), origin, '--', file, threads];
 }
 
 /** The even rate's wrk script: its own clock and its own percentiles, from when each request was due. */
@@ -128,7 +141,11 @@ async function measureWithWrk(name: string, url: string, opts: MeasureOptions): 
   // As fast as it goes: one thread per core, as wrk advises, and never more threads than connections. At an even rate:
   // a thread for each connection, which keeps its own schedule (bench/even-rate.lua).
   const threads = String(rate ? connections : Math.min(connections, availableParallelism()));
-  const load = rate ? ['-s', EVEN_RATE_SCRIPT, url, '--', String(rate), String(connections)] : ['-s', reportScript(), url];
+  const load = rate
+    ? ['-s', EVEN_RATE_SCRIPT, url, '--', String(rate), String(connections)]
+    : opts.paths
+      ? pathsLoad(new URL(url).origin, opts.paths, threads)
+      : ['-s', reportScript(), url];
   const run = (secs: number) =>
     new Promise<string>((resolve, reject) => {
       execFile('wrk', ['-t', threads, '-c', String(connections), '-d', `${secs}s`, '--timeout', '10s', ...headers, ...load], { maxBuffer: 1 << 20 }, (err, stdout) =>
