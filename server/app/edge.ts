@@ -14,7 +14,9 @@ import { CROSS_SITE_MESSAGE, cookieAuthenticated, crossSiteWrite } from '../lib/
 import { requireAdmin, sessionForToken, tokenOf, type Tokens } from '../lib/auth.ts';
 import type { UserRow } from '../modules/users/index.ts';
 import { decodedPath } from '../lib/http.ts';
-import { contentSecurityPolicy, PRIVATE_NO_STORE, SAFE_METHODS, SECURITY_HEADERS } from './security.ts';
+import { API_SECURITY_HEADERS, contentSecurityPolicy, PRIVATE_NO_STORE, SAFE_METHODS, SECURITY_HEADERS } from './security.ts';
+
+const JSON_POLICY = API_SECURITY_HEADERS['content-security-policy']!;
 
 /** Cookies, security headers and compression: what every answer goes through. */
 export async function registerEdgePlugins(app: FastifyInstance): Promise<void> {
@@ -71,8 +73,13 @@ export function installRequestHooks(
     },
   });
   const policyAround = contentSecurityPolicy({ nonce: '\0' }, widgetOrigins).split('\0') as [string, string];
+  // A JSON answer runs nothing, so its policy allows nothing: the early answers' (server/lib/fast-answers.ts), with no
+  // nonce drawn for it and 0.4 KB less on every API answer.
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', policyAround.join(request.cspNonce));
+    if (!reply.hasHeader('content-security-policy')) {
+      const json = String(reply.getHeader('content-type')).startsWith('application/json');
+      reply.header('content-security-policy', json ? JSON_POLICY : policyAround.join(request.cspNonce));
+    }
     done(null, payload);
   });
   app.decorateRequest('user', null);

@@ -60,8 +60,8 @@ function headersOf(middleware: ReturnType<typeof helmet>): Record<string, string
 }
 
 /**
- * An API answer's headers, for the answers served before Fastify too (server/lib/fast-answers.ts);
- * server/compression.db.test.ts proves both paths send the same. JSON needs no script nonce: its policy allows nothing.
+ * A JSON answer's headers, the app's (edge.ts) and the ones served before Fastify (server/lib/fast-answers.ts);
+ * server/compression.db.test.ts proves both paths send the same. JSON runs nothing: its policy allows nothing.
  */
 export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   ...SECURITY_HEADERS,

@@ -21,20 +21,31 @@ describe('health and readiness', () => {
 describe('every answer', () => {
   it('carries the security headers and a request id', async () => {
     const res = await t.app.inject({ url: '/api/health' });
-    const csp = String(res.headers['content-security-policy']);
-    expect(csp).toContain("default-src 'self'");
-    expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' https:\/\/challenges\.cloudflare\.com/);
-    expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).not.toContain("script-src 'self' 'unsafe-inline'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-frame-options']).toBe('DENY');
     expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
     expect(res.headers['x-request-id']).toBeTruthy();
   });
 
-  it('gives each response its own script nonce', async () => {
-    const a = String((await t.app.inject({ url: '/api/health' })).headers['content-security-policy']);
-    const b = String((await t.app.inject({ url: '/api/health' })).headers['content-security-policy']);
+  it('gives a JSON answer a policy that allows nothing, the early answers\' one', async () => {
+    for (const url of ['/api/health', '/api/nothing-here', '/api/services?limit=1']) {
+      const res = await t.app.inject({ url });
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    }
+  });
+
+  it('gives any other answer the pages\' policy, with a script nonce of its own', async () => {
+    const policy = async () => {
+      const res = await t.app.inject({ url: '/api/docs', headers: { accept: 'text/html' } });
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      return String(res.headers['content-security-policy']);
+    };
+    const [a, b] = [await policy(), await policy()];
+    expect(a).toContain("default-src 'self'");
+    expect(a).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' https:\/\/challenges\.cloudflare\.com/);
+    expect(a).toContain("frame-ancestors 'none'");
+    expect(a).not.toContain("script-src 'self' 'unsafe-inline'");
     expect(a).not.toBe(b);
   });
 
