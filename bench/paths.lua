@@ -7,16 +7,16 @@ function setup(thread)
   threads = threads + 1
 end
 
-local paths, next = {}, 1
+local paths, at = {}, 1
 function init(args)
   for line in io.lines(args[1]) do
     if line ~= "" then paths[#paths + 1] = line end
   end
-  next = 1 + math.floor(number * #paths / tonumber(args[2])) % #paths
+  at = 1 + math.floor(number * #paths / tonumber(args[2])) % #paths
 end
 
 function request()
-  local path = paths[next]
-  next = next % #paths + 1
+  local path = paths[at]
+  at = at % #paths + 1
   return wrk.format(nil, path)
 end
