@@ -1,13 +1,12 @@
 /** Benchmark helpers: load measurement, TypeScript worker threads, bare twin server, page script size, markdown table. */
-import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { createServer, get } from 'node:http';
-import { availableParallelism, tmpdir } from 'node:os';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import type { LoadJob, LoadResult } from './load-worker.ts';
+import { measureWithWrk } from './wrk.ts';
 
 export interface MeasureOptions {
   /** Measured seconds (BENCH_SECONDS, default 10). */
@@ -78,7 +77,10 @@ export function tsWorker(moduleUrl: string, workerData: unknown): Worker {
  */
 export async function measure(name: string, url: string, opts: MeasureOptions = {}): Promise<Row> {
   const plainGet = !opts.request?.method && !opts.request?.body && !(opts.paths && opts.rate);
-  if (plainGet && loadClient() === 'wrk') return measureWithWrk(name, url, opts);
+  if (plainGet && loadClient() === 'wrk') {
+    const headers = Object.fromEntries(Object.entries({ ...BROWSER_HEADERS, ...opts.request?.headers }).map(([k, v]) => [k, String(v)]));
+    return { name, ...(await measureWithWrk(url, { ...defaults, ...opts, headers })) };
+  }
   const job: LoadJob = { url, ...defaults, ...opts };
   job.request = { ...job.request, headers: { ...BROWSER_HEADERS, ...job.request?.headers } };
   const result = await new Promise<LoadResult>((resolve, reject) => {
@@ -105,62 +107,6 @@ export function loadClient(): 'wrk' | 'autocannon' {
   if (client) return client;
   const found = process.env.BENCH_CLIENT !== 'autocannon' && spawnSync('wrk', ['--version']).error === undefined;
   return (client = found ? 'wrk' : 'autocannon');
-}
-
-// wrk's own percentiles (microseconds) and counts, printed as one JSON line when the run is done.
-const WRK_REPORT = `done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format('WRK_JSON {"requests":%d,"duration_us":%d,"errors":%d,"status":%d,"p50":%d,"p95":%d,"p99":%d}\\n',
-    summary.requests, summary.duration, e.connect + e.read + e.write + e.timeout, e.status,
-    latency:percentile(50), latency:percentile(95), latency:percentile(99)))
-end`;
-
-/** A file holding WRK_REPORT, for wrk's `-s`, after `before` (a script of ours that makes the requests). */
-function reportScript(before = ''): string {
-  const script = path.join(mkdtempSync(path.join(tmpdir(), 'bench-wrk-')), 'report.lua');
-  writeFileSync(script, `${before}\n${WRK_REPORT}`);
-  return script;
-}
-
-/** A path of its own for each request: bench/paths.lua reads them from a file, one a line. */
-const PATHS_SCRIPT = path.join(import.meta.dirname, 'paths.lua');
-
-/** wrk's `-s` and arguments for a run over `paths`, each in turn, from `threads` threads. */
-function pathsLoad(origin: string, paths: string[], threads: string): string[] {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'bench-paths-')), 'paths.txt');
-  writeFileSync(file, paths.join('\n'));
-  return ['-s', reportScript(readFileSync(PATHS_SCRIPT, 'utf8')), origin, '--', file, threads];
-}
-
-/** The even rate's wrk script: its own clock and its own percentiles, from when each request was due. */
-const EVEN_RATE_SCRIPT = path.join(import.meta.dirname, 'even-rate.lua');
-
-async function measureWithWrk(name: string, url: string, opts: MeasureOptions): Promise<Row> {
-  const { seconds, connections, warmupSeconds, rate } = { ...defaults, ...opts };
-  const headers = Object.entries({ ...BROWSER_HEADERS, ...opts.request?.headers }).flatMap(([k, v]) => ['-H', `${k}: ${String(v)}`]);
-  // As fast as it goes: one thread per core, as wrk advises, and never more threads than connections. At an even rate:
-  // a thread for each connection, which keeps its own schedule (bench/even-rate.lua).
-  const threads = String(rate ? connections : Math.min(connections, availableParallelism()));
-  const load = rate
-    ? ['-s', EVEN_RATE_SCRIPT, url, '--', String(rate), String(connections)]
-    : opts.paths
-      ? pathsLoad(new URL(url).origin, opts.paths, threads)
-      : ['-s', reportScript(), url];
-  const run = (secs: number) =>
-    new Promise<string>((resolve, reject) => {
-      execFile('wrk', ['-t', threads, '-c', String(connections), '-d', `${secs}s`, '--timeout', '10s', ...headers, ...load], { maxBuffer: 1 << 20 }, (err, stdout) =>
-        err ? reject(err) : resolve(stdout),
-      );
-    });
-  if (warmupSeconds > 0) await run(warmupSeconds);
-  const report = rate ? 'EVEN_JSON ' : 'WRK_JSON ';
-  const line = (await run(seconds)).split('\n').find((l) => l.startsWith(report));
-  if (!line) throw new Error(`wrk printed no report for ${url}`);
-  const r = JSON.parse(line.slice(report.length)) as { requests?: number; responses?: number; duration_us: number; errors: number; status: number; p50: number; p95: number; p99: number };
-  // wrk's own percentiles are in microseconds; the even rate's, timed by its script, in milliseconds.
-  const ms = rate ? 1 : 1 / 1000;
-  const done = r.responses ?? r.requests ?? 0;
-  return { name, rps: done / (r.duration_us / 1e6), p50: r.p50 * ms, p95: r.p95 * ms, p99: r.p99 * ms, failed: r.errors + r.status };
 }
 
 export interface Captured {

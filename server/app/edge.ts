@@ -34,15 +34,15 @@ export async function registerEdgePlugins(app: FastifyInstance): Promise<void> {
   await app.register(compress, { global: true, globalDecompression: false, ...DYNAMIC_COMPRESSION });
 }
 
+/** Where a request keeps its script nonce once drawn. */
+const NONCE = Symbol('cspNonce');
+
 /**
  * What every request goes through before its route: its id and script nonce, the cross-site refusal, who sends it
  * (and, for the admin namespace, the refusal of anyone else: unknown admin paths say nothing of what exists),
  * its strings normalised, and the caching of private answers. The hooks call Fastify's `done` rather than return a
  * promise: a kept page's hit goes through every one, and their promises cost it 11–15 % (ADR 087).
  */
-/** Where a request keeps its script nonce once drawn. */
-const NONCE = Symbol('cspNonce');
-
 export function installRequestHooks(
   app: FastifyInstance,
   deps: {
