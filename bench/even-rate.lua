@@ -1,4 +1,4 @@
--- wrk at an even rate (bench/lib.ts, issue 31): `wrk -t C -c C -s even-rate.lua <url> -- <rate> <C>`, one connection
+-- wrk at an even rate (bench/wrk.ts, issue 31): `wrk -t C -c C -s even-rate.lua <url> -- <rate> <C>`, one connection
 -- per thread. Each connection sends its share of the rate: its k-th request is due at start + offset + k * interval,
 -- and is timed from when it was due, not from when it was sent (wrk2's correction of coordinated omission). A server
 -- that stalls is charged for the requests that waited behind the stall, as a visitor's browser would wait for them.

@@ -1,4 +1,4 @@
--- wrk with a path of its own for each request (bench/lib.ts, issue 31): `wrk -t T -s <this with the report> <origin>
+-- wrk with a path of its own for each request (bench/wrk.ts, issue 31): `wrk -t T -s <this with the report> <origin>
 -- -- <file of paths, one a line> T`. Each thread goes through the list in turn from its own share of it, so that the
 -- threads do not ask for the same path at once. The headers given with -H go with every request (wrk.format).
 local threads = 0
