@@ -112,7 +112,7 @@ export async function runCatalogBench(): Promise<void> {
         `services table ${dataset.tableSize}, its indexes ${dataset.indexSize}`,
     );
     console.log(
-      `- ${loadClient() === 'wrk' ? 'wrk (a process of its own; the rotating service pages: autocannon from a worker thread)' : 'autocannon from a worker thread of the same process'}, ` +
+      `- ${loadClient() === 'wrk' ? 'wrk (a process of its own; the rotating service pages through bench/paths.lua)' : 'autocannon from a worker thread of the same process'}, ` +
         `${defaults.seconds} s per run after ${defaults.warmupSeconds} s warm-up: ` +
         `latency with 1 connection (p50/p95/p99, judged against the targets), load with ${defaults.connections} connections; deep-page cursor found in ` +
         `${deep.requests} requests of limit=60 (${deep.ms.toFixed(0)} ms)`,
