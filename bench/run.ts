@@ -21,6 +21,7 @@ import { register } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { benchLogLevel, capture, decoded, defaults, loadClient, measure, pageScripts, printTable, scriptSizes, startBareServer, type Row } from './lib.ts';
+import { describeCollections, watchCollections } from './gc.ts';
 import { quiet, startFlags, withStartFlags } from './processes.ts';
 
 // The server is measured as `npm start` runs it, V8 flags included.
@@ -103,9 +104,13 @@ try {
   }
   // The latency a visitor sees at an even load the app can carry (issue 11: p99 ≤ 50 ms at 100 req/s).
   const rate = Number(process.env.BENCH_RATE) || 100;
+  // And what V8's collector did on the server's thread meanwhile: a slow scavenge is what moved this p99 (session 60).
+  const collected: string[] = [];
   for (const target of ['/', servicePage]) {
     console.error(`measuring GET ${target} at ${rate} req/s…`);
+    const collections = watchCollections();
     rows.push(await measure(`GET ${label(target)} at an even ${rate} req/s`, server.url + target, { rate }));
+    collected.push(`${label(target)} at ${rate} req/s: ${describeCollections(collections.stop())}`);
   }
   // Visitors from an ad, each click with an id of its own (`yclid`): the page kept for `/`, not a render each (ADR 021).
   console.error('measuring GET /?utm_source=…&yclid=… (a click id each)…');
@@ -126,13 +131,16 @@ try {
   console.error(`measuring GET ${servicePage}?q=… at ${renderRate} req/s…`);
   const even: Row[] = [];
   for (let round = 0; round < rounds; round++) {
+    const collections = watchCollections();
     even.push(await measure(`GET a service page, rendered every time, at an even ${renderRate} req/s`, rendered, { rate: renderRate }));
+    collected.push(`rendered at ${renderRate} req/s, run ${round + 1}: ${describeCollections(collections.stop())}`);
   }
   rows.push(medianRun(even, (run) => run.p99));
   printTable(rows);
   const p99s = (runs: Row[]) => runs.map((run) => `${run.p99.toFixed(1)} ms`).join(', ');
   console.log(`\n- A service page rendered every time, p99 of each run: ${p99s(renders)}; at an even ${renderRate} req/s: ${p99s(even)}`);
   console.log(`- Render threads running after the runs: ${server.app.renderPool?.threads() ?? 0}`);
+  console.log(`- V8's collections on the server's thread during each even-rate run, its warm-up included: ${collected.join('; ')}`);
 
   const home = captured.get('/')!;
   const html = decoded(home);
