@@ -3,8 +3,8 @@
  * (same process, same bytes from memory), plus the gzipped JavaScript of the home page. Once the server is quiet,
  * each target and its twin run BENCH_ROUNDS times (3) in turns; each row is the run of median throughput.
  * BENCH_SECONDS (10) and BENCH_CONNECTIONS (10) tune the runs, BENCH_RATE (100) the even-rate runs of cached pages,
- * BENCH_RENDER_RATE (150) the even-rate runs of a page rendered every time;
- * DATABASE_URL picks PostgreSQL over PGlite.
+ * BENCH_RENDER_RATE (150) the even-rate runs of a page rendered every time, each reported with V8's collections on the
+ * server's thread meanwhile (bench/gc.ts); DATABASE_URL picks PostgreSQL over PGlite.
  * BENCH_CATALOG=1 adds the catalog benchmark (bench/catalog.ts, PostgreSQL only) after it;
  * BENCH_CHAT=1 the chat benchmark (bench/chat.ts, PostgreSQL only).
  * `npm run bench -- chat-failover` runs only the chat failover benchmark (bench/chat-failover.ts: two instances, one
