@@ -4,7 +4,7 @@
  * printed as one JSON line.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Row } from './lib.ts';
@@ -17,9 +17,9 @@ const WRK_REPORT = `done = function(summary, latency, requests)
     latency:percentile(50), latency:percentile(95), latency:percentile(99)))
 end`;
 
-/** A file holding WRK_REPORT, for wrk's `-s`, after `before` (a script of ours that makes the requests). */
-function reportScript(before = ''): string {
-  const script = path.join(mkdtempSync(path.join(tmpdir(), 'bench-wrk-')), 'report.lua');
+/** A file in `dir` holding WRK_REPORT, for wrk's `-s`, after `before` (a script of ours that makes the requests). */
+function reportScript(dir: string, before = ''): string {
+  const script = path.join(dir, 'report.lua');
   writeFileSync(script, `${before}\n${WRK_REPORT}`);
   return script;
 }
@@ -27,11 +27,11 @@ function reportScript(before = ''): string {
 /** A path of its own for each request: bench/paths.lua reads them from a file, one a line. */
 const PATHS_SCRIPT = path.join(import.meta.dirname, 'paths.lua');
 
-/** wrk's `-s` and arguments for a run over `paths`, each in turn, from `threads` threads. */
-function pathsLoad(origin: string, paths: string[], threads: string): string[] {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'bench-paths-')), 'paths.txt');
+/** wrk's `-s` and arguments for a run over `paths`, each in turn, from `threads` threads; the files go in `dir`. */
+function pathsLoad(dir: string, origin: string, paths: string[], threads: string): string[] {
+  const file = path.join(dir, 'paths.txt');
   writeFileSync(file, paths.join('\n'));
-  return ['-s', reportScript(readFileSync(PATHS_SCRIPT, 'utf8')), origin, '--', file, threads];
+  return ['-s', reportScript(dir, readFileSync(PATHS_SCRIPT, 'utf8')), origin, '--', file, threads];
 }
 
 /** The even rate's wrk script: its own clock and its own percentiles, from when each request was due. */
@@ -57,20 +57,28 @@ export async function measureWithWrk(url: string, load: WrkLoad): Promise<Omit<R
   // As fast as it goes: one thread per core, as wrk advises, and never more threads than connections. At an even rate:
   // a thread for each connection, which keeps its own schedule (bench/even-rate.lua).
   const threads = String(rate ? connections : Math.min(connections, availableParallelism()));
+  // The run's scripts and paths (a million ids are tens of MB) live as long as the run.
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-wrk-'));
   const script = rate
     ? ['-s', EVEN_RATE_SCRIPT, url, '--', String(rate), String(connections)]
     : paths
-      ? pathsLoad(new URL(url).origin, paths, threads)
-      : ['-s', reportScript(), url];
+      ? pathsLoad(dir, new URL(url).origin, paths, threads)
+      : ['-s', reportScript(dir), url];
   const run = (secs: number) =>
     new Promise<string>((resolve, reject) => {
       execFile('wrk', ['-t', threads, '-c', String(connections), '-d', `${secs}s`, '--timeout', '10s', ...headers, ...script], { maxBuffer: 1 << 20 }, (err, stdout) =>
         err ? reject(err) : resolve(stdout),
       );
     });
-  if (warmupSeconds > 0) await run(warmupSeconds);
+  let output: string;
+  try {
+    if (warmupSeconds > 0) await run(warmupSeconds);
+    output = await run(seconds);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   const report = rate ? 'EVEN_JSON ' : 'WRK_JSON ';
-  const line = (await run(seconds)).split('\n').find((l) => l.startsWith(report));
+  const line = output.split('\n').find((l) => l.startsWith(report));
   if (!line) throw new Error(`wrk printed no report for ${url}`);
   const r = JSON.parse(line.slice(report.length)) as { requests?: number; responses?: number; duration_us: number; errors: number; status: number; p50: number; p95: number; p99: number };
   // wrk's own percentiles are in microseconds; the even rate's, timed by its script, in milliseconds.
