@@ -5,7 +5,9 @@
  * process's CPU a page, each thread's active time a page and its share of the slice (`eventLoopUtilization()`, the
  * render threads' through the pool), and the machine's idle CPU (`/proc/stat`). Whichever thread is the fuller decides
  * the pages per second; idle CPU beside a full thread is time the pipeline's stages wait for each other (bench/README,
- * sessions 55 and 56). `npm run build` first, then:
+ * sessions 55 and 56). A second table says where each render in a thread waited (bench/render-stages.ts): for the
+ * thread's turn before its first read, for the server's thread to answer its reads, and after the last answer.
+ * `npm run build` first, then:
  *   node --import tsx bench/render-threads.ts ['/services/<category>/<id>?q=bench']
  * Without a target it loads a demo service's page with `?q=bench`. RENDER_THREADS as for the server.
  */
@@ -22,6 +24,9 @@ process.env.NODE_ENV = 'production';
 register('../scripts/production-builds.mjs', import.meta.url);
 const { startDemoServer } = await import('./demo-server.ts');
 const { BROWSER_HEADERS, defaults } = await import('./lib.ts');
+const { describeStages, watchRenderStages } = await import('./render-stages.ts');
+// Before the server starts: every message to and from its render threads is timed.
+const stages = watchRenderStages();
 
 const demo = await startDemoServer({ databaseUrl: process.env.DATABASE_URL });
 const base = demo.server.url;
@@ -65,7 +70,9 @@ await wrk(15);
 console.log(`${target}, ${defaults.connections} connections, ${runs} × ${defaults.seconds} s\n`);
 console.log('| Run | req/s | p50 ms | p99 ms | CPU a page | server\'s thread a page | render threads a page | machine idle |');
 console.log('|---|---|---|---|---|---|---|---|');
+const staged: string[] = [];
 for (let run = 1; run <= runs; run++) {
+  stages.take(); // the warm-up's and the previous run's stragglers
   const [server, threads, cpu, ticks] = [performance.eventLoopUtilization(), pool?.utilization() ?? [], process.cpuUsage(), cpuTicks()];
   const { requests, p50, p99 } = await wrk(defaults.seconds);
   const used = process.cpuUsage(cpu);
@@ -76,6 +83,14 @@ for (let run = 1; run <= runs; run++) {
   console.log(
     `| ${run} | ${(requests / defaults.seconds).toFixed(0)} | ${p50.toFixed(1)} | ${p99.toFixed(1)} | ${((used.user + used.system) / 1000 / requests).toFixed(2)} ms | ${share(serverUsed, requests)} | ${threadsUsed.map((t) => share(t, requests)).join(', ') || 'none'} | ${idle} |`,
   );
+  const times = stages.take();
+  const cells = describeStages(times);
+  staged.push(`| ${run} | ${times.length} | ${cells.render} | ${cells.toFirstCall} | ${cells.calls} | ${cells.afterLastAnswer} |`);
 }
+console.log('\nWhere a render in a thread went, p50 / p99 in ms (bench/render-stages.ts):\n');
+console.log('| Run | renders | sent → page back | to the first call | calls (server\'s thread) | after the last answer |');
+console.log('|---|---|---|---|---|---|');
+for (const line of staged) console.log(line);
+if (!pool?.threads()) console.log('(no render thread ran: every page was rendered on the server\'s thread)');
 await demo.close();
 process.exit(0);
