@@ -31,17 +31,20 @@ type Message = { type?: string; id?: number; render?: number } | null | undefine
 
 /** Times every render sent to a thread from now until `stop()`; `take()` gives the renders finished since the last. */
 export function watchRenderStages(): { take(): StageTimes[]; stop(): void } {
+  // Render ids are the pool's, call ids each thread's own (render-pool.ts, render-worker.mjs).
   let renders = new Map<number, Staged>();
-  const callOwner = new Map<number, Staged>();
+  let callers = new WeakMap<Worker, Map<number, Staged>>();
+  const callersOf = (worker: Worker) => callers.get(worker) ?? callers.set(worker, new Map()).get(worker)!;
   const post = Worker.prototype.postMessage;
   const emit = Worker.prototype.emit;
   Worker.prototype.postMessage = function (this: Worker, message: Message, transfer?: Parameters<Worker['postMessage']>[1]) {
     const now = performance.now();
     if (message?.type === 'render' && message.id !== undefined) renders.set(message.id, { sent: now, calls: new Map() });
     if (message?.type === 'called' && message.id !== undefined) {
-      const call = callOwner.get(message.id)?.calls.get(message.id);
+      const owners = callersOf(this);
+      const call = owners.get(message.id)?.calls.get(message.id);
       if (call) call.answered = now;
-      callOwner.delete(message.id);
+      owners.delete(message.id);
     }
     return post.call(this, message, transfer);
   } as typeof Worker.prototype.postMessage;
@@ -51,7 +54,7 @@ export function watchRenderStages(): { take(): StageTimes[]; stop(): void } {
       const staged = renders.get(message.render);
       if (staged && message.type === 'call' && message.id !== undefined) {
         staged.calls.set(message.id, { asked: performance.now() });
-        callOwner.set(message.id, staged);
+        callersOf(this).set(message.id, staged);
       } else if (staged && (message.type === 'answer' || message.type === 'fail')) staged.done = performance.now();
     }
     return emit.call(this, event, ...args);
@@ -67,7 +70,7 @@ export function watchRenderStages(): { take(): StageTimes[]; stop(): void } {
       Worker.prototype.postMessage = post;
       Worker.prototype.emit = emit;
       renders = new Map();
-      callOwner.clear();
+      callers = new WeakMap();
     },
   };
 }
