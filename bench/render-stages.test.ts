@@ -65,8 +65,9 @@ describe('watchRenderStages', () => {
 });
 
 describe('describeStages', () => {
-  it('gives the p50 and the p99 of each stage', () => {
+  it('gives the p50 and the p99 of each stage, and a dash for none', () => {
     const times = Array.from({ length: 100 }, (_, i) => ({ render: i + 1, toFirstCall: 2, calls: 0.5, afterLastAnswer: i / 10 }));
     expect(describeStages(times)).toEqual({ render: '50.0 / 99.0', toFirstCall: '2.0 / 2.0', calls: '0.5 / 0.5', afterLastAnswer: '4.9 / 9.8' });
+    expect(describeStages([])).toEqual({ render: '-', toFirstCall: '-', calls: '-', afterLastAnswer: '-' });
   });
 });

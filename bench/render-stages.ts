@@ -93,9 +93,10 @@ function stageTimes({ sent, calls, done }: Staged): StageTimes {
   };
 }
 
-/** "p50 / p99" of each stage, in ms, for a table's cells. */
+/** "p50 / p99" of each stage, in ms, for a table's cells; "-" when no render went through a thread. */
 export function describeStages(times: StageTimes[]): Record<keyof StageTimes, string> {
   const cell = (pick: (t: StageTimes) => number) => {
+    if (times.length === 0) return '-';
     const sorted = times.map(pick).sort((a, b) => a - b);
     return `${percentile(sorted, 0.5).toFixed(1)} / ${percentile(sorted, 0.99).toFixed(1)}`;
   };
