@@ -89,7 +89,7 @@ function stageTimes({ sent, calls, done }: Staged): StageTimes {
     render: end - sent,
     toFirstCall: (spans[0]?.[0] ?? end) - sent,
     calls: busy,
-    afterLastAnswer: spans.length > 0 ? end - Math.max(...spans.map(([, to]) => to)) : 0,
+    afterLastAnswer: spans.length > 0 ? end - reach : 0, // `reach`: when the last answer left
   };
 }
 
