@@ -304,7 +304,7 @@ describe('a first-time guest’s JavaScript', () => {
     const { liveAt, pageCodeCame, placeholder, feesLess } = await page.evaluate(() => ({
       ...(window as unknown as { placeholder?: boolean; feesLess?: boolean; liveAt?: number }),
       // servicePage() starts the fees' wait once the page's code is there: not before this.
-      pageCodeCame: performance.getEntriesByType('resource').find((e) => /\/assets\/service-page-[^/]+\.js$/.test(e.name))?.responseEnd,
+      pageCodeCame: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((e) => /\/assets\/service-page-[^/]+\.js$/.test(e.name))?.responseEnd,
     }));
     expect(pageCodeCame, 'the page’s code came as a file').toBeGreaterThan(0);
     expect(liveAt, 'live after the form’s code').toBeGreaterThan(formCodeSent);
