@@ -28,7 +28,7 @@ const { guestScripts, totalKib } = await import('../e2e/js-budget.ts');
 
 const demo = await startDemoServer();
 const server = demo.server;
-const browser = await launchBrowser();
+const browser = await launchBrowser('chromium');
 const kib = (bytes: number) => (bytes / 1024).toFixed(1);
 
 try {

@@ -22,6 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { benchLogLevel, capture, decoded, defaults, loadClient, measure, pageScripts, printTable, scriptSizes, startBareServer, type Row } from './lib.ts';
 import { describeCollections, watchCollections } from './gc.ts';
+import { describeMachine, machineCosts } from './machine.ts';
 import { quiet, startFlags, withStartFlags } from './processes.ts';
 
 // The server is measured as `npm start` runs it, V8 flags included.
@@ -52,6 +53,9 @@ if (!existsSync(path.join(root, 'build', 'server', 'index.js'))) {
   if (build.status !== 0) throw new Error(`react-router build failed (${build.status ?? build.signal})`);
 }
 
+// What kind of machine the figures come from, measured before the server starts (bench/machine.ts).
+const machine = describeMachine(machineCosts());
+
 /** Runs of each target against its twin (BENCH_ROUNDS, default 3): each row is the run of median throughput. */
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS) || 3);
 /** The run of median throughput, or of the median of another figure (an even rate's p99). */
@@ -73,7 +77,7 @@ try {
   bare = await startBareServer(captured);
 
   console.log('## Подряд benchmark\n');
-  console.log(`- Machine: ${os.availableParallelism()} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}`);
+  console.log(`- Machine: ${os.availableParallelism()} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}; ${machine}`);
   console.log(`- Database: ${server.database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : 'PGlite (embedded)'}`);
   console.log(
     `- load: ${loadClient() === 'wrk' ? 'wrk (its own process)' : 'autocannon (a worker thread of this process; install wrk for ratios that measure the server)'}, ` +

@@ -15,8 +15,8 @@ import type { UserRow } from '../server/modules/users/schema.ts';
 import { AUTH_TOKEN_KEY } from '../contract/constants.ts';
 import { settings } from '../server/platform/schema.ts';
 import { pathOf } from './page-helpers.ts';
+import { browserPath, type BrowserKind } from './browsers.ts';
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const BRAND = 'Подряд';
 /** A normal desktop Chrome: the server treats "HeadlessChrome" as a crawler (bare 404s, no error screen). */
 export const DESKTOP_USER_AGENT =
@@ -81,9 +81,10 @@ export async function signIn(context: BrowserContext, baseUrl: string, token: st
 // ---------------------------------------------------------------------------------------------
 // Browser
 
-export function launchBrowser(): Promise<Browser> {
+/** Debian's Chromium headless shell, or its full browser when asked (e2e/browsers.ts). */
+export function launchBrowser(kind: BrowserKind = 'headless-shell'): Promise<Browser> {
   return chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath: browserPath(kind),
     args: [
       '--no-sandbox',
       '--disable-gpu',
@@ -301,18 +302,21 @@ export interface E2E {
 }
 
 /**
- * Wires a spec file: one server (with these env overrides) and one browser for the file, a fresh
- * context per `open()`; after each test every page must have had no uncaught error and no console error.
- * Call at the top level of a file or inside a describe (each call boots its own server).
+ * Wires a spec file: one server (with these env overrides) and one browser for the file (the headless shell unless
+ * `browser` says otherwise), a fresh context per `open()`; after each test every page must have had no uncaught error
+ * and no console error. Call at the top level of a file or inside a describe (each call boots its own server).
  */
-export function useE2E(envOverrides: Record<string, string> = {}): E2E {
+export function useE2E(
+  envOverrides: Record<string, string> = {},
+  { browser: kind }: { browser?: BrowserKind } = {},
+): E2E {
   let testServer: TestServer | undefined;
   let browser: Browser | undefined;
   let sessions: Session[] = [];
   let allowed: RegExp[] = [];
 
   beforeAll(async () => {
-    [testServer, browser] = await Promise.all([startTestServer(envOverrides), launchBrowser()]);
+    [testServer, browser] = await Promise.all([startTestServer(envOverrides), launchBrowser(kind)]);
   });
 
   afterAll(async () => {

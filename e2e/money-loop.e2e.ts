@@ -20,11 +20,12 @@ import { apiCall, device, hydrated, norm, pageCheck, shotsDir, useE2E, visit, WI
 // Orders paid in BTC and in USDT through BTCPay: the seller's share reaches the balance, a BTC withdrawal is approved
 // by the admin and paid by BTCPay. A card order disputed and split by the admin: the customer's part is refunded in
 // the deal, then the seller's part paid out of it to a ЮMoney wallet given in the panel. Photographed into
-// /tmp/money-loop-shots/.
+// /tmp/money-loop-shots/. The one file in Debian's full Chromium, the browser a person uses; the rest of the suite
+// runs in its headless shell (docs/decisions/088).
 
 const yookassa = await startFakeYookassa();
 const btcpay = await startFakeBtcpay();
-const e2e = useE2E({ PAYMENTS_SANDBOX: 'false', ...fakeProvidersEnv({ yookassa, btcpay }) });
+const e2e = useE2E({ PAYMENTS_SANDBOX: 'false', ...fakeProvidersEnv({ yookassa, btcpay }) }, { browser: 'chromium' });
 
 // 1 BTC = 9 000 000 ₽, 1 USDT = 90 ₽.
 beforeAll(async () => {

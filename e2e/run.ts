@@ -1,24 +1,27 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { BROWSERS } from './browsers.ts';
 
 // `npm run test:e2e` builds the web app first, then runs this: checks the prerequisites and runs the
 // e2e specs with vitest (vitest.e2e.config.ts), exiting with vitest's code.
 
 const root = path.resolve(import.meta.dirname, '..');
-const CHROMIUM = '/usr/bin/chromium';
 
 if (!existsSync(path.join(root, 'build', 'server', 'index.js'))) {
   console.error('e2e: build/server/index.js is missing — run `npm run build` first (`npm run test:e2e` does it).');
   process.exit(1);
 }
 
-if (!existsSync(CHROMIUM)) {
+const missing = Object.values(BROWSERS).filter((browser) => !existsSync(browser.path));
+if (missing.length) {
+  const paths = missing.map((browser) => browser.path).join(' and ');
+  const install = `apt-get install ${missing.map((browser) => browser.debianPackage).join(' ')}`;
   if (process.env.CI) {
-    console.error(`e2e: ${CHROMIUM} is missing; the end-to-end tests cannot run in CI without it (apt-get install chromium).`);
+    console.error(`e2e: ${paths} missing; the end-to-end tests cannot run in CI without them (${install}).`);
     process.exit(1);
   }
-  console.warn(`e2e: SKIPPED — ${CHROMIUM} is missing (install Debian's chromium package to run the end-to-end tests).`);
+  console.warn(`e2e: SKIPPED — ${paths} missing (${install} to run the end-to-end tests).`);
   process.exit(0);
 }
 
