@@ -3,7 +3,7 @@
 
 /**
  * Debian's Chromium headless shell: the same build without the browser's own layer (profiles, extensions, UI), and
- * Playwright's own headless browser. The suite's default: a context and its page cost a quarter of the CPU.
+ * Playwright's own headless browser. The suite's default: a context and its page cost under a third of the CPU.
  */
 export const HEADLESS_SHELL_PATH = '/usr/bin/chromium-headless-shell';
 /** Debian's Chromium, the browser a person uses: one file of the suite runs in it. */
