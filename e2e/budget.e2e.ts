@@ -13,7 +13,9 @@ import { APP_JS_BUDGET_KIB, JS_BUDGET_KIB, guestScripts, totalKib } from './js-b
 const FAVORITES_CODE = /\/assets\/use-favorites-[^/]+\.js$/;
 
 describe('a first-time guest’s JavaScript', () => {
-  const e2e = useE2E();
+  // In the full browser: what a guest's page fetches before any input is the point here, and the headless shell
+  // once started a page's app at load with no input (session 64's npm test; ADR 088).
+  const e2e = useE2E({}, { browser: 'chromium' });
 
   it(`is at most ${JS_BUDGET_KIB} KiB gzip at load and ${APP_JS_BUDGET_KIB} with the app, on /, a service page and /projects`, async () => {
     const { user: seller } = await e2e.user({ role: 'seller' });
