@@ -6,7 +6,7 @@
  * Playwright's own headless browser. The suite's default: a context and its page cost under a third of the CPU.
  */
 export const HEADLESS_SHELL_PATH = '/usr/bin/chromium-headless-shell';
-/** Debian's Chromium, the browser a person uses: one file of the suite runs in it. */
+/** Debian's Chromium, the browser a person uses: the money loop and the guest's at-load files run in it. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
 /** Which of the two a file runs in; `E2E_BROWSER=chromium` runs the whole suite in the full browser. */

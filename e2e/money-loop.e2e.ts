@@ -20,8 +20,8 @@ import { apiCall, device, hydrated, norm, pageCheck, shotsDir, useE2E, visit, WI
 // Orders paid in BTC and in USDT through BTCPay: the seller's share reaches the balance, a BTC withdrawal is approved
 // by the admin and paid by BTCPay. A card order disputed and split by the admin: the customer's part is refunded in
 // the deal, then the seller's part paid out of it to a ЮMoney wallet given in the panel. Photographed into
-// /tmp/money-loop-shots/. The one file in Debian's full Chromium, the browser a person uses; the rest of the suite
-// runs in its headless shell (docs/decisions/088).
+// /tmp/money-loop-shots/. In Debian's full Chromium, the browser a person uses; most of the suite runs in its
+// headless shell (docs/decisions/088).
 
 const yookassa = await startFakeYookassa();
 const btcpay = await startFakeBtcpay();
