@@ -24,8 +24,8 @@ const started = (page: Page) =>
   page.evaluate(() => !!(window as { __reactRouterDataRouter?: { state: { initialized: boolean } } }).__reactRouterDataRouter?.state.initialized);
 
 describe('a guest’s reading page, started on intent', () => {
-  // In the full browser: what a guest's page fetches before any input is the point here, and the headless shell
-  // once started a page's app at load with no input (session 64's npm test; ADR 088).
+  // In the full browser: what a guest's page fetches before any input is the point here, and the headless shell's
+  // pointer rests over the page from the start, so its hover may start the app at load (ADR 088).
   const e2e = useE2E({}, { browser: 'chromium' });
 
   it('downloads no module while the guest only reads; a pointer over the page starts the app, and links then stay in it', async () => {
@@ -127,8 +127,8 @@ describe('a guest’s reading page, started on intent', () => {
 });
 
 describe('a guest’s reading page with currency rates, started on intent', () => {
-  // In the full browser: what a guest's page fetches before any input is the point here, and the headless shell
-  // once started a page's app at load with no input (session 64's npm test; ADR 088).
+  // In the full browser: what a guest's page fetches before any input is the point here, and the headless shell's
+  // pointer rests over the page from the start, so its hover may start the app at load (ADR 088).
   const e2e = useE2E({}, { browser: 'chromium' });
   useFallbackRates(e2e);
 

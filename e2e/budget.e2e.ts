@@ -13,8 +13,8 @@ import { APP_JS_BUDGET_KIB, JS_BUDGET_KIB, guestScripts, totalKib } from './js-b
 const FAVORITES_CODE = /\/assets\/use-favorites-[^/]+\.js$/;
 
 describe('a first-time guest’s JavaScript', () => {
-  // In the full browser: what a guest's page fetches before any input is the point here, and the headless shell
-  // once started a page's app at load with no input (session 64's npm test; ADR 088).
+  // In the full browser: what a guest's page fetches before any input is the point here, and the headless shell's
+  // pointer rests over the page from the start, so its hover may start the app at load (ADR 088).
   const e2e = useE2E({}, { browser: 'chromium' });
 
   it(`is at most ${JS_BUDGET_KIB} KiB gzip at load and ${APP_JS_BUDGET_KIB} with the app, on /, a service page and /projects`, async () => {
