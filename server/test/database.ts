@@ -59,6 +59,8 @@ export async function createTestDatabase(
   };
 }
 
+const templates = new Map<string, Blob>();
+
 /**
  * The run's migrated PGlite (server/test/database-templates.ts) to start a database from, if vitest made one. Read
  * once per process (a worker's files share this module): the dump is 44 MB, and reading it again for each database
@@ -71,5 +73,3 @@ export function pgliteTemplate(variant: 'reference' | 'bare' = 'reference'): Blo
   if (!template) templates.set(file, (template = new Blob([readFileSync(file)])));
   return template;
 }
-
-const templates = new Map<string, Blob>();
