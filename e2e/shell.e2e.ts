@@ -162,6 +162,60 @@ describe('shell', () => {
     await expect.poll(() => catalogueToggle.isVisible()).toBe(false);
     expect(pathOf(page)).toBe('/');
   });
+
+  // A buyer's row is the fullest (the post button, the role toggle, messages, notifications, the avatar). The page's
+  // column stops at 1,200 px, so a wider window once gave the row no more room: with the logo's name shown from
+  // 1,440 px, the search field shrank to 24 px on every common desktop width, and at 1,280 px it cut its placeholder.
+  it('keeps a buyer’s header on one row from 1181 to 1920 px, the search field showing its whole placeholder; below, a menu', async () => {
+    const { token } = await e2e.user();
+    const { page } = await e2e.open({ token });
+    await visit(page, '/faq');
+    await expect.poll(() => page.locator('header .header-messages').count()).toBe(2);
+    for (const width of [1181, 1280, 1366, 1440, 1920]) {
+      await page.setViewportSize({ width, height: 800 });
+      const row = await page.evaluate(() => {
+        const inner = document.querySelector('.header__inner')!.getBoundingClientRect();
+        const input = document.querySelector<HTMLInputElement>('header .search__input')!;
+        // The placeholder's text as a value: the field scrolls when it cannot show it whole.
+        input.value = input.placeholder;
+        const placeholderFits = input.scrollWidth <= input.clientWidth;
+        input.value = '';
+        const items = [...document.querySelectorAll('.header__inner > *, .header__menu > *')]
+          .filter((el) => !el.classList.contains('header__menu'))
+          .map((el) => ({ what: el.className || el.tagName, box: el.getBoundingClientRect() }))
+          .filter(({ box }) => box.width > 0)
+          .sort((a, b) => a.box.left - b.box.left);
+        const offRow = items.filter(({ box }) => box.top < inner.top || box.bottom > inner.bottom || box.right > inner.right + 0.5);
+        const overlapping = items.slice(1).filter(({ box }, i) => box.left < items[i]!.box.right - 0.5);
+        return {
+          placeholderFits,
+          searchWidth: input.clientWidth,
+          offRow: offRow.map((item) => item.what),
+          overlapping: overlapping.map((item) => item.what),
+        };
+      });
+      expect(row.placeholderFits, `${width} px: the search field is ${row.searchWidth} px`).toBe(true);
+      expect(row.searchWidth, `${width} px`).toBeGreaterThanOrEqual(140);
+      expect(row.offRow, `${width} px`).toEqual([]);
+      expect(row.overlapping, `${width} px`).toEqual([]);
+    }
+
+    // Below 1181 px the row folds into a menu, each entry at its left edge (the messages once stood alone at the right
+    // from 901 to 1180 px).
+    await page.setViewportSize({ width: 1024, height: 800 });
+    await page.getByRole('button', { name: /^Открыть меню/ }).click();
+    const menu = page.locator('#header-menu');
+    await menu.locator('.header-messages').first().waitFor();
+    const lefts = await menu.evaluate((el) =>
+      [...el.children]
+        .map((child) => ({ what: child.className || child.tagName, box: child.getBoundingClientRect() }))
+        .filter(({ box }) => box.width > 0)
+        .map(({ what, box }) => `${what} ${Math.round(box.left)}`),
+    );
+    expect(lefts.length).toBeGreaterThanOrEqual(8);
+    const edge = lefts[0]!.split(' ').at(-1);
+    expect(lefts.filter((entry) => entry.split(' ').at(-1) !== edge)).toEqual([]);
+  });
 });
 
 describe('shell with currency rates', () => {
