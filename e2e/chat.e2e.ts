@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createService } from '../server/db/catalog-factories.ts';
+import { payOrderForTest } from '../server/modules/orders/testing.ts';
 import { checkA11y, hydrated, useE2E, visit } from './fixtures.ts';
 
 // /profile/messages end to end: two people in two browser contexts, everything live through the socket.
@@ -154,6 +155,30 @@ describe('chat', () => {
       await expect.poll(() => log(page).evaluate((el) => el.scrollTop), POLL).toBeGreaterThan(0);
     }
     expect(await messages.first().textContent()).toContain('Сообщение 1');
+  });
+
+  it('opens on the orders tab when only an order’s chat has news, and stays on the tab the person picks', async () => {
+    const { services: app } = e2e.server.app;
+    const seller = await e2e.user({ role: 'seller', name: 'Денис' });
+    const customer = await e2e.user({ name: 'Ирина' });
+    const service = await createService(e2e.server.database.db, seller.user.id);
+    const order = await app.orders.create(customer.user, { service_id: service.id, package: null, extras: [] });
+    await payOrderForTest(e2e.server.app, order._id);
+    const { chat_id: chatId } = await app.orders.get(customer.user, order._id);
+    await send(seller.token, { message: 'Приступаю к работе, уточню детали завтра', chat_id: chatId });
+
+    const { page } = await e2e.open({ token: customer.token });
+    await visit(page, '/profile/messages');
+    const ordersTab = page.getByRole('tab', { name: /^Заказы/ });
+    await expect.poll(() => ordersTab.getAttribute('aria-selected'), POLL).toBe('true');
+    await expect.poll(() => page.locator('[data-testid="chat-list-orders"] .chat-item').count(), POLL).toBe(1);
+
+    // A person's own pick is not turned over by later news.
+    await page.getByRole('tab', { name: /^Чаты/ }).click();
+    await send(seller.token, { message: 'И ещё вопрос по срокам', chat_id: chatId });
+    await expect.poll(() => ordersTab.textContent(), POLL).toMatch(/2$/);
+    expect(await page.getByRole('tab', { name: /^Чаты/ }).getAttribute('aria-selected')).toBe('true');
+    await checkA11y(page);
   });
 
   it('is two screens on a phone: the list, then the conversation with a back button', async () => {

@@ -25,6 +25,7 @@ import {
   pendingFromAddress,
   respondentOf,
   tabFromAddress,
+  tabToOpen,
   useChatLive,
   useChatState,
 } from '../features/chat/index.ts';
@@ -37,8 +38,8 @@ import '../styles/order-items.css';
 import '../styles/reviews.css';
 
 // /profile/messages (SPEC §4 "Messages and chats"): the two chat lists, the open conversation and its composer,
-// all live through the socket. ?chat={id} opens a chat; ?to={userId}&service={serviceId} opens (or, with the first
-// message, creates) the direct chat with that person.
+// all live through the socket. ?tab=orders opens the orders' list (with no tab, the list with news); ?chat={id} opens a
+// chat; ?to={userId}&service={serviceId} opens (or, with the first message, creates) the direct chat with that person.
 
 export const meta: Route.MetaFunction = ({ matches }) => [...pageMeta(matches, 'Сообщения'), { name: 'robots', content: 'noindex' }];
 
@@ -103,13 +104,32 @@ function useLinkedPerson(pendingTo: string | undefined, setPending: SetPending) 
   }, [pendingTo, setPending]);
 }
 
+/**
+ * The open tab: the address's (?tab=), else, once both lists are in, the one with news (tabToOpen); a tab the person
+ * picks before that stays theirs.
+ */
+function useChatTab(params: URLSearchParams, s: ReturnType<typeof useChatState>): [ChatTab, (tab: ChatTab) => void] {
+  const [tab, setTab] = useState<ChatTab>(() => tabFromAddress(params));
+  const chosen = useRef(params.has('tab') || params.has('to'));
+  useEffect(() => {
+    if (chosen.current || !s.loaded.chats || !s.loaded.orders) return;
+    chosen.current = true;
+    setTab(tabToOpen(s.lists, s.activeId));
+  }, [s.loaded.chats, s.loaded.orders, s.lists, s.activeId]);
+  const choose = (picked: ChatTab) => {
+    chosen.current = true;
+    setTab(picked);
+  };
+  return [tab, choose];
+}
+
 export default function MessagesPage() {
   const { user } = useShell();
   const transport = useSocketTransport();
   const s = useChatState();
   const me = user?._id ?? null;
   const [params] = useSearchParams();
-  const [tab, setTab] = useState<ChatTab>(() => tabFromAddress(params));
+  const [tab, chooseTab] = useChatTab(params, s);
   const [pending, setPending] = useState<Pending | null>(() => pendingFromAddress(params));
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
@@ -136,7 +156,7 @@ export default function MessagesPage() {
   const onSent = (message: SentMessage) => {
     if (pending || s.activeId !== message.chat_id) {
       setPending(null);
-      setTab('chats');
+      chooseTab('chats');
       void chatStore.open(message.chat_id);
     } else {
       chatStore.addSent(message);
@@ -164,7 +184,7 @@ export default function MessagesPage() {
       </div>
       <div className={`chat${showConversation ? ' chat--open' : ''}`} ref={chatBox}>
         <div className="chat__aside">
-          <ChatTabs tab={tab} lists={s.lists} onTab={setTab} />
+          <ChatTabs tab={tab} lists={s.lists} onTab={chooseTab} />
           <div id="chat-tabpanel" role="tabpanel" aria-labelledby={`chat-tab-${tab}`} className="chat__list">
             <ChatList
               tab={tab}

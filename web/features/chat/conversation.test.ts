@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Chat, ChatMember, Message } from '#contract/chat';
-import { aboutService, CHAT_TABS, conversationHead, messageTarget, pendingFromAddress, tabFromAddress, tabUnseen } from './conversation.ts';
+import { aboutService, CHAT_TABS, conversationHead, messageTarget, pendingFromAddress, tabFromAddress, tabToOpen, tabUnseen } from './conversation.ts';
 
 const params = (q: string) => new URLSearchParams(q);
 const member = (id: string, online_status = false): ChatMember => ({
@@ -55,6 +55,29 @@ describe('tabs', () => {
     [[2, 0, 5], 7],
   ])('unseen %j add up to %i', (counts, total) => {
     expect(tabUnseen(counts.map((unseen_messages) => ({ unseen_messages })))).toBe(total);
+  });
+});
+
+describe('tabToOpen (no tab in the address)', () => {
+  const list = (...unseen: number[]) => unseen.map((unseen_messages, i) => ({ _id: `c${i}`, unseen_messages }));
+  it.each([
+    ['nothing anywhere', list(), list(), 'chats'],
+    ['news in the chats only', list(2), list(0), 'chats'],
+    ['news in both', list(1), list(3), 'chats'],
+    ['news in the orders only', list(0, 0), list(0, 4), 'orders'],
+    ['no direct chats, read orders', list(), list(0), 'orders'],
+    ['read chats and orders', list(0), list(0), 'chats'],
+  ] as const)('%s → %s', (_, chats, orders, tab) => {
+    expect(tabToOpen({ chats, orders }, null)).toBe(tab);
+  });
+
+  it('opens the tab of the chat the address opens, whatever the news', () => {
+    const chats = [{ _id: 'd1', unseen_messages: 5 }];
+    const orders = [{ _id: 'o1', unseen_messages: 0 }];
+    expect(tabToOpen({ chats, orders }, 'o1')).toBe('orders');
+    expect(tabToOpen({ chats: [{ _id: 'd1', unseen_messages: 0 }], orders: [{ _id: 'o1', unseen_messages: 2 }] }, 'd1')).toBe('chats');
+    // A chat not in the lists' first pages: the news decide.
+    expect(tabToOpen({ chats, orders }, 'elsewhere')).toBe('chats');
   });
 });
 

@@ -41,6 +41,17 @@ export function pendingFromAddress(params: URLSearchParams): Pending | null {
 /** Unseen messages over a tab's chats (its count on the tab). */
 export const tabUnseen = (chats: readonly Pick<Chat, 'unseen_messages'>[]) => chats.reduce((n, c) => n + c.unseen_messages, 0);
 
+/**
+ * The tab to open when the address names none, once both lists are in: the open chat's, else the one with news. The
+ * header's count once led to an empty «Чаты» tab while every unread message waited in an order's chat.
+ */
+export function tabToOpen(lists: Record<ChatTab, readonly Pick<Chat, '_id' | 'unseen_messages'>[]>, activeId: string | null): ChatTab {
+  if (activeId && lists.orders.some((c) => c._id === activeId)) return 'orders';
+  if (activeId && lists.chats.some((c) => c._id === activeId)) return 'chats';
+  if (tabUnseen(lists.orders) > 0 && tabUnseen(lists.chats) === 0) return 'orders';
+  return !lists.chats.length && lists.orders.length ? 'orders' : 'chats';
+}
+
 /** Where the composer sends: the open chat, else the linked person (with the service it is about), else nowhere. */
 export function messageTarget(activeId: string | null, pending: Pending | null): Target | null {
   if (activeId) return { chat_id: activeId };

@@ -8,5 +8,5 @@ export { chatStore, useChatState, useUnseenTotal } from './store.ts';
 export { findChat, respondentOf, type ChatTab } from './state.ts';
 export { HeaderMessagesLink, UnseenBadge, unseenText, useChatLive } from './unseen-badge.tsx';
 export { ChatServiceCard } from './service-card.tsx';
-export { aboutService, conversationHead, messageTarget, type Pending, pendingFromAddress, tabFromAddress } from './conversation.ts';
+export { aboutService, conversationHead, messageTarget, type Pending, pendingFromAddress, tabFromAddress, tabToOpen } from './conversation.ts';
 export { ChatHead, ChatTabs } from './conversation-parts.tsx';
