@@ -170,7 +170,8 @@ describe('shell', () => {
     const { token } = await e2e.user();
     const { page } = await e2e.open({ token });
     await visit(page, '/faq');
-    await expect.poll(() => page.locator('header .header-messages').count()).toBe(2);
+    // The signed-in icons come with the app's lazy part: a slow machine may take more than the poll's default second.
+    await expect.poll(() => page.locator('header .header-messages').count(), { timeout: 30_000, interval: 250 }).toBe(2);
     for (const width of [1181, 1280, 1366, 1440, 1920]) {
       await page.setViewportSize({ width, height: 800 });
       const row = await page.evaluate(() => {
