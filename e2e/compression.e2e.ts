@@ -3,6 +3,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DOCUMENT_HEADERS, SECURITY_HEADERS } from '../server/app/security.ts';
 import { DESKTOP_USER_AGENT, startTestServer, type TestServer } from './fixtures.ts';
 
 // ADR 019: the build writes a .br and a .gz beside every compressible asset, the server sends those files as they are,
@@ -71,6 +72,8 @@ describe('rendered pages', () => {
     // The security headers of the app's hooks are on the page too; a guest's page allows its scripts by hash (ADR 021).
     expect(page.headers['content-security-policy']).toMatch(/script-src 'self' 'sha256-/);
     expect(page.headers['x-request-id']).toBeTruthy();
+    // And the headers only a document reads, which JSON answers leave out (ADR 090).
+    expect(page.headers).toMatchObject({ ...SECURITY_HEADERS, ...DOCUMENT_HEADERS });
 
     const gz = await get('/projects', { 'accept-encoding': 'gzip' });
     expect(gz.headers['content-encoding']).toBe('gzip');

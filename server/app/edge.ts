@@ -14,14 +14,14 @@ import { CROSS_SITE_MESSAGE, cookieAuthenticated, crossSiteWrite } from '../lib/
 import { requireAdmin, sessionForToken, tokenOf, type Tokens } from '../lib/auth.ts';
 import type { UserRow } from '../modules/users/index.ts';
 import { decodedPath } from '../lib/http.ts';
-import { API_SECURITY_HEADERS, contentSecurityPolicy, PRIVATE_NO_STORE, SAFE_METHODS, SECURITY_HEADERS } from './security.ts';
+import { API_SECURITY_HEADERS, contentSecurityPolicy, DOCUMENT_HEADERS, PRIVATE_NO_STORE, SAFE_METHODS, SECURITY_HEADERS } from './security.ts';
 
 const JSON_POLICY = API_SECURITY_HEADERS['content-security-policy']!;
 
 /** Cookies, security headers and compression: what every answer goes through. */
 export async function registerEdgePlugins(app: FastifyInstance): Promise<void> {
   await app.register(cookie);
-  // Helmet's headers, the policy aside: it is set per answer below, with a fresh script nonce.
+  // Helmet's headers for every answer; the policy and the headers only a document reads are set per answer below.
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(SECURITY_HEADERS);
     done();
@@ -73,13 +73,12 @@ export function installRequestHooks(
     },
   });
   const policyAround = contentSecurityPolicy({ nonce: '\0' }, widgetOrigins).split('\0') as [string, string];
-  // A JSON answer runs nothing, so its policy allows nothing: the early answers' (server/lib/fast-answers.ts), with no
-  // nonce drawn for it and 333 bytes less on every API answer.
+  // A JSON answer runs nothing, so its policy allows nothing and it carries no header that only a document reads: the
+  // early answers' headers (server/lib/fast-answers.ts), with no nonce drawn for it (ADR 090).
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (!reply.hasHeader('content-security-policy')) {
-      const json = String(reply.getHeader('content-type')).startsWith('application/json');
-      reply.header('content-security-policy', json ? JSON_POLICY : policyAround.join(request.cspNonce));
-    }
+    const json = String(reply.getHeader('content-type')).startsWith('application/json');
+    if (!json) reply.headers(DOCUMENT_HEADERS);
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', json ? JSON_POLICY : policyAround.join(request.cspNonce));
     done(null, payload);
   });
   app.decorateRequest('user', null);

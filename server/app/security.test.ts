@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { API_SECURITY_HEADERS, contentSecurityPolicy, keptPagePolicy, SECURITY_HEADERS, widgetOriginsOf } from './security.ts';
+import { API_SECURITY_HEADERS, contentSecurityPolicy, DOCUMENT_HEADERS, keptPagePolicy, SECURITY_HEADERS, widgetOriginsOf } from './security.ts';
 
 // The pages' policy allows ЮKassa's payout widget only when it is configured (ADR 050).
 
@@ -39,17 +39,19 @@ describe('a kept page’s policy', () => {
 });
 
 describe('helmet’s headers, read once', () => {
-  it('are every header helmet sets with our options, the policy left to us', () => {
+  it('are every header helmet sets with our options, the policy left to us, those only a document reads apart', () => {
     expect(SECURITY_HEADERS).toEqual({
-      'cross-origin-opener-policy': 'same-origin',
       'cross-origin-resource-policy': 'same-origin',
-      'origin-agent-cluster': '?1',
-      'referrer-policy': 'strict-origin-when-cross-origin',
       'strict-transport-security': 'max-age=31536000; includeSubDomains',
       'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+    });
+    expect(DOCUMENT_HEADERS).toEqual({
+      'cross-origin-opener-policy': 'same-origin',
+      'origin-agent-cluster': '?1',
+      'referrer-policy': 'strict-origin-when-cross-origin',
       'x-dns-prefetch-control': 'off',
       'x-download-options': 'noopen',
-      'x-frame-options': 'DENY',
       'x-permitted-cross-domain-policies': 'none',
       'x-xss-protection': '0',
     });

@@ -32,12 +32,8 @@ export function contentSecurityPolicy(inline: { nonce: string } | { hashes: stri
   ].join('; ');
 }
 
-/**
- * Helmet's headers for every answer, drawn once: with these options they are the same on every answer (the policy is
- * ours, per answer, below). @fastify/helmet built helmet's middleware again for every request, which then set each
- * header on the response; a kept page served 15 % more hits on `/` without it (bench/README, session 59).
- */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = headersOf(
+/** Helmet's headers with our options, drawn once: the same on every answer (the policy is ours, per answer, below). */
+const HELMET_HEADERS = headersOf(
   helmet({
     contentSecurityPolicy: false,
     frameguard: { action: 'deny' },
@@ -45,6 +41,30 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = headersOf(
     crossOriginEmbedderPolicy: false,
   }),
 );
+
+/**
+ * Helmet's headers that only a document acts on: a browsing context's opener and agent cluster, the referrer of the
+ * requests a page makes, DNS prefetching of its links, and Internet Explorer's and Adobe's readers of HTML. OWASP's
+ * REST Security Cheat Sheet leaves them out of API answers; a JSON answer carries the rest (ADR 090).
+ */
+const DOCUMENT_ONLY = new Set([
+  'cross-origin-opener-policy',
+  'origin-agent-cluster',
+  'referrer-policy',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+]);
+const pick = (keep: (name: string) => boolean) => Object.fromEntries(Object.entries(HELMET_HEADERS).filter(([name]) => keep(name)));
+
+/**
+ * Helmet's headers for every answer. @fastify/helmet built helmet's middleware again for every request, which then
+ * set each header on the response; a kept page served 15 % more hits on `/` without it (bench/README, session 59).
+ */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = pick((name) => !DOCUMENT_ONLY.has(name));
+/** And those for every answer but JSON: pages, files, assets (edge.ts adds them as it sets the policy). */
+export const DOCUMENT_HEADERS: Readonly<Record<string, string>> = pick((name) => DOCUMENT_ONLY.has(name));
 
 /** The headers a helmet middleware sets, read from a response that only records them. */
 function headersOf(middleware: ReturnType<typeof helmet>): Record<string, string> {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test/app.ts';
+import { DOCUMENT_HEADERS, SECURITY_HEADERS } from '../../app/security.ts';
 
 let t: Awaited<ReturnType<typeof createTestApp>>;
 beforeAll(async () => {
@@ -23,8 +24,19 @@ describe('every answer', () => {
     const res = await t.app.inject({ url: '/api/health' });
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-frame-options']).toBe('DENY');
-    expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
     expect(res.headers['x-request-id']).toBeTruthy();
+  });
+
+  it('gives the headers only a document reads to any answer but JSON (ADR 090)', async () => {
+    for (const url of ['/api/health', '/api/nothing-here', '/api/services?limit=1']) {
+      const res = await t.app.inject({ url });
+      for (const name of Object.keys(DOCUMENT_HEADERS)) expect(res.headers[name], `${url} ${name}`).toBeUndefined();
+    }
+    // A page's are checked in e2e/compression.e2e.ts.
+    const page = await t.app.inject({ url: '/api/docs', headers: { accept: 'text/html' } });
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.headers).toMatchObject({ ...SECURITY_HEADERS, ...DOCUMENT_HEADERS });
   });
 
   it('gives a JSON answer a policy that allows nothing, the early answers\' one', async () => {
