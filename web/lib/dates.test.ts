@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatRelative, plural, pluralWithCount } from './dates.ts';
+import { formatDate, formatDateTime, formatShortDate, formatRelative, plural, pluralWithCount } from './dates.ts';
 
 const now = new Date(2026, 2, 10, 12, 0, 0); // 10 March 2026, 12:00 local
 const ago = (ms: number) => new Date(now.getTime() - ms);
@@ -47,6 +47,14 @@ describe('formatDate', () => {
     expect(formatDate(new Date(2026, 2, 5))).toBe('5 марта 2026 г.');
     expect(formatDate(new Date(2026, 2, 5).getTime())).toBe('5 марта 2026 г.');
     expect(formatDate('garbage')).toBe('');
+  });
+});
+
+describe('formatShortDate', () => {
+  it("formats a table's date as day, month and year in digits", () => {
+    expect(formatShortDate(new Date(2026, 2, 5))).toBe('05.03.2026');
+    expect(formatShortDate(new Date(2026, 11, 31).getTime())).toBe('31.12.2026');
+    expect(formatShortDate('garbage')).toBe('');
   });
 });
 

@@ -5,6 +5,7 @@ export type DateInput = Date | string | number;
 const relativeFormat = new Intl.RelativeTimeFormat('ru', { numeric: 'auto' });
 const dayMonthFormat = new Intl.DateTimeFormat(LOCALE, { day: 'numeric', month: 'long' });
 const dayMonthYearFormat = new Intl.DateTimeFormat(LOCALE, { day: 'numeric', month: 'long', year: 'numeric' });
+const numericDateFormat = new Intl.DateTimeFormat(LOCALE, { day: '2-digit', month: '2-digit', year: 'numeric' });
 
 const MINUTE = 60;
 const HOUR = 60 * MINUTE;
@@ -53,6 +54,12 @@ export function formatRelative(date: DateInput, now: Date = new Date()): string 
 export function formatDate(date: DateInput): string {
   const d = toDate(date);
   return Number.isNaN(d.getTime()) ? '' : dayMonthYearFormat.format(d);
+}
+
+/** A date in a table's column, e.g. "05.03.2026". Returns '' for an invalid date. */
+export function formatShortDate(date: DateInput): string {
+  const d = toDate(date);
+  return Number.isNaN(d.getTime()) ? '' : numericDateFormat.format(d);
 }
 
 // Built once per time zone (none on pages, one in tests): a formatter costs far more to make than to use.

@@ -4,6 +4,7 @@ import { BLOG_LIMITS, blogPath } from '#contract/blog';
 import { pageMeta } from '../lib/meta.ts';
 import { pageNotFound } from '../lib/guards.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
+import { DateCell } from '../components/ui/date-cell.tsx';
 import { formatDate } from '../lib/dates.ts';
 import { BlogPager } from '../features/blog/index.ts';
 import '../styles/blog.css';
@@ -64,7 +65,7 @@ export default function AdminBlogPage({ loaderData }: Route.ComponentProps) {
                     <span className="badge badge--muted">Черновик</span>
                   )}
                 </td>
-                <td data-label="Изменена">{formatDate(post.updated_at)}</td>
+                <DateCell label="Изменена" date={post.updated_at} />
               </tr>
             ))}
           </tbody>

@@ -4,12 +4,12 @@ import { GetForm } from '../components/ui/get-form.tsx';
 import { Trash2 } from '../components/ui/icons.tsx';
 import type { Route } from './+types/admin-search-suggestions';
 import { api } from '../lib/api.ts';
-import { formatDate } from '../lib/dates.ts';
 import { toast } from '../lib/toast-store.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { TextAreaField, TextField } from '../components/ui/form.tsx';
 import { firstError, groupsText, parseGroups, suggestionsFilters, suggestionsTab, synonymsProblem } from '../features/admin/index.ts';
+import { DateCell } from '../components/ui/date-cell.tsx';
 
 // /admin/search-suggestions: what the header's search box suggests, and a way to remove a suggestion for good;
 // and the search's synonym dictionary (the operator setting search.synonyms, ADR 028).
@@ -100,7 +100,7 @@ export default function AdminSearchSuggestionsPage() {
               <tr key={row.query}>
                 <td data-label="Запрос">{row.query}</td>
                 <td data-label="Искавших">{row.searches}</td>
-                <td data-label="Обновлено">{formatDate(row.updated_at)}</td>
+                <DateCell label="Обновлено" date={row.updated_at} />
                 {!hidden && (
                   <td data-label="Действия">
                     <button

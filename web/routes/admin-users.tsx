@@ -4,12 +4,12 @@ import type { Route } from './+types/admin-users';
 import type { AdminUser } from '#contract/admin';
 import type { ApiOk } from '#contract/api';
 import { api } from '../lib/api.ts';
-import { formatDate } from '../lib/dates.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
 import { Avatar } from '../components/ui/avatar.tsx';
 import { SelectField, TextField } from '../components/ui/form.tsx';
 import { pageLink, pagesOf, ROLE_LABELS, roleList, USER_STATE_OPTIONS, USERS_PAGE_SIZE, userState, usersQuery } from '../features/admin/index.ts';
+import { DateCell } from '../components/ui/date-cell.tsx';
 
 export async function clientLoader({ url }: Route.ClientLoaderArgs) {
   const { query, page } = usersQuery(url.searchParams);
@@ -97,7 +97,7 @@ export default function AdminUsersPage() {
                 <td data-label="Состояние">
                   <UserState user={u} />
                 </td>
-                <td data-label="Регистрация">{formatDate(u.created_at)}</td>
+                <DateCell label="Регистрация" date={u.created_at} />
               </tr>
             ))}
           </tbody>

@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import type { AdminRouteRule, RouteRuleKind } from '#contract/admin';
 import { api } from '../../lib/api.ts';
-import { formatDate } from '../../lib/dates.ts';
 import { toast } from '../../lib/toast-store.ts';
 import { FormError, SelectField, TextField } from '../../components/ui/form.tsx';
 import { EMPTY_RULE, ruleBody, ruleDraft, type RuleDraft, ruleErrors, RULE_KIND_LABELS } from './route-rule-draft.ts';
+import { DateCell } from '../../components/ui/date-cell.tsx';
 
 // /admin/route-rules: the operator's rules of paths (ADR 036): a redirect to a path of this site or an absolute
 // address, or a block (the 404 screen). A change applies at once on every instance.
@@ -126,7 +126,7 @@ export function RouteRulesTable({ rules, onChanged }: { rules: AdminRouteRule[];
               <td data-label="Куда" className="rule-target">
                 {rule.target ?? '—'}
               </td>
-              <td data-label="Изменено">{formatDate(rule.updated_at)}</td>
+              <DateCell label="Изменено" date={rule.updated_at} />
               <td data-label="Действия">
                 <span className="fin-actions">
                   <button type="button" className="btn btn--ghost btn--sm" onClick={() => setEditing(rule._id)}>

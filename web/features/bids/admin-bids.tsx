@@ -9,12 +9,12 @@ import { toast } from '../../lib/toast-store.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { Price } from '../../components/ui/price.tsx';
 import { TextField } from '../../components/ui/form.tsx';
-import { formatDate } from '../../lib/dates.ts';
 import { ConfirmDialog } from '../../components/ui/dialog.tsx';
 import { daysText } from '../catalog/index.ts';
 import { displayName, userPath } from '../../lib/people.ts';
 import { bidProjectPath, BidStatusBadge } from './format.tsx';
 import { adminBidsQuery, withCursor } from './bid-queries.ts';
+import { DateCell } from '../../components/ui/date-cell.tsx';
 
 // /admin/bids: every bid, newest first, by state, project and seller; an abusive one can be removed.
 
@@ -118,7 +118,7 @@ export function AdminBids({ bids, total, next, failed }: AdminBidsData) {
                   <td data-label="Состояние">
                     <BidStatusBadge status={bid.status} />
                   </td>
-                  <td data-label="Создан">{formatDate(bid.created_at)}</td>
+                  <DateCell label="Создан" date={bid.created_at} />
                   <td data-label="Действия">
                     {bid.status !== 'accepted' && (
                       <button type="button" className="btn btn--ghost btn--small" onClick={() => setRemoving(bid)}>

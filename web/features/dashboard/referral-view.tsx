@@ -2,8 +2,8 @@ import { useRef, useState } from 'react';
 import type { ReferralPage } from '#contract/dashboard';
 import { STORAGE_KEYS } from '#contract/constants';
 import { toast } from '../../lib/toast-store.ts';
-import { formatDate } from '../../lib/dates.ts';
 import { basisPoints, count, monthsWord, peopleWord, rubles } from './format.ts';
+import { DateCell } from '../../components/ui/date-cell.tsx';
 
 // /profile/referral: the person's link with a copy button, the terms, the totals, the people they brought and
 // every reward with the order it came from.
@@ -94,8 +94,8 @@ export function ReferralView({ data, link }: { data: ReferralPage; link: string 
               <tr key={p._id}>
                 <td data-label="Имя">{p.name}</td>
                 <td data-label="Роль">{SIDE_LABELS[p.role]}</td>
-                <td data-label="Регистрация">{formatDate(p.joined_at)}</td>
-                <td data-label="Вознаграждения до">{formatDate(p.rewards_until)}</td>
+                <DateCell label="Регистрация" date={p.joined_at} />
+                <DateCell label="Вознаграждения до" date={p.rewards_until} />
                 <td data-label="Заработано">{rubles(p.earned)}</td>
               </tr>
             ))}
@@ -122,7 +122,7 @@ export function ReferralView({ data, link }: { data: ReferralPage; link: string 
           <tbody>
             {data.earnings.map((e) => (
               <tr key={e.seq}>
-                <td data-label="Дата">{formatDate(e.created_at)}</td>
+                <DateCell label="Дата" date={e.created_at} />
                 <td data-label="Заказ">№{e.order_number}</td>
                 <td data-label="Приглашённый">
                   <span>

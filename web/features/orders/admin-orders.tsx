@@ -11,6 +11,7 @@ import { OrderStatusBadge } from './status-badge.tsx';
 import { OrderItems } from './order-items.tsx';
 import { AdminStages } from './admin-stages.tsx';
 import { adminDeadlineText, foundText, messageAuthor, partyName } from './order-facts.ts';
+import { DateCell } from '../../components/ui/date-cell.tsx';
 
 // /admin/orders: every order with filters (state, number or title); any of them opens with its deliveries and
 // its chat's messages.
@@ -74,7 +75,7 @@ export function AdminOrders({ orders, total, next, failed }: { orders: Order[]; 
                   <td data-label="Состояние">
                     <OrderStatusBadge status={o.status} />
                   </td>
-                  <td data-label="Создан">{formatDate(o.created_at)}</td>
+                  <DateCell label="Создан" date={o.created_at} />
                 </tr>
               ))}
             </tbody>

@@ -1,10 +1,10 @@
 import type { FinanceBalance, FinanceEntry } from '#contract/payments';
 import { FINANCE_KIND_TITLES, TOP_UP_TITLE } from '#contract/payment-constants';
 import { formatRubles } from '#contract/money-format';
-import { formatDate } from '../../lib/dates.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { ShowMore } from '../../components/ui/show-more.tsx';
 import { commissionText, DIRECTION_CLASSES, entryAmountText, entryBalanceText, heldNote } from './withdraw-rules.ts';
+import { DateCell } from '../../components/ui/date-cell.tsx';
 
 // /profile/finance: the balances and every movement with the balance after it (the withdraw form: withdraw-form.tsx).
 
@@ -41,7 +41,7 @@ export function EntriesTable({ entries, next, onMore }: { entries: FinanceEntry[
         <tbody>
           {entries.map((e) => (
             <tr key={e.seq}>
-              <td data-label="Дата">{formatDate(e.created_at)}</td>
+              <DateCell label="Дата" date={e.created_at} />
               <td data-label="Операция">
                 {/* Money in that pays no order is a top-up of the balance (ADR 062). */}
                 {e.kind === 'payment' && !e.order ? TOP_UP_TITLE : FINANCE_KIND_TITLES[e.kind]}

@@ -89,7 +89,9 @@ describe('PaymentsTable', () => {
     expect(html).toContain('<th>Покупатель</th>');
     expect(html).not.toContain('href=');
     const [known, unknown] = cells(html);
-    expect(known!['Покупатель']).toBe('Анна (anna@example.com)');
+    // The email on its own line under the name, free to break before its "@" in a narrow column.
+    expect(html).toContain('Анна<span class="fin-person__email muted">anna<wbr/>@example.com</span>');
+    expect(known).toMatchObject({ Дата: '24.11.2026', Покупатель: 'Аннаanna@example.com' });
     expect(unknown!['Покупатель']).toBe('');
   });
 });
@@ -128,6 +130,7 @@ describe('WithdrawalsTable', () => {
     );
     const [pending, approved] = cells(html);
     expect(pending).toMatchObject({ Пользователь: '', Куда: 'Банковская карта: 411111 •• 0001 (MIR)', Действия: 'Решить w1' });
-    expect(approved).toMatchObject({ Пользователь: 'Иван (i@example.com)', Куда: 'Bitcoin: bc1q', Статус: 'Выполнен', Действия: '—' });
+    expect(approved).toMatchObject({ Дата: '24.11.2026', Пользователь: 'Иванi@example.com', Куда: 'Bitcoin: bc1q', Статус: 'Выполнен', Действия: '—' });
+    expect(html).toContain('Иван<span class="fin-person__email muted">i<wbr/>@example.com</span>');
   });
 });

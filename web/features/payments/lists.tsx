@@ -1,9 +1,9 @@
 import type { Payment, Withdrawal } from '#contract/payments';
 import { formatCurrency, formatRubles } from '#contract/money-format';
 import { TOP_UP_TITLE } from '#contract/payment-constants';
-import { formatDate } from '../../lib/dates.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { METHOD_LABELS, PAYMENT_STATUS_LABELS, WITHDRAWAL_STATUS_LABELS, statusTone } from './labels.ts';
+import { DateCell } from '../../components/ui/date-cell.tsx';
 
 // The payments and withdrawals tables (/profile/payments, /admin/payments); cards below 900 px.
 
@@ -44,7 +44,7 @@ export function PaymentsTable({
       <tbody>
         {payments.map((p) => (
           <tr key={p._id}>
-            <td data-label="Дата">{formatDate(p.created_at)}</td>
+            <DateCell label="Дата" date={p.created_at} />
             <td data-label="Заказ">
               {!p.order ? (
                 TOP_UP_TITLE
@@ -54,7 +54,7 @@ export function PaymentsTable({
                 <AppLink to={`/payments/${p.order._id}`}>{paymentOrderText(p.order)}</AppLink>
               )}
             </td>
-            {admin && <td data-label="Покупатель" className="fin-person">{p.customer ? `${p.customer.name} (${p.customer.email})` : ''}</td>}
+            {admin && <PersonCell label="Покупатель" person={p.customer} />}
             <td data-label="Способ">{METHOD_LABELS[p.method]}</td>
             <td data-label="Сумма">
               {formatRubles(p.amount)}
@@ -78,6 +78,30 @@ export function PaymentsTable({
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** The admin's cell of who paid or withdraws: the name, and under it the email, which may break before its "@". */
+function PersonCell({ label, person }: { label: string; person?: { name: string; email?: string } }) {
+  const email = person?.email ?? '';
+  const at = email.lastIndexOf('@');
+  return (
+    <td data-label={label} className="fin-person">
+      {person?.name}
+      {email && (
+        <span className="fin-person__email muted">
+          {at > 0 ? (
+            <>
+              {email.slice(0, at)}
+              <wbr />
+              {email.slice(at)}
+            </>
+          ) : (
+            email
+          )}
+        </span>
+      )}
+    </td>
   );
 }
 
@@ -105,8 +129,8 @@ export function WithdrawalsTable({
       <tbody>
         {withdrawals.map((w) => (
           <tr key={w._id}>
-            <td data-label="Дата">{formatDate(w.created_at)}</td>
-            {actions && <td data-label="Пользователь" className="fin-person">{w.user ? `${w.user.name} (${w.user.email})` : ''}</td>}
+            <DateCell label="Дата" date={w.created_at} />
+            {actions && <PersonCell label="Пользователь" person={w.user} />}
             <td data-label="Сумма">{formatRubles(w.amount)}</td>
             <td data-label="Куда" className="fin-destination">
               {w.status === 'awaiting_details' ? (
