@@ -187,11 +187,17 @@ describe('chat', () => {
     await fetch(`${e2e.url}/api/messages/`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ message: 'Вопрос по услуге', recipient: other.id }),
+      body: JSON.stringify({ message: 'Вопрос по услуге: сколько займёт логотип для кофейни с тремя вариантами и исходниками?', recipient: other.id }),
     });
     const { page } = await e2e.open({ token, viewport: { width: 375, height: 740 } });
     await visit(page, '/profile/messages');
     await expect.poll(() => chatItems(page).count(), POLL).toBe(1);
+    // A preview longer than the screen ends in an ellipsis: the list and both tabs stay within the 375 px (the list's
+    // box clips, so the page-width check cannot see a column grown to the preview's whole length).
+    for (const part of [page.locator('.chat__aside'), page.getByRole('tab', { name: /Чаты/ }), page.getByRole('tab', { name: /Заказы/ })]) {
+      const box = (await part.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(375);
+    }
     expect(await page.locator('.chat__main').isVisible()).toBe(false);
     await chatItems(page).first().click();
     await expect.poll(() => log(page).isVisible(), POLL).toBe(true);
