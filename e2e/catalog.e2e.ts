@@ -419,6 +419,23 @@ describe('catalog', { timeout: 120_000 }, () => {
     await shots(other.page, '09-saved');
   });
 
+  it('a freelancer’s card keeps a two-word name clear of the favourite button beside a long rating line', async () => {
+    // «★ 4,8 (10 отзывов)» does not break; it once set the width of every line of the card's body, so «Анна Соколова»
+    // ran under the heart at 1,280 px instead of wrapping.
+    const { user: seller } = await e2e.user({ role: 'seller', name: 'Анна', surname: 'Соколова', rating: 480, reviewsCount: 10, completedOrders: 11 });
+    await createService(e2e.server.database.db, seller.id, { category: 'design', title: `Логотип для пекарни ${unique()}` });
+    const { page } = await e2e.open({ viewport: { width: 1280, height: 900 } });
+    await visit(page, '/freelancers/all?sort=new');
+    const card = page.locator('.f-card', { hasText: `@${seller.userName}` });
+    await expect.poll(() => card.count(), POLL).toBe(1);
+    expect(await card.locator('.rating').textContent()).toMatch(/\(10\s+отзывов\)/);
+    const title = (await card.locator('.f-card__title').boundingBox())!;
+    const body = (await card.locator('.f-card__body').boundingBox())!;
+    const heart = (await card.locator('.f-card__fav').boundingBox())!;
+    expect(title.x + title.width).toBeLessThanOrEqual(body.x + body.width + 0.5);
+    expect(title.x + title.width).toBeLessThanOrEqual(heart.x);
+  });
+
   it('on a 375 px phone a guest searches from the header and reads the service page without sideways scrolling', async () => {
     const { user: seller } = await e2e.user({ role: 'seller', name: 'Константин', surname: 'Длиннофамильный-Мобильный' });
     const title = `Оформлю меню для кафе с крокодилом и длинным названием услуги ${unique()}`;
