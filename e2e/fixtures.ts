@@ -16,6 +16,7 @@ import { AUTH_TOKEN_KEY } from '../contract/constants.ts';
 import { settings } from '../server/platform/schema.ts';
 import { pathOf } from './page-helpers.ts';
 import { browserPath, type BrowserKind } from './browsers.ts';
+import { expectTablesWithinColumns } from './layout.ts';
 
 export const BRAND = 'Подряд';
 /** A normal desktop Chrome: the server treats "HeadlessChrome" as a crawler (bare 404s, no error screen). */
@@ -203,6 +204,7 @@ export function pageCheck(dir: string, { settle = false } = {}) {
     await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage: true });
     const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(scrollWidth, `${pathOf(page)} is wider than the ${width} px screen`).toBeLessThanOrEqual(width);
+    await expectTablesWithinColumns(page);
     await checkA11y(page);
   };
 }

@@ -68,3 +68,21 @@ export async function expectFitsViewport(page: Page): Promise<void> {
     `${where} is ${scrollWidth} px wide on a ${width} px screen; past its right edge:\n${list || '  (no element: overflowing text)'}`,
   ).toBe(true);
 }
+
+/**
+ * Fails when a table reaches past the column that holds it (ADR 091). The screen-width check cannot see it while the
+ * page has room to the right: the seller's statement ran 33 px under the finance page's side panel at 1,280 px.
+ */
+export async function expectTablesWithinColumns(page: Page): Promise<void> {
+  const overhangs = await page.evaluate(() =>
+    [...document.querySelectorAll('table')]
+      .filter((table) => table.getClientRects().length > 0 && table.parentElement)
+      .map((table) => ({
+        caption: (table.querySelector('th')?.textContent ?? '').trim(),
+        by: table.getBoundingClientRect().right - table.parentElement!.getBoundingClientRect().right,
+      }))
+      .filter((t) => t.by > 0.5),
+  );
+  const where = new URL(page.url()).pathname;
+  expect(overhangs.map((t) => `table «${t.caption}…» by ${Math.round(t.by)} px`), `${where}: tables wider than their column`).toEqual([]);
+}
