@@ -111,6 +111,7 @@ class RenderThread {
   readonly answers = new Set<Promise<Response>>();
   ready = false;
   exited = false;
+  /** When it last took a page, or became ready: a thread that took longer than the idle time to start is not idle. */
   lastUsed = Date.now();
   /** The address of the catalogue this thread was sent last: the tree goes again only when it changes. */
   catalogueUrl: string | null = null;
@@ -166,6 +167,7 @@ class RenderThread {
   private receive(message: FromThread) {
     if (message.type === 'ready') {
       this.ready = true;
+      this.lastUsed = Date.now();
       return;
     }
     const rendering = this.renders.get(message.render);
