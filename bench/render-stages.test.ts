@@ -36,7 +36,8 @@ function loadContext(): SsrContext {
   };
 }
 
-describe('watchRenderStages', () => {
+// A thread's start imports the build: seconds on a loaded 2-core machine, beyond the unit tests' 5 s default.
+describe('watchRenderStages', { timeout: 30_000 }, () => {
   it('times a render in a thread, its two reads made together counted once, and nothing once stopped', async () => {
     const { postMessage, emit } = Worker.prototype;
     watch = watchRenderStages();
