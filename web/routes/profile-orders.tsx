@@ -3,6 +3,7 @@ import { useLoaderData, useRevalidator, useSearchParams } from 'react-router';
 import type { Route } from './+types/profile-orders';
 import type { Order } from '#contract/orders';
 import { api } from '../lib/api.ts';
+import { activeRole } from '../lib/current-user.ts';
 import { onSocketEvent } from '../lib/socket.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { AppLink } from '../components/ui/app-link.tsx';
@@ -36,10 +37,7 @@ export async function clientLoader({ url }: Route.ClientLoaderArgs): Promise<Pag
   const tab: OrderTab = isTab(status) ? status : 'all';
   let role: OrdersRole = url.searchParams.get('role') === 'selling' ? 'selling' : 'buying';
   try {
-    if (!url.searchParams.get('role')) {
-      const me = (await api.read('users.me', {}, { fresh: true })).result;
-      role = me.active_role === 'seller' ? 'selling' : 'buying';
-    }
+    if (!url.searchParams.get('role')) role = (await activeRole()) === 'seller' ? 'selling' : 'buying';
     const answer = await load(role, tab);
     return { role, tab, orders: answer.result, total: answer.total ?? answer.result.length, next: answer.next, failed: false };
   } catch {

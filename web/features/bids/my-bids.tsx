@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import type { Bid } from '#contract/bids';
 import type { BidStatus } from '#contract/money';
 import { api } from '../../lib/api.ts';
+import { activeRole } from '../../lib/current-user.ts';
 import { AppLink } from '../../components/ui/app-link.tsx';
 import { AcceptButton } from './accept.tsx';
 import { BidCard } from './bid-card.tsx';
@@ -21,8 +22,7 @@ export interface BidsPageData {
 
 export async function loadMyBids(url: URL): Promise<BidsPageData> {
   try {
-    const me = (await api.read('users.me', {}, { fresh: true })).result;
-    const role = me.active_role === 'seller' ? 'seller' : 'customer';
+    const role = (await activeRole()) === 'seller' ? 'seller' : 'customer';
     const answer = await api.read(role === 'seller' ? 'bids.mine' : 'bids.received', { query: myBidsQuery(url) }, { fresh: true });
     return { role, bids: answer.result, next: answer.next, total: answer.total ?? answer.result.length, failed: false };
   } catch {
