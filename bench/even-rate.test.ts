@@ -7,7 +7,8 @@ import { measure } from './lib.ts';
 // The benchmarks' even rate (bench/even-rate.lua): wrk from Debian's packages, as CI installs it (.ci/run).
 const wrk = spawnSync('wrk', ['--version']).error === undefined;
 
-describe.skipIf(!wrk)('an even rate with wrk', () => {
+// Each run lasts 3 s: within the unit tests' 5 s default only on an idle machine.
+describe.skipIf(!wrk)('an even rate with wrk', { timeout: 20_000 }, () => {
   let server: Server | undefined;
   afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
