@@ -4,6 +4,7 @@ import { type Person, signedInPerson } from '../../test/app.ts';
 import { balanceOf, balancesOf } from '../ledger/index.ts';
 import { orders } from '../orders/schema.ts';
 import { notifications } from '../notifications/schema.ts';
+import { outbox } from '../../platform/schema.ts';
 import { splitPrice } from '#contract/money';
 import { PAYMENT_MESSAGES, type Withdrawal } from '#contract/payments';
 import { paymentRefunds, withdrawals } from './schema.ts';
@@ -175,6 +176,32 @@ describe("a card-paid order's completion", () => {
     await y.fake.payoutDesk.succeedPayout(at.id);
     expect(o.deal).toMatchObject({ status: 'closed', balance: { value: ((split.seller - split.sellerNet) / 100).toFixed(2) } });
     expect(await balanceOf(db(), { kind: 'escrow', orderId: o.order._id })).toBe(0);
+    await expectLedgerClean();
+  });
+
+  it("a split's payout job that found the refund pending, still under way as the refund settles, is woken again", async () => {
+    const seller = await withSavedCard();
+    const o = await delivered();
+    await db().update(orders).set({ sellerId: seller.user.id }).where(eq(orders.id, o.order._id));
+    const opened = await post<{ _id: string }>(o.customer, '/api/disputes/', { order_id: o.order._id, reason: 'not_delivered', description: 'Работа не соответствует описанию в заказе, нужны правки по макету.' });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+    const admin = await signedInPerson(y.t.app, db(), { role: 'admin' });
+    expect((await post(admin, `/api/admin/disputes/${opened.body.result._id}/resolve`, { outcome: 'split', seller_percent: 60 })).status).toBe(200);
+    const w = (await payoutOf(o.order._id))!;
+    // The payout's job, held by another instance: it runs now, finds the refund pending, and returns.
+    const job = and(eq(outbox.name, 'payments.payout'), eq(outbox.dedupeKey, `payout:${w.id}`));
+    expect(await db().update(outbox).set({ lockedUntil: new Date(Date.now() + 3_600_000) }).where(job).returning({ id: outbox.id })).toHaveLength(1);
+    await y.t.app.services.payments.sendPayout(w.id);
+    // The refund settles meanwhile, while that job's row still holds its key: the refund's wake is not dropped for
+    // it, and the payout goes.
+    await runJobs();
+    const [refund] = await db().select().from(paymentRefunds).where(eq(paymentRefunds.orderId, o.order._id));
+    expect(refund).toMatchObject({ status: 'succeeded' });
+    await db().delete(outbox).where(job);
+    const at = y.fake.payoutDesk.forWithdrawal(w.id)!;
+    expect(at).toMatchObject({ amount: { value: (w.amount / 100).toFixed(2) }, deal: { id: o.deal.id } });
+    await y.fake.payoutDesk.succeedPayout(at.id);
+    expect((await payoutOf(o.order._id))!).toMatchObject({ status: 'approved', payoutRef: at.id });
     await expectLedgerClean();
   });
 });

@@ -217,13 +217,18 @@ export async function refundPending(db: PaymentContext['db'], orderId: string): 
   return row !== undefined;
 }
 
-/** A refund of the order's deal settled: the seller's payout that waited for it is sent. */
-export async function wakeDealPayout({ tx, outbox }: Pick<TxContext, 'tx' | 'outbox'>, orderId: string): Promise<void> {
+/**
+ * A refund of the order's deal settled: the seller's payout that waited for it is sent. Under a key of its own: the
+ * payout's job may be under way at this moment (its row pending until it is done), having found this refund pending,
+ * and a wake under the job's key would then be dropped, the payout left waiting for good. A second run is harmless:
+ * the payout is made under one key per try at the provider.
+ */
+export async function wakeDealPayout({ tx, outbox }: Pick<TxContext, 'tx' | 'outbox'>, orderId: string, refundId: string): Promise<void> {
   const [w] = await tx
     .select()
     .from(withdrawals)
     .where(and(eq(withdrawals.orderId, orderId), eq(withdrawals.status, 'sending'), isNull(withdrawals.payoutRef)));
-  if (w) outbox.job(PAYOUT_JOB, { withdrawalId: w.id }, { dedupeKey: payoutJobKey(w) });
+  if (w) outbox.job(PAYOUT_JOB, { withdrawalId: w.id }, { dedupeKey: `${payoutJobKey(w)}:after-refund:${refundId}` });
 }
 
 /** The seller is asked for a card or wallet: their share waits in the deal until they give one. */

@@ -233,7 +233,7 @@ export async function settleRefund(deps: PaymentContext, refundId: string, answe
       await tellRefused(deps, { tx, outbox }, refund);
     }
     // The seller's payout out of the same deal waited for it (a payout closes the deal): it goes now (ADR 053).
-    await wakeDealPayout({ tx, outbox }, refund.orderId);
+    await wakeDealPayout({ tx, outbox }, refund.orderId, refund.id);
     // Last: the ledger's entries take the chain's one lock, held until the commit (ADR 025); what is queued so far
     // is written before it.
     await writeQueued();
