@@ -52,6 +52,18 @@ async function withSavedCard() {
   return first.seller;
 }
 
+/** A delivered order of a seller with a saved card, disputed by its customer and split 60/40 by an admin. */
+async function splitSixtyForty() {
+  const seller = await withSavedCard();
+  const o = await delivered();
+  await db().update(orders).set({ sellerId: seller.user.id }).where(eq(orders.id, o.order._id));
+  const opened = await post<{ _id: string }>(o.customer, '/api/disputes/', { order_id: o.order._id, reason: 'not_delivered', description: 'Работа не соответствует описанию в заказе, нужны правки по макету.' });
+  expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+  const admin = await signedInPerson(y.t.app, db(), { role: 'admin' });
+  expect((await post(admin, `/api/admin/disputes/${opened.body.result._id}/resolve`, { outcome: 'split', seller_percent: 60 })).status).toBe(200);
+  return o;
+}
+
 describe("a card-paid order's completion", () => {
   it("pays the seller's share out of the deal to their saved card: held, then gone to the card; the deal closed", async () => {
     const seller = await withSavedCard();
@@ -152,13 +164,7 @@ describe("a card-paid order's completion", () => {
   });
 
   it("a dispute's split: the customer's part refunded in the deal first, then the seller's part paid out of it", async () => {
-    const seller = await withSavedCard();
-    const o = await delivered();
-    await db().update(orders).set({ sellerId: seller.user.id }).where(eq(orders.id, o.order._id));
-    const opened = await post<{ _id: string }>(o.customer, '/api/disputes/', { order_id: o.order._id, reason: 'not_delivered', description: 'Работа не соответствует описанию в заказе, нужны правки по макету.' });
-    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
-    const admin = await signedInPerson(y.t.app, db(), { role: 'admin' });
-    expect((await post(admin, `/api/admin/disputes/${opened.body.result._id}/resolve`, { outcome: 'split', seller_percent: 60 })).status).toBe(200);
+    const o = await splitSixtyForty();
     const split = splitPrice(PRICE, 60, o.commissionBp);
     const w = (await payoutOf(o.order._id))!;
     expect(w).toMatchObject({ status: 'sending', amount: split.sellerNet });
@@ -180,13 +186,7 @@ describe("a card-paid order's completion", () => {
   });
 
   it("a split's payout job that found the refund pending, still under way as the refund settles, is woken again", async () => {
-    const seller = await withSavedCard();
-    const o = await delivered();
-    await db().update(orders).set({ sellerId: seller.user.id }).where(eq(orders.id, o.order._id));
-    const opened = await post<{ _id: string }>(o.customer, '/api/disputes/', { order_id: o.order._id, reason: 'not_delivered', description: 'Работа не соответствует описанию в заказе, нужны правки по макету.' });
-    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
-    const admin = await signedInPerson(y.t.app, db(), { role: 'admin' });
-    expect((await post(admin, `/api/admin/disputes/${opened.body.result._id}/resolve`, { outcome: 'split', seller_percent: 60 })).status).toBe(200);
+    const o = await splitSixtyForty();
     const w = (await payoutOf(o.order._id))!;
     // The payout's job, held by another instance: it runs now, finds the refund pending, and returns.
     const job = and(eq(outbox.name, 'payments.payout'), eq(outbox.dedupeKey, `payout:${w.id}`));
