@@ -254,6 +254,51 @@ describe('dispatcher', () => {
     await Promise.all([a.dispatcher.stop(), b.dispatcher.stop()]);
   });
 
+  it('keeps a job written under the key of one being run, whose handler may have looked already, and runs it next', async () => {
+    const clock = manualClock();
+    const p = platformOn(database.db, clock);
+    const HOUR = 60 * 60_000;
+    const inHandler = gate();
+    const release = gate();
+    const seen: number[] = [];
+    p.dispatcher.handle<{ n: number }>('pages-changed', async ({ n }) => {
+      seen.push(n);
+      if (n === 1) {
+        inHandler.open();
+        await release.opened;
+      }
+    });
+    const ticking = gate();
+    const tickRelease = gate();
+    p.dispatcher.every('tick', HOUR, async () => {
+      ticking.open();
+      await tickRelease.opened;
+    });
+    const signal = (n: number) => p.withTx(actor, async ({ outbox: out }) => out.job('pages-changed', { n }, { dedupeKey: 'pages-changed' }));
+    // Written before the dispatcher starts, which would otherwise claim the first at its commit.
+    await signal(1);
+    await signal(2); // waiting behind the first, which has not run: one change, one job
+    await p.dispatcher.start();
+    const running = p.dispatcher.runDue();
+    await Promise.all([inHandler.opened, ticking.opened]);
+    // Under way: the job's row no longer holds its key; the recurring job's row keeps its own.
+    expect((await rows()).map((r) => [r.name, r.dedupeKey]).sort()).toEqual([
+      ['pages-changed', null],
+      ['tick', 'tick'],
+    ]);
+    await signal(3);
+    // A restart meanwhile adds no second row for the recurring job.
+    await platformOn(database.db, clock).dispatcher.every('tick', HOUR, async () => {}).start();
+    expect((await rows()).filter((r) => r.name === 'tick')).toHaveLength(1);
+    release.open();
+    tickRelease.open();
+    await running;
+    await p.dispatcher.runDue();
+    expect(seen).toEqual([1, 3]);
+    expect((await rows()).map((r) => [r.name, r.dedupeKey])).toEqual([['tick', 'tick']]);
+    await p.dispatcher.stop();
+  });
+
   it('stops gracefully: the handler in flight finishes and its row is completed, nothing new is claimed', async () => {
     const clock = manualClock();
     const p = platformOn(database.db, clock, { batchSize: 1 });

@@ -84,7 +84,8 @@ class LeaseLost extends Error {
  * next run). A failure is retried with exponential backoff; after `maxAttempts` the row stays as `failed` with its
  * error. Delivery is at least once: a handler that outlives its lease, or an instance that dies after the handler
  * but before the row is completed, means a second run; job handlers that write through `job.withTx` are exactly
- * once for what they write.
+ * once for what they write. A claimed row frees its dedupe key (a recurring job's row keeps it): a job written with
+ * that key while the handler runs, which may have looked already, is kept and runs after it (ADR 092).
  */
 export class Dispatcher {
   private readonly db: Db;
@@ -283,6 +284,7 @@ export class Dispatcher {
       lockedUntil: new Date(now.getTime() + this.opts.leaseMs).toISOString(),
       leasedBy: this.identity.instanceId,
       leasedBoot: this.identity.bootId,
+      recurring: [...this.recurring.keys()],
     });
     // Socket events of one transaction go out in the order they were written.
     return rows.sort((a, b) => a.id - b.id);
@@ -469,6 +471,8 @@ const claimDue = statement((db) => {
       attempts: sql`${outbox.attempts} + 1`,
       leasedBy: sql`${p('leasedBy')}`,
       leasedBoot: sql`${p('leasedBoot')}`,
+      // Freed for the next job of the key (Dispatcher's note); a recurring job's row is the one of its name.
+      dedupeKey: sql`case when ${outbox.name} = any(${p('recurring')}::text[]) then ${outbox.dedupeKey} end`,
     })
     .where(inArray(outbox.id, due))
     .returning()

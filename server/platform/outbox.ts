@@ -7,7 +7,10 @@ import type { NewOutboxRow } from './schema.ts';
 export interface JobOptions {
   at?: Date;
   delayMs?: number;
-  /** At most one pending row per key: a second job with a key already pending is dropped. */
+  /**
+   * At most one waiting row per key: a second job with a key already waiting is dropped. A row being run no longer
+   * holds its key (its handler may have looked already): a job written meanwhile is kept (ADR 092).
+   */
   dedupeKey?: string;
 }
 
