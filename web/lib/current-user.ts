@@ -8,9 +8,9 @@ export const currentUser = () => user;
 
 /**
  * The signed-in person's active role for a page's list: as the shell has it (a role switched by the header reloads
- * the page), asked of the server only before the shell has rendered, on a page's first load. One round trip fewer
- * when a person opens their orders or bids from the menu. A page that can switch the role itself, and reloads its
- * list in the same revalidation as the shell's, asks the server instead.
+ * the page), asked of the server only if the shell has not rendered yet. One round trip fewer before the orders or
+ * bids. A page that can switch the role itself, and reloads its list in the same revalidation as the shell's, asks
+ * the server instead.
  */
 export async function activeRole(): Promise<Me['active_role']> {
   return (user ?? (await api.read('users.me', {}, { fresh: true })).result).active_role;

@@ -218,10 +218,9 @@ export async function refundPending(db: PaymentContext['db'], orderId: string): 
 }
 
 /**
- * A refund of the order's deal settled: the seller's payout that waited for it is sent. Under a key of its own: the
- * payout's job may be under way at this moment (its row pending until it is done), having found this refund pending,
- * and a wake under the job's key would then be dropped, the payout left waiting for good. A second run is harmless:
- * the payout is made under one key per try at the provider.
+ * A refund of the order's deal settled: the seller's payout that waited for it is sent. Under a key of its own, never
+ * folded into the payout's job, which may have found this refund pending a moment ago (ADR 092). A second run is
+ * harmless: the payout is made under one key per try at the provider.
  */
 export async function wakeDealPayout({ tx, outbox }: Pick<TxContext, 'tx' | 'outbox'>, orderId: string, refundId: string): Promise<void> {
   const [w] = await tx
