@@ -8,6 +8,7 @@ import { outbox } from '../../platform/schema.ts';
 import { splitPrice } from '#contract/money';
 import { PAYMENT_MESSAGES, type Withdrawal } from '#contract/payments';
 import { paymentRefunds, withdrawals } from './schema.ts';
+import { PAYOUT_JOB, payoutJobKey } from './commands/payout.ts';
 import { useYookassaApp } from './testing-yookassa.ts';
 
 // The seller's share of a card-paid order, paid out of its ЮKassa safe deal (ADR 053), against the local ЮKassa:
@@ -189,7 +190,7 @@ describe("a card-paid order's completion", () => {
     const o = await splitSixtyForty();
     const w = (await payoutOf(o.order._id))!;
     // The payout's job, held by another instance: it runs now, finds the refund pending, and returns.
-    const job = and(eq(outbox.name, 'payments.payout'), eq(outbox.dedupeKey, `payout:${w.id}`));
+    const job = and(eq(outbox.name, PAYOUT_JOB), eq(outbox.dedupeKey, payoutJobKey(w)));
     expect(await db().update(outbox).set({ lockedUntil: new Date(Date.now() + 3_600_000) }).where(job).returning({ id: outbox.id })).toHaveLength(1);
     await y.t.app.services.payments.sendPayout(w.id);
     // The refund settles meanwhile, while that job's row still holds its key: the refund's wake is not dropped for
