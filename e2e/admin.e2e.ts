@@ -5,7 +5,7 @@ import type { UserRow } from '../server/modules/users/schema.ts';
 import { postTransfer } from '../server/modules/ledger/index.ts';
 import { systemActor } from '../server/platform/actor.ts';
 import { formatRubles } from '../contract/money-format.ts';
-import { hydrated, newContext, pathOf, useE2E, visit, pageCheck, WIDTHS, norm, shotsDir, device } from './fixtures.ts';
+import { hydrated, newContext, pathOf, useE2E, visit, pageCheck, WIDTHS, norm, shotsDir, device, photograph } from './fixtures.ts';
 import { expectFitsViewport } from './layout.ts';
 
 /** Rubles as the site writes them, its no-break spaces made plain like the texts `norm` reads. */
@@ -91,7 +91,7 @@ describe('the admin area', () => {
     await commission.fill('10');
     await page.getByRole('button', { name: 'Сохранить настройки' }).click();
     await expect.poll(() => services.settings.get('orders.commissionBp'), POLL).toBe(1_000);
-    await page.screenshot({ path: path.join(SHOTS, `admin-settings-saved-${width}.png`) });
+    await photograph(page, path.join(SHOTS, `admin-settings-saved-${width}.png`));
     await expect.poll(() => page.getByText('Настройки сохранены').count(), POLL).toBeGreaterThan(0);
     await hydrated(page);
     await checkPage(page, 'admin-settings');

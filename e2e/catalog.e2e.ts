@@ -13,6 +13,7 @@ import {
   h1Of,
   hydrated,
   pathOf,
+  photograph,
   useE2E,
   visit,
 } from './fixtures.ts';
@@ -26,7 +27,7 @@ const e2e = useE2E();
 
 const SHOTS = process.env.E2E_SHOTS_DIR ?? '/tmp/catalog-shots';
 mkdirSync(SHOTS, { recursive: true });
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) => photograph(page, path.join(SHOTS, `${name}.png`), { fullPage: true });
 /** The page as it is and, from a wider screen, narrowed to 375 px (which must not scroll sideways), then back. */
 async function shots(page: Page, name: string) {
   const size = page.viewportSize()!;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createService } from '../server/db/catalog-factories.ts';
-import { checkA11y, clientNavigate, hydrated, useE2E, visit } from './fixtures.ts';
+import { checkA11y, clientNavigate, hydrated, useE2E, visit, photograph } from './fixtures.ts';
 
 // Issue 15 (15): a guest's home page opens with a compact welcome — what Подряд is, a search, popular categories and
 // how the safe deal works — rendered by the server and kept as its HTML in the browser (no guest JavaScript).
@@ -24,7 +24,7 @@ describe('the home page’s welcome', () => {
     const kept = page.locator('[data-deferred="hero"] .hero');
     expect(await kept.evaluate((el) => Object.keys(el).some((key) => key.startsWith('__reactFiber$')))).toBe(false);
     await checkA11y(page);
-    await page.screenshot({ path: `/tmp/home-hero-${width}.png` });
+    await photograph(page, `/tmp/home-hero-${width}.png`);
 
     // Its search is a GET form to the catalogue.
     await hero.getByRole('searchbox').fill('логотип');
@@ -84,7 +84,7 @@ describe('a signed-in buyer’s home page (issue 15)', () => {
     expect(await savedRow.getByRole('link', { name: 'Всё избранное' }).getAttribute('href')).toBe('/profile/saved');
     expect(await page.locator('.listing').count()).toBe(1);
     await checkA11y(page);
-    await page.screenshot({ path: `/tmp/home-signed-in-${width}.png` });
+    await photograph(page, `/tmp/home-signed-in-${width}.png`);
 
     // Coming back to / in the browser, the rows are there again.
     await clientNavigate(page, '/projects');

@@ -7,7 +7,7 @@ import { payOrderForTest } from '../server/modules/orders/testing.ts';
 import { issueEmailToken } from '../server/platform/email-tokens.ts';
 import { PROFILE_MENU } from '../web/features/shell/page-titles.ts';
 import { POST_PROJECT_PATH } from '../web/lib/post-project.ts';
-import { device, h1Of, hydrated, shotsDir, useE2E, userMenuToggle, visit, apiCall as apiAs } from './fixtures.ts';
+import { device, h1Of, hydrated, shotsDir, useE2E, userMenuToggle, visit, apiCall as apiAs, photograph } from './fixtures.ts';
 import { expectFitsViewport } from './layout.ts';
 
 // The site on a 375 px phone (issue 25): no page swipes sideways once its live counters have come, the header's
@@ -20,7 +20,7 @@ const POLL = { timeout: 30_000, interval: 250 };
 const PHONE = device(375);
 
 const shot = (page: Page, name: string) =>
-  page.screenshot({ path: path.join(SHOTS, `${name}-${page.viewportSize()!.width}.png`), fullPage: true });
+  photograph(page, path.join(SHOTS, `${name}-${page.viewportSize()!.width}.png`), { fullPage: true });
 
 /** An API call as another person's browser would make it. */
 const apiCall = (token: string, method: string, url: string, body?: unknown) => apiAs(e2e.url, token, method, url, body);

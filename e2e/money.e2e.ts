@@ -7,7 +7,7 @@ import { postTransfer } from '../server/modules/ledger/index.ts';
 import { systemActor } from '../server/platform/actor.ts';
 import { formatCurrency, formatRubles } from '../contract/money-format.ts';
 import { unique } from '../server/test/api.ts';
-import { hydrated, useE2E, visit, pageCheck, WIDTHS, device, norm, shotsDir, PACKAGED_SERVICE } from './fixtures.ts';
+import { hydrated, useE2E, visit, pageCheck, WIDTHS, device, norm, shotsDir, PACKAGED_SERVICE, photograph } from './fixtures.ts';
 
 /** Rubles as the site writes them, its no-break spaces made plain like the texts `norm` reads. */
 const rubles = (kopecks: number) => norm(formatRubles(kopecks));
@@ -145,7 +145,7 @@ describe('money', { timeout: 150_000 }, () => {
       await expect.poll(async () => norm(await dialog(b.page).textContent()), POLL).toContain('logo.png');
       const submit = dialog(b.page).getByRole('button', { name: 'Сдать работу' });
       await expect.poll(() => submit.isEnabled(), POLL).toBe(true);
-      await b.page.screenshot({ path: path.join(SHOTS, `${tag}-deliver-dialog-${width}.png`) });
+      await photograph(b.page, path.join(SHOTS, `${tag}-deliver-dialog-${width}.png`));
       await submit.click();
       await expect.poll(() => cardStatus(b.page), POLL).toBe('Сдан');
 

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { createProject, createService } from '../server/db/catalog-factories.ts';
 import { users } from '../server/modules/users/schema.ts';
 import { payOrderForTest } from '../server/modules/orders/testing.ts';
-import { checkA11y, hydrated, pathOf, useE2E, visit, WIDTHS, device, shotsDir, apiCall as apiAs } from './fixtures.ts';
+import { checkA11y, hydrated, pathOf, useE2E, visit, WIDTHS, device, shotsDir, apiCall as apiAs, photograph } from './fixtures.ts';
 
 // Issue 13's notifications in Chromium (ADR 030): a customer watches the header while a seller bids on their
 // project — the bell's count rises live, the new notification appears at the top of /profile/notifications, and
@@ -21,7 +21,7 @@ const POLL = { timeout: 30_000, interval: 250 };
 
 async function shot(page: Page, name: string) {
   const width = page.viewportSize()!.width;
-  await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
+  await photograph(page, path.join(SHOTS, `${name}-${width}.png`), { fullPage: true });
   const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(scrollWidth, `${pathOf(page)} is wider than the ${width} px screen`).toBeLessThanOrEqual(width);
 }
@@ -49,7 +49,7 @@ async function shotMenu(page: Page) {
   if (page.viewportSize()!.width >= 700) return;
   await page.locator('.header__burger').click();
   await page.getByTestId('notifications-unread').waitFor();
-  await page.screenshot({ path: path.join(SHOTS, 'menu-375.png') });
+  await photograph(page, path.join(SHOTS, 'menu-375.png'));
   await page.locator('.header__burger').click();
 }
 

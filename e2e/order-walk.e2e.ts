@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { createService } from '../server/db/catalog-factories.ts';
 import { formatRubles } from '../contract/money-format.ts';
 import { unique } from '../server/test/api.ts';
-import { device, hydrated, norm, shotsDir, useE2E, visit } from './fixtures.ts';
+import { device, hydrated, norm, shotsDir, useE2E, visit, photograph } from './fixtures.ts';
 import { expectFitsViewport } from './layout.ts';
 
 // Issue 25: a buyer and a seller walk one whole order on a 375 px phone, each in their own browser — the guest's
@@ -42,7 +42,7 @@ async function fits(page: Page, name: string) {
       timeout: 5_000,
     })
     .catch(() => {});
-  await page.screenshot({ path: `${SHOTS}/${name}-375.png`, fullPage: true });
+  await photograph(page, `${SHOTS}/${name}-375.png`, { fullPage: true });
   await expectFitsViewport(page);
 }
 

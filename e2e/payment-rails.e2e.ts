@@ -7,7 +7,7 @@ import { startFakeYookassa } from '../server/modules/payments/providers/yookassa
 import { startFakeBtcpay } from '../server/modules/payments/providers/btcpay/fake.ts';
 import { formatCurrency, formatRubles } from '../contract/money-format.ts';
 import { PAYMENT_MESSAGES } from '../contract/payment-constants.ts';
-import { apiCall, device, hydrated, norm, pageCheck, shotsDir, useE2E, visit, WIDTHS, type Width } from './fixtures.ts';
+import { apiCall, device, hydrated, norm, pageCheck, shotsDir, useE2E, visit, WIDTHS, type Width, photograph } from './fixtures.ts';
 
 // Issue 27 in Chromium: the order's payment page against the real adapters (ЮKassa for the card, BTCPay Server for
 // USDT and BTC), each talking to its local fake over HTTP, with the sandbox off so that nothing can fall back to it.
@@ -106,7 +106,7 @@ async function toBtcpay(page: Page, method: 'btc' | 'usdt', price: number, width
   const invoice = btcpay.store.invoices.get(invoiceId)!;
   expect(invoice.currency).toBe(currency);
   expect(invoice.amount).toBe(dueOf(method, price));
-  await page.screenshot({ path: path.join(SHOTS, `${method}-btcpay-checkout-${width}.png`) });
+  await photograph(page, path.join(SHOTS, `${method}-btcpay-checkout-${width}.png`));
   return { invoice, returnUrl: String(invoice.checkout.redirectURL) };
 }
 
@@ -126,7 +126,7 @@ describe('the payment rails', { timeout: 120_000 }, () => {
 
     // «Отказаться» on ЮKassa's page: back on the return URL, the payment is declined and the form is there again.
     const declinedRef = await toYookassa(page, rubles(price));
-    await page.screenshot({ path: path.join(SHOTS, `card-yookassa-${width}.png`) });
+    await photograph(page, path.join(SHOTS, `card-yookassa-${width}.png`));
     await page.getByRole('button', { name: 'Отказаться' }).click();
     const declined = await backAtReturnUrl(page, orderId);
     expect(yookassa.payments.get(declinedRef)!.status).toBe('canceled');

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { createService } from '../server/db/catalog-factories.ts';
 import { searchQueries } from '../server/modules/search/schema.ts';
 import { services } from '../server/modules/services/schema.ts';
-import { checkA11y, hydrated, MOBILE_USER_AGENT, useE2E, visit } from './fixtures.ts';
+import { checkA11y, hydrated, MOBILE_USER_AGENT, useE2E, visit, photograph } from './fixtures.ts';
 
 // The header search box's suggestions: categories from the catalogue and popular searches from the API; and
 // search that finds what people mean (ADR 028): Russian spellings, a word being typed, typos.
@@ -15,7 +15,7 @@ const e2e = useE2E();
 const POLL = { timeout: 15_000, interval: 100 };
 const SHOTS = process.env.E2E_SHOTS_DIR ?? '/tmp/search-shots';
 mkdirSync(SHOTS, { recursive: true });
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) => photograph(page, path.join(SHOTS, `${name}.png`), { fullPage: true });
 const cardTitles = (page: Page) => page.locator('main .s-card__title').allTextContents();
 
 describe('header search suggestions', () => {
