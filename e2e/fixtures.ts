@@ -223,7 +223,8 @@ export function shotsDir(flow: string): string {
 
 /**
  * A flow's page check: photographed into `dir` as {name}-{width}.png (not in CI: `photograph()`), no wider than its
- * screen, no serious accessibility problem. `settle`: once the animations have ended (a toast fading in has not its final colour yet).
+ * screen, no serious accessibility problem. `settle`: once the animations have ended (a toast fading in has not its
+ * final colour yet).
  */
 export function pageCheck(dir: string, { settle = false } = {}) {
   return async (page: Page, name: string) => {
