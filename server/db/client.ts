@@ -7,6 +7,8 @@ import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { projectRoot } from '../paths.ts';
 import { isBackendUnavailable } from '../lib/http.ts';
+import { ScopedStorage } from '../lib/scoped-storage.ts';
+import { WaitsForItsOwnTransaction } from './own-transaction.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT>;
 
@@ -111,23 +113,35 @@ function openPool(url: string, max: number, keepsMemory: boolean, options?: stri
  */
 const KEEP_MEMORY = `select length(repeat('x', least(pg_size_bytes(current_setting('work_mem')), 33554432)::int))`;
 
-export function openPostgres(url: string, max = 10, { keepsMemory = false } = {}): Database {
+/**
+ * `likePglite` (tests): a query or a transaction through the pools from inside a transaction's work is refused, as
+ * PGlite refuses it (ADR 069): on PostgreSQL it takes another connection and works, on PGlite it would hang the
+ * server. The test files that run on PostgreSQL alone find it all the same (ADR 094).
+ */
+export function openPostgres(url: string, max = 10, { keepsMemory = false, likePglite = false } = {}): Database {
   const pool = openPool(url, max, keepsMemory);
   const db = drizzlePg(pool) as unknown as Db;
   // Opens its connections only when first used; half as many, since only some reads run there.
   const plannedOncePool = openPool(url, Math.ceil(max / 2), keepsMemory, '-c plan_cache_mode=force_generic_plan');
+  /** The transaction whose work is running in this async context, while it is open (`likePglite` only). */
+  const working = likePglite ? new ScopedStorage<{ open: boolean }>() : null;
+  if (working) for (const p of [pool, plannedOncePool]) refuseInsideTransaction(p, working);
   // drizzle's transaction on a pool releases its client only once `begin` has succeeded: a connection that died
   // while idle in the pool (a restart, pg_terminate_backend) and fails its `begin` was never given back — one slot
   // fewer each time, until every request waited for a connection and the pool could not end (issue 29). Here the
   // client is checked out and released around drizzle's transaction on that one client; the pool drops it if dead.
   const onClient = new WeakMap<pg.PoolClient, Db>();
   db.transaction = (async (work: never, config?: never) => {
+    if (working?.getStore()?.open) throw new WaitsForItsOwnTransaction('begin');
     const client = await pool.connect();
     let broken: Error | undefined;
     try {
       let session = onClient.get(client);
       if (!session) onClient.set(client, (session = drizzlePg(client) as unknown as Db));
-      return await session.transaction(work, config);
+      if (!working) return await session.transaction(work, config);
+      const open = { open: true };
+      const inside = (tx: unknown) => working.run(open, () => (work as (tx: unknown) => Promise<unknown>)(tx)).finally(() => (open.open = false));
+      return await session.transaction(inside, config);
     } catch (err) {
       // A dead connection may not know it yet: dropped rather than handed to the next request.
       if (isBackendUnavailable(err)) broken = err as Error;
@@ -153,6 +167,16 @@ export function openPostgres(url: string, max = 10, { keepsMemory = false } = {}
     ping: async () => void (await db.execute(sql`select 1`)),
     close: once(async () => void (await Promise.all([pool.end(), plannedOncePool.end()]))),
   };
+}
+
+/** The pool's queries refused while a transaction's work runs in the caller's async context. */
+function refuseInsideTransaction(pool: pg.Pool, working: ScopedStorage<{ open: boolean }>) {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  pool.query = ((...args: unknown[]) => {
+    if (!working.getStore()?.open) return query(...args);
+    const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: unknown } | undefined)?.text);
+    return Promise.reject(new WaitsForItsOwnTransaction(text));
+  }) as pg.Pool['query'];
 }
 
 /** Closing twice (shutdown after a failed request, tests) is harmless. */

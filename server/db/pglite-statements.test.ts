@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WaitsForItsOwnTransaction, withNamedStatements } from './pglite-statements.ts';
+import { withNamedStatements } from './pglite-statements.ts';
+import { WaitsForItsOwnTransaction } from './own-transaction.ts';
 
 // PGlite as drizzle sees it, with a named statement per SQL text (issue 31): it must answer exactly as PGlite's own
 // query() does, rows, types, errors and locks included. Every database test runs the app through it too.

@@ -8,6 +8,7 @@ import {
   type Transaction,
 } from '@electric-sql/pglite';
 import { ScopedStorage } from '../lib/scoped-storage.ts';
+import { WaitsForItsOwnTransaction } from './own-transaction.ts';
 
 /**
  * PGlite's `query()` sends every statement unnamed, so PostgreSQL parses and plans it on each run: on a rendered page
@@ -68,12 +69,6 @@ export function withNamedStatements(pg: PGlite, { max = 256 } = {}): Pick<PGlite
   } as Pick<PGlite, 'query' | 'transaction'>;
 }
 
-/** A query through the pool from inside a transaction's work, which on PGlite would wait for that transaction forever. */
-export class WaitsForItsOwnTransaction extends Error {
-  constructor(readonly query: string) {
-    super(`A query through the pool inside a transaction's work would wait for that transaction forever on PGlite: use its tx. Query: ${query.slice(0, 200)}`);
-  }
-}
 
 /** The named statements of one PGlite, by SQL text; every method runs under PGlite's query lock. */
 class Statements {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase } from '../test/database.ts';
 import { settings } from '../platform/schema.ts';
 import { statement } from './prepared.ts';
-import { WaitsForItsOwnTransaction } from './pglite-statements.ts';
+import { WaitsForItsOwnTransaction } from './own-transaction.ts';
 
 // A statement built once runs on the connection of the handle it is given: inside a transaction it is that
 // transaction's statement (it sees and undoes with it), on the database it is the database's.
@@ -71,7 +71,8 @@ describe('statement', () => {
     expect(build).toHaveBeenCalledTimes(1);
   });
 
-  it.runIf(process.env.TEST_DB !== 'postgres')("on PGlite, run on the database from inside a transaction's work, is refused, not run in it", async () => {
+  // On PostgreSQL, as the tests open it (`likePglite`), so that a file run there alone finds it too (ADR 094).
+  it("run on the database from inside a transaction's work, is refused, not run in it (on PGlite it would wait forever)", async () => {
     const { db } = database;
     await db.transaction(async () => {
       await expect(settingByKey(db).execute({ key: 'prepared.b' })).rejects.toMatchObject({ cause: expect.any(WaitsForItsOwnTransaction) });

@@ -34,7 +34,8 @@ export async function createTestDatabase(
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     databaseUrl = url.toString();
-    database = openPostgres(databaseUrl, 5);
+    // A pool query inside a transaction's work refused, as on PGlite: most files run on PostgreSQL alone (ADR 094).
+    database = openPostgres(databaseUrl, 5, { likePglite: true });
     drop = async () => {
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();

@@ -15,7 +15,7 @@ import type { Db } from '../../db/client.ts';
 import { BID_MESSAGES, type Bid } from '#contract/bids';
 import { BID_ORDER_REVISIONS } from './service.ts';
 
-// Bids (PRODUCT.md "Bids", ADR 025): every rule over HTTP, on PGlite and PostgreSQL.
+// Bids (PRODUCT.md "Bids", ADR 025): every rule over HTTP.
 
 let test: Awaited<ReturnType<typeof createTestApp>>;
 let app: FastifyInstance;
