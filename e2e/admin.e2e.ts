@@ -5,7 +5,7 @@ import type { UserRow } from '../server/modules/users/schema.ts';
 import { postTransfer } from '../server/modules/ledger/index.ts';
 import { systemActor } from '../server/platform/actor.ts';
 import { formatRubles } from '../contract/money-format.ts';
-import { hydrated, newContext, pathOf, useE2E, visit, pageCheck, WIDTHS, norm, shotsDir, device, photograph } from './fixtures.ts';
+import { hydrated, newContext, pathOf, useE2E, visit, pageCheck, widthsFor, norm, shotsDir, device, photograph } from './fixtures.ts';
 import { expectFitsViewport } from './layout.ts';
 
 /** Rubles as the site writes them, its no-break spaces made plain like the texts `norm` reads. */
@@ -64,7 +64,7 @@ describe('the admin area', () => {
     }
   });
 
-  it.each(WIDTHS)('settings, the home, route rules and the audit log (%i px)', async (width) => {
+  it.each(widthsFor(1280))('settings, the home, route rules and the audit log (%i px)', async (width) => {
     // The refusals below are the server's answers to wrong input, on purpose.
     e2e.allowConsoleErrors(/status of 400.*\/api\/admin\/(settings|route-rules)/);
     const { services } = e2e.server.app;

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { createProject, createService } from '../server/db/catalog-factories.ts';
 import { unique } from '../server/test/api.ts';
 import { payOrderForTest } from '../server/modules/orders/testing.ts';
-import { hydrated, pathOf, useE2E, visit, pageCheck, WIDTHS, device, norm, shotsDir } from './fixtures.ts';
+import { hydrated, pathOf, useE2E, visit, pageCheck, widthsFor, device, norm, shotsDir } from './fixtures.ts';
 
 // Issue 14's appeals in Chromium: a member complains about a service from its page («Пожаловаться», a plain link
 // that a guest follows through the sign-in), the appeals tab names the service in its prefilled form; an admin
@@ -20,7 +20,7 @@ const COMPLAINT = 'Продавец предлагает оплатить зак
 const ANSWER = 'Спасибо! Мы проверили переписку и заблокировали продавца.';
 
 describe('appeals', { timeout: 150_000 }, () => {
-  it.each(WIDTHS)('«Пожаловаться» on a project page, a profile and an order card, not on one’s own (%i px)', async (width) => {
+  it.each(widthsFor(375))('«Пожаловаться» on a project page, a profile and an order card, not on one’s own (%i px)', async (width) => {
     const db = e2e.server.database.db;
     const { user: seller, token: sellerToken } = await e2e.user({ role: 'seller' });
     const { user: customer, token: customerToken } = await e2e.user({ role: 'customer' });
@@ -75,7 +75,7 @@ describe('appeals', { timeout: 150_000 }, () => {
     expect(decodeURIComponent(new URL(page.url()).searchParams.get('from') ?? '')).toBe(`/profile/disputes?tab=appeals&subject=service&object=${service.id}`);
   });
 
-  it.each(WIDTHS)('a complaint about a service, taken and answered by an admin (%i px)', async (width) => {
+  it.each(widthsFor(1280))('a complaint about a service, taken and answered by an admin (%i px)', async (width) => {
     const { user: seller, token: sellerToken } = await e2e.user({ role: 'seller', name: 'Сергей', surname: 'Продавцов' });
     const { user: customer, token: customerToken } = await e2e.user({ name: 'Анна', surname: 'Жалобина' });
     const { token: adminToken } = await e2e.user({ role: 'admin' });

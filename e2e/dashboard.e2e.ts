@@ -8,7 +8,7 @@ import { systemActor } from '../server/platform/actor.ts';
 import { TURNSTILE_DUMMY_TOKEN } from '../server/lib/turnstile.ts';
 import { formatRubles } from '../contract/money-format.ts';
 import { dayOf } from '../contract/dashboard.ts';
-import { DESKTOP_USER_AGENT, hydrated, newContext, pathOf, useE2E, visit, pageCheck, WIDTHS, norm, shotsDir, device } from './fixtures.ts';
+import { DESKTOP_USER_AGENT, hydrated, newContext, pathOf, useE2E, visit, pageCheck, widthsFor, norm, shotsDir, device } from './fixtures.ts';
 
 /** Rubles as the site writes them, its no-break spaces made plain like the texts `norm` reads. */
 const rubles = (kopecks: number) => norm(formatRubles(kopecks));
@@ -107,7 +107,7 @@ describe('the dashboard and the referral page', () => {
     world = await completedOrder(1_200_000);
   });
 
-  it.each(WIDTHS)("shows the seller's earnings in a chart and its table, and the referrer's reward (%i px)", async (width) => {
+  it.each(widthsFor(375))("shows the seller's earnings in a chart and its table, and the referrer's reward (%i px)", async (width) => {
     const today = dayOf(new Date());
     const dayText = new Intl.DateTimeFormat('ru-RU', { day: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(`${today}T00:00:00Z`));
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createService } from '../server/db/catalog-factories.ts';
-import { DESKTOP_USER_AGENT, hydrated, useE2E, visit } from './fixtures.ts';
+import { DESKTOP_USER_AGENT, hydrated, useE2E, visit, widthsFor } from './fixtures.ts';
 
 // Issue 15 (12): at 1280×800 the catalogue's filters reach below the fold; after «Применить» the results come into
 // view, with scripts (the panel scrolls to them) and without (the form's action ends with #listing-results).
@@ -19,7 +19,7 @@ const inView = async (page: Page) => {
 };
 
 describe('applying the catalogue filters', () => {
-  it.each([1280, 375])('at %i px brings the results into view', async (width) => {
+  it.each(widthsFor(375))('at %i px brings the results into view', async (width) => {
     const { user: seller } = await e2e.user({ role: 'seller' });
     const q = word(width);
     await createService(e2e.server.database.db, seller.id, { title: `Логотип ${q}`, category: 'design' });

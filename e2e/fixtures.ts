@@ -163,6 +163,11 @@ export const PACKAGED_SERVICE = {
 /** The two screens a flow is checked at: a desktop and a 375 px phone. */
 export const WIDTHS = [1280, 375] as const;
 export type Width = (typeof WIDTHS)[number];
+/**
+ * The screens a whole flow runs at: its own, the phone for what guests and members do and the desktop for what admins
+ * do (the suite's other tests run at 1280 px); both with `E2E_WIDTHS=both` (ADR 095).
+ */
+export const widthsFor = (own: Width): readonly Width[] => (process.env.E2E_WIDTHS === 'both' ? WIDTHS : [own]);
 /** The browser options of a screen: the phone with its user agent and touch. */
 export const device = (width: Width) =>
   width === 375 ? { viewport: { width: 375, height: 740 }, isMobile: true, userAgent: MOBILE_USER_AGENT } : { viewport: { width: 1280, height: 800 } };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createService } from '../server/db/catalog-factories.ts';
-import { checkA11y, clientNavigate, hydrated, useE2E, visit, photograph } from './fixtures.ts';
+import { checkA11y, clientNavigate, hydrated, useE2E, visit, photograph, widthsFor } from './fixtures.ts';
 
 // Issue 15 (15): a guest's home page opens with a compact welcome — what Подряд is, a search, popular categories and
 // how the safe deal works — rendered by the server and kept as its HTML in the browser (no guest JavaScript).
@@ -8,7 +8,7 @@ import { checkA11y, clientNavigate, hydrated, useE2E, visit, photograph } from '
 const e2e = useE2E();
 
 describe('the home page’s welcome', () => {
-  it.each([1280, 375])('at %i px a guest sees what Подряд is, a search, categories and the safe deal', async (width) => {
+  it.each(widthsFor(375))('at %i px a guest sees what Подряд is, a search, categories and the safe deal', async (width) => {
     const phone = width < 500;
     const { page } = await e2e.open({ viewport: { width, height: phone ? 740 : 800 }, isMobile: phone });
     await visit(page, '/');
@@ -49,7 +49,7 @@ describe('the home page’s welcome', () => {
 });
 
 describe('a signed-in buyer’s home page (issue 15)', () => {
-  it.each([1280, 375])('at %i px shows what they opened last and what they saved, rendered by the server', async (width) => {
+  it.each(widthsFor(375))('at %i px shows what they opened last and what they saved, rendered by the server', async (width) => {
     const phone = width < 500;
     const { user: seller } = await e2e.user({ role: 'seller' });
     const db = e2e.server.database.db;

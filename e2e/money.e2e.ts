@@ -7,7 +7,7 @@ import { postTransfer } from '../server/modules/ledger/index.ts';
 import { systemActor } from '../server/platform/actor.ts';
 import { formatCurrency, formatRubles } from '../contract/money-format.ts';
 import { unique } from '../server/test/api.ts';
-import { hydrated, useE2E, visit, pageCheck, WIDTHS, device, norm, shotsDir, PACKAGED_SERVICE, photograph } from './fixtures.ts';
+import { hydrated, useE2E, visit, pageCheck, widthsFor, device, norm, shotsDir, PACKAGED_SERVICE, photograph } from './fixtures.ts';
 
 /** Rubles as the site writes them, its no-break spaces made plain like the texts `norm` reads. */
 const rubles = (kopecks: number) => norm(formatRubles(kopecks));
@@ -67,7 +67,7 @@ async function payInSandbox(page: Page, amount: string) {
 }
 
 describe('money', { timeout: 150_000 }, () => {
-  it.each(WIDTHS)(
+  it.each(widthsFor(375))(
     'a service: package + extra, card in the sandbox, delivery with a file, revision, accept, withdrawal (%i px)',
     async (width) => {
       const tag = 'service';

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { createProject, createService } from '../server/db/catalog-factories.ts';
 import { users } from '../server/modules/users/schema.ts';
 import { payOrderForTest } from '../server/modules/orders/testing.ts';
-import { checkA11y, hydrated, pathOf, useE2E, visit, WIDTHS, device, shotsDir, apiCall as apiAs, photograph } from './fixtures.ts';
+import { checkA11y, hydrated, pathOf, useE2E, visit, widthsFor, device, shotsDir, apiCall as apiAs, photograph } from './fixtures.ts';
 
 // Issue 13's notifications in Chromium (ADR 030): a customer watches the header while a seller bids on their
 // project — the bell's count rises live, the new notification appears at the top of /profile/notifications, and
@@ -55,7 +55,7 @@ async function shotMenu(page: Page) {
 
 const bid = { price: 1_500_000, days: 7, comment: 'Сделаю лендинг за неделю: опыт пять лет, примеры работ в профиле.' };
 
-describe.each(WIDTHS)('notifications at %i px', (width) => {
+describe.each(widthsFor(375))('notifications at %i px', (width) => {
   it('the count rises live on a bid and a delivery; the list opens their objects; all read clears it', async () => {
     const customer = await e2e.user();
     const seller = await e2e.user({ role: 'seller', roles: ['customer', 'seller'] });

@@ -7,7 +7,7 @@ import { startFakeYookassa } from '../server/modules/payments/providers/yookassa
 import { startFakeBtcpay } from '../server/modules/payments/providers/btcpay/fake.ts';
 import { formatCurrency, formatRubles } from '../contract/money-format.ts';
 import { PAYMENT_MESSAGES } from '../contract/payment-constants.ts';
-import { apiCall, device, hydrated, norm, pageCheck, shotsDir, useE2E, visit, WIDTHS, type Width, photograph } from './fixtures.ts';
+import { apiCall, device, hydrated, norm, pageCheck, shotsDir, useE2E, visit, widthsFor, type Width, photograph } from './fixtures.ts';
 
 // Issue 27 in Chromium: the order's payment page against the real adapters (ЮKassa for the card, BTCPay Server for
 // USDT and BTC), each talking to its local fake over HTTP, with the sandbox off so that nothing can fall back to it.
@@ -117,7 +117,7 @@ const dueOf = (method: 'btc' | 'usdt', price: number) =>
 const shown = (method: 'btc' | 'usdt', price: number) => norm(formatCurrency(dueOf(method, price), method === 'btc' ? 'BTC' : 'USDT'));
 
 describe('the payment rails', { timeout: 120_000 }, () => {
-  it.each(WIDTHS)('a card through ЮKassa: paid on its page, back to the order paid; declined, then paid (%i px)', async (width) => {
+  it.each(widthsFor(375))('a card through ЮKassa: paid on its page, back to the order paid; declined, then paid (%i px)', async (width) => {
     const price = 200_000;
     allowFakeIcons();
     const { orderId, title, customerToken, sellerToken } = await newOrder(price, width);
@@ -153,7 +153,7 @@ describe('the payment rails', { timeout: 120_000 }, () => {
     expect(norm(await row.textContent())).toMatch(/В работе/);
   });
 
-  it.each(WIDTHS)('BTC through BTCPay: quoted, paid in full and confirmed, back to the order paid (%i px)', async (width) => {
+  it.each(widthsFor(375))('BTC through BTCPay: quoted, paid in full and confirmed, back to the order paid (%i px)', async (width) => {
     allowFakeIcons();
     const price = 500_000;
     const { orderId, customerToken } = await newOrder(price, width);
@@ -183,7 +183,7 @@ describe('the payment rails', { timeout: 120_000 }, () => {
     await checkPage(page, 'usdt-paid');
   });
 
-  it.each(WIDTHS)('an underpaid BTC invoice that expires: what arrived is on the balance, and the page says so (%i px)', async (width) => {
+  it.each(widthsFor(375))('an underpaid BTC invoice that expires: what arrived is on the balance, and the page says so (%i px)', async (width) => {
     allowFakeIcons();
     const price = 500_000;
     const { orderId, customerToken } = await newOrder(price, width);
@@ -221,7 +221,7 @@ describe('the payment rails', { timeout: 120_000 }, () => {
     await checkPage(page, 'underpaid-finance');
   });
 
-  it.each(WIDTHS)('ЮKassa down: the page says the payment service does not answer, and the next try works (%i px)', async (width) => {
+  it.each(widthsFor(375))('ЮKassa down: the page says the payment service does not answer, and the next try works (%i px)', async (width) => {
     allowFakeIcons();
     e2e.allowConsoleErrors(new RegExp(`status of 503 .*\\[${e2e.url}/api/payments/pay\\]$`));
     const price = 150_000;
@@ -247,7 +247,7 @@ describe('the payment rails', { timeout: 120_000 }, () => {
     await expect.poll(() => mainText(page), POLL).toContain('Заказ оплачен');
   });
 
-  it.each(WIDTHS)('with the sandbox off the page offers the card, USDT and BTC, and the sandbox page is gone (%i px)', async (width) => {
+  it.each(widthsFor(375))('with the sandbox off the page offers the card, USDT and BTC, and the sandbox page is gone (%i px)', async (width) => {
     const price = 500_000;
     const { orderId, customerToken } = await newOrder(price, width);
     const page = await payPage(customerToken, orderId, width);

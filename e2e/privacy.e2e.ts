@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { unique } from '../server/test/api.ts';
-import { device, hydrated, pageCheck, shotsDir, useE2E, visit, WIDTHS } from './fixtures.ts';
+import { device, hydrated, pageCheck, shotsDir, useE2E, visit, widthsFor } from './fixtures.ts';
 
 // Issue 28's personal data in Chromium (ADR 052): sign-up refuses without the separate consent tick and records it
 // with it; /privacy and /consent from the footer; a new version of the consent text stops the person with the gate
@@ -12,7 +12,7 @@ const e2e = useE2E();
 const checkPage = pageCheck(shotsDir('privacy'), { settle: true });
 
 describe('personal data', { timeout: 180_000 }, () => {
-  it.each(WIDTHS)('sign-up with the consent, the texts, consent again to a new version, export (%i px)', async (width) => {
+  it.each(widthsFor(375))('sign-up with the consent, the texts, consent again to a new version, export (%i px)', async (width) => {
     const { page } = await e2e.open(device(width));
     const login = `pd_${unique()}`;
     await visit(page, '/reg');

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { createService } from '../server/db/catalog-factories.ts';
 import { payOrderForTest } from '../server/modules/orders/testing.ts';
 import { unique } from '../server/test/api.ts';
-import { hydrated, useE2E, visit, pageCheck, WIDTHS, device, norm, shotsDir } from './fixtures.ts';
+import { hydrated, useE2E, visit, pageCheck, widthsFor, device, norm, shotsDir } from './fixtures.ts';
 
 // Issue 13's reviews in Chromium (ADR 029): an order completes (made through the app's commands), the customer
 // reviews it from the order card in the order's chat, the seller sees nothing of it yet and reviews it from
@@ -23,7 +23,7 @@ const CUSTOMER_TEXT = 'Логотип получился отличный, вс�
 const ANSWER = 'Спасибо! Обращайтесь ещё.';
 
 describe('reviews', { timeout: 150_000 }, () => {
-  it.each(WIDTHS)('double-blind reviews of a completed order, an answer, the service page (%i px)', async (width) => {
+  it.each(widthsFor(375))('double-blind reviews of a completed order, an answer, the service page (%i px)', async (width) => {
     const { services: app } = e2e.server.app;
     const { user: seller, token: sellerToken } = await e2e.user({ role: 'seller', name: 'Борис', surname: 'Отзывов' });
     const { user: customer, token: customerToken } = await e2e.user({ name: 'Анна', surname: 'Заказова' });

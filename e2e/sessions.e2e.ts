@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD } from '../server/db/factories.ts';
 import { testCityDatabase } from '../server/test/mmdb-writer.ts';
-import { DESKTOP_USER_AGENT, MOBILE_USER_AGENT, device, hydrated, norm, pageCheck, shotsDir, useE2E, visit, WIDTHS } from './fixtures.ts';
+import { DESKTOP_USER_AGENT, MOBILE_USER_AGENT, device, hydrated, norm, pageCheck, shotsDir, useE2E, visit, widthsFor } from './fixtures.ts';
 
 // Issue 28's sessions in Chromium (ADR 055): /profile/settings lists the person's devices with this one marked;
 // ending another one refuses its token at once and signs its open tab out (its socket is cut); «Завершить все, кроме
@@ -35,7 +35,7 @@ async function signInAs(email: string, userAgent: string, from?: string): Promis
 const meStatus = async (token: string) => (await fetch(`${e2e.url}/api/users/me/`, { headers: { authorization: `Bearer ${token}` } })).status;
 
 describe('sessions', { timeout: 180_000 }, () => {
-  it.each(WIDTHS)('lists the devices, ends another one, then all but this one (%i px)', async (width) => {
+  it.each(widthsFor(375))('lists the devices, ends another one, then all but this one (%i px)', async (width) => {
     const { user } = await e2e.user();
     const own = await signInAs(user.email, width === 375 ? MOBILE_USER_AGENT : DESKTOP_USER_AGENT);
     const phone = await signInAs(user.email, IPHONE);

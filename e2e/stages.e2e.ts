@@ -10,7 +10,7 @@ import { commissionOn } from '../contract/money.ts';
 import { formatRubles } from '../contract/money-format.ts';
 import type { OrderDetail } from '../contract/orders.ts';
 import { unique } from '../server/test/api.ts';
-import { apiCall, device, hydrated, norm, pageCheck, shotsDir, useE2E, visit, WIDTHS } from './fixtures.ts';
+import { apiCall, device, hydrated, norm, pageCheck, shotsDir, useE2E, visit, widthsFor } from './fixtures.ts';
 
 // Issue 30's project in three stages, in Chromium at 1280 and 375 px (ADR 065): the seller bids in stages, the customer
 // accepts the bid and lands on stage 1's payment; stage 1 is paid from the balance, delivered and accepted on the order
@@ -72,7 +72,7 @@ const fundsOf = async (page: Page, n: number) =>
   norm(await (await stageRow(page, n)).locator('.stage__funds').textContent());
 
 describe('an order in three stages', { timeout: 300_000 }, () => {
-  it.each(WIDTHS)(
+  it.each(widthsFor(375))(
     '%i px: stage 1 accepted, stage 2 disputed and split 30 percent, stage 3 dropped unfunded',
     async (width) => {
       const { user: customer, token: customerToken } = await e2e.user({ name: 'Вера', surname: 'Этапова' });

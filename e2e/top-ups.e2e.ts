@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createService } from '../server/db/catalog-factories.ts';
 import { formatRubles } from '../contract/money-format.ts';
-import { apiCall, device, hydrated, norm, pageCheck, shotsDir, useE2E, visit, WIDTHS } from './fixtures.ts';
+import { apiCall, device, hydrated, norm, pageCheck, shotsDir, useE2E, visit, widthsFor } from './fixtures.ts';
 
 // Issue 30's top-up in Chromium (ADR 062): on /profile/finance the customer tops the balance up by card in the
 // sandbox — «Пополнить баланс», the sandbox's page, «Оплатить», back to the finance page — and the balance, the
@@ -25,7 +25,7 @@ const textOf = async (page: Page, selector: string) => norm(await page.locator(s
 const form = (page: Page) => page.getByRole('form', { name: 'Пополнить баланс' });
 
 describe('top-ups', { timeout: 120_000 }, () => {
-  it.each(WIDTHS)('a top-up by card in the sandbox, then an order paid from the balance (%i px)', async (width) => {
+  it.each(widthsFor(375))('a top-up by card in the sandbox, then an order paid from the balance (%i px)', async (width) => {
     const { token } = await e2e.user({ name: 'Анна', surname: 'Заказова' });
     const { page } = await e2e.open({ token, ...device(width) });
     expect(await visit(page, '/profile/finance')).toBe(200);

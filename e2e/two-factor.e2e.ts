@@ -3,7 +3,7 @@ import { DEFAULT_PASSWORD } from '../server/db/factories.ts';
 import { codeAt, freshCode } from '../server/modules/auth/index.ts';
 import { systemActor } from '../server/platform/actor.ts';
 import { postTransfer } from '../server/modules/ledger/index.ts';
-import { device, hydrated, norm, pageCheck, shotsDir, useE2E, visit, WIDTHS } from './fixtures.ts';
+import { device, hydrated, norm, pageCheck, shotsDir, useE2E, visit, widthsFor } from './fixtures.ts';
 
 // Issue 28's second factor in Chromium (ADR 054): TOTP turned on in /profile/settings with the code computed here
 // from the secret the page shows, the sign-in's code step after signing out, an email change that asks for a
@@ -14,7 +14,7 @@ const e2e = useE2E();
 const checkPage = pageCheck(shotsDir('two-factor'), { settle: true });
 
 describe('two-factor sign-in', { timeout: 180_000 }, () => {
-  it.each(WIDTHS)('turn TOTP on, sign out, sign in with a code, confirm an email change (%i px)', async (width) => {
+  it.each(widthsFor(375))('turn TOTP on, sign out, sign in with a code, confirm an email change (%i px)', async (width) => {
     const { user, token } = await e2e.user();
     const { page, context } = await e2e.open({ token, ...device(width) });
     await visit(page, '/profile/settings');
@@ -70,7 +70,7 @@ describe('two-factor sign-in', { timeout: 180_000 }, () => {
     await expect.poll(() => emailForm.textContent()).toContain(`new_${user.userName}@example.com`);
   });
 
-  it.each(WIDTHS)('a withdrawal is refused without a fresh code and accepted with one (%i px)', async (width) => {
+  it.each(widthsFor(375))('a withdrawal is refused without a fresh code and accepted with one (%i px)', async (width) => {
     const { user: seller, token } = await e2e.user({ role: 'seller', twoFactor: true });
     await e2e.server.app.services.platform.withTx(systemActor('e2e'), ({ tx }) =>
       postTransfer(tx, {
@@ -109,7 +109,7 @@ describe('two-factor sign-in', { timeout: 180_000 }, () => {
     await checkPage(page, `withdrawal-${width}`);
   });
 
-  it.each(WIDTHS)('an admin without a second factor is sent to set one up (%i px)', async (width) => {
+  it.each(widthsFor(1280))('an admin without a second factor is sent to set one up (%i px)', async (width) => {
     const { token } = await e2e.user({ role: 'admin', twoFactor: false });
     const { page } = await e2e.open({ token, ...device(width) });
     await visit(page, '/admin/users');
