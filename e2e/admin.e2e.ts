@@ -11,8 +11,8 @@ import { expectFitsViewport } from './layout.ts';
 /** Rubles as the site writes them, its no-break spaces made plain like the texts `norm` reads. */
 const rubles = (kopecks: number) => norm(formatRubles(kopecks));
 
-// Issue 14's admin area in Chromium, at 1280 px and on a 375 px phone (photographed into /tmp/admin-shots/): an
-// admin sets the commission to 10 % on /admin/settings and the next order settles at 10 % (the seller's balance
+// Issue 14's admin area in Chromium at 1280 px (on a phone too with E2E_WIDTHS=both, ADR 095; photographed into
+// /tmp/admin-shots/): an admin sets the commission to 10 % on /admin/settings and the next order settles at 10 % (the seller's balance
 // through the API); the admin home shows the figures and draws its chart; a route rule made on /admin/route-rules
 // redirects a guest, and a blocked path answers 404; the brand texts reach a guest's pages; the audit log shows the
 // changes.

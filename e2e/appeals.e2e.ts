@@ -8,7 +8,8 @@ import { hydrated, pathOf, useE2E, visit, pageCheck, widthsFor, device, norm, sh
 // Issue 14's appeals in Chromium: a member complains about a service from its page («Пожаловаться», a plain link
 // that a guest follows through the sign-in), the appeals tab names the service in its prefilled form; an admin
 // takes the appeal and answers it on /admin/appeals; the member sees the answer on the appeals tab and its
-// notification. At 1280 px and on a 375 px phone; screenshots in /tmp/appeals-shots/.
+// notification. A member's complaints on a 375 px phone, the admin's answer at 1280 px (both screens with
+// E2E_WIDTHS=both, ADR 095); screenshots in /tmp/appeals-shots/.
 
 const e2e = useE2E();
 

@@ -7,7 +7,7 @@ import { BRAND, h1Of, hydrated, pathOf, useE2E, visit, pageCheck, widthsFor, dev
 // event handler and a javascript: link, previews and publishes it; a guest reads it at /blog/{id}: the Markdown is
 // rendered (a heading, a list, links), nothing of the attack runs or is even in the page, and the page has its
 // title, OpenGraph tags and Article JSON-LD. Unpublishing makes it a 404 for guests at once (the page cache is
-// cleared). At 1280 px and on a 375 px phone; pages photographed into /tmp/blog-shots/.
+// cleared). At 1280 px (on a phone too with E2E_WIDTHS=both, ADR 095); pages photographed into /tmp/blog-shots/.
 
 const e2e = useE2E();
 

@@ -16,7 +16,7 @@ const rubles = (kopecks: number) => norm(formatRubles(kopecks));
 // Issue 13's proof in Chromium: a customer brought by a referrer orders a seller's service, pays, and accepts the
 // work. The seller's dashboard (/profile opens it) shows the order's earnings in its chart, in words and in the
 // chart's table; the period switch redraws it (a year: 365 points, no transition); the referrer's /profile/referral
-// shows the person and the reward, and copies the link. At 1280 px and on a 375 px phone, photographed into
+// shows the person and the reward, and copies the link. On a 375 px phone (at 1280 px too with E2E_WIDTHS=both, ADR 095), photographed into
 // /tmp/dashboard-shots/. The charts library is fetched by the dashboard and never by the home page.
 
 const e2e = useE2E();

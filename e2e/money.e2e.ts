@@ -16,8 +16,8 @@ const rubles = (kopecks: number) => norm(formatRubles(kopecks));
 // own browser contexts. (1) A service ordered with a package and an extra, paid by card in the sandbox, delivered
 // with a file, sent back for a revision, delivered again and accepted — each side sees the other's step live —
 // then the seller's balance (price − commission) withdrawn to a card and approved by an admin. (2) A project: a
-// seller bids, the customer accepts the bid and pays in USDT with a quote or from the balance. Both at 1280 px and
-// on a 375 px phone; every money page is checked for sideways scrolling and accessibility, and photographed into
+// seller bids, the customer accepts the bid and pays in USDT with a quote or from the balance. The first on a 375 px phone (at
+// 1280 px too with E2E_WIDTHS=both, ADR 095), the second at both; every money page is checked for sideways scrolling and accessibility, and photographed into
 // /tmp/money-shots/.
 
 const e2e = useE2E();

@@ -10,8 +10,8 @@ import { checkA11y, hydrated, pathOf, useE2E, visit, widthsFor, device, shotsDir
 // Issue 13's notifications in Chromium (ADR 030): a customer watches the header while a seller bids on their
 // project — the bell's count rises live, the new notification appears at the top of /profile/notifications, and
 // opening it goes to the bids; an order delivered by the seller does the same and opens the order's chat; "mark
-// all read" clears the count; a letter's unsubscribe page switches its letters off without signing in. At 1280 px
-// and on a 375 px phone, photographed into /tmp/notifications-shots/.
+// all read" clears the count; a letter's unsubscribe page switches its letters off without signing in. On a 375 px
+// phone (at 1280 px too with E2E_WIDTHS=both, ADR 095), photographed into /tmp/notifications-shots/.
 
 const e2e = useE2E();
 

@@ -4,7 +4,8 @@ import { createService } from '../server/db/catalog-factories.ts';
 import { payOrderForTest } from '../server/modules/orders/testing.ts';
 import { device, hydrated, norm, pageCheck, shotsDir, useE2E, visit, widthsFor } from './fixtures.ts';
 
-// Issue 30's custom offer in an order chat (ADR 066), in Chromium at 1280 and 375 px: the seller offers a new job in
+// Issue 30's custom offer in an order chat (ADR 066), in Chromium on a 375 px phone (at 1280 px too with
+// E2E_WIDTHS=both, ADR 095): the seller offers a new job in
 // two stages from the order card; the customer asks for a change; the seller edits it; the customer accepts it and
 // lands on the payment of its stage 1. Screenshots in /tmp/offers-shots/.
 

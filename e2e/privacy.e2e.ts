@@ -5,7 +5,8 @@ import { device, hydrated, pageCheck, shotsDir, useE2E, visit, widthsFor } from 
 
 // Issue 28's personal data in Chromium (ADR 052): sign-up refuses without the separate consent tick and records it
 // with it; /privacy and /consent from the footer; a new version of the consent text stops the person with the gate
-// until they accept; the export downloads as JSON from /profile/settings. At 1280 and 375 px; screenshots in
+// until they accept; the export downloads as JSON from /profile/settings. On a 375 px phone (at 1280 px too with
+// E2E_WIDTHS=both, ADR 095); screenshots in
 // /tmp/privacy-shots/.
 
 const e2e = useE2E();

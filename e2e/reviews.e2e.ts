@@ -8,8 +8,8 @@ import { hydrated, useE2E, visit, pageCheck, widthsFor, device, norm, shotsDir }
 // Issue 13's reviews in Chromium (ADR 029): an order completes (made through the app's commands), the customer
 // reviews it from the order card in the order's chat, the seller sees nothing of it yet and reviews it from
 // /profile/reviews («Ждут вашего отзыва»), which publishes both; the seller answers once; the service page shows
-// the review with its answer, the rating with its count and the JSON-LD AggregateRating; an admin removes it. At
-// 1280 px and on a 375 px phone; screenshots in /tmp/reviews-shots/.
+// the review with its answer, the rating with its count and the JSON-LD AggregateRating; an admin removes it. On a
+// 375 px phone (at 1280 px too with E2E_WIDTHS=both, ADR 095); screenshots in /tmp/reviews-shots/.
 
 const e2e = useE2E();
 

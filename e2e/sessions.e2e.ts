@@ -11,7 +11,7 @@ import { DESKTOP_USER_AGENT, MOBILE_USER_AGENT, device, hydrated, norm, pageChec
 // этого» leaves this browser signed in.
 // The server reads a GeoIP City database the test writes (ADR 059) and trusts this machine's X-Forwarded-For: one
 // device signs in «from Saint Petersburg», the longest place of the fixture, and the list shows it beside the network.
-// At 1280 and 375 px; screenshots in /tmp/sessions-shots/.
+// On a 375 px phone (at 1280 px too with E2E_WIDTHS=both, ADR 095); screenshots in /tmp/sessions-shots/.
 
 const geoipDb = path.join(mkdtempSync(path.join(tmpdir(), 'podryad-e2e-geoip-')), 'city.mmdb');
 writeFileSync(geoipDb, testCityDatabase());

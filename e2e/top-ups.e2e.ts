@@ -8,7 +8,8 @@ import { apiCall, device, hydrated, norm, pageCheck, shotsDir, useE2E, visit, wi
 // Issue 30's top-up in Chromium (ADR 062): on /profile/finance the customer tops the balance up by card in the
 // sandbox — «Пополнить баланс», the sandbox's page, «Оплатить», back to the finance page — and the balance, the
 // top-up's line and the list of top-ups show the amount to the kopeck; then an order is paid from that balance and
-// the rest is checked to the kopeck too. At 1280 px and on a 375 px phone, photographed into /tmp/top-up-shots/.
+// the rest is checked to the kopeck too. On a 375 px phone (at 1280 px too with E2E_WIDTHS=both,
+// ADR 095), photographed into /tmp/top-up-shots/.
 
 const e2e = useE2E();
 

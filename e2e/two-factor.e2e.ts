@@ -7,7 +7,7 @@ import { device, hydrated, norm, pageCheck, shotsDir, useE2E, visit, widthsFor }
 
 // Issue 28's second factor in Chromium (ADR 054): TOTP turned on in /profile/settings with the code computed here
 // from the secret the page shows, the sign-in's code step after signing out, an email change that asks for a
-// fresh code in a dialog, a withdrawal refused without a fresh code and accepted with one, and an admin without a factor sent to set one up. At 1280 and 375 px; screenshots in
+// fresh code in a dialog, a withdrawal refused without a fresh code and accepted with one, and an admin without a factor sent to set one up. A member's flows on a 375 px phone, the admin's at 1280 px (both screens with E2E_WIDTHS=both, ADR 095); screenshots in
 // /tmp/two-factor-shots/.
 
 const e2e = useE2E();
