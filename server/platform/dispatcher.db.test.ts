@@ -226,10 +226,14 @@ describe('dispatcher', () => {
     expect(await rows()).toHaveLength(1);
     expect(row).toMatchObject({ name: 'rates-refresh', dedupeKey: 'rates-refresh', state: 'pending', attempts: 0, lastError: null });
     expect(row!.dueAt.getTime()).toBe(clock.now().getTime() + HOUR);
-    // A restart does not add a row or run it early.
-    await make().dispatcher.start();
+    // A restart does not add a row or run it early. Stopped after: its start's pass, late on a loaded machine, could
+    // otherwise claim the row triggered below before `a` does (a CI run, session 72).
+    const restarted = make();
+    await restarted.dispatcher.start();
     expect(await rows()).toHaveLength(1);
+    expect(await restarted.dispatcher.runDue()).toBe(0);
     expect(await a.dispatcher.runDue()).toBe(0);
+    await restarted.dispatcher.stop();
 
     // Triggered (no rates held at boot): due at once.
     expect(await a.dispatcher.trigger('rates-refresh')).toBe(true);
